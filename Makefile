@@ -1,0 +1,37 @@
+# quire: `make run` serves on ./quire.db, `make test` runs every test. SQLite is built with FTS5,
+# so every go command takes the same tags (the C compile then happens once and stays cached).
+GO      ?= go
+TAGS    := -tags sqlite_fts5
+ADDR    ?= 127.0.0.1:8080
+DB      ?= ./quire.db
+
+.PHONY: all generate build run test test-go test-compat bench vet
+
+all: build
+
+generate:
+	$(GO) generate ./gen/
+
+build:
+	$(GO) build $(TAGS) -o bin/quire ./cmd/quire
+
+run: build
+	@echo "quire: serving on http://$(ADDR) with database $(DB)"
+	@echo "create a user and API token (in another terminal):"
+	@echo "  ./bin/quire users create --db $(DB) --email you@example.com --name 'Your Name'"
+	./bin/quire serve --addr $(ADDR) --db $(DB)
+
+vet:
+	$(GO) vet $(TAGS) ./...
+
+test: vet test-go test-compat
+
+test-go:
+	$(GO) test $(TAGS) -count=1 ./...
+
+test-compat:
+	bash compat/run.sh
+
+bench: build
+	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
+	bash bench/load.sh

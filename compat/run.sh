@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Compatibility suite: builds quire, starts it on a free loopback port with a throw-away
+# database, creates two users, and drives it through GitBook's JS client (@gitbook/api).
+#
+#   bash compat/run.sh                      # from anywhere
+#   QUIRE_BIN=/path/to/quire bash compat/run.sh   # use a prebuilt binary, skip the build
+#
+# Exits non-zero when anything fails: install, build, start-up, or a test.
+set -euo pipefail
+
+compat_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$compat_dir")
+
+# Dependencies: (re)install when node_modules is missing or older than the lockfile.
+if [[ ! -f "$compat_dir/node_modules/.package-lock.json" ||
+      "$compat_dir/package-lock.json" -nt "$compat_dir/node_modules/.package-lock.json" ]]; then
+    echo "compat: npm ci" >&2
+    (cd "$compat_dir" && npm ci --no-audit --no-fund)
+fi
+
+if [[ -n "${QUIRE_BIN:-}" ]]; then
+    bin=$QUIRE_BIN
+else
+    bin=$root/bin/quire
+    echo "compat: building $bin" >&2
+    (cd "$root" && go build -tags sqlite_fts5 -o bin/quire ./cmd/quire)
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/quire-compat.XXXXXX")
+server_pid=
+
+cleanup() {
+    local rc=$?
+    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        # graceful shutdown first, then insist
+        for _ in $(seq 1 50); do
+            kill -0 "$server_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    if [[ $rc -ne 0 && -f "$tmp/server.log" ]]; then
+        echo "compat: last lines of the server log:" >&2
+        tail -n 40 "$tmp/server.log" >&2 || true
+    fi
+    rm -rf "$tmp"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+db=$tmp/quire.db
+
+# A free loopback port: bind to 0, read the port, release it.
+port=$(node -e '
+const s = require("net").createServer();
+s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });
+')
+url=http://127.0.0.1:$port
+
+"$bin" serve --addr "127.0.0.1:$port" --db "$db" --base-url "$url" --rate-limit 0 \
+    >"$tmp/server.log" 2>&1 &
+server_pid=$!
+
+# Wait (at most ~10 s) for /healthz.
+ready=
+for _ in $(seq 1 100); do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+        echo "compat: quire serve exited before it was ready" >&2
+        exit 1
+    fi
+    if curl -fsS --max-time 1 -o /dev/null "$url/healthz" 2>/dev/null; then
+        ready=1
+        break
+    fi
+    sleep 0.1
+done
+if [[ -z "$ready" ]]; then
+    echo "compat: quire did not answer $url/healthz within 10 s" >&2
+    exit 1
+fi
+
+# field JSON NAME: one string field of a JSON object read on stdin.
+field() {
+    node -e '
+let s = "";
+process.stdin.on("data", (d) => (s += d)).on("end", () => {
+  const v = JSON.parse(s)[process.argv[1]];
+  if (typeof v !== "string" || !v) { console.error("compat: no " + process.argv[1] + " in " + s); process.exit(1); }
+  console.log(v);
+});' "$1"
+}
+
+alice_json=$("$bin" users create --db "$db" --email alice@example.com --name Alice)
+bob_json=$("$bin" users create --db "$db" --email bob@example.com --name Bob)
+
+export QUIRE_URL=$url
+ALICE_TOKEN=$(field token <<<"$alice_json")
+ALICE_ID=$(field id <<<"$alice_json")
+BOB_TOKEN=$(field token <<<"$bob_json")
+BOB_ID=$(field id <<<"$bob_json")
+export ALICE_TOKEN ALICE_ID BOB_TOKEN BOB_ID
+
+echo "compat: quire at $url, running the suite" >&2
+cd "$compat_dir"
+node --test --test-reporter=spec suite.test.mjs

@@ -1,0 +1,112 @@
+// Package jobs runs the work that outlives a request: durable jobs kept in the store, claimed by
+// one in-process runner when their time comes.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// Kinds of job.
+const (
+	// PurgeDeletedSpaces removes spaces deleted more than 7 days ago; it reschedules itself hourly.
+	PurgeDeletedSpaces = "purge_deleted_spaces"
+)
+
+// Handler does one job.
+type Handler struct {
+	Run func(ctx context.Context, payload string) error
+	// Every, when set, makes the job recurring: the next run is scheduled that long after this one.
+	Every       time.Duration
+	MaxAttempts int
+}
+
+// Runner claims due jobs from the store and runs them.
+type Runner struct {
+	Store    *store.Store
+	Log      *slog.Logger
+	Handlers map[string]Handler
+}
+
+// New returns a runner with quire's job handlers.
+func New(st *store.Store, log *slog.Logger) *Runner {
+	return &Runner{Store: st, Log: log, Handlers: map[string]Handler{
+		PurgeDeletedSpaces: {
+			Every: time.Hour,
+			Run: func(ctx context.Context, _ string) error {
+				n, err := st.PurgeDeletedSpaces(ctx)
+				if err == nil && n > 0 {
+					log.Info("purged deleted spaces", "count", n)
+				}
+				return err
+			},
+		},
+	}}
+}
+
+// Start schedules the recurring jobs that are not yet pending.
+func (r *Runner) Start(ctx context.Context) error {
+	for kind, h := range r.Handlers {
+		if h.Every > 0 {
+			if err := r.Store.EnsureJob(ctx, kind); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// RunDue runs every job whose time has come and returns how many ran.
+func (r *Runner) RunDue(ctx context.Context) (int, error) {
+	jobs, err := r.Store.DueJobs(ctx, 100)
+	if err != nil {
+		return 0, err
+	}
+	for _, j := range jobs {
+		h, ok := r.Handlers[j.Kind]
+		var runErr error
+		if !ok {
+			runErr = fmt.Errorf("no handler for job kind %q", j.Kind)
+		} else {
+			runErr = h.Run(ctx, j.Payload)
+		}
+		if runErr != nil {
+			r.Log.Error("job failed", "kind", j.Kind, "id", j.ID, "attempt", j.Attempts+1, "err", runErr)
+		}
+		now := r.Store.Now()
+		maxAttempts := h.MaxAttempts
+		if maxAttempts == 0 {
+			maxAttempts = 5
+		}
+		backoff := time.Duration(1<<min(j.Attempts, 10)) * 30 * time.Second
+		var next *time.Time
+		if h.Every > 0 {
+			t := now.Add(h.Every)
+			next = &t
+		}
+		if err := r.Store.FinishJob(ctx, j, runErr, now.Add(backoff), maxAttempts, next); err != nil {
+			return 0, err
+		}
+	}
+	return len(jobs), nil
+}
+
+// Loop runs due jobs every interval until ctx ends.
+func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := r.RunDue(ctx); err != nil && ctx.Err() == nil {
+			r.Log.Error("job runner", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/store"
+)
+
+type callerKey struct{}
+
+// caller returns the authenticated user of a request (set by authenticate).
+func caller(ctx context.Context) *store.User {
+	u, _ := ctx.Value(callerKey{}).(*store.User)
+	return u
+}
+
+// publicPaths answer without a token.
+var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true}
+
+// tokenCache keeps recent token lookups for a few seconds: the hot path of every request.
+// Tokens are only ever created, never changed, so a short cache is safe.
+type tokenCache struct {
+	mu      sync.Mutex
+	entries map[string]tokenEntry
+}
+
+type tokenEntry struct {
+	user    *store.User
+	expires time.Time
+}
+
+const tokenCacheTTL = 10 * time.Second
+
+func (t *tokenCache) get(key string, now time.Time) *store.User {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e, ok := t.entries[key]
+	if !ok || now.After(e.expires) {
+		return nil
+	}
+	return e.user
+}
+
+func (t *tokenCache) put(key string, u *store.User, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.entries) > 10000 {
+		t.entries = map[string]tokenEntry{}
+	}
+	t.entries[key] = tokenEntry{user: u, expires: now.Add(tokenCacheTTL)}
+}
+
+// bearerToken returns the token of an `Authorization: Bearer` header, or "".
+func bearerToken(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) < 7 || !strings.EqualFold(h[:7], "bearer ") {
+		return ""
+	}
+	return strings.TrimSpace(h[7:])
+}
+
+// authenticate resolves the bearer token to a user; every path but the public ones needs one.
+func (s *Server) authenticate(cache *tokenCache) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if publicPaths[c.Path()] {
+				return next(c)
+			}
+			token := bearerToken(c.Request())
+			if token == "" {
+				return &httpError{http.StatusUnauthorized, "Authorization header with a Bearer token is required."}
+			}
+			key := string(store.HashToken(token))
+			now := time.Now()
+			u := cache.get(key, now)
+			if u == nil {
+				var err error
+				u, err = s.Store.FindUserByToken(c.Request().Context(), token)
+				if store.ErrorCode(err) == store.ENOTFOUND {
+					return &httpError{http.StatusUnauthorized, "The token is not valid."}
+				}
+				if err != nil {
+					return err
+				}
+				cache.put(key, u, now)
+			}
+			req := c.Request()
+			c.SetRequest(req.WithContext(context.WithValue(req.Context(), callerKey{}, u)))
+			return next(c)
+		}
+	}
+}

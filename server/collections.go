@@ -1,0 +1,241 @@
+package server
+
+import (
+	"context"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+func (s *Server) toAPICollection(c *store.Collection, role store.Role) gen.Collection {
+	out := gen.Collection{
+		Object:       gen.CollectionObjectCollection,
+		Id:           c.ID,
+		Title:        c.Title,
+		Description:  c.Description,
+		Organization: c.OrganizationID,
+		Parent:       c.ParentID,
+		DefaultLevel: apiLevel(c.DefaultLevel),
+	}
+	out.Urls.Location = s.apiURL("/collections/" + c.ID)
+	out.Urls.App = s.appURL("/o/" + c.OrganizationID + "/c/" + c.ID)
+	out.Permissions.View = role.AtLeast(store.RoleRead)
+	out.Permissions.Admin = role == store.RoleAdmin
+	out.Permissions.ViewInviteLinks = role == store.RoleAdmin
+	out.Permissions.Create = role.AtLeast(store.RoleCreate)
+	return out
+}
+
+// findCollection returns a collection the caller can see with at least min, and the caller's
+// role on it: 404 outside the caller's organizations, 403 below min.
+func (s *Server) findCollection(ctx context.Context, id string, min store.Role) (*store.Collection, store.Role, error) {
+	c, err := s.Store.FindCollection(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	roles, err := s.newContentRoles(ctx, c.OrganizationID)
+	if err != nil {
+		return nil, "", notFoundAs(err, "Collection")
+	}
+	role, err := roles.require(c.DefaultLevel, c.ParentID, min, "collection")
+	return c, role, err
+}
+
+// notFoundAs renames a membership miss after the resource asked for, so an outsider's 404 says
+// the same as a missing resource's.
+func notFoundAs(err error, what string) error {
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return store.Errorf(store.ENOTFOUND, "%s not found.", what)
+	}
+	return err
+}
+
+func (s *Server) ListCollectionsInOrganizationById(ctx context.Context, req gen.ListCollectionsInOrganizationByIdRequestObject) (gen.ListCollectionsInOrganizationByIdResponseObject, error) {
+	roles, err := s.newContentRoles(ctx, req.OrganizationId)
+	if err != nil {
+		return nil, err
+	}
+	nested := req.Params.Nested == nil || *req.Params.Nested
+	list, err := s.Store.FindCollections(ctx, req.OrganizationId, nested, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.Collection, 0, len(list.Items))
+	for _, c := range list.Items {
+		role, err := roles.of(c.DefaultLevel, c.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, s.toAPICollection(c, role))
+	}
+	return gen.ListCollectionsInOrganizationById200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) CreateCollection(ctx context.Context, req gen.CreateCollectionRequestObject) (gen.CreateCollectionResponseObject, error) {
+	var title string
+	var parent *string
+	if req.Body != nil {
+		if req.Body.Title != nil {
+			title = *req.Body.Title
+		}
+		parent = req.Body.Parent
+	}
+	if title == "" {
+		title = "Untitled"
+	}
+	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.Store.CreateCollection(ctx, req.OrganizationId, title, parent)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateCollection201JSONResponse(s.toAPICollection(c, role)), nil
+}
+
+func (s *Server) GetCollectionById(ctx context.Context, req gen.GetCollectionByIdRequestObject) (gen.GetCollectionByIdResponseObject, error) {
+	c, role, err := s.findCollection(ctx, req.CollectionId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetCollectionById200JSONResponse(s.toAPICollection(c, role)), nil
+}
+
+func (s *Server) UpdateCollectionById(ctx context.Context, req gen.UpdateCollectionByIdRequestObject) (gen.UpdateCollectionByIdResponseObject, error) {
+	_, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	upd := store.CollectionUpdate{Title: b.Title, Description: b.Description}
+	if b.DefaultLevel.IsSpecified() {
+		upd.SetDefaultLevel, upd.DefaultLevel = true, storeRole(b.DefaultLevel)
+	}
+	c, err := s.Store.UpdateCollection(ctx, req.CollectionId, upd)
+	if err != nil {
+		return nil, err
+	}
+	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateCollectionById200JSONResponse(s.toAPICollection(c, role)), nil
+}
+
+func (s *Server) DeleteCollectionById(ctx context.Context, req gen.DeleteCollectionByIdRequestObject) (gen.DeleteCollectionByIdResponseObject, error) {
+	_, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return gen.DeleteCollectionById204Response{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteCollection(ctx, req.CollectionId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteCollectionById204Response{}, nil
+}
+
+func (s *Server) ListSpacesInCollectionById(ctx context.Context, req gen.ListSpacesInCollectionByIdRequestObject) (gen.ListSpacesInCollectionByIdResponseObject, error) {
+	c, _, err := s.findCollection(ctx, req.CollectionId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindSpacesInCollection(ctx, c.ID, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.toAPISpaces(ctx, c.OrganizationID, list.Items)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListSpacesInCollectionById200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+// storeMove reads a move request; a pointer must carry the id its type names.
+func storeMove(b *gen.MoveContentRequest) (store.Move, error) {
+	m := store.Move{}
+	if b.Parent.IsSpecified() {
+		m.SetParent = true
+		if p, err := b.Parent.Get(); err == nil {
+			m.Parent = &p
+		}
+	}
+	if b.Position != nil {
+		var err error
+		if m.Before, err = storePointer(b.Position.Before, "position.before"); err != nil {
+			return m, err
+		}
+		if m.After, err = storePointer(b.Position.After, "position.after"); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+func storePointer(p *gen.ContentPointer, field string) (*store.Pointer, error) {
+	if p == nil {
+		return nil, nil
+	}
+	id := p.Space
+	if p.Type == gen.ContentPointerTypeCollection {
+		id = p.Collection
+	}
+	if id == nil || *id == "" {
+		return nil, badRequest(`Invalid body field "` + field + `.` + string(p.Type) + `": required when type is "` + string(p.Type) + `".`)
+	}
+	return &store.Pointer{Kind: string(p.Type), ID: *id}, nil
+}
+
+func (s *Server) MoveCollection(ctx context.Context, req gen.MoveCollectionRequestObject) (gen.MoveCollectionResponseObject, error) {
+	if _, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	m, err := storeMove(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.Store.MoveCollection(ctx, req.CollectionId, m)
+	if err != nil {
+		return nil, err
+	}
+	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return gen.MoveCollection200JSONResponse(s.toAPICollection(c, role)), nil
+}
+
+func (s *Server) TransferCollection(ctx context.Context, req gen.TransferCollectionRequestObject) (gen.TransferCollectionResponseObject, error) {
+	if _, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	if err := s.requireTransferTarget(ctx, req.Body.Organization); err != nil {
+		return nil, err
+	}
+	c, err := s.Store.TransferCollection(ctx, req.CollectionId, req.Body.Organization)
+	if err != nil {
+		return nil, err
+	}
+	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return gen.TransferCollection200JSONResponse(s.toAPICollection(c, role)), nil
+}
+
+// requireTransferTarget checks that the caller administers the organization content goes to.
+func (s *Server) requireTransferTarget(ctx context.Context, orgID string) error {
+	role, err := s.memberRole(ctx, orgID)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return badRequest(`Invalid body field "organization": no organization ` + orgID + ` that you administer.`)
+	}
+	if err != nil {
+		return err
+	}
+	if role != store.RoleAdmin {
+		return forbidden("Transferring needs the admin role in the target organization.")
+	}
+	return nil
+}

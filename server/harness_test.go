@@ -1,0 +1,302 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/jobs"
+	"github.com/quire-docs/quire/server"
+	"github.com/quire-docs/quire/store"
+)
+
+// The spec every response is checked against, and the operations tests have called.
+var (
+	spec       *openapi3.T
+	specRoutes = map[string]*routers.Route{} // "METHOD /v1/echo/:path" -> route
+	specRouter = echo.New()
+	calledMu   sync.Mutex
+	called     = map[string]bool{}
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	spec, err = gen.GetSwagger()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "load spec:", err)
+		os.Exit(1)
+	}
+	for path, item := range spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			p := "/v1" + server.EchoPath(path)
+			specRoutes[method+" "+p] = &routers.Route{Spec: spec, Path: path, PathItem: item, Method: method, Operation: op}
+			specRouter.Add(method, p, func(echo.Context) error { return nil })
+		}
+	}
+	code := m.Run()
+	// With the whole suite run, every operation of the spec must have been called by some test.
+	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
+		var missing []string
+		for _, r := range specRoutes {
+			if !called[r.Operation.OperationID] {
+				missing = append(missing, r.Operation.OperationID)
+			}
+		}
+		sort.Strings(missing)
+		if len(missing) > 0 {
+			fmt.Fprintf(os.Stderr, "spec operations no test calls (%d): %s\n", len(missing), strings.Join(missing, ", "))
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// testClock is the store's clock in tests: it stands still until a test moves it.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(time.Microsecond) // distinct instants keep orderings strict
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// testServer is quire over a fresh database file, served on loopback.
+type testServer struct {
+	URL    string
+	Store  *store.Store
+	Clock  *testClock
+	Runner *jobs.Runner
+	Secret []byte
+}
+
+const testBaseURL = "http://quire.test"
+
+func newTestServer(t testing.TB, opts ...server.Options) *testServer {
+	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir()+"/quire.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clock := &testClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	st.Now = clock.Now
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	secret := []byte("test-visitor-secret")
+	srv := server.New(st, log, testBaseURL, secret)
+	o := server.Options{}
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	e, err := srv.Handler(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(e)
+	t.Cleanup(hs.Close)
+	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: jobs.New(st, log), Secret: secret}
+}
+
+// testUser is a user with an API token.
+type testUser struct {
+	ID, Email, Token string
+}
+
+// MustCreateUser creates a user (email verified) and returns it with its token.
+func (ts *testServer) MustCreateUser(t testing.TB, email, name string) *testUser {
+	t.Helper()
+	u := &store.User{Email: email, DisplayName: name}
+	token, err := ts.Store.CreateUser(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testUser{ID: u.ID, Email: email, Token: token}
+}
+
+// response is what a request answered, already checked against the spec.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Decode unmarshals the body into v.
+func (r *response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Map returns the body as a JSON object.
+func (r *response) Map(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.Decode(t, &m)
+	return m
+}
+
+// ErrorMessage returns the message of an error body.
+func (r *response) ErrorMessage(t testing.TB) string {
+	t.Helper()
+	var e gen.Error
+	r.Decode(t, &e)
+	if e.Error.Code != r.Status {
+		t.Fatalf("error body code %d, status %d", e.Error.Code, r.Status)
+	}
+	return e.Error.Message
+}
+
+// Do sends a request as user u (nil: no token) with a JSON body (nil: none; []byte: raw), checks
+// the response against the spec (declared status, body schema) and records the operation as
+// called.
+func (ts *testServer) Do(t testing.TB, u *testUser, method, path string, body any) *response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, ts.URL+"/v1"+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if u != nil {
+		req.Header.Set("Authorization", "Bearer "+u.Token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResponse(t, req, res, raw)
+	return &response{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// Expect is Do that fails the test unless the status is want.
+func (ts *testServer) Expect(t testing.TB, want int, u *testUser, method, path string, body any) *response {
+	t.Helper()
+	r := ts.Do(t, u, method, path, body)
+	if r.Status != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Status, want, r.Body)
+	}
+	return r
+}
+
+// checkResponse validates a response against the operation the request matched in the spec.
+func checkResponse(t testing.TB, req *http.Request, res *http.Response, body []byte) {
+	t.Helper()
+	c := specRouter.NewContext(req, nil)
+	specRouter.Router().Find(req.Method, req.URL.Path, c)
+	route := specRoutes[req.Method+" "+c.Path()]
+	if route == nil {
+		// Only paths outside the spec (none in these tests) answer without an operation.
+		t.Fatalf("%s %s matches no operation of the spec", req.Method, req.URL.Path)
+	}
+	calledMu.Lock()
+	called[route.Operation.OperationID] = true
+	calledMu.Unlock()
+	params := map[string]string{}
+	for i, n := range c.ParamNames() {
+		params[n] = c.ParamValues()[i]
+	}
+	input := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{ExcludeRequestBody: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		},
+		Status:  res.StatusCode,
+		Header:  res.Header,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	input.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(context.Background(), input); err != nil {
+		t.Fatalf("%s %s answered %d outside the spec: %v\nbody: %s", req.Method, req.URL.Path, res.StatusCode, err, body)
+	}
+}
+
+// MustCreateOrg creates an organization administered by u.
+func (ts *testServer) MustCreateOrg(t testing.TB, u *testUser, title string) gen.Organization {
+	t.Helper()
+	var o gen.Organization
+	ts.Expect(t, http.StatusCreated, u, "POST", "/orgs", map[string]any{"title": title}).Decode(t, &o)
+	return o
+}
+
+// MustAddMember makes u a member of an organization with a role ("" for a guest), the way a
+// user joins: the organization allows the user's email domain.
+func (ts *testServer) MustAddMember(t testing.TB, admin *testUser, orgID string, u *testUser, role string) {
+	t.Helper()
+	domain := u.Email[strings.LastIndexByte(u.Email, '@')+1:]
+	ts.Expect(t, http.StatusOK, admin, "PATCH", "/orgs/"+orgID, map[string]any{"emailDomains": []string{domain}})
+	ts.Expect(t, http.StatusNoContent, u, "POST", "/orgs/"+orgID+"/join", nil)
+	var r any = role
+	if role == "" {
+		r = nil
+	}
+	ts.Expect(t, http.StatusOK, admin, "PATCH", "/orgs/"+orgID+"/members/"+u.ID, map[string]any{"role": r})
+}
+
+// MustCreateSpace creates a space in an organization (in a collection when parent is not "").
+func (ts *testServer) MustCreateSpace(t testing.TB, u *testUser, orgID, title, parent string) gen.Space {
+	t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
+	var sp gen.Space
+	ts.Expect(t, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/spaces", body).Decode(t, &sp)
+	return sp
+}
+
+// MustCreateCollection creates a collection in an organization (nested when parent is not "").
+func (ts *testServer) MustCreateCollection(t testing.TB, u *testUser, orgID, title, parent string) gen.Collection {
+	t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
+	var c gen.Collection
+	ts.Expect(t, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/collections", body).Decode(t, &c)
+	return c
+}

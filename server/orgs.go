@@ -1,0 +1,243 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+func (s *Server) GetApiInformation(ctx context.Context, _ gen.GetApiInformationRequestObject) (gen.GetApiInformationResponseObject, error) {
+	return gen.GetApiInformation200JSONResponse{Version: Version, Build: Build}, nil
+}
+
+func (s *Server) GetAuthenticatedUser(ctx context.Context, _ gen.GetAuthenticatedUserRequestObject) (gen.GetAuthenticatedUserResponseObject, error) {
+	return gen.GetAuthenticatedUser200JSONResponse(s.toAPIUser(caller(ctx))), nil
+}
+
+func (s *Server) toAPIUser(u *store.User) gen.User {
+	out := gen.User{Object: gen.UserObjectUser, Id: u.ID, DisplayName: u.DisplayName, PhotoURL: u.PhotoURL}
+	email := u.Email
+	out.Email = &email
+	out.Urls.Location = s.apiURL("/users/" + u.ID)
+	return out
+}
+
+func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
+	out := gen.Organization{
+		Object:       gen.OrganizationObjectOrganization,
+		Id:           o.ID,
+		Title:        o.Title,
+		CreatedAt:    o.CreatedAt,
+		EmailDomains: o.EmailDomains,
+		Hostname:     o.Hostname,
+		Type:         gen.OrganizationType(o.Type),
+		DefaultRole:  apiRole(o.DefaultRole),
+		Sso:          &o.SSO,
+		Ai:           &o.AI,
+		InviteLinks:  o.InviteLinks,
+		Plan:         gen.Free2024,
+		MergeRules:   apiMergeRules(o.MergeRules),
+	}
+	if out.EmailDomains == nil {
+		out.EmailDomains = []string{}
+	}
+	if o.DefaultContentSite != nil {
+		out.DefaultContent = &gen.OrganizationDefaultContent{Type: gen.Site, Site: *o.DefaultContentSite}
+	}
+	out.Urls.Location = s.apiURL("/orgs/" + o.ID)
+	out.Urls.App = s.appURL("/o/" + o.ID)
+	out.Urls.Logo = o.Logo
+	out.Trial.Status = gen.TrialStatusNotapplicable
+	onNewTrial := true
+	out.InternalIsOnNewTrial = &onNewTrial
+	r := o.CallerRole
+	out.Permissions = gen.OrganizationPermissions{
+		View:                r.AtLeast(store.RoleRead) || o.CallerRole == store.RoleGuest,
+		Admin:               r == store.RoleAdmin,
+		OwnTeam:             o.CallerOwnsTeam,
+		CreateContent:       r.AtLeast(store.RoleCreate),
+		CreateOpenAPISpec:   r.AtLeast(store.RoleCreate),
+		IngestConversations: r == store.RoleAdmin,
+		ViewBilling:         r == store.RoleAdmin,
+		ListMembers:         r.AtLeast(store.RoleRead),
+		ListTeams:           r.AtLeast(store.RoleRead),
+		ListIntegrations:    r.AtLeast(store.RoleRead),
+		ListInstallations:   r == store.RoleAdmin,
+		InstallIntegration:  r == store.RoleAdmin,
+	}
+	return out
+}
+
+func (s *Server) ListOrganizationsForAuthenticatedUser(ctx context.Context, req gen.ListOrganizationsForAuthenticatedUserRequestObject) (gen.ListOrganizationsForAuthenticatedUserResponseObject, error) {
+	list, err := s.Store.FindOrganizationsForUser(ctx, caller(ctx).ID, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.Organization, len(list.Items))
+	for i, o := range list.Items {
+		items[i] = s.toAPIOrganization(o)
+	}
+	return gen.ListOrganizationsForAuthenticatedUser200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizationRequestObject) (gen.CreateOrganizationResponseObject, error) {
+	o, err := s.Store.CreateOrganization(ctx, req.Body.Title, caller(ctx).ID)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateOrganization201JSONResponse(s.toAPIOrganization(o)), nil
+}
+
+func (s *Server) GetOrganizationById(ctx context.Context, req gen.GetOrganizationByIdRequestObject) (gen.GetOrganizationByIdResponseObject, error) {
+	o, err := s.Store.FindOrganizationForMember(ctx, req.OrganizationId, caller(ctx).ID)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetOrganizationById200JSONResponse(s.toAPIOrganization(o)), nil
+}
+
+func (s *Server) UpdateOrganizationById(ctx context.Context, req gen.UpdateOrganizationByIdRequestObject) (gen.UpdateOrganizationByIdResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	b := req.Body
+	upd := store.OrganizationUpdate{Title: b.Title, Hostname: b.Hostname, SSO: b.Sso, AI: b.Ai, InviteLinks: b.InviteLinks}
+	if b.EmailDomains != nil {
+		domains := []string(*b.EmailDomains)
+		upd.EmailDomains = &domains
+	}
+	if b.DefaultRole.IsSpecified() {
+		upd.SetDefaultRole, upd.DefaultRole = true, storeRole(b.DefaultRole)
+	}
+	if b.DefaultContent.IsSpecified() {
+		upd.SetDefaultContent = true
+		if dc, err := b.DefaultContent.Get(); err == nil {
+			upd.DefaultContentSite = &dc.Site
+		}
+	}
+	if b.Logo.IsSpecified() {
+		upd.SetLogo = true
+		if logo, err := b.Logo.Get(); err == nil {
+			upd.Logo = &logo
+		}
+	}
+	rules, err := storeMergeRules(b.MergeRules, false)
+	if err != nil {
+		return nil, err
+	}
+	upd.MergeRules = rules
+	o, err := s.Store.UpdateOrganization(ctx, req.OrganizationId, caller(ctx).ID, upd)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateOrganizationById200JSONResponse(s.toAPIOrganization(o)), nil
+}
+
+func (s *Server) DeleteOrganizationInviteById(ctx context.Context, req gen.DeleteOrganizationInviteByIdRequestObject) (gen.DeleteOrganizationInviteByIdResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteInvite(ctx, req.OrganizationId, req.InviteId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteOrganizationInviteById204Response{}, nil
+}
+
+func (s *Server) JoinOrganization(ctx context.Context, req gen.JoinOrganizationRequestObject) (gen.JoinOrganizationResponseObject, error) {
+	if _, err := s.Store.FindOrganizationByID(ctx, req.OrganizationId); err != nil {
+		return nil, err
+	}
+	if err := s.Store.JoinOrganization(ctx, req.OrganizationId, caller(ctx)); err != nil {
+		return nil, err
+	}
+	return gen.JoinOrganization204Response{}, nil
+}
+
+func (s *Server) GetOrganizationsForEmailDomain(ctx context.Context, req gen.GetOrganizationsForEmailDomainRequestObject) (gen.GetOrganizationsForEmailDomainResponseObject, error) {
+	u := caller(ctx)
+	out := gen.GetOrganizationsForEmailDomain200JSONResponse{Organizations: []gen.Organization{}}
+	// Only the caller's own verified domain is answered: listing who allows some other domain
+	// would tell outsiders which organizations exist.
+	if !u.EmailVerified || !equalFoldASCII(req.EmailDomain, u.EmailDomain()) {
+		return out, nil
+	}
+	orgs, err := s.Store.FindOrganizationsByEmailDomain(ctx, req.EmailDomain, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range orgs {
+		out.Organizations = append(out.Organizations, s.toAPIOrganization(o))
+	}
+	return out, nil
+}
+
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// emptyDocument is what agent instructions are before anyone writes them.
+var emptyDocument = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
+
+func (s *Server) toAPIAgentInstructions(orgID string, ai *store.AgentInstructions) (gen.AgentInstructions, error) {
+	out := gen.AgentInstructions{Object: gen.AgentInstructionsObjectAgentInstructions, UpdatedAt: ai.UpdatedAt, UpdatedBy: ai.UpdatedBy}
+	doc := ai.Instructions
+	if doc == nil {
+		doc = emptyDocument
+	}
+	if err := json.Unmarshal(doc, &out.Instructions); err != nil {
+		return out, err
+	}
+	out.Urls.Location = s.apiURL("/orgs/" + orgID + "/agent-instructions")
+	return out, nil
+}
+
+func (s *Server) GetOrganizationAgentInstructions(ctx context.Context, req gen.GetOrganizationAgentInstructionsRequestObject) (gen.GetOrganizationAgentInstructionsResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+		return nil, err
+	}
+	ai, err := s.Store.FindAgentInstructions(ctx, req.OrganizationId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.toAPIAgentInstructions(req.OrganizationId, ai)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetOrganizationAgentInstructions200JSONResponse(out), nil
+}
+
+func (s *Server) UpdateOrganizationAgentInstructions(ctx context.Context, req gen.UpdateOrganizationAgentInstructionsRequestObject) (gen.UpdateOrganizationAgentInstructionsResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	doc, err := json.Marshal(req.Body.Instructions)
+	if err != nil {
+		return nil, err
+	}
+	ai, err := s.Store.UpdateAgentInstructions(ctx, req.OrganizationId, caller(ctx).ID, doc)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.toAPIAgentInstructions(req.OrganizationId, ai)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateOrganizationAgentInstructions200JSONResponse(out), nil
+}

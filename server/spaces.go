@@ -1,0 +1,282 @@
+package server
+
+import (
+	"context"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+func (s *Server) toAPISpace(sp *store.Space, role store.Role) gen.Space {
+	out := gen.Space{
+		Object:              gen.SpaceObjectSpace,
+		Id:                  sp.ID,
+		Title:               sp.Title,
+		Emoji:               sp.Emoji,
+		Visibility:          gen.SpaceVisibility(sp.Visibility),
+		CreatedAt:           sp.CreatedAt,
+		UpdatedAt:           sp.UpdatedAt,
+		DeletedAt:           sp.DeletedAt,
+		MergeRules:          apiMergeRules(sp.MergeRules),
+		Organization:        sp.OrganizationID,
+		Parent:              sp.ParentID,
+		Revision:            sp.RevisionID,
+		DefaultLevel:        apiLevel(sp.DefaultLevel),
+		Comments:            sp.Comments,
+		ChangeRequests:      sp.ChangeRequests,
+		ChangeRequestsOpen:  sp.ChangeRequestsOpen,
+		ChangeRequestsDraft: sp.ChangeRequestsDraft,
+	}
+	mode := gen.SpaceEditMode(sp.EditMode)
+	out.EditMode = &mode
+	if sp.Language != nil {
+		lang := gen.Language(*sp.Language)
+		out.Language = &lang
+	}
+	out.Urls.Location = s.apiURL("/spaces/" + sp.ID)
+	out.Urls.App = s.appURL("/s/" + sp.ID)
+	if sp.Visibility != "private" {
+		published := s.BaseURL + "/s/" + sp.ID
+		out.Urls.Published = &published
+		if sp.Visibility == "public" {
+			out.Urls.Public = &published
+		}
+	}
+	out.Permissions = gen.SpacePermissions{
+		View:               role.AtLeast(store.RoleRead),
+		Access:             role.AtLeast(store.RoleRead),
+		Admin:              role == store.RoleAdmin,
+		ViewInviteLinks:    role == store.RoleAdmin,
+		Edit:               role.AtLeast(store.RoleEdit),
+		TriggerGitSync:     role.AtLeast(store.RoleEdit),
+		Comment:            role.AtLeast(store.RoleComment),
+		Merge:              role.AtLeast(store.RoleEdit),
+		Review:             role.AtLeast(store.RoleReview),
+		InstallIntegration: role == store.RoleAdmin,
+	}
+	return out
+}
+
+// toAPISpaces converts a page of one organization's spaces with the caller's role on each.
+func (s *Server) toAPISpaces(ctx context.Context, orgID string, spaces []*store.Space) ([]gen.Space, error) {
+	roles, err := s.newContentRoles(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gen.Space, 0, len(spaces))
+	for _, sp := range spaces {
+		role, err := roles.of(sp.DefaultLevel, sp.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s.toAPISpace(sp, role))
+	}
+	return out, nil
+}
+
+// findSpace returns a space the caller can see with at least min, and the caller's role on it:
+// 404 outside the caller's organizations, 403 below min.
+func (s *Server) findSpace(ctx context.Context, id string, min store.Role) (*store.Space, store.Role, error) {
+	sp, err := s.Store.FindSpace(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	roles, err := s.newContentRoles(ctx, sp.OrganizationID)
+	if err != nil {
+		return nil, "", notFoundAs(err, "Space")
+	}
+	role, err := roles.require(sp.DefaultLevel, sp.ParentID, min, "space")
+	return sp, role, err
+}
+
+// spaceResponse re-reads a space after a write, with the caller's role on it now.
+func (s *Server) spaceResponse(ctx context.Context, sp *store.Space) (gen.Space, error) {
+	roles, err := s.newContentRoles(ctx, sp.OrganizationID)
+	if err != nil {
+		return gen.Space{}, err
+	}
+	role, err := roles.of(sp.DefaultLevel, sp.ParentID)
+	if err != nil {
+		return gen.Space{}, err
+	}
+	return s.toAPISpace(sp, role), nil
+}
+
+func (s *Server) ListSpacesInOrganizationById(ctx context.Context, req gen.ListSpacesInOrganizationByIdRequestObject) (gen.ListSpacesInOrganizationByIdResponseObject, error) {
+	role, err := s.memberRole(ctx, req.OrganizationId)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.ListSpacesInOrganizationById200JSONResponse{Items: []gen.Space{}}
+	if role == store.RoleGuest {
+		// Guests read only what they are invited to, and nothing invites them yet.
+		return out, nil
+	}
+	list, err := s.Store.FindSpaces(ctx, req.OrganizationId, false, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	if out.Items, err = s.toAPISpaces(ctx, req.OrganizationId, list.Items); err != nil {
+		return nil, err
+	}
+	out.Count, out.Next = list.Count, listNext(list.Next)
+	return out, nil
+}
+
+func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObject) (gen.CreateSpaceResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate); err != nil {
+		return nil, err
+	}
+	c := store.SpaceCreate{}
+	if b := req.Body; b != nil {
+		if b.Title != nil {
+			c.Title = *b.Title
+		}
+		if b.Emoji != nil {
+			c.Emoji = *b.Emoji
+		}
+		if b.EditMode != nil {
+			c.EditMode = string(*b.EditMode)
+		}
+		if b.Language != nil {
+			lang := string(*b.Language)
+			c.Language = &lang
+		}
+		c.ParentID = b.Parent
+	}
+	sp, err := s.Store.CreateSpace(ctx, req.OrganizationId, caller(ctx).ID, c)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateSpace201JSONResponse(out), nil
+}
+
+func (s *Server) GetSpaceById(ctx context.Context, req gen.GetSpaceByIdRequestObject) (gen.GetSpaceByIdResponseObject, error) {
+	sp, role, err := s.findSpace(ctx, req.SpaceId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetSpaceById200JSONResponse(s.toAPISpace(sp, role)), nil
+}
+
+func (s *Server) UpdateSpaceById(ctx context.Context, req gen.UpdateSpaceByIdRequestObject) (gen.UpdateSpaceByIdResponseObject, error) {
+	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	b := req.Body
+	upd := store.SpaceUpdate{Title: b.Title, Emoji: b.Emoji}
+	if b.EditMode != nil {
+		m := string(*b.EditMode)
+		upd.EditMode = &m
+	}
+	if b.Language != nil {
+		l := string(*b.Language)
+		upd.Language = &l
+	}
+	if b.DefaultLevel.IsSpecified() {
+		upd.SetDefaultLevel, upd.DefaultLevel = true, storeRole(b.DefaultLevel)
+	}
+	rules, err := storeMergeRules(b.MergeRules, true)
+	if err != nil {
+		return nil, err
+	}
+	upd.MergeRules = rules
+	sp, err := s.Store.UpdateSpace(ctx, req.SpaceId, upd)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSpaceById200JSONResponse(out), nil
+}
+
+func (s *Server) DeleteSpaceById(ctx context.Context, req gen.DeleteSpaceByIdRequestObject) (gen.DeleteSpaceByIdResponseObject, error) {
+	_, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return gen.DeleteSpaceById204Response{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteSpace(ctx, req.SpaceId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteSpaceById204Response{}, nil
+}
+
+func (s *Server) DuplicateSpace(ctx context.Context, req gen.DuplicateSpaceRequestObject) (gen.DuplicateSpaceResponseObject, error) {
+	src, _, err := s.findSpace(ctx, req.SpaceId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.requireOrgRole(ctx, src.OrganizationID, store.RoleCreate); err != nil {
+		return nil, err
+	}
+	sp, err := s.Store.DuplicateSpace(ctx, req.SpaceId, caller(ctx).ID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	return gen.DuplicateSpace200JSONResponse(out), nil
+}
+
+func (s *Server) RestoreSpace(ctx context.Context, req gen.RestoreSpaceRequestObject) (gen.RestoreSpaceResponseObject, error) {
+	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	sp, err := s.Store.RestoreSpace(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	return gen.RestoreSpace200JSONResponse(out), nil
+}
+
+func (s *Server) MoveSpace(ctx context.Context, req gen.MoveSpaceRequestObject) (gen.MoveSpaceResponseObject, error) {
+	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	m, err := storeMove(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := s.Store.MoveSpace(ctx, req.SpaceId, m)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	return gen.MoveSpace200JSONResponse(out), nil
+}
+
+func (s *Server) TransferSpace(ctx context.Context, req gen.TransferSpaceRequestObject) (gen.TransferSpaceResponseObject, error) {
+	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	if err := s.requireTransferTarget(ctx, req.Body.Organization); err != nil {
+		return nil, err
+	}
+	sp, err := s.Store.TransferSpace(ctx, req.SpaceId, req.Body.Organization)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	return gen.TransferSpace200JSONResponse(out), nil
+}

@@ -1,0 +1,114 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/labstack/echo/v4"
+)
+
+// validator checks every request against openapi.yaml before its handler runs. The operation is
+// found from Echo's matched route (a map built once from the spec), so there is no second router.
+type validator struct {
+	routes map[string]*routers.Route // "METHOD /v1/echo/:path" -> route
+	opts   *openapi3filter.Options
+}
+
+func newValidator(doc *openapi3.T, prefix string) *validator {
+	v := &validator{routes: map[string]*routers.Route{}, opts: &openapi3filter.Options{
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, // auth ran before, in authenticate
+		KeepValidatedValue: true,                                  // the handler binds what was validated
+	}}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			v.routes[method+" "+prefix+EchoPath(path)] = &routers.Route{
+				Spec: doc, Path: path, PathItem: item, Method: method, Operation: op,
+			}
+		}
+	}
+	return v
+}
+
+// EchoPath turns an OpenAPI path template (/spaces/{spaceId}) into Echo's (/spaces/:spaceId).
+func EchoPath(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '{':
+			b.WriteByte(':')
+		case '}':
+		default:
+			b.WriteByte(path[i])
+		}
+	}
+	return b.String()
+}
+
+func (v *validator) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		route := v.routes[req.Method+" "+c.Path()]
+		if route == nil {
+			return next(c)
+		}
+		names, values := c.ParamNames(), c.ParamValues()
+		params := make(map[string]string, len(names))
+		for i, n := range names {
+			if i < len(values) {
+				params[n] = values[i]
+			}
+		}
+		err := openapi3filter.ValidateRequest(req.Context(), &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route, Options: v.opts,
+		})
+		if err != nil {
+			return &httpError{http.StatusBadRequest, validationMessage(err)}
+		}
+		return next(c)
+	}
+}
+
+// validationMessage says in one line which parameter or field is wrong and why; kin-openapi's
+// own messages dump whole schemas.
+func validationMessage(err error) string {
+	var re *openapi3filter.RequestError
+	if !errors.As(err, &re) {
+		return "Invalid request."
+	}
+	reason := re.Reason
+	var se *openapi3.SchemaError
+	field := ""
+	if errors.As(re.Err, &se) {
+		reason = se.Reason
+		if p := se.JSONPointer(); len(p) > 0 {
+			field = strings.Join(p, ".")
+		}
+	} else if re.Err != nil && reason == "" {
+		reason = re.Err.Error()
+	}
+	switch {
+	case re.Parameter != nil:
+		name := fmt.Sprintf("%s parameter %q", re.Parameter.In, re.Parameter.Name)
+		if reason == "" && re.Err != nil {
+			reason = re.Err.Error()
+		}
+		return fmt.Sprintf("Invalid %s: %s", name, reason)
+	case re.RequestBody != nil:
+		if field != "" {
+			return fmt.Sprintf("Invalid body field %q: %s", field, reason)
+		}
+		if strings.Contains(reason, "doesn't match schema") && se != nil {
+			return "Invalid body: " + se.Reason
+		}
+		if re.Err != nil && (reason == "" || strings.HasPrefix(reason, "doesn't match")) {
+			return "Invalid body: " + re.Err.Error()
+		}
+		return "Invalid body: " + reason
+	}
+	return "Invalid request: " + reason
+}
