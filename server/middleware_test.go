@@ -1,0 +1,139 @@
+package server_test
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quire-docs/quire/server"
+)
+
+func TestValidationNamesTheField(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+
+	t.Run("LimitOverMaximum", func(t *testing.T) {
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/spaces?limit=1001", nil).ErrorMessage(t)
+		if !strings.Contains(msg, `"limit"`) {
+			t.Fatalf("message %q does not name limit", msg)
+		}
+	})
+	t.Run("LimitAtMaximum", func(t *testing.T) {
+		ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/spaces?limit=1000", nil)
+	})
+	t.Run("LimitNotANumber", func(t *testing.T) {
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs?limit=ten", nil).ErrorMessage(t)
+		if !strings.Contains(msg, `"limit"`) {
+			t.Fatalf("message %q does not name limit", msg)
+		}
+	})
+	t.Run("EnumQuery", func(t *testing.T) {
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/members?sort=name", nil).ErrorMessage(t)
+		if !strings.Contains(msg, `"sort"`) {
+			t.Fatalf("message %q does not name sort", msg)
+		}
+	})
+	t.Run("UnknownBodyField", func(t *testing.T) {
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs/"+org.Id+"/collections",
+			map[string]any{"title": "x", "colour": "red"}).ErrorMessage(t)
+		if !strings.Contains(msg, "colour") {
+			t.Fatalf("message %q does not name colour", msg)
+		}
+	})
+	t.Run("WrongType", func(t *testing.T) {
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs/"+org.Id+"/collections",
+			map[string]any{"title": 12}).ErrorMessage(t)
+		if !strings.Contains(msg, "title") {
+			t.Fatalf("message %q does not name title", msg)
+		}
+	})
+	t.Run("MalformedJSON", func(t *testing.T) {
+		ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs/"+org.Id+"/collections", []byte(`{"title":`))
+	})
+	t.Run("MissingRequiredBody", func(t *testing.T) {
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs", nil).ErrorMessage(t)
+		if !strings.Contains(strings.ToLower(msg), "body") {
+			t.Fatalf("message %q does not name the body", msg)
+		}
+	})
+}
+
+// The handler receives the value that was validated: a second key differing only in case cannot
+// smuggle a value past validation (Go's encoding/json matches keys case-insensitively).
+func TestCaseVariantKeysCannotSmuggleValues(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	bob := ts.MustCreateUser(t, "bob@example.com", "Bob")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+
+	ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id+"/members/"+bob.ID,
+		[]byte(`{"role":"read","ROLE":"admin"}`))
+	m := ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/members/"+bob.ID, nil).Map(t)
+	if m["role"] != "read" {
+		t.Fatalf("role = %v, want read", m["role"])
+	}
+}
+
+func TestBodyOverLimitIs413(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	big := []byte(`{"title":"` + strings.Repeat("x", 1<<20) + `"}`)
+	ts.Expect(t, http.StatusRequestEntityTooLarge, alice, "PATCH", "/orgs/"+org.Id, big)
+	// Nothing changed.
+	o := ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id, nil).Map(t)
+	if o["title"] != "Acme" {
+		t.Fatalf("title = %v", o["title"])
+	}
+}
+
+func TestRateLimitPerToken(t *testing.T) {
+	ts := newTestServer(t, server.Options{RateLimit: 3})
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	bob := ts.MustCreateUser(t, "bob@example.com", "Bob")
+	for i := 0; i < 3; i++ {
+		r := ts.Expect(t, http.StatusOK, alice, "GET", "/user", nil)
+		if got := r.Header.Get("X-RateLimit-Remaining"); got != strconv.Itoa(2-i) {
+			t.Fatalf("request %d: X-RateLimit-Remaining = %q", i, got)
+		}
+		if r.Header.Get("X-RateLimit-Limit") != "3" || r.Header.Get("X-RateLimit-Reset") == "" {
+			t.Fatalf("headers = %v", r.Header)
+		}
+	}
+	r := ts.Expect(t, http.StatusTooManyRequests, alice, "GET", "/user", nil)
+	if r.Header.Get("X-RateLimit-Remaining") != "0" {
+		t.Fatalf("remaining = %q", r.Header.Get("X-RateLimit-Remaining"))
+	}
+	// Another token has its own budget.
+	ts.Expect(t, http.StatusOK, bob, "GET", "/user", nil)
+}
+
+func TestUnknownPathAnswersErrorShape(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/v1/nowhere")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("content type %q", ct)
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+}
