@@ -164,6 +164,22 @@ async function rejectsWith(status, promise, what) {
     return err;
 }
 
+/** Await a client call that must fail with one of the given HTTP statuses. */
+async function rejectsWithAnyOf(statuses, promise, what) {
+    let err;
+    try {
+        const res = await promise;
+        assert.fail(`${what}: expected HTTP ${statuses.join(' or ')}, got ${res?.status}`);
+    } catch (e) {
+        if (e instanceof assert.AssertionError) throw e;
+        err = e;
+    }
+    assert.ok(err instanceof GitBookAPIError, `${what}: expected a GitBookAPIError, got ${err}`);
+    assert.ok(statuses.includes(err.code),
+        `${what}: expected HTTP ${statuses.join(' or ')}, got ${err.code} (${err.errorMessage})`);
+    return err;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shapes (the required fields of openapi.yaml's schemas)
 
@@ -379,6 +395,7 @@ step('getAuthenticatedUser: bad token and no token answer 401', async () => {
 step('createOrganization (raw fetch: not in the 0.146.0 client)', async () => {
     const r = await raw('createOrganization', ALICE_TOKEN, 'POST', '/orgs', { title: 'Acme Docs' });
     assert.equal(r.status, 201, JSON.stringify(r.data));
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
     checkOrganization(r.data);
     assert.equal(r.data.title, 'Acme Docs');
     assert.equal(r.data.permissions.admin, true, 'the creator administers the organization');
@@ -417,21 +434,28 @@ step('listOrganizationsForAuthenticatedUser contains the new organization', asyn
     assert.ok(ids(items).includes(S.org), 'the new organization is listed');
 });
 
-step('updateOrganizationById: title and emailDomains change and persist', async () => {
+step('updateOrganizationById: title, emailDomains and defaultRole change and persist', async () => {
     need(S.org);
     const r = await alice.orgs.updateOrganizationById(S.org, {
         title: 'Acme Documentation',
         emailDomains: ['example.com'],
+        defaultRole: 'comment',
     });
     assert.equal(r.status, 200);
     checkOrganization(r.data);
     assert.equal(r.data.id, S.org);
     assert.equal(r.data.title, 'Acme Documentation');
     assert.deepEqual(r.data.emailDomains, ['example.com']);
+    assert.equal(r.data.defaultRole, 'comment');
 
     const again = await alice.orgs.getOrganizationById(S.org);
     assert.equal(again.data.title, 'Acme Documentation');
     assert.deepEqual(again.data.emailDomains, ['example.com']);
+    assert.equal(again.data.defaultRole, 'comment');
+
+    const title = await alice.orgs.updateOrganizationById(S.org, { title: 'Acme Documentation' });
+    assert.deepEqual(title.data.emailDomains, ['example.com'], 'fields absent from the body are left alone');
+    assert.equal(title.data.defaultRole, 'comment');
 });
 
 step('updateOrganizationById: invalid email domain answers 400', async () => {
@@ -487,6 +511,7 @@ step('listMembersInOrganizationById: alice (admin) and bob, with filters and pag
     assert.ok(b, 'bob is listed');
     assert.equal(a.role, 'admin');
     assert.equal(b.user.email, 'bob@example.com');
+    assert.equal(b.role, 'comment', "a member who joins gets the organization's defaultRole");
 
     const admins = await alice.orgs.listMembersInOrganizationById(S.org, { role: 'admin' });
     assert.deepEqual(ids(admins.data.items), [S.aliceId], 'role=admin lists alice only');
@@ -500,8 +525,9 @@ step('listMembersInOrganizationById: alice (admin) and bob, with filters and pag
     assert.ok(p1.data.next?.page, 'a first page of 1 out of 2 has next.page');
     const p2 = await alice.orgs.listMembersInOrganizationById(S.org, { limit: 1, order: 'asc', page: p1.data.next.page });
     assert.equal(p2.data.items.length, 1);
-    assert.deepEqual([...ids(p1.data.items), ...ids(p2.data.items)], [S.aliceId, BOB_ID],
-        'asc by joinedAt: alice (creator) then bob');
+    assert.deepEqual([...ids(p1.data.items), ...ids(p2.data.items)].sort(), [S.aliceId, BOB_ID].sort(),
+        'the two pages hold both members, once each');
+    assert.ok(p1.data.items[0].joinedAt <= p2.data.items[0].joinedAt, 'order=asc: joinedAt does not go down');
     assert.equal(p2.data.next, undefined, 'the last page has no next');
 });
 
@@ -589,6 +615,8 @@ step('updateOrganizationMemberLastSeenAt (ping): a JWT in platformVisitorClaims,
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
     assert.equal(header.alg, 'HS256');
     JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    // GitBook's typed client reads the same token as gitbookVisitorClaims.
+    assert.equal(r.data.gitbookVisitorClaims, jwt, 'gitbookVisitorClaims carries the same token');
 
     const m = await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID);
     has(m.data, 'lastSeenAt', 'timestamp', 'member after ping');
@@ -786,6 +814,11 @@ step('listSpacesInCollectionById and listSpacesInOrganizationById', async () => 
         if (!page) break;
     }
     assert.deepEqual(walked, allIds, 'paging one by one gives the same items in the same order');
+
+    await rejectsWith(400, alice.orgs.listSpacesInOrganizationById(S.org, { limit: 1001 }), 'limit 1001');
+    await rejectsWith(400, alice.orgs.listSpacesInOrganizationById(S.org, { limit: 0 }), 'limit 0');
+    await rejectsWith(400, alice.orgs.listSpacesInOrganizationById(S.org, { page: 'not-a-cursor!' }),
+        'a page cursor the server never issued');
 });
 
 step('getSpaceById and updateSpaceById', async () => {
@@ -801,6 +834,7 @@ step('getSpaceById and updateSpaceById', async () => {
         editMode: 'locked',
         language: 'fr',
         emoji: '1f4d8',
+        mergeRules: { type: 'none' },
     });
     assert.equal(upd.status, 200);
     checkSpace(upd.data);
@@ -809,6 +843,7 @@ step('getSpaceById and updateSpaceById', async () => {
     assert.equal(upd.data.editMode, 'locked');
     assert.equal(upd.data.language, 'fr');
     assert.equal(upd.data.emoji, '1f4d8');
+    assert.deepEqual(upd.data.mergeRules, { type: 'none' });
 
     const again = await alice.spaces.getSpaceById(S.gettingStarted);
     assert.equal(again.data.title, 'Start here');
@@ -841,7 +876,45 @@ step('listSpacesForOrganizationMember: alice administers every space; bob sees h
 
     const b = await alice.orgs.listSpacesForOrganizationMember(S.org, BOB_ID);
     assert.equal(b.status, 200);
-    checkList(b.data, check, 'bobSpaces');
+    const bobs = checkList(b.data, check, 'bobSpaces');
+    for (const id of [S.gettingStarted, S.faq, S.deepDive, S.scratch]) {
+        const it = bobs.find((x) => x.space.id === id);
+        assert.ok(it, `space ${id} is listed for bob`);
+        assert.equal(it.permission, 'edit', "bob's organization role gives him edit on every space");
+    }
+
+    const asBob = await bob.spaces.getSpaceById(S.faq);
+    assert.equal(asBob.status, 200);
+    checkSpace(asBob.data);
+    const p = asBob.data.permissions;
+    assert.deepEqual([p.view, p.comment, p.edit, p.admin], [true, true, true, false],
+        `bob's permissions (edit): ${JSON.stringify(p)}`);
+});
+
+step("defaultLevel: a collection's level reaches a space that inherits it", async () => {
+    need(S.guides, S.faq, S.bobIsEditor);
+    const sp = await alice.spaces.updateSpaceById(S.faq, { defaultLevel: 'inherit' });
+    assert.equal(sp.status, 200);
+    assert.equal(sp.data.defaultLevel, 'inherit');
+
+    const c = await alice.collections.updateCollectionById(S.guides, { defaultLevel: 'review' });
+    assert.equal(c.status, 200);
+    checkCollection(c.data);
+    assert.equal(c.data.defaultLevel, 'review');
+
+    const mine = await alice.orgs.listSpacesForOrganizationMember(S.org, BOB_ID);
+    const faq = mine.data.items.find((x) => x.space.id === S.faq);
+    assert.ok(faq, 'FAQ is listed for bob');
+    assert.equal(faq.permission, 'review', 'review (from the collection) is stronger than edit (his role)');
+    const asBob = await bob.spaces.getSpaceById(S.faq);
+    assert.equal(asBob.data.permissions.review, true);
+    assert.equal(asBob.data.permissions.admin, false);
+
+    const reset = await alice.collections.updateCollectionById(S.guides, { defaultLevel: null });
+    assert.equal(reset.status, 200);
+    assert.equal(reset.data.defaultLevel, null, 'null is no default level, answered as null');
+    const back = await alice.orgs.listSpacesForOrganizationMember(S.org, BOB_ID);
+    assert.equal(back.data.items.find((x) => x.space.id === S.faq)?.permission, 'edit');
 });
 
 step('moveSpace: FAQ before Start here, Scratch into and out of a collection', async () => {
@@ -873,14 +946,8 @@ step('moveSpace: FAQ before Start here, Scratch into and out of a collection', a
 
 step('moveSpace: unknown parent collection answers 404 or 400', async () => {
     need(S.scratch);
-    let err;
-    try {
-        await alice.spaces.moveSpace(S.scratch, { parent: 'noSuchCollection0000' });
-    } catch (e) {
-        err = e;
-    }
-    assert.ok(err instanceof GitBookAPIError, 'moving into an unknown collection fails');
-    assert.ok([400, 404].includes(err.code), `got ${err.code} ${err.errorMessage}`);
+    await rejectsWithAnyOf([400, 404], alice.spaces.moveSpace(S.scratch, { parent: 'noSuchCollection0000' }),
+        'moving a space into an unknown collection');
 });
 
 step('moveCollection: Advanced to the top level', async () => {
@@ -1016,8 +1083,17 @@ step('transfers: a non-member of the target cannot see it; a no-op transfer is r
         'bob reads a collection of an organization he is not in');
     await rejectsWith(404, bob.spaces.getSpaceById(S.scratch),
         'bob reads a space of an organization he is not in');
-    await rejectsWith(404, alice.spaces.transferSpace(S.faq, { organization: S.bobOrg }),
-        "alice transfers into bob's organization, where she is not a member");
+    // The target is a body field: 400 or 404 both do, as long as an organization the caller is
+    // not in answers exactly like one that does not exist.
+    const foreign = await rejectsWithAnyOf([400, 404], alice.spaces.transferSpace(S.faq, { organization: S.bobOrg }),
+        "alice transfers a space into bob's organization, where she is not a member");
+    const unknown = await rejectsWithAnyOf([400, 404], alice.spaces.transferSpace(S.faq, { organization: 'noSuchOrg00000000000' }),
+        'alice transfers a space into an organization that does not exist');
+    assert.equal(foreign.code, unknown.code, 'a foreign organization answers like an unknown one');
+    const foreignColl = await rejectsWithAnyOf([400, 404],
+        alice.collections.transferCollection(S.advanced, { organization: S.bobOrg }),
+        "alice transfers a collection into bob's organization");
+    assert.equal(foreignColl.code, unknown.code);
     await rejectsWith(400, alice.spaces.transferSpace(S.scratch, { organization: S.org2 }),
         'transfer to the organization the space is already in');
 });
@@ -1103,6 +1179,11 @@ step('getSpaceById on an unknown id rejects with GitBookAPIError 404', async () 
     const body = await r.json();
     assert.equal(body?.error?.code, 404, JSON.stringify(body));
     assert.equal(typeof body.error.message, 'string');
+
+    const route = await fetch(`${API}/no/such/route`, { headers: { Authorization: `Bearer ${ALICE_TOKEN}` } });
+    assert.equal(route.status, 404);
+    const rb = await route.json();
+    assert.equal(rb?.error?.code, 404, `unknown route: ${JSON.stringify(rb)}`);
 });
 
 step('unknown collection and team ids answer 404', async () => {

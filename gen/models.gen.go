@@ -1189,6 +1189,9 @@ type OrganizationsForEmailDomain struct {
 
 // PingResponse defines model for PingResponse.
 type PingResponse struct {
+	// GitbookVisitorClaims The same token under the name GitBook's published clients read.
+	GitbookVisitorClaims *string `json:"gitbookVisitorClaims,omitempty"`
+
 	// PlatformVisitorClaims An HS256 JWT of the caller's member claims, for visitor-auth sites.
 	PlatformVisitorClaims string `json:"platformVisitorClaims"`
 }

@@ -132,7 +132,7 @@ func (s *Server) UpdateOrganizationMemberLastSeenAt(ctx context.Context, req gen
 	if err != nil {
 		return nil, err
 	}
-	return gen.UpdateOrganizationMemberLastSeenAt200JSONResponse{PlatformVisitorClaims: token}, nil
+	return gen.UpdateOrganizationMemberLastSeenAt200JSONResponse{PlatformVisitorClaims: token, GitbookVisitorClaims: &token}, nil
 }
 
 func (s *Server) SetUserAsSSOMemberForOrganization(ctx context.Context, req gen.SetUserAsSSOMemberForOrganizationRequestObject) (gen.SetUserAsSSOMemberForOrganizationResponseObject, error) {
