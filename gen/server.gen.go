@@ -1304,6 +1304,20 @@ func (response GetCollectionById401JSONResponse) VisitGetCollectionByIdResponse(
 	return err
 }
 
+type GetCollectionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCollectionById403JSONResponse) VisitGetCollectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCollectionById404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response GetCollectionById404JSONResponse) VisitGetCollectionByIdResponse(w http.ResponseWriter) error {
@@ -1593,6 +1607,20 @@ func (response ListSpacesInCollectionById401JSONResponse) VisitListSpacesInColle
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacesInCollectionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpacesInCollectionById403JSONResponse) VisitListSpacesInCollectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2159,6 +2187,20 @@ func (response GetOrganizationAgentInstructions401JSONResponse) VisitGetOrganiza
 	return err
 }
 
+type GetOrganizationAgentInstructions403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOrganizationAgentInstructions403JSONResponse) VisitGetOrganizationAgentInstructionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOrganizationAgentInstructions404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response GetOrganizationAgentInstructions404JSONResponse) VisitGetOrganizationAgentInstructionsResponse(w http.ResponseWriter) error {
@@ -2341,6 +2383,20 @@ func (response ListCollectionsInOrganizationById401JSONResponse) VisitListCollec
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCollectionsInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCollectionsInOrganizationById403JSONResponse) VisitListCollectionsInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2676,6 +2732,20 @@ func (response ListMembersInOrganizationById401JSONResponse) VisitListMembersInO
 	return err
 }
 
+type ListMembersInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListMembersInOrganizationById403JSONResponse) VisitListMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMembersInOrganizationById404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response ListMembersInOrganizationById404JSONResponse) VisitListMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
@@ -2824,6 +2894,20 @@ func (response GetMemberInOrganizationById401JSONResponse) VisitGetMemberInOrgan
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMemberInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetMemberInOrganizationById403JSONResponse) VisitGetMemberInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3030,6 +3114,20 @@ func (response ListSpacesForOrganizationMember401JSONResponse) VisitListSpacesFo
 	return err
 }
 
+type ListSpacesForOrganizationMember403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpacesForOrganizationMember403JSONResponse) VisitListSpacesForOrganizationMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSpacesForOrganizationMember404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response ListSpacesForOrganizationMember404JSONResponse) VisitListSpacesForOrganizationMemberResponse(w http.ResponseWriter) error {
@@ -3189,6 +3287,20 @@ func (response ListTeamsForOrganizationMember401JSONResponse) VisitListTeamsForO
 	return err
 }
 
+type ListTeamsForOrganizationMember403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListTeamsForOrganizationMember403JSONResponse) VisitListTeamsForOrganizationMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTeamsForOrganizationMember404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response ListTeamsForOrganizationMember404JSONResponse) VisitListTeamsForOrganizationMemberResponse(w http.ResponseWriter) error {
@@ -3328,6 +3440,20 @@ func (response ListSpacesInOrganizationById401JSONResponse) VisitListSpacesInOrg
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacesInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpacesInOrganizationById403JSONResponse) VisitListSpacesInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3514,6 +3640,20 @@ func (response ListTeamsInOrganizationById401JSONResponse) VisitListTeamsInOrgan
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamsInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListTeamsInOrganizationById403JSONResponse) VisitListTeamsInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3763,6 +3903,20 @@ func (response GetTeamInOrganizationById401JSONResponse) VisitGetTeamInOrganizat
 	return err
 }
 
+type GetTeamInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetTeamInOrganizationById403JSONResponse) VisitGetTeamInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTeamInOrganizationById404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response GetTeamInOrganizationById404JSONResponse) VisitGetTeamInOrganizationByIdResponse(w http.ResponseWriter) error {
@@ -4004,6 +4158,20 @@ func (response GetSpaceById401JSONResponse) VisitGetSpaceByIdResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpaceById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSpaceById403JSONResponse) VisitGetSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -137,3 +137,17 @@ func TestHealthz(t *testing.T) {
 		t.Fatalf("status %d", res.StatusCode)
 	}
 }
+
+func TestURIFormatIsEnforced(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	msg := ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id, map[string]any{"logo": "not a url"}).ErrorMessage(t)
+	if !strings.Contains(msg, "logo") {
+		t.Fatalf("message %q does not name logo", msg)
+	}
+	o := ts.Expect(t, http.StatusOK, alice, "PATCH", "/orgs/"+org.Id, map[string]any{"logo": "https://example.com/logo.png"}).Map(t)
+	if o["urls"].(map[string]any)["logo"] != "https://example.com/logo.png" {
+		t.Fatalf("urls = %v", o["urls"])
+	}
+}

@@ -54,7 +54,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 	out.InternalIsOnNewTrial = &onNewTrial
 	r := o.CallerRole
 	out.Permissions = gen.OrganizationPermissions{
-		View:                r.AtLeast(store.RoleRead) || o.CallerRole == store.RoleGuest,
+		View:                o.CallerIsMember, // guests too; a non-member listed by email domain does not
 		Admin:               r == store.RoleAdmin,
 		OwnTeam:             o.CallerOwnsTeam,
 		CreateContent:       r.AtLeast(store.RoleCreate),

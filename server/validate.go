@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -111,4 +112,16 @@ func validationMessage(err error) string {
 		return "Invalid body: " + reason
 	}
 	return "Invalid request: " + reason
+}
+
+func init() {
+	// `format: uri` is enforced: an absolute URL with a scheme and a host. kin-openapi leaves the
+	// format unchecked unless a validator is defined for it.
+	openapi3.DefineStringFormatValidator("uri", openapi3.NewCallbackValidator(func(s string) error {
+		u, err := url.Parse(s)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return errors.New("must be an absolute URL")
+		}
+		return nil
+	}))
 }

@@ -238,9 +238,18 @@ func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*Member
 }
 
 // JoinOrganization makes a user a member with the organization's default role, when the user's
-// verified email domain is one the organization allows. Joining again changes nothing.
+// verified email domain is one the organization allows. Joining again changes nothing, whatever
+// the domains allowed now (the creator of an organization is a member without any).
 func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *User) error {
 	return s.write(ctx, func(tx *Tx) error {
+		var member int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE organization_id = ? AND user_id = ?`,
+			orgID, u.ID).Scan(&member); err != nil {
+			return fmt.Errorf("store: unable to check membership: %w", err)
+		}
+		if member > 0 {
+			return nil
+		}
 		var allowed int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM organization_email_domains
 			WHERE organization_id = ? AND domain = ?`, orgID, u.EmailDomain()).Scan(&allowed); err != nil {

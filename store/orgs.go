@@ -40,7 +40,9 @@ type Organization struct {
 	EmailDomains       []string
 	CreatedAt          time.Time
 
-	// Set by queries that know the caller: the caller's membership.
+	// Set by queries that know the caller: the caller's membership. CallerRole alone cannot tell a
+	// guest from a non-member (both are ""), hence CallerIsMember.
+	CallerIsMember bool
 	CallerRole     Role
 	CallerOwnsTeam bool
 }
@@ -76,7 +78,7 @@ const orgColumns = `o.id, o.title, o.hostname, o.type, o.default_role, o.default
 		WHERE d.organization_id = o.id ORDER BY d.position))`
 
 // orgCallerColumns follow orgColumns where the caller is known (bound as the first argument).
-const orgCallerColumns = `, m.role,
+const orgCallerColumns = `, m.user_id IS NOT NULL, m.role,
 	EXISTS (SELECT 1 FROM team_members tm JOIN teams t ON t.id = tm.team_id
 		WHERE t.organization_id = o.id AND tm.user_id = m.user_id AND tm.role = 'owner')`
 
@@ -87,7 +89,7 @@ func scanOrg(sc interface{ Scan(...any) error }, o *Organization, withCaller boo
 		&o.SSO, &o.AI, &o.InviteLinks, &merge, &created, &domains}
 	var callerRole sql.NullString
 	if withCaller {
-		dest = append(dest, &callerRole, &o.CallerOwnsTeam)
+		dest = append(dest, &o.CallerIsMember, &callerRole, &o.CallerOwnsTeam)
 	}
 	if err := sc.Scan(dest...); err != nil {
 		return err

@@ -1,0 +1,719 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/quire-docs/quire/gen"
+)
+
+// memberGet re-reads a member through the API as u.
+func memberGet(t *testing.T, ts *testServer, u *testUser, orgID, userID string) gen.Member {
+	t.Helper()
+	var m gen.Member
+	ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/members/"+userID, nil).Decode(t, &m)
+	return m
+}
+
+// memberRole is a member's role as text, "" for a guest.
+func memberRole(m gen.Member) string {
+	r, _ := m.Role.Get()
+	return string(r)
+}
+
+// memberList lists an organization's members as u with a query string ("" for none).
+func memberList(t *testing.T, ts *testServer, u *testUser, orgID, query string) gen.MemberList {
+	t.Helper()
+	var l gen.MemberList
+	ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/members"+query, nil).Decode(t, &l)
+	return l
+}
+
+func memberIDs(ms []gen.Member) []string {
+	ids := []string{}
+	for _, m := range ms {
+		ids = append(ids, m.Id)
+	}
+	return ids
+}
+
+func TestListMembersInOrganizationById(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice Admin")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob Builder")
+	carol := ts.MustCreateUser(t, "carol@partners.test", "Carol Singer")
+	dave := ts.MustCreateUser(t, "dave@guests.test", "Dave")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, carol, "edit")
+	ts.MustAddMember(t, alice, org.Id, dave, "")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	all := []string{dave.ID, carol.ID, bob.ID, alice.ID} // newest joined first
+
+	t.Run("NewestJoinedFirstByDefault", func(t *testing.T) {
+		l := memberList(t, ts, alice, org.Id, "")
+		if got := memberIDs(l.Items); !reflect.DeepEqual(got, all) || l.Count != 4 || l.Next != nil {
+			t.Fatalf("members = %v count %d next %v, want %v count 4", got, l.Count, l.Next, all)
+		}
+		b := l.Items[2]
+		if b.Object != gen.MemberObjectMember || memberRole(b) != "read" || b.User.DisplayName != "Bob Builder" ||
+			b.User.Email == nil || *b.User.Email != "bob@acme.test" || b.LastSeenAt != nil || b.Sso || b.Disabled {
+			t.Fatalf("bob listed as %s", mustJSONText(t, b))
+		}
+		if !l.Items[0].Role.IsNull() {
+			t.Fatalf("dave (a guest) listed with role %q", memberRole(l.Items[0]))
+		}
+	})
+	t.Run("OrderAsc", func(t *testing.T) {
+		want := []string{alice.ID, bob.ID, carol.ID, dave.ID}
+		if got := memberIDs(memberList(t, ts, alice, org.Id, "?order=asc").Items); !reflect.DeepEqual(got, want) {
+			t.Fatalf("asc = %v, want %v", got, want)
+		}
+		if got := memberIDs(memberList(t, ts, alice, org.Id, "?order=desc").Items); !reflect.DeepEqual(got, all) {
+			t.Fatalf("desc = %v, want %v", got, all)
+		}
+	})
+	t.Run("RoleFilter", func(t *testing.T) {
+		for role, want := range map[string][]string{
+			"admin": {alice.ID}, "read": {bob.ID}, "edit": {carol.ID}, "guest": {dave.ID}, "create": {},
+		} {
+			l := memberList(t, ts, alice, org.Id, "?role="+role)
+			if got := memberIDs(l.Items); !reflect.DeepEqual(got, want) || l.Count != len(want) {
+				t.Fatalf("role=%s: %v count %d, want %v", role, got, l.Count, want)
+			}
+		}
+		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/members?role=owner", nil), `"role"`)
+	})
+	t.Run("SearchDisplayNameAndEmailIgnoringCase", func(t *testing.T) {
+		for search, want := range map[string][]string{
+			"BUILDER":   {bob.ID},
+			"singer":    {carol.ID},
+			"ACME.TEST": {bob.ID, alice.ID},
+			"partners":  {carol.ID},
+			"a":         all,
+			"%":         {},
+			"_":         {},
+			"zebra":     {},
+		} {
+			l := memberList(t, ts, alice, org.Id, "?search="+url.QueryEscape(search))
+			if got := memberIDs(l.Items); !reflect.DeepEqual(got, want) || l.Count != len(want) {
+				t.Fatalf("search %q: %v count %d, want %v", search, got, l.Count, want)
+			}
+		}
+		l := memberList(t, ts, alice, org.Id, "?search=acme&role=read")
+		if got := memberIDs(l.Items); !reflect.DeepEqual(got, []string{bob.ID}) {
+			t.Fatalf("search acme and role read: %v", got)
+		}
+	})
+	t.Run("Paging", func(t *testing.T) {
+		p1 := memberList(t, ts, alice, org.Id, "?limit=3")
+		if got := memberIDs(p1.Items); !reflect.DeepEqual(got, all[:3]) || p1.Count != 4 || p1.Next == nil {
+			t.Fatalf("page 1 = %v count %d next %v", got, p1.Count, p1.Next)
+		}
+		p2 := memberList(t, ts, alice, org.Id, "?limit=3&page="+url.QueryEscape(p1.Next.Page))
+		if got := memberIDs(p2.Items); !reflect.DeepEqual(got, all[3:]) || p2.Count != 4 || p2.Next != nil {
+			t.Fatalf("page 2 = %v count %d next %v", got, p2.Count, p2.Next)
+		}
+		a1 := memberList(t, ts, alice, org.Id, "?limit=2&order=asc")
+		a2 := memberList(t, ts, alice, org.Id, "?limit=2&order=asc&page="+url.QueryEscape(a1.Next.Page))
+		if got := append(memberIDs(a1.Items), memberIDs(a2.Items)...); !reflect.DeepEqual(got, []string{alice.ID, bob.ID, carol.ID, dave.ID}) || a2.Next != nil {
+			t.Fatalf("asc pages = %v next %v", got, a2.Next)
+		}
+		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/members?page=bogus", nil), "page")
+	})
+	t.Run("SortByLastSeenListsOnlyMembersWhoPinged", func(t *testing.T) {
+		if l := memberList(t, ts, alice, org.Id, "?sort=lastSeenAt"); len(l.Items) != 0 || l.Count != 0 {
+			t.Fatalf("before any ping: %v count %d", memberIDs(l.Items), l.Count)
+		}
+		ts.Expect(t, http.StatusOK, carol, "POST", "/orgs/"+org.Id+"/ping", nil)
+		ts.Clock.Advance(time.Minute)
+		ts.Expect(t, http.StatusOK, bob, "POST", "/orgs/"+org.Id+"/ping", nil)
+		ts.Clock.Advance(time.Minute)
+		ts.Expect(t, http.StatusOK, dave, "POST", "/orgs/"+org.Id+"/ping", nil)
+		l := memberList(t, ts, alice, org.Id, "?sort=lastSeenAt")
+		if got, want := memberIDs(l.Items), []string{dave.ID, bob.ID, carol.ID}; !reflect.DeepEqual(got, want) || l.Count != 3 {
+			t.Fatalf("sort=lastSeenAt: %v count %d, want %v", got, l.Count, want)
+		}
+		asc := memberList(t, ts, alice, org.Id, "?sort=lastSeenAt&order=asc")
+		if got, want := memberIDs(asc.Items), []string{carol.ID, bob.ID, dave.ID}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("sort=lastSeenAt&order=asc: %v, want %v", got, want)
+		}
+		p1 := memberList(t, ts, alice, org.Id, "?sort=lastSeenAt&limit=2")
+		p2 := memberList(t, ts, alice, org.Id, "?sort=lastSeenAt&limit=2&page="+url.QueryEscape(p1.Next.Page))
+		if got, want := append(memberIDs(p1.Items), memberIDs(p2.Items)...), []string{dave.ID, bob.ID, carol.ID}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("sort=lastSeenAt in pages of 2: %v, want %v", got, want)
+		}
+		if l := memberList(t, ts, alice, org.Id, "?sort=lastSeenAt&role=guest"); !reflect.DeepEqual(memberIDs(l.Items), []string{dave.ID}) {
+			t.Fatalf("sort=lastSeenAt&role=guest: %v", memberIDs(l.Items))
+		}
+	})
+	t.Run("ReadMemberMayList", func(t *testing.T) {
+		if l := memberList(t, ts, bob, org.Id, ""); l.Count != 4 {
+			t.Fatalf("bob sees %d members", l.Count)
+		}
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "GET", "/orgs/"+org.Id+"/members", nil)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "GET", "/orgs/"+org.Id+"/members", nil)
+	})
+}
+
+func TestGetMemberInOrganizationById(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	dave := ts.MustCreateUser(t, "dave@guests.test", "Dave")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, dave, "")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	ts.MustCreateSpace(t, alice, org.Id, "Handbook", "")
+
+	t.Run("AdminReadsAMember", func(t *testing.T) {
+		m := memberGet(t, ts, alice, org.Id, bob.ID)
+		if m.Id != bob.ID || m.User.Id != bob.ID || memberRole(m) != "read" || m.User.DisplayName != "Bob" ||
+			m.Spaces != 1 || m.Teams != 0 || m.JoinedAt.IsZero() || m.User.Urls.Location != testBaseURL+"/v1/users/"+bob.ID {
+			t.Fatalf("bob = %s", mustJSONText(t, m))
+		}
+	})
+	t.Run("MemberReadsThemself", func(t *testing.T) {
+		if m := memberGet(t, ts, bob, org.Id, bob.ID); memberRole(m) != "read" {
+			t.Fatalf("bob reads himself as %q", memberRole(m))
+		}
+	})
+	t.Run("GuestReadsThemself", func(t *testing.T) {
+		m := memberGet(t, ts, dave, org.Id, dave.ID)
+		if !m.Role.IsNull() || m.Spaces != 0 {
+			t.Fatalf("dave = role %q spaces %d, want a guest with no spaces", memberRole(m), m.Spaces)
+		}
+	})
+	t.Run("NotAMember", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, alice, "GET", "/orgs/"+org.Id+"/members/"+outsider.ID, nil)
+		ts.Expect(t, http.StatusNotFound, alice, "GET", "/orgs/"+org.Id+"/members/nosuchuser", nil)
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "GET", "/orgs/"+org.Id+"/members/"+bob.ID, nil)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "GET", "/orgs/"+org.Id+"/members/"+bob.ID, nil)
+	})
+}
+
+func TestUpdateMemberInOrganizationById(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	carol := ts.MustCreateUser(t, "carol@acme.test", "Carol")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, carol, "read")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	ts.MustCreateSpace(t, alice, org.Id, "Handbook", "")
+	path := func(u *testUser) string { return "/orgs/" + org.Id + "/members/" + u.ID }
+
+	t.Run("ChangeRole", func(t *testing.T) {
+		var m gen.Member
+		ts.Expect(t, http.StatusOK, alice, "PATCH", path(bob), map[string]any{"role": "edit"}).Decode(t, &m)
+		if m.Id != bob.ID || memberRole(m) != "edit" {
+			t.Fatalf("answered %s", mustJSONText(t, m))
+		}
+		if got := memberRole(memberGet(t, ts, alice, org.Id, bob.ID)); got != "edit" {
+			t.Fatalf("re-read role %q, want edit", got)
+		}
+		if p := orgGet(t, ts, bob, org.Id).Permissions; !p.View || p.Admin || p.CreateContent {
+			t.Fatalf("bob's organization permissions as an editor = %+v", p)
+		}
+	})
+	t.Run("ToGuestAndBack", func(t *testing.T) {
+		r := ts.Expect(t, http.StatusOK, alice, "PATCH", path(carol), []byte(`{"role":null}`))
+		if m := r.Map(t); m["role"] != nil {
+			t.Fatalf("answered role %v, want null", m["role"])
+		}
+		m := memberGet(t, ts, alice, org.Id, carol.ID)
+		if !m.Role.IsNull() || m.Spaces != 0 {
+			t.Fatalf("re-read role %q spaces %d, want a guest with no spaces", memberRole(m), m.Spaces)
+		}
+		ts.Expect(t, http.StatusOK, alice, "PATCH", path(carol), map[string]any{"role": "read"})
+		if m := memberGet(t, ts, alice, org.Id, carol.ID); memberRole(m) != "read" || m.Spaces != 1 {
+			t.Fatalf("back to read: role %q spaces %d", memberRole(m), m.Spaces)
+		}
+	})
+	t.Run("DemotingTheLastAdmin", func(t *testing.T) {
+		wantMessage(t, ts.Expect(t, http.StatusConflict, alice, "PATCH", path(alice), map[string]any{"role": "read"}), "admin")
+		ts.Expect(t, http.StatusConflict, alice, "PATCH", path(alice), []byte(`{"role":null}`))
+		if got := memberRole(memberGet(t, ts, alice, org.Id, alice.ID)); got != "admin" {
+			t.Fatalf("the last admin is now %q", got)
+		}
+		// Admin to admin is no demotion.
+		ts.Expect(t, http.StatusOK, alice, "PATCH", path(alice), map[string]any{"role": "admin"})
+	})
+	t.Run("DemotingAnAdminWhileAnotherRemains", func(t *testing.T) {
+		ts.Expect(t, http.StatusOK, alice, "PATCH", path(carol), map[string]any{"role": "admin"})
+		ts.Expect(t, http.StatusOK, carol, "PATCH", path(alice), map[string]any{"role": "create"})
+		if got := memberRole(memberGet(t, ts, carol, org.Id, alice.ID)); got != "create" {
+			t.Fatalf("alice is %q, want create", got)
+		}
+		ts.Expect(t, http.StatusConflict, carol, "PATCH", path(carol), map[string]any{"role": "read"})
+		ts.Expect(t, http.StatusOK, carol, "PATCH", path(alice), map[string]any{"role": "admin"})
+		ts.Expect(t, http.StatusOK, alice, "PATCH", path(carol), map[string]any{"role": "read"})
+	})
+	t.Run("CaseVariantOfRoleRejected", func(t *testing.T) {
+		before := memberRole(memberGet(t, ts, alice, org.Id, bob.ID))
+		ts.Expect(t, http.StatusBadRequest, alice, "PATCH", path(bob), []byte(`{"role":"read","ROLE":"admin"}`))
+		if got := memberRole(memberGet(t, ts, alice, org.Id, bob.ID)); got != before {
+			t.Fatalf("role changed from %q to %q by a rejected body", before, got)
+		}
+	})
+	t.Run("InvalidBodies", func(t *testing.T) {
+		before := memberRole(memberGet(t, ts, alice, org.Id, bob.ID))
+		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "PATCH", path(bob), map[string]any{}), "role")
+		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "PATCH", path(bob), map[string]any{"role": "owner"}), "role")
+		ts.Expect(t, http.StatusBadRequest, alice, "PATCH", path(bob), map[string]any{"role": "read", "sso": true})
+		if got := memberRole(memberGet(t, ts, alice, org.Id, bob.ID)); got != before {
+			t.Fatalf("bob is %q after rejected bodies, want %q", got, before)
+		}
+	})
+	t.Run("NotAMember", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, alice, "PATCH", path(outsider), map[string]any{"role": "read"})
+		ts.Expect(t, http.StatusNotFound, outsider, "GET", "/orgs/"+org.Id, nil)
+	})
+	t.Run("ReadMemberForbidden", func(t *testing.T) {
+		ts.Expect(t, http.StatusForbidden, carol, "PATCH", path(bob), map[string]any{"role": "admin"})
+		ts.Expect(t, http.StatusForbidden, carol, "PATCH", path(carol), map[string]any{"role": "admin"})
+		if got := memberRole(memberGet(t, ts, alice, org.Id, carol.ID)); got != "read" {
+			t.Fatalf("carol promoted herself to %q", got)
+		}
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "PATCH", path(bob), map[string]any{"role": "admin"})
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "PATCH", path(bob), map[string]any{"role": "admin"})
+	})
+}
+
+func TestRemoveMemberFromOrganizationById(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	carol := ts.MustCreateUser(t, "carol@acme.test", "Carol")
+	dave := ts.MustCreateUser(t, "dave@acme.test", "Dave")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, carol, "edit")
+	ts.MustAddMember(t, alice, org.Id, dave, "read")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	var team gen.Team
+	ts.Expect(t, http.StatusCreated, alice, "PUT", "/orgs/"+org.Id+"/teams",
+		map[string]any{"title": "Writers", "members": []string{carol.ID, dave.ID}}).Decode(t, &team)
+	path := func(u *testUser) string { return "/orgs/" + org.Id + "/members/" + u.ID }
+
+	t.Run("AdminRemovesAMember", func(t *testing.T) {
+		r := ts.Expect(t, http.StatusNoContent, alice, "DELETE", path(carol), nil)
+		if len(r.Body) != 0 {
+			t.Fatalf("204 with a body: %s", r.Body)
+		}
+		ts.Expect(t, http.StatusNotFound, alice, "GET", path(carol), nil)
+		ts.Expect(t, http.StatusNotFound, carol, "GET", "/orgs/"+org.Id, nil)
+		if l := orgList(t, ts, carol, ""); l.Count != 0 {
+			t.Fatalf("carol still lists %v", orgIDs(l.Items))
+		}
+		if l := memberList(t, ts, alice, org.Id, ""); l.Count != 3 {
+			t.Fatalf("%d members left, want 3", l.Count)
+		}
+		var got gen.Team
+		ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/teams/"+team.Id, nil).Decode(t, &got)
+		if got.Members != 1 {
+			t.Fatalf("team has %d members after carol left the organization, want 1", got.Members)
+		}
+	})
+	t.Run("RemovingANonMemberIsNoError", func(t *testing.T) {
+		ts.Expect(t, http.StatusNoContent, alice, "DELETE", path(carol), nil)
+		ts.Expect(t, http.StatusNoContent, alice, "DELETE", "/orgs/"+org.Id+"/members/nosuchuser", nil)
+		if l := memberList(t, ts, alice, org.Id, ""); l.Count != 3 {
+			t.Fatalf("%d members left, want 3", l.Count)
+		}
+	})
+	t.Run("RemovingTheLastAdmin", func(t *testing.T) {
+		wantMessage(t, ts.Expect(t, http.StatusConflict, alice, "DELETE", path(alice), nil), "admin")
+		if got := memberRole(memberGet(t, ts, alice, org.Id, alice.ID)); got != "admin" {
+			t.Fatalf("alice is %q", got)
+		}
+	})
+	t.Run("ReadMemberCannotRemoveAnother", func(t *testing.T) {
+		ts.Expect(t, http.StatusForbidden, bob, "DELETE", path(dave), nil)
+		memberGet(t, ts, alice, org.Id, dave.ID)
+		ts.Expect(t, http.StatusForbidden, bob, "DELETE", path(alice), nil)
+	})
+	t.Run("MemberLeaves", func(t *testing.T) {
+		ts.Expect(t, http.StatusNoContent, bob, "DELETE", path(bob), nil)
+		ts.Expect(t, http.StatusNotFound, bob, "GET", "/orgs/"+org.Id, nil)
+		ts.Expect(t, http.StatusNotFound, alice, "GET", path(bob), nil)
+		// Gone, bob can no longer even ask.
+		ts.Expect(t, http.StatusNotFound, bob, "DELETE", path(bob), nil)
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "DELETE", path(dave), nil)
+		memberGet(t, ts, alice, org.Id, dave.ID)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "DELETE", path(dave), nil)
+	})
+}
+
+func TestUpdateOrganizationMemberLastSeenAt(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "edit")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	ping := "/orgs/" + org.Id + "/ping"
+
+	// claims verifies a visitor token with a secret, as of a time.
+	claims := func(t *testing.T, token string, secret []byte, at time.Time) (jwt.MapClaims, error) {
+		t.Helper()
+		c := jwt.MapClaims{}
+		_, err := jwt.ParseWithClaims(token, c, func(*jwt.Token) (any, error) { return secret, nil },
+			jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(func() time.Time { return at }))
+		return c, err
+	}
+
+	t.Run("PingSetsLastSeenAtAndSignsClaims", func(t *testing.T) {
+		if m := memberGet(t, ts, alice, org.Id, bob.ID); m.LastSeenAt != nil {
+			t.Fatalf("lastSeenAt before any ping: %v", m.LastSeenAt)
+		}
+		var res gen.PingResponse
+		ts.Expect(t, http.StatusOK, bob, "POST", ping, nil).Decode(t, &res)
+		m := memberGet(t, ts, alice, org.Id, bob.ID)
+		if m.LastSeenAt == nil || m.LastSeenAt.Before(m.JoinedAt) {
+			t.Fatalf("lastSeenAt %v, joined %v", m.LastSeenAt, m.JoinedAt)
+		}
+		c, err := claims(t, res.PlatformVisitorClaims, ts.Secret, *m.LastSeenAt)
+		if err != nil {
+			t.Fatalf("platformVisitorClaims does not verify with the visitor secret: %v", err)
+		}
+		if c["sub"] != bob.ID || c["organization"] != org.Id {
+			t.Fatalf("claims = %v, want sub %s organization %s", c, bob.ID, org.Id)
+		}
+		if c["email"] != "bob@acme.test" || c["role"] != "edit" {
+			t.Fatalf("claims = %v, want bob's email and role", c)
+		}
+		if _, err := claims(t, res.PlatformVisitorClaims, []byte("another secret"), *m.LastSeenAt); err == nil {
+			t.Fatal("the token verifies with another secret")
+		}
+		if _, err := claims(t, res.PlatformVisitorClaims, ts.Secret, m.LastSeenAt.Add(2*time.Hour)); err == nil {
+			t.Fatal("the token is still valid two hours later")
+		}
+	})
+	t.Run("PingAgainMovesLastSeenAt", func(t *testing.T) {
+		before := *memberGet(t, ts, alice, org.Id, bob.ID).LastSeenAt
+		ts.Clock.Advance(3 * time.Hour)
+		ts.Expect(t, http.StatusOK, bob, "POST", ping, nil)
+		after := *memberGet(t, ts, alice, org.Id, bob.ID).LastSeenAt
+		if after.Sub(before) < 3*time.Hour {
+			t.Fatalf("lastSeenAt moved from %v to %v, want 3h later", before, after)
+		}
+		if m := memberGet(t, ts, alice, org.Id, alice.ID); m.LastSeenAt != nil {
+			t.Fatalf("bob's ping touched alice: %v", m.LastSeenAt)
+		}
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "POST", ping, nil)
+		ts.Expect(t, http.StatusNotFound, alice, "POST", "/orgs/nosuchorganization000/ping", nil)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "POST", ping, nil)
+	})
+}
+
+func TestSetUserAsSSOMemberForOrganization(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	carol := ts.MustCreateUser(t, "carol@acme.test", "Carol")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, carol, "read")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	path := func(u *testUser) string { return "/orgs/" + org.Id + "/members/" + u.ID + "/sso" }
+
+	t.Run("AdminMarksAMember", func(t *testing.T) {
+		var m gen.Member
+		ts.Expect(t, http.StatusOK, alice, "POST", path(bob), nil).Decode(t, &m)
+		if m.Id != bob.ID || !m.Sso || memberRole(m) != "read" {
+			t.Fatalf("answered %s", mustJSONText(t, m))
+		}
+		if !memberGet(t, ts, alice, org.Id, bob.ID).Sso {
+			t.Fatal("re-read: bob is not an SSO member")
+		}
+		ts.Expect(t, http.StatusOK, alice, "POST", path(bob), nil) // again: still sso
+		if memberGet(t, ts, alice, org.Id, carol.ID).Sso {
+			t.Fatal("carol became an SSO member too")
+		}
+	})
+	t.Run("ReadMemberForbidden", func(t *testing.T) {
+		ts.Expect(t, http.StatusForbidden, bob, "POST", path(carol), nil)
+		if memberGet(t, ts, alice, org.Id, carol.ID).Sso {
+			t.Fatal("a read member made carol an SSO member")
+		}
+	})
+	t.Run("NotAMember", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, alice, "POST", path(outsider), nil)
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "POST", path(carol), nil)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "POST", path(carol), nil)
+	})
+}
+
+func TestListSpacesForOrganizationMember(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	dave := ts.MustCreateUser(t, "dave@guests.test", "Dave")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, dave, "")
+	other := ts.MustCreateOrg(t, outsider, "Elsewhere")
+	handbook := ts.MustCreateSpace(t, alice, org.Id, "Handbook", "")
+	coll := ts.MustCreateCollection(t, alice, org.Id, "Engineering", "")
+	api := ts.MustCreateSpace(t, alice, org.Id, "API", coll.Id)
+	trash := ts.MustCreateSpace(t, alice, org.Id, "Old", "")
+	guides := ts.MustCreateSpace(t, alice, org.Id, "Guides", "")
+	ts.MustCreateSpace(t, outsider, other.Id, "Elsewhere's", "")
+	ts.Expect(t, http.StatusNoContent, alice, "DELETE", "/spaces/"+trash.Id, nil)
+
+	list := func(t *testing.T, u *testUser, of *testUser, query string) gen.MemberSpaceList {
+		t.Helper()
+		var l gen.MemberSpaceList
+		ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+org.Id+"/members/"+of.ID+"/spaces"+query, nil).Decode(t, &l)
+		return l
+	}
+	ids := func(l gen.MemberSpaceList) []string {
+		out := []string{}
+		for _, it := range l.Items {
+			out = append(out, it.Space.Id)
+		}
+		return out
+	}
+	newestFirst := []string{guides.Id, api.Id, handbook.Id}
+
+	t.Run("ReadMemberSeesEveryLiveSpaceWithRead", func(t *testing.T) {
+		l := list(t, alice, bob, "")
+		if got := ids(l); !reflect.DeepEqual(got, newestFirst) || l.Count != 3 || l.Next != nil {
+			t.Fatalf("bob's spaces = %v count %d, want %v (no deleted space)", got, l.Count, newestFirst)
+		}
+		for _, it := range l.Items {
+			if it.Permission != gen.MemberRole("read") {
+				t.Fatalf("bob's permission on %s = %q, want read", it.Space.Title, it.Permission)
+			}
+			if it.Space.Organization != org.Id {
+				t.Fatalf("space %s of organization %s", it.Space.Id, it.Space.Organization)
+			}
+		}
+		if m := memberGet(t, ts, alice, org.Id, bob.ID); m.Spaces != 3 {
+			t.Fatalf("bob's member spaces count = %d, want 3", m.Spaces)
+		}
+	})
+	t.Run("MemberAsksAboutThemself", func(t *testing.T) {
+		l := list(t, bob, bob, "")
+		if got := ids(l); !reflect.DeepEqual(got, newestFirst) {
+			t.Fatalf("bob's own spaces = %v", got)
+		}
+		for _, it := range l.Items {
+			// space.permissions are the caller's: bob reads but does not edit.
+			if !it.Space.Permissions.View || it.Space.Permissions.Edit || it.Space.Permissions.Admin {
+				t.Fatalf("bob's permissions on %s = %+v", it.Space.Title, it.Space.Permissions)
+			}
+		}
+	})
+	t.Run("AdminHasAdmin", func(t *testing.T) {
+		for _, it := range list(t, alice, alice, "").Items {
+			if it.Permission != gen.MemberRole("admin") {
+				t.Fatalf("alice's permission on %s = %q", it.Space.Title, it.Permission)
+			}
+		}
+	})
+	t.Run("DefaultLevelRaisesThePermission", func(t *testing.T) {
+		ts.Expect(t, http.StatusOK, alice, "PATCH", "/spaces/"+handbook.Id, map[string]any{"defaultLevel": "edit"})
+		for _, it := range list(t, alice, bob, "").Items {
+			want := gen.MemberRole("read")
+			if it.Space.Id == handbook.Id {
+				want = "edit"
+			}
+			if it.Permission != want {
+				t.Fatalf("bob's permission on %s = %q, want %q", it.Space.Title, it.Permission, want)
+			}
+		}
+	})
+	t.Run("GuestSeesNone", func(t *testing.T) {
+		l := list(t, alice, dave, "")
+		if len(l.Items) != 0 || l.Count != 0 || l.Next != nil {
+			t.Fatalf("guest's spaces = %v count %d", ids(l), l.Count)
+		}
+		if l := list(t, dave, dave, ""); len(l.Items) != 0 {
+			t.Fatalf("guest sees %v about themself", ids(l))
+		}
+	})
+	t.Run("OrderAndPaging", func(t *testing.T) {
+		oldestFirst := []string{handbook.Id, api.Id, guides.Id}
+		if got := ids(list(t, alice, bob, "?order=asc")); !reflect.DeepEqual(got, oldestFirst) {
+			t.Fatalf("asc = %v, want %v", got, oldestFirst)
+		}
+		p1 := list(t, alice, bob, "?limit=2")
+		if p1.Next == nil || p1.Count != 3 {
+			t.Fatalf("page 1 = %v count %d next %v", ids(p1), p1.Count, p1.Next)
+		}
+		p2 := list(t, alice, bob, "?limit=2&page="+url.QueryEscape(p1.Next.Page))
+		if got := append(ids(p1), ids(p2)...); !reflect.DeepEqual(got, newestFirst) || p2.Next != nil {
+			t.Fatalf("pages = %v next %v, want %v", got, p2.Next, newestFirst)
+		}
+		ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/members/"+bob.ID+"/spaces?page=bogus", nil)
+	})
+	t.Run("NotAMember", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, alice, "GET", "/orgs/"+org.Id+"/members/"+outsider.ID+"/spaces", nil)
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "GET", "/orgs/"+org.Id+"/members/"+bob.ID+"/spaces", nil)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "GET", "/orgs/"+org.Id+"/members/"+bob.ID+"/spaces", nil)
+	})
+}
+
+func TestListTeamsForOrganizationMember(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	carol := ts.MustCreateUser(t, "carol@acme.test", "Carol")
+	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, carol, "read")
+	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	design := teamCreate(t, ts, alice, org.Id, "Design", bob.ID)
+	docs := teamCreate(t, ts, alice, org.Id, "Docs Writers", bob.ID, carol.ID)
+	teamCreate(t, ts, alice, org.Id, "Platform", carol.ID)
+	path := func(of *testUser) string { return "/orgs/" + org.Id + "/members/" + of.ID + "/teams" }
+
+	list := func(t *testing.T, u *testUser, of *testUser, query string) gen.MemberTeamList {
+		t.Helper()
+		var l gen.MemberTeamList
+		ts.Expect(t, http.StatusOK, u, "GET", path(of)+query, nil).Decode(t, &l)
+		return l
+	}
+	ids := func(l gen.MemberTeamList) []string {
+		out := []string{}
+		for _, it := range l.Items {
+			out = append(out, it.Team.Id)
+		}
+		return out
+	}
+
+	t.Run("TheMembersTeams", func(t *testing.T) {
+		l := list(t, alice, bob, "")
+		if got := ids(l); !reflect.DeepEqual(got, []string{design.Id, docs.Id}) || l.Count != 2 || l.Next != nil {
+			t.Fatalf("bob's teams = %v count %d", got, l.Count)
+		}
+		for _, it := range l.Items {
+			if it.Member.Role != gen.TeamMemberRole("member") || !it.Team.Permissions.Admin {
+				t.Fatalf("team %s: bob's role %q, alice's admin %v", it.Team.Title, it.Member.Role, it.Team.Permissions.Admin)
+			}
+		}
+		if l.Items[1].Team.Title != "Docs Writers" || l.Items[1].Team.Members != 2 {
+			t.Fatalf("docs team = %+v", l.Items[1].Team)
+		}
+		if m := memberGet(t, ts, alice, org.Id, bob.ID); m.Teams != 2 {
+			t.Fatalf("bob's member teams count = %d, want 2", m.Teams)
+		}
+	})
+	t.Run("TitleFilterIgnoresCase", func(t *testing.T) {
+		if got := ids(list(t, alice, bob, "?title=DOC")); !reflect.DeepEqual(got, []string{docs.Id}) {
+			t.Fatalf("title=DOC: %v", got)
+		}
+		if l := list(t, alice, bob, "?title=platform"); len(l.Items) != 0 || l.Count != 0 {
+			t.Fatalf("title=platform for bob (not in it): %v", ids(l))
+		}
+		if l := list(t, alice, bob, "?title=%25"); len(l.Items) != 0 {
+			t.Fatalf("title=%% matched %v", ids(l))
+		}
+	})
+	t.Run("Paging", func(t *testing.T) {
+		p1 := list(t, alice, carol, "?limit=1")
+		if p1.Next == nil || p1.Count != 2 {
+			t.Fatalf("page 1 = %v count %d", ids(p1), p1.Count)
+		}
+		p2 := list(t, alice, carol, "?limit=1&page="+url.QueryEscape(p1.Next.Page))
+		if got := append(ids(p1), ids(p2)...); len(got) != 2 || got[0] != docs.Id || p2.Next != nil {
+			t.Fatalf("carol's teams in pages = %v", got)
+		}
+	})
+	t.Run("MemberAsksAboutThemself", func(t *testing.T) {
+		l := list(t, bob, bob, "")
+		if got := ids(l); !reflect.DeepEqual(got, []string{design.Id, docs.Id}) {
+			t.Fatalf("bob's own teams = %v", got)
+		}
+		if p := l.Items[0].Team.Permissions; p.Admin || !p.View {
+			t.Fatalf("bob's permissions on his team = %+v", p)
+		}
+	})
+	t.Run("ReadMemberAsksAboutAnother", func(t *testing.T) {
+		if got := ids(list(t, bob, carol, "")); len(got) != 2 {
+			t.Fatalf("carol's teams seen by bob = %v", got)
+		}
+	})
+	t.Run("NotAMember", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, alice, "GET", path(outsider), nil)
+	})
+	t.Run("UserOfAnotherOrganization", func(t *testing.T) {
+		ts.Expect(t, http.StatusNotFound, outsider, "GET", path(bob), nil)
+	})
+	t.Run("NoToken", func(t *testing.T) {
+		ts.Expect(t, http.StatusUnauthorized, nil, "GET", path(bob), nil)
+	})
+}
+
+func TestReadsNeedingARoleForbidGuests(t *testing.T) {
+	// A guest is a member (so no 404) without a role: reads that need one answer 403 (DESIGN §3).
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
+	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
+	dave := ts.MustCreateUser(t, "dave@guests.test", "Dave")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	ts.MustAddMember(t, alice, org.Id, dave, "")
+	team := teamCreate(t, ts, alice, org.Id, "Design")
+	for _, c := range []struct {
+		name string
+		u    *testUser
+		path string
+	}{
+		{"GuestListsMembers", dave, "/orgs/" + org.Id + "/members"},
+		{"GuestReadsAnotherMember", dave, "/orgs/" + org.Id + "/members/" + bob.ID},
+		{"GuestListsTeams", dave, "/orgs/" + org.Id + "/teams"},
+		{"GuestReadsATeamTheyAreNotIn", dave, "/orgs/" + org.Id + "/teams/" + team.Id},
+		{"GuestReadsAgentInstructions", dave, "/orgs/" + org.Id + "/agent-instructions"},
+		{"GuestListsAnotherMembersTeams", dave, "/orgs/" + org.Id + "/members/" + bob.ID + "/teams"},
+		{"ReadMemberListsAnotherMembersSpaces", bob, "/orgs/" + org.Id + "/members/" + dave.ID + "/spaces"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts.Expect(t, http.StatusForbidden, c.u, "GET", c.path, nil)
+		})
+	}
+}
