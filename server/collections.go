@@ -55,6 +55,10 @@ func (s *Server) ListCollectionsInOrganizationById(ctx context.Context, req gen.
 	if err != nil {
 		return nil, err
 	}
+	if roles.orgRole == store.RoleGuest {
+		// Guests read only what they are invited to, and nothing invites them yet.
+		return gen.ListCollectionsInOrganizationById200JSONResponse{Items: []gen.Collection{}}, nil
+	}
 	nested := req.Params.Nested == nil || *req.Params.Nested
 	list, err := s.Store.FindCollections(ctx, req.OrganizationId, nested, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
@@ -83,11 +87,15 @@ func (s *Server) CreateCollection(ctx context.Context, req gen.CreateCollectionR
 	if title == "" {
 		title = "Untitled"
 	}
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate)
-	if err != nil {
+	if err := s.requireCreateIn(ctx, req.OrganizationId, parent); err != nil {
 		return nil, err
 	}
 	c, err := s.Store.CreateCollection(ctx, req.OrganizationId, title, parent)
+	if err != nil {
+		return nil, err
+	}
+	// The caller's role on the new collection, which may inherit more than their organization role.
+	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +231,30 @@ func (s *Server) TransferCollection(ctx context.Context, req gen.TransferCollect
 		return nil, err
 	}
 	return gen.TransferCollection200JSONResponse(s.toAPICollection(c, role)), nil
+}
+
+// requireCreateIn checks that the caller may create content under a parent collection of an
+// organization (nil: its top level): the create role on that collection, which its default
+// level can grant, or in the organization. An unknown parent is left to the store's 400.
+func (s *Server) requireCreateIn(ctx context.Context, orgID string, parent *string) error {
+	roles, err := s.newContentRoles(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	if parent != nil {
+		c, err := s.Store.FindCollection(ctx, *parent)
+		if err == nil && c.OrganizationID == orgID {
+			_, err = roles.require(c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
+			return err
+		}
+		if store.ErrorCode(err) != store.ENOTFOUND && err != nil {
+			return err
+		}
+	}
+	if !roles.orgRole.AtLeast(store.RoleCreate) {
+		return forbidden("This needs the create role in the organization.")
+	}
+	return nil
 }
 
 // requireTransferTarget checks that the caller administers the organization content goes to.

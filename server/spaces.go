@@ -124,9 +124,6 @@ func (s *Server) ListSpacesInOrganizationById(ctx context.Context, req gen.ListS
 }
 
 func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObject) (gen.CreateSpaceResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate); err != nil {
-		return nil, err
-	}
 	c := store.SpaceCreate{}
 	if b := req.Body; b != nil {
 		if b.Title != nil {
@@ -143,6 +140,9 @@ func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObje
 			c.Language = &lang
 		}
 		c.ParentID = b.Parent
+	}
+	if err := s.requireCreateIn(ctx, req.OrganizationId, c.ParentID); err != nil {
+		return nil, err
 	}
 	sp, err := s.Store.CreateSpace(ctx, req.OrganizationId, caller(ctx).ID, c)
 	if err != nil {
