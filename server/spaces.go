@@ -77,14 +77,14 @@ func (s *Server) toAPISpaces(ctx context.Context, orgID string, spaces []*store.
 // findSpace returns a space the caller can see with at least min, and the caller's role on it:
 // 404 outside the caller's organizations, 403 below min.
 func (s *Server) findSpace(ctx context.Context, id string, min store.Role) (*store.Space, store.Role, error) {
-	sp, err := s.Store.FindSpace(ctx, id)
+	sp, orgRole, member, err := s.Store.FindSpaceForUser(ctx, id, caller(ctx).ID)
 	if err != nil {
 		return nil, "", err
 	}
-	roles, err := s.newContentRoles(ctx, sp.OrganizationID)
-	if err != nil {
-		return nil, "", notFoundAs(err, "Space")
+	if !member {
+		return nil, "", store.Errorf(store.ENOTFOUND, "Space not found.")
 	}
+	roles := &contentRoles{s: s, ctx: ctx, orgID: sp.OrganizationID, orgRole: orgRole}
 	role, err := roles.require(sp.DefaultLevel, sp.ParentID, min, "space")
 	return sp, role, err
 }

@@ -71,7 +71,7 @@ func findMember(ctx context.Context, q querier, orgID, userID string) (*Member, 
 // request makes. ENOTFOUND when the user is not a member.
 func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (Role, error) {
 	var role sql.NullString
-	err := s.reader.QueryRowContext(ctx, `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`,
+	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`,
 		orgID, userID).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", notFound("Organization")

@@ -126,7 +126,25 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c Spac
 
 // FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
 func (s *Store) FindSpace(ctx context.Context, id string) (*Space, error) {
-	return findSpace(ctx, s.reader, id)
+	return findSpace(pointRead(ctx), s.reader, id)
+}
+
+// FindSpaceForUser returns a space with the user's membership of its organization, in one
+// query: the hot path of every space request. member is false when the user is not a member.
+func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *Space, role Role, member bool, err error) {
+	var r sql.NullString
+	sp = &Space{}
+	err = scanSpace(scanWith{extra: []any{&member, &r}, row: s.reader.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,
+		EXISTS (SELECT 1 FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1),
+		(SELECT m.role FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1)
+		FROM spaces s WHERE s.id = ?2`, userID, id)}, sp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", false, notFound("Space")
+	}
+	if err != nil {
+		return nil, "", false, fmt.Errorf("store: unable to find space: %w", err)
+	}
+	return sp, Role(r.String), member, nil
 }
 
 func findSpace(ctx context.Context, q querier, id string) (*Space, error) {
@@ -209,7 +227,7 @@ func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string,
 	for rows.Next() {
 		var sp Space
 		var pos string
-		if err := scanSpace(scanWith{rows, &pos}, &sp); err != nil {
+		if err := scanSpace(scanWith{row: rows, extra: []any{&pos}}, &sp); err != nil {
 			return List[*Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
 		}
 		positions[sp.ID] = pos
@@ -223,11 +241,11 @@ func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string,
 
 // scanWith scans extra trailing columns after the ones a scan function asks for.
 type scanWith struct {
-	rows  *sql.Rows
-	extra *string
+	row   interface{ Scan(...any) error }
+	extra []any
 }
 
-func (s scanWith) Scan(dest ...any) error { return s.rows.Scan(append(dest, s.extra)...) }
+func (s scanWith) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra...)...) }
 
 // UpdateSpace applies an update to a space that is not deleted.
 func (s *Store) UpdateSpace(ctx context.Context, id string, upd SpaceUpdate) (*Space, error) {

@@ -37,6 +37,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_busy_timeout", "5000")
 	q.Set("_synchronous", "FULL")
 	q.Set("_txlock", "immediate")
+	// go-sqlite3 keeps prepared statements per connection: re-preparing was a fifth of a read.
+	q.Set("_stmt_cache_size", "64")
 	writer, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open %s: %w", path, err)
@@ -58,6 +60,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	rq.Set("_foreign_keys", "1")
 	rq.Set("_busy_timeout", "5000")
 	rq.Set("_query_only", "1")
+	rq.Set("_stmt_cache_size", "64")
 	reader, err := sql.Open("sqlite3", "file:"+path+"?"+rq.Encode())
 	if err != nil {
 		writer.Close()
@@ -152,6 +155,10 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
+
+// pointRead detaches a context's cancellation for an indexed single-row read: it takes
+// microseconds, and a cancellable context costs a goroutine and a cancel hook per query.
+func pointRead(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 

@@ -103,7 +103,7 @@ func scanUser(sc interface{ Scan(...any) error }, u *User, extra ...any) error {
 // other tokens.
 func (s *Store) FindUserByToken(ctx context.Context, token string) (*User, error) {
 	var u User
-	err := scanUser(s.reader.QueryRowContext(ctx, `SELECT `+userColumns+`
+	err := scanUser(s.reader.QueryRowContext(pointRead(ctx), `SELECT `+userColumns+`
 		FROM tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.hash = ?`, HashToken(token)), &u)
 	if errors.Is(err, sql.ErrNoRows) {

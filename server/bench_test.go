@@ -1,0 +1,141 @@
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// The stages of the GET /v1/spaces/{id} request path above the store (the store's own stages are
+// in store/bench_test.go), and one write for comparison. Benchmarks only run with -bench.
+
+// benchFixture is quire's full handler over a fresh database with one user, organization and space.
+type benchFixture struct {
+	e       *echo.Echo
+	st      *store.Store
+	token   string
+	orgID   string
+	spaceID string
+}
+
+func newBenchFixture(b *testing.B) *benchFixture {
+	b.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, b.TempDir()+"/quire.db")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
+	token, err := st.CreateUser(ctx, u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp, err := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The same JSON logger as `quire serve`, writing nowhere: its formatting cost is counted.
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	e, err := New(st, log, "http://quire.test", []byte("bench-secret")).Handler(Options{RateLimit: 0})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchFixture{e: e, st: st, token: token, orgID: org.ID, spaceID: sp.ID}
+}
+
+// BenchmarkValidateRequest is the request validator alone (openapi3filter against the embedded
+// spec) in front of a no-op handler, on GET /v1/spaces/:spaceId.
+func BenchmarkValidateRequest(b *testing.B) {
+	doc, err := gen.GetSwagger()
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := newValidator(doc, "/v1")
+	e := echo.New()
+	e.GET("/v1/spaces/:spaceId", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }, v.middleware)
+	req := httptest.NewRequest(http.MethodGet, "/v1/spaces/lRzv3qRTIrEH4nlZ0GNG", nil)
+	req.Header.Set("Authorization", "Bearer gb_api_benchbenchbenchbenchbenchbenchbenchbenc")
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNoContent {
+			b.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkGetSpaceHandler is the whole GET /v1/spaces/{id} path without the network: logging,
+// recover, auth (token cache warm after the first request), body limit, validation, the store
+// reads, access check and JSON encoding.
+func BenchmarkGetSpaceHandler(b *testing.B) {
+	f := newBenchFixture(b)
+	// net/http gives every request a cancelable context, and go-sqlite3 then registers a
+	// cancellation hook per query; a Background context would skip that cost.
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/v1/spaces/"+f.spaceID, nil)
+	req.Header.Set("Authorization", "Bearer "+f.token)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		f.e.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkGetSpaceHandlerParallel is the same request from GOMAXPROCS goroutines at once, as
+// under load: it shows contention on the token cache's mutex and the reader pool.
+func BenchmarkGetSpaceHandlerParallel(b *testing.B) {
+	f := newBenchFixture(b)
+	b.ReportAllocs()
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	b.RunParallel(func(pb *testing.PB) {
+		req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/v1/spaces/"+f.spaceID, nil)
+		req.Header.Set("Authorization", "Bearer "+f.token)
+		for pb.Next() {
+			rec := httptest.NewRecorder()
+			f.e.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Errorf("status %d: %s", rec.Code, rec.Body)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkCreateCollection is a write through the whole handler: POST /v1/orgs/{id}/collections,
+// one committed (fsynced) transaction each.
+func BenchmarkCreateCollection(b *testing.B) {
+	f := newBenchFixture(b)
+	path := "/v1/orgs/" + f.orgID + "/collections"
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, path, strings.NewReader(`{"title":"x"}`))
+		req.Header.Set("Authorization", "Bearer "+f.token)
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		f.e.ServeHTTP(rec, req)
+		if rec.Code != http.StatusCreated {
+			b.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
+}
