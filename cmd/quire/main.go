@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,10 +13,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -57,7 +60,9 @@ func serve(args []string) error {
 	if *baseURL == "" {
 		*baseURL = "http://" + *addr
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	logOut := newFlushingWriter(os.Stderr, 100*time.Millisecond)
+	defer logOut.Close()
+	log := slog.New(slog.NewJSONHandler(logOut, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -119,6 +124,51 @@ func createUser(args []string) error {
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(map[string]string{"id": u.ID, "email": u.Email, "token": token})
+}
+
+// flushingWriter buffers log lines and writes them out every interval (and on Close): one write
+// per request line was a tenth of the time of a small GET under load.
+type flushingWriter struct {
+	mu   sync.Mutex
+	buf  *bufio.Writer
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+func newFlushingWriter(w io.Writer, every time.Duration) *flushingWriter {
+	f := &flushingWriter{buf: bufio.NewWriterSize(w, 64<<10), done: make(chan struct{})}
+	f.wg.Add(1)
+	go func() {
+		defer f.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-f.done:
+				return
+			case <-t.C:
+				f.mu.Lock()
+				f.buf.Flush()
+				f.mu.Unlock()
+			}
+		}
+	}()
+	return f
+}
+
+func (f *flushingWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.buf.Write(p)
+}
+
+// Close stops the flushing and writes out what is buffered.
+func (f *flushingWriter) Close() error {
+	close(f.done)
+	f.wg.Wait()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.buf.Flush()
 }
 
 func randomHex(n int) string {
