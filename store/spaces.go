@@ -132,6 +132,17 @@ func (s *Store) FindSpace(ctx context.Context, id string) (*Space, error) {
 // FindSpaceForUser returns a space with the user's membership of its organization, in one
 // query: the hot path of every space request. member is false when the user is not a member.
 func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *Space, role Role, member bool, err error) {
+	key := id + "\x00" + userID
+	version := s.version.current() // taken before the read, so a write during it invalidates it
+	if c, ok := s.spaceCache.get(key, version); ok {
+		cp := c.space
+		return &cp, c.role, c.member, nil
+	}
+	defer func() {
+		if err == nil {
+			s.spaceCache.put(key, version, spaceForUser{space: *sp, role: role, member: member})
+		}
+	}()
 	var r sql.NullString
 	sp = &Space{}
 	err = scanSpace(scanWith{extra: []any{&member, &r}, row: s.reader.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,

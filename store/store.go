@@ -27,6 +27,9 @@ type Store struct {
 	reader *sql.DB
 	// Now is the clock every write and every expiry check reads; tests replace it.
 	Now func() time.Time
+
+	version    dataVersion
+	spaceCache versionedCache[spaceForUser]
 }
 
 // Open opens (creating if needed) the database file at path and applies pending migrations.
@@ -143,7 +146,10 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 		sqlTx.Rollback()
 		return err
 	}
-	if err := sqlTx.Commit(); err != nil {
+	err = sqlTx.Commit()
+	// Bumped even when the commit fails: whether it took effect is not known for sure.
+	s.version.bump()
+	if err != nil {
 		return fmt.Errorf("store: unable to commit: %w", err)
 	}
 	return nil
