@@ -229,7 +229,7 @@ func NewID() string {
 	return string(out)
 }
 
-// containsFold reports the SQL condition argument for a case-insensitive "contains" filter.
+// likeContains is the LIKE pattern (backslash as escape) matching values that contain s.
 func likeContains(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return "%" + r.Replace(s) + "%"

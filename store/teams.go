@@ -127,7 +127,7 @@ func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f TeamFil
 	}
 	args = append(args, nullString(f.Manager))
 	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM teams t WHERE (?1 OR 1) AND `+where, args...).Scan(&count); err != nil {
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM teams t WHERE `+where, args...).Scan(&count); err != nil {
 		return List[*Team]{}, fmt.Errorf("store: unable to count teams: %w", err)
 	}
 	if cur != nil {
@@ -175,7 +175,7 @@ func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID,
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM team_members mt JOIN teams t ON t.id = mt.team_id
-		WHERE (?1 OR 1) AND `+where, args...).Scan(&count); err != nil {
+		WHERE `+where, args...).Scan(&count); err != nil {
 		return List[*MemberTeam]{}, fmt.Errorf("store: unable to count member teams: %w", err)
 	}
 	if cur != nil {
