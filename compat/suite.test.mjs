@@ -45,6 +45,12 @@ const OPERATIONS = [
     'moveCollection', 'transferCollection', 'listSpacesInOrganizationById', 'createSpace',
     'getSpaceById', 'updateSpaceById', 'deleteSpaceById', 'duplicateSpace', 'restoreSpace',
     'moveSpace', 'transferSpace',
+    // change requests and content
+    'createChangeRequest', 'listChangeRequestsForSpace', 'getChangeRequestById',
+    'updateChangeRequestById', 'mergeChangeRequest', 'updateChangeRequest',
+    'listChangeRequestsForOrganization', 'updateChangeRequestContent',
+    'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'getPageInChangeRequestById',
+    'getPageInChangeRequestByPath', 'getCurrentRevision', 'listPages', 'getPageById', 'getPageByPath',
 ];
 
 // Operations the 0.146.0 client has under another method name.
@@ -53,7 +59,7 @@ const CLIENT_METHOD_TO_OPERATION = {
 };
 
 // Operations the 0.146.0 client does not have at all; they go through raw fetch.
-const RAW_ONLY = ['createOrganization'];
+const RAW_ONLY = ['createOrganization', 'updateChangeRequestContent'];
 
 const called = new Set();
 let broken = false;
@@ -348,6 +354,106 @@ function checkSpace(s, where = 'space') {
         'comment', 'merge', 'review', 'installIntegration'], `${where}.permissions`);
     return s;
 }
+
+const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'];
+const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'];
+const PAGE_KINDS = ['sheet', 'group', 'link'];
+const PAGE_TYPES = ['document', 'group', 'link', 'computed'];
+
+function checkDocument(d, where = 'document') {
+    assert.equal(has(d, 'object', 'string', where), 'document');
+    has(d, 'data', 'object', where);
+    has(d, 'nodes', 'array', where);
+    const walk = (nodes, at) => nodes.forEach((n, i) => {
+        const w = `${at}.nodes[${i}]`;
+        const o = has(n, 'object', 'string', w);
+        assert.ok(['block', 'inline', 'text'].includes(o), `${w}.object is ${o}`);
+        if (n.nodes !== undefined) walk(has(n, 'nodes', 'array', w), w);
+    });
+    walk(d.nodes, where);
+    return d;
+}
+
+function checkChangeRequest(c, where = 'changeRequest') {
+    assert.equal(has(c, 'object', 'string', where), 'change-request');
+    has(c, 'id', 'id', where);
+    const n = has(c, 'number', 'integer', where);
+    assert.ok(n >= 1, `${where}.number is ${n}`);
+    const st = has(c, 'status', 'string', where);
+    assert.ok(CHANGE_REQUEST_STATUSES.includes(st), `${where}.status is ${st}`);
+    has(c, 'subject', 'string', where);
+    if (c.description !== undefined) checkDocument(c.description, `${where}.description`);
+    checkUser(has(c, 'createdBy', 'object', where), `${where}.createdBy`);
+    has(c, 'createdAt', 'timestamp', where);
+    has(c, 'updatedAt', 'timestamp', where);
+    assert.ok(c.updatedAt >= c.createdAt, `${where}: updatedAt ${c.updatedAt} before createdAt ${c.createdAt}`);
+    has(c, 'space', 'id', where);
+    has(c, 'revision', 'id', where);
+    has(c, 'revisionInitial', 'id', where);
+    if (c.revisionMergedAncestor !== undefined) has(c, 'revisionMergedAncestor', 'id', where);
+    if (c.revisionMerged !== undefined) has(c, 'revisionMerged', 'id', where);
+    has(c, 'comments', 'integer', where);
+    has(c, 'outdated', 'boolean', where);
+    has(c, 'urls', 'object', where);
+    assert.equal(has(c.urls, 'location', 'url', `${where}.urls`), `${API}/spaces/${c.space}/change-requests/${c.id}`);
+    has(c.urls, 'app', 'url', `${where}.urls`);
+    return c;
+}
+
+function checkPage(p, where = 'page') {
+    has(p, 'id', 'id', where);
+    const title = has(p, 'title', 'string', where);
+    assert.ok(title.length > 0, `${where}.title is empty`);
+    const kind = has(p, 'kind', 'string', where);
+    assert.ok(PAGE_KINDS.includes(kind), `${where}.kind is ${kind}`);
+    const type = has(p, 'type', 'string', where);
+    assert.ok(PAGE_TYPES.includes(type), `${where}.type is ${type}`);
+    has(p, 'slug', 'string', where);
+    has(p, 'path', 'string', where);
+    optionalTimestamp(p, 'createdAt', where);
+    optionalTimestamp(p, 'updatedAt', where);
+    if (p.markdown !== undefined) has(p, 'markdown', 'string', where);
+    if (p.document !== undefined) checkDocument(p.document, `${where}.document`);
+    has(p, 'urls', 'object', where);
+    has(p.urls, 'app', 'url', `${where}.urls`);
+    has(p, 'layout', 'object', where);
+    has(p.layout, 'width', 'string', `${where}.layout`);
+    has(p.layout, 'coverSize', 'string', `${where}.layout`);
+    booleans(p.layout, ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'],
+        `${where}.layout`);
+    has(p, 'pages', 'array', where).forEach((sub, i) => checkPage(sub, `${where}.pages[${i}]`));
+    return p;
+}
+
+function checkRevision(r, where = 'revision') {
+    assert.equal(has(r, 'object', 'string', where), 'revision');
+    has(r, 'id', 'id', where);
+    const type = has(r, 'type', 'string', where);
+    assert.ok(REVISION_TYPES.includes(type), `${where}.type is ${type}`);
+    has(r, 'parents', 'array', where).forEach((id) => assert.equal(typeof id, 'string', `${where}.parents`));
+    has(r, 'pages', 'array', where).forEach((p, i) => checkPage(p, `${where}.pages[${i}]`));
+    has(r, 'files', 'array', where);
+    has(r, 'reusableContents', 'array', where);
+    has(r, 'variables', 'object', where);
+    has(r, 'urls', 'object', where);
+    has(r.urls, 'app', 'url', `${where}.urls`);
+    has(r, 'createdAt', 'timestamp', where);
+    if (r.mergedFrom !== undefined) checkChangeRequest(r.mergedFrom, `${where}.mergedFrom`);
+    return r;
+}
+
+function checkPageTree(body, where = 'pageTree') {
+    has(body, 'pages', 'array', where).forEach((p, i) => checkPage(p, `${where}.pages[${i}]`));
+    return body.pages;
+}
+
+/** The plain text of a document node: its text leaves, in order, joined. */
+const blockText = (node) => (node.object === 'text'
+    ? (node.leaves ?? []).map((l) => l.text).join('')
+    : (node.nodes ?? []).map(blockText).join(''));
+
+/** The tree of pages reduced to what the scenario set: id, title, path, subpages. */
+const outline = (pages) => pages.map((p) => ({ id: p.id, title: p.title, path: p.path, pages: outline(p.pages) }));
 
 const ids = (items) => items.map((x) => x.id);
 
@@ -1148,6 +1254,7 @@ step('removeMemberFromOrganizationById: bob leaves; the last admin cannot', asyn
         'removing the only admin');
     await rejectsWith(409, alice.orgs.updateMemberInOrganizationById(S.org, S.aliceId, { role: 'read' }),
         'demoting the only admin');
+    S.bobLeft = true;
 });
 
 step('deleteCollectionById: the collection, and its spaces, are gone', async () => {
@@ -1163,6 +1270,547 @@ step('deleteCollectionById: the collection, and its spaces, are gone', async () 
     }
     const again = await alice.collections.deleteCollectionById(S.guides);
     assert.equal(again.status, 204, 'deleting a deleted collection is 204');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Change requests and content (on a fresh space, "Handbook")
+
+const GUIDE_MD = '# Guide\n\nHow to use the product.\n';
+const INSTALL_MD = '# Install\n\nRun `quire serve`.\n';
+const INSTALL_DOCKER_MD = '# Install\n\nRun `docker run quire`.\n';
+const INSTALL_SOURCE_MD = '# Install\n\nBuild it with `go build`.\n';
+const GUIDE_V2_MD = '# Guide\n\nHow to use the product, **step by step**.\n';
+
+/** updateChangeRequestContent: not in the 0.146.0 client, so raw fetch. */
+function applyChanges(token, spaceId, changeRequestId, changes) {
+    return raw('updateChangeRequestContent', token, 'POST',
+        `/spaces/${spaceId}/change-requests/${changeRequestId}/content`, { changes });
+}
+
+/** The Guide > Install tree the first change request writes. */
+const guideTree = () => [{
+    id: S.guide, title: 'Guide', path: 'guide',
+    pages: [{ id: S.install, title: 'Install', path: 'guide/install', pages: [] }],
+}];
+
+step('createChangeRequest: a fresh space gets change request number 1', async () => {
+    need(S.org, S.aliceId);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Handbook' });
+    assert.equal(sp.status, 201);
+    checkSpace(sp.data);
+    assert.equal(sp.data.changeRequests, 0);
+    S.handbook = sp.data.id;
+    S.handbookRev0 = sp.data.revision;
+
+    const r = await alice.spaces.createChangeRequest(S.handbook, { subject: 'Write the guide' });
+    assert.equal(r.status, 201);
+    checkChangeRequest(r.data);
+    assert.equal(r.data.number, 1, 'the first change request of a space is number 1');
+    assert.equal(r.data.status, 'open');
+    assert.equal(r.data.subject, 'Write the guide');
+    assert.equal(r.data.createdBy.id, S.aliceId);
+    assert.equal(r.data.space, S.handbook);
+    assert.equal(r.data.revisionInitial, S.handbookRev0, "it starts from the space's current revision");
+    assert.equal(r.data.revision, S.handbookRev0, 'with no edits yet, its revision is the initial one');
+    assert.equal(r.data.revisionMerged, undefined);
+    assert.equal(r.data.outdated, false);
+    assert.equal(r.data.comments, 0);
+    S.cr1 = r.data.id;
+
+    const space = await alice.spaces.getSpaceById(S.handbook);
+    assert.equal(space.data.changeRequests, 1);
+    assert.equal(space.data.changeRequestsOpen, 1);
+    assert.equal(space.data.revision, S.handbookRev0, 'opening a change request leaves the content alone');
+});
+
+step('getChangeRequestById: by id and by number; unknown ones answer 404', async () => {
+    need(S.handbook, S.cr1);
+    const byId = await alice.spaces.getChangeRequestById(S.handbook, S.cr1);
+    assert.equal(byId.status, 200);
+    checkChangeRequest(byId.data);
+    assert.equal(byId.data.id, S.cr1);
+    assert.equal(byId.data.number, 1);
+
+    const byNumber = await alice.spaces.getChangeRequestById(S.handbook, '1');
+    assert.equal(byNumber.status, 200);
+    checkChangeRequest(byNumber.data);
+    assert.deepEqual(byNumber.data, byId.data, 'number 1 is the same change request');
+
+    await rejectsWith(404, alice.spaces.getChangeRequestById(S.handbook, '99'), 'change request number 99');
+    await rejectsWith(404, alice.spaces.getChangeRequestById(S.handbook, 'noSuchChangeRequest0'), 'unknown change request id');
+    await rejectsWith(404, alice.spaces.getChangeRequestById('noSuchSpace000000000', '1'), 'change request of an unknown space');
+});
+
+step('updateChangeRequestContent (raw fetch: not in the 0.146.0 client): Guide and Install inserted', async () => {
+    need(S.handbook, S.cr1);
+    const r = await applyChanges(ALICE_TOKEN, S.handbook, S.cr1, [
+        { type: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: GUIDE_MD } },
+        { type: 'insert_page', ref: 'install', title: 'Install', into: 'guide', document: { markdown: INSTALL_MD } },
+    ]);
+    assert.equal(r.status, 200, JSON.stringify(r.data));
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
+    const revision = has(r.data, 'revision', 'id', 'contentResult');
+    assert.notEqual(revision, S.handbookRev0, 'the batch makes a new revision');
+    const refs = has(r.data, 'refs', 'object', 'contentResult');
+    assert.deepEqual(Object.keys(refs).sort(), ['guide', 'install'], `refs: ${JSON.stringify(refs)}`);
+    has(refs, 'guide', 'id', 'contentResult.refs');
+    has(refs, 'install', 'id', 'contentResult.refs');
+    assert.notEqual(refs.guide, refs.install);
+    S.guide = refs.guide;
+    S.install = refs.install;
+    S.cr1Rev = revision;
+
+    const cr = await alice.spaces.getChangeRequestById(S.handbook, S.cr1);
+    checkChangeRequest(cr.data);
+    assert.equal(cr.data.revision, revision, "the change request's revision is the batch's");
+    assert.equal(cr.data.revisionInitial, S.handbookRev0, 'its initial revision stays');
+    assert.equal(cr.data.status, 'open');
+
+    const space = await alice.spaces.getSpaceById(S.handbook);
+    assert.equal(space.data.revision, S.handbookRev0, "the space's content does not change before a merge");
+});
+
+step('updateChangeRequestContent: invalid batches answer 400 and apply nothing', async () => {
+    need(S.handbook, S.cr1, S.cr1Rev);
+    const empty = await applyChanges(ALICE_TOKEN, S.handbook, S.cr1, []);
+    assert.equal(empty.status, 400, `an empty batch: ${JSON.stringify(empty.data)}`);
+    assert.equal(empty.data?.error?.code, 400, JSON.stringify(empty.data));
+
+    const noTitle = await applyChanges(ALICE_TOKEN, S.handbook, S.cr1, [{ type: 'insert_page' }]);
+    assert.equal(noTitle.status, 400, `insert_page without a title: ${JSON.stringify(noTitle.data)}`);
+
+    const half = await applyChanges(ALICE_TOKEN, S.handbook, S.cr1, [
+        { type: 'insert_page', title: 'Extra', document: { markdown: 'extra' } },
+        { type: 'update_page', page: 'noSuchPage0000000000', title: 'Nope' },
+    ]);
+    assert.equal(half.status, 400, `a batch whose second change names an unknown page: ${JSON.stringify(half.data)}`);
+    assert.equal(half.data?.error?.code, 400, JSON.stringify(half.data));
+    assert.equal(typeof half.data.error.message, 'string');
+
+    const cr = await alice.spaces.getChangeRequestById(S.handbook, S.cr1);
+    assert.equal(cr.data.revision, S.cr1Rev, 'a refused batch makes no revision');
+    const pages = await alice.spaces.listPagesInChangeRequest(S.handbook, S.cr1);
+    assert.deepEqual(outline(pages.data.pages), guideTree(), 'the first change of a refused batch is not kept');
+
+    const anon = await applyChanges(undefined, S.handbook, S.cr1, [{ type: 'insert_page', title: 'Anon' }]);
+    assert.equal(anon.status, 401, JSON.stringify(anon.data));
+});
+
+step('getRevisionOfChangeRequestById and listPagesInChangeRequest: the page tree', async () => {
+    need(S.handbook, S.cr1, S.cr1Rev, S.guide, S.install);
+    const rev = await alice.spaces.getRevisionOfChangeRequestById(S.handbook, S.cr1);
+    assert.equal(rev.status, 200);
+    checkRevision(rev.data, 'crRevision');
+    assert.equal(rev.data.id, S.cr1Rev);
+    assert.equal(rev.data.type, 'edits');
+    assert.deepEqual(rev.data.parents, [S.handbookRev0], 'an edit has the previous revision as its parent');
+    assert.deepEqual(outline(rev.data.pages), guideTree());
+
+    const byNumber = await alice.spaces.getRevisionOfChangeRequestById(S.handbook, '1', { metadata: false, computed: false });
+    assert.equal(byNumber.status, 200);
+    assert.equal(byNumber.data.id, S.cr1Rev, 'the change request by number has the same revision');
+
+    const list = await alice.spaces.listPagesInChangeRequest(S.handbook, S.cr1);
+    assert.equal(list.status, 200);
+    assert.deepEqual(outline(checkPageTree(list.data, 'crPages')), guideTree());
+    const [guide] = list.data.pages;
+    assert.equal(guide.slug, 'guide');
+    assert.equal(guide.kind, 'sheet');
+    assert.equal(guide.type, 'document');
+    assert.equal(guide.pages[0].slug, 'install');
+});
+
+step('getPageInChangeRequestById: format markdown gives the markdown, the default a document', async () => {
+    need(S.handbook, S.cr1, S.guide, S.install);
+    const md = await alice.spaces.getPageInChangeRequestById(S.handbook, S.cr1, S.guide, { format: 'markdown' });
+    assert.equal(md.status, 200);
+    checkPage(md.data, 'crPage(markdown)');
+    assert.equal(md.data.id, S.guide);
+    assert.equal(md.data.title, 'Guide');
+    assert.equal(md.data.slug, 'guide');
+    assert.equal(md.data.path, 'guide');
+    assert.equal(md.data.kind, 'sheet');
+    assert.equal(md.data.type, 'document');
+    assert.equal(md.data.markdown, GUIDE_MD, 'the markdown comes back exactly');
+    assert.equal(md.data.document, undefined, 'format=markdown answers no document');
+    assert.deepEqual(ids(md.data.pages), [S.install], 'the page carries its subpages');
+
+    const doc = await alice.spaces.getPageInChangeRequestById(S.handbook, S.cr1, S.guide);
+    assert.equal(doc.status, 200);
+    checkPage(doc.data, 'crPage(document)');
+    assert.equal(doc.data.id, S.guide);
+    assert.equal(doc.data.markdown, undefined, 'the default format answers no markdown');
+    checkDocument(has(doc.data, 'document', 'object', 'crPage(document)'), 'crPage.document');
+    assert.ok(doc.data.document.nodes.length > 0, 'the document has nodes');
+    assert.equal(doc.data.document.nodes[0].object, 'block');
+    assert.equal(doc.data.document.nodes[0].type, 'heading-1', '# Guide is a heading-1 block');
+    assert.deepEqual(doc.data.document.nodes.map(blockText), ['Guide', 'How to use the product.'],
+        `the document's blocks: ${JSON.stringify(doc.data.document)}`);
+
+    const explicit = await alice.spaces.getPageInChangeRequestById(S.handbook, S.cr1, S.guide, { format: 'document' });
+    assert.deepEqual(explicit.data.document, doc.data.document, 'format=document is the default');
+
+    const install = await alice.spaces.getPageInChangeRequestById(S.handbook, '1', S.install, { format: 'markdown' });
+    assert.equal(install.data.markdown, INSTALL_MD);
+    assert.equal(install.data.path, 'guide/install');
+    assert.deepEqual(install.data.pages, []);
+
+    await rejectsWith(404, alice.spaces.getPageInChangeRequestById(S.handbook, S.cr1, 'noSuchPage0000000000'),
+        'unknown page in a change request');
+    await rejectsWith(400, alice.spaces.getPageInChangeRequestById(S.handbook, S.cr1, S.guide, { format: 'html' }),
+        'format=html');
+});
+
+step('getPageInChangeRequestByPath: guide, and guide/install sent encoded (guide%2Finstall)', async () => {
+    need(S.handbook, S.cr1, S.guide, S.install);
+    const top = await alice.spaces.getPageInChangeRequestByPath(S.handbook, S.cr1, 'guide', { format: 'markdown' });
+    assert.equal(top.status, 200);
+    checkPage(top.data, 'crPageByPath');
+    assert.equal(top.data.id, S.guide);
+    assert.equal(top.data.markdown, GUIDE_MD);
+
+    const nested = await alice.spaces.getPageInChangeRequestByPath(S.handbook, S.cr1,
+        encodeURIComponent('guide/install'), { format: 'markdown' });
+    assert.equal(nested.status, 200);
+    checkPage(nested.data, 'crPageByPath(encoded)');
+    assert.equal(nested.data.id, S.install);
+    assert.equal(nested.data.path, 'guide/install');
+    assert.equal(nested.data.markdown, INSTALL_MD);
+
+    await rejectsWith(404, alice.spaces.getPageInChangeRequestByPath(S.handbook, S.cr1, 'nope'),
+        'a path no page has');
+});
+
+step('getPageInChangeRequestByPath: guide/install as the client sends it (slash not encoded)', async () => {
+    need(S.handbook, S.cr1, S.install);
+    // The 0.146.0 client puts pagePath into the URL as it is: .../content/path/guide/install
+    const r = await alice.spaces.getPageInChangeRequestByPath(S.handbook, S.cr1, 'guide/install', { format: 'markdown' });
+    assert.equal(r.status, 200);
+    checkPage(r.data, 'crPageByPath(raw slash)');
+    assert.equal(r.data.id, S.install);
+    assert.equal(r.data.markdown, INSTALL_MD);
+    await rejectsWith(404, alice.spaces.getPageInChangeRequestByPath(S.handbook, S.cr1, 'guide/nope'),
+        'a nested path no page has');
+});
+
+step("getCurrentRevision, listPages, getPageById, getPageByPath: the space has no pages before the merge", async () => {
+    need(S.handbook, S.handbookRev0, S.guide);
+    const rev = await alice.spaces.getCurrentRevision(S.handbook);
+    assert.equal(rev.status, 200);
+    checkRevision(rev.data, 'currentRevision');
+    assert.equal(rev.data.id, S.handbookRev0);
+    assert.deepEqual(rev.data.pages, []);
+
+    const list = await alice.spaces.listPages(S.handbook);
+    assert.equal(list.status, 200);
+    assert.deepEqual(checkPageTree(list.data), [], 'no pages yet');
+
+    await rejectsWith(404, alice.spaces.getPageById(S.handbook, S.guide), 'a page that exists only in the change request');
+    await rejectsWith(404, alice.spaces.getPageByPath(S.handbook, 'guide'), 'a path that exists only in the change request');
+});
+
+step('mergeChangeRequest: result merge; the change request is merged', async () => {
+    need(S.handbook, S.cr1, S.cr1Rev);
+    const m = await alice.spaces.mergeChangeRequest(S.handbook, S.cr1);
+    assert.equal(m.status, 200);
+    assert.equal(has(m.data, 'result', 'string', 'mergeResult'), 'merge');
+    const revision = has(m.data, 'revision', 'id', 'mergeResult');
+    assert.notEqual(revision, S.handbookRev0);
+    assert.notEqual(revision, S.cr1Rev, 'a merge writes a revision of its own');
+    S.merge1 = revision;
+
+    const cr = await alice.spaces.getChangeRequestById(S.handbook, '1');
+    checkChangeRequest(cr.data);
+    assert.equal(cr.data.id, S.cr1);
+    assert.equal(cr.data.status, 'merged');
+    assert.equal(cr.data.revisionMerged, revision, 'revisionMerged is the revision the merge wrote');
+    assert.equal(cr.data.outdated, false);
+
+    const space = await alice.spaces.getSpaceById(S.handbook);
+    checkSpace(space.data);
+    assert.equal(space.data.revision, revision, "the merge is the space's current revision");
+    assert.equal(space.data.changeRequests, 1);
+    assert.equal(space.data.changeRequestsOpen, 0);
+});
+
+step('after the merge: getCurrentRevision (two parents), listPages, getPageById, getPageByPath', async () => {
+    need(S.handbook, S.merge1, S.cr1Rev, S.guide, S.install);
+    const rev = await alice.spaces.getCurrentRevision(S.handbook, { metadata: false, computed: false });
+    assert.equal(rev.status, 200);
+    checkRevision(rev.data, 'currentRevision');
+    assert.equal(rev.data.id, S.merge1);
+    assert.equal(rev.data.type, 'merge');
+    assert.equal(rev.data.parents.length, 2, `a merge has two parents: ${JSON.stringify(rev.data.parents)}`);
+    assert.deepEqual([...rev.data.parents].sort(), [S.handbookRev0, S.cr1Rev].sort(),
+        "the parents are the space's previous revision and the change request's");
+    if (rev.data.mergedFrom !== undefined) assert.equal(rev.data.mergedFrom.id, S.cr1);
+    assert.deepEqual(outline(rev.data.pages), guideTree(), 'the pages keep their ids through the merge');
+
+    const list = await alice.spaces.listPages(S.handbook);
+    assert.equal(list.status, 200);
+    assert.deepEqual(outline(checkPageTree(list.data)), guideTree());
+
+    const md = await alice.spaces.getPageById(S.handbook, S.guide, { format: 'markdown' });
+    assert.equal(md.status, 200);
+    checkPage(md.data, 'page(markdown)');
+    assert.equal(md.data.id, S.guide);
+    assert.equal(md.data.path, 'guide');
+    assert.equal(md.data.markdown, GUIDE_MD);
+    assert.deepEqual(ids(md.data.pages), [S.install]);
+
+    const doc = await alice.spaces.getPageById(S.handbook, S.install, { evaluated: true });
+    assert.equal(doc.status, 200);
+    checkPage(doc.data, 'page(document)');
+    assert.equal(doc.data.markdown, undefined);
+    checkDocument(has(doc.data, 'document', 'object', 'page(document)'), 'page.document');
+    assert.deepEqual(doc.data.document.nodes.map(blockText), ['Install', 'Run quire serve.'],
+        `the document's blocks: ${JSON.stringify(doc.data.document)}`);
+
+    const byPath = await alice.spaces.getPageByPath(S.handbook, encodeURIComponent('guide/install'), { format: 'markdown' });
+    assert.equal(byPath.status, 200);
+    checkPage(byPath.data, 'pageByPath(encoded)');
+    assert.equal(byPath.data.id, S.install);
+    assert.equal(byPath.data.markdown, INSTALL_MD);
+    const top = await alice.spaces.getPageByPath(S.handbook, 'guide');
+    assert.equal(top.data.id, S.guide);
+
+    await rejectsWith(404, alice.spaces.getPageById(S.handbook, 'noSuchPage0000000000'), 'unknown page');
+    await rejectsWith(404, alice.spaces.getPageByPath(S.handbook, 'nope'), 'unknown path');
+});
+
+step('getPageByPath: guide/install as the client sends it (slash not encoded)', async () => {
+    need(S.handbook, S.merge1, S.install);
+    const r = await alice.spaces.getPageByPath(S.handbook, 'guide/install', { format: 'markdown' });
+    assert.equal(r.status, 200);
+    checkPage(r.data, 'pageByPath(raw slash)');
+    assert.equal(r.data.id, S.install);
+    assert.equal(r.data.path, 'guide/install');
+    assert.equal(r.data.markdown, INSTALL_MD);
+});
+
+step('two change requests edit Install differently: the first merges, the second answers conflicts', async () => {
+    need(S.handbook, S.merge1, S.guide, S.install);
+    const open = async (subject, number) => {
+        const r = await alice.spaces.createChangeRequest(S.handbook, { subject });
+        assert.equal(r.status, 201);
+        checkChangeRequest(r.data);
+        assert.equal(r.data.number, number, `"${subject}" is number ${number}`);
+        assert.equal(r.data.revisionInitial, S.merge1);
+        return r.data.id;
+    };
+    S.cr2 = await open('Install with Docker', 2);
+    S.cr3 = await open('Install from source', 3);
+    S.cr4 = await open('Polish the guide', 4);
+
+    for (const [cr, changes] of [
+        [S.cr2, [{ type: 'update_page', page: S.install, document: { markdown: INSTALL_DOCKER_MD } }]],
+        [S.cr3, [{ type: 'update_page', page: S.install, document: { markdown: INSTALL_SOURCE_MD } }]],
+        [S.cr4, [{ type: 'update_page', page: S.guide, document: { markdown: GUIDE_V2_MD } }]],
+    ]) {
+        const r = await applyChanges(ALICE_TOKEN, S.handbook, cr, changes);
+        assert.equal(r.status, 200, JSON.stringify(r.data));
+        assert.deepEqual(r.data.refs, {}, 'a batch without refs answers empty refs');
+    }
+
+    const m2 = await alice.spaces.mergeChangeRequest(S.handbook, S.cr2);
+    assert.equal(m2.status, 200);
+    assert.equal(m2.data.result, 'merge');
+    S.merge2 = m2.data.revision;
+    assert.notEqual(S.merge2, S.merge1);
+
+    const cr3 = await alice.spaces.getChangeRequestById(S.handbook, S.cr3);
+    checkChangeRequest(cr3.data);
+    assert.equal(cr3.data.outdated, true, "the space moved on since the change request's base");
+    S.cr3Rev = cr3.data.revision;
+
+    const m3 = await alice.spaces.mergeChangeRequest(S.handbook, S.cr3);
+    assert.equal(m3.status, 200);
+    assert.equal(m3.data.result, 'conflicts', `merging a conflicting change request: ${JSON.stringify(m3.data)}`);
+    assert.equal(m3.data.revision, S.merge2, "with conflicts the answer carries the space's unchanged revision");
+
+    const space = await alice.spaces.getCurrentRevision(S.handbook);
+    assert.equal(space.data.id, S.merge2, 'a conflicting merge changes nothing');
+    const install = await alice.spaces.getPageById(S.handbook, S.install, { format: 'markdown' });
+    assert.equal(install.data.markdown, INSTALL_DOCKER_MD, 'the space keeps the first merge');
+    const after = await alice.spaces.getChangeRequestById(S.handbook, '3');
+    assert.equal(after.data.status, 'open', 'a change request with conflicts stays open');
+    assert.equal(after.data.revisionMerged, undefined);
+    assert.equal(after.data.revision, S.cr3Rev);
+    const own = await alice.spaces.getPageInChangeRequestById(S.handbook, S.cr3, S.install, { format: 'markdown' });
+    assert.equal(own.data.markdown, INSTALL_SOURCE_MD, 'the change request keeps its own edit');
+});
+
+step('updateChangeRequest: 409 on the conflicting one; another pulls the space in', async () => {
+    need(S.handbook, S.cr3, S.cr3Rev, S.cr4, S.merge2);
+    await rejectsWith(409, alice.spaces.updateChangeRequest(S.handbook, S.cr3),
+        'updating a change request that conflicts with the space');
+    const cr3 = await alice.spaces.getChangeRequestById(S.handbook, S.cr3);
+    assert.equal(cr3.data.revision, S.cr3Rev, 'a refused update changes nothing');
+
+    const before = await alice.spaces.getChangeRequestById(S.handbook, S.cr4);
+    assert.equal(before.data.outdated, true);
+    const u = await alice.spaces.updateChangeRequest(S.handbook, S.cr4);
+    assert.equal(u.status, 200);
+    assert.equal(has(u.data, 'result', 'string', 'updateResult'), 'update');
+    const revision = has(u.data, 'revision', 'id', 'updateResult');
+    assert.notEqual(revision, before.data.revision, 'an update writes a revision');
+
+    const cr4 = await alice.spaces.getChangeRequestById(S.handbook, '4');
+    checkChangeRequest(cr4.data);
+    assert.equal(cr4.data.revision, revision);
+    assert.equal(cr4.data.outdated, false, 'up to date with the space after the update');
+    assert.equal(cr4.data.revisionMergedAncestor, S.merge2, 'the space revision pulled in is the new base');
+
+    const rev = await alice.spaces.getRevisionOfChangeRequestById(S.handbook, S.cr4);
+    checkRevision(rev.data, 'updateRevision');
+    assert.equal(rev.data.type, 'update');
+    assert.deepEqual([...rev.data.parents].sort(), [before.data.revision, S.merge2].sort());
+    const install = await alice.spaces.getPageInChangeRequestById(S.handbook, S.cr4, S.install, { format: 'markdown' });
+    assert.equal(install.data.markdown, INSTALL_DOCKER_MD, "the space's Install came in");
+    const guide = await alice.spaces.getPageInChangeRequestById(S.handbook, S.cr4, S.guide, { format: 'markdown' });
+    assert.equal(guide.data.markdown, GUIDE_V2_MD, "the change request's own edit stays");
+
+    const again = await alice.spaces.updateChangeRequest(S.handbook, S.cr4);
+    assert.equal(again.status, 200);
+    assert.equal(again.data.result, 'update');
+    assert.equal(again.data.revision, revision, 'an up-to-date change request answers its revision');
+});
+
+step('updateChangeRequestById: subject, status draft, description; listChangeRequestsForSpace by status', async () => {
+    need(S.handbook, S.cr1, S.cr2, S.cr3, S.cr4);
+    const r = await alice.spaces.updateChangeRequestById(S.handbook, S.cr4,
+        { status: 'draft', subject: 'Polish the guide (WIP)' });
+    assert.equal(r.status, 200);
+    checkChangeRequest(r.data);
+    assert.equal(r.data.id, S.cr4);
+    assert.equal(r.data.status, 'draft');
+    assert.equal(r.data.subject, 'Polish the guide (WIP)');
+    const get = await alice.spaces.getChangeRequestById(S.handbook, '4');
+    assert.equal(get.data.status, 'draft');
+    assert.equal(get.data.subject, 'Polish the guide (WIP)');
+
+    const description = {
+        object: 'document',
+        data: { schemaVersion: 1 },
+        nodes: [{
+            object: 'block', type: 'paragraph', data: {},
+            nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Building from source.', marks: [] }] }],
+        }],
+    };
+    const d = await alice.spaces.updateChangeRequestById(S.handbook, S.cr3, { description });
+    assert.equal(d.status, 200);
+    checkChangeRequest(d.data);
+    checkDocument(has(d.data, 'description', 'object', 'changeRequest'), 'changeRequest.description');
+    assert.ok(JSON.stringify(d.data.description).includes('Building from source.'));
+    assert.equal(d.data.status, 'open', 'an absent status is left alone');
+    assert.equal(d.data.subject, 'Install from source', 'an absent subject is left alone');
+
+    const drafts = await alice.spaces.listChangeRequestsForSpace(S.handbook, { status: 'draft' });
+    assert.equal(drafts.status, 200);
+    assert.deepEqual(ids(checkList(drafts.data, checkChangeRequest, 'draftChangeRequests')), [S.cr4]);
+    assert.equal(drafts.data.count, 1);
+
+    const open = await alice.spaces.listChangeRequestsForSpace(S.handbook);
+    assert.deepEqual(ids(checkList(open.data, checkChangeRequest, 'openChangeRequests')), [S.cr3],
+        'the default status is open');
+    assert.equal(open.data.count, 1);
+
+    const merged = await alice.spaces.listChangeRequestsForSpace(S.handbook, { status: 'merged' });
+    assert.deepEqual(ids(checkList(merged.data, checkChangeRequest, 'mergedChangeRequests')), [S.cr2, S.cr1],
+        'newest first');
+    assert.equal(merged.data.count, 2);
+    const p1 = await alice.spaces.listChangeRequestsForSpace(S.handbook, { status: 'merged', limit: 1 });
+    assert.deepEqual(ids(p1.data.items), [S.cr2]);
+    assert.equal(p1.data.count, 2);
+    assert.ok(p1.data.next?.page, 'a first page of 1 out of 2 has next.page');
+    const p2 = await alice.spaces.listChangeRequestsForSpace(S.handbook,
+        { status: 'merged', limit: 1, page: p1.data.next.page });
+    assert.deepEqual(ids(p2.data.items), [S.cr1]);
+    assert.equal(p2.data.next, undefined);
+
+    const space = await alice.spaces.getSpaceById(S.handbook);
+    assert.equal(space.data.changeRequests, 4);
+    assert.equal(space.data.changeRequestsOpen, 1);
+    assert.equal(space.data.changeRequestsDraft, 1);
+
+    await rejectsWith(409, alice.spaces.updateChangeRequestById(S.handbook, S.cr1, { status: 'open' }),
+        'reopening a merged change request');
+    await rejectsWith(400, alice.spaces.updateChangeRequestById(S.handbook, S.cr3, { status: 'merged' }),
+        'status merged is not settable');
+    const late = await applyChanges(ALICE_TOKEN, S.handbook, S.cr1, [{ type: 'insert_page', title: 'Late' }]);
+    assert.equal(late.status, 409, `content for a merged change request: ${JSON.stringify(late.data)}`);
+    assert.equal(late.data?.error?.code, 409, JSON.stringify(late.data));
+});
+
+step('listChangeRequestsForOrganization: change requests across the spaces of the organization', async () => {
+    need(S.org, S.aliceId, S.handbook, S.cr1, S.cr2, S.cr3, S.cr4);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Release notes' });
+    assert.equal(sp.status, 201);
+    S.releaseNotes = sp.data.id;
+    const rn = await alice.spaces.createChangeRequest(S.releaseNotes, { subject: 'Notes for 1.0' });
+    assert.equal(rn.status, 201);
+    checkChangeRequest(rn.data);
+    assert.equal(rn.data.number, 1, 'numbers count per space');
+    S.rn1 = rn.data.id;
+
+    const open = await alice.orgs.listChangeRequestsForOrganization(S.org);
+    assert.equal(open.status, 200);
+    const items = checkList(open.data, checkChangeRequest, 'orgChangeRequests');
+    assert.deepEqual(ids(items), [S.rn1, S.cr3], 'the open ones of both spaces, newest first');
+    assert.equal(open.data.count, 2);
+    assert.deepEqual(items.map((c) => c.space), [S.releaseNotes, S.handbook]);
+
+    const drafts = await alice.orgs.listChangeRequestsForOrganization(S.org, { status: 'draft' });
+    assert.deepEqual(ids(drafts.data.items), [S.cr4]);
+    assert.equal(drafts.data.count, 1);
+    const merged = await alice.orgs.listChangeRequestsForOrganization(S.org, { status: 'merged' });
+    assert.deepEqual(ids(merged.data.items), [S.cr2, S.cr1]);
+    assert.equal(merged.data.count, 2);
+
+    const walked = [];
+    let page;
+    for (let i = 0; i < 5; i++) {
+        const r = await alice.orgs.listChangeRequestsForOrganization(S.org, { limit: 1, page });
+        assert.equal(r.data.count, 2, 'count is the total, on every page');
+        assert.ok(r.data.items.length <= 1);
+        walked.push(...ids(r.data.items));
+        page = r.data.next?.page;
+        if (!page) break;
+    }
+    assert.deepEqual(walked, [S.rn1, S.cr3], 'paging one by one gives the same items');
+
+    const mine = await alice.orgs.listChangeRequestsForOrganization(S.org, { creator: S.aliceId });
+    assert.equal(mine.data.count, 2, 'creator=alice');
+    const bobs = await alice.orgs.listChangeRequestsForOrganization(S.org, { creator: BOB_ID });
+    assert.deepEqual(bobs.data.items, []);
+    assert.equal(bobs.data.count, 0);
+    const contributed = await alice.orgs.listChangeRequestsForOrganization(S.org, { contributor: S.aliceId });
+    assert.deepEqual(ids(contributed.data.items), [S.cr3], 'contributor=alice: the open one she wrote content to');
+
+    if (S.org2) {
+        const other = await alice.orgs.listChangeRequestsForOrganization(S.org2);
+        assert.equal(other.status, 200);
+        assert.deepEqual(other.data.items, [], 'another organization lists none of them');
+        assert.equal(other.data.count, 0);
+    }
+    await rejectsWith(400, alice.orgs.listChangeRequestsForOrganization(S.org, { status: 'closed' }), 'status=closed');
+    await rejectsWith(404, alice.orgs.listChangeRequestsForOrganization('noSuchOrg00000000000'), 'unknown organization');
+});
+
+step('change requests and content: a non-member gets 404, no token 401', async () => {
+    need(S.org, S.handbook, S.cr3, S.guide, S.bobLeft);
+    await rejectsWith(404, bob.spaces.getChangeRequestById(S.handbook, S.cr3), 'bob reads a change request');
+    await rejectsWith(404, bob.spaces.listChangeRequestsForSpace(S.handbook), 'bob lists change requests');
+    await rejectsWith(404, bob.spaces.createChangeRequest(S.handbook, { subject: 'Bob' }), 'bob opens a change request');
+    await rejectsWith(404, bob.spaces.mergeChangeRequest(S.handbook, S.cr3), 'bob merges');
+    await rejectsWith(404, bob.spaces.getCurrentRevision(S.handbook), 'bob reads the content');
+    await rejectsWith(404, bob.spaces.listPages(S.handbook), 'bob lists the pages');
+    await rejectsWith(404, bob.spaces.getPageById(S.handbook, S.guide), 'bob reads a page');
+    await rejectsWith(404, bob.orgs.listChangeRequestsForOrganization(S.org), "bob lists the organization's change requests");
+    const batch = await applyChanges(BOB_TOKEN, S.handbook, S.cr3, [{ type: 'insert_page', title: 'Bob' }]);
+    assert.equal(batch.status, 404, `bob writes content: ${JSON.stringify(batch.data)}`);
+    await rejectsWith(401, anonymous.spaces.getCurrentRevision(S.handbook), 'content without a token');
+    await rejectsWith(401, anonymous.spaces.listChangeRequestsForSpace(S.handbook), 'change requests without a token');
 });
 
 // ---------------------------------------------------------------------------------------------

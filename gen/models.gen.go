@@ -101,6 +101,66 @@ func (e BlockSource) Valid() bool {
 	}
 }
 
+// Defines values for ChangeRequestObject.
+const (
+	ChangeRequestObjectChangeRequest ChangeRequestObject = "change-request"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestObject enum.
+func (e ChangeRequestObject) Valid() bool {
+	switch e {
+	case ChangeRequestObjectChangeRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestSettableStatus.
+const (
+	ChangeRequestSettableStatusArchived ChangeRequestSettableStatus = "archived"
+	ChangeRequestSettableStatusDraft    ChangeRequestSettableStatus = "draft"
+	ChangeRequestSettableStatusOpen     ChangeRequestSettableStatus = "open"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestSettableStatus enum.
+func (e ChangeRequestSettableStatus) Valid() bool {
+	switch e {
+	case ChangeRequestSettableStatusArchived:
+		return true
+	case ChangeRequestSettableStatusDraft:
+		return true
+	case ChangeRequestSettableStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestStatus.
+const (
+	ChangeRequestStatusArchived ChangeRequestStatus = "archived"
+	ChangeRequestStatusDraft    ChangeRequestStatus = "draft"
+	ChangeRequestStatusMerged   ChangeRequestStatus = "merged"
+	ChangeRequestStatusOpen     ChangeRequestStatus = "open"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestStatus enum.
+func (e ChangeRequestStatus) Valid() bool {
+	switch e {
+	case ChangeRequestStatusArchived:
+		return true
+	case ChangeRequestStatusDraft:
+		return true
+	case ChangeRequestStatusMerged:
+		return true
+	case ChangeRequestStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CollectionObject.
 const (
 	CollectionObjectCollection CollectionObject = "collection"
@@ -110,6 +170,27 @@ const (
 func (e CollectionObject) Valid() bool {
 	switch e {
 	case CollectionObjectCollection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentChangeType.
+const (
+	DeletePage ContentChangeType = "delete_page"
+	InsertPage ContentChangeType = "insert_page"
+	UpdatePage ContentChangeType = "update_page"
+)
+
+// Valid indicates whether the value is a known member of the ContentChangeType enum.
+func (e ContentChangeType) Valid() bool {
+	switch e {
+	case DeletePage:
+		return true
+	case InsertPage:
+		return true
+	case UpdatePage:
 		return true
 	default:
 		return false
@@ -506,6 +587,24 @@ func (e MemberSort) Valid() bool {
 	}
 }
 
+// Defines values for MergeResult.
+const (
+	MergeResultConflicts MergeResult = "conflicts"
+	MergeResultMerge     MergeResult = "merge"
+)
+
+// Valid indicates whether the value is a known member of the MergeResult enum.
+func (e MergeResult) Valid() bool {
+	switch e {
+	case MergeResultConflicts:
+		return true
+	case MergeResultMerge:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MergeRuleKind.
 const (
 	RequireSpecificReviewers MergeRuleKind = "require_specific_reviewers"
@@ -629,6 +728,168 @@ func (e OrganizationUseCase) Valid() bool {
 	case ProductDocs:
 		return true
 	case TeamKnowledgeBase:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageCoverSize.
+const (
+	Full PageCoverSize = "full"
+	Hero PageCoverSize = "hero"
+)
+
+// Valid indicates whether the value is a known member of the PageCoverSize enum.
+func (e PageCoverSize) Valid() bool {
+	switch e {
+	case Full:
+		return true
+	case Hero:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageEvaluation.
+const (
+	DeterministicOnly PageEvaluation = "deterministic-only"
+	False             PageEvaluation = "false"
+	True              PageEvaluation = "true"
+)
+
+// Valid indicates whether the value is a known member of the PageEvaluation enum.
+func (e PageEvaluation) Valid() bool {
+	switch e {
+	case DeterministicOnly:
+		return true
+	case False:
+		return true
+	case True:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageFormat.
+const (
+	PageFormatDocument PageFormat = "document"
+	PageFormatMarkdown PageFormat = "markdown"
+)
+
+// Valid indicates whether the value is a known member of the PageFormat enum.
+func (e PageFormat) Valid() bool {
+	switch e {
+	case PageFormatDocument:
+		return true
+	case PageFormatMarkdown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageKind.
+const (
+	PageKindGroup PageKind = "group"
+	PageKindLink  PageKind = "link"
+	PageKindSheet PageKind = "sheet"
+)
+
+// Valid indicates whether the value is a known member of the PageKind enum.
+func (e PageKind) Valid() bool {
+	switch e {
+	case PageKindGroup:
+		return true
+	case PageKindLink:
+		return true
+	case PageKindSheet:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageLayoutWidth.
+const (
+	Default PageLayoutWidth = "default"
+	Wide    PageLayoutWidth = "wide"
+)
+
+// Valid indicates whether the value is a known member of the PageLayoutWidth enum.
+func (e PageLayoutWidth) Valid() bool {
+	switch e {
+	case Default:
+		return true
+	case Wide:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageType.
+const (
+	PageTypeComputed PageType = "computed"
+	PageTypeDocument PageType = "document"
+	PageTypeGroup    PageType = "group"
+	PageTypeLink     PageType = "link"
+)
+
+// Valid indicates whether the value is a known member of the PageType enum.
+func (e PageType) Valid() bool {
+	switch e {
+	case PageTypeComputed:
+		return true
+	case PageTypeDocument:
+		return true
+	case PageTypeGroup:
+		return true
+	case PageTypeLink:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RevisionObject.
+const (
+	RevisionObjectRevision RevisionObject = "revision"
+)
+
+// Valid indicates whether the value is a known member of the RevisionObject enum.
+func (e RevisionObject) Valid() bool {
+	switch e {
+	case RevisionObjectRevision:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RevisionType.
+const (
+	RevisionTypeComputed RevisionType = "computed"
+	RevisionTypeEdits    RevisionType = "edits"
+	RevisionTypeMerge    RevisionType = "merge"
+	RevisionTypeRollback RevisionType = "rollback"
+	RevisionTypeUpdate   RevisionType = "update"
+)
+
+// Valid indicates whether the value is a known member of the RevisionType enum.
+func (e RevisionType) Valid() bool {
+	switch e {
+	case RevisionTypeComputed:
+		return true
+	case RevisionTypeEdits:
+		return true
+	case RevisionTypeMerge:
+		return true
+	case RevisionTypeRollback:
+		return true
+	case RevisionTypeUpdate:
 		return true
 	default:
 		return false
@@ -773,6 +1034,24 @@ func (e TrialStatus) Valid() bool {
 	}
 }
 
+// Defines values for UpdateResult.
+const (
+	UpdateResultConflicts UpdateResult = "conflicts"
+	UpdateResultUpdate    UpdateResult = "update"
+)
+
+// Valid indicates whether the value is a known member of the UpdateResult enum.
+func (e UpdateResult) Valid() bool {
+	switch e {
+	case UpdateResultConflicts:
+		return true
+	case UpdateResultUpdate:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserObject.
 const (
 	UserObjectUser UserObject = "user"
@@ -818,6 +1097,52 @@ type BillingPlan string
 // BlockSource defines model for BlockSource.
 type BlockSource string
 
+// ChangeRequest defines model for ChangeRequest.
+type ChangeRequest struct {
+	Comments                   int       `json:"comments"`
+	ConversationsIssuesCluster *string   `json:"conversationsIssuesCluster,omitempty"`
+	CreatedAt                  Timestamp `json:"createdAt"`
+	CreatedBy                  User      `json:"createdBy"`
+
+	// Description A rich-text document.
+	Description            *Document            `json:"description,omitempty"`
+	Id                     string               `json:"id"`
+	Number                 int                  `json:"number"`
+	Object                 ChangeRequestObject  `json:"object"`
+	Outdated               bool                 `json:"outdated"`
+	Revision               string               `json:"revision"`
+	RevisionInitial        string               `json:"revisionInitial"`
+	RevisionMerged         *string              `json:"revisionMerged,omitempty"`
+	RevisionMergedAncestor *string              `json:"revisionMergedAncestor,omitempty"`
+	Space                  string               `json:"space"`
+	Status                 ChangeRequestStatus  `json:"status"`
+	Subject                ChangeRequestSubject `json:"subject"`
+	UpdatedAt              Timestamp            `json:"updatedAt"`
+	Urls                   struct {
+		App      string `json:"app"`
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// ChangeRequestList defines model for ChangeRequestList.
+type ChangeRequestList struct {
+	Count int             `json:"count"`
+	Items []ChangeRequest `json:"items"`
+	Next  *ListNext       `json:"next,omitempty"`
+}
+
+// ChangeRequestObject defines model for ChangeRequestObject.
+type ChangeRequestObject string
+
+// ChangeRequestSettableStatus defines model for ChangeRequestSettableStatus.
+type ChangeRequestSettableStatus string
+
+// ChangeRequestStatus defines model for ChangeRequestStatus.
+type ChangeRequestStatus string
+
+// ChangeRequestSubject defines model for ChangeRequestSubject.
+type ChangeRequestSubject = string
+
 // Collection defines model for Collection.
 type Collection struct {
 	// DefaultLevel The role everyone in the organization has on the content; `inherit` takes the parent's, null is none.
@@ -856,6 +1181,26 @@ type CollectionObject string
 // CollectionTitle defines model for CollectionTitle.
 type CollectionTitle = string
 
+// ContentChange One change of a batch. `insert_page`: `title` (required), `document`, `into` (the parent page id or ref; absent or null: the top level), `at` (index among the new siblings; default the end), `ref` (a name later changes and links of the batch may use for the new page). `update_page`: `page` (id or ref) and any of `title`, `slug`, `document`, `into`, `at`. `delete_page`: `page`, deleted with its subpages.
+type ContentChange struct {
+	At          *int          `json:"at,omitempty"`
+	Description *string       `json:"description,omitempty"`
+	Document    *MarkdownBody `json:"document,omitempty"`
+
+	// Emoji Unicode code point or character of the emoji.
+	Emoji  *Emoji                    `json:"emoji,omitempty"`
+	Hidden *bool                     `json:"hidden,omitempty"`
+	Into   nullable.Nullable[string] `json:"into,omitempty"`
+	Page   *string                   `json:"page,omitempty"`
+	Ref    *string                   `json:"ref,omitempty"`
+	Slug   *string                   `json:"slug,omitempty"`
+	Title  *string                   `json:"title,omitempty"`
+	Type   ContentChangeType         `json:"type"`
+}
+
+// ContentChangeType defines model for ContentChangeType.
+type ContentChangeType string
+
 // ContentPointer A sibling space (`type` space with `space`) or collection (`type` collection with `collection`).
 type ContentPointer struct {
 	Collection *string            `json:"collection,omitempty"`
@@ -873,6 +1218,13 @@ type ContentPosition struct {
 
 	// Before A sibling space (`type` space with `space`) or collection (`type` collection with `collection`).
 	Before *ContentPointer `json:"before,omitempty"`
+}
+
+// CreateChangeRequestRequest defines model for CreateChangeRequestRequest.
+type CreateChangeRequestRequest struct {
+	// AgentTaskId The agent task the change request implements.
+	AgentTaskId *string               `json:"agentTaskId,omitempty"`
+	Subject     *ChangeRequestSubject `json:"subject,omitempty"`
 }
 
 // CreateCollectionRequest defines model for CreateCollectionRequest.
@@ -957,6 +1309,12 @@ type Error struct {
 	} `json:"error"`
 }
 
+// GitBlob defines model for GitBlob.
+type GitBlob struct {
+	Oid  string `json:"oid"`
+	Path string `json:"path"`
+}
+
 // GitSyncProvider defines model for GitSyncProvider.
 type GitSyncProvider string
 
@@ -970,6 +1328,11 @@ type ListNext struct {
 
 // ListOrder defines model for ListOrder.
 type ListOrder string
+
+// MarkdownBody defines model for MarkdownBody.
+type MarkdownBody struct {
+	Markdown string `json:"markdown"`
+}
 
 // Member defines model for Member.
 type Member struct {
@@ -1035,6 +1398,17 @@ type MemberTeamList struct {
 	Items []MemberTeam `json:"items"`
 	Next  *ListNext    `json:"next,omitempty"`
 }
+
+// MergeChangeRequestResult defines model for MergeChangeRequestResult.
+type MergeChangeRequestResult struct {
+	Result MergeResult `json:"result"`
+
+	// Revision The revision the merge wrote, or with conflicts the space's unchanged revision.
+	Revision string `json:"revision"`
+}
+
+// MergeResult defines model for MergeResult.
+type MergeResult string
 
 // MergeRule defines model for MergeRule.
 type MergeRule struct {
@@ -1187,6 +1561,42 @@ type OrganizationsForEmailDomain struct {
 	Organizations []Organization `json:"organizations"`
 }
 
+// PageCoverSize defines model for PageCoverSize.
+type PageCoverSize string
+
+// PageEvaluation defines model for PageEvaluation.
+type PageEvaluation string
+
+// PageFormat defines model for PageFormat.
+type PageFormat string
+
+// PageKind defines model for PageKind.
+type PageKind string
+
+// PageLayout defines model for PageLayout.
+type PageLayout struct {
+	Cover           bool            `json:"cover"`
+	CoverSize       PageCoverSize   `json:"coverSize"`
+	Description     bool            `json:"description"`
+	Metadata        bool            `json:"metadata"`
+	Outline         bool            `json:"outline"`
+	Pagination      bool            `json:"pagination"`
+	TableOfContents bool            `json:"tableOfContents"`
+	Title           bool            `json:"title"`
+	Width           PageLayoutWidth `json:"width"`
+}
+
+// PageLayoutWidth defines model for PageLayoutWidth.
+type PageLayoutWidth string
+
+// PageTree defines model for PageTree.
+type PageTree struct {
+	Pages []RevisionPage `json:"pages"`
+}
+
+// PageType defines model for PageType.
+type PageType string
+
 // PingResponse defines model for PingResponse.
 type PingResponse struct {
 	// GitbookVisitorClaims The same token under the name GitBook's published clients read.
@@ -1201,6 +1611,82 @@ type PriceSet struct {
 	Monthly float32 `json:"monthly"`
 	Yearly  float32 `json:"yearly"`
 }
+
+// ReusableContent defines model for ReusableContent.
+type ReusableContent struct {
+	Git   *GitBlob `json:"git,omitempty"`
+	Id    string   `json:"id"`
+	Title string   `json:"title"`
+}
+
+// Revision defines model for Revision.
+type Revision struct {
+	CreatedAt        Timestamp         `json:"createdAt"`
+	Files            []RevisionFile    `json:"files"`
+	Id               string            `json:"id"`
+	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty"`
+	Object           RevisionObject    `json:"object"`
+	Pages            []RevisionPage    `json:"pages"`
+	Parents          []string          `json:"parents"`
+	ReusableContents []ReusableContent `json:"reusableContents"`
+	Type             RevisionType      `json:"type"`
+	Urls             struct {
+		App       string  `json:"app"`
+		Public    *string `json:"public,omitempty"`
+		Published *string `json:"published,omitempty"`
+	} `json:"urls"`
+	Variables map[string]string `json:"variables"`
+}
+
+// RevisionFile defines model for RevisionFile.
+type RevisionFile struct {
+	ContentType string `json:"contentType"`
+	Dimensions  *struct {
+		Height int `json:"height"`
+		Width  int `json:"width"`
+	} `json:"dimensions,omitempty"`
+	DownloadURL string   `json:"downloadURL"`
+	Git         *GitBlob `json:"git,omitempty"`
+	Id          string   `json:"id"`
+	Name        string   `json:"name"`
+	Size        int      `json:"size"`
+}
+
+// RevisionObject defines model for RevisionObject.
+type RevisionObject string
+
+// RevisionPage A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
+type RevisionPage struct {
+	CreatedAt   *Timestamp `json:"createdAt,omitempty"`
+	Description *string    `json:"description,omitempty"`
+
+	// Document A rich-text document.
+	Document *Document `json:"document,omitempty"`
+
+	// Emoji Unicode code point or character of the emoji.
+	Emoji         *Emoji         `json:"emoji,omitempty"`
+	Git           *GitBlob       `json:"git,omitempty"`
+	Hidden        *bool          `json:"hidden,omitempty"`
+	Id            string         `json:"id"`
+	Kind          PageKind       `json:"kind"`
+	Layout        PageLayout     `json:"layout"`
+	Markdown      *string        `json:"markdown,omitempty"`
+	NoIndex       *bool          `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty"`
+	Pages         []RevisionPage `json:"pages"`
+	Path          string         `json:"path"`
+	Slug          string         `json:"slug"`
+	Title         string         `json:"title"`
+	Type          PageType       `json:"type"`
+	UpdatedAt     *Timestamp     `json:"updatedAt,omitempty"`
+	Urls          struct {
+		App string `json:"app"`
+	} `json:"urls"`
+	Variables *map[string]string `json:"variables,omitempty"`
+}
+
+// RevisionType defines model for RevisionType.
+type RevisionType string
 
 // Space defines model for Space.
 type Space struct {
@@ -1338,6 +1824,32 @@ type UpdateAgentInstructionsRequest struct {
 	Instructions Document `json:"instructions"`
 }
 
+// UpdateChangeRequestContentRequest defines model for UpdateChangeRequestContentRequest.
+type UpdateChangeRequestContentRequest struct {
+	Changes []ContentChange `json:"changes"`
+}
+
+// UpdateChangeRequestContentResult defines model for UpdateChangeRequestContentResult.
+type UpdateChangeRequestContentResult struct {
+	// Refs The id each `ref` of the batch was given.
+	Refs     map[string]string `json:"refs"`
+	Revision string            `json:"revision"`
+}
+
+// UpdateChangeRequestRequest defines model for UpdateChangeRequestRequest.
+type UpdateChangeRequestRequest struct {
+	// Description A rich-text document.
+	Description *Document                    `json:"description,omitempty"`
+	Status      *ChangeRequestSettableStatus `json:"status,omitempty"`
+	Subject     *ChangeRequestSubject        `json:"subject,omitempty"`
+}
+
+// UpdateChangeRequestResult defines model for UpdateChangeRequestResult.
+type UpdateChangeRequestResult struct {
+	Result   UpdateResult `json:"result"`
+	Revision string       `json:"revision"`
+}
+
 // UpdateCollectionRequest defines model for UpdateCollectionRequest.
 type UpdateCollectionRequest struct {
 	// DefaultLevel The role everyone in the organization has on the content; `inherit` takes the parent's, null is none.
@@ -1369,6 +1881,9 @@ type UpdateOrganizationRequest struct {
 	Sso        *bool              `json:"sso,omitempty"`
 	Title      *OrganizationTitle `json:"title,omitempty"`
 }
+
+// UpdateResult defines model for UpdateResult.
+type UpdateResult string
 
 // UpdateSpaceRequest defines model for UpdateSpaceRequest.
 type UpdateSpaceRequest struct {
@@ -1405,17 +1920,53 @@ type User struct {
 // UserObject defines model for UserObject.
 type UserObject string
 
+// ChangeRequestContributor defines model for changeRequestContributor.
+type ChangeRequestContributor = string
+
+// ChangeRequestCreator defines model for changeRequestCreator.
+type ChangeRequestCreator = string
+
+// ChangeRequestId defines model for changeRequestId.
+type ChangeRequestId = string
+
+// ChangeRequestIssuesCluster defines model for changeRequestIssuesCluster.
+type ChangeRequestIssuesCluster = string
+
+// ChangeRequestRequestedReviewer defines model for changeRequestRequestedReviewer.
+type ChangeRequestRequestedReviewer = string
+
+// ChangeRequestStatusParameter defines model for changeRequestStatus.
+type ChangeRequestStatusParameter = ChangeRequestStatus
+
 // CollectionId defines model for collectionId.
 type CollectionId = string
 
+// Computed defines model for computed.
+type Computed = bool
+
+// Evaluated defines model for evaluated.
+type Evaluated = PageEvaluation
+
+// Format defines model for format.
+type Format = PageFormat
+
 // Limit defines model for limit.
 type Limit = int
+
+// Metadata defines model for metadata.
+type Metadata = bool
 
 // OrganizationId defines model for organizationId.
 type OrganizationId = string
 
 // Page defines model for page.
 type Page = string
+
+// PageId defines model for pageId.
+type PageId = string
+
+// PagePath defines model for pagePath.
+type PagePath = string
 
 // SpaceId defines model for spaceId.
 type SpaceId = string
@@ -1460,6 +2011,30 @@ type ListOrganizationsForAuthenticatedUserParams struct {
 
 	// Limit Items per page (default 50).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListChangeRequestsForOrganizationParams defines parameters for ListChangeRequestsForOrganization.
+type ListChangeRequestsForOrganizationParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Status Only change requests in this status (default open).
+	Status *ChangeRequestStatusParameter `form:"status,omitempty" json:"status,omitempty"`
+
+	// Creator Only change requests created by this user id.
+	Creator *ChangeRequestCreator `form:"creator,omitempty" json:"creator,omitempty"`
+
+	// Contributor Only change requests this user id contributed content to.
+	Contributor *ChangeRequestContributor `form:"contributor,omitempty" json:"contributor,omitempty"`
+
+	// RequestedReviewer Only change requests whose review is requested from this user id.
+	RequestedReviewer *ChangeRequestRequestedReviewer `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
+
+	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
+	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
 }
 
 // ListCollectionsInOrganizationByIdParams defines parameters for ListCollectionsInOrganizationById.
@@ -1543,6 +2118,126 @@ type GetSpaceByIdParams struct {
 	ShareKey *string `form:"shareKey,omitempty" json:"shareKey,omitempty"`
 }
 
+// ListChangeRequestsForSpaceParams defines parameters for ListChangeRequestsForSpace.
+type ListChangeRequestsForSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Status Only change requests in this status (default open).
+	Status *ChangeRequestStatusParameter `form:"status,omitempty" json:"status,omitempty"`
+
+	// Creator Only change requests created by this user id.
+	Creator *ChangeRequestCreator `form:"creator,omitempty" json:"creator,omitempty"`
+
+	// Contributor Only change requests this user id contributed content to.
+	Contributor *ChangeRequestContributor `form:"contributor,omitempty" json:"contributor,omitempty"`
+
+	// RequestedReviewer Only change requests whose review is requested from this user id.
+	RequestedReviewer *ChangeRequestRequestedReviewer `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
+
+	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
+	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
+}
+
+// GetRevisionOfChangeRequestByIdParams defines parameters for GetRevisionOfChangeRequestById.
+type GetRevisionOfChangeRequestByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageInChangeRequestByIdParams defines parameters for GetPageInChangeRequestById.
+type GetPageInChangeRequestByIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListPagesInChangeRequestParams defines parameters for ListPagesInChangeRequest.
+type ListPagesInChangeRequestParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageInChangeRequestByPathParams defines parameters for GetPageInChangeRequestByPath.
+type GetPageInChangeRequestByPathParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetCurrentRevisionParams defines parameters for GetCurrentRevision.
+type GetCurrentRevisionParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageByIdParams defines parameters for GetPageById.
+type GetPageByIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListPagesParams defines parameters for ListPages.
+type ListPagesParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageByPathParams defines parameters for GetPageByPath.
+type GetPageByPathParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
 // UpdateCollectionByIdJSONRequestBody defines body for UpdateCollectionById for application/json ContentType.
 type UpdateCollectionByIdJSONRequestBody = UpdateCollectionRequest
 
@@ -1578,6 +2273,15 @@ type UpdateTeamInOrganizationByIdJSONRequestBody = UpdateTeamRequest
 
 // UpdateSpaceByIdJSONRequestBody defines body for UpdateSpaceById for application/json ContentType.
 type UpdateSpaceByIdJSONRequestBody = UpdateSpaceRequest
+
+// CreateChangeRequestJSONRequestBody defines body for CreateChangeRequest for application/json ContentType.
+type CreateChangeRequestJSONRequestBody = CreateChangeRequestRequest
+
+// UpdateChangeRequestByIdJSONRequestBody defines body for UpdateChangeRequestById for application/json ContentType.
+type UpdateChangeRequestByIdJSONRequestBody = UpdateChangeRequestRequest
+
+// UpdateChangeRequestContentJSONRequestBody defines body for UpdateChangeRequestContent for application/json ContentType.
+type UpdateChangeRequestContentJSONRequestBody = UpdateChangeRequestContentRequest
 
 // MoveSpaceJSONRequestBody defines body for MoveSpace for application/json ContentType.
 type MoveSpaceJSONRequestBody = MoveContentRequest

@@ -61,6 +61,9 @@ type ServerInterface interface {
 	// (PUT /orgs/{organizationId}/agent-instructions)
 	UpdateOrganizationAgentInstructions(ctx echo.Context, organizationId OrganizationId) error
 
+	// (GET /orgs/{organizationId}/change-requests)
+	ListChangeRequestsForOrganization(ctx echo.Context, organizationId OrganizationId, params ListChangeRequestsForOrganizationParams) error
+
 	// (GET /orgs/{organizationId}/collections)
 	ListCollectionsInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListCollectionsInOrganizationByIdParams) error
 
@@ -126,6 +129,51 @@ type ServerInterface interface {
 
 	// (PATCH /spaces/{spaceId})
 	UpdateSpaceById(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /spaces/{spaceId}/change-requests)
+	ListChangeRequestsForSpace(ctx echo.Context, spaceId SpaceId, params ListChangeRequestsForSpaceParams) error
+	// CreateChangeRequest Open a change request starting from the space's current revision.
+	// (POST /spaces/{spaceId}/change-requests)
+	CreateChangeRequest(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId})
+	GetChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (PATCH /spaces/{spaceId}/change-requests/{changeRequestId})
+	UpdateChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content)
+	GetRevisionOfChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRevisionOfChangeRequestByIdParams) error
+	// UpdateChangeRequestContent Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/content)
+	UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId})
+	GetPageInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params GetPageInChangeRequestByIdParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages)
+	ListPagesInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListPagesInChangeRequestParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
+	GetPageInChangeRequestByPath(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params GetPageInChangeRequestByPathParams) error
+	// MergeChangeRequest Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge)
+	MergeChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
+	UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (GET /spaces/{spaceId}/content)
+	GetCurrentRevision(ctx echo.Context, spaceId SpaceId, params GetCurrentRevisionParams) error
+
+	// (GET /spaces/{spaceId}/content/page/{pageId})
+	GetPageById(ctx echo.Context, spaceId SpaceId, pageId PageId, params GetPageByIdParams) error
+
+	// (GET /spaces/{spaceId}/content/pages)
+	ListPages(ctx echo.Context, spaceId SpaceId, params ListPagesParams) error
+
+	// (GET /spaces/{spaceId}/content/path/{pagePath})
+	GetPageByPath(ctx echo.Context, spaceId SpaceId, pagePath PagePath, params GetPageByPathParams) error
 
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
@@ -380,6 +428,73 @@ func (w *ServerInterfaceWrapper) UpdateOrganizationAgentInstructions(ctx echo.Co
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateOrganizationAgentInstructions(ctx, organizationId)
+	return err
+}
+
+// ListChangeRequestsForOrganization converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangeRequestsForOrganization(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangeRequestsForOrganizationParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "creator" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "creator", ctx.QueryParams(), &params.Creator, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter creator: %s", err))
+	}
+
+	// ------------- Optional query parameter "contributor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "contributor", ctx.QueryParams(), &params.Contributor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter contributor: %s", err))
+	}
+
+	// ------------- Optional query parameter "requestedReviewer" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "requestedReviewer", ctx.QueryParams(), &params.RequestedReviewer, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter requestedReviewer: %s", err))
+	}
+
+	// ------------- Optional query parameter "conversationsIssuesCluster" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "conversationsIssuesCluster", ctx.QueryParams(), &params.ConversationsIssuesCluster, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter conversationsIssuesCluster: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangeRequestsForOrganization(ctx, organizationId, params)
 	return err
 }
 
@@ -983,6 +1098,585 @@ func (w *ServerInterfaceWrapper) UpdateSpaceById(ctx echo.Context) error {
 	return err
 }
 
+// ListChangeRequestsForSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangeRequestsForSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangeRequestsForSpaceParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "creator" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "creator", ctx.QueryParams(), &params.Creator, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter creator: %s", err))
+	}
+
+	// ------------- Optional query parameter "contributor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "contributor", ctx.QueryParams(), &params.Contributor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter contributor: %s", err))
+	}
+
+	// ------------- Optional query parameter "requestedReviewer" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "requestedReviewer", ctx.QueryParams(), &params.RequestedReviewer, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter requestedReviewer: %s", err))
+	}
+
+	// ------------- Optional query parameter "conversationsIssuesCluster" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "conversationsIssuesCluster", ctx.QueryParams(), &params.ConversationsIssuesCluster, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter conversationsIssuesCluster: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangeRequestsForSpace(ctx, spaceId, params)
+	return err
+}
+
+// CreateChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateChangeRequest(ctx, spaceId)
+	return err
+}
+
+// GetChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChangeRequestById(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// UpdateChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateChangeRequestById(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// GetRevisionOfChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRevisionOfChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRevisionOfChangeRequestByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRevisionOfChangeRequestById(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// UpdateChangeRequestContent converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateChangeRequestContent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateChangeRequestContent(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// GetPageInChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageInChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageInChangeRequestByIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageInChangeRequestById(ctx, spaceId, changeRequestId, pageId, params)
+	return err
+}
+
+// ListPagesInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPagesInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPagesInChangeRequestParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPagesInChangeRequest(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// GetPageInChangeRequestByPath converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageInChangeRequestByPath(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "pagePath" -------------
+	var pagePath PagePath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pagePath", ctx.Param("pagePath"), &pagePath, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pagePath: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageInChangeRequestByPathParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageInChangeRequestByPath(ctx, spaceId, changeRequestId, pagePath, params)
+	return err
+}
+
+// MergeChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) MergeChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MergeChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// UpdateChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// GetCurrentRevision converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCurrentRevision(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCurrentRevisionParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCurrentRevision(ctx, spaceId, params)
+	return err
+}
+
+// GetPageById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageByIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageById(ctx, spaceId, pageId, params)
+	return err
+}
+
+// ListPages converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPages(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPagesParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPages(ctx, spaceId, params)
+	return err
+}
+
+// GetPageByPath converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageByPath(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "pagePath" -------------
+	var pagePath PagePath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pagePath", ctx.Param("pagePath"), &pagePath, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pagePath: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageByPathParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageByPath(ctx, spaceId, pagePath, params)
+	return err
+}
+
 // DuplicateSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) DuplicateSpace(ctx echo.Context) error {
 	var err error
@@ -1144,6 +1838,22 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/spaces/:spaceId/restore", wrapper.RestoreSpace, options.OperationMiddlewares["restoreSpace"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/move", wrapper.MoveSpace, options.OperationMiddlewares["moveSpace"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/transfer", wrapper.TransferSpace, options.OperationMiddlewares["transferSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests", wrapper.ListChangeRequestsForSpace, options.OperationMiddlewares["listChangeRequestsForSpace"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests", wrapper.CreateChangeRequest, options.OperationMiddlewares["createChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId", wrapper.GetChangeRequestById, options.OperationMiddlewares["getChangeRequestById"]...)
+	router.PATCH(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId", wrapper.UpdateChangeRequestById, options.OperationMiddlewares["updateChangeRequestById"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/merge", wrapper.MergeChangeRequest, options.OperationMiddlewares["mergeChangeRequest"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/update", wrapper.UpdateChangeRequest, options.OperationMiddlewares["updateChangeRequest"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/change-requests", wrapper.ListChangeRequestsForOrganization, options.OperationMiddlewares["listChangeRequestsForOrganization"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content", wrapper.GetRevisionOfChangeRequestById, options.OperationMiddlewares["getRevisionOfChangeRequestById"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content", wrapper.UpdateChangeRequestContent, options.OperationMiddlewares["updateChangeRequestContent"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/pages", wrapper.ListPagesInChangeRequest, options.OperationMiddlewares["listPagesInChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId", wrapper.GetPageInChangeRequestById, options.OperationMiddlewares["getPageInChangeRequestById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath", wrapper.GetPageInChangeRequestByPath, options.OperationMiddlewares["getPageInChangeRequestByPath"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content", wrapper.GetCurrentRevision, options.OperationMiddlewares["getCurrentRevision"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/pages", wrapper.ListPages, options.OperationMiddlewares["listPages"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId", wrapper.GetPageById, options.OperationMiddlewares["getPageById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/path/:pagePath", wrapper.GetPageByPath, options.OperationMiddlewares["getPageByPath"]...)
 
 }
 
@@ -2325,6 +3035,85 @@ func (response UpdateOrganizationAgentInstructions413JSONResponse) VisitUpdateOr
 type UpdateOrganizationAgentInstructions429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response UpdateOrganizationAgentInstructions429JSONResponse) VisitUpdateOrganizationAgentInstructionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForOrganizationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListChangeRequestsForOrganizationParams
+}
+
+type ListChangeRequestsForOrganizationResponseObject interface {
+	VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error
+}
+
+type ListChangeRequestsForOrganization200JSONResponse ChangeRequestList
+
+func (response ListChangeRequestsForOrganization200JSONResponse) VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForOrganization400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListChangeRequestsForOrganization400JSONResponse) VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForOrganization401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListChangeRequestsForOrganization401JSONResponse) VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForOrganization404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListChangeRequestsForOrganization404JSONResponse) VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForOrganization429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListChangeRequestsForOrganization429JSONResponse) VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -4311,6 +5100,1411 @@ func (response UpdateSpaceById429JSONResponse) VisitUpdateSpaceByIdResponse(w ht
 	return err
 }
 
+type ListChangeRequestsForSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  ListChangeRequestsForSpaceParams
+}
+
+type ListChangeRequestsForSpaceResponseObject interface {
+	VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error
+}
+
+type ListChangeRequestsForSpace200JSONResponse ChangeRequestList
+
+func (response ListChangeRequestsForSpace200JSONResponse) VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListChangeRequestsForSpace400JSONResponse) VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListChangeRequestsForSpace401JSONResponse) VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListChangeRequestsForSpace403JSONResponse) VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListChangeRequestsForSpace404JSONResponse) VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListChangeRequestsForSpace429JSONResponse) VisitListChangeRequestsForSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequestRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Body    *CreateChangeRequestJSONRequestBody
+}
+
+type CreateChangeRequestResponseObject interface {
+	VisitCreateChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type CreateChangeRequest201JSONResponse ChangeRequest
+
+func (response CreateChangeRequest201JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateChangeRequest400JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateChangeRequest401JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateChangeRequest403JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateChangeRequest404JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateChangeRequest413JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateChangeRequest429JSONResponse) VisitCreateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+}
+
+type GetChangeRequestByIdResponseObject interface {
+	VisitGetChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type GetChangeRequestById200JSONResponse ChangeRequest
+
+func (response GetChangeRequestById200JSONResponse) VisitGetChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetChangeRequestById401JSONResponse) VisitGetChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetChangeRequestById403JSONResponse) VisitGetChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetChangeRequestById404JSONResponse) VisitGetChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetChangeRequestById429JSONResponse) VisitGetChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *UpdateChangeRequestByIdJSONRequestBody
+}
+
+type UpdateChangeRequestByIdResponseObject interface {
+	VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateChangeRequestById200JSONResponse ChangeRequest
+
+func (response UpdateChangeRequestById200JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateChangeRequestById400JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateChangeRequestById401JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateChangeRequestById403JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateChangeRequestById404JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateChangeRequestById409JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateChangeRequestById413JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateChangeRequestById429JSONResponse) VisitUpdateChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionOfChangeRequestByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetRevisionOfChangeRequestByIdParams
+}
+
+type GetRevisionOfChangeRequestByIdResponseObject interface {
+	VisitGetRevisionOfChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type GetRevisionOfChangeRequestById200JSONResponse Revision
+
+func (response GetRevisionOfChangeRequestById200JSONResponse) VisitGetRevisionOfChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionOfChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetRevisionOfChangeRequestById401JSONResponse) VisitGetRevisionOfChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionOfChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetRevisionOfChangeRequestById403JSONResponse) VisitGetRevisionOfChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionOfChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetRevisionOfChangeRequestById404JSONResponse) VisitGetRevisionOfChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionOfChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetRevisionOfChangeRequestById429JSONResponse) VisitGetRevisionOfChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContentRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *UpdateChangeRequestContentJSONRequestBody
+}
+
+type UpdateChangeRequestContentResponseObject interface {
+	VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error
+}
+
+type UpdateChangeRequestContent200JSONResponse UpdateChangeRequestContentResult
+
+func (response UpdateChangeRequestContent200JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateChangeRequestContent400JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateChangeRequestContent401JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateChangeRequestContent403JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateChangeRequestContent404JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateChangeRequestContent409JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateChangeRequestContent413JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestContent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateChangeRequestContent429JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	PageId          PageId          `json:"pageId"`
+	Params          GetPageInChangeRequestByIdParams
+}
+
+type GetPageInChangeRequestByIdResponseObject interface {
+	VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type GetPageInChangeRequestById200JSONResponse RevisionPage
+
+func (response GetPageInChangeRequestById200JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageInChangeRequestById400JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageInChangeRequestById401JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageInChangeRequestById403JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageInChangeRequestById404JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageInChangeRequestById429JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          ListPagesInChangeRequestParams
+}
+
+type ListPagesInChangeRequestResponseObject interface {
+	VisitListPagesInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type ListPagesInChangeRequest200JSONResponse PageTree
+
+func (response ListPagesInChangeRequest200JSONResponse) VisitListPagesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPagesInChangeRequest401JSONResponse) VisitListPagesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPagesInChangeRequest403JSONResponse) VisitListPagesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListPagesInChangeRequest404JSONResponse) VisitListPagesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListPagesInChangeRequest429JSONResponse) VisitListPagesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByPathRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	PagePath        PagePath        `json:"pagePath"`
+	Params          GetPageInChangeRequestByPathParams
+}
+
+type GetPageInChangeRequestByPathResponseObject interface {
+	VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error
+}
+
+type GetPageInChangeRequestByPath200JSONResponse RevisionPage
+
+func (response GetPageInChangeRequestByPath200JSONResponse) VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByPath400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageInChangeRequestByPath400JSONResponse) VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByPath401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageInChangeRequestByPath401JSONResponse) VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByPath403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageInChangeRequestByPath403JSONResponse) VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByPath404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageInChangeRequestByPath404JSONResponse) VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInChangeRequestByPath429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageInChangeRequestByPath429JSONResponse) VisitGetPageInChangeRequestByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MergeChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+}
+
+type MergeChangeRequestResponseObject interface {
+	VisitMergeChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type MergeChangeRequest200JSONResponse MergeChangeRequestResult
+
+func (response MergeChangeRequest200JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MergeChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response MergeChangeRequest401JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MergeChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response MergeChangeRequest403JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MergeChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response MergeChangeRequest404JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MergeChangeRequest409JSONResponse struct{ ConflictJSONResponse }
+
+func (response MergeChangeRequest409JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MergeChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response MergeChangeRequest429JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+}
+
+type UpdateChangeRequestResponseObject interface {
+	VisitUpdateChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type UpdateChangeRequest200JSONResponse UpdateChangeRequestResult
+
+func (response UpdateChangeRequest200JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateChangeRequest401JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateChangeRequest403JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateChangeRequest404JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequest409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateChangeRequest409JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateChangeRequest429JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentRevisionRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  GetCurrentRevisionParams
+}
+
+type GetCurrentRevisionResponseObject interface {
+	VisitGetCurrentRevisionResponse(w http.ResponseWriter) error
+}
+
+type GetCurrentRevision200JSONResponse Revision
+
+func (response GetCurrentRevision200JSONResponse) VisitGetCurrentRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentRevision401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCurrentRevision401JSONResponse) VisitGetCurrentRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentRevision403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCurrentRevision403JSONResponse) VisitGetCurrentRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentRevision404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCurrentRevision404JSONResponse) VisitGetCurrentRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentRevision429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCurrentRevision429JSONResponse) VisitGetCurrentRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByIdRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	PageId  PageId  `json:"pageId"`
+	Params  GetPageByIdParams
+}
+
+type GetPageByIdResponseObject interface {
+	VisitGetPageByIdResponse(w http.ResponseWriter) error
+}
+
+type GetPageById200JSONResponse RevisionPage
+
+func (response GetPageById200JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageById400JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageById401JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageById403JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageById404JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageById429JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  ListPagesParams
+}
+
+type ListPagesResponseObject interface {
+	VisitListPagesResponse(w http.ResponseWriter) error
+}
+
+type ListPages200JSONResponse PageTree
+
+func (response ListPages200JSONResponse) VisitListPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPages401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPages401JSONResponse) VisitListPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPages403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPages403JSONResponse) VisitListPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPages404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListPages404JSONResponse) VisitListPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPages429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListPages429JSONResponse) VisitListPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByPathRequestObject struct {
+	SpaceId  SpaceId  `json:"spaceId"`
+	PagePath PagePath `json:"pagePath"`
+	Params   GetPageByPathParams
+}
+
+type GetPageByPathResponseObject interface {
+	VisitGetPageByPathResponse(w http.ResponseWriter) error
+}
+
+type GetPageByPath200JSONResponse RevisionPage
+
+func (response GetPageByPath200JSONResponse) VisitGetPageByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByPath400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageByPath400JSONResponse) VisitGetPageByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByPath401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageByPath401JSONResponse) VisitGetPageByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByPath403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageByPath403JSONResponse) VisitGetPageByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByPath404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageByPath404JSONResponse) VisitGetPageByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageByPath429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageByPath429JSONResponse) VisitGetPageByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DuplicateSpaceRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 }
@@ -4803,6 +6997,9 @@ type StrictServerInterface interface {
 	// (PUT /orgs/{organizationId}/agent-instructions)
 	UpdateOrganizationAgentInstructions(ctx context.Context, request UpdateOrganizationAgentInstructionsRequestObject) (UpdateOrganizationAgentInstructionsResponseObject, error)
 
+	// (GET /orgs/{organizationId}/change-requests)
+	ListChangeRequestsForOrganization(ctx context.Context, request ListChangeRequestsForOrganizationRequestObject) (ListChangeRequestsForOrganizationResponseObject, error)
+
 	// (GET /orgs/{organizationId}/collections)
 	ListCollectionsInOrganizationById(ctx context.Context, request ListCollectionsInOrganizationByIdRequestObject) (ListCollectionsInOrganizationByIdResponseObject, error)
 
@@ -4868,6 +7065,51 @@ type StrictServerInterface interface {
 
 	// (PATCH /spaces/{spaceId})
 	UpdateSpaceById(ctx context.Context, request UpdateSpaceByIdRequestObject) (UpdateSpaceByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests)
+	ListChangeRequestsForSpace(ctx context.Context, request ListChangeRequestsForSpaceRequestObject) (ListChangeRequestsForSpaceResponseObject, error)
+	// CreateChangeRequest Open a change request starting from the space's current revision.
+	// (POST /spaces/{spaceId}/change-requests)
+	CreateChangeRequest(ctx context.Context, request CreateChangeRequestRequestObject) (CreateChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId})
+	GetChangeRequestById(ctx context.Context, request GetChangeRequestByIdRequestObject) (GetChangeRequestByIdResponseObject, error)
+
+	// (PATCH /spaces/{spaceId}/change-requests/{changeRequestId})
+	UpdateChangeRequestById(ctx context.Context, request UpdateChangeRequestByIdRequestObject) (UpdateChangeRequestByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content)
+	GetRevisionOfChangeRequestById(ctx context.Context, request GetRevisionOfChangeRequestByIdRequestObject) (GetRevisionOfChangeRequestByIdResponseObject, error)
+	// UpdateChangeRequestContent Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/content)
+	UpdateChangeRequestContent(ctx context.Context, request UpdateChangeRequestContentRequestObject) (UpdateChangeRequestContentResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId})
+	GetPageInChangeRequestById(ctx context.Context, request GetPageInChangeRequestByIdRequestObject) (GetPageInChangeRequestByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages)
+	ListPagesInChangeRequest(ctx context.Context, request ListPagesInChangeRequestRequestObject) (ListPagesInChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
+	GetPageInChangeRequestByPath(ctx context.Context, request GetPageInChangeRequestByPathRequestObject) (GetPageInChangeRequestByPathResponseObject, error)
+	// MergeChangeRequest Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge)
+	MergeChangeRequest(ctx context.Context, request MergeChangeRequestRequestObject) (MergeChangeRequestResponseObject, error)
+	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
+	UpdateChangeRequest(ctx context.Context, request UpdateChangeRequestRequestObject) (UpdateChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content)
+	GetCurrentRevision(ctx context.Context, request GetCurrentRevisionRequestObject) (GetCurrentRevisionResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/page/{pageId})
+	GetPageById(ctx context.Context, request GetPageByIdRequestObject) (GetPageByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/pages)
+	ListPages(ctx context.Context, request ListPagesRequestObject) (ListPagesResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/path/{pagePath})
+	GetPageByPath(ctx context.Context, request GetPageByPathRequestObject) (GetPageByPathResponseObject, error)
 
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx context.Context, request DuplicateSpaceRequestObject) (DuplicateSpaceResponseObject, error)
@@ -5376,6 +7618,32 @@ func (sh *strictHandler) UpdateOrganizationAgentInstructions(ctx echo.Context, o
 		return err
 	} else if validResponse, ok := response.(UpdateOrganizationAgentInstructionsResponseObject); ok {
 		return validResponse.VisitUpdateOrganizationAgentInstructionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChangeRequestsForOrganization operation middleware
+func (sh *strictHandler) ListChangeRequestsForOrganization(ctx echo.Context, organizationId OrganizationId, params ListChangeRequestsForOrganizationParams) error {
+	var request ListChangeRequestsForOrganizationRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangeRequestsForOrganization(ctx.Request().Context(), request.(ListChangeRequestsForOrganizationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangeRequestsForOrganization")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangeRequestsForOrganizationResponseObject); ok {
+		return validResponse.VisitListChangeRequestsForOrganizationResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -6087,6 +8355,475 @@ func (sh *strictHandler) UpdateSpaceById(ctx echo.Context, spaceId SpaceId) erro
 		return err
 	} else if validResponse, ok := response.(UpdateSpaceByIdResponseObject); ok {
 		return validResponse.VisitUpdateSpaceByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChangeRequestsForSpace operation middleware
+func (sh *strictHandler) ListChangeRequestsForSpace(ctx echo.Context, spaceId SpaceId, params ListChangeRequestsForSpaceParams) error {
+	var request ListChangeRequestsForSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangeRequestsForSpace(ctx.Request().Context(), request.(ListChangeRequestsForSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangeRequestsForSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangeRequestsForSpaceResponseObject); ok {
+		return validResponse.VisitListChangeRequestsForSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateChangeRequest operation middleware
+func (sh *strictHandler) CreateChangeRequest(ctx echo.Context, spaceId SpaceId) error {
+	var request CreateChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+
+	var body CreateChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateChangeRequest(ctx.Request().Context(), request.(CreateChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateChangeRequestResponseObject); ok {
+		return validResponse.VisitCreateChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetChangeRequestById operation middleware
+func (sh *strictHandler) GetChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request GetChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChangeRequestById(ctx.Request().Context(), request.(GetChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitGetChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateChangeRequestById operation middleware
+func (sh *strictHandler) UpdateChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request UpdateChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body UpdateChangeRequestByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateChangeRequestById(ctx.Request().Context(), request.(UpdateChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitUpdateChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetRevisionOfChangeRequestById operation middleware
+func (sh *strictHandler) GetRevisionOfChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRevisionOfChangeRequestByIdParams) error {
+	var request GetRevisionOfChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRevisionOfChangeRequestById(ctx.Request().Context(), request.(GetRevisionOfChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRevisionOfChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRevisionOfChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitGetRevisionOfChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateChangeRequestContent operation middleware
+func (sh *strictHandler) UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request UpdateChangeRequestContentRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body UpdateChangeRequestContentJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateChangeRequestContent(ctx.Request().Context(), request.(UpdateChangeRequestContentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateChangeRequestContent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateChangeRequestContentResponseObject); ok {
+		return validResponse.VisitUpdateChangeRequestContentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageInChangeRequestById operation middleware
+func (sh *strictHandler) GetPageInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params GetPageInChangeRequestByIdParams) error {
+	var request GetPageInChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageInChangeRequestById(ctx.Request().Context(), request.(GetPageInChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageInChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageInChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitGetPageInChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPagesInChangeRequest operation middleware
+func (sh *strictHandler) ListPagesInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListPagesInChangeRequestParams) error {
+	var request ListPagesInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPagesInChangeRequest(ctx.Request().Context(), request.(ListPagesInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPagesInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPagesInChangeRequestResponseObject); ok {
+		return validResponse.VisitListPagesInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageInChangeRequestByPath operation middleware
+func (sh *strictHandler) GetPageInChangeRequestByPath(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params GetPageInChangeRequestByPathParams) error {
+	var request GetPageInChangeRequestByPathRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.PagePath = pagePath
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageInChangeRequestByPath(ctx.Request().Context(), request.(GetPageInChangeRequestByPathRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageInChangeRequestByPath")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageInChangeRequestByPathResponseObject); ok {
+		return validResponse.VisitGetPageInChangeRequestByPathResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// MergeChangeRequest operation middleware
+func (sh *strictHandler) MergeChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request MergeChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.MergeChangeRequest(ctx.Request().Context(), request.(MergeChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "MergeChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(MergeChangeRequestResponseObject); ok {
+		return validResponse.VisitMergeChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateChangeRequest operation middleware
+func (sh *strictHandler) UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request UpdateChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateChangeRequest(ctx.Request().Context(), request.(UpdateChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateChangeRequestResponseObject); ok {
+		return validResponse.VisitUpdateChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCurrentRevision operation middleware
+func (sh *strictHandler) GetCurrentRevision(ctx echo.Context, spaceId SpaceId, params GetCurrentRevisionParams) error {
+	var request GetCurrentRevisionRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCurrentRevision(ctx.Request().Context(), request.(GetCurrentRevisionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCurrentRevision")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCurrentRevisionResponseObject); ok {
+		return validResponse.VisitGetCurrentRevisionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageById operation middleware
+func (sh *strictHandler) GetPageById(ctx echo.Context, spaceId SpaceId, pageId PageId, params GetPageByIdParams) error {
+	var request GetPageByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageById(ctx.Request().Context(), request.(GetPageByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageByIdResponseObject); ok {
+		return validResponse.VisitGetPageByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPages operation middleware
+func (sh *strictHandler) ListPages(ctx echo.Context, spaceId SpaceId, params ListPagesParams) error {
+	var request ListPagesRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPages(ctx.Request().Context(), request.(ListPagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPages")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPagesResponseObject); ok {
+		return validResponse.VisitListPagesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageByPath operation middleware
+func (sh *strictHandler) GetPageByPath(ctx echo.Context, spaceId SpaceId, pagePath PagePath, params GetPageByPathParams) error {
+	var request GetPageByPathRequestObject
+
+	request.SpaceId = spaceId
+	request.PagePath = pagePath
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageByPath(ctx.Request().Context(), request.(GetPageByPathRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageByPath")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageByPathResponseObject); ok {
+		return validResponse.VisitGetPageByPathResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -19,6 +19,9 @@ type Options struct {
 	BodyLimit string
 }
 
+// contentBatchRoute is the Echo route of updateChangeRequestContent.
+const contentBatchRoute = "/v1/spaces/:spaceId/change-requests/:changeRequestId/content"
+
 // Handler returns the Echo instance serving the API under /v1 and GET /healthz.
 func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	doc, err := gen.GetSwagger()
@@ -38,8 +41,12 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	e.Use(s.authenticate(&tokenCache{entries: map[string]tokenEntry{}}))
 	// The limit is checked against Content-Length before anything reads the body, and enforced
-	// while reading for bodies without one.
-	e.Use(middleware.BodyLimit(opts.BodyLimit))
+	// while reading for bodies without one. A content batch carries up to 50 pages of markdown
+	// (1 MiB each), so its route alone takes more.
+	isBatch := func(c echo.Context) bool { return c.Path() == contentBatchRoute }
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: opts.BodyLimit, Skipper: isBatch}))
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64M",
+		Skipper: func(c echo.Context) bool { return !isBatch(c) }}))
 	e.Use(newValidator(doc, "/v1").middleware)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })

@@ -204,10 +204,37 @@ func (s *Store) UpdateCollection(ctx context.Context, id string, upd CollectionU
 const subtree = `WITH RECURSIVE sub(id) AS (
 	SELECT ?1 UNION ALL SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)`
 
+// subtreeSpaces lists the live spaces in a collection and the collections under it.
+func subtreeSpaces(ctx context.Context, tx *Tx, id string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, subtree+` SELECT id FROM spaces WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list collection spaces: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var sp string
+		if err := rows.Scan(&sp); err != nil {
+			return nil, fmt.Errorf("store: unable to list collection spaces: %w", err)
+		}
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}
+
 // DeleteCollection deletes a collection and the collections under it; the spaces in them are
 // soft-deleted (restorable, at the top level, for 7 days). Deleting a missing one is no error.
 func (s *Store) DeleteCollection(ctx context.Context, id string) error {
 	return s.write(ctx, func(tx *Tx) error {
+		spaces, err := subtreeSpaces(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		for _, sp := range spaces {
+			if err := unindexSpace(ctx, tx, sp); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, subtree+`
 			UPDATE spaces SET deleted_at = ?2, updated_at = ?2
 			WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`, id, formatTime(tx.now)); err != nil {
@@ -275,6 +302,15 @@ func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) 
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE collections SET parent_id = NULL, position = ? WHERE id = ?`, pos, id); err != nil {
 			return fmt.Errorf("store: unable to transfer collection: %w", err)
+		}
+		spaces, err := subtreeSpaces(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		for _, sp := range spaces {
+			if err := reindexSpace(ctx, tx, sp); err != nil {
+				return err
+			}
 		}
 		c, err = findCollection(ctx, tx, id)
 		return err

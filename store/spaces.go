@@ -113,15 +113,31 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c Spac
 		now := formatTime(tx.now)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, edit_mode,
 			language, revision_id, position, created_by, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
 			id, orgID, nullString(c.ParentID), c.Title, c.Emoji, c.EditMode, nullString(c.Language),
-			NewID(), pos, creatorID, now, now); err != nil {
+			pos, creatorID, now, now); err != nil {
 			return fmt.Errorf("store: unable to create space: %w", err)
+		}
+		if err := setFirstRevision(ctx, tx, id, "", nil); err != nil {
+			return err
 		}
 		sp, err = findSpace(ctx, tx, id)
 		return err
 	})
 	return sp, err
+}
+
+// setFirstRevision writes a space's first revision with the pages of revision from ("": none)
+// and makes it current.
+func setFirstRevision(ctx context.Context, tx *Tx, spaceID, from string, pages []*RevisionPage) error {
+	rev, err := writeRevision(ctx, tx, spaceID, "edits", []string{}, nil, pages, from, pages)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ? WHERE id = ?`, rev, spaceID); err != nil {
+		return fmt.Errorf("store: unable to set the first revision: %w", err)
+	}
+	return indexSpace(ctx, tx, spaceID, pages)
 }
 
 // FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
@@ -322,7 +338,7 @@ func (s *Store) DeleteSpace(ctx context.Context, id string) error {
 			now, now, id); err != nil {
 			return fmt.Errorf("store: unable to delete space: %w", err)
 		}
-		return nil
+		return unindexSpace(ctx, tx, id)
 	})
 }
 
@@ -348,6 +364,9 @@ func (s *Store) RestoreSpace(ctx context.Context, id string) (*Space, error) {
 			pos, formatTime(tx.now), id); err != nil {
 			return fmt.Errorf("store: unable to restore space: %w", err)
 		}
+		if err := reindexSpace(ctx, tx, id); err != nil {
+			return err
+		}
 		sp, err = findSpace(ctx, tx, id)
 		return err
 	})
@@ -372,9 +391,17 @@ func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*Spac
 		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, visibility,
 			edit_mode, default_level, language, merge_rules, revision_id, position, created_by, created_at, updated_at)
 			SELECT ?, organization_id, parent_id, ?, emoji, visibility, edit_mode, default_level, language, merge_rules,
-				?, position, ?, ?, ? FROM spaces WHERE id = ?`,
-			newID, title, NewID(), creatorID, now, now, id); err != nil {
+				'', position, ?, ?, ? FROM spaces WHERE id = ?`,
+			newID, title, creatorID, now, now, id); err != nil {
 			return fmt.Errorf("store: unable to duplicate space: %w", err)
+		}
+		// The copy starts with the original's current pages (bodies are shared, not copied).
+		pages, err := loadPages(ctx, tx, src.RevisionID, false)
+		if err != nil {
+			return err
+		}
+		if err := setFirstRevision(ctx, tx, newID, src.RevisionID, pages); err != nil {
+			return err
 		}
 		if err := moveItem(ctx, tx, src.OrganizationID, Pointer{Kind: "space", ID: newID}, src.ParentID,
 			Move{After: &Pointer{Kind: "space", ID: id}}); err != nil && ErrorCode(err) != EINVALID {
@@ -421,6 +448,9 @@ func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*Spa
 		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET organization_id = ?, parent_id = NULL, position = ?, updated_at = ?
 			WHERE id = ?`, targetOrgID, pos, formatTime(tx.now), id); err != nil {
 			return fmt.Errorf("store: unable to transfer space: %w", err)
+		}
+		if err := reindexSpace(ctx, tx, id); err != nil {
+			return err
 		}
 		sp, err = findSpace(ctx, tx, id)
 		return err

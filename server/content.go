@@ -1,0 +1,296 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/richtext"
+	"github.com/quire-docs/quire/store"
+)
+
+// The content operations come in two families with the same shapes: the space's current
+// revision (/spaces/{id}/content…) and a change request's (/spaces/{id}/change-requests/{cr}/content…).
+
+// spaceRevision returns the space and its current revision id, for a caller with read.
+func (s *Server) spaceRevision(ctx context.Context, spaceID string) (*store.Space, string, error) {
+	sp, _, err := s.findSpace(ctx, spaceID, store.RoleRead)
+	if err != nil {
+		return nil, "", err
+	}
+	return sp, sp.RevisionID, nil
+}
+
+// changeRequestRevision returns the space and a change request's revision id, for a caller with read.
+func (s *Server) changeRequestRevision(ctx context.Context, spaceID, crID string) (*store.Space, string, error) {
+	sp, cr, err := s.findChangeRequest(ctx, spaceID, crID, store.RoleRead)
+	if err != nil {
+		return nil, "", err
+	}
+	return sp, cr.RevisionID, nil
+}
+
+var defaultLayout = gen.PageLayout{Width: gen.Default, Cover: false, CoverSize: gen.Hero, Title: true, Description: true,
+	TableOfContents: true, Outline: true, Pagination: true, Metadata: true}
+
+// toAPIPage converts a page; with a body it carries markdown or the derived document per format.
+func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.PageFormat, withBody bool) (gen.RevisionPage, error) {
+	created, updated := p.CreatedAt, p.UpdatedAt
+	out := gen.RevisionPage{
+		Id: p.ID, Title: p.Title, Kind: gen.PageKindSheet, Type: gen.PageTypeDocument,
+		Slug: p.Slug, Path: p.Path, Emoji: p.Emoji, CreatedAt: &created, UpdatedAt: &updated,
+		Pages: []gen.RevisionPage{}, Layout: defaultLayout,
+	}
+	if p.Description != "" {
+		d := p.Description
+		out.Description = &d
+	}
+	if p.Hidden {
+		h := true
+		out.Hidden = &h
+	}
+	out.Urls.App = s.appURL("/s/" + sp.ID + "/" + p.Path)
+	if withBody {
+		if format != nil && *format == gen.PageFormatMarkdown {
+			md := p.Markdown
+			out.Markdown = &md
+		} else {
+			doc, err := toAPIDocument(richtext.FromMarkdown(p.Markdown))
+			if err != nil {
+				return out, err
+			}
+			out.Document = &doc
+		}
+	}
+	return out, nil
+}
+
+func toAPIDocument(d *richtext.Document) (gen.Document, error) {
+	var out gen.Document
+	b, err := json.Marshal(d)
+	if err != nil {
+		return out, err
+	}
+	err = json.Unmarshal(b, &out)
+	return out, err
+}
+
+// pageTree nests a revision's pages (in tree order) under their parents.
+func (s *Server) pageTree(sp *store.Space, pages []*store.RevisionPage) ([]gen.RevisionPage, error) {
+	children := map[string][]*store.RevisionPage{}
+	for _, p := range pages {
+		key := ""
+		if p.ParentID != nil {
+			key = *p.ParentID
+		}
+		children[key] = append(children[key], p)
+	}
+	var build func(parent string) ([]gen.RevisionPage, error)
+	build = func(parent string) ([]gen.RevisionPage, error) {
+		out := []gen.RevisionPage{}
+		for _, p := range children[parent] {
+			ap, err := s.toAPIPage(sp, p, nil, false)
+			if err != nil {
+				return nil, err
+			}
+			if ap.Pages, err = build(p.ID); err != nil {
+				return nil, err
+			}
+			out = append(out, ap)
+		}
+		return out, nil
+	}
+	return build("")
+}
+
+func (s *Server) revisionResponse(ctx context.Context, sp *store.Space, revisionID string) (gen.Revision, error) {
+	rev, err := s.Store.FindRevision(ctx, sp.ID, revisionID)
+	if err != nil {
+		return gen.Revision{}, err
+	}
+	out := gen.Revision{
+		Object: gen.RevisionObjectRevision, Id: rev.ID, Type: gen.RevisionType(rev.Type), Parents: rev.Parents,
+		Files: []gen.RevisionFile{}, ReusableContents: []gen.ReusableContent{}, Variables: map[string]string{},
+		CreatedAt: rev.CreatedAt,
+	}
+	if out.Parents == nil {
+		out.Parents = []string{}
+	}
+	if out.Pages, err = s.pageTree(sp, rev.Pages); err != nil {
+		return out, err
+	}
+	out.Urls.App = s.appURL("/s/" + sp.ID + "/revisions/" + rev.ID)
+	if rev.ChangeRequestID != nil {
+		cr, err := s.Store.FindChangeRequest(ctx, sp.ID, *rev.ChangeRequestID)
+		if err != nil {
+			return out, err
+		}
+		from, err := s.toAPIChangeRequest(cr)
+		if err != nil {
+			return out, err
+		}
+		out.MergedFrom = &from
+	}
+	return out, nil
+}
+
+func (s *Server) pagesResponse(ctx context.Context, sp *store.Space, revisionID string) (gen.PageTree, error) {
+	rev, err := s.Store.FindRevision(ctx, sp.ID, revisionID)
+	if err != nil {
+		return gen.PageTree{}, err
+	}
+	pages, err := s.pageTree(sp, rev.Pages)
+	return gen.PageTree{Pages: pages}, err
+}
+
+// pageResponse answers one page with its body and its subpages.
+func (s *Server) pageResponse(ctx context.Context, sp *store.Space, revisionID string, p *store.RevisionPage, format *gen.PageFormat) (gen.RevisionPage, error) {
+	out, err := s.toAPIPage(sp, p, format, true)
+	if err != nil {
+		return out, err
+	}
+	rev, err := s.Store.FindRevision(ctx, sp.ID, revisionID)
+	if err != nil {
+		return out, err
+	}
+	var sub []*store.RevisionPage
+	inside := map[string]bool{p.ID: true}
+	for _, q := range rev.Pages { // tree order: a parent comes before its children
+		if q.ParentID != nil && inside[*q.ParentID] {
+			inside[q.ID] = true
+			sub = append(sub, q)
+		}
+	}
+	// Re-root the subtree at the page so pageTree nests it.
+	children := make([]*store.RevisionPage, 0, len(sub))
+	for _, q := range sub {
+		c := *q
+		if *c.ParentID == p.ID {
+			c.ParentID = nil
+		}
+		children = append(children, &c)
+	}
+	out.Pages, err = s.pageTree(sp, children)
+	return out, err
+}
+
+// pagePath unescapes a path parameter that may carry its slashes as %2F.
+func pagePath(raw string) string {
+	if p, err := url.PathUnescape(raw); err == nil {
+		return p
+	}
+	return raw
+}
+
+func (s *Server) GetCurrentRevision(ctx context.Context, req gen.GetCurrentRevisionRequestObject) (gen.GetCurrentRevisionResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.revisionResponse(ctx, sp, rev)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetCurrentRevision200JSONResponse(out), nil
+}
+
+func (s *Server) GetRevisionOfChangeRequestById(ctx context.Context, req gen.GetRevisionOfChangeRequestByIdRequestObject) (gen.GetRevisionOfChangeRequestByIdResponseObject, error) {
+	sp, rev, err := s.changeRequestRevision(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.revisionResponse(ctx, sp, rev)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetRevisionOfChangeRequestById200JSONResponse(out), nil
+}
+
+func (s *Server) ListPages(ctx context.Context, req gen.ListPagesRequestObject) (gen.ListPagesResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.pagesResponse(ctx, sp, rev)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListPages200JSONResponse(out), nil
+}
+
+func (s *Server) ListPagesInChangeRequest(ctx context.Context, req gen.ListPagesInChangeRequestRequestObject) (gen.ListPagesInChangeRequestResponseObject, error) {
+	sp, rev, err := s.changeRequestRevision(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.pagesResponse(ctx, sp, rev)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListPagesInChangeRequest200JSONResponse(out), nil
+}
+
+func (s *Server) GetPageById(ctx context.Context, req gen.GetPageByIdRequestObject) (gen.GetPageByIdResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.Store.FindPage(ctx, rev, req.PageId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.pageResponse(ctx, sp, rev, p, req.Params.Format)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetPageById200JSONResponse(out), nil
+}
+
+func (s *Server) GetPageInChangeRequestById(ctx context.Context, req gen.GetPageInChangeRequestByIdRequestObject) (gen.GetPageInChangeRequestByIdResponseObject, error) {
+	sp, rev, err := s.changeRequestRevision(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.Store.FindPage(ctx, rev, req.PageId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.pageResponse(ctx, sp, rev, p, req.Params.Format)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetPageInChangeRequestById200JSONResponse(out), nil
+}
+
+func (s *Server) GetPageByPath(ctx context.Context, req gen.GetPageByPathRequestObject) (gen.GetPageByPathResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.Store.FindPageByPath(ctx, rev, pagePath(req.PagePath))
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.pageResponse(ctx, sp, rev, p, req.Params.Format)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetPageByPath200JSONResponse(out), nil
+}
+
+func (s *Server) GetPageInChangeRequestByPath(ctx context.Context, req gen.GetPageInChangeRequestByPathRequestObject) (gen.GetPageInChangeRequestByPathResponseObject, error) {
+	sp, rev, err := s.changeRequestRevision(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.Store.FindPageByPath(ctx, rev, pagePath(req.PagePath))
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.pageResponse(ctx, sp, rev, p, req.Params.Format)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetPageInChangeRequestByPath200JSONResponse(out), nil
+}

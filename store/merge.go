@@ -1,0 +1,242 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Three-way merge of page trees, page by page and field by field, against the last common
+// revision (base): a field changed on one side only takes that side; changed the same way on
+// both, it merges cleanly; changed differently on both, the page is a conflict. A page deleted on
+// one side and changed on the other is a conflict too; deleted on one side and untouched on the
+// other, it is deleted.
+
+// mergeConflict names a page that cannot merge and why.
+type mergeConflict struct {
+	PageID string
+	Title  string
+	Reason string
+}
+
+// bodyLoader returns the markdown of page bodies by id.
+type bodyLoader func(ids []int64) (map[int64]string, error)
+
+// theirsIsMain says which side is the space's content (ours otherwise): its pages keep their
+// slugs and paths when merged pages collide.
+func threeWayMerge(base, ours, theirs []*RevisionPage, theirsIsMain bool, now time.Time, bodies bodyLoader) ([]*RevisionPage, []mergeConflict, error) {
+	index := func(pages []*RevisionPage) map[string]*RevisionPage {
+		m := make(map[string]*RevisionPage, len(pages))
+		for _, p := range pages {
+			m[p.ID] = p
+		}
+		return m
+	}
+	b, o, t := index(base), index(ours), index(theirs)
+
+	// Bodies are compared by id first; only ids that differ need their markdown compared.
+	need := map[int64]bool{}
+	ids := map[string]bool{}
+	for _, m := range []map[string]*RevisionPage{b, o, t} {
+		for id := range m {
+			ids[id] = true
+		}
+	}
+	for id := range ids {
+		bo, oo, to := b[id], o[id], t[id]
+		switch {
+		case oo != nil && to != nil && oo.BodyID != to.BodyID:
+			need[oo.BodyID], need[to.BodyID] = true, true
+			if bo != nil {
+				need[bo.BodyID] = true
+			}
+		case bo != nil && (oo == nil) != (to == nil):
+			// Deleted on one side: whether the other side changed it is a question of text.
+			kept := oo
+			if kept == nil {
+				kept = to
+			}
+			if kept.BodyID != bo.BodyID {
+				need[bo.BodyID], need[kept.BodyID] = true, true
+			}
+		}
+	}
+	var md map[int64]string
+	if len(need) > 0 {
+		list := make([]int64, 0, len(need))
+		for id := range need {
+			list = append(list, id)
+		}
+		var err error
+		if md, err = bodies(list); err != nil {
+			return nil, nil, err
+		}
+	}
+	sameBody := func(x, y *RevisionPage) bool {
+		if x.BodyID == y.BodyID {
+			return true
+		}
+		mx, okx := md[x.BodyID]
+		my, oky := md[y.BodyID]
+		return okx && oky && mx == my
+	}
+
+	var merged []*RevisionPage
+	var conflicts []mergeConflict
+	for id := range ids {
+		bp, op, tp := b[id], o[id], t[id]
+		switch {
+		case op == nil && tp == nil:
+			continue
+		case bp == nil && op != nil && tp == nil:
+			merged = append(merged, op)
+			continue
+		case bp == nil && tp != nil && op == nil:
+			merged = append(merged, tp)
+			continue
+		case bp != nil && op == nil:
+			if !samePage(bp, tp, sameBody) {
+				conflicts = append(conflicts, mergeConflict{id, tp.Title, "deleted on one side, changed on the other"})
+			}
+			continue
+		case bp != nil && tp == nil:
+			if !samePage(bp, op, sameBody) {
+				conflicts = append(conflicts, mergeConflict{id, op.Title, "deleted on one side, changed on the other"})
+			}
+			continue
+		}
+		p, reason := mergePage(bp, op, tp, sameBody)
+		if reason != "" {
+			conflicts = append(conflicts, mergeConflict{id, op.Title, reason})
+			continue
+		}
+		if p.UpdatedAt.Before(tp.UpdatedAt) {
+			p.UpdatedAt = tp.UpdatedAt
+		}
+		merged = append(merged, p)
+	}
+	if len(conflicts) > 0 {
+		sortConflicts(conflicts)
+		return nil, conflicts, nil
+	}
+	// A merged page must still have its parent, and no page may end up inside itself.
+	tree := newPageTree(merged, now)
+	for _, p := range tree.pages {
+		seen := map[string]bool{p.ID: true}
+		for a := p.ParentID; a != nil; {
+			parent, ok := tree.pages[*a]
+			if !ok {
+				conflicts = append(conflicts, mergeConflict{p.ID, p.Title, "its parent page was deleted on the other side"})
+				break
+			}
+			if seen[parent.ID] {
+				conflicts = append(conflicts, mergeConflict{p.ID, p.Title, "moved inside each other on the two sides"})
+				break
+			}
+			seen[parent.ID] = true
+			a = parent.ParentID
+		}
+	}
+	if len(conflicts) > 0 {
+		sortConflicts(conflicts)
+		return nil, conflicts, nil
+	}
+	// A page of main keeps its slug; one new to main, moved or renamed gives way on a collision.
+	mainPages := o
+	if theirsIsMain {
+		mainPages = t
+	}
+	for id, p := range tree.pages {
+		if m := mainPages[id]; m == nil || m.Slug != p.Slug || !equalPtr(m.ParentID, p.ParentID) {
+			tree.fresh[id] = true
+		}
+	}
+	tree.normalize()
+	return treeOrder(tree.list()), nil, nil
+}
+
+func sortConflicts(c []mergeConflict) {
+	sort.Slice(c, func(i, j int) bool { return c[i].PageID < c[j].PageID })
+}
+
+// samePage reports whether a page is unchanged between two revisions.
+func samePage(x, y *RevisionPage, sameBody func(x, y *RevisionPage) bool) bool {
+	return equalPtr(x.ParentID, y.ParentID) && x.Position == y.Position && x.Title == y.Title &&
+		x.Slug == y.Slug && equalPtr(x.Emoji, y.Emoji) && x.Description == y.Description &&
+		x.Hidden == y.Hidden && sameBody(x, y)
+}
+
+// mergePage merges one page present on both sides (and in the base, when bp is not nil).
+func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool) (*RevisionPage, string) {
+	out := op.clone()
+	var clashes []string
+	pick := func(name string, oursChanged, theirsChanged, same bool, takeTheirs func()) {
+		switch {
+		case same:
+		case !theirsChanged:
+		case !oursChanged:
+			takeTheirs()
+		default:
+			clashes = append(clashes, name)
+		}
+	}
+	if bp == nil {
+		// Added on both sides with the same id: only identical additions merge.
+		if !samePage(op, tp, sameBody) {
+			return nil, "added differently on both sides"
+		}
+		return out, ""
+	}
+	pick("location", !(equalPtr(bp.ParentID, op.ParentID) && bp.Position == op.Position),
+		!(equalPtr(bp.ParentID, tp.ParentID) && bp.Position == tp.Position),
+		equalPtr(op.ParentID, tp.ParentID) && op.Position == tp.Position,
+		func() { out.ParentID, out.Position = tp.ParentID, tp.Position })
+	pick("title", bp.Title != op.Title, bp.Title != tp.Title, op.Title == tp.Title, func() { out.Title = tp.Title })
+	pick("slug", bp.Slug != op.Slug, bp.Slug != tp.Slug, op.Slug == tp.Slug, func() { out.Slug = tp.Slug })
+	pick("emoji", !equalPtr(bp.Emoji, op.Emoji), !equalPtr(bp.Emoji, tp.Emoji), equalPtr(op.Emoji, tp.Emoji), func() { out.Emoji = tp.Emoji })
+	pick("description", bp.Description != op.Description, bp.Description != tp.Description, op.Description == tp.Description,
+		func() { out.Description = tp.Description })
+	pick("hidden", bp.Hidden != op.Hidden, bp.Hidden != tp.Hidden, op.Hidden == tp.Hidden, func() { out.Hidden = tp.Hidden })
+	pick("content", !sameBody(bp, op), !sameBody(bp, tp), sameBody(op, tp), func() { out.BodyID = tp.BodyID })
+	if len(clashes) > 0 {
+		return nil, "changed differently on both sides (" + strings.Join(clashes, ", ") + ")"
+	}
+	return out, ""
+}
+
+// loadBodies returns the markdown of page bodies.
+func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var md string
+			if err := rows.Scan(&id, &md); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+			}
+			out[id] = md
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// placeholders returns "?, ?, …" for n arguments.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
