@@ -51,6 +51,7 @@ const OPERATIONS = [
     'listChangeRequestsForOrganization', 'updateChangeRequestContent',
     'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'getPageInChangeRequestById',
     'getPageInChangeRequestByPath', 'getCurrentRevision', 'listPages', 'getPageById', 'getPageByPath',
+    'searchSpaceContent', 'searchOrganizationContent',
 ];
 
 // Operations the 0.146.0 client has under another method name.
@@ -1832,6 +1833,33 @@ step('getSpaceById on an unknown id rejects with GitBookAPIError 404', async () 
     assert.equal(route.status, 404);
     const rb = await route.json();
     assert.equal(rb?.error?.code, 404, `unknown route: ${JSON.stringify(rb)}`);
+});
+
+step('searchSpaceContent and searchOrganizationContent find the merged pages', async () => {
+    need(S.org, S.handbook, S.guide);
+    const r = await alice.spaces.searchSpaceContent(S.handbook, { query: 'product' });
+    assert.equal(r.status, 200);
+    assert.equal(typeof r.data.count, 'number');
+    assert.ok(r.data.items.length >= 1, 'the Guide page is found');
+    const guide = r.data.items.find((p) => p.id === S.guide);
+    assert.ok(guide, 'the Guide page is among the results');
+    assert.equal(guide.path, 'guide');
+    assert.equal(typeof guide.urls.app, 'string');
+    assert.ok(Array.isArray(guide.sections) && guide.sections.length >= 1, 'with its matching section');
+    for (const sec of guide.sections) {
+        for (const k of ['id', 'title', 'path', 'body']) assert.equal(typeof sec[k], 'string', `section.${k}`);
+    }
+    const none = await alice.spaces.searchSpaceContent(S.handbook, { query: 'zeppelin' });
+    assert.equal(none.data.count, 0);
+    assert.deepEqual(none.data.items, []);
+
+    const o = await alice.orgs.searchOrganizationContent(S.org, { query: 'product' });
+    assert.equal(o.status, 200);
+    const hb = o.data.items.find((sp) => sp.id === S.handbook);
+    assert.ok(hb, 'the Handbook space is among the organization results');
+    assert.equal(hb.title, 'Handbook');
+    assert.ok(hb.pages.some((p) => p.id === S.guide), 'with the Guide page');
+    await rejectsWith(400, alice.spaces.searchSpaceContent(S.handbook, { query: 'x'.repeat(513) }), 'a query over 512 characters');
 });
 
 step('unknown collection and team ids answer 404', async () => {

@@ -231,6 +231,11 @@ type ClientInterface interface {
 	// Corresponds with POST /orgs/{organizationId}/ping (the `UpdateOrganizationMemberLastSeenAt` operationId).
 	UpdateOrganizationMemberLastSeenAt(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+	//
+	// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
+	SearchOrganizationContent(ctx context.Context, organizationId OrganizationId, params *SearchOrganizationContentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListSpacesInOrganizationById performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 	ListSpacesInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListSpacesInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -372,6 +377,11 @@ type ClientInterface interface {
 
 	// RestoreSpace performs a POST /spaces/{spaceId}/restore (the `RestoreSpace` operationId) request.
 	RestoreSpace(ctx context.Context, spaceId SpaceId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+	//
+	// Corresponds with GET /spaces/{spaceId}/search (the `SearchSpaceContent` operationId).
+	SearchSpaceContent(ctx context.Context, spaceId SpaceId, params *SearchSpaceContentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TransferSpaceWithBody performs a POST /spaces/{spaceId}/transfer (the `TransferSpace` operationId) request,
 	// with any type of body and a specified content type.
@@ -878,6 +888,21 @@ func (c *Client) UpdateOrganizationMemberLastSeenAt(ctx context.Context, organiz
 	return c.Client.Do(req)
 }
 
+// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+//
+// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
+func (c *Client) SearchOrganizationContent(ctx context.Context, organizationId OrganizationId, params *SearchOrganizationContentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchOrganizationContentRequest(c.Server, organizationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListSpacesInOrganizationById performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 func (c *Client) ListSpacesInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListSpacesInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSpacesInOrganizationByIdRequest(c.Server, organizationId, params)
@@ -1370,6 +1395,21 @@ func (c *Client) MoveSpace(ctx context.Context, spaceId SpaceId, body MoveSpaceJ
 // RestoreSpace performs a POST /spaces/{spaceId}/restore (the `RestoreSpace` operationId) request.
 func (c *Client) RestoreSpace(ctx context.Context, spaceId SpaceId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRestoreSpaceRequest(c.Server, spaceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+//
+// Corresponds with GET /spaces/{spaceId}/search (the `SearchSpaceContent` operationId).
+func (c *Client) SearchSpaceContent(ctx context.Context, spaceId SpaceId, params *SearchSpaceContentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchSpaceContentRequest(c.Server, spaceId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2883,6 +2923,87 @@ func NewUpdateOrganizationMemberLastSeenAtRequest(server string, organizationId 
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSearchOrganizationContentRequest constructs an http.Request for the SearchOrganizationContent method
+func NewSearchOrganizationContentRequest(server string, organizationId OrganizationId, params *SearchOrganizationContentParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/search", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "query", params.Query, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -4694,6 +4815,87 @@ func NewRestoreSpaceRequest(server string, spaceId SpaceId) (*http.Request, erro
 	return req, nil
 }
 
+// NewSearchSpaceContentRequest constructs an http.Request for the SearchSpaceContent method
+func NewSearchSpaceContentRequest(server string, spaceId SpaceId, params *SearchSpaceContentParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/search", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "query", params.Query, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewTransferSpaceRequest calls the generic TransferSpace builder with application/json body
 func NewTransferSpaceRequest(server string, spaceId SpaceId, body TransferSpaceJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5005,6 +5207,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /orgs/{organizationId}/ping (the `UpdateOrganizationMemberLastSeenAt` operationId).
 	UpdateOrganizationMemberLastSeenAtWithResponse(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*UpdateOrganizationMemberLastSeenAtResponse, error)
 
+	// SearchOrganizationContentWithResponse Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
+	SearchOrganizationContentWithResponse(ctx context.Context, organizationId OrganizationId, params *SearchOrganizationContentParams, reqEditors ...RequestEditorFn) (*SearchOrganizationContentResponse, error)
+
 	// ListSpacesInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -5198,6 +5407,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns a wrapper object for the known response body format(s).
 	RestoreSpaceWithResponse(ctx context.Context, spaceId SpaceId, reqEditors ...RequestEditorFn) (*RestoreSpaceResponse, error)
+
+	// SearchSpaceContentWithResponse Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /spaces/{spaceId}/search (the `SearchSpaceContent` operationId).
+	SearchSpaceContentWithResponse(ctx context.Context, spaceId SpaceId, params *SearchSpaceContentParams, reqEditors ...RequestEditorFn) (*SearchSpaceContentResponse, error)
 
 	// TransferSpaceWithBodyWithResponse performs a POST /spaces/{spaceId}/transfer (the `TransferSpace` operationId) request,
 	// with any type of body and a specified content type.
@@ -7151,6 +7367,75 @@ func (r UpdateOrganizationMemberLastSeenAtResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateOrganizationMemberLastSeenAtResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SearchOrganizationContentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SearchSpaceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchOrganizationContentResponse) GetJSON200() *SearchSpaceList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SearchOrganizationContentResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SearchOrganizationContentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SearchOrganizationContentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SearchOrganizationContentResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchOrganizationContentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchOrganizationContentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchOrganizationContentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchOrganizationContentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9271,6 +9556,82 @@ func (r RestoreSpaceResponse) ContentType() string {
 	return ""
 }
 
+type SearchSpaceContentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SearchPageList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchSpaceContentResponse) GetJSON200() *SearchPageList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SearchSpaceContentResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SearchSpaceContentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SearchSpaceContentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SearchSpaceContentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SearchSpaceContentResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchSpaceContentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchSpaceContentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchSpaceContentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchSpaceContentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type TransferSpaceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9819,6 +10180,19 @@ func (c *ClientWithResponses) UpdateOrganizationMemberLastSeenAtWithResponse(ctx
 	return ParseUpdateOrganizationMemberLastSeenAtResponse(rsp)
 }
 
+// SearchOrganizationContentWithResponse Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
+func (c *ClientWithResponses) SearchOrganizationContentWithResponse(ctx context.Context, organizationId OrganizationId, params *SearchOrganizationContentParams, reqEditors ...RequestEditorFn) (*SearchOrganizationContentResponse, error) {
+	rsp, err := c.SearchOrganizationContent(ctx, organizationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchOrganizationContentResponse(rsp)
+}
+
 // ListSpacesInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10227,6 +10601,19 @@ func (c *ClientWithResponses) RestoreSpaceWithResponse(ctx context.Context, spac
 		return nil, err
 	}
 	return ParseRestoreSpaceResponse(rsp)
+}
+
+// SearchSpaceContentWithResponse Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /spaces/{spaceId}/search (the `SearchSpaceContent` operationId).
+func (c *ClientWithResponses) SearchSpaceContentWithResponse(ctx context.Context, spaceId SpaceId, params *SearchSpaceContentParams, reqEditors ...RequestEditorFn) (*SearchSpaceContentResponse, error) {
+	rsp, err := c.SearchSpaceContent(ctx, spaceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchSpaceContentResponse(rsp)
 }
 
 // TransferSpaceWithBodyWithResponse performs a POST /spaces/{spaceId}/transfer (the `TransferSpace` operationId) request,
@@ -11784,6 +12171,60 @@ func ParseUpdateOrganizationMemberLastSeenAtResponse(rsp *http.Response) (*Updat
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSearchOrganizationContentResponse parses an HTTP response from a SearchOrganizationContentWithResponse call
+func ParseSearchOrganizationContentResponse(rsp *http.Response) (*SearchOrganizationContentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchOrganizationContentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SearchSpaceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -13466,6 +13907,67 @@ func ParseRestoreSpaceResponse(rsp *http.Response) (*RestoreSpaceResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest Space
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSearchSpaceContentResponse parses an HTTP response from a SearchSpaceContentWithResponse call
+func ParseSearchSpaceContentResponse(rsp *http.Response) (*SearchSpaceContentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchSpaceContentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SearchPageList
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1688,6 +1688,49 @@ type RevisionPage struct {
 // RevisionType defines model for RevisionType.
 type RevisionType string
 
+// SearchPageList defines model for SearchPageList.
+type SearchPageList struct {
+	Count int                `json:"count"`
+	Items []SearchPageResult `json:"items"`
+	Next  *ListNext          `json:"next,omitempty"`
+}
+
+// SearchPageResult defines model for SearchPageResult.
+type SearchPageResult struct {
+	Id       string                `json:"id"`
+	Path     string                `json:"path"`
+	Sections []SearchSectionResult `json:"sections"`
+	Title    string                `json:"title"`
+	Urls     struct {
+		App string `json:"app"`
+	} `json:"urls"`
+}
+
+// SearchSectionResult defines model for SearchSectionResult.
+type SearchSectionResult struct {
+	Body  string `json:"body"`
+	Id    string `json:"id"`
+	Path  string `json:"path"`
+	Title string `json:"title"`
+	Urls  struct {
+		App string `json:"app"`
+	} `json:"urls"`
+}
+
+// SearchSpaceList defines model for SearchSpaceList.
+type SearchSpaceList struct {
+	Count int                 `json:"count"`
+	Items []SearchSpaceResult `json:"items"`
+	Next  *ListNext           `json:"next,omitempty"`
+}
+
+// SearchSpaceResult defines model for SearchSpaceResult.
+type SearchSpaceResult struct {
+	Id    string             `json:"id"`
+	Pages []SearchPageResult `json:"pages"`
+	Title string             `json:"title"`
+}
+
 // Space defines model for Space.
 type Space struct {
 	ChangeRequests      int       `json:"changeRequests"`
@@ -1968,6 +2011,9 @@ type PageId = string
 // PagePath defines model for pagePath.
 type PagePath = string
 
+// SearchQuery defines model for searchQuery.
+type SearchQuery = string
+
 // SpaceId defines model for spaceId.
 type SpaceId = string
 
@@ -2086,6 +2132,18 @@ type ListTeamsForOrganizationMemberParams struct {
 
 	// Title Case-insensitive text the team title contains.
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// SearchOrganizationContentParams defines parameters for SearchOrganizationContent.
+type SearchOrganizationContentParams struct {
+	// Query The words to search for.
+	Query SearchQuery `form:"query" json:"query"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListSpacesInOrganizationByIdParams defines parameters for ListSpacesInOrganizationById.
@@ -2236,6 +2294,18 @@ type GetPageByPathParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// SearchSpaceContentParams defines parameters for SearchSpaceContent.
+type SearchSpaceContentParams struct {
+	// Query The words to search for.
+	Query SearchQuery `form:"query" json:"query"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // UpdateCollectionByIdJSONRequestBody defines body for UpdateCollectionById for application/json ContentType.

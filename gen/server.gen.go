@@ -99,6 +99,9 @@ type ServerInterface interface {
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	// (POST /orgs/{organizationId}/ping)
 	UpdateOrganizationMemberLastSeenAt(ctx echo.Context, organizationId OrganizationId) error
+	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+	// (GET /orgs/{organizationId}/search)
+	SearchOrganizationContent(ctx echo.Context, organizationId OrganizationId, params SearchOrganizationContentParams) error
 
 	// (GET /orgs/{organizationId}/spaces)
 	ListSpacesInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListSpacesInOrganizationByIdParams) error
@@ -183,6 +186,9 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/restore)
 	RestoreSpace(ctx echo.Context, spaceId SpaceId) error
+	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+	// (GET /spaces/{spaceId}/search)
+	SearchSpaceContent(ctx echo.Context, spaceId SpaceId, params SearchSpaceContentParams) error
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx echo.Context, spaceId SpaceId) error
@@ -856,6 +862,45 @@ func (w *ServerInterfaceWrapper) UpdateOrganizationMemberLastSeenAt(ctx echo.Con
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateOrganizationMemberLastSeenAt(ctx, organizationId)
+	return err
+}
+
+// SearchOrganizationContent converts echo context to params.
+func (w *ServerInterfaceWrapper) SearchOrganizationContent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SearchOrganizationContentParams
+	// ------------- Required query parameter "query" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "query", ctx.QueryParams(), &params.Query, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter query: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SearchOrganizationContent(ctx, organizationId, params)
 	return err
 }
 
@@ -1725,6 +1770,45 @@ func (w *ServerInterfaceWrapper) RestoreSpace(ctx echo.Context) error {
 	return err
 }
 
+// SearchSpaceContent converts echo context to params.
+func (w *ServerInterfaceWrapper) SearchSpaceContent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SearchSpaceContentParams
+	// ------------- Required query parameter "query" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "query", ctx.QueryParams(), &params.Query, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter query: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SearchSpaceContent(ctx, spaceId, params)
+	return err
+}
+
 // TransferSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) TransferSpace(ctx echo.Context) error {
 	var err error
@@ -1854,6 +1938,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/pages", wrapper.ListPages, options.OperationMiddlewares["listPages"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId", wrapper.GetPageById, options.OperationMiddlewares["getPageById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/path/:pagePath", wrapper.GetPageByPath, options.OperationMiddlewares["getPageByPath"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/search", wrapper.SearchSpaceContent, options.OperationMiddlewares["searchSpaceContent"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/search", wrapper.SearchOrganizationContent, options.OperationMiddlewares["searchOrganizationContent"]...)
 
 }
 
@@ -4171,6 +4257,85 @@ func (response UpdateOrganizationMemberLastSeenAt404JSONResponse) VisitUpdateOrg
 type UpdateOrganizationMemberLastSeenAt429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response UpdateOrganizationMemberLastSeenAt429JSONResponse) VisitUpdateOrganizationMemberLastSeenAtResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchOrganizationContentRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         SearchOrganizationContentParams
+}
+
+type SearchOrganizationContentResponseObject interface {
+	VisitSearchOrganizationContentResponse(w http.ResponseWriter) error
+}
+
+type SearchOrganizationContent200JSONResponse SearchSpaceList
+
+func (response SearchOrganizationContent200JSONResponse) VisitSearchOrganizationContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchOrganizationContent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SearchOrganizationContent400JSONResponse) VisitSearchOrganizationContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchOrganizationContent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SearchOrganizationContent401JSONResponse) VisitSearchOrganizationContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchOrganizationContent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SearchOrganizationContent404JSONResponse) VisitSearchOrganizationContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchOrganizationContent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SearchOrganizationContent429JSONResponse) VisitSearchOrganizationContentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6782,6 +6947,99 @@ func (response RestoreSpace429JSONResponse) VisitRestoreSpaceResponse(w http.Res
 	return err
 }
 
+type SearchSpaceContentRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  SearchSpaceContentParams
+}
+
+type SearchSpaceContentResponseObject interface {
+	VisitSearchSpaceContentResponse(w http.ResponseWriter) error
+}
+
+type SearchSpaceContent200JSONResponse SearchPageList
+
+func (response SearchSpaceContent200JSONResponse) VisitSearchSpaceContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSpaceContent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SearchSpaceContent400JSONResponse) VisitSearchSpaceContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSpaceContent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SearchSpaceContent401JSONResponse) VisitSearchSpaceContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSpaceContent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SearchSpaceContent403JSONResponse) VisitSearchSpaceContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSpaceContent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SearchSpaceContent404JSONResponse) VisitSearchSpaceContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSpaceContent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SearchSpaceContent429JSONResponse) VisitSearchSpaceContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TransferSpaceRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Body    *TransferSpaceJSONRequestBody
@@ -7035,6 +7293,9 @@ type StrictServerInterface interface {
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	// (POST /orgs/{organizationId}/ping)
 	UpdateOrganizationMemberLastSeenAt(ctx context.Context, request UpdateOrganizationMemberLastSeenAtRequestObject) (UpdateOrganizationMemberLastSeenAtResponseObject, error)
+	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+	// (GET /orgs/{organizationId}/search)
+	SearchOrganizationContent(ctx context.Context, request SearchOrganizationContentRequestObject) (SearchOrganizationContentResponseObject, error)
 
 	// (GET /orgs/{organizationId}/spaces)
 	ListSpacesInOrganizationById(ctx context.Context, request ListSpacesInOrganizationByIdRequestObject) (ListSpacesInOrganizationByIdResponseObject, error)
@@ -7119,6 +7380,9 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/restore)
 	RestoreSpace(ctx context.Context, request RestoreSpaceRequestObject) (RestoreSpaceResponseObject, error)
+	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+	// (GET /spaces/{spaceId}/search)
+	SearchSpaceContent(ctx context.Context, request SearchSpaceContentRequestObject) (SearchSpaceContentResponseObject, error)
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx context.Context, request TransferSpaceRequestObject) (TransferSpaceResponseObject, error)
@@ -8004,6 +8268,32 @@ func (sh *strictHandler) UpdateOrganizationMemberLastSeenAt(ctx echo.Context, or
 		return err
 	} else if validResponse, ok := response.(UpdateOrganizationMemberLastSeenAtResponseObject); ok {
 		return validResponse.VisitUpdateOrganizationMemberLastSeenAtResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SearchOrganizationContent operation middleware
+func (sh *strictHandler) SearchOrganizationContent(ctx echo.Context, organizationId OrganizationId, params SearchOrganizationContentParams) error {
+	var request SearchOrganizationContentRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SearchOrganizationContent(ctx.Request().Context(), request.(SearchOrganizationContentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SearchOrganizationContent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SearchOrganizationContentResponseObject); ok {
+		return validResponse.VisitSearchOrganizationContentResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -8922,6 +9212,32 @@ func (sh *strictHandler) RestoreSpace(ctx echo.Context, spaceId SpaceId) error {
 		return err
 	} else if validResponse, ok := response.(RestoreSpaceResponseObject); ok {
 		return validResponse.VisitRestoreSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SearchSpaceContent operation middleware
+func (sh *strictHandler) SearchSpaceContent(ctx echo.Context, spaceId SpaceId, params SearchSpaceContentParams) error {
+	var request SearchSpaceContentRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SearchSpaceContent(ctx.Request().Context(), request.(SearchSpaceContentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SearchSpaceContent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SearchSpaceContentResponseObject); ok {
+		return validResponse.VisitSearchSpaceContentResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -250,7 +250,33 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 			out = append(out, c.inlines(ch, marks)...)
 		}
 	}
+	return mergeTexts(out)
+}
+
+// mergeTexts joins neighbouring text nodes with the same marks: the parser cuts text where a
+// link might start, which is no boundary in the document.
+func mergeTexts(nodes []*Node) []*Node {
+	out := nodes[:0]
+	for _, n := range nodes {
+		if k := len(out); k > 0 && n.Object == "text" && out[k-1].Object == "text" && sameMarks(out[k-1].Leaves[0], n.Leaves[0]) {
+			out[k-1].Leaves[0].Text += n.Leaves[0].Text
+			continue
+		}
+		out = append(out, n)
+	}
 	return out
+}
+
+func sameMarks(a, b *Leaf) bool {
+	if len(a.Marks) != len(b.Marks) {
+		return false
+	}
+	for i := range a.Marks {
+		if a.Marks[i].Type != b.Marks[i].Type {
+			return false
+		}
+	}
+	return true
 }
 
 // plainText is the text content of an inline node.

@@ -454,3 +454,22 @@ func TestRichtextUniqueKeysLarge(t *testing.T) {
 		t.Fatalf("%d top-level nodes", len(doc.Nodes))
 	}
 }
+
+// The parser cuts plain text where a link could start; the document keeps one text node.
+func TestRichtextNeighbouringTextJoins(t *testing.T) {
+	doc := FromMarkdown("How to use the product.\n")
+	p := doc.Nodes[0]
+	if len(p.Nodes) != 1 || p.Nodes[0].Leaves[0].Text != "How to use the product." {
+		t.Fatalf("paragraph = %+v", p.Nodes)
+	}
+	mixed := FromMarkdown("plain **bold** plain www.example.com tail\n").Nodes[0]
+	var texts []string
+	for _, n := range mixed.Nodes {
+		if n.Object == "text" {
+			texts = append(texts, n.Leaves[0].Text)
+		}
+	}
+	if len(texts) < 3 || texts[0] != "plain " || texts[1] != "bold" {
+		t.Fatalf("texts = %q", texts)
+	}
+}

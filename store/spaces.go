@@ -472,3 +472,22 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 	})
 	return int(n), err
 }
+
+// SpaceTitles returns the titles of spaces by id, in one query.
+func (s *Store) SpaceTitles(ctx context.Context, ids []string) (map[string]string, error) {
+	b, _ := json.Marshal(ids)
+	rows, err := s.reader.QueryContext(ctx, `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`, string(b))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read space titles: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]string, len(ids))
+	for rows.Next() {
+		var id, title string
+		if err := rows.Scan(&id, &title); err != nil {
+			return nil, fmt.Errorf("store: unable to read space titles: %w", err)
+		}
+		out[id] = title
+	}
+	return out, rows.Err()
+}
