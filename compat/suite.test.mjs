@@ -52,11 +52,16 @@ const OPERATIONS = [
     'getRevisionOfChangeRequestById', 'listPagesInChangeRequest', 'getPageInChangeRequestById',
     'getPageInChangeRequestByPath', 'getCurrentRevision', 'listPages', 'getPageById', 'getPageByPath',
     'searchSpaceContent', 'searchOrganizationContent',
+    'listFilesInChangeRequestById', 'getFileInChangeRequestById', 'listChangeRequestFileBacklinks',
+    'listChangeRequestLinks', 'listPageLinksInChangeRequest', 'listChangeRequestPageBacklinks',
+    'listFiles', 'getFileById', 'listSpaceFileBacklinks', 'listSpaceLinks', 'listPageLinksInSpace',
+    'listSpacePageBacklinks', 'applyTemplateToSpace', 'getChangeRequestPDF',
 ];
 
 // Operations the 0.146.0 client has under another method name.
 const CLIENT_METHOD_TO_OPERATION = {
     setUserAsSsoMemberForOrganization: 'setUserAsSSOMemberForOrganization',
+    getChangeRequestPdf: 'getChangeRequestPDF',
 };
 
 // Operations the 0.146.0 client does not have at all; they go through raw fetch.
@@ -1860,6 +1865,93 @@ step('searchSpaceContent and searchOrganizationContent find the merged pages', a
     assert.equal(hb.title, 'Handbook');
     assert.ok(hb.pages.some((p) => p.id === S.guide), 'with the Guide page');
     await rejectsWith(400, alice.spaces.searchSpaceContent(S.handbook, { query: 'x'.repeat(513) }), 'a query over 512 characters');
+});
+
+step('files and links: insert_files, links between pages, backlinks, in both families', async () => {
+    need(S.org);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Linked' });
+    assert.equal(sp.status, 201);
+    const space = sp.data.id;
+    const cr = await alice.spaces.createChangeRequest(space, { subject: 'Pages that link' });
+    assert.equal(cr.status, 201);
+    const crId = cr.data.id;
+    const logo = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
+    const applied = await applyChanges(ALICE_TOKEN, space, crId, [
+        { type: 'insert_files', files: [{ name: 'logo.gif', contentType: 'image/gif', content: logo.toString('base64'), ref: 'logo' }] },
+        { type: 'insert_page', ref: 'home', title: 'Home', document: { markdown: 'See [setup](/pages/setup) and [the web](https://example.org).\n\n![logo](/files/logo)\n' } },
+        { type: 'insert_page', ref: 'setup', title: 'Setup', document: { markdown: 'Back [home](/pages/home), or [nowhere](/pages/missing).\n' } },
+    ]);
+    assert.equal(applied.status, 200, JSON.stringify(applied.data));
+    const { home, setup, logo: fileId } = applied.data.refs;
+    assert.ok(home && setup && fileId, 'refs for pages and the file');
+
+    const files = await alice.spaces.listFilesInChangeRequestById(space, crId);
+    assert.equal(files.status, 200);
+    assert.equal(files.data.count, 1);
+    const f = await alice.spaces.getFileInChangeRequestById(space, crId, fileId);
+    assert.equal(f.data.name, 'logo.gif');
+    assert.equal(f.data.contentType, 'image/gif');
+    assert.equal(f.data.size, logo.length);
+    const dl = await fetch(f.data.downloadURL);
+    assert.equal(dl.status, 200);
+    assert.deepEqual(Buffer.from(await dl.arrayBuffer()), logo, 'the download answers the bytes');
+
+    const links = await alice.spaces.listChangeRequestLinks(space, crId);
+    assert.equal(links.status, 200);
+    assert.equal(links.data.stats.total, 5);
+    assert.equal(links.data.stats.broken.total, 1);
+    assert.equal(links.data.stats.broken.changeRequest, 1);
+    const statuses = links.data.items.map((u) => u.status).sort();
+    assert.deepEqual(statuses, ['broken', 'ok', 'ok', 'ok', 'ok']);
+    const pageLinks = await alice.spaces.listPageLinksInChangeRequest(space, crId, setup);
+    assert.equal(pageLinks.data.count, 2);
+    const back = await alice.spaces.listChangeRequestPageBacklinks(space, crId, home);
+    assert.deepEqual(back.data.items.map((l) => l.page.id), [setup]);
+    const fileBack = await alice.spaces.listChangeRequestFileBacklinks(space, crId, fileId);
+    assert.deepEqual(fileBack.data.items.map((l) => l.page.id), [home]);
+
+    const merged = await alice.spaces.mergeChangeRequest(space, crId);
+    assert.equal(merged.data.result, 'merge');
+    const sf = await alice.spaces.listFiles(space);
+    assert.equal(sf.data.count, 1);
+    assert.equal((await alice.spaces.getFileById(space, fileId)).data.id, fileId);
+    const sl = await alice.spaces.listSpaceLinks(space);
+    assert.equal(sl.data.stats.total, 5);
+    assert.equal(sl.data.stats.broken.changeRequest, undefined);
+    const spl = await alice.spaces.listPageLinksInSpace(space, home);
+    assert.equal(spl.data.count, 3);
+    const sb = await alice.spaces.listSpacePageBacklinks(space, setup);
+    assert.deepEqual(sb.data.items.map((l) => l.page.id), [home]);
+    const sfb = await alice.spaces.listSpaceFileBacklinks(space, fileId);
+    assert.equal(sfb.data.count, 1);
+    await rejectsWith(404, alice.spaces.getFileById(space, 'noSuchFile0000000000'), 'GET unknown file');
+});
+
+step('applyTemplateToSpace and getChangeRequestPDF', async () => {
+    need(S.org);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Templated' });
+    const space = sp.data.id;
+    const applied = await alice.spaces.applyTemplateToSpace(space, { id: 'product-guide' });
+    assert.equal(applied.status, 204);
+    const pages = await alice.spaces.listPages(space);
+    assert.ok(pages.data.pages.length >= 1, 'the template wrote pages');
+    assert.ok(pages.data.pages[0].pages.length >= 3, 'a guide of several pages');
+    await rejectsWith(400, alice.spaces.applyTemplateToSpace(space, { id: 'no-such-template' }), 'an unknown template');
+
+    const cr = await alice.spaces.createChangeRequest(space, { subject: 'Print me' });
+    const applyRes = await applyChanges(ALICE_TOKEN, space, cr.data.id, [
+        { type: 'insert_page', title: 'Printable Page', document: { markdown: '# Printable\n\nSome **text**.\n' } },
+    ]);
+    assert.equal(applyRes.status, 200);
+    const pdf = await alice.spaces.getChangeRequestPdf(space, cr.data.id);
+    assert.equal(pdf.status, 200);
+    assert.match(pdf.data.url, /^http/);
+    const res = await fetch(pdf.data.url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/pdf');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.ok(bytes.includes('Printable Page'), 'the PDF holds the page title');
 });
 
 step('unknown collection and team ids answer 404', async () => {

@@ -333,8 +333,23 @@ type ClientInterface interface {
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
 	UpdateChangeRequestContent(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListFilesInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files (the `ListFilesInChangeRequestById` operationId) request.
+	ListFilesInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListFilesInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetFileInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId} (the `GetFileInChangeRequestById` operationId) request.
+	GetFileInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *GetFileInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListChangeRequestFileBacklinks performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks (the `ListChangeRequestFileBacklinks` operationId) request.
+	ListChangeRequestFileBacklinks(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *ListChangeRequestFileBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPageInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId} (the `GetPageInChangeRequestById` operationId) request.
 	GetPageInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *GetPageInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListChangeRequestPageBacklinks performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks (the `ListChangeRequestPageBacklinks` operationId) request.
+	ListChangeRequestPageBacklinks(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListChangeRequestPageBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPageLinksInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links (the `ListPageLinksInChangeRequest` operationId) request.
+	ListPageLinksInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListPageLinksInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPagesInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages (the `ListPagesInChangeRequest` operationId) request.
 	ListPagesInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListPagesInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -342,10 +357,20 @@ type ClientInterface interface {
 	// GetPageInChangeRequestByPath performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath} (the `GetPageInChangeRequestByPath` operationId) request.
 	GetPageInChangeRequestByPath(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params *GetPageInChangeRequestByPathParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
+	//
+	// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/links (the `ListChangeRequestLinks` operationId).
+	ListChangeRequestLinks(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListChangeRequestLinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// MergeChangeRequest Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge (the `MergeChangeRequest` operationId).
 	MergeChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
+	//
+	// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf (the `GetChangeRequestPDF` operationId).
+	GetChangeRequestPDF(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetChangeRequestPDFParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	//
@@ -355,8 +380,23 @@ type ClientInterface interface {
 	// GetCurrentRevision performs a GET /spaces/{spaceId}/content (the `GetCurrentRevision` operationId) request.
 	GetCurrentRevision(ctx context.Context, spaceId SpaceId, params *GetCurrentRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListFiles performs a GET /spaces/{spaceId}/content/files (the `ListFiles` operationId) request.
+	ListFiles(ctx context.Context, spaceId SpaceId, params *ListFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetFileById performs a GET /spaces/{spaceId}/content/files/{fileId} (the `GetFileById` operationId) request.
+	GetFileById(ctx context.Context, spaceId SpaceId, fileId FileId, params *GetFileByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSpaceFileBacklinks performs a GET /spaces/{spaceId}/content/files/{fileId}/backlinks (the `ListSpaceFileBacklinks` operationId) request.
+	ListSpaceFileBacklinks(ctx context.Context, spaceId SpaceId, fileId FileId, params *ListSpaceFileBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPageById performs a GET /spaces/{spaceId}/content/page/{pageId} (the `GetPageById` operationId) request.
 	GetPageById(ctx context.Context, spaceId SpaceId, pageId PageId, params *GetPageByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSpacePageBacklinks performs a GET /spaces/{spaceId}/content/page/{pageId}/backlinks (the `ListSpacePageBacklinks` operationId) request.
+	ListSpacePageBacklinks(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListSpacePageBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPageLinksInSpace performs a GET /spaces/{spaceId}/content/page/{pageId}/links (the `ListPageLinksInSpace` operationId) request.
+	ListPageLinksInSpace(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListPageLinksInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPages performs a GET /spaces/{spaceId}/content/pages (the `ListPages` operationId) request.
 	ListPages(ctx context.Context, spaceId SpaceId, params *ListPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -364,8 +404,27 @@ type ClientInterface interface {
 	// GetPageByPath performs a GET /spaces/{spaceId}/content/path/{pagePath} (the `GetPageByPath` operationId) request.
 	GetPageByPath(ctx context.Context, spaceId SpaceId, pagePath PagePath, params *GetPageByPathParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ApplyTemplateToSpaceWithBody Add a built-in template's pages to the space's content, as a new revision.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+	ApplyTemplateToSpaceWithBody(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ApplyTemplateToSpace Add a built-in template's pages to the space's content, as a new revision.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+	ApplyTemplateToSpace(ctx context.Context, spaceId SpaceId, body ApplyTemplateToSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DuplicateSpace performs a POST /spaces/{spaceId}/duplicate (the `DuplicateSpace` operationId) request.
 	DuplicateSpace(ctx context.Context, spaceId SpaceId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
+	//
+	// Corresponds with GET /spaces/{spaceId}/links (the `ListSpaceLinks` operationId).
+	ListSpaceLinks(ctx context.Context, spaceId SpaceId, params *ListSpaceLinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// MoveSpaceWithBody performs a POST /spaces/{spaceId}/move (the `MoveSpace` operationId) request,
 	// with any type of body and a specified content type.
@@ -1230,9 +1289,74 @@ func (c *Client) UpdateChangeRequestContent(ctx context.Context, spaceId SpaceId
 	return c.Client.Do(req)
 }
 
+// ListFilesInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files (the `ListFilesInChangeRequestById` operationId) request.
+func (c *Client) ListFilesInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListFilesInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListFilesInChangeRequestByIdRequest(c.Server, spaceId, changeRequestId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetFileInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId} (the `GetFileInChangeRequestById` operationId) request.
+func (c *Client) GetFileInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *GetFileInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetFileInChangeRequestByIdRequest(c.Server, spaceId, changeRequestId, fileId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChangeRequestFileBacklinks performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks (the `ListChangeRequestFileBacklinks` operationId) request.
+func (c *Client) ListChangeRequestFileBacklinks(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *ListChangeRequestFileBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangeRequestFileBacklinksRequest(c.Server, spaceId, changeRequestId, fileId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetPageInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId} (the `GetPageInChangeRequestById` operationId) request.
 func (c *Client) GetPageInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *GetPageInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPageInChangeRequestByIdRequest(c.Server, spaceId, changeRequestId, pageId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChangeRequestPageBacklinks performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks (the `ListChangeRequestPageBacklinks` operationId) request.
+func (c *Client) ListChangeRequestPageBacklinks(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListChangeRequestPageBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangeRequestPageBacklinksRequest(c.Server, spaceId, changeRequestId, pageId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPageLinksInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links (the `ListPageLinksInChangeRequest` operationId) request.
+func (c *Client) ListPageLinksInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListPageLinksInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPageLinksInChangeRequestRequest(c.Server, spaceId, changeRequestId, pageId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1269,11 +1393,41 @@ func (c *Client) GetPageInChangeRequestByPath(ctx context.Context, spaceId Space
 	return c.Client.Do(req)
 }
 
+// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
+//
+// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/links (the `ListChangeRequestLinks` operationId).
+func (c *Client) ListChangeRequestLinks(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListChangeRequestLinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangeRequestLinksRequest(c.Server, spaceId, changeRequestId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // MergeChangeRequest Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
 //
 // Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge (the `MergeChangeRequest` operationId).
 func (c *Client) MergeChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewMergeChangeRequestRequest(c.Server, spaceId, changeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
+//
+// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf (the `GetChangeRequestPDF` operationId).
+func (c *Client) GetChangeRequestPDF(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetChangeRequestPDFParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChangeRequestPDFRequest(c.Server, spaceId, changeRequestId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1312,9 +1466,74 @@ func (c *Client) GetCurrentRevision(ctx context.Context, spaceId SpaceId, params
 	return c.Client.Do(req)
 }
 
+// ListFiles performs a GET /spaces/{spaceId}/content/files (the `ListFiles` operationId) request.
+func (c *Client) ListFiles(ctx context.Context, spaceId SpaceId, params *ListFilesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListFilesRequest(c.Server, spaceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetFileById performs a GET /spaces/{spaceId}/content/files/{fileId} (the `GetFileById` operationId) request.
+func (c *Client) GetFileById(ctx context.Context, spaceId SpaceId, fileId FileId, params *GetFileByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetFileByIdRequest(c.Server, spaceId, fileId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSpaceFileBacklinks performs a GET /spaces/{spaceId}/content/files/{fileId}/backlinks (the `ListSpaceFileBacklinks` operationId) request.
+func (c *Client) ListSpaceFileBacklinks(ctx context.Context, spaceId SpaceId, fileId FileId, params *ListSpaceFileBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSpaceFileBacklinksRequest(c.Server, spaceId, fileId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetPageById performs a GET /spaces/{spaceId}/content/page/{pageId} (the `GetPageById` operationId) request.
 func (c *Client) GetPageById(ctx context.Context, spaceId SpaceId, pageId PageId, params *GetPageByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPageByIdRequest(c.Server, spaceId, pageId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSpacePageBacklinks performs a GET /spaces/{spaceId}/content/page/{pageId}/backlinks (the `ListSpacePageBacklinks` operationId) request.
+func (c *Client) ListSpacePageBacklinks(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListSpacePageBacklinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSpacePageBacklinksRequest(c.Server, spaceId, pageId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPageLinksInSpace performs a GET /spaces/{spaceId}/content/page/{pageId}/links (the `ListPageLinksInSpace` operationId) request.
+func (c *Client) ListPageLinksInSpace(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListPageLinksInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPageLinksInSpaceRequest(c.Server, spaceId, pageId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1351,9 +1570,58 @@ func (c *Client) GetPageByPath(ctx context.Context, spaceId SpaceId, pagePath Pa
 	return c.Client.Do(req)
 }
 
+// ApplyTemplateToSpaceWithBody Add a built-in template's pages to the space's content, as a new revision.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+func (c *Client) ApplyTemplateToSpaceWithBody(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewApplyTemplateToSpaceRequestWithBody(c.Server, spaceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ApplyTemplateToSpace Add a built-in template's pages to the space's content, as a new revision.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+func (c *Client) ApplyTemplateToSpace(ctx context.Context, spaceId SpaceId, body ApplyTemplateToSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewApplyTemplateToSpaceRequest(c.Server, spaceId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // DuplicateSpace performs a POST /spaces/{spaceId}/duplicate (the `DuplicateSpace` operationId) request.
 func (c *Client) DuplicateSpace(ctx context.Context, spaceId SpaceId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDuplicateSpaceRequest(c.Server, spaceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
+//
+// Corresponds with GET /spaces/{spaceId}/links (the `ListSpaceLinks` operationId).
+func (c *Client) ListSpaceLinks(ctx context.Context, spaceId SpaceId, params *ListSpaceLinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSpaceLinksRequest(c.Server, spaceId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3962,6 +4230,284 @@ func NewUpdateChangeRequestContentRequestWithBody(server string, spaceId SpaceId
 	return req, nil
 }
 
+// NewListFilesInChangeRequestByIdRequest constructs an http.Request for the ListFilesInChangeRequestById method
+func NewListFilesInChangeRequestByIdRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListFilesInChangeRequestByIdParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/content/files", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Metadata != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "metadata", *params.Metadata, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Computed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "computed", *params.Computed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetFileInChangeRequestByIdRequest constructs an http.Request for the GetFileInChangeRequestById method
+func NewGetFileInChangeRequestByIdRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *GetFileInChangeRequestByIdParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "fileId", fileId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/content/files/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Metadata != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "metadata", *params.Metadata, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Computed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "computed", *params.Computed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListChangeRequestFileBacklinksRequest constructs an http.Request for the ListChangeRequestFileBacklinks method
+func NewListChangeRequestFileBacklinksRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *ListChangeRequestFileBacklinksParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "fileId", fileId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/content/files/%s/backlinks", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPageInChangeRequestByIdRequest constructs an http.Request for the GetPageInChangeRequestById method
 func NewGetPageInChangeRequestByIdRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *GetPageInChangeRequestByIdParams) (*http.Request, error) {
 	var err error
@@ -4050,6 +4596,192 @@ func NewGetPageInChangeRequestByIdRequest(server string, spaceId SpaceId, change
 		if params.Computed != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "computed", *params.Computed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListChangeRequestPageBacklinksRequest constructs an http.Request for the ListChangeRequestPageBacklinks method
+func NewListChangeRequestPageBacklinksRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListChangeRequestPageBacklinksParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/content/page/%s/backlinks", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListPageLinksInChangeRequestRequest constructs an http.Request for the ListPageLinksInChangeRequest method
+func NewListPageLinksInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListPageLinksInChangeRequestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/content/page/%s/links", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4264,6 +4996,98 @@ func NewGetPageInChangeRequestByPathRequest(server string, spaceId SpaceId, chan
 	return req, nil
 }
 
+// NewListChangeRequestLinksRequest constructs an http.Request for the ListChangeRequestLinks method
+func NewListChangeRequestLinksRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListChangeRequestLinksParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/links", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewMergeChangeRequestRequest constructs an http.Request for the MergeChangeRequest method
 func NewMergeChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId) (*http.Request, error) {
 	var err error
@@ -4298,6 +5122,86 @@ func NewMergeChangeRequestRequest(server string, spaceId SpaceId, changeRequestI
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetChangeRequestPDFRequest constructs an http.Request for the GetChangeRequestPDF method
+func NewGetChangeRequestPDFRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetChangeRequestPDFParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/pdf", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Only != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "only", *params.Only, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -4419,6 +5323,263 @@ func NewGetCurrentRevisionRequest(server string, spaceId SpaceId, params *GetCur
 	return req, nil
 }
 
+// NewListFilesRequest constructs an http.Request for the ListFiles method
+func NewListFilesRequest(server string, spaceId SpaceId, params *ListFilesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/content/files", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Metadata != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "metadata", *params.Metadata, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Computed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "computed", *params.Computed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetFileByIdRequest constructs an http.Request for the GetFileById method
+func NewGetFileByIdRequest(server string, spaceId SpaceId, fileId FileId, params *GetFileByIdParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "fileId", fileId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/content/files/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Metadata != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "metadata", *params.Metadata, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Computed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "computed", *params.Computed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSpaceFileBacklinksRequest constructs an http.Request for the ListSpaceFileBacklinks method
+func NewListSpaceFileBacklinksRequest(server string, spaceId SpaceId, fileId FileId, params *ListSpaceFileBacklinksParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "fileId", fileId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/content/files/%s/backlinks", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPageByIdRequest constructs an http.Request for the GetPageById method
 func NewGetPageByIdRequest(server string, spaceId SpaceId, pageId PageId, params *GetPageByIdParams) (*http.Request, error) {
 	var err error
@@ -4500,6 +5661,178 @@ func NewGetPageByIdRequest(server string, spaceId SpaceId, pageId PageId, params
 		if params.Computed != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "computed", *params.Computed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSpacePageBacklinksRequest constructs an http.Request for the ListSpacePageBacklinks method
+func NewListSpacePageBacklinksRequest(server string, spaceId SpaceId, pageId PageId, params *ListSpacePageBacklinksParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/content/page/%s/backlinks", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListPageLinksInSpaceRequest constructs an http.Request for the ListPageLinksInSpace method
+func NewListPageLinksInSpaceRequest(server string, spaceId SpaceId, pageId PageId, params *ListPageLinksInSpaceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "pageId", pageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/content/page/%s/links", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4700,6 +6033,53 @@ func NewGetPageByPathRequest(server string, spaceId SpaceId, pagePath PagePath, 
 	return req, nil
 }
 
+// NewApplyTemplateToSpaceRequest calls the generic ApplyTemplateToSpace builder with application/json body
+func NewApplyTemplateToSpaceRequest(server string, spaceId SpaceId, body ApplyTemplateToSpaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewApplyTemplateToSpaceRequestWithBody(server, spaceId, "application/json", bodyReader)
+}
+
+// NewApplyTemplateToSpaceRequestWithBody constructs an http.Request for the ApplyTemplateToSpace method, with any body, and a specified content type
+func NewApplyTemplateToSpaceRequestWithBody(server string, spaceId SpaceId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/content/template", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewDuplicateSpaceRequest constructs an http.Request for the DuplicateSpace method
 func NewDuplicateSpaceRequest(server string, spaceId SpaceId) (*http.Request, error) {
 	var err error
@@ -4727,6 +6107,91 @@ func NewDuplicateSpaceRequest(server string, spaceId SpaceId) (*http.Request, er
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSpaceLinksRequest constructs an http.Request for the ListSpaceLinks method
+func NewListSpaceLinksRequest(server string, spaceId SpaceId, params *ListSpaceLinksParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/links", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -5339,10 +6804,35 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
 	UpdateChangeRequestContentWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error)
 
+	// ListFilesInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files (the `ListFilesInChangeRequestById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListFilesInChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListFilesInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*ListFilesInChangeRequestByIdResponse, error)
+
+	// GetFileInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId} (the `GetFileInChangeRequestById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetFileInChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *GetFileInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*GetFileInChangeRequestByIdResponse, error)
+
+	// ListChangeRequestFileBacklinksWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks (the `ListChangeRequestFileBacklinks` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListChangeRequestFileBacklinksWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *ListChangeRequestFileBacklinksParams, reqEditors ...RequestEditorFn) (*ListChangeRequestFileBacklinksResponse, error)
+
 	// GetPageInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId} (the `GetPageInChangeRequestById` operationId) request.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	GetPageInChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *GetPageInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*GetPageInChangeRequestByIdResponse, error)
+
+	// ListChangeRequestPageBacklinksWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks (the `ListChangeRequestPageBacklinks` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListChangeRequestPageBacklinksWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListChangeRequestPageBacklinksParams, reqEditors ...RequestEditorFn) (*ListChangeRequestPageBacklinksResponse, error)
+
+	// ListPageLinksInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links (the `ListPageLinksInChangeRequest` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListPageLinksInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListPageLinksInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListPageLinksInChangeRequestResponse, error)
 
 	// ListPagesInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages (the `ListPagesInChangeRequest` operationId) request.
 	//
@@ -5354,12 +6844,26 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	GetPageInChangeRequestByPathWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params *GetPageInChangeRequestByPathParams, reqEditors ...RequestEditorFn) (*GetPageInChangeRequestByPathResponse, error)
 
+	// ListChangeRequestLinksWithResponse Every link of the change request's revision, one item per target with the pages that link to it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/links (the `ListChangeRequestLinks` operationId).
+	ListChangeRequestLinksWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListChangeRequestLinksParams, reqEditors ...RequestEditorFn) (*ListChangeRequestLinksResponse, error)
+
 	// MergeChangeRequestWithResponse Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge (the `MergeChangeRequest` operationId).
 	MergeChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reqEditors ...RequestEditorFn) (*MergeChangeRequestResponse, error)
+
+	// GetChangeRequestPDFWithResponse A link to a PDF of the change request's pages (or of one page), valid for an hour.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf (the `GetChangeRequestPDF` operationId).
+	GetChangeRequestPDFWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetChangeRequestPDFParams, reqEditors ...RequestEditorFn) (*GetChangeRequestPDFResponse, error)
 
 	// UpdateChangeRequestWithResponse Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	//
@@ -5373,10 +6877,35 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	GetCurrentRevisionWithResponse(ctx context.Context, spaceId SpaceId, params *GetCurrentRevisionParams, reqEditors ...RequestEditorFn) (*GetCurrentRevisionResponse, error)
 
+	// ListFilesWithResponse performs a GET /spaces/{spaceId}/content/files (the `ListFiles` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListFilesWithResponse(ctx context.Context, spaceId SpaceId, params *ListFilesParams, reqEditors ...RequestEditorFn) (*ListFilesResponse, error)
+
+	// GetFileByIdWithResponse performs a GET /spaces/{spaceId}/content/files/{fileId} (the `GetFileById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetFileByIdWithResponse(ctx context.Context, spaceId SpaceId, fileId FileId, params *GetFileByIdParams, reqEditors ...RequestEditorFn) (*GetFileByIdResponse, error)
+
+	// ListSpaceFileBacklinksWithResponse performs a GET /spaces/{spaceId}/content/files/{fileId}/backlinks (the `ListSpaceFileBacklinks` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSpaceFileBacklinksWithResponse(ctx context.Context, spaceId SpaceId, fileId FileId, params *ListSpaceFileBacklinksParams, reqEditors ...RequestEditorFn) (*ListSpaceFileBacklinksResponse, error)
+
 	// GetPageByIdWithResponse performs a GET /spaces/{spaceId}/content/page/{pageId} (the `GetPageById` operationId) request.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	GetPageByIdWithResponse(ctx context.Context, spaceId SpaceId, pageId PageId, params *GetPageByIdParams, reqEditors ...RequestEditorFn) (*GetPageByIdResponse, error)
+
+	// ListSpacePageBacklinksWithResponse performs a GET /spaces/{spaceId}/content/page/{pageId}/backlinks (the `ListSpacePageBacklinks` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSpacePageBacklinksWithResponse(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListSpacePageBacklinksParams, reqEditors ...RequestEditorFn) (*ListSpacePageBacklinksResponse, error)
+
+	// ListPageLinksInSpaceWithResponse performs a GET /spaces/{spaceId}/content/page/{pageId}/links (the `ListPageLinksInSpace` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListPageLinksInSpaceWithResponse(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListPageLinksInSpaceParams, reqEditors ...RequestEditorFn) (*ListPageLinksInSpaceResponse, error)
 
 	// ListPagesWithResponse performs a GET /spaces/{spaceId}/content/pages (the `ListPages` operationId) request.
 	//
@@ -5388,10 +6917,31 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	GetPageByPathWithResponse(ctx context.Context, spaceId SpaceId, pagePath PagePath, params *GetPageByPathParams, reqEditors ...RequestEditorFn) (*GetPageByPathResponse, error)
 
+	// ApplyTemplateToSpaceWithBodyWithResponse Add a built-in template's pages to the space's content, as a new revision.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+	ApplyTemplateToSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApplyTemplateToSpaceResponse, error)
+
+	// ApplyTemplateToSpaceWithResponse Add a built-in template's pages to the space's content, as a new revision.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+	ApplyTemplateToSpaceWithResponse(ctx context.Context, spaceId SpaceId, body ApplyTemplateToSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*ApplyTemplateToSpaceResponse, error)
+
 	// DuplicateSpaceWithResponse performs a POST /spaces/{spaceId}/duplicate (the `DuplicateSpace` operationId) request.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	DuplicateSpaceWithResponse(ctx context.Context, spaceId SpaceId, reqEditors ...RequestEditorFn) (*DuplicateSpaceResponse, error)
+
+	// ListSpaceLinksWithResponse Every link of the space's current revision, one item per target with the pages that link to it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /spaces/{spaceId}/links (the `ListSpaceLinks` operationId).
+	ListSpaceLinksWithResponse(ctx context.Context, spaceId SpaceId, params *ListSpaceLinksParams, reqEditors ...RequestEditorFn) (*ListSpaceLinksResponse, error)
 
 	// MoveSpaceWithBodyWithResponse performs a POST /spaces/{spaceId}/move (the `MoveSpace` operationId) request,
 	// with any type of body and a specified content type.
@@ -8665,6 +10215,227 @@ func (r UpdateChangeRequestContentResponse) ContentType() string {
 	return ""
 }
 
+type ListFilesInChangeRequestByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevisionFileList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListFilesInChangeRequestByIdResponse) GetJSON200() *RevisionFileList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListFilesInChangeRequestByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListFilesInChangeRequestByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListFilesInChangeRequestByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListFilesInChangeRequestByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListFilesInChangeRequestByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListFilesInChangeRequestByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListFilesInChangeRequestByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListFilesInChangeRequestByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListFilesInChangeRequestByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetFileInChangeRequestByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevisionFile
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetFileInChangeRequestByIdResponse) GetJSON200() *RevisionFile {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetFileInChangeRequestByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetFileInChangeRequestByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetFileInChangeRequestByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetFileInChangeRequestByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetFileInChangeRequestByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetFileInChangeRequestByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetFileInChangeRequestByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetFileInChangeRequestByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListChangeRequestFileBacklinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentLocationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChangeRequestFileBacklinksResponse) GetJSON200() *ContentLocationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListChangeRequestFileBacklinksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListChangeRequestFileBacklinksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListChangeRequestFileBacklinksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListChangeRequestFileBacklinksResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListChangeRequestFileBacklinksResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangeRequestFileBacklinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangeRequestFileBacklinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangeRequestFileBacklinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangeRequestFileBacklinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetPageInChangeRequestByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8735,6 +10506,158 @@ func (r GetPageInChangeRequestByIdResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPageInChangeRequestByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListChangeRequestPageBacklinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentLocationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChangeRequestPageBacklinksResponse) GetJSON200() *ContentLocationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListChangeRequestPageBacklinksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListChangeRequestPageBacklinksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListChangeRequestPageBacklinksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListChangeRequestPageBacklinksResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListChangeRequestPageBacklinksResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangeRequestPageBacklinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangeRequestPageBacklinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangeRequestPageBacklinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangeRequestPageBacklinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListPageLinksInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentReferenceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPageLinksInChangeRequestResponse) GetJSON200() *ContentReferenceList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPageLinksInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPageLinksInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPageLinksInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListPageLinksInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListPageLinksInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPageLinksInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPageLinksInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPageLinksInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPageLinksInChangeRequestResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -8886,6 +10809,82 @@ func (r GetPageInChangeRequestByPathResponse) ContentType() string {
 	return ""
 }
 
+type ListChangeRequestLinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentReferenceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChangeRequestLinksResponse) GetJSON200() *ContentReferenceList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListChangeRequestLinksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListChangeRequestLinksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListChangeRequestLinksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListChangeRequestLinksResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListChangeRequestLinksResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangeRequestLinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangeRequestLinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangeRequestLinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangeRequestLinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type MergeChangeRequestResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8956,6 +10955,82 @@ func (r MergeChangeRequestResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r MergeChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetChangeRequestPDFResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PDFLink
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChangeRequestPDFResponse) GetJSON200() *PDFLink {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetChangeRequestPDFResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetChangeRequestPDFResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetChangeRequestPDFResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetChangeRequestPDFResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetChangeRequestPDFResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChangeRequestPDFResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChangeRequestPDFResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChangeRequestPDFResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChangeRequestPDFResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9107,6 +11182,227 @@ func (r GetCurrentRevisionResponse) ContentType() string {
 	return ""
 }
 
+type ListFilesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevisionFileList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListFilesResponse) GetJSON200() *RevisionFileList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListFilesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListFilesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListFilesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListFilesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListFilesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListFilesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListFilesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListFilesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListFilesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetFileByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevisionFile
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetFileByIdResponse) GetJSON200() *RevisionFile {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetFileByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetFileByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetFileByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetFileByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetFileByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetFileByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetFileByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetFileByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSpaceFileBacklinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentLocationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSpaceFileBacklinksResponse) GetJSON200() *ContentLocationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSpaceFileBacklinksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSpaceFileBacklinksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSpaceFileBacklinksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSpaceFileBacklinksResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSpaceFileBacklinksResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSpaceFileBacklinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSpaceFileBacklinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSpaceFileBacklinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSpaceFileBacklinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetPageByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9177,6 +11473,158 @@ func (r GetPageByIdResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPageByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSpacePageBacklinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentLocationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSpacePageBacklinksResponse) GetJSON200() *ContentLocationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSpacePageBacklinksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSpacePageBacklinksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSpacePageBacklinksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSpacePageBacklinksResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSpacePageBacklinksResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSpacePageBacklinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSpacePageBacklinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSpacePageBacklinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSpacePageBacklinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListPageLinksInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentReferenceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPageLinksInSpaceResponse) GetJSON200() *ContentReferenceList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPageLinksInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPageLinksInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPageLinksInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListPageLinksInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListPageLinksInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPageLinksInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPageLinksInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPageLinksInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPageLinksInSpaceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9328,6 +11776,82 @@ func (r GetPageByPathResponse) ContentType() string {
 	return ""
 }
 
+type ApplyTemplateToSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ApplyTemplateToSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ApplyTemplateToSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ApplyTemplateToSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ApplyTemplateToSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ApplyTemplateToSpaceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ApplyTemplateToSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ApplyTemplateToSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ApplyTemplateToSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ApplyTemplateToSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ApplyTemplateToSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type DuplicateSpaceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9391,6 +11915,82 @@ func (r DuplicateSpaceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DuplicateSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSpaceLinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContentReferenceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSpaceLinksResponse) GetJSON200() *ContentReferenceList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSpaceLinksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSpaceLinksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSpaceLinksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSpaceLinksResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSpaceLinksResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSpaceLinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSpaceLinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSpaceLinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSpaceLinksResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10456,6 +13056,39 @@ func (c *ClientWithResponses) UpdateChangeRequestContentWithResponse(ctx context
 	return ParseUpdateChangeRequestContentResponse(rsp)
 }
 
+// ListFilesInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files (the `ListFilesInChangeRequestById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListFilesInChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListFilesInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*ListFilesInChangeRequestByIdResponse, error) {
+	rsp, err := c.ListFilesInChangeRequestById(ctx, spaceId, changeRequestId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListFilesInChangeRequestByIdResponse(rsp)
+}
+
+// GetFileInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId} (the `GetFileInChangeRequestById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetFileInChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *GetFileInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*GetFileInChangeRequestByIdResponse, error) {
+	rsp, err := c.GetFileInChangeRequestById(ctx, spaceId, changeRequestId, fileId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetFileInChangeRequestByIdResponse(rsp)
+}
+
+// ListChangeRequestFileBacklinksWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks (the `ListChangeRequestFileBacklinks` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListChangeRequestFileBacklinksWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params *ListChangeRequestFileBacklinksParams, reqEditors ...RequestEditorFn) (*ListChangeRequestFileBacklinksResponse, error) {
+	rsp, err := c.ListChangeRequestFileBacklinks(ctx, spaceId, changeRequestId, fileId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangeRequestFileBacklinksResponse(rsp)
+}
+
 // GetPageInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId} (the `GetPageInChangeRequestById` operationId) request.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10465,6 +13098,28 @@ func (c *ClientWithResponses) GetPageInChangeRequestByIdWithResponse(ctx context
 		return nil, err
 	}
 	return ParseGetPageInChangeRequestByIdResponse(rsp)
+}
+
+// ListChangeRequestPageBacklinksWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks (the `ListChangeRequestPageBacklinks` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListChangeRequestPageBacklinksWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListChangeRequestPageBacklinksParams, reqEditors ...RequestEditorFn) (*ListChangeRequestPageBacklinksResponse, error) {
+	rsp, err := c.ListChangeRequestPageBacklinks(ctx, spaceId, changeRequestId, pageId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangeRequestPageBacklinksResponse(rsp)
+}
+
+// ListPageLinksInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links (the `ListPageLinksInChangeRequest` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListPageLinksInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params *ListPageLinksInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListPageLinksInChangeRequestResponse, error) {
+	rsp, err := c.ListPageLinksInChangeRequest(ctx, spaceId, changeRequestId, pageId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPageLinksInChangeRequestResponse(rsp)
 }
 
 // ListPagesInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages (the `ListPagesInChangeRequest` operationId) request.
@@ -10489,6 +13144,19 @@ func (c *ClientWithResponses) GetPageInChangeRequestByPathWithResponse(ctx conte
 	return ParseGetPageInChangeRequestByPathResponse(rsp)
 }
 
+// ListChangeRequestLinksWithResponse Every link of the change request's revision, one item per target with the pages that link to it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/links (the `ListChangeRequestLinks` operationId).
+func (c *ClientWithResponses) ListChangeRequestLinksWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListChangeRequestLinksParams, reqEditors ...RequestEditorFn) (*ListChangeRequestLinksResponse, error) {
+	rsp, err := c.ListChangeRequestLinks(ctx, spaceId, changeRequestId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangeRequestLinksResponse(rsp)
+}
+
 // MergeChangeRequestWithResponse Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10500,6 +13168,19 @@ func (c *ClientWithResponses) MergeChangeRequestWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseMergeChangeRequestResponse(rsp)
+}
+
+// GetChangeRequestPDFWithResponse A link to a PDF of the change request's pages (or of one page), valid for an hour.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf (the `GetChangeRequestPDF` operationId).
+func (c *ClientWithResponses) GetChangeRequestPDFWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetChangeRequestPDFParams, reqEditors ...RequestEditorFn) (*GetChangeRequestPDFResponse, error) {
+	rsp, err := c.GetChangeRequestPDF(ctx, spaceId, changeRequestId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChangeRequestPDFResponse(rsp)
 }
 
 // UpdateChangeRequestWithResponse Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
@@ -10526,6 +13207,39 @@ func (c *ClientWithResponses) GetCurrentRevisionWithResponse(ctx context.Context
 	return ParseGetCurrentRevisionResponse(rsp)
 }
 
+// ListFilesWithResponse performs a GET /spaces/{spaceId}/content/files (the `ListFiles` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListFilesWithResponse(ctx context.Context, spaceId SpaceId, params *ListFilesParams, reqEditors ...RequestEditorFn) (*ListFilesResponse, error) {
+	rsp, err := c.ListFiles(ctx, spaceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListFilesResponse(rsp)
+}
+
+// GetFileByIdWithResponse performs a GET /spaces/{spaceId}/content/files/{fileId} (the `GetFileById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetFileByIdWithResponse(ctx context.Context, spaceId SpaceId, fileId FileId, params *GetFileByIdParams, reqEditors ...RequestEditorFn) (*GetFileByIdResponse, error) {
+	rsp, err := c.GetFileById(ctx, spaceId, fileId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetFileByIdResponse(rsp)
+}
+
+// ListSpaceFileBacklinksWithResponse performs a GET /spaces/{spaceId}/content/files/{fileId}/backlinks (the `ListSpaceFileBacklinks` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSpaceFileBacklinksWithResponse(ctx context.Context, spaceId SpaceId, fileId FileId, params *ListSpaceFileBacklinksParams, reqEditors ...RequestEditorFn) (*ListSpaceFileBacklinksResponse, error) {
+	rsp, err := c.ListSpaceFileBacklinks(ctx, spaceId, fileId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSpaceFileBacklinksResponse(rsp)
+}
+
 // GetPageByIdWithResponse performs a GET /spaces/{spaceId}/content/page/{pageId} (the `GetPageById` operationId) request.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10535,6 +13249,28 @@ func (c *ClientWithResponses) GetPageByIdWithResponse(ctx context.Context, space
 		return nil, err
 	}
 	return ParseGetPageByIdResponse(rsp)
+}
+
+// ListSpacePageBacklinksWithResponse performs a GET /spaces/{spaceId}/content/page/{pageId}/backlinks (the `ListSpacePageBacklinks` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSpacePageBacklinksWithResponse(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListSpacePageBacklinksParams, reqEditors ...RequestEditorFn) (*ListSpacePageBacklinksResponse, error) {
+	rsp, err := c.ListSpacePageBacklinks(ctx, spaceId, pageId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSpacePageBacklinksResponse(rsp)
+}
+
+// ListPageLinksInSpaceWithResponse performs a GET /spaces/{spaceId}/content/page/{pageId}/links (the `ListPageLinksInSpace` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListPageLinksInSpaceWithResponse(ctx context.Context, spaceId SpaceId, pageId PageId, params *ListPageLinksInSpaceParams, reqEditors ...RequestEditorFn) (*ListPageLinksInSpaceResponse, error) {
+	rsp, err := c.ListPageLinksInSpace(ctx, spaceId, pageId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPageLinksInSpaceResponse(rsp)
 }
 
 // ListPagesWithResponse performs a GET /spaces/{spaceId}/content/pages (the `ListPages` operationId) request.
@@ -10559,6 +13295,32 @@ func (c *ClientWithResponses) GetPageByPathWithResponse(ctx context.Context, spa
 	return ParseGetPageByPathResponse(rsp)
 }
 
+// ApplyTemplateToSpaceWithBodyWithResponse Add a built-in template's pages to the space's content, as a new revision.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+func (c *ClientWithResponses) ApplyTemplateToSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApplyTemplateToSpaceResponse, error) {
+	rsp, err := c.ApplyTemplateToSpaceWithBody(ctx, spaceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseApplyTemplateToSpaceResponse(rsp)
+}
+
+// ApplyTemplateToSpaceWithResponse Add a built-in template's pages to the space's content, as a new revision.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /spaces/{spaceId}/content/template (the `ApplyTemplateToSpace` operationId).
+func (c *ClientWithResponses) ApplyTemplateToSpaceWithResponse(ctx context.Context, spaceId SpaceId, body ApplyTemplateToSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*ApplyTemplateToSpaceResponse, error) {
+	rsp, err := c.ApplyTemplateToSpace(ctx, spaceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseApplyTemplateToSpaceResponse(rsp)
+}
+
 // DuplicateSpaceWithResponse performs a POST /spaces/{spaceId}/duplicate (the `DuplicateSpace` operationId) request.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10568,6 +13330,19 @@ func (c *ClientWithResponses) DuplicateSpaceWithResponse(ctx context.Context, sp
 		return nil, err
 	}
 	return ParseDuplicateSpaceResponse(rsp)
+}
+
+// ListSpaceLinksWithResponse Every link of the space's current revision, one item per target with the pages that link to it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /spaces/{spaceId}/links (the `ListSpaceLinks` operationId).
+func (c *ClientWithResponses) ListSpaceLinksWithResponse(ctx context.Context, spaceId SpaceId, params *ListSpaceLinksParams, reqEditors ...RequestEditorFn) (*ListSpaceLinksResponse, error) {
+	rsp, err := c.ListSpaceLinks(ctx, spaceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSpaceLinksResponse(rsp)
 }
 
 // MoveSpaceWithBodyWithResponse performs a POST /spaces/{spaceId}/move (the `MoveSpace` operationId) request,
@@ -13241,6 +16016,182 @@ func ParseUpdateChangeRequestContentResponse(rsp *http.Response) (*UpdateChangeR
 	return response, nil
 }
 
+// ParseListFilesInChangeRequestByIdResponse parses an HTTP response from a ListFilesInChangeRequestByIdWithResponse call
+func ParseListFilesInChangeRequestByIdResponse(rsp *http.Response) (*ListFilesInChangeRequestByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListFilesInChangeRequestByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevisionFileList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetFileInChangeRequestByIdResponse parses an HTTP response from a GetFileInChangeRequestByIdWithResponse call
+func ParseGetFileInChangeRequestByIdResponse(rsp *http.Response) (*GetFileInChangeRequestByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetFileInChangeRequestByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevisionFile
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListChangeRequestFileBacklinksResponse parses an HTTP response from a ListChangeRequestFileBacklinksWithResponse call
+func ParseListChangeRequestFileBacklinksResponse(rsp *http.Response) (*ListChangeRequestFileBacklinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangeRequestFileBacklinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentLocationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetPageInChangeRequestByIdResponse parses an HTTP response from a GetPageInChangeRequestByIdWithResponse call
 func ParseGetPageInChangeRequestByIdResponse(rsp *http.Response) (*GetPageInChangeRequestByIdResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13257,6 +16208,128 @@ func ParseGetPageInChangeRequestByIdResponse(rsp *http.Response) (*GetPageInChan
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest RevisionPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListChangeRequestPageBacklinksResponse parses an HTTP response from a ListChangeRequestPageBacklinksWithResponse call
+func ParseListChangeRequestPageBacklinksResponse(rsp *http.Response) (*ListChangeRequestPageBacklinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangeRequestPageBacklinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentLocationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListPageLinksInChangeRequestResponse parses an HTTP response from a ListPageLinksInChangeRequestWithResponse call
+func ParseListPageLinksInChangeRequestResponse(rsp *http.Response) (*ListPageLinksInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPageLinksInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentReferenceList
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -13417,6 +16490,67 @@ func ParseGetPageInChangeRequestByPathResponse(rsp *http.Response) (*GetPageInCh
 	return response, nil
 }
 
+// ParseListChangeRequestLinksResponse parses an HTTP response from a ListChangeRequestLinksWithResponse call
+func ParseListChangeRequestLinksResponse(rsp *http.Response) (*ListChangeRequestLinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangeRequestLinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentReferenceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseMergeChangeRequestResponse parses an HTTP response from a MergeChangeRequestWithResponse call
 func ParseMergeChangeRequestResponse(rsp *http.Response) (*MergeChangeRequestResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13465,6 +16599,67 @@ func ParseMergeChangeRequestResponse(rsp *http.Response) (*MergeChangeRequestRes
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetChangeRequestPDFResponse parses an HTTP response from a GetChangeRequestPDFWithResponse call
+func ParseGetChangeRequestPDFResponse(rsp *http.Response) (*GetChangeRequestPDFResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChangeRequestPDFResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PDFLink
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -13593,6 +16788,182 @@ func ParseGetCurrentRevisionResponse(rsp *http.Response) (*GetCurrentRevisionRes
 	return response, nil
 }
 
+// ParseListFilesResponse parses an HTTP response from a ListFilesWithResponse call
+func ParseListFilesResponse(rsp *http.Response) (*ListFilesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListFilesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevisionFileList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetFileByIdResponse parses an HTTP response from a GetFileByIdWithResponse call
+func ParseGetFileByIdResponse(rsp *http.Response) (*GetFileByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetFileByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevisionFile
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSpaceFileBacklinksResponse parses an HTTP response from a ListSpaceFileBacklinksWithResponse call
+func ParseListSpaceFileBacklinksResponse(rsp *http.Response) (*ListSpaceFileBacklinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSpaceFileBacklinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentLocationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetPageByIdResponse parses an HTTP response from a GetPageByIdWithResponse call
 func ParseGetPageByIdResponse(rsp *http.Response) (*GetPageByIdResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13609,6 +16980,128 @@ func ParseGetPageByIdResponse(rsp *http.Response) (*GetPageByIdResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest RevisionPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSpacePageBacklinksResponse parses an HTTP response from a ListSpacePageBacklinksWithResponse call
+func ParseListSpacePageBacklinksResponse(rsp *http.Response) (*ListSpacePageBacklinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSpacePageBacklinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentLocationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListPageLinksInSpaceResponse parses an HTTP response from a ListPageLinksInSpaceWithResponse call
+func ParseListPageLinksInSpaceResponse(rsp *http.Response) (*ListPageLinksInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPageLinksInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentReferenceList
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -13769,6 +17262,70 @@ func ParseGetPageByPathResponse(rsp *http.Response) (*GetPageByPathResponse, err
 	return response, nil
 }
 
+// ParseApplyTemplateToSpaceResponse parses an HTTP response from a ApplyTemplateToSpaceWithResponse call
+func ParseApplyTemplateToSpaceResponse(rsp *http.Response) (*ApplyTemplateToSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ApplyTemplateToSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseDuplicateSpaceResponse parses an HTTP response from a DuplicateSpaceWithResponse call
 func ParseDuplicateSpaceResponse(rsp *http.Response) (*DuplicateSpaceResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13789,6 +17346,67 @@ func ParseDuplicateSpaceResponse(rsp *http.Response) (*DuplicateSpaceResponse, e
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSpaceLinksResponse parses an HTTP response from a ListSpaceLinksWithResponse call
+func ParseListSpaceLinksResponse(rsp *http.Response) (*ListSpaceLinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSpaceLinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContentReferenceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized

@@ -178,9 +178,10 @@ func (e CollectionObject) Valid() bool {
 
 // Defines values for ContentChangeType.
 const (
-	DeletePage ContentChangeType = "delete_page"
-	InsertPage ContentChangeType = "insert_page"
-	UpdatePage ContentChangeType = "update_page"
+	DeletePage  ContentChangeType = "delete_page"
+	InsertFiles ContentChangeType = "insert_files"
+	InsertPage  ContentChangeType = "insert_page"
+	UpdatePage  ContentChangeType = "update_page"
 )
 
 // Valid indicates whether the value is a known member of the ContentChangeType enum.
@@ -188,9 +189,32 @@ func (e ContentChangeType) Valid() bool {
 	switch e {
 	case DeletePage:
 		return true
+	case InsertFiles:
+		return true
 	case InsertPage:
 		return true
 	case UpdatePage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentLocationKind.
+const (
+	ContentLocationKindFile ContentLocationKind = "file"
+	ContentLocationKindPage ContentLocationKind = "page"
+	ContentLocationKindUrl  ContentLocationKind = "url"
+)
+
+// Valid indicates whether the value is a known member of the ContentLocationKind enum.
+func (e ContentLocationKind) Valid() bool {
+	switch e {
+	case ContentLocationKindFile:
+		return true
+	case ContentLocationKindPage:
+		return true
+	case ContentLocationKindUrl:
 		return true
 	default:
 		return false
@@ -209,6 +233,21 @@ func (e ContentPointerType) Valid() bool {
 	case ContentPointerTypeCollection:
 		return true
 	case ContentPointerTypeSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefFileKind.
+const (
+	ContentRefFileKindFile ContentRefFileKind = "file"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefFileKind enum.
+func (e ContentRefFileKind) Valid() bool {
+	switch e {
+	case ContentRefFileKindFile:
 		return true
 	default:
 		return false
@@ -437,6 +476,45 @@ func (e Language) Valid() bool {
 	case Yue:
 		return true
 	case Zh:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkRelation.
+const (
+	DependsOn LinkRelation = "dependsOn"
+	Reference LinkRelation = "reference"
+)
+
+// Valid indicates whether the value is a known member of the LinkRelation enum.
+func (e LinkRelation) Valid() bool {
+	switch e {
+	case DependsOn:
+		return true
+	case Reference:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkStatus.
+const (
+	Broken LinkStatus = "broken"
+	InApp  LinkStatus = "in-app"
+	Ok     LinkStatus = "ok"
+)
+
+// Valid indicates whether the value is a known member of the LinkStatus enum.
+func (e LinkStatus) Valid() bool {
+	switch e {
+	case Broken:
+		return true
+	case InApp:
+		return true
+	case Ok:
 		return true
 	default:
 		return false
@@ -1067,6 +1145,24 @@ func (e UserObject) Valid() bool {
 	}
 }
 
+// Defines values for VersionContextType.
+const (
+	VersionContextTypeChangeRequest VersionContextType = "change-request"
+	VersionContextTypeRevision      VersionContextType = "revision"
+)
+
+// Valid indicates whether the value is a known member of the VersionContextType enum.
+func (e VersionContextType) Valid() bool {
+	switch e {
+	case VersionContextTypeChangeRequest:
+		return true
+	case VersionContextTypeRevision:
+		return true
+	default:
+		return false
+	}
+}
+
 // AgentInstructions defines model for AgentInstructions.
 type AgentInstructions struct {
 	// Instructions A rich-text document.
@@ -1086,6 +1182,16 @@ type AgentInstructionsObject string
 type ApiInformation struct {
 	Build   string `json:"build"`
 	Version string `json:"version"`
+}
+
+// ApplySpaceTemplateRequest defines model for ApplySpaceTemplateRequest.
+type ApplySpaceTemplateRequest struct {
+	// Id The template, e.g. `product-guide` or `api-reference`.
+	Id     string `json:"id"`
+	Params *struct {
+		// ContentRefs Files of the space the template may use, by name.
+		ContentRefs *map[string]ContentRefFile `json:"contentRefs,omitempty"`
+	} `json:"params,omitempty"`
 }
 
 // BillingInterval defines model for BillingInterval.
@@ -1181,7 +1287,7 @@ type CollectionObject string
 // CollectionTitle defines model for CollectionTitle.
 type CollectionTitle = string
 
-// ContentChange One change of a batch. `insert_page`: `title` (required), `document`, `into` (the parent page id or ref; absent or null: the top level), `at` (index among the new siblings; default the end), `ref` (a name later changes and links of the batch may use for the new page). `update_page`: `page` (id or ref) and any of `title`, `slug`, `document`, `into`, `at`. `delete_page`: `page`, deleted with its subpages.
+// ContentChange One change of a batch. `insert_page`: `title` (required), `document`, `into` (the parent page id or ref; absent or null: the top level), `at` (index among the new siblings; default the end), `ref` (a name later changes and links of the batch may use for the new page). `update_page`: `page` (id or ref) and any of `title`, `slug`, `document`, `into`, `at`. `delete_page`: `page`, deleted with its subpages. `insert_files`: `files`, each with a `ref` the batch's markdown may link to as `/files/<ref>`.
 type ContentChange struct {
 	At          *int          `json:"at,omitempty"`
 	Description *string       `json:"description,omitempty"`
@@ -1189,6 +1295,7 @@ type ContentChange struct {
 
 	// Emoji Unicode code point or character of the emoji.
 	Emoji  *Emoji                    `json:"emoji,omitempty"`
+	Files  *[]FileUpload             `json:"files,omitempty"`
 	Hidden *bool                     `json:"hidden,omitempty"`
 	Into   nullable.Nullable[string] `json:"into,omitempty"`
 	Page   *string                   `json:"page,omitempty"`
@@ -1200,6 +1307,29 @@ type ContentChange struct {
 
 // ContentChangeType defines model for ContentChangeType.
 type ContentChangeType string
+
+// ContentLocation Where content is: a page or a file of a space's revision, or a URL.
+type ContentLocation struct {
+	File         *RevisionFile       `json:"file,omitempty"`
+	Kind         ContentLocationKind `json:"kind"`
+	Organization *Organization       `json:"organization,omitempty"`
+
+	// Page A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
+	Page           *RevisionPage   `json:"page,omitempty"`
+	Space          *Space          `json:"space,omitempty"`
+	Url            *string         `json:"url,omitempty"`
+	VersionContext *VersionContext `json:"versionContext,omitempty"`
+}
+
+// ContentLocationKind defines model for ContentLocationKind.
+type ContentLocationKind string
+
+// ContentLocationList defines model for ContentLocationList.
+type ContentLocationList struct {
+	Count int               `json:"count"`
+	Items []ContentLocation `json:"items"`
+	Next  *ListNext         `json:"next,omitempty"`
+}
 
 // ContentPointer A sibling space (`type` space with `space`) or collection (`type` collection with `collection`).
 type ContentPointer struct {
@@ -1218,6 +1348,45 @@ type ContentPosition struct {
 
 	// Before A sibling space (`type` space with `space`) or collection (`type` collection with `collection`).
 	Before *ContentPointer `json:"before,omitempty"`
+}
+
+// ContentRefFile defines model for ContentRefFile.
+type ContentRefFile struct {
+	File string             `json:"file"`
+	Kind ContentRefFileKind `json:"kind"`
+}
+
+// ContentRefFileKind defines model for ContentRefFileKind.
+type ContentRefFileKind string
+
+// ContentReferenceList defines model for ContentReferenceList.
+type ContentReferenceList struct {
+	Count int                     `json:"count"`
+	Items []ContentReferenceUsage `json:"items"`
+	Next  *ListNext               `json:"next,omitempty"`
+	Stats ContentReferenceStats   `json:"stats"`
+}
+
+// ContentReferenceStats defines model for ContentReferenceStats.
+type ContentReferenceStats struct {
+	Broken struct {
+		// ChangeRequest Of the broken links, those the change request broke (not broken in its base).
+		ChangeRequest *int `json:"changeRequest,omitempty"`
+		Total         int  `json:"total"`
+	} `json:"broken"`
+	Total int `json:"total"`
+}
+
+// ContentReferenceUsage defines model for ContentReferenceUsage.
+type ContentReferenceUsage struct {
+	LocationReferences []ContentLocation `json:"locationReferences"`
+	Relation           LinkRelation      `json:"relation"`
+
+	// Status `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
+	Status LinkStatus `json:"status"`
+
+	// TargetReference Where content is: a page or a file of a space's revision, or a URL.
+	TargetReference ContentLocation `json:"targetReference"`
 }
 
 // CreateChangeRequestRequest defines model for CreateChangeRequestRequest.
@@ -1309,6 +1478,15 @@ type Error struct {
 	} `json:"error"`
 }
 
+// FileUpload defines model for FileUpload.
+type FileUpload struct {
+	// Content The file's bytes in base64 (at most 1 MiB once decoded).
+	Content     []byte  `json:"content"`
+	ContentType string  `json:"contentType"`
+	Name        string  `json:"name"`
+	Ref         *string `json:"ref,omitempty"`
+}
+
 // GitBlob defines model for GitBlob.
 type GitBlob struct {
 	Oid  string `json:"oid"`
@@ -1320,6 +1498,12 @@ type GitSyncProvider string
 
 // Language defines model for Language.
 type Language string
+
+// LinkRelation defines model for LinkRelation.
+type LinkRelation string
+
+// LinkStatus `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
+type LinkStatus string
 
 // ListNext defines model for ListNext.
 type ListNext struct {
@@ -1561,6 +1745,12 @@ type OrganizationsForEmailDomain struct {
 	Organizations []Organization `json:"organizations"`
 }
 
+// PDFLink defines model for PDFLink.
+type PDFLink struct {
+	// Url A signed link to the PDF, valid for one hour.
+	Url string `json:"url"`
+}
+
 // PageCoverSize defines model for PageCoverSize.
 type PageCoverSize string
 
@@ -1650,6 +1840,13 @@ type RevisionFile struct {
 	Id          string   `json:"id"`
 	Name        string   `json:"name"`
 	Size        int      `json:"size"`
+}
+
+// RevisionFileList defines model for RevisionFileList.
+type RevisionFileList struct {
+	Count int            `json:"count"`
+	Items []RevisionFile `json:"items"`
+	Next  *ListNext      `json:"next,omitempty"`
 }
 
 // RevisionObject defines model for RevisionObject.
@@ -1963,6 +2160,16 @@ type User struct {
 // UserObject defines model for UserObject.
 type UserObject string
 
+// VersionContext defines model for VersionContext.
+type VersionContext struct {
+	ChangeRequest *string            `json:"changeRequest,omitempty"`
+	Revision      *string            `json:"revision,omitempty"`
+	Type          VersionContextType `json:"type"`
+}
+
+// VersionContextType defines model for VersionContextType.
+type VersionContextType string
+
 // ChangeRequestContributor defines model for changeRequestContributor.
 type ChangeRequestContributor = string
 
@@ -1990,11 +2197,17 @@ type Computed = bool
 // Evaluated defines model for evaluated.
 type Evaluated = PageEvaluation
 
+// FileId defines model for fileId.
+type FileId = string
+
 // Format defines model for format.
 type Format = PageFormat
 
 // Limit defines model for limit.
 type Limit = int
+
+// LinkStatusParameter `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
+type LinkStatusParameter = LinkStatus
 
 // Metadata defines model for metadata.
 type Metadata = bool
@@ -2209,6 +2422,39 @@ type GetRevisionOfChangeRequestByIdParams struct {
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
 }
 
+// ListFilesInChangeRequestByIdParams defines parameters for ListFilesInChangeRequestById.
+type ListFilesInChangeRequestByIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetFileInChangeRequestByIdParams defines parameters for GetFileInChangeRequestById.
+type GetFileInChangeRequestByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListChangeRequestFileBacklinksParams defines parameters for ListChangeRequestFileBacklinks.
+type ListChangeRequestFileBacklinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // GetPageInChangeRequestByIdParams defines parameters for GetPageInChangeRequestById.
 type GetPageInChangeRequestByIdParams struct {
 	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
@@ -2222,6 +2468,27 @@ type GetPageInChangeRequestByIdParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListChangeRequestPageBacklinksParams defines parameters for ListChangeRequestPageBacklinks.
+type ListChangeRequestPageBacklinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListPageLinksInChangeRequestParams defines parameters for ListPageLinksInChangeRequest.
+type ListPageLinksInChangeRequestParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Status Only links in this status.
+	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
 }
 
 // ListPagesInChangeRequestParams defines parameters for ListPagesInChangeRequest.
@@ -2248,6 +2515,27 @@ type GetPageInChangeRequestByPathParams struct {
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
 }
 
+// ListChangeRequestLinksParams defines parameters for ListChangeRequestLinks.
+type ListChangeRequestLinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Status Only links in this status.
+	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
+}
+
+// GetChangeRequestPDFParams defines parameters for GetChangeRequestPDF.
+type GetChangeRequestPDFParams struct {
+	// Only With `page`, print only that page (without its subpages).
+	Only *bool `form:"only,omitempty" json:"only,omitempty"`
+
+	// Page The page to print (with its subpages unless `only`); default all pages.
+	Page *string `form:"page,omitempty" json:"page,omitempty"`
+}
+
 // GetCurrentRevisionParams defines parameters for GetCurrentRevision.
 type GetCurrentRevisionParams struct {
 	// Metadata Include git metadata (`git` members).
@@ -2255,6 +2543,39 @@ type GetCurrentRevisionParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListFilesParams defines parameters for ListFiles.
+type ListFilesParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetFileByIdParams defines parameters for GetFileById.
+type GetFileByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListSpaceFileBacklinksParams defines parameters for ListSpaceFileBacklinks.
+type ListSpaceFileBacklinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetPageByIdParams defines parameters for GetPageById.
@@ -2270,6 +2591,27 @@ type GetPageByIdParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListSpacePageBacklinksParams defines parameters for ListSpacePageBacklinks.
+type ListSpacePageBacklinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListPageLinksInSpaceParams defines parameters for ListPageLinksInSpace.
+type ListPageLinksInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Status Only links in this status.
+	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
 }
 
 // ListPagesParams defines parameters for ListPages.
@@ -2294,6 +2636,18 @@ type GetPageByPathParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// ListSpaceLinksParams defines parameters for ListSpaceLinks.
+type ListSpaceLinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Status Only links in this status.
+	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
 }
 
 // SearchSpaceContentParams defines parameters for SearchSpaceContent.
@@ -2352,6 +2706,9 @@ type UpdateChangeRequestByIdJSONRequestBody = UpdateChangeRequestRequest
 
 // UpdateChangeRequestContentJSONRequestBody defines body for UpdateChangeRequestContent for application/json ContentType.
 type UpdateChangeRequestContentJSONRequestBody = UpdateChangeRequestContentRequest
+
+// ApplyTemplateToSpaceJSONRequestBody defines body for ApplyTemplateToSpace for application/json ContentType.
+type ApplyTemplateToSpaceJSONRequestBody = ApplySpaceTemplateRequest
 
 // MoveSpaceJSONRequestBody defines body for MoveSpace for application/json ContentType.
 type MoveSpaceJSONRequestBody = MoveContentRequest

@@ -151,17 +151,38 @@ type ServerInterface interface {
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
 
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files)
+	ListFilesInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListFilesInChangeRequestByIdParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId})
+	GetFileInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params GetFileInChangeRequestByIdParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks)
+	ListChangeRequestFileBacklinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params ListChangeRequestFileBacklinksParams) error
+
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId})
 	GetPageInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params GetPageInChangeRequestByIdParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks)
+	ListChangeRequestPageBacklinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params ListChangeRequestPageBacklinksParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links)
+	ListPageLinksInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params ListPageLinksInChangeRequestParams) error
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages)
 	ListPagesInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListPagesInChangeRequestParams) error
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params GetPageInChangeRequestByPathParams) error
+	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/links)
+	ListChangeRequestLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListChangeRequestLinksParams) error
 	// MergeChangeRequest Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge)
 	MergeChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf)
+	GetChangeRequestPDF(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetChangeRequestPDFParams) error
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
@@ -169,17 +190,38 @@ type ServerInterface interface {
 	// (GET /spaces/{spaceId}/content)
 	GetCurrentRevision(ctx echo.Context, spaceId SpaceId, params GetCurrentRevisionParams) error
 
+	// (GET /spaces/{spaceId}/content/files)
+	ListFiles(ctx echo.Context, spaceId SpaceId, params ListFilesParams) error
+
+	// (GET /spaces/{spaceId}/content/files/{fileId})
+	GetFileById(ctx echo.Context, spaceId SpaceId, fileId FileId, params GetFileByIdParams) error
+
+	// (GET /spaces/{spaceId}/content/files/{fileId}/backlinks)
+	ListSpaceFileBacklinks(ctx echo.Context, spaceId SpaceId, fileId FileId, params ListSpaceFileBacklinksParams) error
+
 	// (GET /spaces/{spaceId}/content/page/{pageId})
 	GetPageById(ctx echo.Context, spaceId SpaceId, pageId PageId, params GetPageByIdParams) error
+
+	// (GET /spaces/{spaceId}/content/page/{pageId}/backlinks)
+	ListSpacePageBacklinks(ctx echo.Context, spaceId SpaceId, pageId PageId, params ListSpacePageBacklinksParams) error
+
+	// (GET /spaces/{spaceId}/content/page/{pageId}/links)
+	ListPageLinksInSpace(ctx echo.Context, spaceId SpaceId, pageId PageId, params ListPageLinksInSpaceParams) error
 
 	// (GET /spaces/{spaceId}/content/pages)
 	ListPages(ctx echo.Context, spaceId SpaceId, params ListPagesParams) error
 
 	// (GET /spaces/{spaceId}/content/path/{pagePath})
 	GetPageByPath(ctx echo.Context, spaceId SpaceId, pagePath PagePath, params GetPageByPathParams) error
+	// ApplyTemplateToSpace Add a built-in template's pages to the space's content, as a new revision.
+	// (POST /spaces/{spaceId}/content/template)
+	ApplyTemplateToSpace(ctx echo.Context, spaceId SpaceId) error
 
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
+	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
+	// (GET /spaces/{spaceId}/links)
+	ListSpaceLinks(ctx echo.Context, spaceId SpaceId, params ListSpaceLinksParams) error
 
 	// (POST /spaces/{spaceId}/move)
 	MoveSpace(ctx echo.Context, spaceId SpaceId) error
@@ -1338,6 +1380,156 @@ func (w *ServerInterfaceWrapper) UpdateChangeRequestContent(ctx echo.Context) er
 	return err
 }
 
+// ListFilesInChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) ListFilesInChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListFilesInChangeRequestByIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListFilesInChangeRequestById(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// GetFileInChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetFileInChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "fileId" -------------
+	var fileId FileId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fileId", ctx.Param("fileId"), &fileId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fileId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFileInChangeRequestByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetFileInChangeRequestById(ctx, spaceId, changeRequestId, fileId, params)
+	return err
+}
+
+// ListChangeRequestFileBacklinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangeRequestFileBacklinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "fileId" -------------
+	var fileId FileId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fileId", ctx.Param("fileId"), &fileId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fileId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangeRequestFileBacklinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangeRequestFileBacklinks(ctx, spaceId, changeRequestId, fileId, params)
+	return err
+}
+
 // GetPageInChangeRequestById converts echo context to params.
 func (w *ServerInterfaceWrapper) GetPageInChangeRequestById(ctx echo.Context) error {
 	var err error
@@ -1397,6 +1589,109 @@ func (w *ServerInterfaceWrapper) GetPageInChangeRequestById(ctx echo.Context) er
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetPageInChangeRequestById(ctx, spaceId, changeRequestId, pageId, params)
+	return err
+}
+
+// ListChangeRequestPageBacklinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangeRequestPageBacklinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangeRequestPageBacklinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangeRequestPageBacklinks(ctx, spaceId, changeRequestId, pageId, params)
+	return err
+}
+
+// ListPageLinksInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPageLinksInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPageLinksInChangeRequestParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPageLinksInChangeRequest(ctx, spaceId, changeRequestId, pageId, params)
 	return err
 }
 
@@ -1502,6 +1797,53 @@ func (w *ServerInterfaceWrapper) GetPageInChangeRequestByPath(ctx echo.Context) 
 	return err
 }
 
+// ListChangeRequestLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangeRequestLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangeRequestLinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangeRequestLinks(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
 // MergeChangeRequest converts echo context to params.
 func (w *ServerInterfaceWrapper) MergeChangeRequest(ctx echo.Context) error {
 	var err error
@@ -1523,6 +1865,46 @@ func (w *ServerInterfaceWrapper) MergeChangeRequest(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.MergeChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// GetChangeRequestPDF converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChangeRequestPDF(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChangeRequestPDFParams
+	// ------------- Optional query parameter "only" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "only", ctx.QueryParams(), &params.Only, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter only: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChangeRequestPDF(ctx, spaceId, changeRequestId, params)
 	return err
 }
 
@@ -1582,6 +1964,132 @@ func (w *ServerInterfaceWrapper) GetCurrentRevision(ctx echo.Context) error {
 	return err
 }
 
+// ListFiles converts echo context to params.
+func (w *ServerInterfaceWrapper) ListFiles(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListFilesParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListFiles(ctx, spaceId, params)
+	return err
+}
+
+// GetFileById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetFileById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "fileId" -------------
+	var fileId FileId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fileId", ctx.Param("fileId"), &fileId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fileId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFileByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetFileById(ctx, spaceId, fileId, params)
+	return err
+}
+
+// ListSpaceFileBacklinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSpaceFileBacklinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "fileId" -------------
+	var fileId FileId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fileId", ctx.Param("fileId"), &fileId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fileId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSpaceFileBacklinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSpaceFileBacklinks(ctx, spaceId, fileId, params)
+	return err
+}
+
 // GetPageById converts echo context to params.
 func (w *ServerInterfaceWrapper) GetPageById(ctx echo.Context) error {
 	var err error
@@ -1633,6 +2141,93 @@ func (w *ServerInterfaceWrapper) GetPageById(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetPageById(ctx, spaceId, pageId, params)
+	return err
+}
+
+// ListSpacePageBacklinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSpacePageBacklinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSpacePageBacklinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSpacePageBacklinks(ctx, spaceId, pageId, params)
+	return err
+}
+
+// ListPageLinksInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPageLinksInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPageLinksInSpaceParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPageLinksInSpace(ctx, spaceId, pageId, params)
 	return err
 }
 
@@ -1722,6 +2317,22 @@ func (w *ServerInterfaceWrapper) GetPageByPath(ctx echo.Context) error {
 	return err
 }
 
+// ApplyTemplateToSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) ApplyTemplateToSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ApplyTemplateToSpace(ctx, spaceId)
+	return err
+}
+
 // DuplicateSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) DuplicateSpace(ctx echo.Context) error {
 	var err error
@@ -1735,6 +2346,45 @@ func (w *ServerInterfaceWrapper) DuplicateSpace(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.DuplicateSpace(ctx, spaceId)
+	return err
+}
+
+// ListSpaceLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSpaceLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSpaceLinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSpaceLinks(ctx, spaceId, params)
 	return err
 }
 
@@ -1940,6 +2590,20 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/path/:pagePath", wrapper.GetPageByPath, options.OperationMiddlewares["getPageByPath"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/search", wrapper.SearchSpaceContent, options.OperationMiddlewares["searchSpaceContent"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/search", wrapper.SearchOrganizationContent, options.OperationMiddlewares["searchOrganizationContent"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/content/template", wrapper.ApplyTemplateToSpace, options.OperationMiddlewares["applyTemplateToSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/pdf", wrapper.GetChangeRequestPDF, options.OperationMiddlewares["getChangeRequestPDF"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/files", wrapper.ListFiles, options.OperationMiddlewares["listFiles"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/files/:fileId", wrapper.GetFileById, options.OperationMiddlewares["getFileById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/files/:fileId/backlinks", wrapper.ListSpaceFileBacklinks, options.OperationMiddlewares["listSpaceFileBacklinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/files", wrapper.ListFilesInChangeRequestById, options.OperationMiddlewares["listFilesInChangeRequestById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId", wrapper.GetFileInChangeRequestById, options.OperationMiddlewares["getFileInChangeRequestById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks", wrapper.ListChangeRequestFileBacklinks, options.OperationMiddlewares["listChangeRequestFileBacklinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId/links", wrapper.ListPageLinksInSpace, options.OperationMiddlewares["listPageLinksInSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId/backlinks", wrapper.ListSpacePageBacklinks, options.OperationMiddlewares["listSpacePageBacklinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links", wrapper.ListPageLinksInChangeRequest, options.OperationMiddlewares["listPageLinksInChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/backlinks", wrapper.ListChangeRequestPageBacklinks, options.OperationMiddlewares["listChangeRequestPageBacklinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/links", wrapper.ListSpaceLinks, options.OperationMiddlewares["listSpaceLinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/links", wrapper.ListChangeRequestLinks, options.OperationMiddlewares["listChangeRequestLinks"]...)
 
 }
 
@@ -5868,6 +6532,276 @@ func (response UpdateChangeRequestContent429JSONResponse) VisitUpdateChangeReque
 	return err
 }
 
+type ListFilesInChangeRequestByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          ListFilesInChangeRequestByIdParams
+}
+
+type ListFilesInChangeRequestByIdResponseObject interface {
+	VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type ListFilesInChangeRequestById200JSONResponse RevisionFileList
+
+func (response ListFilesInChangeRequestById200JSONResponse) VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInChangeRequestById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListFilesInChangeRequestById400JSONResponse) VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListFilesInChangeRequestById401JSONResponse) VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListFilesInChangeRequestById403JSONResponse) VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListFilesInChangeRequestById404JSONResponse) VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListFilesInChangeRequestById429JSONResponse) VisitListFilesInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInChangeRequestByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	FileId          FileId          `json:"fileId"`
+	Params          GetFileInChangeRequestByIdParams
+}
+
+type GetFileInChangeRequestByIdResponseObject interface {
+	VisitGetFileInChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type GetFileInChangeRequestById200JSONResponse RevisionFile
+
+func (response GetFileInChangeRequestById200JSONResponse) VisitGetFileInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetFileInChangeRequestById401JSONResponse) VisitGetFileInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetFileInChangeRequestById403JSONResponse) VisitGetFileInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetFileInChangeRequestById404JSONResponse) VisitGetFileInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetFileInChangeRequestById429JSONResponse) VisitGetFileInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestFileBacklinksRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	FileId          FileId          `json:"fileId"`
+	Params          ListChangeRequestFileBacklinksParams
+}
+
+type ListChangeRequestFileBacklinksResponseObject interface {
+	VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error
+}
+
+type ListChangeRequestFileBacklinks200JSONResponse ContentLocationList
+
+func (response ListChangeRequestFileBacklinks200JSONResponse) VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestFileBacklinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListChangeRequestFileBacklinks400JSONResponse) VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestFileBacklinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListChangeRequestFileBacklinks401JSONResponse) VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestFileBacklinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListChangeRequestFileBacklinks403JSONResponse) VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestFileBacklinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListChangeRequestFileBacklinks404JSONResponse) VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestFileBacklinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListChangeRequestFileBacklinks429JSONResponse) VisitListChangeRequestFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPageInChangeRequestByIdRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -5952,6 +6886,196 @@ func (response GetPageInChangeRequestById404JSONResponse) VisitGetPageInChangeRe
 type GetPageInChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetPageInChangeRequestById429JSONResponse) VisitGetPageInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageBacklinksRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	PageId          PageId          `json:"pageId"`
+	Params          ListChangeRequestPageBacklinksParams
+}
+
+type ListChangeRequestPageBacklinksResponseObject interface {
+	VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error
+}
+
+type ListChangeRequestPageBacklinks200JSONResponse ContentLocationList
+
+func (response ListChangeRequestPageBacklinks200JSONResponse) VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageBacklinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListChangeRequestPageBacklinks400JSONResponse) VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageBacklinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListChangeRequestPageBacklinks401JSONResponse) VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageBacklinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListChangeRequestPageBacklinks403JSONResponse) VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageBacklinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListChangeRequestPageBacklinks404JSONResponse) VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageBacklinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListChangeRequestPageBacklinks429JSONResponse) VisitListChangeRequestPageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	PageId          PageId          `json:"pageId"`
+	Params          ListPageLinksInChangeRequestParams
+}
+
+type ListPageLinksInChangeRequestResponseObject interface {
+	VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type ListPageLinksInChangeRequest200JSONResponse ContentReferenceList
+
+func (response ListPageLinksInChangeRequest200JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListPageLinksInChangeRequest400JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPageLinksInChangeRequest401JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPageLinksInChangeRequest403JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListPageLinksInChangeRequest404JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListPageLinksInChangeRequest429JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6138,6 +7262,100 @@ func (response GetPageInChangeRequestByPath429JSONResponse) VisitGetPageInChange
 	return err
 }
 
+type ListChangeRequestLinksRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          ListChangeRequestLinksParams
+}
+
+type ListChangeRequestLinksResponseObject interface {
+	VisitListChangeRequestLinksResponse(w http.ResponseWriter) error
+}
+
+type ListChangeRequestLinks200JSONResponse ContentReferenceList
+
+func (response ListChangeRequestLinks200JSONResponse) VisitListChangeRequestLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestLinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListChangeRequestLinks400JSONResponse) VisitListChangeRequestLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListChangeRequestLinks401JSONResponse) VisitListChangeRequestLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListChangeRequestLinks403JSONResponse) VisitListChangeRequestLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListChangeRequestLinks404JSONResponse) VisitListChangeRequestLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListChangeRequestLinks429JSONResponse) VisitListChangeRequestLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type MergeChangeRequestRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -6220,6 +7438,100 @@ func (response MergeChangeRequest409JSONResponse) VisitMergeChangeRequestRespons
 type MergeChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response MergeChangeRequest429JSONResponse) VisitMergeChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestPDFRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetChangeRequestPDFParams
+}
+
+type GetChangeRequestPDFResponseObject interface {
+	VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error
+}
+
+type GetChangeRequestPDF200JSONResponse PDFLink
+
+func (response GetChangeRequestPDF200JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestPDF400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetChangeRequestPDF400JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestPDF401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetChangeRequestPDF401JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestPDF403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetChangeRequestPDF403JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestPDF404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetChangeRequestPDF404JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestPDF429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetChangeRequestPDF429JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6403,6 +7715,273 @@ func (response GetCurrentRevision429JSONResponse) VisitGetCurrentRevisionRespons
 	return err
 }
 
+type ListFilesRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  ListFilesParams
+}
+
+type ListFilesResponseObject interface {
+	VisitListFilesResponse(w http.ResponseWriter) error
+}
+
+type ListFiles200JSONResponse RevisionFileList
+
+func (response ListFiles200JSONResponse) VisitListFilesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiles400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListFiles400JSONResponse) VisitListFilesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiles401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListFiles401JSONResponse) VisitListFilesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiles403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListFiles403JSONResponse) VisitListFilesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiles404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListFiles404JSONResponse) VisitListFilesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiles429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListFiles429JSONResponse) VisitListFilesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileByIdRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	FileId  FileId  `json:"fileId"`
+	Params  GetFileByIdParams
+}
+
+type GetFileByIdResponseObject interface {
+	VisitGetFileByIdResponse(w http.ResponseWriter) error
+}
+
+type GetFileById200JSONResponse RevisionFile
+
+func (response GetFileById200JSONResponse) VisitGetFileByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetFileById401JSONResponse) VisitGetFileByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetFileById403JSONResponse) VisitGetFileByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetFileById404JSONResponse) VisitGetFileByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetFileById429JSONResponse) VisitGetFileByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceFileBacklinksRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	FileId  FileId  `json:"fileId"`
+	Params  ListSpaceFileBacklinksParams
+}
+
+type ListSpaceFileBacklinksResponseObject interface {
+	VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error
+}
+
+type ListSpaceFileBacklinks200JSONResponse ContentLocationList
+
+func (response ListSpaceFileBacklinks200JSONResponse) VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceFileBacklinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSpaceFileBacklinks400JSONResponse) VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceFileBacklinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSpaceFileBacklinks401JSONResponse) VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceFileBacklinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpaceFileBacklinks403JSONResponse) VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceFileBacklinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSpaceFileBacklinks404JSONResponse) VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceFileBacklinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSpaceFileBacklinks429JSONResponse) VisitListSpaceFileBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPageByIdRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	PageId  PageId  `json:"pageId"`
@@ -6486,6 +8065,194 @@ func (response GetPageById404JSONResponse) VisitGetPageByIdResponse(w http.Respo
 type GetPageById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetPageById429JSONResponse) VisitGetPageByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageBacklinksRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	PageId  PageId  `json:"pageId"`
+	Params  ListSpacePageBacklinksParams
+}
+
+type ListSpacePageBacklinksResponseObject interface {
+	VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error
+}
+
+type ListSpacePageBacklinks200JSONResponse ContentLocationList
+
+func (response ListSpacePageBacklinks200JSONResponse) VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageBacklinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSpacePageBacklinks400JSONResponse) VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageBacklinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSpacePageBacklinks401JSONResponse) VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageBacklinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpacePageBacklinks403JSONResponse) VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageBacklinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSpacePageBacklinks404JSONResponse) VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageBacklinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSpacePageBacklinks429JSONResponse) VisitListSpacePageBacklinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	PageId  PageId  `json:"pageId"`
+	Params  ListPageLinksInSpaceParams
+}
+
+type ListPageLinksInSpaceResponseObject interface {
+	VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error
+}
+
+type ListPageLinksInSpace200JSONResponse ContentReferenceList
+
+func (response ListPageLinksInSpace200JSONResponse) VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListPageLinksInSpace400JSONResponse) VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPageLinksInSpace401JSONResponse) VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPageLinksInSpace403JSONResponse) VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListPageLinksInSpace404JSONResponse) VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPageLinksInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListPageLinksInSpace429JSONResponse) VisitListPageLinksInSpaceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6670,6 +8437,107 @@ func (response GetPageByPath429JSONResponse) VisitGetPageByPathResponse(w http.R
 	return err
 }
 
+type ApplyTemplateToSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Body    *ApplyTemplateToSpaceJSONRequestBody
+}
+
+type ApplyTemplateToSpaceResponseObject interface {
+	VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error
+}
+
+type ApplyTemplateToSpace204Response struct {
+}
+
+func (response ApplyTemplateToSpace204Response) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ApplyTemplateToSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ApplyTemplateToSpace400JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApplyTemplateToSpace401JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApplyTemplateToSpace403JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApplyTemplateToSpace404JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ApplyTemplateToSpace413JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ApplyTemplateToSpace429JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DuplicateSpaceRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 }
@@ -6737,6 +8605,99 @@ func (response DuplicateSpace404JSONResponse) VisitDuplicateSpaceResponse(w http
 type DuplicateSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response DuplicateSpace429JSONResponse) VisitDuplicateSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceLinksRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  ListSpaceLinksParams
+}
+
+type ListSpaceLinksResponseObject interface {
+	VisitListSpaceLinksResponse(w http.ResponseWriter) error
+}
+
+type ListSpaceLinks200JSONResponse ContentReferenceList
+
+func (response ListSpaceLinks200JSONResponse) VisitListSpaceLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceLinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSpaceLinks400JSONResponse) VisitListSpaceLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSpaceLinks401JSONResponse) VisitListSpaceLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpaceLinks403JSONResponse) VisitListSpaceLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSpaceLinks404JSONResponse) VisitListSpaceLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpaceLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSpaceLinks429JSONResponse) VisitListSpaceLinksResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -7345,17 +9306,38 @@ type StrictServerInterface interface {
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	UpdateChangeRequestContent(ctx context.Context, request UpdateChangeRequestContentRequestObject) (UpdateChangeRequestContentResponseObject, error)
 
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files)
+	ListFilesInChangeRequestById(ctx context.Context, request ListFilesInChangeRequestByIdRequestObject) (ListFilesInChangeRequestByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId})
+	GetFileInChangeRequestById(ctx context.Context, request GetFileInChangeRequestByIdRequestObject) (GetFileInChangeRequestByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks)
+	ListChangeRequestFileBacklinks(ctx context.Context, request ListChangeRequestFileBacklinksRequestObject) (ListChangeRequestFileBacklinksResponseObject, error)
+
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId})
 	GetPageInChangeRequestById(ctx context.Context, request GetPageInChangeRequestByIdRequestObject) (GetPageInChangeRequestByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks)
+	ListChangeRequestPageBacklinks(ctx context.Context, request ListChangeRequestPageBacklinksRequestObject) (ListChangeRequestPageBacklinksResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links)
+	ListPageLinksInChangeRequest(ctx context.Context, request ListPageLinksInChangeRequestRequestObject) (ListPageLinksInChangeRequestResponseObject, error)
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages)
 	ListPagesInChangeRequest(ctx context.Context, request ListPagesInChangeRequestRequestObject) (ListPagesInChangeRequestResponseObject, error)
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx context.Context, request GetPageInChangeRequestByPathRequestObject) (GetPageInChangeRequestByPathResponseObject, error)
+	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/links)
+	ListChangeRequestLinks(ctx context.Context, request ListChangeRequestLinksRequestObject) (ListChangeRequestLinksResponseObject, error)
 	// MergeChangeRequest Merge into the space's content (three-way, per page). With a conflict the answer is `result: conflicts` and nothing changes.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge)
 	MergeChangeRequest(ctx context.Context, request MergeChangeRequestRequestObject) (MergeChangeRequestResponseObject, error)
+	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf)
+	GetChangeRequestPDF(ctx context.Context, request GetChangeRequestPDFRequestObject) (GetChangeRequestPDFResponseObject, error)
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx context.Context, request UpdateChangeRequestRequestObject) (UpdateChangeRequestResponseObject, error)
@@ -7363,17 +9345,38 @@ type StrictServerInterface interface {
 	// (GET /spaces/{spaceId}/content)
 	GetCurrentRevision(ctx context.Context, request GetCurrentRevisionRequestObject) (GetCurrentRevisionResponseObject, error)
 
+	// (GET /spaces/{spaceId}/content/files)
+	ListFiles(ctx context.Context, request ListFilesRequestObject) (ListFilesResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/files/{fileId})
+	GetFileById(ctx context.Context, request GetFileByIdRequestObject) (GetFileByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/files/{fileId}/backlinks)
+	ListSpaceFileBacklinks(ctx context.Context, request ListSpaceFileBacklinksRequestObject) (ListSpaceFileBacklinksResponseObject, error)
+
 	// (GET /spaces/{spaceId}/content/page/{pageId})
 	GetPageById(ctx context.Context, request GetPageByIdRequestObject) (GetPageByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/page/{pageId}/backlinks)
+	ListSpacePageBacklinks(ctx context.Context, request ListSpacePageBacklinksRequestObject) (ListSpacePageBacklinksResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/page/{pageId}/links)
+	ListPageLinksInSpace(ctx context.Context, request ListPageLinksInSpaceRequestObject) (ListPageLinksInSpaceResponseObject, error)
 
 	// (GET /spaces/{spaceId}/content/pages)
 	ListPages(ctx context.Context, request ListPagesRequestObject) (ListPagesResponseObject, error)
 
 	// (GET /spaces/{spaceId}/content/path/{pagePath})
 	GetPageByPath(ctx context.Context, request GetPageByPathRequestObject) (GetPageByPathResponseObject, error)
+	// ApplyTemplateToSpace Add a built-in template's pages to the space's content, as a new revision.
+	// (POST /spaces/{spaceId}/content/template)
+	ApplyTemplateToSpace(ctx context.Context, request ApplyTemplateToSpaceRequestObject) (ApplyTemplateToSpaceResponseObject, error)
 
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx context.Context, request DuplicateSpaceRequestObject) (DuplicateSpaceResponseObject, error)
+	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
+	// (GET /spaces/{spaceId}/links)
+	ListSpaceLinks(ctx context.Context, request ListSpaceLinksRequestObject) (ListSpaceLinksResponseObject, error)
 
 	// (POST /spaces/{spaceId}/move)
 	MoveSpace(ctx context.Context, request MoveSpaceRequestObject) (MoveSpaceResponseObject, error)
@@ -8879,6 +10882,89 @@ func (sh *strictHandler) UpdateChangeRequestContent(ctx echo.Context, spaceId Sp
 	return nil
 }
 
+// ListFilesInChangeRequestById operation middleware
+func (sh *strictHandler) ListFilesInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListFilesInChangeRequestByIdParams) error {
+	var request ListFilesInChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListFilesInChangeRequestById(ctx.Request().Context(), request.(ListFilesInChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListFilesInChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListFilesInChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitListFilesInChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetFileInChangeRequestById operation middleware
+func (sh *strictHandler) GetFileInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params GetFileInChangeRequestByIdParams) error {
+	var request GetFileInChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.FileId = fileId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFileInChangeRequestById(ctx.Request().Context(), request.(GetFileInChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFileInChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetFileInChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitGetFileInChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChangeRequestFileBacklinks operation middleware
+func (sh *strictHandler) ListChangeRequestFileBacklinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, fileId FileId, params ListChangeRequestFileBacklinksParams) error {
+	var request ListChangeRequestFileBacklinksRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.FileId = fileId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangeRequestFileBacklinks(ctx.Request().Context(), request.(ListChangeRequestFileBacklinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangeRequestFileBacklinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangeRequestFileBacklinksResponseObject); ok {
+		return validResponse.VisitListChangeRequestFileBacklinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetPageInChangeRequestById operation middleware
 func (sh *strictHandler) GetPageInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params GetPageInChangeRequestByIdParams) error {
 	var request GetPageInChangeRequestByIdRequestObject
@@ -8901,6 +10987,62 @@ func (sh *strictHandler) GetPageInChangeRequestById(ctx echo.Context, spaceId Sp
 		return err
 	} else if validResponse, ok := response.(GetPageInChangeRequestByIdResponseObject); ok {
 		return validResponse.VisitGetPageInChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChangeRequestPageBacklinks operation middleware
+func (sh *strictHandler) ListChangeRequestPageBacklinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params ListChangeRequestPageBacklinksParams) error {
+	var request ListChangeRequestPageBacklinksRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangeRequestPageBacklinks(ctx.Request().Context(), request.(ListChangeRequestPageBacklinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangeRequestPageBacklinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangeRequestPageBacklinksResponseObject); ok {
+		return validResponse.VisitListChangeRequestPageBacklinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPageLinksInChangeRequest operation middleware
+func (sh *strictHandler) ListPageLinksInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params ListPageLinksInChangeRequestParams) error {
+	var request ListPageLinksInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPageLinksInChangeRequest(ctx.Request().Context(), request.(ListPageLinksInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPageLinksInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPageLinksInChangeRequestResponseObject); ok {
+		return validResponse.VisitListPageLinksInChangeRequestResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -8962,6 +11104,33 @@ func (sh *strictHandler) GetPageInChangeRequestByPath(ctx echo.Context, spaceId 
 	return nil
 }
 
+// ListChangeRequestLinks operation middleware
+func (sh *strictHandler) ListChangeRequestLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListChangeRequestLinksParams) error {
+	var request ListChangeRequestLinksRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangeRequestLinks(ctx.Request().Context(), request.(ListChangeRequestLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangeRequestLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangeRequestLinksResponseObject); ok {
+		return validResponse.VisitListChangeRequestLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // MergeChangeRequest operation middleware
 func (sh *strictHandler) MergeChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
 	var request MergeChangeRequestRequestObject
@@ -8982,6 +11151,33 @@ func (sh *strictHandler) MergeChangeRequest(ctx echo.Context, spaceId SpaceId, c
 		return err
 	} else if validResponse, ok := response.(MergeChangeRequestResponseObject); ok {
 		return validResponse.VisitMergeChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetChangeRequestPDF operation middleware
+func (sh *strictHandler) GetChangeRequestPDF(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetChangeRequestPDFParams) error {
+	var request GetChangeRequestPDFRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChangeRequestPDF(ctx.Request().Context(), request.(GetChangeRequestPDFRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChangeRequestPDF")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChangeRequestPDFResponseObject); ok {
+		return validResponse.VisitGetChangeRequestPDFResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -9040,6 +11236,86 @@ func (sh *strictHandler) GetCurrentRevision(ctx echo.Context, spaceId SpaceId, p
 	return nil
 }
 
+// ListFiles operation middleware
+func (sh *strictHandler) ListFiles(ctx echo.Context, spaceId SpaceId, params ListFilesParams) error {
+	var request ListFilesRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListFiles(ctx.Request().Context(), request.(ListFilesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListFiles")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListFilesResponseObject); ok {
+		return validResponse.VisitListFilesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetFileById operation middleware
+func (sh *strictHandler) GetFileById(ctx echo.Context, spaceId SpaceId, fileId FileId, params GetFileByIdParams) error {
+	var request GetFileByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.FileId = fileId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFileById(ctx.Request().Context(), request.(GetFileByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFileById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetFileByIdResponseObject); ok {
+		return validResponse.VisitGetFileByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSpaceFileBacklinks operation middleware
+func (sh *strictHandler) ListSpaceFileBacklinks(ctx echo.Context, spaceId SpaceId, fileId FileId, params ListSpaceFileBacklinksParams) error {
+	var request ListSpaceFileBacklinksRequestObject
+
+	request.SpaceId = spaceId
+	request.FileId = fileId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSpaceFileBacklinks(ctx.Request().Context(), request.(ListSpaceFileBacklinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSpaceFileBacklinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSpaceFileBacklinksResponseObject); ok {
+		return validResponse.VisitListSpaceFileBacklinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetPageById operation middleware
 func (sh *strictHandler) GetPageById(ctx echo.Context, spaceId SpaceId, pageId PageId, params GetPageByIdParams) error {
 	var request GetPageByIdRequestObject
@@ -9061,6 +11337,60 @@ func (sh *strictHandler) GetPageById(ctx echo.Context, spaceId SpaceId, pageId P
 		return err
 	} else if validResponse, ok := response.(GetPageByIdResponseObject); ok {
 		return validResponse.VisitGetPageByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSpacePageBacklinks operation middleware
+func (sh *strictHandler) ListSpacePageBacklinks(ctx echo.Context, spaceId SpaceId, pageId PageId, params ListSpacePageBacklinksParams) error {
+	var request ListSpacePageBacklinksRequestObject
+
+	request.SpaceId = spaceId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSpacePageBacklinks(ctx.Request().Context(), request.(ListSpacePageBacklinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSpacePageBacklinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSpacePageBacklinksResponseObject); ok {
+		return validResponse.VisitListSpacePageBacklinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPageLinksInSpace operation middleware
+func (sh *strictHandler) ListPageLinksInSpace(ctx echo.Context, spaceId SpaceId, pageId PageId, params ListPageLinksInSpaceParams) error {
+	var request ListPageLinksInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPageLinksInSpace(ctx.Request().Context(), request.(ListPageLinksInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPageLinksInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPageLinksInSpaceResponseObject); ok {
+		return validResponse.VisitListPageLinksInSpaceResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -9120,6 +11450,54 @@ func (sh *strictHandler) GetPageByPath(ctx echo.Context, spaceId SpaceId, pagePa
 	return nil
 }
 
+// ApplyTemplateToSpace operation middleware
+func (sh *strictHandler) ApplyTemplateToSpace(ctx echo.Context, spaceId SpaceId) error {
+	var request ApplyTemplateToSpaceRequestObject
+
+	request.SpaceId = spaceId
+
+	var body ApplyTemplateToSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ApplyTemplateToSpace(ctx.Request().Context(), request.(ApplyTemplateToSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApplyTemplateToSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ApplyTemplateToSpaceResponseObject); ok {
+		return validResponse.VisitApplyTemplateToSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // DuplicateSpace operation middleware
 func (sh *strictHandler) DuplicateSpace(ctx echo.Context, spaceId SpaceId) error {
 	var request DuplicateSpaceRequestObject
@@ -9139,6 +11517,32 @@ func (sh *strictHandler) DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
 		return err
 	} else if validResponse, ok := response.(DuplicateSpaceResponseObject); ok {
 		return validResponse.VisitDuplicateSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSpaceLinks operation middleware
+func (sh *strictHandler) ListSpaceLinks(ctx echo.Context, spaceId SpaceId, params ListSpaceLinksParams) error {
+	var request ListSpaceLinksRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSpaceLinks(ctx.Request().Context(), request.(ListSpaceLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSpaceLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSpaceLinksResponseObject); ok {
+		return validResponse.VisitListSpaceLinksResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -20,7 +20,7 @@ func caller(ctx context.Context) *store.User {
 }
 
 // publicPaths answer without a token.
-var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true}
+var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true}
 
 // tokenCache keeps recent token lookups for a few seconds: the hot path of every request.
 // Tokens are only ever created, never changed, so a short cache is safe.

@@ -215,6 +215,11 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 		if c.Document != nil {
 			pc.Markdown = &c.Document.Markdown
 		}
+		if c.Files != nil {
+			for _, f := range *c.Files {
+				pc.Files = append(pc.Files, store.FileUpload{Ref: f.Ref, Name: f.Name, ContentType: f.ContentType, Data: f.Content})
+			}
+		}
 		if c.Into.IsSpecified() {
 			pc.SetInto = true
 			if into, err := c.Into.Get(); err == nil {

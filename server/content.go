@@ -120,6 +120,13 @@ func (s *Server) revisionResponse(ctx context.Context, sp *store.Space, revision
 	if out.Pages, err = s.pageTree(sp, rev.Pages); err != nil {
 		return out, err
 	}
+	files, err := s.Store.FindAllFiles(ctx, rev.ID)
+	if err != nil {
+		return out, err
+	}
+	for _, f := range files {
+		out.Files = append(out.Files, s.toAPIFile(f))
+	}
 	out.Urls.App = s.appURL("/s/" + sp.ID + "/revisions/" + rev.ID)
 	if rev.ChangeRequestID != nil {
 		cr, err := s.Store.FindChangeRequest(ctx, sp.ID, *rev.ChangeRequestID)

@@ -50,6 +50,10 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.Use(newValidator(doc, "/v1").middleware)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
+	// Links quire hands out (file downloads, signed PDF exports) are served outside /v1, without a
+	// token: they carry their own proof.
+	e.GET(fileRoute, s.serveFile)
+	e.GET(pdfRoute, s.servePDF)
 	gen.RegisterHandlersWithBaseURL(e, gen.NewStrictHandler(s, nil), "/v1")
 	return e, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // A cached space read is never served after a write: not after the space changes, nor after the
@@ -64,5 +65,20 @@ func TestSpaceCacheInvalidatedByAnyWrite(t *testing.T) {
 	}
 	if _, _, member, _ := st.FindSpaceForUser(ctx, sp.ID, reader.ID); member {
 		t.Fatal("still a member after removal")
+	}
+}
+
+func TestParseTimeReadsWhatFormatTimeWrites(t *testing.T) {
+	for _, want := range []time.Time{
+		time.Date(2026, 11, 25, 23, 9, 28, 123456000, time.UTC),
+		time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 2, 28, 12, 30, 59, 999999000, time.UTC),
+	} {
+		if got := parseTime(formatTime(want)); !got.Equal(want) {
+			t.Fatalf("parseTime(%q) = %v, want %v", formatTime(want), got, want)
+		}
+	}
+	if got := parseTime("2026-11-25T23:09:28Z"); got.IsZero() {
+		t.Fatal("RFC 3339 without fraction not read")
 	}
 }

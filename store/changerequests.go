@@ -283,11 +283,22 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 		if err := tree.apply(changes); err != nil {
 			return err
 		}
+		for _, p := range tree.pages {
+			if p.BodyID == 0 {
+				p.Markdown = rewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
+			}
+		}
 		revision, err = writeRevision(ctx, tx, spaceID, "edits", []string{cr.RevisionID}, nil, treeOrder(tree.list()), cr.RevisionID, pages)
 		if err != nil {
 			return err
 		}
+		if err := insertFiles(ctx, tx, revision, tree.files); err != nil {
+			return err
+		}
 		refs = tree.refs
+		for ref, id := range tree.fileRefs {
+			refs[ref] = id
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?`,
 			revision, formatTime(tx.now), cr.ID); err != nil {
 			return fmt.Errorf("store: unable to update change request: %w", err)
@@ -337,6 +348,9 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 		if err != nil {
 			return err
 		}
+		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
+			return err
+		}
 		if err := indexSpace(ctx, tx, spaceID, merged); err != nil {
 			return err
 		}
@@ -380,8 +394,11 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		if len(found) > 0 {
 			return mergeConflictError("Updating from the space's content", found)
 		}
-		revision, err = writeRevision(ctx, tx, spaceID, "update", []string{cr.RevisionID, sp.RevisionID}, nil, merged, cr.RevisionID, ours)
+		revision, err = writeRevision(ctx, tx, spaceID, "update", []string{cr.RevisionID, sp.RevisionID}, nil, merged, sp.RevisionID, ours)
 		if err != nil {
+			return err
+		}
+		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?
@@ -394,21 +411,35 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 }
 
 // mergeRevisions three-way merges the page trees of ours and theirs against base; it also
-// returns ours's pages, which the merged revision is written against.
-func (s *Store) mergeRevisions(ctx context.Context, tx *Tx, spaceID, base, ours, theirs string, theirsIsMain bool) (merged, oursPages []*RevisionPage, conflicts []mergeConflict, err error) {
-	load := func(id string) ([]*RevisionPage, error) { return loadPages(ctx, tx, id, false) }
-	bp, err := load(base)
+// mergeRevisions three-way merges the page trees of ours and theirs against base. The side that
+// is the space's content (main: theirs when theirsIsMain, else ours) is loaded whole; of the other
+// side and of the base only the pages that differ between them are loaded, since a page the
+// change request left as it was in the base merges to main's version anyway. It also returns
+// main's pages, which the merged revision is written against.
+func (s *Store) mergeRevisions(ctx context.Context, tx *Tx, spaceID, base, ours, theirs string, theirsIsMain bool) (merged, mainPages []*RevisionPage, conflicts []mergeConflict, err error) {
+	mainRev, crRev := ours, theirs
+	if theirsIsMain {
+		mainRev, crRev = theirs, ours
+	}
+	if mainPages, err = loadPages(ctx, tx, mainRev, false); err != nil {
+		return nil, nil, nil, err
+	}
+	changed, err := changedPageIDs(ctx, tx, base, crRev)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	op, err := load(ours)
+	bp, err := loadPagesByID(ctx, tx, base, changed)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tp, err := load(theirs)
+	cp, err := loadPagesByID(ctx, tx, crRev, changed)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	op, tp := mainPages, cp
+	if theirsIsMain {
+		op, tp = cp, mainPages
 	}
 	merged, conflicts, err = threeWayMerge(bp, op, tp, theirsIsMain, tx.now, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
-	return merged, op, conflicts, err
+	return merged, mainPages, conflicts, err
 }

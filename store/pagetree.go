@@ -22,23 +22,28 @@ type PageChange struct {
 	Description *string
 	Hidden      *bool
 	Markdown    *string
-	SetInto     bool    // Into was given: nil is the top level
-	Into        *string // the parent page's id or a ref of the batch
-	At          *int    // index among the new siblings; nil: the end
+	SetInto     bool         // Into was given: nil is the top level
+	Into        *string      // the parent page's id or a ref of the batch
+	Files       []FileUpload // insert_files
+	At          *int         // index among the new siblings; nil: the end
 }
 
 // pageTree is a revision's pages being edited: by id, with the batch's refs.
 type pageTree struct {
 	pages map[string]*RevisionPage
 	refs  map[string]string
-	now   time.Time
+	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
+	// and the files (with their ids set) to add to the revision.
+	fileRefs map[string]string
+	files    []FileUpload
+	now      time.Time
 	// fresh holds the pages the batch inserted, moved or gave a new slug: when slugs collide
 	// they give way, so a page the batch left alone keeps its path.
 	fresh map[string]bool
 }
 
 func newPageTree(pages []*RevisionPage, now time.Time) *pageTree {
-	t := &pageTree{pages: make(map[string]*RevisionPage, len(pages)), refs: map[string]string{}, now: now, fresh: map[string]bool{}}
+	t := &pageTree{pages: make(map[string]*RevisionPage, len(pages)), refs: map[string]string{}, fileRefs: map[string]string{}, now: now, fresh: map[string]bool{}}
 	for _, p := range pages {
 		t.pages[p.ID] = p.clone()
 	}
@@ -106,7 +111,13 @@ func (t *pageTree) apply(changes []PageChange) error {
 	return nil
 }
 
+// MaxFileSize is the largest file an insert_files change takes.
+const MaxFileSize = 1 << 20
+
 func (t *pageTree) applyOne(c PageChange) error {
+	if c.Type != "insert_files" && c.Files != nil {
+		return fmt.Errorf("files is only given with insert_files")
+	}
 	switch c.Type {
 	case "insert_page":
 		if c.Page != nil {
@@ -117,6 +128,9 @@ func (t *pageTree) applyOne(c PageChange) error {
 		}
 		p := &RevisionPage{ID: NewID(), Title: *c.Title, CreatedAt: t.now, UpdatedAt: t.now}
 		if c.Ref != nil {
+			if _, dup := t.fileRefs[*c.Ref]; dup {
+				return fmt.Errorf("ref %q already names a file of this batch", *c.Ref)
+			}
 			if _, dup := t.refs[*c.Ref]; dup {
 				return fmt.Errorf("ref %q is already used in this batch", *c.Ref)
 			}
@@ -151,6 +165,27 @@ func (t *pageTree) applyOne(c PageChange) error {
 			return err
 		}
 		t.deleteWithSubpages(id)
+		return nil
+	case "insert_files":
+		if len(c.Files) == 0 {
+			return fmt.Errorf("files is required")
+		}
+		for i, f := range c.Files {
+			if len(f.Data) > MaxFileSize {
+				return fmt.Errorf("files[%d]: %q is %d bytes, over the 1 MiB limit", i, f.Name, len(f.Data))
+			}
+			f.ID = NewID()
+			if f.Ref != nil {
+				if _, dup := t.fileRefs[*f.Ref]; dup {
+					return fmt.Errorf("files[%d]: ref %q is already used in this batch", i, *f.Ref)
+				}
+				if _, dup := t.refs[*f.Ref]; dup {
+					return fmt.Errorf("files[%d]: ref %q already names a page of this batch", i, *f.Ref)
+				}
+				t.fileRefs[*f.Ref] = f.ID
+			}
+			t.files = append(t.files, f)
+		}
 		return nil
 	}
 	return fmt.Errorf("unknown change type")

@@ -146,6 +146,55 @@ func treeOrder(pages []*RevisionPage) []*RevisionPage {
 	return out
 }
 
+// loadPagesByID returns the pages of a revision with the given ids (without bodies).
+func loadPagesByID(ctx context.Context, q querier, revisionID string, ids []string) ([]*RevisionPage, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+pageColumns+` FROM revision_pages p
+		WHERE p.revision_id = ? AND p.page_id IN (SELECT value FROM json_each(?))`, revisionID, jsonStrings(ids))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to load pages: %w", err)
+	}
+	defer rows.Close()
+	var out []*RevisionPage
+	for rows.Next() {
+		p := &RevisionPage{}
+		if err := scanPage(rows, p); err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// changedPageIDs lists the pages that differ between two revisions: added, deleted, or with any
+// stored field changed. It runs inside SQLite, by primary key, without loading the pages.
+func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `
+		SELECT y.page_id FROM revision_pages y
+		LEFT JOIN revision_pages x ON x.revision_id = ?1 AND x.page_id = y.page_id
+		WHERE y.revision_id = ?2 AND (x.page_id IS NULL OR x.parent_id IS NOT y.parent_id OR x.position != y.position
+			OR x.title != y.title OR x.slug != y.slug OR x.path != y.path OR x.emoji IS NOT y.emoji
+			OR x.description != y.description OR x.hidden != y.hidden OR x.body_id != y.body_id)
+		UNION
+		SELECT x.page_id FROM revision_pages x WHERE x.revision_id = ?1
+			AND NOT EXISTS (SELECT 1 FROM revision_pages y WHERE y.revision_id = ?2 AND y.page_id = x.page_id)`, a, b)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // FindPage returns a page of a revision with its body.
 func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*RevisionPage, error) {
 	p := &RevisionPage{}
@@ -190,6 +239,7 @@ func sameRow(a, b *RevisionPage) bool {
 func writeRevision(ctx context.Context, tx *Tx, spaceID, typ string, parents []string, crID *string, pages []*RevisionPage,
 	from string, fromPages []*RevisionPage) (string, error) {
 	id := NewID()
+	all := pages
 	pj, _ := json.Marshal(parents)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (id, space_id, type, parents, change_request_id, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, id, spaceID, typ, string(pj), nullString(crID), formatTime(tx.now)); err != nil {
@@ -258,6 +308,14 @@ func writeRevision(ctx context.Context, tx *Tx, spaceID, typ string, parents []s
 			nullString(p.Emoji), p.Description, p.Hidden, p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt)); err != nil {
 			return "", fmt.Errorf("store: unable to write page: %w", err)
 		}
+	}
+	if from != "" {
+		if err := copyFiles(ctx, tx, id, from); err != nil {
+			return "", err
+		}
+	}
+	if err := writeLinks(ctx, tx, id, from, pages, all); err != nil {
+		return "", err
 	}
 	return id, nil
 }

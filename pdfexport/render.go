@@ -1,0 +1,621 @@
+// Package pdfexport renders pages of markdown into a PDF with github.com/go-pdf/fpdf: a title
+// line, then each page with its title as a heading and its markdown (parsed by goldmark, CommonMark
+// + GFM) as headings, paragraphs, lists, quotes, code blocks, tables and rules. Links print as
+// their text followed by their URL, images as their alt text.
+//
+// Text is set in the PDF core fonts (Helvetica, Courier), which cover Windows-1252: characters
+// outside it print as "?" rather than fail.
+package pdfexport
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/go-pdf/fpdf"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Document describes the whole export.
+type Document struct {
+	Title    string    // first line of the first page, and the PDF's Title
+	Subtitle string    // a line under the title ("" for none)
+	Created  time.Time // the PDF's creation date (zero: now)
+}
+
+// Page is one page of content.
+type Page struct {
+	Title    string
+	Markdown string
+	Depth    int // 0 for a top-level page of the export, 1 for its subpages…
+}
+
+// Creator is the PDF's Creator.
+const Creator = "quire"
+
+// Layout, in millimetres and points.
+const (
+	margin     = 20.0
+	bodySize   = 10.5
+	codeSize   = 9.0
+	indentStep = 6.0  // list and quote indentation
+	maxIndent  = 60.0 // deeper nesting prints at this indentation, leaving room for text
+	blockGap   = 2.2  // space after a block
+	ptToMM     = 25.4 / 72
+	lineFactor = 1.35
+)
+
+// lineHeight is the height of a line of text set at size points.
+func lineHeight(size float64) float64 { return size * ptToMM * lineFactor }
+
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// Writer builds one PDF. It is not safe for concurrent use.
+type Writer struct {
+	pdf       *fpdf.Fpdf
+	pages     int
+	lastLevel int
+}
+
+// New starts a PDF with the document's title line.
+func New(doc Document) *Writer {
+	pdf := fpdf.New("P", "mm", "A4", "")
+	// Uncompressed content streams: the text of the pages stays greppable in the file's bytes (the
+	// tests look for page titles; search tools and diffing benefit too). Exports are text, so the
+	// cost is small.
+	pdf.SetCompression(false)
+	pdf.SetTitle(doc.Title, true)
+	pdf.SetCreator(Creator, false)
+	pdf.SetProducer(Creator, false)
+	created := doc.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	pdf.SetCreationDate(created)
+	pdf.SetModificationDate(created)
+	pdf.SetMargins(margin, margin, margin)
+	pdf.SetAutoPageBreak(true, margin)
+	pdf.AliasNbPages("{nb}")
+	pdf.SetFooterFunc(func() {
+		pdf.SetY(-margin + 6)
+		pdf.SetFont("Helvetica", "", 8)
+		pdf.SetTextColor(140, 140, 140)
+		pdf.CellFormat(0, 5, strconv.Itoa(pdf.PageNo())+" / {nb}", "", 0, "C", false, 0, "")
+	})
+	pdf.AddPage()
+	pdf.SetTextColor(20, 20, 20)
+	pdf.SetFont("Helvetica", "B", 24)
+	pdf.MultiCell(0, lineHeight(24), encode(doc.Title), "", "L", false)
+	if doc.Subtitle != "" {
+		pdf.SetFont("Helvetica", "", 12)
+		pdf.SetTextColor(110, 110, 110)
+		pdf.MultiCell(0, lineHeight(12), encode(doc.Subtitle), "", "L", false)
+	}
+	pdf.Ln(3)
+	pdf.SetDrawColor(200, 200, 200)
+	pdf.SetLineWidth(0.3)
+	pdf.Line(margin, pdf.GetY(), pageWidth(pdf)-margin, pdf.GetY())
+	pdf.Ln(8)
+	return &Writer{pdf: pdf, lastLevel: -1}
+}
+
+func pageWidth(pdf *fpdf.Fpdf) float64 {
+	w, _ := pdf.GetPageSize()
+	return w
+}
+
+// AddPage prints a page: the first follows the title line, the others start a new sheet.
+func (w *Writer) AddPage(p Page) {
+	pdf := w.pdf
+	if pdf.Err() {
+		return
+	}
+	if w.pages > 0 {
+		pdf.AddPage()
+	}
+	w.pages++
+	// The outline (bookmarks) mirrors the page tree; a level may only go one deeper than the last.
+	level := max(0, min(p.Depth, w.lastLevel+1))
+	w.lastLevel = level
+	pdf.Bookmark(utf16Text(p.Title), level, -1)
+
+	size := max(16, 20-2*float64(p.Depth))
+	pdf.SetLeftMargin(margin)
+	pdf.SetX(margin)
+	pdf.SetTextColor(20, 20, 20)
+	pdf.SetFont("Helvetica", "B", size)
+	pdf.MultiCell(0, lineHeight(size), encode(p.Title), "", "L", false)
+	pdf.Ln(3)
+
+	src := []byte(p.Markdown)
+	r := &renderer{pdf: pdf, src: src}
+	root := md.Parser().Parse(text.NewReader(src))
+	r.children(root, 0)
+	pdf.SetLeftMargin(margin)
+}
+
+// Pages is how many pages were added.
+func (w *Writer) Pages() int { return w.pages }
+
+// Output writes the PDF.
+func (w *Writer) Output(out io.Writer) error {
+	if err := w.pdf.Output(out); err != nil {
+		return fmt.Errorf("pdfexport: %w", err)
+	}
+	return nil
+}
+
+// Render writes a PDF of pages.
+func Render(out io.Writer, doc Document, pages []Page) error {
+	w := New(doc)
+	for _, p := range pages {
+		w.AddPage(p)
+	}
+	return w.Output(out)
+}
+
+// renderer prints the blocks of one page's markdown.
+type renderer struct {
+	pdf   *fpdf.Fpdf
+	src   []byte
+	quote int // blockquote depth: quoted text is grey
+
+	pending      strings.Builder // the run not yet written
+	pendingSize  float64
+	pendingStyle style
+	pendingURL   string
+}
+
+// Every block starts where the cursor is (after a list marker, on the marker's line) and ends
+// with the cursor at the left margin of the next line.
+
+func (r *renderer) children(n ast.Node, indent float64) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		r.block(ch, indent)
+	}
+}
+
+// setIndent moves the left margin; the cursor moves with it when it was at the old margin.
+func (r *renderer) setIndent(indent float64) {
+	indent = min(indent, maxIndent)
+	left, _, _, _ := r.pdf.GetMargins()
+	atMargin := r.pdf.GetX() <= left+0.01
+	r.pdf.SetLeftMargin(margin + indent)
+	if atMargin {
+		r.pdf.SetX(margin + indent)
+	}
+}
+
+func (r *renderer) block(n ast.Node, indent float64) {
+	pdf := r.pdf
+	r.setIndent(indent)
+	switch n := n.(type) {
+	case *ast.Heading:
+		size := map[int]float64{1: 16, 2: 14, 3: 12.5}[n.Level]
+		if size == 0 {
+			size = 11.5
+		}
+		pdf.Ln(1.5)
+		r.paragraph(n, size, style{bold: true})
+		pdf.Ln(1)
+	case *ast.Paragraph:
+		r.paragraph(n, bodySize, style{})
+		pdf.Ln(blockGap)
+	case *ast.TextBlock: // the text of a tight list item: no gap after it
+		r.paragraph(n, bodySize, style{})
+	case *ast.ThematicBreak:
+		y := pdf.GetY() + 2
+		pdf.SetDrawColor(200, 200, 200)
+		pdf.SetLineWidth(0.3)
+		pdf.Line(margin+indent, y, pageWidth(pdf)-margin, y)
+		pdf.Ln(4 + blockGap)
+	case *ast.Blockquote:
+		r.quote++
+		r.children(n, indent+indentStep)
+		r.quote--
+		r.setIndent(indent)
+	case *ast.List:
+		r.list(n, indent)
+		// A tight list's items end without a gap; the list as a whole has one, unless it is
+		// nested in an item of another list.
+		if _, nested := n.Parent().(*ast.ListItem); n.IsTight && !nested {
+			pdf.Ln(blockGap)
+		}
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		r.code(n)
+		pdf.Ln(blockGap)
+	case *east.Table:
+		r.table(n)
+		pdf.Ln(blockGap)
+	case *ast.HTMLBlock:
+		var b strings.Builder
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b.Write(seg.Value(r.src))
+		}
+		pdf.SetFont("Helvetica", "", bodySize)
+		r.textColor(false)
+		pdf.MultiCell(0, lineHeight(bodySize), encode(strings.TrimRight(b.String(), "\n")), "", "L", false)
+		pdf.Ln(blockGap)
+	default:
+		r.children(n, indent)
+	}
+}
+
+// list prints the items of a list, each with its bullet or number in the indentation.
+func (r *renderer) list(n *ast.List, indent float64) {
+	pdf := r.pdf
+	num := n.Start
+	if num == 0 && n.IsOrdered() {
+		num = 1
+	}
+	marker := "\u2022"
+	if !n.IsOrdered() {
+		if indent >= 2*indentStep {
+			marker = "\u2013"
+		}
+	}
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		m := marker
+		if n.IsOrdered() {
+			m = strconv.Itoa(num) + "."
+			num++
+		}
+		r.setIndent(indent)
+		pdf.SetX(margin + min(indent, maxIndent-indentStep))
+		pdf.SetFont("Helvetica", "", bodySize)
+		r.textColor(false)
+		pdf.CellFormat(indentStep, lineHeight(bodySize), encode(m), "", 0, "L", false, 0, "")
+		if it.FirstChild() == nil { // an empty item
+			pdf.Ln(lineHeight(bodySize))
+			continue
+		}
+		r.children(it, indent+indentStep)
+	}
+	r.setIndent(indent)
+}
+
+// code prints a code block in a monospace font on a grey band.
+func (r *renderer) code(n ast.Node) {
+	pdf := r.pdf
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(r.src))
+	}
+	body := strings.TrimRight(b.String(), "\n")
+	pdf.SetFont("Courier", "", codeSize)
+	pdf.SetTextColor(30, 30, 30)
+	pdf.SetFillColor(243, 243, 243)
+	h := lineHeight(codeSize)
+	pdf.CellFormat(0, 1.5, "", "", 1, "L", true, 0, "")
+	for _, line := range strings.Split(body, "\n") {
+		pdf.MultiCell(0, h, encode(line), "", "L", true)
+	}
+	pdf.CellFormat(0, 1.5, "", "", 1, "L", true, 0, "")
+}
+
+// table prints a table a row a line, cells separated by bars, the header row in bold.
+func (r *renderer) table(n *east.Table) {
+	pdf := r.pdf
+	h := lineHeight(bodySize)
+	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		_, header := row.(*east.TableHeader)
+		var cells []string
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			cells = append(cells, plainText(cell, r.src))
+		}
+		st := ""
+		if header {
+			st = "B"
+		}
+		pdf.SetFont("Helvetica", st, bodySize)
+		r.textColor(false)
+		pdf.MultiCell(0, h, encode(strings.Join(cells, "  |  ")), "", "L", false)
+		if header {
+			left, _, _, _ := pdf.GetMargins()
+			pdf.SetDrawColor(200, 200, 200)
+			pdf.SetLineWidth(0.2)
+			pdf.Line(left, pdf.GetY()+0.5, pageWidth(pdf)-margin, pdf.GetY()+0.5)
+			pdf.Ln(1)
+		}
+	}
+}
+
+// style is how a run of inline text is set.
+type style struct {
+	bold, italic, mono, strike, link bool
+	muted                            bool // link URLs and image alt texts
+}
+
+func (r *renderer) textColor(link bool) {
+	switch {
+	case link:
+		r.pdf.SetTextColor(30, 80, 170)
+	case r.quote > 0:
+		r.pdf.SetTextColor(100, 100, 100)
+	default:
+		r.pdf.SetTextColor(20, 20, 20)
+	}
+}
+
+// run queues text in a style, to flow from the cursor and wrap at the right margin. Neighbouring
+// runs in the same style are written as one (the parser cuts text at every word a link might
+// start at).
+func (r *renderer) run(s string, size float64, st style, url string) {
+	if s == "" {
+		return
+	}
+	if r.pending.Len() > 0 && (r.pendingSize != size || r.pendingStyle != st || r.pendingURL != url) {
+		r.flush()
+	}
+	r.pending.WriteString(s)
+	r.pendingSize, r.pendingStyle, r.pendingURL = size, st, url
+}
+
+// flush writes the queued run.
+func (r *renderer) flush() {
+	if r.pending.Len() == 0 {
+		return
+	}
+	s, size, st, url := r.pending.String(), r.pendingSize, r.pendingStyle, r.pendingURL
+	r.pending.Reset()
+	family, fs, sz := "Helvetica", "", size
+	if st.mono {
+		family, sz = "Courier", size-0.5
+	}
+	if st.bold {
+		fs += "B"
+	}
+	if st.italic {
+		fs += "I"
+	}
+	if st.strike {
+		fs += "S"
+	}
+	if st.link && url != "" {
+		fs += "U"
+	}
+	r.pdf.SetFont(family, fs, sz)
+	r.textColor(st.link)
+	if st.muted {
+		r.pdf.SetTextColor(110, 110, 110)
+	}
+	h := lineHeight(size)
+	if url != "" {
+		r.pdf.WriteLinkString(h, encode(s), url)
+		return
+	}
+	r.pdf.Write(h, encode(s))
+}
+
+// paragraph writes the inline content of a block and ends its last line.
+func (r *renderer) paragraph(n ast.Node, size float64, st style) {
+	r.inlines(n, size, st)
+	r.flush()
+	r.pdf.Ln(lineHeight(size))
+}
+
+// inlines writes the inline content of a block.
+func (r *renderer) inlines(n ast.Node, size float64, st style) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch := ch.(type) {
+		case *ast.Text:
+			r.run(textValue(ch, r.src), size, st, "")
+			if ch.HardLineBreak() {
+				r.flush()
+				r.pdf.Ln(lineHeight(size))
+			} else if ch.SoftLineBreak() {
+				r.run(" ", size, st, "")
+			}
+		case *ast.String:
+			r.run(string(ch.Value), size, st, "")
+		case *ast.CodeSpan:
+			mono := st
+			mono.mono = true
+			r.run(plainText(ch, r.src), size, mono, "")
+		case *ast.Emphasis:
+			em := st
+			if ch.Level >= 2 {
+				em.bold = true
+			} else {
+				em.italic = true
+			}
+			r.inlines(ch, size, em)
+		case *east.Strikethrough:
+			s := st
+			s.strike = true
+			r.inlines(ch, size, s)
+		case *east.TaskCheckBox:
+			box := "[ ] "
+			if ch.IsChecked {
+				box = "[x] "
+			}
+			mono := st
+			mono.mono = true
+			r.run(box, size, mono, "")
+		case *ast.Link:
+			dest := string(ch.Destination)
+			label := plainText(ch, r.src)
+			ln := st
+			ln.link = true
+			r.inlineLink(ch, size, ln, clickable(dest))
+			if dest != "" && dest != label {
+				muted := st
+				muted.muted = true
+				r.run(" ("+dest+")", size, muted, "")
+			}
+		case *ast.AutoLink:
+			url := string(ch.URL(r.src))
+			ln := st
+			ln.link = true
+			target := url
+			if ch.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(url, "mailto:") {
+				target = "mailto:" + url
+			}
+			r.run(string(ch.Label(r.src)), size, ln, clickable(target))
+		case *ast.Image:
+			alt := strings.TrimSpace(plainText(ch, r.src))
+			muted := st
+			muted.italic, muted.muted = true, true
+			if alt == "" {
+				r.run("[image]", size, muted, "")
+			} else {
+				r.run("["+alt+"]", size, muted, "")
+			}
+		case *ast.RawHTML:
+			var b strings.Builder
+			for i := 0; i < ch.Segments.Len(); i++ {
+				seg := ch.Segments.At(i)
+				b.Write(seg.Value(r.src))
+			}
+			r.run(b.String(), size, st, "")
+		default:
+			r.inlines(ch, size, st)
+		}
+	}
+}
+
+// inlineLink writes the content of a link, clickable when url is not "".
+func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch := ch.(type) {
+		case *ast.Text:
+			s := textValue(ch, r.src)
+			if ch.SoftLineBreak() || ch.HardLineBreak() {
+				s += " "
+			}
+			r.run(s, size, st, url)
+		case *ast.String:
+			r.run(string(ch.Value), size, st, url)
+		case *ast.CodeSpan:
+			mono := st
+			mono.mono = true
+			r.run(plainText(ch, r.src), size, mono, url)
+		case *ast.Emphasis:
+			em := st
+			if ch.Level >= 2 {
+				em.bold = true
+			} else {
+				em.italic = true
+			}
+			r.inlineLink(ch, size, em, url)
+		case *ast.Image:
+			alt := strings.TrimSpace(plainText(ch, r.src))
+			if alt == "" {
+				alt = "image"
+			}
+			r.run("["+alt+"]", size, st, url)
+		default:
+			r.inlineLink(ch, size, st, url)
+		}
+	}
+}
+
+// clickable returns the URL a link annotation may point at: absolute web and mail URLs only.
+func clickable(url string) string {
+	lower := strings.ToLower(url)
+	for _, scheme := range []string{"http://", "https://", "mailto:"} {
+		if strings.HasPrefix(lower, scheme) {
+			return url
+		}
+	}
+	return ""
+}
+
+// plainText is the text content of an inline node.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(ch ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := ch.(type) {
+		case *ast.Text:
+			b.WriteString(textValue(t, src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// textValue is the text a text node shows: backslash escapes and entity references resolved,
+// except in raw text (code spans).
+func textValue(t *ast.Text, src []byte) string {
+	v := t.Segment.Value(src)
+	if t.IsRaw() {
+		return string(v)
+	}
+	return string(util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(v))))
+}
+
+// cp1252 maps the runes above ASCII that Windows-1252 (the encoding of fpdf's core fonts) holds
+// to their bytes, from fpdf's own code page table.
+var cp1252 = sync.OnceValue(func() map[rune]byte {
+	tr := fpdf.New("P", "mm", "A4", "").UnicodeTranslatorFromDescriptor("cp1252")
+	m := map[rune]byte{}
+	// Windows-1252 holds U+00A0–U+00FF and a few dozen runes below U+2200 (quotes, dashes, €, ™).
+	for c := rune(0x80); c < 0x2200; c++ {
+		if s := tr(string(c)); len(s) == 1 && s[0] >= 0x80 {
+			m[c] = s[0]
+		}
+	}
+	return m
+})
+
+// encode turns UTF-8 text into the core fonts' Windows-1252: characters it lacks become "?",
+// tabs four spaces, and other control characters are dropped.
+func encode(s string) string {
+	m := cp1252()
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case c == '\t':
+			b = append(b, "    "...)
+		case c == '\n':
+			b = append(b, '\n')
+		case c < 0x20 || c == 0x7f:
+		case c < 0x80:
+			b = append(b, byte(c))
+		default:
+			if e, ok := m[c]; ok {
+				b = append(b, e)
+			} else {
+				b = append(b, '?')
+			}
+		}
+	}
+	return string(b)
+}
+
+// utf16Text is text for a PDF text string outside content streams (outline entries): UTF-16BE
+// with its byte order mark, so any character shows.
+func utf16Text(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	u := utf16.Encode([]rune(s))
+	b := make([]byte, 2, 2+2*len(u))
+	b[0], b[1] = 0xFE, 0xFF
+	for _, c := range u {
+		b = append(b, byte(c>>8), byte(c))
+	}
+	return string(b)
+}

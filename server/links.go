@@ -1,0 +1,300 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// locations builds the ContentLocations of one revision of a space: the organization, the space
+// and the revision's pages are read once per request, however many locations are answered.
+type locations struct {
+	s       *Server
+	ctx     context.Context
+	sp      *store.Space
+	rev     string
+	cr      *store.ChangeRequest // set for a change request's revision
+	org     *gen.Organization
+	space   *gen.Space
+	pages   map[string]*store.RevisionPage
+	version *gen.VersionContext
+}
+
+func (s *Server) newLocations(ctx context.Context, sp *store.Space, rev string, cr *store.ChangeRequest) (*locations, error) {
+	o, err := s.Store.FindOrganizationForMember(ctx, sp.OrganizationID, caller(ctx).ID)
+	if err != nil {
+		return nil, err
+	}
+	apiOrg := s.toAPIOrganization(o)
+	apiSpace, err := s.spaceResponse(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.Store.FindRevision(ctx, sp.ID, rev)
+	if err != nil {
+		return nil, err
+	}
+	l := &locations{s: s, ctx: ctx, sp: sp, rev: rev, cr: cr, org: &apiOrg, space: &apiSpace, pages: map[string]*store.RevisionPage{}}
+	for _, p := range r.Pages {
+		l.pages[p.ID] = p
+	}
+	l.version = &gen.VersionContext{Type: gen.VersionContextTypeRevision, Revision: &rev}
+	if cr != nil {
+		l.version = &gen.VersionContext{Type: gen.VersionContextTypeChangeRequest, ChangeRequest: &cr.ID}
+	}
+	return l, nil
+}
+
+// page is the location of a page of the revision (a link as written when it is not there).
+func (l *locations) page(id string) (gen.ContentLocation, error) {
+	loc := gen.ContentLocation{Kind: gen.ContentLocationKindPage, Organization: l.org, Space: l.space, VersionContext: l.version}
+	p, ok := l.pages[id]
+	if !ok {
+		loc.Url = &id
+		return loc, nil
+	}
+	ap, err := l.s.toAPIPage(l.sp, p, nil, false)
+	if err != nil {
+		return loc, err
+	}
+	loc.Page = &ap
+	return loc, nil
+}
+
+func (l *locations) file(id string, f *store.RevisionFile) gen.ContentLocation {
+	loc := gen.ContentLocation{Kind: gen.ContentLocationKindFile, Organization: l.org, Space: l.space, VersionContext: l.version}
+	if f == nil {
+		u := "/files/" + id
+		loc.Url = &u
+		return loc
+	}
+	af := l.s.toAPIFile(f)
+	loc.File = &af
+	return loc
+}
+
+// linksResponse lists a revision's links (or one page's).
+func (s *Server) linksResponse(ctx context.Context, sp *store.Space, rev string, cr *store.ChangeRequest,
+	pageID *string, status *gen.LinkStatus, cursor *string, limit *int) (gen.ContentReferenceList, error) {
+	var out gen.ContentReferenceList
+	f := store.LinkFilter{PageID: pageID, AppPrefix: s.appURL("/")}
+	if status != nil {
+		st := string(*status)
+		f.Status = &st
+	}
+	list, stats, err := s.Store.FindLinks(ctx, rev, f, page(cursor, limit))
+	if err != nil {
+		return out, err
+	}
+	loc, err := s.newLocations(ctx, sp, rev, cr)
+	if err != nil {
+		return out, err
+	}
+	var fileIDs []string
+	for _, t := range list.Items {
+		if t.Kind == "file" {
+			fileIDs = append(fileIDs, t.Target)
+		}
+	}
+	files := map[string]*store.RevisionFile{}
+	if len(fileIDs) > 0 {
+		if files, err = s.Store.FindFilesByID(ctx, rev, fileIDs); err != nil {
+			return out, err
+		}
+	}
+	out = gen.ContentReferenceList{Items: make([]gen.ContentReferenceUsage, 0, len(list.Items)), Count: list.Count, Next: listNext(list.Next)}
+	out.Stats.Total, out.Stats.Broken.Total = stats.Total, stats.Broken
+	if cr != nil {
+		n, err := s.Store.CountLinksBrokenSince(ctx, rev, cr.Base())
+		if err != nil {
+			return out, err
+		}
+		out.Stats.Broken.ChangeRequest = &n
+	}
+	for _, t := range list.Items {
+		u := gen.ContentReferenceUsage{Status: gen.LinkStatus(t.Status), Relation: gen.Reference, LocationReferences: []gen.ContentLocation{}}
+		switch t.Kind {
+		case "page":
+			if u.TargetReference, err = loc.page(t.Target); err != nil {
+				return out, err
+			}
+		case "file":
+			u.TargetReference = loc.file(t.Target, files[t.Target])
+		default:
+			target := t.Target
+			u.TargetReference = gen.ContentLocation{Kind: gen.ContentLocationKindUrl, Url: &target}
+		}
+		for _, src := range t.Sources {
+			l, err := loc.page(src)
+			if err != nil {
+				return out, err
+			}
+			u.LocationReferences = append(u.LocationReferences, l)
+		}
+		out.Items = append(out.Items, u)
+	}
+	return out, nil
+}
+
+// backlinksResponse lists the pages of a revision linking to a page or a file.
+func (s *Server) backlinksResponse(ctx context.Context, sp *store.Space, rev string, cr *store.ChangeRequest,
+	kind, target string, cursor *string, limit *int) (gen.ContentLocationList, error) {
+	var out gen.ContentLocationList
+	list, err := s.Store.FindBacklinks(ctx, rev, kind, target, page(cursor, limit))
+	if err != nil {
+		return out, err
+	}
+	loc, err := s.newLocations(ctx, sp, rev, cr)
+	if err != nil {
+		return out, err
+	}
+	out = gen.ContentLocationList{Items: make([]gen.ContentLocation, 0, len(list.Items)), Count: list.Count, Next: listNext(list.Next)}
+	for _, id := range list.Items {
+		l, err := loc.page(id)
+		if err != nil {
+			return out, err
+		}
+		out.Items = append(out.Items, l)
+	}
+	return out, nil
+}
+
+// changeRequestContext returns the space, revision and change request of the CR family.
+func (s *Server) changeRequestContext(ctx context.Context, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
+	return s.findChangeRequest(ctx, spaceID, crID, store.RoleRead)
+}
+
+func (s *Server) ListSpaceLinks(ctx context.Context, req gen.ListSpaceLinksRequestObject) (gen.ListSpaceLinksResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	out, err := s.linksResponse(ctx, sp, rev, nil, nil, linkStatus(p.Status), p.Page, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListSpaceLinks200JSONResponse(out), nil
+}
+
+func (s *Server) ListChangeRequestLinks(ctx context.Context, req gen.ListChangeRequestLinksRequestObject) (gen.ListChangeRequestLinksResponseObject, error) {
+	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	out, err := s.linksResponse(ctx, sp, cr.RevisionID, cr, nil, linkStatus(p.Status), p.Page, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListChangeRequestLinks200JSONResponse(out), nil
+}
+
+// pageInRevision checks that a page is in a revision (404 otherwise).
+func (s *Server) pageInRevision(ctx context.Context, rev, pageID string) error {
+	_, err := s.Store.FindPage(ctx, rev, pageID)
+	return err
+}
+
+func (s *Server) ListPageLinksInSpace(ctx context.Context, req gen.ListPageLinksInSpaceRequestObject) (gen.ListPageLinksInSpaceResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.pageInRevision(ctx, rev, req.PageId); err != nil {
+		return nil, err
+	}
+	p := req.Params
+	out, err := s.linksResponse(ctx, sp, rev, nil, &req.PageId, linkStatus(p.Status), p.Page, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListPageLinksInSpace200JSONResponse(out), nil
+}
+
+func (s *Server) ListPageLinksInChangeRequest(ctx context.Context, req gen.ListPageLinksInChangeRequestRequestObject) (gen.ListPageLinksInChangeRequestResponseObject, error) {
+	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.pageInRevision(ctx, cr.RevisionID, req.PageId); err != nil {
+		return nil, err
+	}
+	p := req.Params
+	out, err := s.linksResponse(ctx, sp, cr.RevisionID, cr, &req.PageId, linkStatus(p.Status), p.Page, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListPageLinksInChangeRequest200JSONResponse(out), nil
+}
+
+func (s *Server) ListSpacePageBacklinks(ctx context.Context, req gen.ListSpacePageBacklinksRequestObject) (gen.ListSpacePageBacklinksResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.pageInRevision(ctx, rev, req.PageId); err != nil {
+		return nil, err
+	}
+	out, err := s.backlinksResponse(ctx, sp, rev, nil, "page", req.PageId, req.Params.Page, req.Params.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListSpacePageBacklinks200JSONResponse(out), nil
+}
+
+func (s *Server) ListChangeRequestPageBacklinks(ctx context.Context, req gen.ListChangeRequestPageBacklinksRequestObject) (gen.ListChangeRequestPageBacklinksResponseObject, error) {
+	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.pageInRevision(ctx, cr.RevisionID, req.PageId); err != nil {
+		return nil, err
+	}
+	out, err := s.backlinksResponse(ctx, sp, cr.RevisionID, cr, "page", req.PageId, req.Params.Page, req.Params.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListChangeRequestPageBacklinks200JSONResponse(out), nil
+}
+
+func (s *Server) ListSpaceFileBacklinks(ctx context.Context, req gen.ListSpaceFileBacklinksRequestObject) (gen.ListSpaceFileBacklinksResponseObject, error) {
+	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Store.FindFile(ctx, rev, req.FileId); err != nil {
+		return nil, err
+	}
+	out, err := s.backlinksResponse(ctx, sp, rev, nil, "file", req.FileId, req.Params.Page, req.Params.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListSpaceFileBacklinks200JSONResponse(out), nil
+}
+
+func (s *Server) ListChangeRequestFileBacklinks(ctx context.Context, req gen.ListChangeRequestFileBacklinksRequestObject) (gen.ListChangeRequestFileBacklinksResponseObject, error) {
+	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Store.FindFile(ctx, cr.RevisionID, req.FileId); err != nil {
+		return nil, err
+	}
+	out, err := s.backlinksResponse(ctx, sp, cr.RevisionID, cr, "file", req.FileId, req.Params.Page, req.Params.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListChangeRequestFileBacklinks200JSONResponse(out), nil
+}
+
+// linkStatus reads the status filter (a parameter of its own generated type).
+func linkStatus[T ~string](v *T) *gen.LinkStatus {
+	if v == nil {
+		return nil
+	}
+	st := gen.LinkStatus(strings.TrimSpace(string(*v)))
+	return &st
+}
