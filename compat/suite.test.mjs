@@ -56,6 +56,29 @@ const OPERATIONS = [
     'listChangeRequestLinks', 'listPageLinksInChangeRequest', 'listChangeRequestPageBacklinks',
     'listFiles', 'getFileById', 'listSpaceFileBacklinks', 'listSpaceLinks', 'listPageLinksInSpace',
     'listSpacePageBacklinks', 'applyTemplateToSpace', 'getChangeRequestPDF',
+    'listSites', 'createSite', 'getSiteById', 'updateSiteById', 'deleteSiteById', 'publishSite', 'unpublishSite', 'getSiteAdaptiveSchema', 'updateSiteAdaptiveSchema', 'listSiteAdaptiveTemplateConditions', 'getPublishedContentSite', 'listSiteSpaces', 'addSpaceToSite', 'updateSiteSpaceById', 'deleteSiteSpaceById', 'moveSiteSpace', 'listSiteSections', 'addSectionToSite', 'updateSiteSectionById', 'deleteSiteSectionById', 'moveSiteSection', 'listSiteSectionGroups', 'addSectionGroupToSite', 'updateSiteSectionGroupById', 'deleteSiteSectionGroupById', 'addSectionToGroup', 'removeSectionFromGroup',
+    'listCommentsInSpace',
+    'postCommentInSpace',
+    'getCommentInSpace',
+    'updateCommentInSpace',
+    'deleteCommentInSpace',
+    'listCommentRepliesInSpace',
+    'postCommentReplyInSpace',
+    'getCommentReplyInSpace',
+    'updateCommentReplyInSpace',
+    'deleteCommentReplyInSpace',
+    'listCommentersInSpace',
+    'listCommentsInChangeRequest',
+    'postCommentInChangeRequest',
+    'getCommentInChangeRequest',
+    'updateCommentInChangeRequest',
+    'deleteCommentInChangeRequest',
+    'listCommentRepliesInChangeRequest',
+    'postCommentReplyInChangeRequest',
+    'getCommentReplyInChangeRequest',
+    'updateCommentReplyInChangeRequest',
+    'deleteCommentReplyInChangeRequest',
+    'listCommentersInChangeRequest',
 ];
 
 // Operations the 0.146.0 client has under another method name.
@@ -1952,6 +1975,167 @@ step('applyTemplateToSpace and getChangeRequestPDF', async () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
     assert.ok(bytes.includes('Printable Page'), 'the PDF holds the page title');
+});
+
+/** One comment thread's life in a family: post, reply, react, resolve, reopen, delete. */
+async function commentThread(space, crId, pageId) {
+    const fam = crId ? 'ChangeRequest' : 'Space';
+    const args = (...rest) => (crId ? [space, crId, ...rest] : [space, ...rest]);
+    const api = alice.spaces;
+    const counter = async () => (crId
+        ? (await api.getChangeRequestById(space, crId)).data.comments
+        : (await api.getSpaceById(space)).data.comments);
+
+    const posted = await api[`postCommentIn${fam}`](...args({ page: pageId, body: { markdown: 'Is this **right**?' } }));
+    assert.equal(posted.status, 200);
+    const c = posted.data;
+    assert.equal(c.object, 'comment');
+    assert.equal(c.status, 'open');
+    assert.equal(c.body.markdown, 'Is this **right**?');
+    assert.equal(c.target.page.id, pageId);
+    assert.equal(c.target.space, space);
+    if (crId) assert.equal(c.target.changeRequest, crId);
+    assert.equal(await counter(), 1, 'one open comment');
+
+    const asDoc = await api[`getCommentIn${fam}`](...args(c.id, { format: 'document' }));
+    assert.equal(asDoc.data.body.document.object, 'document');
+
+    const reply = await api[`postCommentReplyIn${fam}`](...args(c.id, { body: { markdown: 'Yes.' } }));
+    assert.equal(reply.status, 200);
+    assert.equal(reply.data.object, 'comment-reply');
+    const replies = await api[`listCommentRepliesIn${fam}`](...args(c.id));
+    assert.deepEqual(replies.data.items.map((r) => r.id), [reply.data.id]);
+    const gotReply = await api[`getCommentReplyIn${fam}`](...args(c.id, reply.data.id));
+    assert.equal(gotReply.data.body.markdown, 'Yes.');
+    const editedReply = await api[`updateCommentReplyIn${fam}`](...args(c.id, reply.data.id, { body: { markdown: 'Yes!' }, addedReactions: ['🎉'] }));
+    assert.equal(editedReply.data.body.markdown, 'Yes!');
+    assert.ok(editedReply.data.editedAt, 'editedAt is set');
+    assert.equal(editedReply.data.reactions[0].emoji, '🎉');
+
+    const resolved = await api[`updateCommentIn${fam}`](...args(c.id, { resolved: true, addedReactions: ['👍'] }));
+    assert.equal(resolved.data.status, 'resolved');
+    assert.equal(resolved.data.resolvedBy.id, S.aliceId);
+    assert.equal(resolved.data.reactions[0].count, 1);
+    assert.equal(resolved.data.replies, 1);
+    assert.equal(resolved.data.repliers[0].count, 1);
+    assert.equal(await counter(), 0, 'resolved comments are not counted');
+    const open = await api[`listCommentsIn${fam}`](...args({ status: 'open' }));
+    assert.equal(open.data.count, 0);
+    const all = await api[`listCommentsIn${fam}`](...args());
+    assert.equal(all.data.count, 1);
+    await api[`updateCommentIn${fam}`](...args(c.id, { resolved: false }));
+    assert.equal(await counter(), 1, 'reopened');
+
+    const commenters = await api[`listCommentersIn${fam}`](...args());
+    assert.deepEqual(commenters.data.items.map((m) => m.id), [S.aliceId]);
+    await rejectsWith(400, api[`updateCommentIn${fam}`](...args(c.id, { addedReactions: ['not-an-emoji'] })), 'a non-emoji reaction');
+
+    const delReply = await api[`deleteCommentReplyIn${fam}`](...args(c.id, reply.data.id));
+    assert.equal(delReply.status, 204);
+    const del = await api[`deleteCommentIn${fam}`](...args(c.id));
+    assert.equal(del.status, 204);
+    assert.equal(await counter(), 0);
+    await rejectsWith(404, api[`getCommentIn${fam}`](...args(c.id)), 'a deleted comment');
+}
+
+step('comments: a thread on the space and one on a change request', async () => {
+    need(S.org, S.aliceId);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Discussed' });
+    const space = sp.data.id;
+    const cr = await alice.spaces.createChangeRequest(space, { subject: 'A page to discuss' });
+    const applied = await applyChanges(ALICE_TOKEN, space, cr.data.id, [
+        { type: 'insert_page', ref: 'p', title: 'Discussed page', document: { markdown: '# Topic\n\nA claim.\n' } },
+    ]);
+    assert.equal(applied.status, 200);
+    await commentThread(space, cr.data.id, applied.data.refs.p);
+    await alice.spaces.mergeChangeRequest(space, cr.data.id);
+    await commentThread(space, null, applied.data.refs.p);
+});
+
+step('sites: structure, defaults, adaptive content, publishing', async () => {
+    need(S.org);
+    const api = alice.orgs;
+    const mk = async (title) => (await api.createSpace(S.org, { title })).data.id;
+    const [guide, beta, reference, staff] = [await mk('Site Guide'), await mk('Site Beta'), await mk('Site Reference'), await mk('Site Staff')];
+
+    const created = await api.createSite(S.org, { title: 'Public docs', spaces: [guide] });
+    assert.equal(created.status, 201);
+    const site = created.data;
+    assert.equal(site.object, 'site');
+    assert.equal(site.type, 'basic');
+    assert.equal(site.siteSpaces, 1);
+    assert.equal(site.published, false);
+    assert.equal((await api.getSiteById(S.org, site.id)).data.id, site.id);
+    const listed = await api.listSites(S.org, { title: 'public' });
+    assert.ok(listed.data.items.some((x) => x.id === site.id));
+    await rejectsWith(400, api.createSite(S.org, { title: 'x' }), 'a one-letter title');
+
+    const roots = await api.listSiteSpaces(S.org, site.id);
+    assert.equal(roots.data.count, 1);
+    assert.equal(roots.data.items[0].default, true);
+    const added = await api.addSpaceToSite(S.org, site.id, { spaceId: beta });
+    assert.equal(added.status, 201);
+    assert.equal(added.data.default, false);
+    const moved = await api.moveSiteSpace(S.org, site.id, added.data.id, { position: { before: { type: 'site-space', siteSpace: roots.data.items[0].id } } });
+    assert.equal(moved.status, 200);
+    const patched = await api.updateSiteSpaceById(S.org, site.id, added.data.id, { path: 'beta', condition: 'visitor.claims.unsigned.beta === true' });
+    assert.equal(patched.data.path, 'beta');
+    assert.equal(patched.data.condition, 'visitor.claims.unsigned.beta === true');
+    await rejectsWith(400, api.updateSiteSpaceById(S.org, site.id, added.data.id, { condition: 'visitor.claims.x == 1' }), 'a == condition');
+
+    // Sections: the root site spaces move into a first section; the new section comes after.
+    const refSec = await api.addSectionToSite(S.org, site.id, { spaceId: reference, title: 'Reference' });
+    assert.equal(refSec.status, 201);
+    const staffSec = await api.addSectionToSite(S.org, site.id, { spaceId: staff, title: 'Staff' });
+    const sections = await api.listSiteSections(S.org, site.id);
+    assert.equal(sections.data.count, 3);
+    assert.equal(sections.data.items.filter((x) => x.default).length, 1, 'one default section');
+    await api.updateSiteSectionById(S.org, site.id, staffSec.data.id, { condition: 'visitor.claims.employee === true', description: 'For us' });
+    const movedSec = await api.moveSiteSection(S.org, site.id, staffSec.data.id, { position: { before: { type: 'site-section', siteSection: refSec.data.id } } });
+    assert.equal(movedSec.status, 200);
+
+    const group = await api.addSectionGroupToSite(S.org, site.id, { title: 'More', sections: [refSec.data.id] });
+    assert.equal(group.status, 201);
+    assert.equal(group.data.children.length, 1);
+    const renamed = await api.updateSiteSectionGroupById(S.org, site.id, group.data.id, { title: 'Further reading' });
+    assert.equal(renamed.data.title, 'Further reading');
+    const withStaff = await api.addSectionToGroup(S.org, site.id, group.data.id, { sectionId: staffSec.data.id });
+    assert.equal(withStaff.data.children.length, 2);
+    assert.equal((await api.removeSectionFromGroup(S.org, site.id, group.data.id, staffSec.data.id)).status, 204);
+    assert.equal((await api.listSiteSectionGroups(S.org, site.id)).data.count, 1);
+
+    const schema = await api.updateSiteAdaptiveSchema(S.org, site.id, { jsonSchema: {
+        type: 'object', additionalProperties: false,
+        properties: { employee: { type: 'boolean' }, unsigned: { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean' } } } },
+    } });
+    assert.equal(schema.status, 200);
+    assert.equal((await api.getSiteAdaptiveSchema(S.org, site.id)).data.object, 'site-adaptive-schema');
+    const conds = await api.listSiteAdaptiveTemplateConditions(S.org, site.id);
+    assert.deepEqual(conds.data.items.map((c) => c.condition).sort(),
+        ['visitor.claims.employee === true', 'visitor.claims.unsigned.beta === true']);
+    await rejectsWith(400, api.updateSiteAdaptiveSchema(S.org, site.id, { jsonSchema: { type: 'array' } }), 'a schema that is not an object');
+
+    const updated = await api.updateSiteById(S.org, site.id, { adaptiveContent: { enabled: true }, basename: 'docs', agentsContext: 'excluded' });
+    assert.equal(updated.data.adaptiveContent.enabled, true);
+    assert.equal(updated.data.basename, 'docs');
+    await rejectsWith(404, api.getPublishedContentSite(S.org, site.id), 'an unpublished site');
+    const published = await api.publishSite(S.org, site.id);
+    assert.equal(published.data.published, true);
+    assert.match(published.data.urls.published, /^http/);
+    const view = await api.getPublishedContentSite(S.org, site.id);
+    assert.equal(view.data.object, 'published-content-site');
+    assert.equal(view.data.structure.type, 'sections');
+    const titles = JSON.stringify(view.data.structure.structure);
+    assert.ok(!titles.includes('Site Staff'), 'a visitor without claims does not see the staff section');
+    assert.ok(!titles.includes('Site Beta'), 'nor the beta site space');
+    assert.ok(titles.includes('Site Reference'), 'but sees the reference');
+    assert.equal((await api.unpublishSite(S.org, site.id)).data.published, false);
+
+    assert.equal((await api.deleteSiteSectionGroupById(S.org, site.id, group.data.id)).status, 204);
+    assert.equal((await api.deleteSiteSectionById(S.org, site.id, staffSec.data.id)).status, 204);
+    assert.equal((await api.deleteSiteSpaceById(S.org, site.id, added.data.id)).status, 204);
+    assert.equal((await api.deleteSiteById(S.org, site.id)).status, 204);
+    await rejectsWith(404, api.getSiteById(S.org, site.id), 'a deleted site');
 });
 
 step('unknown collection and team ids answer 404', async () => {

@@ -236,6 +236,205 @@ type ClientInterface interface {
 	// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
 	SearchOrganizationContent(ctx context.Context, organizationId OrganizationId, params *SearchOrganizationContentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSites performs a GET /orgs/{organizationId}/sites (the `ListSites` operationId) request.
+	ListSites(ctx context.Context, organizationId OrganizationId, params *ListSitesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSiteWithBody Create a site; each of `spaces` becomes a site space.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+	CreateSiteWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSite Create a site; each of `spaces` becomes a site space.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+	CreateSite(ctx context.Context, organizationId OrganizationId, body CreateSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSiteById Delete a site (204 also when it does not exist).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId} (the `DeleteSiteById` operationId).
+	DeleteSiteById(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSiteById performs a GET /orgs/{organizationId}/sites/{siteId} (the `GetSiteById` operationId) request.
+	GetSiteById(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request,
+	// with any type of body and a specified content type.
+	UpdateSiteByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteById performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request.
+	// Takes a body of the `application/json` content type.
+	UpdateSiteById(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSiteAdaptiveSchema performs a GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `GetSiteAdaptiveSchema` operationId) request.
+	GetSiteAdaptiveSchema(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteAdaptiveSchemaWithBody Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+	UpdateSiteAdaptiveSchemaWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteAdaptiveSchema Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+	UpdateSiteAdaptiveSchema(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteAdaptiveSchemaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
+	//
+	// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions (the `ListSiteAdaptiveTemplateConditions` operationId).
+	ListSiteAdaptiveTemplateConditions(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublishSite Make the site live for its audience.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/publish (the `PublishSite` operationId).
+	PublishSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
+	//
+	// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/published (the `GetPublishedContentSite` operationId).
+	GetPublishedContentSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *GetPublishedContentSiteParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSiteSectionGroups performs a GET /orgs/{organizationId}/sites/{siteId}/section-groups (the `ListSiteSectionGroups` operationId) request.
+	ListSiteSectionGroups(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionGroupsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSectionGroupToSiteWithBody performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request,
+	// with any type of body and a specified content type.
+	AddSectionGroupToSiteWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSectionGroupToSite performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request.
+	// Takes a body of the `application/json` content type.
+	AddSectionGroupToSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionGroupToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSiteSectionGroupById Delete a group; its sections and subgroups move up to its parent (204 also when it does not exist).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `DeleteSiteSectionGroupById` operationId).
+	DeleteSiteSectionGroupById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteSectionGroupByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request,
+	// with any type of body and a specified content type.
+	UpdateSiteSectionGroupByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteSectionGroupById performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request.
+	// Takes a body of the `application/json` content type.
+	UpdateSiteSectionGroupById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body UpdateSiteSectionGroupByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSectionToGroupWithBody performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request,
+	// with any type of body and a specified content type.
+	AddSectionToGroupWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSectionToGroup performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request.
+	// Takes a body of the `application/json` content type.
+	AddSectionToGroup(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body AddSectionToGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveSectionFromGroup Take a section out of a group, to the site root (204 also when it is not in it).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId} (the `RemoveSectionFromGroup` operationId).
+	RemoveSectionFromGroup(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSiteSections performs a GET /orgs/{organizationId}/sites/{siteId}/sections (the `ListSiteSections` operationId) request.
+	ListSiteSections(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSectionToSiteWithBody Add a section with a space as its first variant.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+	AddSectionToSiteWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSectionToSite Add a section with a space as its first variant.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+	AddSectionToSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSiteSectionById Delete a section with its site spaces (204 also when it does not exist).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `DeleteSiteSectionById` operationId).
+	DeleteSiteSectionById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteSectionByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request,
+	// with any type of body and a specified content type.
+	UpdateSiteSectionByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteSectionById performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request.
+	// Takes a body of the `application/json` content type.
+	UpdateSiteSectionById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body UpdateSiteSectionByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MoveSiteSectionWithBody Reorder a section among its siblings.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+	MoveSiteSectionWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MoveSiteSection Reorder a section among its siblings.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+	MoveSiteSection(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body MoveSiteSectionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSiteSpaces performs a GET /orgs/{organizationId}/sites/{siteId}/site-spaces (the `ListSiteSpaces` operationId) request.
+	ListSiteSpaces(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSpacesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSpaceToSiteWithBody Add a space to the site (to the default section, or the root when the site has no sections).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+	AddSpaceToSiteWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddSpaceToSite Add a space to the site (to the default section, or the root when the site has no sections).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+	AddSpaceToSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSpaceToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSiteSpaceById Remove a site space (204 also when it does not exist); a default gives way to the next.
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `DeleteSiteSpaceById` operationId).
+	DeleteSiteSpaceById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteSpaceByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request,
+	// with any type of body and a specified content type.
+	UpdateSiteSpaceByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateSiteSpaceById performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request.
+	// Takes a body of the `application/json` content type.
+	UpdateSiteSpaceById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body UpdateSiteSpaceByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MoveSiteSpaceWithBody Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSpaceWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSpace(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body MoveSiteSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnpublishSite Take the site offline.
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/unpublish (the `UnpublishSite` operationId).
+	UnpublishSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListSpacesInOrganizationById performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 	ListSpacesInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListSpacesInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -316,6 +515,83 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	UpdateChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListCommentersInChangeRequest The members who posted a comment or a reply here.
+	//
+	// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters (the `ListCommentersInChangeRequest` operationId).
+	ListCommentersInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentersInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommentsInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `ListCommentsInChangeRequest` operationId) request.
+	ListCommentsInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentsInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentInChangeRequestWithBody Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+	PostCommentInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentInChangeRequest Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+	PostCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body PostCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCommentInChangeRequest Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `DeleteCommentInChangeRequest` operationId).
+	DeleteCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCommentInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `GetCommentInChangeRequest` operationId) request.
+	GetCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *GetCommentInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentInChangeRequestWithBody Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+	UpdateCommentInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentInChangeRequest Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+	UpdateCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body UpdateCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommentRepliesInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `ListCommentRepliesInChangeRequest` operationId) request.
+	ListCommentRepliesInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *ListCommentRepliesInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentReplyInChangeRequestWithBody performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request,
+	// with any type of body and a specified content type.
+	PostCommentReplyInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentReplyInChangeRequest performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request.
+	// Takes a body of the `application/json` content type.
+	PostCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body PostCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCommentReplyInChangeRequest Delete a reply (its author or a space admin); 204 also when it does not exist.
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInChangeRequest` operationId).
+	DeleteCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCommentReplyInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInChangeRequest` operationId) request.
+	GetCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentReplyInChangeRequestWithBody Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+	UpdateCommentReplyInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentReplyInChangeRequest Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+	UpdateCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetRevisionOfChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `GetRevisionOfChangeRequestById` operationId) request.
 	GetRevisionOfChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetRevisionOfChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -376,6 +652,83 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/update (the `UpdateChangeRequest` operationId).
 	UpdateChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommentersInSpace The members who posted a comment or a reply here.
+	//
+	// Corresponds with GET /spaces/{spaceId}/commenters (the `ListCommentersInSpace` operationId).
+	ListCommentersInSpace(ctx context.Context, spaceId SpaceId, params *ListCommentersInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommentsInSpace performs a GET /spaces/{spaceId}/comments (the `ListCommentsInSpace` operationId) request.
+	ListCommentsInSpace(ctx context.Context, spaceId SpaceId, params *ListCommentsInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentInSpaceWithBody Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+	PostCommentInSpaceWithBody(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentInSpace Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+	PostCommentInSpace(ctx context.Context, spaceId SpaceId, body PostCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCommentInSpace Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId} (the `DeleteCommentInSpace` operationId).
+	DeleteCommentInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCommentInSpace performs a GET /spaces/{spaceId}/comments/{commentId} (the `GetCommentInSpace` operationId) request.
+	GetCommentInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, params *GetCommentInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentInSpaceWithBody Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+	UpdateCommentInSpaceWithBody(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentInSpace Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+	UpdateCommentInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, body UpdateCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCommentRepliesInSpace performs a GET /spaces/{spaceId}/comments/{commentId}/replies (the `ListCommentRepliesInSpace` operationId) request.
+	ListCommentRepliesInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, params *ListCommentRepliesInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentReplyInSpaceWithBody performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request,
+	// with any type of body and a specified content type.
+	PostCommentReplyInSpaceWithBody(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostCommentReplyInSpace performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request.
+	// Takes a body of the `application/json` content type.
+	PostCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, body PostCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCommentReplyInSpace Delete a reply (its author or a space admin); 204 also when it does not exist.
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInSpace` operationId).
+	DeleteCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCommentReplyInSpace performs a GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInSpace` operationId) request.
+	GetCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentReplyInSpaceWithBody Edit the body (the author only), add or remove reactions.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+	UpdateCommentReplyInSpaceWithBody(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentReplyInSpace Edit the body (the author only), add or remove reactions.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+	UpdateCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCurrentRevision performs a GET /spaces/{spaceId}/content (the `GetCurrentRevision` operationId) request.
 	GetCurrentRevision(ctx context.Context, spaceId SpaceId, params *GetCurrentRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -962,6 +1315,593 @@ func (c *Client) SearchOrganizationContent(ctx context.Context, organizationId O
 	return c.Client.Do(req)
 }
 
+// ListSites performs a GET /orgs/{organizationId}/sites (the `ListSites` operationId) request.
+func (c *Client) ListSites(ctx context.Context, organizationId OrganizationId, params *ListSitesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSitesRequest(c.Server, organizationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSiteWithBody Create a site; each of `spaces` becomes a site space.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+func (c *Client) CreateSiteWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSiteRequestWithBody(c.Server, organizationId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSite Create a site; each of `spaces` becomes a site space.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+func (c *Client) CreateSite(ctx context.Context, organizationId OrganizationId, body CreateSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSiteRequest(c.Server, organizationId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSiteById Delete a site (204 also when it does not exist).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId} (the `DeleteSiteById` operationId).
+func (c *Client) DeleteSiteById(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSiteByIdRequest(c.Server, organizationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSiteById performs a GET /orgs/{organizationId}/sites/{siteId} (the `GetSiteById` operationId) request.
+func (c *Client) GetSiteById(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSiteByIdRequest(c.Server, organizationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) UpdateSiteByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteByIdRequestWithBody(c.Server, organizationId, siteId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteById performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) UpdateSiteById(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteByIdRequest(c.Server, organizationId, siteId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSiteAdaptiveSchema performs a GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `GetSiteAdaptiveSchema` operationId) request.
+func (c *Client) GetSiteAdaptiveSchema(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSiteAdaptiveSchemaRequest(c.Server, organizationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteAdaptiveSchemaWithBody Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+func (c *Client) UpdateSiteAdaptiveSchemaWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteAdaptiveSchemaRequestWithBody(c.Server, organizationId, siteId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteAdaptiveSchema Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+func (c *Client) UpdateSiteAdaptiveSchema(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteAdaptiveSchemaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteAdaptiveSchemaRequest(c.Server, organizationId, siteId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
+//
+// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions (the `ListSiteAdaptiveTemplateConditions` operationId).
+func (c *Client) ListSiteAdaptiveTemplateConditions(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSiteAdaptiveTemplateConditionsRequest(c.Server, organizationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublishSite Make the site live for its audience.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/publish (the `PublishSite` operationId).
+func (c *Client) PublishSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublishSiteRequest(c.Server, organizationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
+//
+// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/published (the `GetPublishedContentSite` operationId).
+func (c *Client) GetPublishedContentSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *GetPublishedContentSiteParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPublishedContentSiteRequest(c.Server, organizationId, siteId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSiteSectionGroups performs a GET /orgs/{organizationId}/sites/{siteId}/section-groups (the `ListSiteSectionGroups` operationId) request.
+func (c *Client) ListSiteSectionGroups(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionGroupsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSiteSectionGroupsRequest(c.Server, organizationId, siteId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSectionGroupToSiteWithBody performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) AddSectionGroupToSiteWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSectionGroupToSiteRequestWithBody(c.Server, organizationId, siteId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSectionGroupToSite performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) AddSectionGroupToSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionGroupToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSectionGroupToSiteRequest(c.Server, organizationId, siteId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSiteSectionGroupById Delete a group; its sections and subgroups move up to its parent (204 also when it does not exist).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `DeleteSiteSectionGroupById` operationId).
+func (c *Client) DeleteSiteSectionGroupById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSiteSectionGroupByIdRequest(c.Server, organizationId, siteId, siteSectionGroupId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteSectionGroupByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) UpdateSiteSectionGroupByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteSectionGroupByIdRequestWithBody(c.Server, organizationId, siteId, siteSectionGroupId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteSectionGroupById performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) UpdateSiteSectionGroupById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body UpdateSiteSectionGroupByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteSectionGroupByIdRequest(c.Server, organizationId, siteId, siteSectionGroupId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSectionToGroupWithBody performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) AddSectionToGroupWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSectionToGroupRequestWithBody(c.Server, organizationId, siteId, siteSectionGroupId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSectionToGroup performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) AddSectionToGroup(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body AddSectionToGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSectionToGroupRequest(c.Server, organizationId, siteId, siteSectionGroupId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveSectionFromGroup Take a section out of a group, to the site root (204 also when it is not in it).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId} (the `RemoveSectionFromGroup` operationId).
+func (c *Client) RemoveSectionFromGroup(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveSectionFromGroupRequest(c.Server, organizationId, siteId, siteSectionGroupId, siteSectionId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSiteSections performs a GET /orgs/{organizationId}/sites/{siteId}/sections (the `ListSiteSections` operationId) request.
+func (c *Client) ListSiteSections(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSiteSectionsRequest(c.Server, organizationId, siteId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSectionToSiteWithBody Add a section with a space as its first variant.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+func (c *Client) AddSectionToSiteWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSectionToSiteRequestWithBody(c.Server, organizationId, siteId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSectionToSite Add a section with a space as its first variant.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+func (c *Client) AddSectionToSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSectionToSiteRequest(c.Server, organizationId, siteId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSiteSectionById Delete a section with its site spaces (204 also when it does not exist).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `DeleteSiteSectionById` operationId).
+func (c *Client) DeleteSiteSectionById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSiteSectionByIdRequest(c.Server, organizationId, siteId, siteSectionId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteSectionByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) UpdateSiteSectionByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteSectionByIdRequestWithBody(c.Server, organizationId, siteId, siteSectionId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteSectionById performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) UpdateSiteSectionById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body UpdateSiteSectionByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteSectionByIdRequest(c.Server, organizationId, siteId, siteSectionId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MoveSiteSectionWithBody Reorder a section among its siblings.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+func (c *Client) MoveSiteSectionWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMoveSiteSectionRequestWithBody(c.Server, organizationId, siteId, siteSectionId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MoveSiteSection Reorder a section among its siblings.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+func (c *Client) MoveSiteSection(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body MoveSiteSectionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMoveSiteSectionRequest(c.Server, organizationId, siteId, siteSectionId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSiteSpaces performs a GET /orgs/{organizationId}/sites/{siteId}/site-spaces (the `ListSiteSpaces` operationId) request.
+func (c *Client) ListSiteSpaces(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSpacesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSiteSpacesRequest(c.Server, organizationId, siteId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSpaceToSiteWithBody Add a space to the site (to the default section, or the root when the site has no sections).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+func (c *Client) AddSpaceToSiteWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSpaceToSiteRequestWithBody(c.Server, organizationId, siteId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddSpaceToSite Add a space to the site (to the default section, or the root when the site has no sections).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+func (c *Client) AddSpaceToSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSpaceToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddSpaceToSiteRequest(c.Server, organizationId, siteId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSiteSpaceById Remove a site space (204 also when it does not exist); a default gives way to the next.
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `DeleteSiteSpaceById` operationId).
+func (c *Client) DeleteSiteSpaceById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSiteSpaceByIdRequest(c.Server, organizationId, siteId, siteSpaceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteSpaceByIdWithBody performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) UpdateSiteSpaceByIdWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteSpaceByIdRequestWithBody(c.Server, organizationId, siteId, siteSpaceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateSiteSpaceById performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) UpdateSiteSpaceById(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body UpdateSiteSpaceByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateSiteSpaceByIdRequest(c.Server, organizationId, siteId, siteSpaceId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MoveSiteSpaceWithBody Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+func (c *Client) MoveSiteSpaceWithBody(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMoveSiteSpaceRequestWithBody(c.Server, organizationId, siteId, siteSpaceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+func (c *Client) MoveSiteSpace(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body MoveSiteSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMoveSiteSpaceRequest(c.Server, organizationId, siteId, siteSpaceId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnpublishSite Take the site offline.
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/unpublish (the `UnpublishSite` operationId).
+func (c *Client) UnpublishSite(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnpublishSiteRequest(c.Server, organizationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListSpacesInOrganizationById performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 func (c *Client) ListSpacesInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListSpacesInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSpacesInOrganizationByIdRequest(c.Server, organizationId, params)
@@ -1242,6 +2182,233 @@ func (c *Client) UpdateChangeRequestById(ctx context.Context, spaceId SpaceId, c
 	return c.Client.Do(req)
 }
 
+// ListCommentersInChangeRequest The members who posted a comment or a reply here.
+//
+// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters (the `ListCommentersInChangeRequest` operationId).
+func (c *Client) ListCommentersInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentersInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommentersInChangeRequestRequest(c.Server, spaceId, changeRequestId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommentsInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `ListCommentsInChangeRequest` operationId) request.
+func (c *Client) ListCommentsInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentsInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommentsInChangeRequestRequest(c.Server, spaceId, changeRequestId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentInChangeRequestWithBody Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+func (c *Client) PostCommentInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentInChangeRequestRequestWithBody(c.Server, spaceId, changeRequestId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentInChangeRequest Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+func (c *Client) PostCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body PostCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentInChangeRequestRequest(c.Server, spaceId, changeRequestId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCommentInChangeRequest Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+//
+// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `DeleteCommentInChangeRequest` operationId).
+func (c *Client) DeleteCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCommentInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `GetCommentInChangeRequest` operationId) request.
+func (c *Client) GetCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *GetCommentInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCommentInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentInChangeRequestWithBody Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+func (c *Client) UpdateCommentInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentInChangeRequestRequestWithBody(c.Server, spaceId, changeRequestId, commentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentInChangeRequest Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+func (c *Client) UpdateCommentInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body UpdateCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommentRepliesInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `ListCommentRepliesInChangeRequest` operationId) request.
+func (c *Client) ListCommentRepliesInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *ListCommentRepliesInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommentRepliesInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentReplyInChangeRequestWithBody performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) PostCommentReplyInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentReplyInChangeRequestRequestWithBody(c.Server, spaceId, changeRequestId, commentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentReplyInChangeRequest performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) PostCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body PostCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentReplyInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCommentReplyInChangeRequest Delete a reply (its author or a space admin); 204 also when it does not exist.
+//
+// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInChangeRequest` operationId).
+func (c *Client) DeleteCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentReplyInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, commentReplyId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCommentReplyInChangeRequest performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInChangeRequest` operationId) request.
+func (c *Client) GetCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInChangeRequestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCommentReplyInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, commentReplyId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentReplyInChangeRequestWithBody Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+func (c *Client) UpdateCommentReplyInChangeRequestWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentReplyInChangeRequestRequestWithBody(c.Server, spaceId, changeRequestId, commentId, commentReplyId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentReplyInChangeRequest Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+func (c *Client) UpdateCommentReplyInChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentReplyInChangeRequestRequest(c.Server, spaceId, changeRequestId, commentId, commentReplyId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetRevisionOfChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `GetRevisionOfChangeRequestById` operationId) request.
 func (c *Client) GetRevisionOfChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetRevisionOfChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetRevisionOfChangeRequestByIdRequest(c.Server, spaceId, changeRequestId, params)
@@ -1443,6 +2610,233 @@ func (c *Client) GetChangeRequestPDF(ctx context.Context, spaceId SpaceId, chang
 // Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/update (the `UpdateChangeRequest` operationId).
 func (c *Client) UpdateChangeRequest(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateChangeRequestRequest(c.Server, spaceId, changeRequestId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommentersInSpace The members who posted a comment or a reply here.
+//
+// Corresponds with GET /spaces/{spaceId}/commenters (the `ListCommentersInSpace` operationId).
+func (c *Client) ListCommentersInSpace(ctx context.Context, spaceId SpaceId, params *ListCommentersInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommentersInSpaceRequest(c.Server, spaceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommentsInSpace performs a GET /spaces/{spaceId}/comments (the `ListCommentsInSpace` operationId) request.
+func (c *Client) ListCommentsInSpace(ctx context.Context, spaceId SpaceId, params *ListCommentsInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommentsInSpaceRequest(c.Server, spaceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentInSpaceWithBody Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+func (c *Client) PostCommentInSpaceWithBody(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentInSpaceRequestWithBody(c.Server, spaceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentInSpace Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+func (c *Client) PostCommentInSpace(ctx context.Context, spaceId SpaceId, body PostCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentInSpaceRequest(c.Server, spaceId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCommentInSpace Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+//
+// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId} (the `DeleteCommentInSpace` operationId).
+func (c *Client) DeleteCommentInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentInSpaceRequest(c.Server, spaceId, commentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCommentInSpace performs a GET /spaces/{spaceId}/comments/{commentId} (the `GetCommentInSpace` operationId) request.
+func (c *Client) GetCommentInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, params *GetCommentInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCommentInSpaceRequest(c.Server, spaceId, commentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentInSpaceWithBody Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+func (c *Client) UpdateCommentInSpaceWithBody(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentInSpaceRequestWithBody(c.Server, spaceId, commentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentInSpace Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+func (c *Client) UpdateCommentInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, body UpdateCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentInSpaceRequest(c.Server, spaceId, commentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCommentRepliesInSpace performs a GET /spaces/{spaceId}/comments/{commentId}/replies (the `ListCommentRepliesInSpace` operationId) request.
+func (c *Client) ListCommentRepliesInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, params *ListCommentRepliesInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCommentRepliesInSpaceRequest(c.Server, spaceId, commentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentReplyInSpaceWithBody performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) PostCommentReplyInSpaceWithBody(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentReplyInSpaceRequestWithBody(c.Server, spaceId, commentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostCommentReplyInSpace performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) PostCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, body PostCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostCommentReplyInSpaceRequest(c.Server, spaceId, commentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCommentReplyInSpace Delete a reply (its author or a space admin); 204 also when it does not exist.
+//
+// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInSpace` operationId).
+func (c *Client) DeleteCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentReplyInSpaceRequest(c.Server, spaceId, commentId, commentReplyId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCommentReplyInSpace performs a GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInSpace` operationId) request.
+func (c *Client) GetCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInSpaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCommentReplyInSpaceRequest(c.Server, spaceId, commentId, commentReplyId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentReplyInSpaceWithBody Edit the body (the author only), add or remove reactions.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+func (c *Client) UpdateCommentReplyInSpaceWithBody(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentReplyInSpaceRequestWithBody(c.Server, spaceId, commentId, commentReplyId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentReplyInSpace Edit the body (the author only), add or remove reactions.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+func (c *Client) UpdateCommentReplyInSpace(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentReplyInSpaceRequest(c.Server, spaceId, commentId, commentReplyId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3279,6 +4673,1599 @@ func NewSearchOrganizationContentRequest(server string, organizationId Organizat
 	return req, nil
 }
 
+// NewListSitesRequest constructs an http.Request for the ListSites method
+func NewListSitesRequest(server string, organizationId OrganizationId, params *ListSitesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Space != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "space", *params.Space, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Title != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "title", *params.Title, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Published != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "published", *params.Published, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateSiteRequest calls the generic CreateSite builder with application/json body
+func NewCreateSiteRequest(server string, organizationId OrganizationId, body CreateSiteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSiteRequestWithBody(server, organizationId, "application/json", bodyReader)
+}
+
+// NewCreateSiteRequestWithBody constructs an http.Request for the CreateSite method, with any body, and a specified content type
+func NewCreateSiteRequestWithBody(server string, organizationId OrganizationId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteSiteByIdRequest constructs an http.Request for the DeleteSiteById method
+func NewDeleteSiteByIdRequest(server string, organizationId OrganizationId, siteId SiteId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSiteByIdRequest constructs an http.Request for the GetSiteById method
+func NewGetSiteByIdRequest(server string, organizationId OrganizationId, siteId SiteId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSiteByIdRequest calls the generic UpdateSiteById builder with application/json body
+func NewUpdateSiteByIdRequest(server string, organizationId OrganizationId, siteId SiteId, body UpdateSiteByIdJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSiteByIdRequestWithBody(server, organizationId, siteId, "application/json", bodyReader)
+}
+
+// NewUpdateSiteByIdRequestWithBody constructs an http.Request for the UpdateSiteById method, with any body, and a specified content type
+func NewUpdateSiteByIdRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetSiteAdaptiveSchemaRequest constructs an http.Request for the GetSiteAdaptiveSchema method
+func NewGetSiteAdaptiveSchemaRequest(server string, organizationId OrganizationId, siteId SiteId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/adaptive-schema", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSiteAdaptiveSchemaRequest calls the generic UpdateSiteAdaptiveSchema builder with application/json body
+func NewUpdateSiteAdaptiveSchemaRequest(server string, organizationId OrganizationId, siteId SiteId, body UpdateSiteAdaptiveSchemaJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSiteAdaptiveSchemaRequestWithBody(server, organizationId, siteId, "application/json", bodyReader)
+}
+
+// NewUpdateSiteAdaptiveSchemaRequestWithBody constructs an http.Request for the UpdateSiteAdaptiveSchema method, with any body, and a specified content type
+func NewUpdateSiteAdaptiveSchemaRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/adaptive-schema", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListSiteAdaptiveTemplateConditionsRequest constructs an http.Request for the ListSiteAdaptiveTemplateConditions method
+func NewListSiteAdaptiveTemplateConditionsRequest(server string, organizationId OrganizationId, siteId SiteId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/adaptive-schema/template-conditions", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPublishSiteRequest constructs an http.Request for the PublishSite method
+func NewPublishSiteRequest(server string, organizationId OrganizationId, siteId SiteId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/publish", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPublishedContentSiteRequest constructs an http.Request for the GetPublishedContentSite method
+func NewGetPublishedContentSiteRequest(server string, organizationId OrganizationId, siteId SiteId, params *GetPublishedContentSiteParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/published", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ShareKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "shareKey", *params.ShareKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.VisitorToken != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "visitorToken", *params.VisitorToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSiteSectionGroupsRequest constructs an http.Request for the ListSiteSectionGroups method
+func NewListSiteSectionGroupsRequest(server string, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionGroupsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/section-groups", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddSectionGroupToSiteRequest calls the generic AddSectionGroupToSite builder with application/json body
+func NewAddSectionGroupToSiteRequest(server string, organizationId OrganizationId, siteId SiteId, body AddSectionGroupToSiteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddSectionGroupToSiteRequestWithBody(server, organizationId, siteId, "application/json", bodyReader)
+}
+
+// NewAddSectionGroupToSiteRequestWithBody constructs an http.Request for the AddSectionGroupToSite method, with any body, and a specified content type
+func NewAddSectionGroupToSiteRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/section-groups", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteSiteSectionGroupByIdRequest constructs an http.Request for the DeleteSiteSectionGroupById method
+func NewDeleteSiteSectionGroupByIdRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionGroupId", siteSectionGroupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/section-groups/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSiteSectionGroupByIdRequest calls the generic UpdateSiteSectionGroupById builder with application/json body
+func NewUpdateSiteSectionGroupByIdRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body UpdateSiteSectionGroupByIdJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSiteSectionGroupByIdRequestWithBody(server, organizationId, siteId, siteSectionGroupId, "application/json", bodyReader)
+}
+
+// NewUpdateSiteSectionGroupByIdRequestWithBody constructs an http.Request for the UpdateSiteSectionGroupById method, with any body, and a specified content type
+func NewUpdateSiteSectionGroupByIdRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionGroupId", siteSectionGroupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/section-groups/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewAddSectionToGroupRequest calls the generic AddSectionToGroup builder with application/json body
+func NewAddSectionToGroupRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body AddSectionToGroupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddSectionToGroupRequestWithBody(server, organizationId, siteId, siteSectionGroupId, "application/json", bodyReader)
+}
+
+// NewAddSectionToGroupRequestWithBody constructs an http.Request for the AddSectionToGroup method, with any body, and a specified content type
+func NewAddSectionToGroupRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionGroupId", siteSectionGroupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/section-groups/%s/sections", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRemoveSectionFromGroupRequest constructs an http.Request for the RemoveSectionFromGroup method
+func NewRemoveSectionFromGroupRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionGroupId", siteSectionGroupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "siteSectionId", siteSectionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/section-groups/%s/sections/%s", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSiteSectionsRequest constructs an http.Request for the ListSiteSections method
+func NewListSiteSectionsRequest(server string, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/sections", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ShareKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "shareKey", *params.ShareKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddSectionToSiteRequest calls the generic AddSectionToSite builder with application/json body
+func NewAddSectionToSiteRequest(server string, organizationId OrganizationId, siteId SiteId, body AddSectionToSiteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddSectionToSiteRequestWithBody(server, organizationId, siteId, "application/json", bodyReader)
+}
+
+// NewAddSectionToSiteRequestWithBody constructs an http.Request for the AddSectionToSite method, with any body, and a specified content type
+func NewAddSectionToSiteRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/sections", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteSiteSectionByIdRequest constructs an http.Request for the DeleteSiteSectionById method
+func NewDeleteSiteSectionByIdRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionId", siteSectionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/sections/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSiteSectionByIdRequest calls the generic UpdateSiteSectionById builder with application/json body
+func NewUpdateSiteSectionByIdRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body UpdateSiteSectionByIdJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSiteSectionByIdRequestWithBody(server, organizationId, siteId, siteSectionId, "application/json", bodyReader)
+}
+
+// NewUpdateSiteSectionByIdRequestWithBody constructs an http.Request for the UpdateSiteSectionById method, with any body, and a specified content type
+func NewUpdateSiteSectionByIdRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionId", siteSectionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/sections/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewMoveSiteSectionRequest calls the generic MoveSiteSection builder with application/json body
+func NewMoveSiteSectionRequest(server string, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body MoveSiteSectionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMoveSiteSectionRequestWithBody(server, organizationId, siteId, siteSectionId, "application/json", bodyReader)
+}
+
+// NewMoveSiteSectionRequestWithBody constructs an http.Request for the MoveSiteSection method, with any body, and a specified content type
+func NewMoveSiteSectionRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSectionId", siteSectionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/sections/%s/move", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListSiteSpacesRequest constructs an http.Request for the ListSiteSpaces method
+func NewListSiteSpacesRequest(server string, organizationId OrganizationId, siteId SiteId, params *ListSiteSpacesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/site-spaces", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ShareKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "shareKey", *params.ShareKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Default != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "default", *params.Default, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddSpaceToSiteRequest calls the generic AddSpaceToSite builder with application/json body
+func NewAddSpaceToSiteRequest(server string, organizationId OrganizationId, siteId SiteId, body AddSpaceToSiteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddSpaceToSiteRequestWithBody(server, organizationId, siteId, "application/json", bodyReader)
+}
+
+// NewAddSpaceToSiteRequestWithBody constructs an http.Request for the AddSpaceToSite method, with any body, and a specified content type
+func NewAddSpaceToSiteRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/site-spaces", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteSiteSpaceByIdRequest constructs an http.Request for the DeleteSiteSpaceById method
+func NewDeleteSiteSpaceByIdRequest(server string, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSpaceId", siteSpaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/site-spaces/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateSiteSpaceByIdRequest calls the generic UpdateSiteSpaceById builder with application/json body
+func NewUpdateSiteSpaceByIdRequest(server string, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body UpdateSiteSpaceByIdJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateSiteSpaceByIdRequestWithBody(server, organizationId, siteId, siteSpaceId, "application/json", bodyReader)
+}
+
+// NewUpdateSiteSpaceByIdRequestWithBody constructs an http.Request for the UpdateSiteSpaceById method, with any body, and a specified content type
+func NewUpdateSiteSpaceByIdRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSpaceId", siteSpaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/site-spaces/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewMoveSiteSpaceRequest calls the generic MoveSiteSpace builder with application/json body
+func NewMoveSiteSpaceRequest(server string, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body MoveSiteSpaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMoveSiteSpaceRequestWithBody(server, organizationId, siteId, siteSpaceId, "application/json", bodyReader)
+}
+
+// NewMoveSiteSpaceRequestWithBody constructs an http.Request for the MoveSiteSpace method, with any body, and a specified content type
+func NewMoveSiteSpaceRequestWithBody(server string, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteSpaceId", siteSpaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/site-spaces/%s/move", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUnpublishSiteRequest constructs an http.Request for the UnpublishSite method
+func NewUnpublishSiteRequest(server string, organizationId OrganizationId, siteId SiteId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sites/%s/unpublish", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListSpacesInOrganizationByIdRequest constructs an http.Request for the ListSpacesInOrganizationById method
 func NewListSpacesInOrganizationByIdRequest(server string, organizationId OrganizationId, params *ListSpacesInOrganizationByIdParams) (*http.Request, error) {
 	var err error
@@ -4087,6 +7074,829 @@ func NewUpdateChangeRequestByIdRequestWithBody(server string, spaceId SpaceId, c
 	}
 
 	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCommentersInChangeRequestRequest constructs an http.Request for the ListCommentersInChangeRequest method
+func NewListCommentersInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentersInChangeRequestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/commenters", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCommentsInChangeRequestRequest constructs an http.Request for the ListCommentsInChangeRequest method
+func NewListCommentsInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentsInChangeRequestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TargetPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "targetPage", *params.TargetPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Authors != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "authors", *params.Authors, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostCommentInChangeRequestRequest calls the generic PostCommentInChangeRequest builder with application/json body
+func NewPostCommentInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, body PostCommentInChangeRequestJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostCommentInChangeRequestRequestWithBody(server, spaceId, changeRequestId, "application/json", bodyReader)
+}
+
+// NewPostCommentInChangeRequestRequestWithBody constructs an http.Request for the PostCommentInChangeRequest method, with any body, and a specified content type
+func NewPostCommentInChangeRequestRequestWithBody(server string, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteCommentInChangeRequestRequest constructs an http.Request for the DeleteCommentInChangeRequest method
+func NewDeleteCommentInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCommentInChangeRequestRequest constructs an http.Request for the GetCommentInChangeRequest method
+func NewGetCommentInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *GetCommentInChangeRequestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateCommentInChangeRequestRequest calls the generic UpdateCommentInChangeRequest builder with application/json body
+func NewUpdateCommentInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body UpdateCommentInChangeRequestJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCommentInChangeRequestRequestWithBody(server, spaceId, changeRequestId, commentId, "application/json", bodyReader)
+}
+
+// NewUpdateCommentInChangeRequestRequestWithBody constructs an http.Request for the UpdateCommentInChangeRequest method, with any body, and a specified content type
+func NewUpdateCommentInChangeRequestRequestWithBody(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCommentRepliesInChangeRequestRequest constructs an http.Request for the ListCommentRepliesInChangeRequest method
+func NewListCommentRepliesInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *ListCommentRepliesInChangeRequestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s/replies", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostCommentReplyInChangeRequestRequest calls the generic PostCommentReplyInChangeRequest builder with application/json body
+func NewPostCommentReplyInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body PostCommentReplyInChangeRequestJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostCommentReplyInChangeRequestRequestWithBody(server, spaceId, changeRequestId, commentId, "application/json", bodyReader)
+}
+
+// NewPostCommentReplyInChangeRequestRequestWithBody constructs an http.Request for the PostCommentReplyInChangeRequest method, with any body, and a specified content type
+func NewPostCommentReplyInChangeRequestRequestWithBody(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s/replies", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteCommentReplyInChangeRequestRequest constructs an http.Request for the DeleteCommentReplyInChangeRequest method
+func NewDeleteCommentReplyInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "commentReplyId", commentReplyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s/replies/%s", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCommentReplyInChangeRequestRequest constructs an http.Request for the GetCommentReplyInChangeRequest method
+func NewGetCommentReplyInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInChangeRequestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "commentReplyId", commentReplyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s/replies/%s", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateCommentReplyInChangeRequestRequest calls the generic UpdateCommentReplyInChangeRequest builder with application/json body
+func NewUpdateCommentReplyInChangeRequestRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInChangeRequestJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCommentReplyInChangeRequestRequestWithBody(server, spaceId, changeRequestId, commentId, commentReplyId, "application/json", bodyReader)
+}
+
+// NewUpdateCommentReplyInChangeRequestRequestWithBody constructs an http.Request for the UpdateCommentReplyInChangeRequest method, with any body, and a specified content type
+func NewUpdateCommentReplyInChangeRequestRequestWithBody(server string, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "changeRequestId", changeRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "commentReplyId", commentReplyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/change-requests/%s/comments/%s/replies/%s", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -5246,6 +9056,752 @@ func NewUpdateChangeRequestRequest(server string, spaceId SpaceId, changeRequest
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewListCommentersInSpaceRequest constructs an http.Request for the ListCommentersInSpace method
+func NewListCommentersInSpaceRequest(server string, spaceId SpaceId, params *ListCommentersInSpaceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/commenters", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCommentsInSpaceRequest constructs an http.Request for the ListCommentsInSpace method
+func NewListCommentsInSpaceRequest(server string, spaceId SpaceId, params *ListCommentsInSpaceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TargetPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "targetPage", *params.TargetPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Authors != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "authors", *params.Authors, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostCommentInSpaceRequest calls the generic PostCommentInSpace builder with application/json body
+func NewPostCommentInSpaceRequest(server string, spaceId SpaceId, body PostCommentInSpaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostCommentInSpaceRequestWithBody(server, spaceId, "application/json", bodyReader)
+}
+
+// NewPostCommentInSpaceRequestWithBody constructs an http.Request for the PostCommentInSpace method, with any body, and a specified content type
+func NewPostCommentInSpaceRequestWithBody(server string, spaceId SpaceId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteCommentInSpaceRequest constructs an http.Request for the DeleteCommentInSpace method
+func NewDeleteCommentInSpaceRequest(server string, spaceId SpaceId, commentId CommentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCommentInSpaceRequest constructs an http.Request for the GetCommentInSpace method
+func NewGetCommentInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, params *GetCommentInSpaceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateCommentInSpaceRequest calls the generic UpdateCommentInSpace builder with application/json body
+func NewUpdateCommentInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, body UpdateCommentInSpaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCommentInSpaceRequestWithBody(server, spaceId, commentId, "application/json", bodyReader)
+}
+
+// NewUpdateCommentInSpaceRequestWithBody constructs an http.Request for the UpdateCommentInSpace method, with any body, and a specified content type
+func NewUpdateCommentInSpaceRequestWithBody(server string, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCommentRepliesInSpaceRequest constructs an http.Request for the ListCommentRepliesInSpace method
+func NewListCommentRepliesInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, params *ListCommentRepliesInSpaceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s/replies", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostCommentReplyInSpaceRequest calls the generic PostCommentReplyInSpace builder with application/json body
+func NewPostCommentReplyInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, body PostCommentReplyInSpaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostCommentReplyInSpaceRequestWithBody(server, spaceId, commentId, "application/json", bodyReader)
+}
+
+// NewPostCommentReplyInSpaceRequestWithBody constructs an http.Request for the PostCommentReplyInSpace method, with any body, and a specified content type
+func NewPostCommentReplyInSpaceRequestWithBody(server string, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s/replies", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteCommentReplyInSpaceRequest constructs an http.Request for the DeleteCommentReplyInSpace method
+func NewDeleteCommentReplyInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentReplyId", commentReplyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s/replies/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCommentReplyInSpaceRequest constructs an http.Request for the GetCommentReplyInSpace method
+func NewGetCommentReplyInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInSpaceParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentReplyId", commentReplyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s/replies/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateCommentReplyInSpaceRequest calls the generic UpdateCommentReplyInSpace builder with application/json body
+func NewUpdateCommentReplyInSpaceRequest(server string, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInSpaceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCommentReplyInSpaceRequestWithBody(server, spaceId, commentId, commentReplyId, "application/json", bodyReader)
+}
+
+// NewUpdateCommentReplyInSpaceRequestWithBody constructs an http.Request for the UpdateCommentReplyInSpace method, with any body, and a specified content type
+func NewUpdateCommentReplyInSpaceRequestWithBody(server string, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "commentId", commentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "commentReplyId", commentReplyId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/spaces/%s/comments/%s/replies/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -6679,6 +11235,247 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
 	SearchOrganizationContentWithResponse(ctx context.Context, organizationId OrganizationId, params *SearchOrganizationContentParams, reqEditors ...RequestEditorFn) (*SearchOrganizationContentResponse, error)
 
+	// ListSitesWithResponse performs a GET /orgs/{organizationId}/sites (the `ListSites` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSitesWithResponse(ctx context.Context, organizationId OrganizationId, params *ListSitesParams, reqEditors ...RequestEditorFn) (*ListSitesResponse, error)
+
+	// CreateSiteWithBodyWithResponse Create a site; each of `spaces` becomes a site space.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+	CreateSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSiteResponse, error)
+
+	// CreateSiteWithResponse Create a site; each of `spaces` becomes a site space.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+	CreateSiteWithResponse(ctx context.Context, organizationId OrganizationId, body CreateSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSiteResponse, error)
+
+	// DeleteSiteByIdWithResponse Delete a site (204 also when it does not exist).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId} (the `DeleteSiteById` operationId).
+	DeleteSiteByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*DeleteSiteByIdResponse, error)
+
+	// GetSiteByIdWithResponse performs a GET /orgs/{organizationId}/sites/{siteId} (the `GetSiteById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetSiteByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*GetSiteByIdResponse, error)
+
+	// UpdateSiteByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	UpdateSiteByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteByIdResponse, error)
+
+	// UpdateSiteByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	UpdateSiteByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteByIdResponse, error)
+
+	// GetSiteAdaptiveSchemaWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `GetSiteAdaptiveSchema` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetSiteAdaptiveSchemaWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*GetSiteAdaptiveSchemaResponse, error)
+
+	// UpdateSiteAdaptiveSchemaWithBodyWithResponse Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+	UpdateSiteAdaptiveSchemaWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteAdaptiveSchemaResponse, error)
+
+	// UpdateSiteAdaptiveSchemaWithResponse Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+	UpdateSiteAdaptiveSchemaWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteAdaptiveSchemaJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteAdaptiveSchemaResponse, error)
+
+	// ListSiteAdaptiveTemplateConditionsWithResponse Conditions suggested by the visitor schema, one per claim.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions (the `ListSiteAdaptiveTemplateConditions` operationId).
+	ListSiteAdaptiveTemplateConditionsWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*ListSiteAdaptiveTemplateConditionsResponse, error)
+
+	// PublishSiteWithResponse Make the site live for its audience.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/publish (the `PublishSite` operationId).
+	PublishSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*PublishSiteResponse, error)
+
+	// GetPublishedContentSiteWithResponse The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/published (the `GetPublishedContentSite` operationId).
+	GetPublishedContentSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *GetPublishedContentSiteParams, reqEditors ...RequestEditorFn) (*GetPublishedContentSiteResponse, error)
+
+	// ListSiteSectionGroupsWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/section-groups (the `ListSiteSectionGroups` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSiteSectionGroupsWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionGroupsParams, reqEditors ...RequestEditorFn) (*ListSiteSectionGroupsResponse, error)
+
+	// AddSectionGroupToSiteWithBodyWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	AddSectionGroupToSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSectionGroupToSiteResponse, error)
+
+	// AddSectionGroupToSiteWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	AddSectionGroupToSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionGroupToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSectionGroupToSiteResponse, error)
+
+	// DeleteSiteSectionGroupByIdWithResponse Delete a group; its sections and subgroups move up to its parent (204 also when it does not exist).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `DeleteSiteSectionGroupById` operationId).
+	DeleteSiteSectionGroupByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, reqEditors ...RequestEditorFn) (*DeleteSiteSectionGroupByIdResponse, error)
+
+	// UpdateSiteSectionGroupByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	UpdateSiteSectionGroupByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteSectionGroupByIdResponse, error)
+
+	// UpdateSiteSectionGroupByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	UpdateSiteSectionGroupByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body UpdateSiteSectionGroupByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteSectionGroupByIdResponse, error)
+
+	// AddSectionToGroupWithBodyWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	AddSectionToGroupWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSectionToGroupResponse, error)
+
+	// AddSectionToGroupWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	AddSectionToGroupWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body AddSectionToGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSectionToGroupResponse, error)
+
+	// RemoveSectionFromGroupWithResponse Take a section out of a group, to the site root (204 also when it is not in it).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId} (the `RemoveSectionFromGroup` operationId).
+	RemoveSectionFromGroupWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*RemoveSectionFromGroupResponse, error)
+
+	// ListSiteSectionsWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/sections (the `ListSiteSections` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSiteSectionsWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionsParams, reqEditors ...RequestEditorFn) (*ListSiteSectionsResponse, error)
+
+	// AddSectionToSiteWithBodyWithResponse Add a section with a space as its first variant.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+	AddSectionToSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSectionToSiteResponse, error)
+
+	// AddSectionToSiteWithResponse Add a section with a space as its first variant.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+	AddSectionToSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSectionToSiteResponse, error)
+
+	// DeleteSiteSectionByIdWithResponse Delete a section with its site spaces (204 also when it does not exist).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `DeleteSiteSectionById` operationId).
+	DeleteSiteSectionByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*DeleteSiteSectionByIdResponse, error)
+
+	// UpdateSiteSectionByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	UpdateSiteSectionByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteSectionByIdResponse, error)
+
+	// UpdateSiteSectionByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	UpdateSiteSectionByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body UpdateSiteSectionByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteSectionByIdResponse, error)
+
+	// MoveSiteSectionWithBodyWithResponse Reorder a section among its siblings.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+	MoveSiteSectionWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MoveSiteSectionResponse, error)
+
+	// MoveSiteSectionWithResponse Reorder a section among its siblings.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+	MoveSiteSectionWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body MoveSiteSectionJSONRequestBody, reqEditors ...RequestEditorFn) (*MoveSiteSectionResponse, error)
+
+	// ListSiteSpacesWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/site-spaces (the `ListSiteSpaces` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSiteSpacesWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSpacesParams, reqEditors ...RequestEditorFn) (*ListSiteSpacesResponse, error)
+
+	// AddSpaceToSiteWithBodyWithResponse Add a space to the site (to the default section, or the root when the site has no sections).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+	AddSpaceToSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSpaceToSiteResponse, error)
+
+	// AddSpaceToSiteWithResponse Add a space to the site (to the default section, or the root when the site has no sections).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+	AddSpaceToSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSpaceToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSpaceToSiteResponse, error)
+
+	// DeleteSiteSpaceByIdWithResponse Remove a site space (204 also when it does not exist); a default gives way to the next.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `DeleteSiteSpaceById` operationId).
+	DeleteSiteSpaceByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, reqEditors ...RequestEditorFn) (*DeleteSiteSpaceByIdResponse, error)
+
+	// UpdateSiteSpaceByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	UpdateSiteSpaceByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteSpaceByIdResponse, error)
+
+	// UpdateSiteSpaceByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	UpdateSiteSpaceByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body UpdateSiteSpaceByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteSpaceByIdResponse, error)
+
+	// MoveSiteSpaceWithBodyWithResponse Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSpaceWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MoveSiteSpaceResponse, error)
+
+	// MoveSiteSpaceWithResponse Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSpaceWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body MoveSiteSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*MoveSiteSpaceResponse, error)
+
+	// UnpublishSiteWithResponse Take the site offline.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/unpublish (the `UnpublishSite` operationId).
+	UnpublishSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*UnpublishSiteResponse, error)
+
 	// ListSpacesInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -6785,6 +11582,99 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	UpdateChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateChangeRequestByIdResponse, error)
 
+	// ListCommentersInChangeRequestWithResponse The members who posted a comment or a reply here.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters (the `ListCommentersInChangeRequest` operationId).
+	ListCommentersInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentersInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListCommentersInChangeRequestResponse, error)
+
+	// ListCommentsInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `ListCommentsInChangeRequest` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListCommentsInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentsInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListCommentsInChangeRequestResponse, error)
+
+	// PostCommentInChangeRequestWithBodyWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+	PostCommentInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentInChangeRequestResponse, error)
+
+	// PostCommentInChangeRequestWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+	PostCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body PostCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentInChangeRequestResponse, error)
+
+	// DeleteCommentInChangeRequestWithResponse Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `DeleteCommentInChangeRequest` operationId).
+	DeleteCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, reqEditors ...RequestEditorFn) (*DeleteCommentInChangeRequestResponse, error)
+
+	// GetCommentInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `GetCommentInChangeRequest` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *GetCommentInChangeRequestParams, reqEditors ...RequestEditorFn) (*GetCommentInChangeRequestResponse, error)
+
+	// UpdateCommentInChangeRequestWithBodyWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+	UpdateCommentInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentInChangeRequestResponse, error)
+
+	// UpdateCommentInChangeRequestWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+	UpdateCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body UpdateCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentInChangeRequestResponse, error)
+
+	// ListCommentRepliesInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `ListCommentRepliesInChangeRequest` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListCommentRepliesInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *ListCommentRepliesInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListCommentRepliesInChangeRequestResponse, error)
+
+	// PostCommentReplyInChangeRequestWithBodyWithResponse performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	PostCommentReplyInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentReplyInChangeRequestResponse, error)
+
+	// PostCommentReplyInChangeRequestWithResponse performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	PostCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body PostCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentReplyInChangeRequestResponse, error)
+
+	// DeleteCommentReplyInChangeRequestWithResponse Delete a reply (its author or a space admin); 204 also when it does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInChangeRequest` operationId).
+	DeleteCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*DeleteCommentReplyInChangeRequestResponse, error)
+
+	// GetCommentReplyInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInChangeRequest` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInChangeRequestParams, reqEditors ...RequestEditorFn) (*GetCommentReplyInChangeRequestResponse, error)
+
+	// UpdateCommentReplyInChangeRequestWithBodyWithResponse Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+	UpdateCommentReplyInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInChangeRequestResponse, error)
+
+	// UpdateCommentReplyInChangeRequestWithResponse Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+	UpdateCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInChangeRequestResponse, error)
+
 	// GetRevisionOfChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `GetRevisionOfChangeRequestById` operationId) request.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -6871,6 +11761,99 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/update (the `UpdateChangeRequest` operationId).
 	UpdateChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reqEditors ...RequestEditorFn) (*UpdateChangeRequestResponse, error)
+
+	// ListCommentersInSpaceWithResponse The members who posted a comment or a reply here.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /spaces/{spaceId}/commenters (the `ListCommentersInSpace` operationId).
+	ListCommentersInSpaceWithResponse(ctx context.Context, spaceId SpaceId, params *ListCommentersInSpaceParams, reqEditors ...RequestEditorFn) (*ListCommentersInSpaceResponse, error)
+
+	// ListCommentsInSpaceWithResponse performs a GET /spaces/{spaceId}/comments (the `ListCommentsInSpace` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListCommentsInSpaceWithResponse(ctx context.Context, spaceId SpaceId, params *ListCommentsInSpaceParams, reqEditors ...RequestEditorFn) (*ListCommentsInSpaceResponse, error)
+
+	// PostCommentInSpaceWithBodyWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+	PostCommentInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentInSpaceResponse, error)
+
+	// PostCommentInSpaceWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+	PostCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, body PostCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentInSpaceResponse, error)
+
+	// DeleteCommentInSpaceWithResponse Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId} (the `DeleteCommentInSpace` operationId).
+	DeleteCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, reqEditors ...RequestEditorFn) (*DeleteCommentInSpaceResponse, error)
+
+	// GetCommentInSpaceWithResponse performs a GET /spaces/{spaceId}/comments/{commentId} (the `GetCommentInSpace` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, params *GetCommentInSpaceParams, reqEditors ...RequestEditorFn) (*GetCommentInSpaceResponse, error)
+
+	// UpdateCommentInSpaceWithBodyWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+	UpdateCommentInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentInSpaceResponse, error)
+
+	// UpdateCommentInSpaceWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+	UpdateCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, body UpdateCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentInSpaceResponse, error)
+
+	// ListCommentRepliesInSpaceWithResponse performs a GET /spaces/{spaceId}/comments/{commentId}/replies (the `ListCommentRepliesInSpace` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListCommentRepliesInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, params *ListCommentRepliesInSpaceParams, reqEditors ...RequestEditorFn) (*ListCommentRepliesInSpaceResponse, error)
+
+	// PostCommentReplyInSpaceWithBodyWithResponse performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	PostCommentReplyInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentReplyInSpaceResponse, error)
+
+	// PostCommentReplyInSpaceWithResponse performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	PostCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, body PostCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentReplyInSpaceResponse, error)
+
+	// DeleteCommentReplyInSpaceWithResponse Delete a reply (its author or a space admin); 204 also when it does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInSpace` operationId).
+	DeleteCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*DeleteCommentReplyInSpaceResponse, error)
+
+	// GetCommentReplyInSpaceWithResponse performs a GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInSpace` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInSpaceParams, reqEditors ...RequestEditorFn) (*GetCommentReplyInSpaceResponse, error)
+
+	// UpdateCommentReplyInSpaceWithBodyWithResponse Edit the body (the author only), add or remove reactions.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+	UpdateCommentReplyInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInSpaceResponse, error)
+
+	// UpdateCommentReplyInSpaceWithResponse Edit the body (the author only), add or remove reactions.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+	UpdateCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInSpaceResponse, error)
 
 	// GetCurrentRevisionWithResponse performs a GET /spaces/{spaceId}/content (the `GetCurrentRevision` operationId) request.
 	//
@@ -8992,6 +13975,2072 @@ func (r SearchOrganizationContentResponse) ContentType() string {
 	return ""
 }
 
+type ListSitesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSitesResponse) GetJSON200() *SiteList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSitesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSitesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSitesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSitesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSitesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSitesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSitesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSitesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSitesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Site
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSiteResponse) GetJSON201() *Site {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateSiteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateSiteResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSiteByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSiteByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteSiteByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSiteByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteSiteByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSiteByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSiteByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSiteByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSiteByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetSiteByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Site
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSiteByIdResponse) GetJSON200() *Site {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetSiteByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetSiteByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSiteByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetSiteByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSiteByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSiteByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSiteByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSiteByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSiteByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Site
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON200() *Site {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateSiteByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSiteByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSiteByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSiteByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSiteByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetSiteAdaptiveSchemaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteAdaptiveSchema
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSiteAdaptiveSchemaResponse) GetJSON200() *SiteAdaptiveSchema {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetSiteAdaptiveSchemaResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetSiteAdaptiveSchemaResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSiteAdaptiveSchemaResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetSiteAdaptiveSchemaResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSiteAdaptiveSchemaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSiteAdaptiveSchemaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSiteAdaptiveSchemaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSiteAdaptiveSchemaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSiteAdaptiveSchemaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteAdaptiveSchema
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON200() *SiteAdaptiveSchema {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateSiteAdaptiveSchemaResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSiteAdaptiveSchemaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSiteAdaptiveSchemaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSiteAdaptiveSchemaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSiteAdaptiveSchemaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSiteAdaptiveTemplateConditionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteTemplateConditionList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSiteAdaptiveTemplateConditionsResponse) GetJSON200() *SiteTemplateConditionList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSiteAdaptiveTemplateConditionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSiteAdaptiveTemplateConditionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSiteAdaptiveTemplateConditionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSiteAdaptiveTemplateConditionsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSiteAdaptiveTemplateConditionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSiteAdaptiveTemplateConditionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSiteAdaptiveTemplateConditionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSiteAdaptiveTemplateConditionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PublishSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Site
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublishSiteResponse) GetJSON200() *Site {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublishSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublishSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublishSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublishSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r PublishSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublishSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublishSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublishSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetPublishedContentSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublishedContentSite
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPublishedContentSiteResponse) GetJSON200() *PublishedContentSite {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPublishedContentSiteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPublishedContentSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPublishedContentSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPublishedContentSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetPublishedContentSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPublishedContentSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPublishedContentSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPublishedContentSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPublishedContentSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSiteSectionGroupsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSectionGroupList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSiteSectionGroupsResponse) GetJSON200() *SiteSectionGroupList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSiteSectionGroupsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSiteSectionGroupsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSiteSectionGroupsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSiteSectionGroupsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSiteSectionGroupsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSiteSectionGroupsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSiteSectionGroupsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSiteSectionGroupsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSiteSectionGroupsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AddSectionGroupToSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SiteSectionGroup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON201() *SiteSectionGroup {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AddSectionGroupToSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r AddSectionGroupToSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddSectionGroupToSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddSectionGroupToSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddSectionGroupToSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSiteSectionGroupByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSiteSectionGroupByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteSiteSectionGroupByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSiteSectionGroupByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteSiteSectionGroupByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSiteSectionGroupByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSiteSectionGroupByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSiteSectionGroupByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSiteSectionGroupByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSiteSectionGroupByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSectionGroup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON200() *SiteSectionGroup {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateSiteSectionGroupByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSiteSectionGroupByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSiteSectionGroupByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSiteSectionGroupByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSiteSectionGroupByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AddSectionToGroupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SiteSectionGroup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON201() *SiteSectionGroup {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AddSectionToGroupResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r AddSectionToGroupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddSectionToGroupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddSectionToGroupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddSectionToGroupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RemoveSectionFromGroupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RemoveSectionFromGroupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RemoveSectionFromGroupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RemoveSectionFromGroupResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RemoveSectionFromGroupResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveSectionFromGroupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveSectionFromGroupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveSectionFromGroupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveSectionFromGroupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSiteSectionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSectionList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSiteSectionsResponse) GetJSON200() *SiteSectionList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSiteSectionsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSiteSectionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSiteSectionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSiteSectionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSiteSectionsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSiteSectionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSiteSectionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSiteSectionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSiteSectionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AddSectionToSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SiteSection
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON201() *SiteSection {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AddSectionToSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r AddSectionToSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddSectionToSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddSectionToSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddSectionToSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSiteSectionByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSiteSectionByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteSiteSectionByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSiteSectionByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteSiteSectionByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSiteSectionByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSiteSectionByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSiteSectionByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSiteSectionByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSiteSectionByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSection
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON200() *SiteSection {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateSiteSectionByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSiteSectionByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSiteSectionByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSiteSectionByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSiteSectionByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type MoveSiteSectionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSection
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON200() *SiteSection {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r MoveSiteSectionResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r MoveSiteSectionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MoveSiteSectionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MoveSiteSectionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MoveSiteSectionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSiteSpacesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSpaceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSiteSpacesResponse) GetJSON200() *SiteSpaceList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSiteSpacesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSiteSpacesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSiteSpacesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSiteSpacesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSiteSpacesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSiteSpacesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSiteSpacesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSiteSpacesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSiteSpacesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AddSpaceToSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SiteSpace
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON201() *SiteSpace {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AddSpaceToSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r AddSpaceToSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddSpaceToSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddSpaceToSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddSpaceToSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSiteSpaceByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSiteSpaceByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteSiteSpaceByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSiteSpaceByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteSiteSpaceByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSiteSpaceByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSiteSpaceByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSiteSpaceByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSiteSpaceByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateSiteSpaceByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSpace
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON200() *SiteSpace {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateSiteSpaceByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateSiteSpaceByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateSiteSpaceByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateSiteSpaceByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateSiteSpaceByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type MoveSiteSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteSpace
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON200() *SiteSpace {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r MoveSiteSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r MoveSiteSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MoveSiteSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MoveSiteSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MoveSiteSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UnpublishSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Site
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UnpublishSiteResponse) GetJSON200() *Site {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UnpublishSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UnpublishSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UnpublishSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UnpublishSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UnpublishSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnpublishSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnpublishSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnpublishSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListSpacesInOrganizationByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10056,6 +17105,842 @@ func (r UpdateChangeRequestByIdResponse) ContentType() string {
 	return ""
 }
 
+type ListCommentersInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MemberList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommentersInChangeRequestResponse) GetJSON200() *MemberList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCommentersInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommentersInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommentersInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCommentersInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCommentersInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommentersInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommentersInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommentersInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommentersInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCommentsInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommentsInChangeRequestResponse) GetJSON200() *CommentList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCommentsInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommentsInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommentsInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCommentsInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCommentsInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommentsInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommentsInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommentsInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommentsInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PostCommentInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostCommentInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r PostCommentInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostCommentInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostCommentInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostCommentInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteCommentInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCommentInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteCommentInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCommentInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteCommentInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCommentInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCommentInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCommentInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCommentInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCommentInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCommentInChangeRequestResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCommentInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCommentInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCommentInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCommentInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetCommentInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCommentInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCommentInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCommentInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCommentInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateCommentInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateCommentInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCommentInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCommentInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCommentInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCommentInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCommentRepliesInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReplyList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommentRepliesInChangeRequestResponse) GetJSON200() *CommentReplyList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCommentRepliesInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommentRepliesInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommentRepliesInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCommentRepliesInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCommentRepliesInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommentRepliesInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommentRepliesInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommentRepliesInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommentRepliesInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PostCommentReplyInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReply
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON200() *CommentReply {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostCommentReplyInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r PostCommentReplyInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostCommentReplyInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostCommentReplyInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostCommentReplyInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteCommentReplyInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCommentReplyInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteCommentReplyInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCommentReplyInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteCommentReplyInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCommentReplyInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCommentReplyInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCommentReplyInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCommentReplyInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCommentReplyInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReply
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCommentReplyInChangeRequestResponse) GetJSON200() *CommentReply {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCommentReplyInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCommentReplyInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCommentReplyInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCommentReplyInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetCommentReplyInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCommentReplyInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCommentReplyInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCommentReplyInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCommentReplyInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateCommentReplyInChangeRequestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReply
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON200() *CommentReply {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateCommentReplyInChangeRequestResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCommentReplyInChangeRequestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCommentReplyInChangeRequestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCommentReplyInChangeRequestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCommentReplyInChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetRevisionOfChangeRequestByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11107,6 +18992,842 @@ func (r UpdateChangeRequestResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateChangeRequestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCommentersInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MemberList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommentersInSpaceResponse) GetJSON200() *MemberList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCommentersInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommentersInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommentersInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCommentersInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCommentersInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommentersInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommentersInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommentersInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommentersInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCommentsInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommentsInSpaceResponse) GetJSON200() *CommentList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCommentsInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommentsInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommentsInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCommentsInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCommentsInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommentsInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommentsInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommentsInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommentsInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PostCommentInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostCommentInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r PostCommentInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostCommentInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostCommentInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostCommentInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteCommentInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCommentInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteCommentInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCommentInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteCommentInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCommentInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCommentInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCommentInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCommentInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCommentInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCommentInSpaceResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCommentInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCommentInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCommentInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCommentInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetCommentInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCommentInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCommentInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCommentInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCommentInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateCommentInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateCommentInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCommentInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCommentInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCommentInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCommentInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCommentRepliesInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReplyList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCommentRepliesInSpaceResponse) GetJSON200() *CommentReplyList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCommentRepliesInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCommentRepliesInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCommentRepliesInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCommentRepliesInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCommentRepliesInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCommentRepliesInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCommentRepliesInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCommentRepliesInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCommentRepliesInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PostCommentReplyInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReply
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON200() *CommentReply {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostCommentReplyInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r PostCommentReplyInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostCommentReplyInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostCommentReplyInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostCommentReplyInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteCommentReplyInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCommentReplyInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteCommentReplyInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCommentReplyInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteCommentReplyInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCommentReplyInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCommentReplyInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCommentReplyInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCommentReplyInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCommentReplyInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReply
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCommentReplyInSpaceResponse) GetJSON200() *CommentReply {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCommentReplyInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCommentReplyInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCommentReplyInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCommentReplyInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetCommentReplyInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCommentReplyInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCommentReplyInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCommentReplyInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCommentReplyInSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateCommentReplyInSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentReply
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON200() *CommentReply {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateCommentReplyInSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCommentReplyInSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCommentReplyInSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCommentReplyInSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCommentReplyInSpaceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12793,6 +21514,480 @@ func (c *ClientWithResponses) SearchOrganizationContentWithResponse(ctx context.
 	return ParseSearchOrganizationContentResponse(rsp)
 }
 
+// ListSitesWithResponse performs a GET /orgs/{organizationId}/sites (the `ListSites` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSitesWithResponse(ctx context.Context, organizationId OrganizationId, params *ListSitesParams, reqEditors ...RequestEditorFn) (*ListSitesResponse, error) {
+	rsp, err := c.ListSites(ctx, organizationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSitesResponse(rsp)
+}
+
+// CreateSiteWithBodyWithResponse Create a site; each of `spaces` becomes a site space.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+func (c *ClientWithResponses) CreateSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSiteResponse, error) {
+	rsp, err := c.CreateSiteWithBody(ctx, organizationId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSiteResponse(rsp)
+}
+
+// CreateSiteWithResponse Create a site; each of `spaces` becomes a site space.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites (the `CreateSite` operationId).
+func (c *ClientWithResponses) CreateSiteWithResponse(ctx context.Context, organizationId OrganizationId, body CreateSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSiteResponse, error) {
+	rsp, err := c.CreateSite(ctx, organizationId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSiteResponse(rsp)
+}
+
+// DeleteSiteByIdWithResponse Delete a site (204 also when it does not exist).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId} (the `DeleteSiteById` operationId).
+func (c *ClientWithResponses) DeleteSiteByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*DeleteSiteByIdResponse, error) {
+	rsp, err := c.DeleteSiteById(ctx, organizationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSiteByIdResponse(rsp)
+}
+
+// GetSiteByIdWithResponse performs a GET /orgs/{organizationId}/sites/{siteId} (the `GetSiteById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetSiteByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*GetSiteByIdResponse, error) {
+	rsp, err := c.GetSiteById(ctx, organizationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSiteByIdResponse(rsp)
+}
+
+// UpdateSiteByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteByIdResponse, error) {
+	rsp, err := c.UpdateSiteByIdWithBody(ctx, organizationId, siteId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteByIdResponse(rsp)
+}
+
+// UpdateSiteByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId} (the `UpdateSiteById` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteByIdResponse, error) {
+	rsp, err := c.UpdateSiteById(ctx, organizationId, siteId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteByIdResponse(rsp)
+}
+
+// GetSiteAdaptiveSchemaWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `GetSiteAdaptiveSchema` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetSiteAdaptiveSchemaWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*GetSiteAdaptiveSchemaResponse, error) {
+	rsp, err := c.GetSiteAdaptiveSchema(ctx, organizationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSiteAdaptiveSchemaResponse(rsp)
+}
+
+// UpdateSiteAdaptiveSchemaWithBodyWithResponse Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+func (c *ClientWithResponses) UpdateSiteAdaptiveSchemaWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteAdaptiveSchemaResponse, error) {
+	rsp, err := c.UpdateSiteAdaptiveSchemaWithBody(ctx, organizationId, siteId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteAdaptiveSchemaResponse(rsp)
+}
+
+// UpdateSiteAdaptiveSchemaWithResponse Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema (the `UpdateSiteAdaptiveSchema` operationId).
+func (c *ClientWithResponses) UpdateSiteAdaptiveSchemaWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body UpdateSiteAdaptiveSchemaJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteAdaptiveSchemaResponse, error) {
+	rsp, err := c.UpdateSiteAdaptiveSchema(ctx, organizationId, siteId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteAdaptiveSchemaResponse(rsp)
+}
+
+// ListSiteAdaptiveTemplateConditionsWithResponse Conditions suggested by the visitor schema, one per claim.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions (the `ListSiteAdaptiveTemplateConditions` operationId).
+func (c *ClientWithResponses) ListSiteAdaptiveTemplateConditionsWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*ListSiteAdaptiveTemplateConditionsResponse, error) {
+	rsp, err := c.ListSiteAdaptiveTemplateConditions(ctx, organizationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSiteAdaptiveTemplateConditionsResponse(rsp)
+}
+
+// PublishSiteWithResponse Make the site live for its audience.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/publish (the `PublishSite` operationId).
+func (c *ClientWithResponses) PublishSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*PublishSiteResponse, error) {
+	rsp, err := c.PublishSite(ctx, organizationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublishSiteResponse(rsp)
+}
+
+// GetPublishedContentSiteWithResponse The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/sites/{siteId}/published (the `GetPublishedContentSite` operationId).
+func (c *ClientWithResponses) GetPublishedContentSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *GetPublishedContentSiteParams, reqEditors ...RequestEditorFn) (*GetPublishedContentSiteResponse, error) {
+	rsp, err := c.GetPublishedContentSite(ctx, organizationId, siteId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPublishedContentSiteResponse(rsp)
+}
+
+// ListSiteSectionGroupsWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/section-groups (the `ListSiteSectionGroups` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSiteSectionGroupsWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionGroupsParams, reqEditors ...RequestEditorFn) (*ListSiteSectionGroupsResponse, error) {
+	rsp, err := c.ListSiteSectionGroups(ctx, organizationId, siteId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSiteSectionGroupsResponse(rsp)
+}
+
+// AddSectionGroupToSiteWithBodyWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) AddSectionGroupToSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSectionGroupToSiteResponse, error) {
+	rsp, err := c.AddSectionGroupToSiteWithBody(ctx, organizationId, siteId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSectionGroupToSiteResponse(rsp)
+}
+
+// AddSectionGroupToSiteWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups (the `AddSectionGroupToSite` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) AddSectionGroupToSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionGroupToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSectionGroupToSiteResponse, error) {
+	rsp, err := c.AddSectionGroupToSite(ctx, organizationId, siteId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSectionGroupToSiteResponse(rsp)
+}
+
+// DeleteSiteSectionGroupByIdWithResponse Delete a group; its sections and subgroups move up to its parent (204 also when it does not exist).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `DeleteSiteSectionGroupById` operationId).
+func (c *ClientWithResponses) DeleteSiteSectionGroupByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, reqEditors ...RequestEditorFn) (*DeleteSiteSectionGroupByIdResponse, error) {
+	rsp, err := c.DeleteSiteSectionGroupById(ctx, organizationId, siteId, siteSectionGroupId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSiteSectionGroupByIdResponse(rsp)
+}
+
+// UpdateSiteSectionGroupByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteSectionGroupByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteSectionGroupByIdResponse, error) {
+	rsp, err := c.UpdateSiteSectionGroupByIdWithBody(ctx, organizationId, siteId, siteSectionGroupId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteSectionGroupByIdResponse(rsp)
+}
+
+// UpdateSiteSectionGroupByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId} (the `UpdateSiteSectionGroupById` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteSectionGroupByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body UpdateSiteSectionGroupByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteSectionGroupByIdResponse, error) {
+	rsp, err := c.UpdateSiteSectionGroupById(ctx, organizationId, siteId, siteSectionGroupId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteSectionGroupByIdResponse(rsp)
+}
+
+// AddSectionToGroupWithBodyWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) AddSectionToGroupWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSectionToGroupResponse, error) {
+	rsp, err := c.AddSectionToGroupWithBody(ctx, organizationId, siteId, siteSectionGroupId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSectionToGroupResponse(rsp)
+}
+
+// AddSectionToGroupWithResponse performs a POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections (the `AddSectionToGroup` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) AddSectionToGroupWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, body AddSectionToGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSectionToGroupResponse, error) {
+	rsp, err := c.AddSectionToGroup(ctx, organizationId, siteId, siteSectionGroupId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSectionToGroupResponse(rsp)
+}
+
+// RemoveSectionFromGroupWithResponse Take a section out of a group, to the site root (204 also when it is not in it).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId} (the `RemoveSectionFromGroup` operationId).
+func (c *ClientWithResponses) RemoveSectionFromGroupWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*RemoveSectionFromGroupResponse, error) {
+	rsp, err := c.RemoveSectionFromGroup(ctx, organizationId, siteId, siteSectionGroupId, siteSectionId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveSectionFromGroupResponse(rsp)
+}
+
+// ListSiteSectionsWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/sections (the `ListSiteSections` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSiteSectionsWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSectionsParams, reqEditors ...RequestEditorFn) (*ListSiteSectionsResponse, error) {
+	rsp, err := c.ListSiteSections(ctx, organizationId, siteId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSiteSectionsResponse(rsp)
+}
+
+// AddSectionToSiteWithBodyWithResponse Add a section with a space as its first variant.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+func (c *ClientWithResponses) AddSectionToSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSectionToSiteResponse, error) {
+	rsp, err := c.AddSectionToSiteWithBody(ctx, organizationId, siteId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSectionToSiteResponse(rsp)
+}
+
+// AddSectionToSiteWithResponse Add a section with a space as its first variant.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections (the `AddSectionToSite` operationId).
+func (c *ClientWithResponses) AddSectionToSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSectionToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSectionToSiteResponse, error) {
+	rsp, err := c.AddSectionToSite(ctx, organizationId, siteId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSectionToSiteResponse(rsp)
+}
+
+// DeleteSiteSectionByIdWithResponse Delete a section with its site spaces (204 also when it does not exist).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `DeleteSiteSectionById` operationId).
+func (c *ClientWithResponses) DeleteSiteSectionByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, reqEditors ...RequestEditorFn) (*DeleteSiteSectionByIdResponse, error) {
+	rsp, err := c.DeleteSiteSectionById(ctx, organizationId, siteId, siteSectionId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSiteSectionByIdResponse(rsp)
+}
+
+// UpdateSiteSectionByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteSectionByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteSectionByIdResponse, error) {
+	rsp, err := c.UpdateSiteSectionByIdWithBody(ctx, organizationId, siteId, siteSectionId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteSectionByIdResponse(rsp)
+}
+
+// UpdateSiteSectionByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} (the `UpdateSiteSectionById` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteSectionByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body UpdateSiteSectionByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteSectionByIdResponse, error) {
+	rsp, err := c.UpdateSiteSectionById(ctx, organizationId, siteId, siteSectionId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteSectionByIdResponse(rsp)
+}
+
+// MoveSiteSectionWithBodyWithResponse Reorder a section among its siblings.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+func (c *ClientWithResponses) MoveSiteSectionWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MoveSiteSectionResponse, error) {
+	rsp, err := c.MoveSiteSectionWithBody(ctx, organizationId, siteId, siteSectionId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMoveSiteSectionResponse(rsp)
+}
+
+// MoveSiteSectionWithResponse Reorder a section among its siblings.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move (the `MoveSiteSection` operationId).
+func (c *ClientWithResponses) MoveSiteSectionWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId, body MoveSiteSectionJSONRequestBody, reqEditors ...RequestEditorFn) (*MoveSiteSectionResponse, error) {
+	rsp, err := c.MoveSiteSection(ctx, organizationId, siteId, siteSectionId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMoveSiteSectionResponse(rsp)
+}
+
+// ListSiteSpacesWithResponse performs a GET /orgs/{organizationId}/sites/{siteId}/site-spaces (the `ListSiteSpaces` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSiteSpacesWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, params *ListSiteSpacesParams, reqEditors ...RequestEditorFn) (*ListSiteSpacesResponse, error) {
+	rsp, err := c.ListSiteSpaces(ctx, organizationId, siteId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSiteSpacesResponse(rsp)
+}
+
+// AddSpaceToSiteWithBodyWithResponse Add a space to the site (to the default section, or the root when the site has no sections).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+func (c *ClientWithResponses) AddSpaceToSiteWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddSpaceToSiteResponse, error) {
+	rsp, err := c.AddSpaceToSiteWithBody(ctx, organizationId, siteId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSpaceToSiteResponse(rsp)
+}
+
+// AddSpaceToSiteWithResponse Add a space to the site (to the default section, or the root when the site has no sections).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces (the `AddSpaceToSite` operationId).
+func (c *ClientWithResponses) AddSpaceToSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, body AddSpaceToSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddSpaceToSiteResponse, error) {
+	rsp, err := c.AddSpaceToSite(ctx, organizationId, siteId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddSpaceToSiteResponse(rsp)
+}
+
+// DeleteSiteSpaceByIdWithResponse Remove a site space (204 also when it does not exist); a default gives way to the next.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `DeleteSiteSpaceById` operationId).
+func (c *ClientWithResponses) DeleteSiteSpaceByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, reqEditors ...RequestEditorFn) (*DeleteSiteSpaceByIdResponse, error) {
+	rsp, err := c.DeleteSiteSpaceById(ctx, organizationId, siteId, siteSpaceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSiteSpaceByIdResponse(rsp)
+}
+
+// UpdateSiteSpaceByIdWithBodyWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteSpaceByIdWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateSiteSpaceByIdResponse, error) {
+	rsp, err := c.UpdateSiteSpaceByIdWithBody(ctx, organizationId, siteId, siteSpaceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteSpaceByIdResponse(rsp)
+}
+
+// UpdateSiteSpaceByIdWithResponse performs a PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId} (the `UpdateSiteSpaceById` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateSiteSpaceByIdWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body UpdateSiteSpaceByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateSiteSpaceByIdResponse, error) {
+	rsp, err := c.UpdateSiteSpaceById(ctx, organizationId, siteId, siteSpaceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateSiteSpaceByIdResponse(rsp)
+}
+
+// MoveSiteSpaceWithBodyWithResponse Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+//
+// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+func (c *ClientWithResponses) MoveSiteSpaceWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MoveSiteSpaceResponse, error) {
+	rsp, err := c.MoveSiteSpaceWithBody(ctx, organizationId, siteId, siteSpaceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMoveSiteSpaceResponse(rsp)
+}
+
+// MoveSiteSpaceWithResponse Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move (the `MoveSiteSpace` operationId).
+// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+func (c *ClientWithResponses) MoveSiteSpaceWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, body MoveSiteSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*MoveSiteSpaceResponse, error) {
+	rsp, err := c.MoveSiteSpace(ctx, organizationId, siteId, siteSpaceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMoveSiteSpaceResponse(rsp)
+}
+
+// UnpublishSiteWithResponse Take the site offline.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/sites/{siteId}/unpublish (the `UnpublishSite` operationId).
+func (c *ClientWithResponses) UnpublishSiteWithResponse(ctx context.Context, organizationId OrganizationId, siteId SiteId, reqEditors ...RequestEditorFn) (*UnpublishSiteResponse, error) {
+	rsp, err := c.UnpublishSite(ctx, organizationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnpublishSiteResponse(rsp)
+}
+
 // ListSpacesInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/spaces (the `ListSpacesInOrganizationById` operationId) request.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -13019,6 +22214,189 @@ func (c *ClientWithResponses) UpdateChangeRequestByIdWithResponse(ctx context.Co
 	return ParseUpdateChangeRequestByIdResponse(rsp)
 }
 
+// ListCommentersInChangeRequestWithResponse The members who posted a comment or a reply here.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters (the `ListCommentersInChangeRequest` operationId).
+func (c *ClientWithResponses) ListCommentersInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentersInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListCommentersInChangeRequestResponse, error) {
+	rsp, err := c.ListCommentersInChangeRequest(ctx, spaceId, changeRequestId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommentersInChangeRequestResponse(rsp)
+}
+
+// ListCommentsInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `ListCommentsInChangeRequest` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListCommentsInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListCommentsInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListCommentsInChangeRequestResponse, error) {
+	rsp, err := c.ListCommentsInChangeRequest(ctx, spaceId, changeRequestId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommentsInChangeRequestResponse(rsp)
+}
+
+// PostCommentInChangeRequestWithBodyWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+func (c *ClientWithResponses) PostCommentInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentInChangeRequestResponse, error) {
+	rsp, err := c.PostCommentInChangeRequestWithBody(ctx, spaceId, changeRequestId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentInChangeRequestResponse(rsp)
+}
+
+// PostCommentInChangeRequestWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments (the `PostCommentInChangeRequest` operationId).
+func (c *ClientWithResponses) PostCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body PostCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentInChangeRequestResponse, error) {
+	rsp, err := c.PostCommentInChangeRequest(ctx, spaceId, changeRequestId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentInChangeRequestResponse(rsp)
+}
+
+// DeleteCommentInChangeRequestWithResponse Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `DeleteCommentInChangeRequest` operationId).
+func (c *ClientWithResponses) DeleteCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, reqEditors ...RequestEditorFn) (*DeleteCommentInChangeRequestResponse, error) {
+	rsp, err := c.DeleteCommentInChangeRequest(ctx, spaceId, changeRequestId, commentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCommentInChangeRequestResponse(rsp)
+}
+
+// GetCommentInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `GetCommentInChangeRequest` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *GetCommentInChangeRequestParams, reqEditors ...RequestEditorFn) (*GetCommentInChangeRequestResponse, error) {
+	rsp, err := c.GetCommentInChangeRequest(ctx, spaceId, changeRequestId, commentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCommentInChangeRequestResponse(rsp)
+}
+
+// UpdateCommentInChangeRequestWithBodyWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+func (c *ClientWithResponses) UpdateCommentInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentInChangeRequestResponse, error) {
+	rsp, err := c.UpdateCommentInChangeRequestWithBody(ctx, spaceId, changeRequestId, commentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentInChangeRequestResponse(rsp)
+}
+
+// UpdateCommentInChangeRequestWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId} (the `UpdateCommentInChangeRequest` operationId).
+func (c *ClientWithResponses) UpdateCommentInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body UpdateCommentInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentInChangeRequestResponse, error) {
+	rsp, err := c.UpdateCommentInChangeRequest(ctx, spaceId, changeRequestId, commentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentInChangeRequestResponse(rsp)
+}
+
+// ListCommentRepliesInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `ListCommentRepliesInChangeRequest` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListCommentRepliesInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params *ListCommentRepliesInChangeRequestParams, reqEditors ...RequestEditorFn) (*ListCommentRepliesInChangeRequestResponse, error) {
+	rsp, err := c.ListCommentRepliesInChangeRequest(ctx, spaceId, changeRequestId, commentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommentRepliesInChangeRequestResponse(rsp)
+}
+
+// PostCommentReplyInChangeRequestWithBodyWithResponse performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) PostCommentReplyInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentReplyInChangeRequestResponse, error) {
+	rsp, err := c.PostCommentReplyInChangeRequestWithBody(ctx, spaceId, changeRequestId, commentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentReplyInChangeRequestResponse(rsp)
+}
+
+// PostCommentReplyInChangeRequestWithResponse performs a POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies (the `PostCommentReplyInChangeRequest` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) PostCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, body PostCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentReplyInChangeRequestResponse, error) {
+	rsp, err := c.PostCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentReplyInChangeRequestResponse(rsp)
+}
+
+// DeleteCommentReplyInChangeRequestWithResponse Delete a reply (its author or a space admin); 204 also when it does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInChangeRequest` operationId).
+func (c *ClientWithResponses) DeleteCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*DeleteCommentReplyInChangeRequestResponse, error) {
+	rsp, err := c.DeleteCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, commentReplyId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCommentReplyInChangeRequestResponse(rsp)
+}
+
+// GetCommentReplyInChangeRequestWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInChangeRequest` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInChangeRequestParams, reqEditors ...RequestEditorFn) (*GetCommentReplyInChangeRequestResponse, error) {
+	rsp, err := c.GetCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, commentReplyId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCommentReplyInChangeRequestResponse(rsp)
+}
+
+// UpdateCommentReplyInChangeRequestWithBodyWithResponse Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+func (c *ClientWithResponses) UpdateCommentReplyInChangeRequestWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInChangeRequestResponse, error) {
+	rsp, err := c.UpdateCommentReplyInChangeRequestWithBody(ctx, spaceId, changeRequestId, commentId, commentReplyId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentReplyInChangeRequestResponse(rsp)
+}
+
+// UpdateCommentReplyInChangeRequestWithResponse Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInChangeRequest` operationId).
+func (c *ClientWithResponses) UpdateCommentReplyInChangeRequestWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInChangeRequestJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInChangeRequestResponse, error) {
+	rsp, err := c.UpdateCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, commentReplyId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentReplyInChangeRequestResponse(rsp)
+}
+
 // GetRevisionOfChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `GetRevisionOfChangeRequestById` operationId) request.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -13194,6 +22572,189 @@ func (c *ClientWithResponses) UpdateChangeRequestWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseUpdateChangeRequestResponse(rsp)
+}
+
+// ListCommentersInSpaceWithResponse The members who posted a comment or a reply here.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /spaces/{spaceId}/commenters (the `ListCommentersInSpace` operationId).
+func (c *ClientWithResponses) ListCommentersInSpaceWithResponse(ctx context.Context, spaceId SpaceId, params *ListCommentersInSpaceParams, reqEditors ...RequestEditorFn) (*ListCommentersInSpaceResponse, error) {
+	rsp, err := c.ListCommentersInSpace(ctx, spaceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommentersInSpaceResponse(rsp)
+}
+
+// ListCommentsInSpaceWithResponse performs a GET /spaces/{spaceId}/comments (the `ListCommentsInSpace` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListCommentsInSpaceWithResponse(ctx context.Context, spaceId SpaceId, params *ListCommentsInSpaceParams, reqEditors ...RequestEditorFn) (*ListCommentsInSpaceResponse, error) {
+	rsp, err := c.ListCommentsInSpace(ctx, spaceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommentsInSpaceResponse(rsp)
+}
+
+// PostCommentInSpaceWithBodyWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+func (c *ClientWithResponses) PostCommentInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentInSpaceResponse, error) {
+	rsp, err := c.PostCommentInSpaceWithBody(ctx, spaceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentInSpaceResponse(rsp)
+}
+
+// PostCommentInSpaceWithResponse Post a comment on the content, a page, a node of a page or a table cell.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /spaces/{spaceId}/comments (the `PostCommentInSpace` operationId).
+func (c *ClientWithResponses) PostCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, body PostCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentInSpaceResponse, error) {
+	rsp, err := c.PostCommentInSpace(ctx, spaceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentInSpaceResponse(rsp)
+}
+
+// DeleteCommentInSpaceWithResponse Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId} (the `DeleteCommentInSpace` operationId).
+func (c *ClientWithResponses) DeleteCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, reqEditors ...RequestEditorFn) (*DeleteCommentInSpaceResponse, error) {
+	rsp, err := c.DeleteCommentInSpace(ctx, spaceId, commentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCommentInSpaceResponse(rsp)
+}
+
+// GetCommentInSpaceWithResponse performs a GET /spaces/{spaceId}/comments/{commentId} (the `GetCommentInSpace` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, params *GetCommentInSpaceParams, reqEditors ...RequestEditorFn) (*GetCommentInSpaceResponse, error) {
+	rsp, err := c.GetCommentInSpace(ctx, spaceId, commentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCommentInSpaceResponse(rsp)
+}
+
+// UpdateCommentInSpaceWithBodyWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+func (c *ClientWithResponses) UpdateCommentInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentInSpaceResponse, error) {
+	rsp, err := c.UpdateCommentInSpaceWithBody(ctx, spaceId, commentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentInSpaceResponse(rsp)
+}
+
+// UpdateCommentInSpaceWithResponse Resolve or reopen, edit the body (the author only), add or remove reactions.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId} (the `UpdateCommentInSpace` operationId).
+func (c *ClientWithResponses) UpdateCommentInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, body UpdateCommentInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentInSpaceResponse, error) {
+	rsp, err := c.UpdateCommentInSpace(ctx, spaceId, commentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentInSpaceResponse(rsp)
+}
+
+// ListCommentRepliesInSpaceWithResponse performs a GET /spaces/{spaceId}/comments/{commentId}/replies (the `ListCommentRepliesInSpace` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListCommentRepliesInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, params *ListCommentRepliesInSpaceParams, reqEditors ...RequestEditorFn) (*ListCommentRepliesInSpaceResponse, error) {
+	rsp, err := c.ListCommentRepliesInSpace(ctx, spaceId, commentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCommentRepliesInSpaceResponse(rsp)
+}
+
+// PostCommentReplyInSpaceWithBodyWithResponse performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) PostCommentReplyInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostCommentReplyInSpaceResponse, error) {
+	rsp, err := c.PostCommentReplyInSpaceWithBody(ctx, spaceId, commentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentReplyInSpaceResponse(rsp)
+}
+
+// PostCommentReplyInSpaceWithResponse performs a POST /spaces/{spaceId}/comments/{commentId}/replies (the `PostCommentReplyInSpace` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) PostCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, body PostCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostCommentReplyInSpaceResponse, error) {
+	rsp, err := c.PostCommentReplyInSpace(ctx, spaceId, commentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostCommentReplyInSpaceResponse(rsp)
+}
+
+// DeleteCommentReplyInSpaceWithResponse Delete a reply (its author or a space admin); 204 also when it does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `DeleteCommentReplyInSpace` operationId).
+func (c *ClientWithResponses) DeleteCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, reqEditors ...RequestEditorFn) (*DeleteCommentReplyInSpaceResponse, error) {
+	rsp, err := c.DeleteCommentReplyInSpace(ctx, spaceId, commentId, commentReplyId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCommentReplyInSpaceResponse(rsp)
+}
+
+// GetCommentReplyInSpaceWithResponse performs a GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `GetCommentReplyInSpace` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params *GetCommentReplyInSpaceParams, reqEditors ...RequestEditorFn) (*GetCommentReplyInSpaceResponse, error) {
+	rsp, err := c.GetCommentReplyInSpace(ctx, spaceId, commentId, commentReplyId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCommentReplyInSpaceResponse(rsp)
+}
+
+// UpdateCommentReplyInSpaceWithBodyWithResponse Edit the body (the author only), add or remove reactions.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+func (c *ClientWithResponses) UpdateCommentReplyInSpaceWithBodyWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInSpaceResponse, error) {
+	rsp, err := c.UpdateCommentReplyInSpaceWithBody(ctx, spaceId, commentId, commentReplyId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentReplyInSpaceResponse(rsp)
+}
+
+// UpdateCommentReplyInSpaceWithResponse Edit the body (the author only), add or remove reactions.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId} (the `UpdateCommentReplyInSpace` operationId).
+func (c *ClientWithResponses) UpdateCommentReplyInSpaceWithResponse(ctx context.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, body UpdateCommentReplyInSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentReplyInSpaceResponse, error) {
+	rsp, err := c.UpdateCommentReplyInSpace(ctx, spaceId, commentId, commentReplyId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentReplyInSpaceResponse(rsp)
 }
 
 // GetCurrentRevisionWithResponse performs a GET /spaces/{spaceId}/content (the `GetCurrentRevision` operationId) request.
@@ -15027,6 +24588,1682 @@ func ParseSearchOrganizationContentResponse(rsp *http.Response) (*SearchOrganiza
 	return response, nil
 }
 
+// ParseListSitesResponse parses an HTTP response from a ListSitesWithResponse call
+func ParseListSitesResponse(rsp *http.Response) (*ListSitesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSitesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateSiteResponse parses an HTTP response from a CreateSiteWithResponse call
+func ParseCreateSiteResponse(rsp *http.Response) (*CreateSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Site
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSiteByIdResponse parses an HTTP response from a DeleteSiteByIdWithResponse call
+func ParseDeleteSiteByIdResponse(rsp *http.Response) (*DeleteSiteByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSiteByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetSiteByIdResponse parses an HTTP response from a GetSiteByIdWithResponse call
+func ParseGetSiteByIdResponse(rsp *http.Response) (*GetSiteByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSiteByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Site
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSiteByIdResponse parses an HTTP response from a UpdateSiteByIdWithResponse call
+func ParseUpdateSiteByIdResponse(rsp *http.Response) (*UpdateSiteByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSiteByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Site
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetSiteAdaptiveSchemaResponse parses an HTTP response from a GetSiteAdaptiveSchemaWithResponse call
+func ParseGetSiteAdaptiveSchemaResponse(rsp *http.Response) (*GetSiteAdaptiveSchemaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSiteAdaptiveSchemaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteAdaptiveSchema
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSiteAdaptiveSchemaResponse parses an HTTP response from a UpdateSiteAdaptiveSchemaWithResponse call
+func ParseUpdateSiteAdaptiveSchemaResponse(rsp *http.Response) (*UpdateSiteAdaptiveSchemaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSiteAdaptiveSchemaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteAdaptiveSchema
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSiteAdaptiveTemplateConditionsResponse parses an HTTP response from a ListSiteAdaptiveTemplateConditionsWithResponse call
+func ParseListSiteAdaptiveTemplateConditionsResponse(rsp *http.Response) (*ListSiteAdaptiveTemplateConditionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSiteAdaptiveTemplateConditionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteTemplateConditionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePublishSiteResponse parses an HTTP response from a PublishSiteWithResponse call
+func ParsePublishSiteResponse(rsp *http.Response) (*PublishSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublishSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Site
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetPublishedContentSiteResponse parses an HTTP response from a GetPublishedContentSiteWithResponse call
+func ParseGetPublishedContentSiteResponse(rsp *http.Response) (*GetPublishedContentSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPublishedContentSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PublishedContentSite
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSiteSectionGroupsResponse parses an HTTP response from a ListSiteSectionGroupsWithResponse call
+func ParseListSiteSectionGroupsResponse(rsp *http.Response) (*ListSiteSectionGroupsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSiteSectionGroupsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSectionGroupList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAddSectionGroupToSiteResponse parses an HTTP response from a AddSectionGroupToSiteWithResponse call
+func ParseAddSectionGroupToSiteResponse(rsp *http.Response) (*AddSectionGroupToSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddSectionGroupToSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SiteSectionGroup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSiteSectionGroupByIdResponse parses an HTTP response from a DeleteSiteSectionGroupByIdWithResponse call
+func ParseDeleteSiteSectionGroupByIdResponse(rsp *http.Response) (*DeleteSiteSectionGroupByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSiteSectionGroupByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSiteSectionGroupByIdResponse parses an HTTP response from a UpdateSiteSectionGroupByIdWithResponse call
+func ParseUpdateSiteSectionGroupByIdResponse(rsp *http.Response) (*UpdateSiteSectionGroupByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSiteSectionGroupByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSectionGroup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAddSectionToGroupResponse parses an HTTP response from a AddSectionToGroupWithResponse call
+func ParseAddSectionToGroupResponse(rsp *http.Response) (*AddSectionToGroupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddSectionToGroupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SiteSectionGroup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRemoveSectionFromGroupResponse parses an HTTP response from a RemoveSectionFromGroupWithResponse call
+func ParseRemoveSectionFromGroupResponse(rsp *http.Response) (*RemoveSectionFromGroupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveSectionFromGroupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSiteSectionsResponse parses an HTTP response from a ListSiteSectionsWithResponse call
+func ParseListSiteSectionsResponse(rsp *http.Response) (*ListSiteSectionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSiteSectionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSectionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAddSectionToSiteResponse parses an HTTP response from a AddSectionToSiteWithResponse call
+func ParseAddSectionToSiteResponse(rsp *http.Response) (*AddSectionToSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddSectionToSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SiteSection
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSiteSectionByIdResponse parses an HTTP response from a DeleteSiteSectionByIdWithResponse call
+func ParseDeleteSiteSectionByIdResponse(rsp *http.Response) (*DeleteSiteSectionByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSiteSectionByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSiteSectionByIdResponse parses an HTTP response from a UpdateSiteSectionByIdWithResponse call
+func ParseUpdateSiteSectionByIdResponse(rsp *http.Response) (*UpdateSiteSectionByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSiteSectionByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSection
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseMoveSiteSectionResponse parses an HTTP response from a MoveSiteSectionWithResponse call
+func ParseMoveSiteSectionResponse(rsp *http.Response) (*MoveSiteSectionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MoveSiteSectionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSection
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSiteSpacesResponse parses an HTTP response from a ListSiteSpacesWithResponse call
+func ParseListSiteSpacesResponse(rsp *http.Response) (*ListSiteSpacesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSiteSpacesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSpaceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAddSpaceToSiteResponse parses an HTTP response from a AddSpaceToSiteWithResponse call
+func ParseAddSpaceToSiteResponse(rsp *http.Response) (*AddSpaceToSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddSpaceToSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SiteSpace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSiteSpaceByIdResponse parses an HTTP response from a DeleteSiteSpaceByIdWithResponse call
+func ParseDeleteSiteSpaceByIdResponse(rsp *http.Response) (*DeleteSiteSpaceByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSiteSpaceByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateSiteSpaceByIdResponse parses an HTTP response from a UpdateSiteSpaceByIdWithResponse call
+func ParseUpdateSiteSpaceByIdResponse(rsp *http.Response) (*UpdateSiteSpaceByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateSiteSpaceByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSpace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseMoveSiteSpaceResponse parses an HTTP response from a MoveSiteSpaceWithResponse call
+func ParseMoveSiteSpaceResponse(rsp *http.Response) (*MoveSiteSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MoveSiteSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteSpace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUnpublishSiteResponse parses an HTTP response from a UnpublishSiteWithResponse call
+func ParseUnpublishSiteResponse(rsp *http.Response) (*UnpublishSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnpublishSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Site
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseListSpacesInOrganizationByIdResponse parses an HTTP response from a ListSpacesInOrganizationByIdWithResponse call
 func ParseListSpacesInOrganizationByIdResponse(rsp *http.Response) (*ListSpacesInOrganizationByIdResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15887,6 +27124,683 @@ func ParseUpdateChangeRequestByIdResponse(rsp *http.Response) (*UpdateChangeRequ
 	return response, nil
 }
 
+// ParseListCommentersInChangeRequestResponse parses an HTTP response from a ListCommentersInChangeRequestWithResponse call
+func ParseListCommentersInChangeRequestResponse(rsp *http.Response) (*ListCommentersInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommentersInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MemberList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListCommentsInChangeRequestResponse parses an HTTP response from a ListCommentsInChangeRequestWithResponse call
+func ParseListCommentsInChangeRequestResponse(rsp *http.Response) (*ListCommentsInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommentsInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePostCommentInChangeRequestResponse parses an HTTP response from a PostCommentInChangeRequestWithResponse call
+func ParsePostCommentInChangeRequestResponse(rsp *http.Response) (*PostCommentInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostCommentInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCommentInChangeRequestResponse parses an HTTP response from a DeleteCommentInChangeRequestWithResponse call
+func ParseDeleteCommentInChangeRequestResponse(rsp *http.Response) (*DeleteCommentInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCommentInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetCommentInChangeRequestResponse parses an HTTP response from a GetCommentInChangeRequestWithResponse call
+func ParseGetCommentInChangeRequestResponse(rsp *http.Response) (*GetCommentInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCommentInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCommentInChangeRequestResponse parses an HTTP response from a UpdateCommentInChangeRequestWithResponse call
+func ParseUpdateCommentInChangeRequestResponse(rsp *http.Response) (*UpdateCommentInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCommentInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListCommentRepliesInChangeRequestResponse parses an HTTP response from a ListCommentRepliesInChangeRequestWithResponse call
+func ParseListCommentRepliesInChangeRequestResponse(rsp *http.Response) (*ListCommentRepliesInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommentRepliesInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReplyList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePostCommentReplyInChangeRequestResponse parses an HTTP response from a PostCommentReplyInChangeRequestWithResponse call
+func ParsePostCommentReplyInChangeRequestResponse(rsp *http.Response) (*PostCommentReplyInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostCommentReplyInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReply
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCommentReplyInChangeRequestResponse parses an HTTP response from a DeleteCommentReplyInChangeRequestWithResponse call
+func ParseDeleteCommentReplyInChangeRequestResponse(rsp *http.Response) (*DeleteCommentReplyInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCommentReplyInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetCommentReplyInChangeRequestResponse parses an HTTP response from a GetCommentReplyInChangeRequestWithResponse call
+func ParseGetCommentReplyInChangeRequestResponse(rsp *http.Response) (*GetCommentReplyInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCommentReplyInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReply
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCommentReplyInChangeRequestResponse parses an HTTP response from a UpdateCommentReplyInChangeRequestWithResponse call
+func ParseUpdateCommentReplyInChangeRequestResponse(rsp *http.Response) (*UpdateCommentReplyInChangeRequestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCommentReplyInChangeRequestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReply
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetRevisionOfChangeRequestByIdResponse parses an HTTP response from a GetRevisionOfChangeRequestByIdWithResponse call
 func ParseGetRevisionOfChangeRequestByIdResponse(rsp *http.Response) (*GetRevisionOfChangeRequestByIdResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -16721,6 +28635,683 @@ func ParseUpdateChangeRequestResponse(rsp *http.Response) (*UpdateChangeRequestR
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListCommentersInSpaceResponse parses an HTTP response from a ListCommentersInSpaceWithResponse call
+func ParseListCommentersInSpaceResponse(rsp *http.Response) (*ListCommentersInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommentersInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MemberList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListCommentsInSpaceResponse parses an HTTP response from a ListCommentsInSpaceWithResponse call
+func ParseListCommentsInSpaceResponse(rsp *http.Response) (*ListCommentsInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommentsInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePostCommentInSpaceResponse parses an HTTP response from a PostCommentInSpaceWithResponse call
+func ParsePostCommentInSpaceResponse(rsp *http.Response) (*PostCommentInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostCommentInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCommentInSpaceResponse parses an HTTP response from a DeleteCommentInSpaceWithResponse call
+func ParseDeleteCommentInSpaceResponse(rsp *http.Response) (*DeleteCommentInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCommentInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetCommentInSpaceResponse parses an HTTP response from a GetCommentInSpaceWithResponse call
+func ParseGetCommentInSpaceResponse(rsp *http.Response) (*GetCommentInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCommentInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCommentInSpaceResponse parses an HTTP response from a UpdateCommentInSpaceWithResponse call
+func ParseUpdateCommentInSpaceResponse(rsp *http.Response) (*UpdateCommentInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCommentInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListCommentRepliesInSpaceResponse parses an HTTP response from a ListCommentRepliesInSpaceWithResponse call
+func ParseListCommentRepliesInSpaceResponse(rsp *http.Response) (*ListCommentRepliesInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCommentRepliesInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReplyList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePostCommentReplyInSpaceResponse parses an HTTP response from a PostCommentReplyInSpaceWithResponse call
+func ParsePostCommentReplyInSpaceResponse(rsp *http.Response) (*PostCommentReplyInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostCommentReplyInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReply
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCommentReplyInSpaceResponse parses an HTTP response from a DeleteCommentReplyInSpaceWithResponse call
+func ParseDeleteCommentReplyInSpaceResponse(rsp *http.Response) (*DeleteCommentReplyInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCommentReplyInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetCommentReplyInSpaceResponse parses an HTTP response from a GetCommentReplyInSpaceWithResponse call
+func ParseGetCommentReplyInSpaceResponse(rsp *http.Response) (*GetCommentReplyInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCommentReplyInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReply
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCommentReplyInSpaceResponse parses an HTTP response from a UpdateCommentReplyInSpaceWithResponse call
+func ParseUpdateCommentReplyInSpaceResponse(rsp *http.Response) (*UpdateCommentReplyInSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCommentReplyInSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentReply
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oapi-codegen/nullable"
+	"github.com/oapi-codegen/runtime"
 )
 
 // Defines values for AgentInstructionsObject.
@@ -176,6 +177,75 @@ func (e CollectionObject) Valid() bool {
 	}
 }
 
+// Defines values for CommentObject.
+const (
+	CommentObjectComment CommentObject = "comment"
+)
+
+// Valid indicates whether the value is a known member of the CommentObject enum.
+func (e CommentObject) Valid() bool {
+	switch e {
+	case CommentObjectComment:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CommentReplyObject.
+const (
+	CommentReplyObjectCommentReply CommentReplyObject = "comment-reply"
+)
+
+// Valid indicates whether the value is a known member of the CommentReplyObject enum.
+func (e CommentReplyObject) Valid() bool {
+	switch e {
+	case CommentReplyObjectCommentReply:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CommentStatus.
+const (
+	CommentStatusOpen     CommentStatus = "open"
+	CommentStatusResolved CommentStatus = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the CommentStatus enum.
+func (e CommentStatus) Valid() bool {
+	switch e {
+	case CommentStatusOpen:
+		return true
+	case CommentStatusResolved:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CommentStatusFilter.
+const (
+	CommentStatusFilterAll      CommentStatusFilter = "all"
+	CommentStatusFilterOpen     CommentStatusFilter = "open"
+	CommentStatusFilterResolved CommentStatusFilter = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the CommentStatusFilter enum.
+func (e CommentStatusFilter) Valid() bool {
+	switch e {
+	case CommentStatusFilterAll:
+		return true
+	case CommentStatusFilterOpen:
+		return true
+	case CommentStatusFilterResolved:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ContentChangeType.
 const (
 	DeletePage  ContentChangeType = "delete_page"
@@ -256,13 +326,13 @@ func (e ContentRefFileKind) Valid() bool {
 
 // Defines values for DefaultContentType.
 const (
-	Site DefaultContentType = "site"
+	DefaultContentTypeSite DefaultContentType = "site"
 )
 
 // Valid indicates whether the value is a known member of the DefaultContentType enum.
 func (e DefaultContentType) Valid() bool {
 	switch e {
-	case Site:
+	case DefaultContentTypeSite:
 		return true
 	default:
 		return false
@@ -932,6 +1002,21 @@ func (e PageType) Valid() bool {
 	}
 }
 
+// Defines values for PublishedContentSiteObject.
+const (
+	PublishedContentSiteObjectPublishedContentSite PublishedContentSiteObject = "published-content-site"
+)
+
+// Valid indicates whether the value is a known member of the PublishedContentSiteObject enum.
+func (e PublishedContentSiteObject) Valid() bool {
+	switch e {
+	case PublishedContentSiteObjectPublishedContentSite:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RevisionObject.
 const (
 	RevisionObjectRevision RevisionObject = "revision"
@@ -974,6 +1059,201 @@ func (e RevisionType) Valid() bool {
 	}
 }
 
+// Defines values for SiteAdaptiveSchemaObject.
+const (
+	SiteAdaptiveSchemaObjectSiteAdaptiveSchema SiteAdaptiveSchemaObject = "site-adaptive-schema"
+)
+
+// Valid indicates whether the value is a known member of the SiteAdaptiveSchemaObject enum.
+func (e SiteAdaptiveSchemaObject) Valid() bool {
+	switch e {
+	case SiteAdaptiveSchemaObjectSiteAdaptiveSchema:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteAgentsContext.
+const (
+	Excluded SiteAgentsContext = "excluded"
+	Included SiteAgentsContext = "included"
+)
+
+// Valid indicates whether the value is a known member of the SiteAgentsContext enum.
+func (e SiteAgentsContext) Valid() bool {
+	switch e {
+	case Excluded:
+		return true
+	case Included:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteObject.
+const (
+	SiteObjectSite SiteObject = "site"
+)
+
+// Valid indicates whether the value is a known member of the SiteObject enum.
+func (e SiteObject) Valid() bool {
+	switch e {
+	case SiteObjectSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSectionGroupObject.
+const (
+	SiteSectionGroupObjectSiteSectionGroup SiteSectionGroupObject = "site-section-group"
+)
+
+// Valid indicates whether the value is a known member of the SiteSectionGroupObject enum.
+func (e SiteSectionGroupObject) Valid() bool {
+	switch e {
+	case SiteSectionGroupObjectSiteSectionGroup:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSectionObject.
+const (
+	SiteSectionObjectSiteSection SiteSectionObject = "site-section"
+)
+
+// Valid indicates whether the value is a known member of the SiteSectionObject enum.
+func (e SiteSectionObject) Valid() bool {
+	switch e {
+	case SiteSectionObjectSiteSection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSectionPointerType.
+const (
+	SiteSectionPointerTypeSiteSection SiteSectionPointerType = "site-section"
+)
+
+// Valid indicates whether the value is a known member of the SiteSectionPointerType enum.
+func (e SiteSectionPointerType) Valid() bool {
+	switch e {
+	case SiteSectionPointerTypeSiteSection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSpaceObject.
+const (
+	SiteSpaceObjectSiteSpace SiteSpaceObject = "site-space"
+)
+
+// Valid indicates whether the value is a known member of the SiteSpaceObject enum.
+func (e SiteSpaceObject) Valid() bool {
+	switch e {
+	case SiteSpaceObjectSiteSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSpacePointerType.
+const (
+	SiteSpacePointerTypeSiteSpace SiteSpacePointerType = "site-space"
+)
+
+// Valid indicates whether the value is a known member of the SiteSpacePointerType enum.
+func (e SiteSpacePointerType) Valid() bool {
+	switch e {
+	case SiteSpacePointerTypeSiteSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteStructureType.
+const (
+	Sections   SiteStructureType = "sections"
+	SiteSpaces SiteStructureType = "siteSpaces"
+)
+
+// Valid indicates whether the value is a known member of the SiteStructureType enum.
+func (e SiteStructureType) Valid() bool {
+	switch e {
+	case Sections:
+		return true
+	case SiteSpaces:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteType.
+const (
+	Basic         SiteType = "basic"
+	LegacyBasic   SiteType = "legacy-basic"
+	LegacyPremium SiteType = "legacy-premium"
+	Premium       SiteType = "premium"
+	Sponsored     SiteType = "sponsored"
+	Ultimate      SiteType = "ultimate"
+)
+
+// Valid indicates whether the value is a known member of the SiteType enum.
+func (e SiteType) Valid() bool {
+	switch e {
+	case Basic:
+		return true
+	case LegacyBasic:
+		return true
+	case LegacyPremium:
+		return true
+	case Premium:
+		return true
+	case Sponsored:
+		return true
+	case Ultimate:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteVisibility.
+const (
+	SiteVisibilityPublic      SiteVisibility = "public"
+	SiteVisibilityShareLink   SiteVisibility = "share-link"
+	SiteVisibilityUnlisted    SiteVisibility = "unlisted"
+	SiteVisibilityVisitorAuth SiteVisibility = "visitor-auth"
+)
+
+// Valid indicates whether the value is a known member of the SiteVisibility enum.
+func (e SiteVisibility) Valid() bool {
+	switch e {
+	case SiteVisibilityPublic:
+		return true
+	case SiteVisibilityShareLink:
+		return true
+	case SiteVisibilityUnlisted:
+		return true
+	case SiteVisibilityVisitorAuth:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SpaceEditMode.
 const (
 	Live   SpaceEditMode = "live"
@@ -1009,28 +1289,28 @@ func (e SpaceObject) Valid() bool {
 
 // Defines values for SpaceVisibility.
 const (
-	InCollection SpaceVisibility = "in-collection"
-	Private      SpaceVisibility = "private"
-	Public       SpaceVisibility = "public"
-	ShareLink    SpaceVisibility = "share-link"
-	Unlisted     SpaceVisibility = "unlisted"
-	VisitorAuth  SpaceVisibility = "visitor-auth"
+	SpaceVisibilityInCollection SpaceVisibility = "in-collection"
+	SpaceVisibilityPrivate      SpaceVisibility = "private"
+	SpaceVisibilityPublic       SpaceVisibility = "public"
+	SpaceVisibilityShareLink    SpaceVisibility = "share-link"
+	SpaceVisibilityUnlisted     SpaceVisibility = "unlisted"
+	SpaceVisibilityVisitorAuth  SpaceVisibility = "visitor-auth"
 )
 
 // Valid indicates whether the value is a known member of the SpaceVisibility enum.
 func (e SpaceVisibility) Valid() bool {
 	switch e {
-	case InCollection:
+	case SpaceVisibilityInCollection:
 		return true
-	case Private:
+	case SpaceVisibilityPrivate:
 		return true
-	case Public:
+	case SpaceVisibilityPublic:
 		return true
-	case ShareLink:
+	case SpaceVisibilityShareLink:
 		return true
-	case Unlisted:
+	case SpaceVisibilityUnlisted:
 		return true
-	case VisitorAuth:
+	case SpaceVisibilityVisitorAuth:
 		return true
 	default:
 		return false
@@ -1163,6 +1443,32 @@ func (e VersionContextType) Valid() bool {
 	}
 }
 
+// AddSectionGroupRequest defines model for AddSectionGroupRequest.
+type AddSectionGroupRequest struct {
+	Icon     nullable.Nullable[string] `json:"icon,omitempty"`
+	Parent   *string                   `json:"parent,omitempty"`
+	Sections *[]string                 `json:"sections,omitempty"`
+	Title    string                    `json:"title"`
+}
+
+// AddSectionToGroupRequest defines model for AddSectionToGroupRequest.
+type AddSectionToGroupRequest struct {
+	SectionId string `json:"sectionId"`
+}
+
+// AddSiteSectionRequest defines model for AddSiteSectionRequest.
+type AddSiteSectionRequest struct {
+	Icon    nullable.Nullable[string] `json:"icon,omitempty"`
+	SpaceId string                    `json:"spaceId"`
+	Title   nullable.Nullable[string] `json:"title,omitempty"`
+}
+
+// AddSiteSpaceRequest defines model for AddSiteSpaceRequest.
+type AddSiteSpaceRequest struct {
+	SectionId *string `json:"sectionId,omitempty"`
+	SpaceId   string  `json:"spaceId"`
+}
+
 // AgentInstructions defines model for AgentInstructions.
 type AgentInstructions struct {
 	// Instructions A rich-text document.
@@ -1287,6 +1593,105 @@ type CollectionObject string
 // CollectionTitle defines model for CollectionTitle.
 type CollectionTitle = string
 
+// Comment defines model for Comment.
+type Comment struct {
+	// Body `markdown` by default, or with format=document the rich-text `document`.
+	Body        CommentBody        `json:"body"`
+	EditedAt    *Timestamp         `json:"editedAt,omitempty"`
+	Id          string             `json:"id"`
+	Object      CommentObject      `json:"object"`
+	Permissions CommentPermissions `json:"permissions"`
+	PostedAt    Timestamp          `json:"postedAt"`
+	PostedBy    User               `json:"postedBy"`
+	Reactions   []EmojiReaction    `json:"reactions"`
+	Repliers    []UserContributor  `json:"repliers"`
+	Replies     int                `json:"replies"`
+	ResolvedAt  *Timestamp         `json:"resolvedAt,omitempty"`
+	ResolvedBy  *User              `json:"resolvedBy,omitempty"`
+	Status      CommentStatus      `json:"status"`
+	Target      struct {
+		ChangeRequest *string `json:"changeRequest,omitempty"`
+		Node          *struct {
+			Id string `json:"id"`
+		} `json:"node,omitempty"`
+		Page *struct {
+			Id string `json:"id"`
+		} `json:"page,omitempty"`
+		Review    *string          `json:"review,omitempty"`
+		Revision  string           `json:"revision"`
+		Space     string           `json:"space"`
+		TableCell *TableCellTarget `json:"tableCell,omitempty"`
+	} `json:"target"`
+	Urls struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// CommentBody `markdown` by default, or with format=document the rich-text `document`.
+type CommentBody struct {
+	// Document A rich-text document.
+	Document *Document `json:"document,omitempty"`
+	Markdown *string   `json:"markdown,omitempty"`
+}
+
+// CommentBodyInput defines model for CommentBodyInput.
+type CommentBodyInput struct {
+	Markdown string `json:"markdown"`
+}
+
+// CommentList defines model for CommentList.
+type CommentList struct {
+	Count int       `json:"count"`
+	Items []Comment `json:"items"`
+	Next  *ListNext `json:"next,omitempty"`
+}
+
+// CommentObject defines model for CommentObject.
+type CommentObject string
+
+// CommentPermissions defines model for CommentPermissions.
+type CommentPermissions struct {
+	Delete bool `json:"delete"`
+	Edit   bool `json:"edit"`
+	Reply  bool `json:"reply"`
+	View   bool `json:"view"`
+}
+
+// CommentReply defines model for CommentReply.
+type CommentReply struct {
+	// Body `markdown` by default, or with format=document the rich-text `document`.
+	Body        CommentBody        `json:"body"`
+	EditedAt    *Timestamp         `json:"editedAt,omitempty"`
+	Id          string             `json:"id"`
+	Object      CommentReplyObject `json:"object"`
+	Permissions CommentPermissions `json:"permissions"`
+	PostedAt    Timestamp          `json:"postedAt"`
+	PostedBy    User               `json:"postedBy"`
+	Reactions   []EmojiReaction    `json:"reactions"`
+	Urls        struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// CommentReplyList defines model for CommentReplyList.
+type CommentReplyList struct {
+	Count int            `json:"count"`
+	Items []CommentReply `json:"items"`
+	Next  *ListNext      `json:"next,omitempty"`
+}
+
+// CommentReplyObject defines model for CommentReplyObject.
+type CommentReplyObject string
+
+// CommentStatus defines model for CommentStatus.
+type CommentStatus string
+
+// CommentStatusFilter defines model for CommentStatusFilter.
+type CommentStatusFilter string
+
+// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+type Condition = string
+
 // ContentChange One change of a batch. `insert_page`: `title` (required), `document`, `into` (the parent page id or ref; absent or null: the top level), `at` (index among the new siblings; default the end), `ref` (a name later changes and links of the batch may use for the new page). `update_page`: `page` (id or ref) and any of `title`, `slug`, `document`, `into`, `at`. `delete_page`: `page`, deleted with its subpages. `insert_files`: `files`, each with a `ref` the batch's markdown may link to as `/files/<ref>`.
 type ContentChange struct {
 	At          *int          `json:"at,omitempty"`
@@ -1408,6 +1813,14 @@ type CreateOrganizationRequest struct {
 	Title OrganizationTitle `json:"title"`
 }
 
+// CreateSiteRequest defines model for CreateSiteRequest.
+type CreateSiteRequest struct {
+	Spaces     *[]string       `json:"spaces,omitempty"`
+	Title      *SiteTitle      `json:"title,omitempty"`
+	Type       *SiteType       `json:"type,omitempty"`
+	Visibility *SiteVisibility `json:"visibility,omitempty"`
+}
+
 // CreateSpaceRequest defines model for CreateSpaceRequest.
 type CreateSpaceRequest struct {
 	EditMode *SpaceEditMode `json:"editMode,omitempty"`
@@ -1469,6 +1882,16 @@ type EmailDomain = string
 
 // Emoji Unicode code point or character of the emoji.
 type Emoji = string
+
+// EmojiReaction defines model for EmojiReaction.
+type EmojiReaction struct {
+	Count int    `json:"count"`
+	Emoji string `json:"emoji"`
+	Users []struct {
+		ReactedAt Timestamp `json:"reactedAt"`
+		User      User      `json:"user"`
+	} `json:"users"`
+}
 
 // Error defines model for Error.
 type Error struct {
@@ -1619,6 +2042,22 @@ type MoveContentRequest struct {
 
 	// Position Place the item just before or just after a sibling; at most one of the two.
 	Position *ContentPosition `json:"position,omitempty"`
+}
+
+// MoveSiteSectionRequest defines model for MoveSiteSectionRequest.
+type MoveSiteSectionRequest struct {
+	Position *struct {
+		After  *SiteSectionPointer `json:"after,omitempty"`
+		Before *SiteSectionPointer `json:"before,omitempty"`
+	} `json:"position,omitempty"`
+}
+
+// MoveSiteSpaceRequest defines model for MoveSiteSpaceRequest.
+type MoveSiteSpaceRequest struct {
+	Position *struct {
+		After  *SiteSpacePointer `json:"after,omitempty"`
+		Before *SiteSpacePointer `json:"before,omitempty"`
+	} `json:"position,omitempty"`
 }
 
 // Organization defines model for Organization.
@@ -1796,11 +2235,49 @@ type PingResponse struct {
 	PlatformVisitorClaims string `json:"platformVisitorClaims"`
 }
 
+// PostCommentReplyRequest defines model for PostCommentReplyRequest.
+type PostCommentReplyRequest struct {
+	Body CommentBodyInput `json:"body"`
+}
+
+// PostCommentRequest defines model for PostCommentRequest.
+type PostCommentRequest struct {
+	Body CommentBodyInput `json:"body"`
+
+	// Node The node (block key of the page's document) commented on; needs `page`.
+	Node *string `json:"node,omitempty"`
+
+	// Page The page commented on (default the content as a whole).
+	Page      *string          `json:"page,omitempty"`
+	TableCell *TableCellTarget `json:"tableCell,omitempty"`
+}
+
 // PriceSet defines model for PriceSet.
 type PriceSet struct {
 	Monthly float32 `json:"monthly"`
 	Yearly  float32 `json:"yearly"`
 }
+
+// PublishedContentSite defines model for PublishedContentSite.
+type PublishedContentSite struct {
+	Customizations struct {
+		Site       map[string]interface{}            `json:"site"`
+		SiteSpaces map[string]map[string]interface{} `json:"siteSpaces"`
+	} `json:"customizations"`
+	Object    PublishedContentSiteObject `json:"object"`
+	Scripts   []map[string]interface{}   `json:"scripts"`
+	Site      Site                       `json:"site"`
+	Structure struct {
+		Structure []SiteStructureEntry `json:"structure"`
+		Type      SiteStructureType    `json:"type"`
+	} `json:"structure"`
+}
+
+// PublishedContentSiteObject defines model for PublishedContentSiteObject.
+type PublishedContentSiteObject string
+
+// Reactions defines model for Reactions.
+type Reactions = []string
 
 // ReusableContent defines model for ReusableContent.
 type ReusableContent struct {
@@ -1928,6 +2405,204 @@ type SearchSpaceResult struct {
 	Title string             `json:"title"`
 }
 
+// Site defines model for Site.
+type Site struct {
+	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
+	AgentsContext   SiteAgentsContext   `json:"agentsContext"`
+	Basename        *SiteBasename       `json:"basename,omitempty"`
+	CreatedAt       Timestamp           `json:"createdAt"`
+	Features        []SiteFeature       `json:"features"`
+	Hostname        *SiteHostname       `json:"hostname,omitempty"`
+	Id              string              `json:"id"`
+	Object          SiteObject          `json:"object"`
+	Proxy           *struct {
+		Origin string `json:"origin"`
+		Target string `json:"target"`
+	} `json:"proxy,omitempty"`
+	Published  bool      `json:"published"`
+	SiteSpaces int       `json:"siteSpaces"`
+	Title      SiteTitle `json:"title"`
+	Type       SiteType  `json:"type"`
+	Urls       struct {
+		App       string  `json:"app"`
+		Location  string  `json:"location"`
+		Published *string `json:"published,omitempty"`
+	} `json:"urls"`
+	Visibility SiteVisibility `json:"visibility"`
+}
+
+// SiteAdaptiveContent defines model for SiteAdaptiveContent.
+type SiteAdaptiveContent struct {
+	Enabled bool `json:"enabled"`
+}
+
+// SiteAdaptiveJSONSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+type SiteAdaptiveJSONSchema map[string]interface{}
+
+// SiteAdaptiveSchema defines model for SiteAdaptiveSchema.
+type SiteAdaptiveSchema struct {
+	// JsonSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+	JsonSchema SiteAdaptiveJSONSchema   `json:"jsonSchema"`
+	Object     SiteAdaptiveSchemaObject `json:"object"`
+	UpdatedAt  Timestamp                `json:"updatedAt"`
+}
+
+// SiteAdaptiveSchemaObject defines model for SiteAdaptiveSchemaObject.
+type SiteAdaptiveSchemaObject string
+
+// SiteAgentsContext defines model for SiteAgentsContext.
+type SiteAgentsContext string
+
+// SiteBasename defines model for SiteBasename.
+type SiteBasename = string
+
+// SiteFeature defines model for SiteFeature.
+type SiteFeature struct {
+	Customizations []string `json:"customizations"`
+	Frozen         bool     `json:"frozen"`
+	Id             string   `json:"id"`
+	Plan           string   `json:"plan"`
+}
+
+// SiteHostname defines model for SiteHostname.
+type SiteHostname = string
+
+// SiteList defines model for SiteList.
+type SiteList struct {
+	Count int       `json:"count"`
+	Items []Site    `json:"items"`
+	Next  *ListNext `json:"next,omitempty"`
+}
+
+// SiteObject defines model for SiteObject.
+type SiteObject string
+
+// SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
+type SiteProxyOrigin = string
+
+// SiteSection defines model for SiteSection.
+type SiteSection struct {
+	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+	Condition    *Condition        `json:"condition,omitempty"`
+	Default      bool              `json:"default"`
+	Description  *string           `json:"description,omitempty"`
+	Icon         *string           `json:"icon,omitempty"`
+	Id           string            `json:"id"`
+	Object       SiteSectionObject `json:"object"`
+	Path         string            `json:"path"`
+	SectionGroup *string           `json:"sectionGroup,omitempty"`
+	SiteSpaces   []SiteSpace       `json:"siteSpaces"`
+	Title        string            `json:"title"`
+	Urls         struct {
+		Published *string `json:"published,omitempty"`
+	} `json:"urls"`
+}
+
+// SiteSectionGroup defines model for SiteSectionGroup.
+type SiteSectionGroup struct {
+	Children     []SiteStructureEntry   `json:"children"`
+	Icon         *string                `json:"icon,omitempty"`
+	Id           string                 `json:"id"`
+	Object       SiteSectionGroupObject `json:"object"`
+	SectionGroup *string                `json:"sectionGroup,omitempty"`
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	Sections []SiteSection `json:"sections"`
+	Title    string        `json:"title"`
+}
+
+// SiteSectionGroupList defines model for SiteSectionGroupList.
+type SiteSectionGroupList struct {
+	Count int                `json:"count"`
+	Items []SiteSectionGroup `json:"items"`
+	Next  *ListNext          `json:"next,omitempty"`
+}
+
+// SiteSectionGroupObject defines model for SiteSectionGroupObject.
+type SiteSectionGroupObject string
+
+// SiteSectionList defines model for SiteSectionList.
+type SiteSectionList struct {
+	Count int           `json:"count"`
+	Items []SiteSection `json:"items"`
+	Next  *ListNext     `json:"next,omitempty"`
+}
+
+// SiteSectionObject defines model for SiteSectionObject.
+type SiteSectionObject string
+
+// SiteSectionPointer defines model for SiteSectionPointer.
+type SiteSectionPointer struct {
+	SiteSection string                 `json:"siteSection"`
+	Type        SiteSectionPointerType `json:"type"`
+}
+
+// SiteSectionPointerType defines model for SiteSectionPointerType.
+type SiteSectionPointerType string
+
+// SiteSpace defines model for SiteSpace.
+type SiteSpace struct {
+	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+	Condition                       *Condition      `json:"condition,omitempty"`
+	Default                         bool            `json:"default"`
+	HasAdvancedCustomizationFeature *bool           `json:"hasAdvancedCustomizationFeature,omitempty"`
+	Id                              string          `json:"id"`
+	Object                          SiteSpaceObject `json:"object"`
+	Path                            string          `json:"path"`
+	Section                         *string         `json:"section,omitempty"`
+	Space                           Space           `json:"space"`
+	Title                           string          `json:"title"`
+	Urls                            struct {
+		Published *string `json:"published,omitempty"`
+	} `json:"urls"`
+}
+
+// SiteSpaceList defines model for SiteSpaceList.
+type SiteSpaceList struct {
+	Count int         `json:"count"`
+	Items []SiteSpace `json:"items"`
+	Next  *ListNext   `json:"next,omitempty"`
+}
+
+// SiteSpaceObject defines model for SiteSpaceObject.
+type SiteSpaceObject string
+
+// SiteSpacePointer defines model for SiteSpacePointer.
+type SiteSpacePointer struct {
+	SiteSpace string               `json:"siteSpace"`
+	Type      SiteSpacePointerType `json:"type"`
+}
+
+// SiteSpacePointerType defines model for SiteSpacePointerType.
+type SiteSpacePointerType string
+
+// SiteStructureEntry A section, a section group, or (on a site without sections) a site space.
+type SiteStructureEntry struct {
+	union json.RawMessage
+}
+
+// SiteStructureType defines model for SiteStructureType.
+type SiteStructureType string
+
+// SiteTemplateCondition defines model for SiteTemplateCondition.
+type SiteTemplateCondition struct {
+	Condition   string `json:"condition"`
+	Description string `json:"description"`
+}
+
+// SiteTemplateConditionList defines model for SiteTemplateConditionList.
+type SiteTemplateConditionList struct {
+	Items []SiteTemplateCondition `json:"items"`
+}
+
+// SiteTitle defines model for SiteTitle.
+type SiteTitle = string
+
+// SiteType defines model for SiteType.
+type SiteType string
+
+// SiteVisibility defines model for SiteVisibility.
+type SiteVisibility string
+
 // Space defines model for Space.
 type Space struct {
 	ChangeRequests      int       `json:"changeRequests"`
@@ -2007,6 +2682,12 @@ type SpaceTitle = string
 
 // SpaceVisibility defines model for SpaceVisibility.
 type SpaceVisibility string
+
+// TableCellTarget defines model for TableCellTarget.
+type TableCellTarget struct {
+	Definition string `json:"definition"`
+	Record     string `json:"record"`
+}
 
 // Team defines model for Team.
 type Team struct {
@@ -2098,6 +2779,21 @@ type UpdateCollectionRequest struct {
 	Title        *CollectionTitle                `json:"title,omitempty"`
 }
 
+// UpdateCommentReplyRequest defines model for UpdateCommentReplyRequest.
+type UpdateCommentReplyRequest struct {
+	AddedReactions   *Reactions        `json:"addedReactions,omitempty"`
+	Body             *CommentBodyInput `json:"body,omitempty"`
+	RemovedReactions *Reactions        `json:"removedReactions,omitempty"`
+}
+
+// UpdateCommentRequest defines model for UpdateCommentRequest.
+type UpdateCommentRequest struct {
+	AddedReactions   *Reactions        `json:"addedReactions,omitempty"`
+	Body             *CommentBodyInput `json:"body,omitempty"`
+	RemovedReactions *Reactions        `json:"removedReactions,omitempty"`
+	Resolved         *bool             `json:"resolved,omitempty"`
+}
+
 // UpdateMemberRequest defines model for UpdateMemberRequest.
 type UpdateMemberRequest struct {
 	// Role A member role, or null for a guest.
@@ -2124,6 +2820,50 @@ type UpdateOrganizationRequest struct {
 
 // UpdateResult defines model for UpdateResult.
 type UpdateResult string
+
+// UpdateSectionGroupRequest defines model for UpdateSectionGroupRequest.
+type UpdateSectionGroupRequest struct {
+	Icon  nullable.Nullable[string] `json:"icon,omitempty"`
+	Title *string                   `json:"title,omitempty"`
+}
+
+// UpdateSiteAdaptiveSchemaRequest defines model for UpdateSiteAdaptiveSchemaRequest.
+type UpdateSiteAdaptiveSchemaRequest struct {
+	// JsonSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
+}
+
+// UpdateSiteRequest defines model for UpdateSiteRequest.
+type UpdateSiteRequest struct {
+	AdaptiveContent    *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
+	AgentsContext      *SiteAgentsContext   `json:"agentsContext,omitempty"`
+	Basename           *SiteBasename        `json:"basename,omitempty"`
+	DefaultSiteSection *string              `json:"defaultSiteSection,omitempty"`
+
+	// DefaultSiteSpace The site space to make the default (at the root, or in the default section).
+	DefaultSiteSpace *string                            `json:"defaultSiteSpace,omitempty"`
+	Hostname         nullable.Nullable[SiteHostname]    `json:"hostname,omitempty"`
+	Proxy            nullable.Nullable[SiteProxyOrigin] `json:"proxy,omitempty"`
+	Title            *SiteTitle                         `json:"title,omitempty"`
+	Visibility       *SiteVisibility                    `json:"visibility,omitempty"`
+}
+
+// UpdateSiteSectionRequest defines model for UpdateSiteSectionRequest.
+type UpdateSiteSectionRequest struct {
+	Condition        nullable.Nullable[Condition] `json:"condition,omitempty"`
+	DefaultSiteSpace *string                      `json:"defaultSiteSpace,omitempty"`
+	Description      nullable.Nullable[string]    `json:"description,omitempty"`
+	Icon             nullable.Nullable[string]    `json:"icon,omitempty"`
+	Path             *string                      `json:"path,omitempty"`
+	Title            *string                      `json:"title,omitempty"`
+}
+
+// UpdateSiteSpaceRequest defines model for UpdateSiteSpaceRequest.
+type UpdateSiteSpaceRequest struct {
+	Condition nullable.Nullable[Condition] `json:"condition,omitempty"`
+	Path      *string                      `json:"path,omitempty"`
+	SpaceId   *string                      `json:"spaceId,omitempty"`
+}
 
 // UpdateSpaceRequest defines model for UpdateSpaceRequest.
 type UpdateSpaceRequest struct {
@@ -2155,6 +2895,13 @@ type User struct {
 	Urls        struct {
 		Location string `json:"location"`
 	} `json:"urls"`
+}
+
+// UserContributor defines model for UserContributor.
+type UserContributor struct {
+	Count     int       `json:"count"`
+	UpdatedAt Timestamp `json:"updatedAt"`
+	User      User      `json:"user"`
 }
 
 // UserObject defines model for UserObject.
@@ -2190,6 +2937,24 @@ type ChangeRequestStatusParameter = ChangeRequestStatus
 
 // CollectionId defines model for collectionId.
 type CollectionId = string
+
+// CommentAuthors defines model for commentAuthors.
+type CommentAuthors = []string
+
+// CommentId defines model for commentId.
+type CommentId = string
+
+// CommentOrder defines model for commentOrder.
+type CommentOrder = ListOrder
+
+// CommentReplyId defines model for commentReplyId.
+type CommentReplyId = string
+
+// CommentStatusParameter defines model for commentStatus.
+type CommentStatusParameter = CommentStatusFilter
+
+// CommentTargetPage defines model for commentTargetPage.
+type CommentTargetPage = string
 
 // Computed defines model for computed.
 type Computed = bool
@@ -2227,11 +2992,41 @@ type PagePath = string
 // SearchQuery defines model for searchQuery.
 type SearchQuery = string
 
+// ShareKey defines model for shareKey.
+type ShareKey = string
+
+// SiteId defines model for siteId.
+type SiteId = string
+
+// SitePublishedFilter defines model for sitePublishedFilter.
+type SitePublishedFilter = bool
+
+// SiteSectionGroupId defines model for siteSectionGroupId.
+type SiteSectionGroupId = string
+
+// SiteSectionId defines model for siteSectionId.
+type SiteSectionId = string
+
+// SiteSpaceDefault defines model for siteSpaceDefault.
+type SiteSpaceDefault = bool
+
+// SiteSpaceFilter defines model for siteSpaceFilter.
+type SiteSpaceFilter = string
+
+// SiteSpaceId defines model for siteSpaceId.
+type SiteSpaceId = string
+
+// SiteTitleFilter defines model for siteTitleFilter.
+type SiteTitleFilter = string
+
 // SpaceId defines model for spaceId.
 type SpaceId = string
 
 // UserId defines model for userId.
 type UserId = string
+
+// VisitorToken defines model for visitorToken.
+type VisitorToken = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = Error
@@ -2359,6 +3154,67 @@ type SearchOrganizationContentParams struct {
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListSitesParams defines parameters for ListSites.
+type ListSitesParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Space Only sites that publish this space.
+	Space *SiteSpaceFilter `form:"space,omitempty" json:"space,omitempty"`
+
+	// Title Only sites whose title contains this text (case-insensitive).
+	Title     *SiteTitleFilter     `form:"title,omitempty" json:"title,omitempty"`
+	Published *SitePublishedFilter `form:"published,omitempty" json:"published,omitempty"`
+}
+
+// GetPublishedContentSiteParams defines parameters for GetPublishedContentSite.
+type GetPublishedContentSiteParams struct {
+	// ShareKey The share key of a share-link site.
+	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
+
+	// VisitorToken A visitor token: an HS256 JWT signed with the server's visitor secret (ping answers one for the caller). Its claims are the visitor's claims; visitor-auth sites need one.
+	VisitorToken *VisitorToken `form:"visitorToken,omitempty" json:"visitorToken,omitempty"`
+}
+
+// ListSiteSectionGroupsParams defines parameters for ListSiteSectionGroups.
+type ListSiteSectionGroupsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListSiteSectionsParams defines parameters for ListSiteSections.
+type ListSiteSectionsParams struct {
+	// ShareKey The share key of a share-link site.
+	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListSiteSpacesParams defines parameters for ListSiteSpaces.
+type ListSiteSpacesParams struct {
+	// ShareKey The share key of a share-link site.
+	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Default true: only the default site space(s); false: only the others; absent: all.
+	Default *SiteSpaceDefault `form:"default,omitempty" json:"default,omitempty"`
+}
+
 // ListSpacesInOrganizationByIdParams defines parameters for ListSpacesInOrganizationById.
 type ListSpacesInOrganizationByIdParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -2411,6 +3267,63 @@ type ListChangeRequestsForSpaceParams struct {
 
 	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
 	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
+}
+
+// ListCommentersInChangeRequestParams defines parameters for ListCommentersInChangeRequest.
+type ListCommentersInChangeRequestParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListCommentsInChangeRequestParams defines parameters for ListCommentsInChangeRequest.
+type ListCommentsInChangeRequestParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Order By posting time; newest first by default.
+	Order *CommentOrder `form:"order,omitempty" json:"order,omitempty"`
+
+	// Status Only open or only resolved comments (default all).
+	Status *CommentStatusParameter `form:"status,omitempty" json:"status,omitempty"`
+
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// TargetPage Only comments on this page.
+	TargetPage *CommentTargetPage `form:"targetPage,omitempty" json:"targetPage,omitempty"`
+
+	// Authors Only comments posted by these users.
+	Authors *CommentAuthors `form:"authors,omitempty" json:"authors,omitempty"`
+}
+
+// GetCommentInChangeRequestParams defines parameters for GetCommentInChangeRequest.
+type GetCommentInChangeRequestParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// ListCommentRepliesInChangeRequestParams defines parameters for ListCommentRepliesInChangeRequest.
+type ListCommentRepliesInChangeRequestParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetCommentReplyInChangeRequestParams defines parameters for GetCommentReplyInChangeRequest.
+type GetCommentReplyInChangeRequestParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 }
 
 // GetRevisionOfChangeRequestByIdParams defines parameters for GetRevisionOfChangeRequestById.
@@ -2534,6 +3447,63 @@ type GetChangeRequestPDFParams struct {
 
 	// Page The page to print (with its subpages unless `only`); default all pages.
 	Page *string `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// ListCommentersInSpaceParams defines parameters for ListCommentersInSpace.
+type ListCommentersInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListCommentsInSpaceParams defines parameters for ListCommentsInSpace.
+type ListCommentsInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Order By posting time; newest first by default.
+	Order *CommentOrder `form:"order,omitempty" json:"order,omitempty"`
+
+	// Status Only open or only resolved comments (default all).
+	Status *CommentStatusParameter `form:"status,omitempty" json:"status,omitempty"`
+
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// TargetPage Only comments on this page.
+	TargetPage *CommentTargetPage `form:"targetPage,omitempty" json:"targetPage,omitempty"`
+
+	// Authors Only comments posted by these users.
+	Authors *CommentAuthors `form:"authors,omitempty" json:"authors,omitempty"`
+}
+
+// GetCommentInSpaceParams defines parameters for GetCommentInSpace.
+type GetCommentInSpaceParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// ListCommentRepliesInSpaceParams defines parameters for ListCommentRepliesInSpace.
+type ListCommentRepliesInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetCommentReplyInSpaceParams defines parameters for GetCommentReplyInSpace.
+type GetCommentReplyInSpaceParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 }
 
 // GetCurrentRevisionParams defines parameters for GetCurrentRevision.
@@ -2686,6 +3656,44 @@ type CreateCollectionJSONRequestBody = CreateCollectionRequest
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
 
+// CreateSiteJSONRequestBody defines body for CreateSite for application/json ContentType.
+type CreateSiteJSONRequestBody = CreateSiteRequest
+
+// UpdateSiteByIdJSONRequestBody defines body for UpdateSiteById for application/json ContentType.
+type UpdateSiteByIdJSONRequestBody = UpdateSiteRequest
+
+// UpdateSiteAdaptiveSchemaJSONRequestBody defines body for UpdateSiteAdaptiveSchema for application/json ContentType.
+type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
+
+// AddSectionGroupToSiteJSONRequestBody defines body for AddSectionGroupToSite for application/json ContentType.
+type AddSectionGroupToSiteJSONRequestBody = AddSectionGroupRequest
+
+// UpdateSiteSectionGroupByIdJSONRequestBody defines body for UpdateSiteSectionGroupById for application/json ContentType.
+type UpdateSiteSectionGroupByIdJSONRequestBody = UpdateSectionGroupRequest
+
+// AddSectionToGroupJSONRequestBody defines body for AddSectionToGroup for application/json ContentType.
+type AddSectionToGroupJSONRequestBody = AddSectionToGroupRequest
+
+// AddSectionToSiteJSONRequestBody defines body for AddSectionToSite for application/json ContentType.
+type AddSectionToSiteJSONRequestBody = AddSiteSectionRequest
+
+// UpdateSiteSectionByIdJSONRequestBody defines body for UpdateSiteSectionById for application/json ContentType.
+type UpdateSiteSectionByIdJSONRequestBody = UpdateSiteSectionRequest
+
+// MoveSiteSectionJSONRequestBody defines body for MoveSiteSection for application/json ContentType.
+type MoveSiteSectionJSONRequestBody = MoveSiteSectionRequest
+
+// AddSpaceToSiteJSONRequestBody defines body for AddSpaceToSite for application/json ContentType.
+type AddSpaceToSiteJSONRequestBody = AddSiteSpaceRequest
+
+// UpdateSiteSpaceByIdJSONRequestBody defines body for UpdateSiteSpaceById for application/json ContentType.
+type UpdateSiteSpaceByIdJSONRequestBody = UpdateSiteSpaceRequest
+
+// MoveSiteSpaceJSONRequestBody defines body for MoveSiteSpace for application/json ContentType.
+//
+// Deprecated: this type has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+type MoveSiteSpaceJSONRequestBody = MoveSiteSpaceRequest
+
 // CreateSpaceJSONRequestBody defines body for CreateSpace for application/json ContentType.
 type CreateSpaceJSONRequestBody = CreateSpaceRequest
 
@@ -2704,8 +3712,32 @@ type CreateChangeRequestJSONRequestBody = CreateChangeRequestRequest
 // UpdateChangeRequestByIdJSONRequestBody defines body for UpdateChangeRequestById for application/json ContentType.
 type UpdateChangeRequestByIdJSONRequestBody = UpdateChangeRequestRequest
 
+// PostCommentInChangeRequestJSONRequestBody defines body for PostCommentInChangeRequest for application/json ContentType.
+type PostCommentInChangeRequestJSONRequestBody = PostCommentRequest
+
+// UpdateCommentInChangeRequestJSONRequestBody defines body for UpdateCommentInChangeRequest for application/json ContentType.
+type UpdateCommentInChangeRequestJSONRequestBody = UpdateCommentRequest
+
+// PostCommentReplyInChangeRequestJSONRequestBody defines body for PostCommentReplyInChangeRequest for application/json ContentType.
+type PostCommentReplyInChangeRequestJSONRequestBody = PostCommentReplyRequest
+
+// UpdateCommentReplyInChangeRequestJSONRequestBody defines body for UpdateCommentReplyInChangeRequest for application/json ContentType.
+type UpdateCommentReplyInChangeRequestJSONRequestBody = UpdateCommentRequest
+
 // UpdateChangeRequestContentJSONRequestBody defines body for UpdateChangeRequestContent for application/json ContentType.
 type UpdateChangeRequestContentJSONRequestBody = UpdateChangeRequestContentRequest
+
+// PostCommentInSpaceJSONRequestBody defines body for PostCommentInSpace for application/json ContentType.
+type PostCommentInSpaceJSONRequestBody = PostCommentRequest
+
+// UpdateCommentInSpaceJSONRequestBody defines body for UpdateCommentInSpace for application/json ContentType.
+type UpdateCommentInSpaceJSONRequestBody = UpdateCommentRequest
+
+// PostCommentReplyInSpaceJSONRequestBody defines body for PostCommentReplyInSpace for application/json ContentType.
+type PostCommentReplyInSpaceJSONRequestBody = PostCommentReplyRequest
+
+// UpdateCommentReplyInSpaceJSONRequestBody defines body for UpdateCommentReplyInSpace for application/json ContentType.
+type UpdateCommentReplyInSpaceJSONRequestBody = UpdateCommentReplyRequest
 
 // ApplyTemplateToSpaceJSONRequestBody defines body for ApplyTemplateToSpace for application/json ContentType.
 type ApplyTemplateToSpaceJSONRequestBody = ApplySpaceTemplateRequest
@@ -2923,4 +3955,92 @@ func (a DocumentNode) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsSiteSection returns the union data inside the SiteStructureEntry as a SiteSection
+func (t SiteStructureEntry) AsSiteSection() (SiteSection, error) {
+	var body SiteSection
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteSection overwrites any union data inside the SiteStructureEntry as the provided SiteSection
+func (t *SiteStructureEntry) FromSiteSection(v SiteSection) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteSection performs a merge with any union data inside the SiteStructureEntry, using the provided SiteSection
+func (t *SiteStructureEntry) MergeSiteSection(v SiteSection) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSiteSectionGroup returns the union data inside the SiteStructureEntry as a SiteSectionGroup
+func (t SiteStructureEntry) AsSiteSectionGroup() (SiteSectionGroup, error) {
+	var body SiteSectionGroup
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteSectionGroup overwrites any union data inside the SiteStructureEntry as the provided SiteSectionGroup
+func (t *SiteStructureEntry) FromSiteSectionGroup(v SiteSectionGroup) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteSectionGroup performs a merge with any union data inside the SiteStructureEntry, using the provided SiteSectionGroup
+func (t *SiteStructureEntry) MergeSiteSectionGroup(v SiteSectionGroup) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSiteSpace returns the union data inside the SiteStructureEntry as a SiteSpace
+func (t SiteStructureEntry) AsSiteSpace() (SiteSpace, error) {
+	var body SiteSpace
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteSpace overwrites any union data inside the SiteStructureEntry as the provided SiteSpace
+func (t *SiteStructureEntry) FromSiteSpace(v SiteSpace) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteSpace performs a merge with any union data inside the SiteStructureEntry, using the provided SiteSpace
+func (t *SiteStructureEntry) MergeSiteSpace(v SiteSpace) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SiteStructureEntry) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SiteStructureEntry) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }

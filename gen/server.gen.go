@@ -103,6 +103,89 @@ type ServerInterface interface {
 	// (GET /orgs/{organizationId}/search)
 	SearchOrganizationContent(ctx echo.Context, organizationId OrganizationId, params SearchOrganizationContentParams) error
 
+	// (GET /orgs/{organizationId}/sites)
+	ListSites(ctx echo.Context, organizationId OrganizationId, params ListSitesParams) error
+	// CreateSite Create a site; each of `spaces` becomes a site space.
+	// (POST /orgs/{organizationId}/sites)
+	CreateSite(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteSiteById Delete a site (204 also when it does not exist).
+	// (DELETE /orgs/{organizationId}/sites/{siteId})
+	DeleteSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId})
+	GetSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId})
+	UpdateSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema)
+	GetSiteAdaptiveSchema(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// UpdateSiteAdaptiveSchema Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+	// (PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema)
+	UpdateSiteAdaptiveSchema(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
+	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions)
+	ListSiteAdaptiveTemplateConditions(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// PublishSite Make the site live for its audience.
+	// (POST /orgs/{organizationId}/sites/{siteId}/publish)
+	PublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
+	// (GET /orgs/{organizationId}/sites/{siteId}/published)
+	GetPublishedContentSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetPublishedContentSiteParams) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/section-groups)
+	ListSiteSectionGroups(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSectionGroupsParams) error
+
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups)
+	AddSectionGroupToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// DeleteSiteSectionGroupById Delete a group; its sections and subgroups move up to its parent (204 also when it does not exist).
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
+	DeleteSiteSectionGroupById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
+	UpdateSiteSectionGroupById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
+
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections)
+	AddSectionToGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
+	// RemoveSectionFromGroup Take a section out of a group, to the site root (204 also when it is not in it).
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId})
+	RemoveSectionFromGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/sections)
+	ListSiteSections(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSectionsParams) error
+	// AddSectionToSite Add a section with a space as its first variant.
+	// (POST /orgs/{organizationId}/sites/{siteId}/sections)
+	AddSectionToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// DeleteSiteSectionById Delete a section with its site spaces (204 also when it does not exist).
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId})
+	DeleteSiteSectionById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId})
+	UpdateSiteSectionById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error
+	// MoveSiteSection Reorder a section among its siblings.
+	// (POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move)
+	MoveSiteSection(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces)
+	ListSiteSpaces(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSpacesParams) error
+	// AddSpaceToSite Add a space to the site (to the default section, or the root when the site has no sections).
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces)
+	AddSpaceToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// DeleteSiteSpaceById Remove a site space (204 also when it does not exist); a default gives way to the next.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId})
+	DeleteSiteSpaceById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId})
+	UpdateSiteSpaceById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// UnpublishSite Take the site offline.
+	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
+	UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
 	// (GET /orgs/{organizationId}/spaces)
 	ListSpacesInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListSpacesInOrganizationByIdParams) error
 
@@ -144,6 +227,39 @@ type ServerInterface interface {
 
 	// (PATCH /spaces/{spaceId}/change-requests/{changeRequestId})
 	UpdateChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// ListCommentersInChangeRequest The members who posted a comment or a reply here.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters)
+	ListCommentersInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListCommentersInChangeRequestParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments)
+	ListCommentsInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListCommentsInChangeRequestParams) error
+	// PostCommentInChangeRequest Post a comment on the content, a page, a node of a page or a table cell.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments)
+	PostCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// DeleteCommentInChangeRequest Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId})
+	DeleteCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId})
+	GetCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params GetCommentInChangeRequestParams) error
+	// UpdateCommentInChangeRequest Resolve or reopen, edit the body (the author only), add or remove reactions.
+	// (PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId})
+	UpdateCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies)
+	ListCommentRepliesInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params ListCommentRepliesInChangeRequestParams) error
+
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies)
+	PostCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) error
+	// DeleteCommentReplyInChangeRequest Delete a reply (its author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId})
+	DeleteCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId})
+	GetCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params GetCommentReplyInChangeRequestParams) error
+	// UpdateCommentReplyInChangeRequest Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+	// (PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId})
+	UpdateCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId) error
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	GetRevisionOfChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRevisionOfChangeRequestByIdParams) error
@@ -186,6 +302,39 @@ type ServerInterface interface {
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// ListCommentersInSpace The members who posted a comment or a reply here.
+	// (GET /spaces/{spaceId}/commenters)
+	ListCommentersInSpace(ctx echo.Context, spaceId SpaceId, params ListCommentersInSpaceParams) error
+
+	// (GET /spaces/{spaceId}/comments)
+	ListCommentsInSpace(ctx echo.Context, spaceId SpaceId, params ListCommentsInSpaceParams) error
+	// PostCommentInSpace Post a comment on the content, a page, a node of a page or a table cell.
+	// (POST /spaces/{spaceId}/comments)
+	PostCommentInSpace(ctx echo.Context, spaceId SpaceId) error
+	// DeleteCommentInSpace Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/comments/{commentId})
+	DeleteCommentInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId) error
+
+	// (GET /spaces/{spaceId}/comments/{commentId})
+	GetCommentInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, params GetCommentInSpaceParams) error
+	// UpdateCommentInSpace Resolve or reopen, edit the body (the author only), add or remove reactions.
+	// (PUT /spaces/{spaceId}/comments/{commentId})
+	UpdateCommentInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId) error
+
+	// (GET /spaces/{spaceId}/comments/{commentId}/replies)
+	ListCommentRepliesInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, params ListCommentRepliesInSpaceParams) error
+
+	// (POST /spaces/{spaceId}/comments/{commentId}/replies)
+	PostCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId) error
+	// DeleteCommentReplyInSpace Delete a reply (its author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId})
+	DeleteCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId) error
+
+	// (GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId})
+	GetCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params GetCommentReplyInSpaceParams) error
+	// UpdateCommentReplyInSpace Edit the body (the author only), add or remove reactions.
+	// (PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId})
+	UpdateCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId) error
 
 	// (GET /spaces/{spaceId}/content)
 	GetCurrentRevision(ctx echo.Context, spaceId SpaceId, params GetCurrentRevisionParams) error
@@ -946,6 +1095,848 @@ func (w *ServerInterfaceWrapper) SearchOrganizationContent(ctx echo.Context) err
 	return err
 }
 
+// ListSites converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSites(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSitesParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "space" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "space", ctx.QueryParams(), &params.Space, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter space: %s", err))
+	}
+
+	// ------------- Optional query parameter "title" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "title", ctx.QueryParams(), &params.Title, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter title: %s", err))
+	}
+
+	// ------------- Optional query parameter "published" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "published", ctx.QueryParams(), &params.Published, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter published: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSites(ctx, organizationId, params)
+	return err
+}
+
+// CreateSite converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateSite(ctx, organizationId)
+	return err
+}
+
+// DeleteSiteById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteById(ctx, organizationId, siteId)
+	return err
+}
+
+// GetSiteById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteById(ctx, organizationId, siteId)
+	return err
+}
+
+// UpdateSiteById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteById(ctx, organizationId, siteId)
+	return err
+}
+
+// GetSiteAdaptiveSchema converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteAdaptiveSchema(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteAdaptiveSchema(ctx, organizationId, siteId)
+	return err
+}
+
+// UpdateSiteAdaptiveSchema converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteAdaptiveSchema(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteAdaptiveSchema(ctx, organizationId, siteId)
+	return err
+}
+
+// ListSiteAdaptiveTemplateConditions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteAdaptiveTemplateConditions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteAdaptiveTemplateConditions(ctx, organizationId, siteId)
+	return err
+}
+
+// PublishSite converts echo context to params.
+func (w *ServerInterfaceWrapper) PublishSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PublishSite(ctx, organizationId, siteId)
+	return err
+}
+
+// GetPublishedContentSite converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPublishedContentSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPublishedContentSiteParams
+	// ------------- Optional query parameter "shareKey" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "shareKey", ctx.QueryParams(), &params.ShareKey, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareKey: %s", err))
+	}
+
+	// ------------- Optional query parameter "visitorToken" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "visitorToken", ctx.QueryParams(), &params.VisitorToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter visitorToken: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPublishedContentSite(ctx, organizationId, siteId, params)
+	return err
+}
+
+// ListSiteSectionGroups converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteSectionGroups(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteSectionGroupsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteSectionGroups(ctx, organizationId, siteId, params)
+	return err
+}
+
+// AddSectionGroupToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) AddSectionGroupToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddSectionGroupToSite(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteSectionGroupById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteSectionGroupById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionGroupId" -------------
+	var siteSectionGroupId SiteSectionGroupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionGroupId", ctx.Param("siteSectionGroupId"), &siteSectionGroupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionGroupId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteSectionGroupById(ctx, organizationId, siteId, siteSectionGroupId)
+	return err
+}
+
+// UpdateSiteSectionGroupById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteSectionGroupById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionGroupId" -------------
+	var siteSectionGroupId SiteSectionGroupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionGroupId", ctx.Param("siteSectionGroupId"), &siteSectionGroupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionGroupId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteSectionGroupById(ctx, organizationId, siteId, siteSectionGroupId)
+	return err
+}
+
+// AddSectionToGroup converts echo context to params.
+func (w *ServerInterfaceWrapper) AddSectionToGroup(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionGroupId" -------------
+	var siteSectionGroupId SiteSectionGroupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionGroupId", ctx.Param("siteSectionGroupId"), &siteSectionGroupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionGroupId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddSectionToGroup(ctx, organizationId, siteId, siteSectionGroupId)
+	return err
+}
+
+// RemoveSectionFromGroup converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveSectionFromGroup(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionGroupId" -------------
+	var siteSectionGroupId SiteSectionGroupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionGroupId", ctx.Param("siteSectionGroupId"), &siteSectionGroupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionGroupId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionId" -------------
+	var siteSectionId SiteSectionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionId", ctx.Param("siteSectionId"), &siteSectionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveSectionFromGroup(ctx, organizationId, siteId, siteSectionGroupId, siteSectionId)
+	return err
+}
+
+// ListSiteSections converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteSections(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteSectionsParams
+	// ------------- Optional query parameter "shareKey" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "shareKey", ctx.QueryParams(), &params.ShareKey, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareKey: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteSections(ctx, organizationId, siteId, params)
+	return err
+}
+
+// AddSectionToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) AddSectionToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddSectionToSite(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteSectionById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteSectionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionId" -------------
+	var siteSectionId SiteSectionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionId", ctx.Param("siteSectionId"), &siteSectionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteSectionById(ctx, organizationId, siteId, siteSectionId)
+	return err
+}
+
+// UpdateSiteSectionById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteSectionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionId" -------------
+	var siteSectionId SiteSectionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionId", ctx.Param("siteSectionId"), &siteSectionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteSectionById(ctx, organizationId, siteId, siteSectionId)
+	return err
+}
+
+// MoveSiteSection converts echo context to params.
+func (w *ServerInterfaceWrapper) MoveSiteSection(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionId" -------------
+	var siteSectionId SiteSectionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionId", ctx.Param("siteSectionId"), &siteSectionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MoveSiteSection(ctx, organizationId, siteId, siteSectionId)
+	return err
+}
+
+// ListSiteSpaces converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteSpaces(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteSpacesParams
+	// ------------- Optional query parameter "shareKey" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "shareKey", ctx.QueryParams(), &params.ShareKey, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareKey: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "default" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "default", ctx.QueryParams(), &params.Default, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter default: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteSpaces(ctx, organizationId, siteId, params)
+	return err
+}
+
+// AddSpaceToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) AddSpaceToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddSpaceToSite(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteSpaceById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteSpaceById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteSpaceById(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
+// UpdateSiteSpaceById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteSpaceById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteSpaceById(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
+// MoveSiteSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) MoveSiteSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MoveSiteSpace(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
+// UnpublishSite converts echo context to params.
+func (w *ServerInterfaceWrapper) UnpublishSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UnpublishSite(ctx, organizationId, siteId)
+	return err
+}
+
 // ListSpacesInOrganizationById converts echo context to params.
 func (w *ServerInterfaceWrapper) ListSpacesInOrganizationById(ctx echo.Context) error {
 	var err error
@@ -1313,6 +2304,466 @@ func (w *ServerInterfaceWrapper) UpdateChangeRequestById(ctx echo.Context) error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateChangeRequestById(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// ListCommentersInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCommentersInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCommentersInChangeRequestParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCommentersInChangeRequest(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// ListCommentsInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCommentsInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCommentsInChangeRequestParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "order" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order", ctx.QueryParams(), &params.Order, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter order: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "targetPage" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "targetPage", ctx.QueryParams(), &params.TargetPage, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter targetPage: %s", err))
+	}
+
+	// ------------- Optional query parameter "authors" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "authors", ctx.QueryParams(), &params.Authors, runtime.BindQueryParameterOptions{Type: "array", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter authors: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCommentsInChangeRequest(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// PostCommentInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) PostCommentInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PostCommentInChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// DeleteCommentInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCommentInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCommentInChangeRequest(ctx, spaceId, changeRequestId, commentId)
+	return err
+}
+
+// GetCommentInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCommentInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCommentInChangeRequestParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCommentInChangeRequest(ctx, spaceId, changeRequestId, commentId, params)
+	return err
+}
+
+// UpdateCommentInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateCommentInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateCommentInChangeRequest(ctx, spaceId, changeRequestId, commentId)
+	return err
+}
+
+// ListCommentRepliesInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCommentRepliesInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCommentRepliesInChangeRequestParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCommentRepliesInChangeRequest(ctx, spaceId, changeRequestId, commentId, params)
+	return err
+}
+
+// PostCommentReplyInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) PostCommentReplyInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PostCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId)
+	return err
+}
+
+// DeleteCommentReplyInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCommentReplyInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// ------------- Path parameter "commentReplyId" -------------
+	var commentReplyId CommentReplyId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentReplyId", ctx.Param("commentReplyId"), &commentReplyId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentReplyId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, commentReplyId)
+	return err
+}
+
+// GetCommentReplyInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCommentReplyInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// ------------- Path parameter "commentReplyId" -------------
+	var commentReplyId CommentReplyId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentReplyId", ctx.Param("commentReplyId"), &commentReplyId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentReplyId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCommentReplyInChangeRequestParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, commentReplyId, params)
+	return err
+}
+
+// UpdateCommentReplyInChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateCommentReplyInChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// ------------- Path parameter "commentReplyId" -------------
+	var commentReplyId CommentReplyId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentReplyId", ctx.Param("commentReplyId"), &commentReplyId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentReplyId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateCommentReplyInChangeRequest(ctx, spaceId, changeRequestId, commentId, commentReplyId)
 	return err
 }
 
@@ -1929,6 +3380,378 @@ func (w *ServerInterfaceWrapper) UpdateChangeRequest(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// ListCommentersInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCommentersInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCommentersInSpaceParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCommentersInSpace(ctx, spaceId, params)
+	return err
+}
+
+// ListCommentsInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCommentsInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCommentsInSpaceParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "order" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order", ctx.QueryParams(), &params.Order, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter order: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "targetPage" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "targetPage", ctx.QueryParams(), &params.TargetPage, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter targetPage: %s", err))
+	}
+
+	// ------------- Optional query parameter "authors" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "authors", ctx.QueryParams(), &params.Authors, runtime.BindQueryParameterOptions{Type: "array", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter authors: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCommentsInSpace(ctx, spaceId, params)
+	return err
+}
+
+// PostCommentInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) PostCommentInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PostCommentInSpace(ctx, spaceId)
+	return err
+}
+
+// DeleteCommentInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCommentInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCommentInSpace(ctx, spaceId, commentId)
+	return err
+}
+
+// GetCommentInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCommentInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCommentInSpaceParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCommentInSpace(ctx, spaceId, commentId, params)
+	return err
+}
+
+// UpdateCommentInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateCommentInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateCommentInSpace(ctx, spaceId, commentId)
+	return err
+}
+
+// ListCommentRepliesInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCommentRepliesInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCommentRepliesInSpaceParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCommentRepliesInSpace(ctx, spaceId, commentId, params)
+	return err
+}
+
+// PostCommentReplyInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) PostCommentReplyInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PostCommentReplyInSpace(ctx, spaceId, commentId)
+	return err
+}
+
+// DeleteCommentReplyInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCommentReplyInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// ------------- Path parameter "commentReplyId" -------------
+	var commentReplyId CommentReplyId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentReplyId", ctx.Param("commentReplyId"), &commentReplyId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentReplyId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCommentReplyInSpace(ctx, spaceId, commentId, commentReplyId)
+	return err
+}
+
+// GetCommentReplyInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCommentReplyInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// ------------- Path parameter "commentReplyId" -------------
+	var commentReplyId CommentReplyId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentReplyId", ctx.Param("commentReplyId"), &commentReplyId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentReplyId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCommentReplyInSpaceParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCommentReplyInSpace(ctx, spaceId, commentId, commentReplyId, params)
+	return err
+}
+
+// UpdateCommentReplyInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateCommentReplyInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "commentId" -------------
+	var commentId CommentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentId", ctx.Param("commentId"), &commentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentId: %s", err))
+	}
+
+	// ------------- Path parameter "commentReplyId" -------------
+	var commentReplyId CommentReplyId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "commentReplyId", ctx.Param("commentReplyId"), &commentReplyId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter commentReplyId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateCommentReplyInSpace(ctx, spaceId, commentId, commentReplyId)
 	return err
 }
 
@@ -2604,6 +4427,55 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/backlinks", wrapper.ListChangeRequestPageBacklinks, options.OperationMiddlewares["listChangeRequestPageBacklinks"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/links", wrapper.ListSpaceLinks, options.OperationMiddlewares["listSpaceLinks"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/links", wrapper.ListChangeRequestLinks, options.OperationMiddlewares["listChangeRequestLinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/comments", wrapper.ListCommentsInSpace, options.OperationMiddlewares["listCommentsInSpace"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/comments", wrapper.PostCommentInSpace, options.OperationMiddlewares["postCommentInSpace"]...)
+	router.DELETE(options.BaseURL+"/spaces/:spaceId/comments/:commentId", wrapper.DeleteCommentInSpace, options.OperationMiddlewares["deleteCommentInSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/comments/:commentId", wrapper.GetCommentInSpace, options.OperationMiddlewares["getCommentInSpace"]...)
+	router.PUT(options.BaseURL+"/spaces/:spaceId/comments/:commentId", wrapper.UpdateCommentInSpace, options.OperationMiddlewares["updateCommentInSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/comments/:commentId/replies", wrapper.ListCommentRepliesInSpace, options.OperationMiddlewares["listCommentRepliesInSpace"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/comments/:commentId/replies", wrapper.PostCommentReplyInSpace, options.OperationMiddlewares["postCommentReplyInSpace"]...)
+	router.DELETE(options.BaseURL+"/spaces/:spaceId/comments/:commentId/replies/:commentReplyId", wrapper.DeleteCommentReplyInSpace, options.OperationMiddlewares["deleteCommentReplyInSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/comments/:commentId/replies/:commentReplyId", wrapper.GetCommentReplyInSpace, options.OperationMiddlewares["getCommentReplyInSpace"]...)
+	router.PUT(options.BaseURL+"/spaces/:spaceId/comments/:commentId/replies/:commentReplyId", wrapper.UpdateCommentReplyInSpace, options.OperationMiddlewares["updateCommentReplyInSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/commenters", wrapper.ListCommentersInSpace, options.OperationMiddlewares["listCommentersInSpace"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments", wrapper.ListCommentsInChangeRequest, options.OperationMiddlewares["listCommentsInChangeRequest"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments", wrapper.PostCommentInChangeRequest, options.OperationMiddlewares["postCommentInChangeRequest"]...)
+	router.DELETE(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId", wrapper.DeleteCommentInChangeRequest, options.OperationMiddlewares["deleteCommentInChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId", wrapper.GetCommentInChangeRequest, options.OperationMiddlewares["getCommentInChangeRequest"]...)
+	router.PUT(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId", wrapper.UpdateCommentInChangeRequest, options.OperationMiddlewares["updateCommentInChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies", wrapper.ListCommentRepliesInChangeRequest, options.OperationMiddlewares["listCommentRepliesInChangeRequest"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies", wrapper.PostCommentReplyInChangeRequest, options.OperationMiddlewares["postCommentReplyInChangeRequest"]...)
+	router.DELETE(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId", wrapper.DeleteCommentReplyInChangeRequest, options.OperationMiddlewares["deleteCommentReplyInChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId", wrapper.GetCommentReplyInChangeRequest, options.OperationMiddlewares["getCommentReplyInChangeRequest"]...)
+	router.PUT(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId", wrapper.UpdateCommentReplyInChangeRequest, options.OperationMiddlewares["updateCommentReplyInChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/commenters", wrapper.ListCommentersInChangeRequest, options.OperationMiddlewares["listCommentersInChangeRequest"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites", wrapper.ListSites, options.OperationMiddlewares["listSites"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites", wrapper.CreateSite, options.OperationMiddlewares["createSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId", wrapper.DeleteSiteById, options.OperationMiddlewares["deleteSiteById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId", wrapper.GetSiteById, options.OperationMiddlewares["getSiteById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId", wrapper.UpdateSiteById, options.OperationMiddlewares["updateSiteById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publish", wrapper.PublishSite, options.OperationMiddlewares["publishSite"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/unpublish", wrapper.UnpublishSite, options.OperationMiddlewares["unpublishSite"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/adaptive-schema", wrapper.GetSiteAdaptiveSchema, options.OperationMiddlewares["getSiteAdaptiveSchema"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/sites/:siteId/adaptive-schema", wrapper.UpdateSiteAdaptiveSchema, options.OperationMiddlewares["updateSiteAdaptiveSchema"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions", wrapper.ListSiteAdaptiveTemplateConditions, options.OperationMiddlewares["listSiteAdaptiveTemplateConditions"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/published", wrapper.GetPublishedContentSite, options.OperationMiddlewares["getPublishedContentSite"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces", wrapper.ListSiteSpaces, options.OperationMiddlewares["listSiteSpaces"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces", wrapper.AddSpaceToSite, options.OperationMiddlewares["addSpaceToSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId", wrapper.DeleteSiteSpaceById, options.OperationMiddlewares["deleteSiteSpaceById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId", wrapper.UpdateSiteSpaceById, options.OperationMiddlewares["updateSiteSpaceById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move", wrapper.MoveSiteSpace, options.OperationMiddlewares["moveSiteSpace"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections", wrapper.ListSiteSections, options.OperationMiddlewares["listSiteSections"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections", wrapper.AddSectionToSite, options.OperationMiddlewares["addSectionToSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections/:siteSectionId", wrapper.DeleteSiteSectionById, options.OperationMiddlewares["deleteSiteSectionById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections/:siteSectionId", wrapper.UpdateSiteSectionById, options.OperationMiddlewares["updateSiteSectionById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections/:siteSectionId/move", wrapper.MoveSiteSection, options.OperationMiddlewares["moveSiteSection"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups", wrapper.ListSiteSectionGroups, options.OperationMiddlewares["listSiteSectionGroups"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups", wrapper.AddSectionGroupToSite, options.OperationMiddlewares["addSectionGroupToSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId", wrapper.DeleteSiteSectionGroupById, options.OperationMiddlewares["deleteSiteSectionGroupById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId", wrapper.UpdateSiteSectionGroupById, options.OperationMiddlewares["updateSiteSectionGroupById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections", wrapper.AddSectionToGroup, options.OperationMiddlewares["addSectionToGroup"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections/:siteSectionId", wrapper.RemoveSectionFromGroup, options.OperationMiddlewares["removeSectionFromGroup"]...)
 
 }
 
@@ -5011,6 +6883,2611 @@ func (response SearchOrganizationContent429JSONResponse) VisitSearchOrganization
 	return err
 }
 
+type ListSitesRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListSitesParams
+}
+
+type ListSitesResponseObject interface {
+	VisitListSitesResponse(w http.ResponseWriter) error
+}
+
+type ListSites200JSONResponse SiteList
+
+func (response ListSites200JSONResponse) VisitListSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSites400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSites400JSONResponse) VisitListSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSites401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSites401JSONResponse) VisitListSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSites403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSites403JSONResponse) VisitListSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSites404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSites404JSONResponse) VisitListSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSites429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSites429JSONResponse) VisitListSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateSiteJSONRequestBody
+}
+
+type CreateSiteResponseObject interface {
+	VisitCreateSiteResponse(w http.ResponseWriter) error
+}
+
+type CreateSite201JSONResponse Site
+
+func (response CreateSite201JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSite400JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateSite401JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateSite403JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateSite404JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateSite413JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSite429JSONResponse) VisitCreateSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type DeleteSiteByIdResponseObject interface {
+	VisitDeleteSiteByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteById204Response struct {
+}
+
+func (response DeleteSiteById204Response) VisitDeleteSiteByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteById401JSONResponse) VisitDeleteSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteById403JSONResponse) VisitDeleteSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteById404JSONResponse) VisitDeleteSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteById429JSONResponse) VisitDeleteSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type GetSiteByIdResponseObject interface {
+	VisitGetSiteByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSiteById200JSONResponse Site
+
+func (response GetSiteById200JSONResponse) VisitGetSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteById401JSONResponse) VisitGetSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteById403JSONResponse) VisitGetSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteById404JSONResponse) VisitGetSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteById429JSONResponse) VisitGetSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *UpdateSiteByIdJSONRequestBody
+}
+
+type UpdateSiteByIdResponseObject interface {
+	VisitUpdateSiteByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteById200JSONResponse Site
+
+func (response UpdateSiteById200JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteById400JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteById401JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteById403JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteById404JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSiteById409JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteById413JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteById429JSONResponse) VisitUpdateSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteAdaptiveSchemaRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type GetSiteAdaptiveSchemaResponseObject interface {
+	VisitGetSiteAdaptiveSchemaResponse(w http.ResponseWriter) error
+}
+
+type GetSiteAdaptiveSchema200JSONResponse SiteAdaptiveSchema
+
+func (response GetSiteAdaptiveSchema200JSONResponse) VisitGetSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteAdaptiveSchema401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteAdaptiveSchema401JSONResponse) VisitGetSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteAdaptiveSchema403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteAdaptiveSchema403JSONResponse) VisitGetSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteAdaptiveSchema404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteAdaptiveSchema404JSONResponse) VisitGetSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteAdaptiveSchema429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteAdaptiveSchema429JSONResponse) VisitGetSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchemaRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *UpdateSiteAdaptiveSchemaJSONRequestBody
+}
+
+type UpdateSiteAdaptiveSchemaResponseObject interface {
+	VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteAdaptiveSchema200JSONResponse SiteAdaptiveSchema
+
+func (response UpdateSiteAdaptiveSchema200JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchema400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteAdaptiveSchema400JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchema401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteAdaptiveSchema401JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchema403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteAdaptiveSchema403JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchema404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteAdaptiveSchema404JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchema413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteAdaptiveSchema413JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteAdaptiveSchema429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteAdaptiveSchema429JSONResponse) VisitUpdateSiteAdaptiveSchemaResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteAdaptiveTemplateConditionsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type ListSiteAdaptiveTemplateConditionsResponseObject interface {
+	VisitListSiteAdaptiveTemplateConditionsResponse(w http.ResponseWriter) error
+}
+
+type ListSiteAdaptiveTemplateConditions200JSONResponse SiteTemplateConditionList
+
+func (response ListSiteAdaptiveTemplateConditions200JSONResponse) VisitListSiteAdaptiveTemplateConditionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteAdaptiveTemplateConditions401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteAdaptiveTemplateConditions401JSONResponse) VisitListSiteAdaptiveTemplateConditionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteAdaptiveTemplateConditions403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteAdaptiveTemplateConditions403JSONResponse) VisitListSiteAdaptiveTemplateConditionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteAdaptiveTemplateConditions404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteAdaptiveTemplateConditions404JSONResponse) VisitListSiteAdaptiveTemplateConditionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteAdaptiveTemplateConditions429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteAdaptiveTemplateConditions429JSONResponse) VisitListSiteAdaptiveTemplateConditionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type PublishSiteResponseObject interface {
+	VisitPublishSiteResponse(w http.ResponseWriter) error
+}
+
+type PublishSite200JSONResponse Site
+
+func (response PublishSite200JSONResponse) VisitPublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PublishSite401JSONResponse) VisitPublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PublishSite403JSONResponse) VisitPublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PublishSite404JSONResponse) VisitPublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PublishSite429JSONResponse) VisitPublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetPublishedContentSiteParams
+}
+
+type GetPublishedContentSiteResponseObject interface {
+	VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error
+}
+
+type GetPublishedContentSite200JSONResponse PublishedContentSite
+
+func (response GetPublishedContentSite200JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPublishedContentSite400JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPublishedContentSite401JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPublishedContentSite403JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPublishedContentSite404JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPublishedContentSite429JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionGroupsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteSectionGroupsParams
+}
+
+type ListSiteSectionGroupsResponseObject interface {
+	VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error
+}
+
+type ListSiteSectionGroups200JSONResponse SiteSectionGroupList
+
+func (response ListSiteSectionGroups200JSONResponse) VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionGroups400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteSectionGroups400JSONResponse) VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionGroups401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteSectionGroups401JSONResponse) VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionGroups403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteSectionGroups403JSONResponse) VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionGroups404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteSectionGroups404JSONResponse) VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionGroups429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteSectionGroups429JSONResponse) VisitListSiteSectionGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *AddSectionGroupToSiteJSONRequestBody
+}
+
+type AddSectionGroupToSiteResponseObject interface {
+	VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error
+}
+
+type AddSectionGroupToSite201JSONResponse SiteSectionGroup
+
+func (response AddSectionGroupToSite201JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddSectionGroupToSite400JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddSectionGroupToSite401JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddSectionGroupToSite403JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddSectionGroupToSite404JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddSectionGroupToSite413JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionGroupToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddSectionGroupToSite429JSONResponse) VisitAddSectionGroupToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionGroupByIdRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteSectionGroupId SiteSectionGroupId `json:"siteSectionGroupId"`
+}
+
+type DeleteSiteSectionGroupByIdResponseObject interface {
+	VisitDeleteSiteSectionGroupByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteSectionGroupById204Response struct {
+}
+
+func (response DeleteSiteSectionGroupById204Response) VisitDeleteSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteSectionGroupById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteSectionGroupById401JSONResponse) VisitDeleteSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionGroupById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteSectionGroupById403JSONResponse) VisitDeleteSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionGroupById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteSectionGroupById404JSONResponse) VisitDeleteSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionGroupById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteSectionGroupById429JSONResponse) VisitDeleteSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupByIdRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteSectionGroupId SiteSectionGroupId `json:"siteSectionGroupId"`
+	Body               *UpdateSiteSectionGroupByIdJSONRequestBody
+}
+
+type UpdateSiteSectionGroupByIdResponseObject interface {
+	VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteSectionGroupById200JSONResponse SiteSectionGroup
+
+func (response UpdateSiteSectionGroupById200JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteSectionGroupById400JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteSectionGroupById401JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteSectionGroupById403JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteSectionGroupById404JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteSectionGroupById413JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionGroupById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteSectionGroupById429JSONResponse) VisitUpdateSiteSectionGroupByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroupRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteSectionGroupId SiteSectionGroupId `json:"siteSectionGroupId"`
+	Body               *AddSectionToGroupJSONRequestBody
+}
+
+type AddSectionToGroupResponseObject interface {
+	VisitAddSectionToGroupResponse(w http.ResponseWriter) error
+}
+
+type AddSectionToGroup201JSONResponse SiteSectionGroup
+
+func (response AddSectionToGroup201JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddSectionToGroup400JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddSectionToGroup401JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddSectionToGroup403JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddSectionToGroup404JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroup413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddSectionToGroup413JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToGroup429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddSectionToGroup429JSONResponse) VisitAddSectionToGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveSectionFromGroupRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteSectionGroupId SiteSectionGroupId `json:"siteSectionGroupId"`
+	SiteSectionId      SiteSectionId      `json:"siteSectionId"`
+}
+
+type RemoveSectionFromGroupResponseObject interface {
+	VisitRemoveSectionFromGroupResponse(w http.ResponseWriter) error
+}
+
+type RemoveSectionFromGroup204Response struct {
+}
+
+func (response RemoveSectionFromGroup204Response) VisitRemoveSectionFromGroupResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveSectionFromGroup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveSectionFromGroup401JSONResponse) VisitRemoveSectionFromGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveSectionFromGroup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveSectionFromGroup403JSONResponse) VisitRemoveSectionFromGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveSectionFromGroup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveSectionFromGroup404JSONResponse) VisitRemoveSectionFromGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveSectionFromGroup429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveSectionFromGroup429JSONResponse) VisitRemoveSectionFromGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSectionsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteSectionsParams
+}
+
+type ListSiteSectionsResponseObject interface {
+	VisitListSiteSectionsResponse(w http.ResponseWriter) error
+}
+
+type ListSiteSections200JSONResponse SiteSectionList
+
+func (response ListSiteSections200JSONResponse) VisitListSiteSectionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSections400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteSections400JSONResponse) VisitListSiteSectionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSections401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteSections401JSONResponse) VisitListSiteSectionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSections403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteSections403JSONResponse) VisitListSiteSectionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSections404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteSections404JSONResponse) VisitListSiteSectionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSections429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteSections429JSONResponse) VisitListSiteSectionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *AddSectionToSiteJSONRequestBody
+}
+
+type AddSectionToSiteResponseObject interface {
+	VisitAddSectionToSiteResponse(w http.ResponseWriter) error
+}
+
+type AddSectionToSite201JSONResponse SiteSection
+
+func (response AddSectionToSite201JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddSectionToSite400JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddSectionToSite401JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddSectionToSite403JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddSectionToSite404JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddSectionToSite409JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddSectionToSite413JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSectionToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddSectionToSite429JSONResponse) VisitAddSectionToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSectionId  SiteSectionId  `json:"siteSectionId"`
+}
+
+type DeleteSiteSectionByIdResponseObject interface {
+	VisitDeleteSiteSectionByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteSectionById204Response struct {
+}
+
+func (response DeleteSiteSectionById204Response) VisitDeleteSiteSectionByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteSectionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteSectionById401JSONResponse) VisitDeleteSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteSectionById403JSONResponse) VisitDeleteSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteSectionById404JSONResponse) VisitDeleteSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSectionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteSectionById429JSONResponse) VisitDeleteSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSectionId  SiteSectionId  `json:"siteSectionId"`
+	Body           *UpdateSiteSectionByIdJSONRequestBody
+}
+
+type UpdateSiteSectionByIdResponseObject interface {
+	VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteSectionById200JSONResponse SiteSection
+
+func (response UpdateSiteSectionById200JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteSectionById400JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteSectionById401JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteSectionById403JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteSectionById404JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSiteSectionById409JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteSectionById413JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSectionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteSectionById429JSONResponse) VisitUpdateSiteSectionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSectionId  SiteSectionId  `json:"siteSectionId"`
+	Body           *MoveSiteSectionJSONRequestBody
+}
+
+type MoveSiteSectionResponseObject interface {
+	VisitMoveSiteSectionResponse(w http.ResponseWriter) error
+}
+
+type MoveSiteSection200JSONResponse SiteSection
+
+func (response MoveSiteSection200JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSection400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response MoveSiteSection400JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSection401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response MoveSiteSection401JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSection403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response MoveSiteSection403JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSection404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response MoveSiteSection404JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSection413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response MoveSiteSection413JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSection429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response MoveSiteSection429JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSpacesRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteSpacesParams
+}
+
+type ListSiteSpacesResponseObject interface {
+	VisitListSiteSpacesResponse(w http.ResponseWriter) error
+}
+
+type ListSiteSpaces200JSONResponse SiteSpaceList
+
+func (response ListSiteSpaces200JSONResponse) VisitListSiteSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSpaces400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteSpaces400JSONResponse) VisitListSiteSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSpaces401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteSpaces401JSONResponse) VisitListSiteSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSpaces403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteSpaces403JSONResponse) VisitListSiteSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSpaces404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteSpaces404JSONResponse) VisitListSiteSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteSpaces429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteSpaces429JSONResponse) VisitListSiteSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *AddSpaceToSiteJSONRequestBody
+}
+
+type AddSpaceToSiteResponseObject interface {
+	VisitAddSpaceToSiteResponse(w http.ResponseWriter) error
+}
+
+type AddSpaceToSite201JSONResponse SiteSpace
+
+func (response AddSpaceToSite201JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddSpaceToSite400JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddSpaceToSite401JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddSpaceToSite403JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddSpaceToSite404JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddSpaceToSite409JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddSpaceToSite413JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddSpaceToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddSpaceToSite429JSONResponse) VisitAddSpaceToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+}
+
+type DeleteSiteSpaceByIdResponseObject interface {
+	VisitDeleteSiteSpaceByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteSpaceById204Response struct {
+}
+
+func (response DeleteSiteSpaceById204Response) VisitDeleteSiteSpaceByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteSpaceById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteSpaceById401JSONResponse) VisitDeleteSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteSpaceById403JSONResponse) VisitDeleteSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteSpaceById404JSONResponse) VisitDeleteSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteSpaceById429JSONResponse) VisitDeleteSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+	Body           *UpdateSiteSpaceByIdJSONRequestBody
+}
+
+type UpdateSiteSpaceByIdResponseObject interface {
+	VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteSpaceById200JSONResponse SiteSpace
+
+func (response UpdateSiteSpaceById200JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteSpaceById400JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteSpaceById401JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteSpaceById403JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteSpaceById404JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSiteSpaceById409JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteSpaceById413JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteSpaceById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteSpaceById429JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpaceRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+	Body           *MoveSiteSpaceJSONRequestBody
+}
+
+type MoveSiteSpaceResponseObject interface {
+	VisitMoveSiteSpaceResponse(w http.ResponseWriter) error
+}
+
+type MoveSiteSpace200JSONResponse SiteSpace
+
+func (response MoveSiteSpace200JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response MoveSiteSpace400JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response MoveSiteSpace401JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response MoveSiteSpace403JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response MoveSiteSpace404JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response MoveSiteSpace413JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response MoveSiteSpace429JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type UnpublishSiteResponseObject interface {
+	VisitUnpublishSiteResponse(w http.ResponseWriter) error
+}
+
+type UnpublishSite200JSONResponse Site
+
+func (response UnpublishSite200JSONResponse) VisitUnpublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UnpublishSite401JSONResponse) VisitUnpublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UnpublishSite403JSONResponse) VisitUnpublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UnpublishSite404JSONResponse) VisitUnpublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UnpublishSite429JSONResponse) VisitUnpublishSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSpacesInOrganizationByIdRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	Params         ListSpacesInOrganizationByIdParams
@@ -6330,6 +10807,1065 @@ func (response UpdateChangeRequestById429JSONResponse) VisitUpdateChangeRequestB
 	return err
 }
 
+type ListCommentersInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          ListCommentersInChangeRequestParams
+}
+
+type ListCommentersInChangeRequestResponseObject interface {
+	VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type ListCommentersInChangeRequest200JSONResponse MemberList
+
+func (response ListCommentersInChangeRequest200JSONResponse) VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCommentersInChangeRequest400JSONResponse) VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCommentersInChangeRequest401JSONResponse) VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCommentersInChangeRequest403JSONResponse) VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCommentersInChangeRequest404JSONResponse) VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCommentersInChangeRequest429JSONResponse) VisitListCommentersInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          ListCommentsInChangeRequestParams
+}
+
+type ListCommentsInChangeRequestResponseObject interface {
+	VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type ListCommentsInChangeRequest200JSONResponse CommentList
+
+func (response ListCommentsInChangeRequest200JSONResponse) VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCommentsInChangeRequest400JSONResponse) VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCommentsInChangeRequest401JSONResponse) VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCommentsInChangeRequest403JSONResponse) VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCommentsInChangeRequest404JSONResponse) VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCommentsInChangeRequest429JSONResponse) VisitListCommentsInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *PostCommentInChangeRequestJSONRequestBody
+}
+
+type PostCommentInChangeRequestResponseObject interface {
+	VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type PostCommentInChangeRequest200JSONResponse Comment
+
+func (response PostCommentInChangeRequest200JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PostCommentInChangeRequest400JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PostCommentInChangeRequest401JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PostCommentInChangeRequest403JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PostCommentInChangeRequest404JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PostCommentInChangeRequest413JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PostCommentInChangeRequest429JSONResponse) VisitPostCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+}
+
+type DeleteCommentInChangeRequestResponseObject interface {
+	VisitDeleteCommentInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type DeleteCommentInChangeRequest204Response struct {
+}
+
+func (response DeleteCommentInChangeRequest204Response) VisitDeleteCommentInChangeRequestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCommentInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCommentInChangeRequest401JSONResponse) VisitDeleteCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteCommentInChangeRequest403JSONResponse) VisitDeleteCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCommentInChangeRequest404JSONResponse) VisitDeleteCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCommentInChangeRequest429JSONResponse) VisitDeleteCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	Params          GetCommentInChangeRequestParams
+}
+
+type GetCommentInChangeRequestResponseObject interface {
+	VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type GetCommentInChangeRequest200JSONResponse Comment
+
+func (response GetCommentInChangeRequest200JSONResponse) VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCommentInChangeRequest400JSONResponse) VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCommentInChangeRequest401JSONResponse) VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCommentInChangeRequest403JSONResponse) VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCommentInChangeRequest404JSONResponse) VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCommentInChangeRequest429JSONResponse) VisitGetCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	Body            *UpdateCommentInChangeRequestJSONRequestBody
+}
+
+type UpdateCommentInChangeRequestResponseObject interface {
+	VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type UpdateCommentInChangeRequest200JSONResponse Comment
+
+func (response UpdateCommentInChangeRequest200JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateCommentInChangeRequest400JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCommentInChangeRequest401JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateCommentInChangeRequest403JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCommentInChangeRequest404JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCommentInChangeRequest413JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCommentInChangeRequest429JSONResponse) VisitUpdateCommentInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	Params          ListCommentRepliesInChangeRequestParams
+}
+
+type ListCommentRepliesInChangeRequestResponseObject interface {
+	VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type ListCommentRepliesInChangeRequest200JSONResponse CommentReplyList
+
+func (response ListCommentRepliesInChangeRequest200JSONResponse) VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCommentRepliesInChangeRequest400JSONResponse) VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCommentRepliesInChangeRequest401JSONResponse) VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCommentRepliesInChangeRequest403JSONResponse) VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCommentRepliesInChangeRequest404JSONResponse) VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCommentRepliesInChangeRequest429JSONResponse) VisitListCommentRepliesInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	Body            *PostCommentReplyInChangeRequestJSONRequestBody
+}
+
+type PostCommentReplyInChangeRequestResponseObject interface {
+	VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type PostCommentReplyInChangeRequest200JSONResponse CommentReply
+
+func (response PostCommentReplyInChangeRequest200JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PostCommentReplyInChangeRequest400JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PostCommentReplyInChangeRequest401JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PostCommentReplyInChangeRequest403JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PostCommentReplyInChangeRequest404JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PostCommentReplyInChangeRequest413JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PostCommentReplyInChangeRequest429JSONResponse) VisitPostCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	CommentReplyId  CommentReplyId  `json:"commentReplyId"`
+}
+
+type DeleteCommentReplyInChangeRequestResponseObject interface {
+	VisitDeleteCommentReplyInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type DeleteCommentReplyInChangeRequest204Response struct {
+}
+
+func (response DeleteCommentReplyInChangeRequest204Response) VisitDeleteCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCommentReplyInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCommentReplyInChangeRequest401JSONResponse) VisitDeleteCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteCommentReplyInChangeRequest403JSONResponse) VisitDeleteCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCommentReplyInChangeRequest404JSONResponse) VisitDeleteCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCommentReplyInChangeRequest429JSONResponse) VisitDeleteCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	CommentReplyId  CommentReplyId  `json:"commentReplyId"`
+	Params          GetCommentReplyInChangeRequestParams
+}
+
+type GetCommentReplyInChangeRequestResponseObject interface {
+	VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type GetCommentReplyInChangeRequest200JSONResponse CommentReply
+
+func (response GetCommentReplyInChangeRequest200JSONResponse) VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCommentReplyInChangeRequest400JSONResponse) VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCommentReplyInChangeRequest401JSONResponse) VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCommentReplyInChangeRequest403JSONResponse) VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCommentReplyInChangeRequest404JSONResponse) VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCommentReplyInChangeRequest429JSONResponse) VisitGetCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	CommentId       CommentId       `json:"commentId"`
+	CommentReplyId  CommentReplyId  `json:"commentReplyId"`
+	Body            *UpdateCommentReplyInChangeRequestJSONRequestBody
+}
+
+type UpdateCommentReplyInChangeRequestResponseObject interface {
+	VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type UpdateCommentReplyInChangeRequest200JSONResponse CommentReply
+
+func (response UpdateCommentReplyInChangeRequest200JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateCommentReplyInChangeRequest400JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCommentReplyInChangeRequest401JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateCommentReplyInChangeRequest403JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCommentReplyInChangeRequest404JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCommentReplyInChangeRequest413JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCommentReplyInChangeRequest429JSONResponse) VisitUpdateCommentReplyInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetRevisionOfChangeRequestByIdRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -7625,6 +13161,1054 @@ func (response UpdateChangeRequest409JSONResponse) VisitUpdateChangeRequestRespo
 type UpdateChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response UpdateChangeRequest429JSONResponse) VisitUpdateChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  ListCommentersInSpaceParams
+}
+
+type ListCommentersInSpaceResponseObject interface {
+	VisitListCommentersInSpaceResponse(w http.ResponseWriter) error
+}
+
+type ListCommentersInSpace200JSONResponse MemberList
+
+func (response ListCommentersInSpace200JSONResponse) VisitListCommentersInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCommentersInSpace400JSONResponse) VisitListCommentersInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCommentersInSpace401JSONResponse) VisitListCommentersInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCommentersInSpace403JSONResponse) VisitListCommentersInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCommentersInSpace404JSONResponse) VisitListCommentersInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentersInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCommentersInSpace429JSONResponse) VisitListCommentersInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  ListCommentsInSpaceParams
+}
+
+type ListCommentsInSpaceResponseObject interface {
+	VisitListCommentsInSpaceResponse(w http.ResponseWriter) error
+}
+
+type ListCommentsInSpace200JSONResponse CommentList
+
+func (response ListCommentsInSpace200JSONResponse) VisitListCommentsInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCommentsInSpace400JSONResponse) VisitListCommentsInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCommentsInSpace401JSONResponse) VisitListCommentsInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCommentsInSpace403JSONResponse) VisitListCommentsInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCommentsInSpace404JSONResponse) VisitListCommentsInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentsInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCommentsInSpace429JSONResponse) VisitListCommentsInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Body    *PostCommentInSpaceJSONRequestBody
+}
+
+type PostCommentInSpaceResponseObject interface {
+	VisitPostCommentInSpaceResponse(w http.ResponseWriter) error
+}
+
+type PostCommentInSpace200JSONResponse Comment
+
+func (response PostCommentInSpace200JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PostCommentInSpace400JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PostCommentInSpace401JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PostCommentInSpace403JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PostCommentInSpace404JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PostCommentInSpace413JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PostCommentInSpace429JSONResponse) VisitPostCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInSpaceRequestObject struct {
+	SpaceId   SpaceId   `json:"spaceId"`
+	CommentId CommentId `json:"commentId"`
+}
+
+type DeleteCommentInSpaceResponseObject interface {
+	VisitDeleteCommentInSpaceResponse(w http.ResponseWriter) error
+}
+
+type DeleteCommentInSpace204Response struct {
+}
+
+func (response DeleteCommentInSpace204Response) VisitDeleteCommentInSpaceResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCommentInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCommentInSpace401JSONResponse) VisitDeleteCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteCommentInSpace403JSONResponse) VisitDeleteCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCommentInSpace404JSONResponse) VisitDeleteCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCommentInSpace429JSONResponse) VisitDeleteCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInSpaceRequestObject struct {
+	SpaceId   SpaceId   `json:"spaceId"`
+	CommentId CommentId `json:"commentId"`
+	Params    GetCommentInSpaceParams
+}
+
+type GetCommentInSpaceResponseObject interface {
+	VisitGetCommentInSpaceResponse(w http.ResponseWriter) error
+}
+
+type GetCommentInSpace200JSONResponse Comment
+
+func (response GetCommentInSpace200JSONResponse) VisitGetCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCommentInSpace400JSONResponse) VisitGetCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCommentInSpace401JSONResponse) VisitGetCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCommentInSpace403JSONResponse) VisitGetCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCommentInSpace404JSONResponse) VisitGetCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCommentInSpace429JSONResponse) VisitGetCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpaceRequestObject struct {
+	SpaceId   SpaceId   `json:"spaceId"`
+	CommentId CommentId `json:"commentId"`
+	Body      *UpdateCommentInSpaceJSONRequestBody
+}
+
+type UpdateCommentInSpaceResponseObject interface {
+	VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error
+}
+
+type UpdateCommentInSpace200JSONResponse Comment
+
+func (response UpdateCommentInSpace200JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateCommentInSpace400JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCommentInSpace401JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateCommentInSpace403JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCommentInSpace404JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCommentInSpace413JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCommentInSpace429JSONResponse) VisitUpdateCommentInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInSpaceRequestObject struct {
+	SpaceId   SpaceId   `json:"spaceId"`
+	CommentId CommentId `json:"commentId"`
+	Params    ListCommentRepliesInSpaceParams
+}
+
+type ListCommentRepliesInSpaceResponseObject interface {
+	VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error
+}
+
+type ListCommentRepliesInSpace200JSONResponse CommentReplyList
+
+func (response ListCommentRepliesInSpace200JSONResponse) VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCommentRepliesInSpace400JSONResponse) VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCommentRepliesInSpace401JSONResponse) VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCommentRepliesInSpace403JSONResponse) VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCommentRepliesInSpace404JSONResponse) VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCommentRepliesInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCommentRepliesInSpace429JSONResponse) VisitListCommentRepliesInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpaceRequestObject struct {
+	SpaceId   SpaceId   `json:"spaceId"`
+	CommentId CommentId `json:"commentId"`
+	Body      *PostCommentReplyInSpaceJSONRequestBody
+}
+
+type PostCommentReplyInSpaceResponseObject interface {
+	VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error
+}
+
+type PostCommentReplyInSpace200JSONResponse CommentReply
+
+func (response PostCommentReplyInSpace200JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PostCommentReplyInSpace400JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PostCommentReplyInSpace401JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PostCommentReplyInSpace403JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PostCommentReplyInSpace404JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PostCommentReplyInSpace413JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostCommentReplyInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PostCommentReplyInSpace429JSONResponse) VisitPostCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInSpaceRequestObject struct {
+	SpaceId        SpaceId        `json:"spaceId"`
+	CommentId      CommentId      `json:"commentId"`
+	CommentReplyId CommentReplyId `json:"commentReplyId"`
+}
+
+type DeleteCommentReplyInSpaceResponseObject interface {
+	VisitDeleteCommentReplyInSpaceResponse(w http.ResponseWriter) error
+}
+
+type DeleteCommentReplyInSpace204Response struct {
+}
+
+func (response DeleteCommentReplyInSpace204Response) VisitDeleteCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCommentReplyInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCommentReplyInSpace401JSONResponse) VisitDeleteCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteCommentReplyInSpace403JSONResponse) VisitDeleteCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCommentReplyInSpace404JSONResponse) VisitDeleteCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCommentReplyInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCommentReplyInSpace429JSONResponse) VisitDeleteCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInSpaceRequestObject struct {
+	SpaceId        SpaceId        `json:"spaceId"`
+	CommentId      CommentId      `json:"commentId"`
+	CommentReplyId CommentReplyId `json:"commentReplyId"`
+	Params         GetCommentReplyInSpaceParams
+}
+
+type GetCommentReplyInSpaceResponseObject interface {
+	VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error
+}
+
+type GetCommentReplyInSpace200JSONResponse CommentReply
+
+func (response GetCommentReplyInSpace200JSONResponse) VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCommentReplyInSpace400JSONResponse) VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCommentReplyInSpace401JSONResponse) VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCommentReplyInSpace403JSONResponse) VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCommentReplyInSpace404JSONResponse) VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCommentReplyInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCommentReplyInSpace429JSONResponse) VisitGetCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpaceRequestObject struct {
+	SpaceId        SpaceId        `json:"spaceId"`
+	CommentId      CommentId      `json:"commentId"`
+	CommentReplyId CommentReplyId `json:"commentReplyId"`
+	Body           *UpdateCommentReplyInSpaceJSONRequestBody
+}
+
+type UpdateCommentReplyInSpaceResponseObject interface {
+	VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error
+}
+
+type UpdateCommentReplyInSpace200JSONResponse CommentReply
+
+func (response UpdateCommentReplyInSpace200JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateCommentReplyInSpace400JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCommentReplyInSpace401JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateCommentReplyInSpace403JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCommentReplyInSpace404JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCommentReplyInSpace413JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentReplyInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCommentReplyInSpace429JSONResponse) VisitUpdateCommentReplyInSpaceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -9258,6 +15842,89 @@ type StrictServerInterface interface {
 	// (GET /orgs/{organizationId}/search)
 	SearchOrganizationContent(ctx context.Context, request SearchOrganizationContentRequestObject) (SearchOrganizationContentResponseObject, error)
 
+	// (GET /orgs/{organizationId}/sites)
+	ListSites(ctx context.Context, request ListSitesRequestObject) (ListSitesResponseObject, error)
+	// CreateSite Create a site; each of `spaces` becomes a site space.
+	// (POST /orgs/{organizationId}/sites)
+	CreateSite(ctx context.Context, request CreateSiteRequestObject) (CreateSiteResponseObject, error)
+	// DeleteSiteById Delete a site (204 also when it does not exist).
+	// (DELETE /orgs/{organizationId}/sites/{siteId})
+	DeleteSiteById(ctx context.Context, request DeleteSiteByIdRequestObject) (DeleteSiteByIdResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId})
+	GetSiteById(ctx context.Context, request GetSiteByIdRequestObject) (GetSiteByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId})
+	UpdateSiteById(ctx context.Context, request UpdateSiteByIdRequestObject) (UpdateSiteByIdResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema)
+	GetSiteAdaptiveSchema(ctx context.Context, request GetSiteAdaptiveSchemaRequestObject) (GetSiteAdaptiveSchemaResponseObject, error)
+	// UpdateSiteAdaptiveSchema Set the visitor schema (a JSON Schema draft-07 object; see SiteAdaptiveJSONSchema).
+	// (PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema)
+	UpdateSiteAdaptiveSchema(ctx context.Context, request UpdateSiteAdaptiveSchemaRequestObject) (UpdateSiteAdaptiveSchemaResponseObject, error)
+	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
+	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions)
+	ListSiteAdaptiveTemplateConditions(ctx context.Context, request ListSiteAdaptiveTemplateConditionsRequestObject) (ListSiteAdaptiveTemplateConditionsResponseObject, error)
+	// PublishSite Make the site live for its audience.
+	// (POST /orgs/{organizationId}/sites/{siteId}/publish)
+	PublishSite(ctx context.Context, request PublishSiteRequestObject) (PublishSiteResponseObject, error)
+	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
+	// (GET /orgs/{organizationId}/sites/{siteId}/published)
+	GetPublishedContentSite(ctx context.Context, request GetPublishedContentSiteRequestObject) (GetPublishedContentSiteResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/section-groups)
+	ListSiteSectionGroups(ctx context.Context, request ListSiteSectionGroupsRequestObject) (ListSiteSectionGroupsResponseObject, error)
+
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups)
+	AddSectionGroupToSite(ctx context.Context, request AddSectionGroupToSiteRequestObject) (AddSectionGroupToSiteResponseObject, error)
+	// DeleteSiteSectionGroupById Delete a group; its sections and subgroups move up to its parent (204 also when it does not exist).
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
+	DeleteSiteSectionGroupById(ctx context.Context, request DeleteSiteSectionGroupByIdRequestObject) (DeleteSiteSectionGroupByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
+	UpdateSiteSectionGroupById(ctx context.Context, request UpdateSiteSectionGroupByIdRequestObject) (UpdateSiteSectionGroupByIdResponseObject, error)
+
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections)
+	AddSectionToGroup(ctx context.Context, request AddSectionToGroupRequestObject) (AddSectionToGroupResponseObject, error)
+	// RemoveSectionFromGroup Take a section out of a group, to the site root (204 also when it is not in it).
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId})
+	RemoveSectionFromGroup(ctx context.Context, request RemoveSectionFromGroupRequestObject) (RemoveSectionFromGroupResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/sections)
+	ListSiteSections(ctx context.Context, request ListSiteSectionsRequestObject) (ListSiteSectionsResponseObject, error)
+	// AddSectionToSite Add a section with a space as its first variant.
+	// (POST /orgs/{organizationId}/sites/{siteId}/sections)
+	AddSectionToSite(ctx context.Context, request AddSectionToSiteRequestObject) (AddSectionToSiteResponseObject, error)
+	// DeleteSiteSectionById Delete a section with its site spaces (204 also when it does not exist).
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId})
+	DeleteSiteSectionById(ctx context.Context, request DeleteSiteSectionByIdRequestObject) (DeleteSiteSectionByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId})
+	UpdateSiteSectionById(ctx context.Context, request UpdateSiteSectionByIdRequestObject) (UpdateSiteSectionByIdResponseObject, error)
+	// MoveSiteSection Reorder a section among its siblings.
+	// (POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move)
+	MoveSiteSection(ctx context.Context, request MoveSiteSectionRequestObject) (MoveSiteSectionResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces)
+	ListSiteSpaces(ctx context.Context, request ListSiteSpacesRequestObject) (ListSiteSpacesResponseObject, error)
+	// AddSpaceToSite Add a space to the site (to the default section, or the root when the site has no sections).
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces)
+	AddSpaceToSite(ctx context.Context, request AddSpaceToSiteRequestObject) (AddSpaceToSiteResponseObject, error)
+	// DeleteSiteSpaceById Remove a site space (204 also when it does not exist); a default gives way to the next.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId})
+	DeleteSiteSpaceById(ctx context.Context, request DeleteSiteSpaceByIdRequestObject) (DeleteSiteSpaceByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId})
+	UpdateSiteSpaceById(ctx context.Context, request UpdateSiteSpaceByIdRequestObject) (UpdateSiteSpaceByIdResponseObject, error)
+	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSpace(ctx context.Context, request MoveSiteSpaceRequestObject) (MoveSiteSpaceResponseObject, error)
+	// UnpublishSite Take the site offline.
+	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
+	UnpublishSite(ctx context.Context, request UnpublishSiteRequestObject) (UnpublishSiteResponseObject, error)
+
 	// (GET /orgs/{organizationId}/spaces)
 	ListSpacesInOrganizationById(ctx context.Context, request ListSpacesInOrganizationByIdRequestObject) (ListSpacesInOrganizationByIdResponseObject, error)
 
@@ -9299,6 +15966,39 @@ type StrictServerInterface interface {
 
 	// (PATCH /spaces/{spaceId}/change-requests/{changeRequestId})
 	UpdateChangeRequestById(ctx context.Context, request UpdateChangeRequestByIdRequestObject) (UpdateChangeRequestByIdResponseObject, error)
+	// ListCommentersInChangeRequest The members who posted a comment or a reply here.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters)
+	ListCommentersInChangeRequest(ctx context.Context, request ListCommentersInChangeRequestRequestObject) (ListCommentersInChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments)
+	ListCommentsInChangeRequest(ctx context.Context, request ListCommentsInChangeRequestRequestObject) (ListCommentsInChangeRequestResponseObject, error)
+	// PostCommentInChangeRequest Post a comment on the content, a page, a node of a page or a table cell.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments)
+	PostCommentInChangeRequest(ctx context.Context, request PostCommentInChangeRequestRequestObject) (PostCommentInChangeRequestResponseObject, error)
+	// DeleteCommentInChangeRequest Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId})
+	DeleteCommentInChangeRequest(ctx context.Context, request DeleteCommentInChangeRequestRequestObject) (DeleteCommentInChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId})
+	GetCommentInChangeRequest(ctx context.Context, request GetCommentInChangeRequestRequestObject) (GetCommentInChangeRequestResponseObject, error)
+	// UpdateCommentInChangeRequest Resolve or reopen, edit the body (the author only), add or remove reactions.
+	// (PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId})
+	UpdateCommentInChangeRequest(ctx context.Context, request UpdateCommentInChangeRequestRequestObject) (UpdateCommentInChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies)
+	ListCommentRepliesInChangeRequest(ctx context.Context, request ListCommentRepliesInChangeRequestRequestObject) (ListCommentRepliesInChangeRequestResponseObject, error)
+
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies)
+	PostCommentReplyInChangeRequest(ctx context.Context, request PostCommentReplyInChangeRequestRequestObject) (PostCommentReplyInChangeRequestResponseObject, error)
+	// DeleteCommentReplyInChangeRequest Delete a reply (its author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId})
+	DeleteCommentReplyInChangeRequest(ctx context.Context, request DeleteCommentReplyInChangeRequestRequestObject) (DeleteCommentReplyInChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId})
+	GetCommentReplyInChangeRequest(ctx context.Context, request GetCommentReplyInChangeRequestRequestObject) (GetCommentReplyInChangeRequestResponseObject, error)
+	// UpdateCommentReplyInChangeRequest Edit the body (the author only), add or remove reactions, or resolve/reopen the thread.
+	// (PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId})
+	UpdateCommentReplyInChangeRequest(ctx context.Context, request UpdateCommentReplyInChangeRequestRequestObject) (UpdateCommentReplyInChangeRequestResponseObject, error)
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	GetRevisionOfChangeRequestById(ctx context.Context, request GetRevisionOfChangeRequestByIdRequestObject) (GetRevisionOfChangeRequestByIdResponseObject, error)
@@ -9341,6 +16041,39 @@ type StrictServerInterface interface {
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx context.Context, request UpdateChangeRequestRequestObject) (UpdateChangeRequestResponseObject, error)
+	// ListCommentersInSpace The members who posted a comment or a reply here.
+	// (GET /spaces/{spaceId}/commenters)
+	ListCommentersInSpace(ctx context.Context, request ListCommentersInSpaceRequestObject) (ListCommentersInSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/comments)
+	ListCommentsInSpace(ctx context.Context, request ListCommentsInSpaceRequestObject) (ListCommentsInSpaceResponseObject, error)
+	// PostCommentInSpace Post a comment on the content, a page, a node of a page or a table cell.
+	// (POST /spaces/{spaceId}/comments)
+	PostCommentInSpace(ctx context.Context, request PostCommentInSpaceRequestObject) (PostCommentInSpaceResponseObject, error)
+	// DeleteCommentInSpace Delete a comment with its replies (the author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/comments/{commentId})
+	DeleteCommentInSpace(ctx context.Context, request DeleteCommentInSpaceRequestObject) (DeleteCommentInSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/comments/{commentId})
+	GetCommentInSpace(ctx context.Context, request GetCommentInSpaceRequestObject) (GetCommentInSpaceResponseObject, error)
+	// UpdateCommentInSpace Resolve or reopen, edit the body (the author only), add or remove reactions.
+	// (PUT /spaces/{spaceId}/comments/{commentId})
+	UpdateCommentInSpace(ctx context.Context, request UpdateCommentInSpaceRequestObject) (UpdateCommentInSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/comments/{commentId}/replies)
+	ListCommentRepliesInSpace(ctx context.Context, request ListCommentRepliesInSpaceRequestObject) (ListCommentRepliesInSpaceResponseObject, error)
+
+	// (POST /spaces/{spaceId}/comments/{commentId}/replies)
+	PostCommentReplyInSpace(ctx context.Context, request PostCommentReplyInSpaceRequestObject) (PostCommentReplyInSpaceResponseObject, error)
+	// DeleteCommentReplyInSpace Delete a reply (its author or a space admin); 204 also when it does not exist.
+	// (DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId})
+	DeleteCommentReplyInSpace(ctx context.Context, request DeleteCommentReplyInSpaceRequestObject) (DeleteCommentReplyInSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId})
+	GetCommentReplyInSpace(ctx context.Context, request GetCommentReplyInSpaceRequestObject) (GetCommentReplyInSpaceResponseObject, error)
+	// UpdateCommentReplyInSpace Edit the body (the author only), add or remove reactions.
+	// (PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId})
+	UpdateCommentReplyInSpace(ctx context.Context, request UpdateCommentReplyInSpaceRequestObject) (UpdateCommentReplyInSpaceResponseObject, error)
 
 	// (GET /spaces/{spaceId}/content)
 	GetCurrentRevision(ctx context.Context, request GetCurrentRevisionRequestObject) (GetCurrentRevisionResponseObject, error)
@@ -10303,6 +17036,998 @@ func (sh *strictHandler) SearchOrganizationContent(ctx echo.Context, organizatio
 	return nil
 }
 
+// ListSites operation middleware
+func (sh *strictHandler) ListSites(ctx echo.Context, organizationId OrganizationId, params ListSitesParams) error {
+	var request ListSitesRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSites(ctx.Request().Context(), request.(ListSitesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSites")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSitesResponseObject); ok {
+		return validResponse.VisitListSitesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateSite operation middleware
+func (sh *strictHandler) CreateSite(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateSiteRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSite(ctx.Request().Context(), request.(CreateSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateSiteResponseObject); ok {
+		return validResponse.VisitCreateSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteById operation middleware
+func (sh *strictHandler) DeleteSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request DeleteSiteByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteById(ctx.Request().Context(), request.(DeleteSiteByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSiteById operation middleware
+func (sh *strictHandler) GetSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request GetSiteByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteById(ctx.Request().Context(), request.(GetSiteByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteByIdResponseObject); ok {
+		return validResponse.VisitGetSiteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteById operation middleware
+func (sh *strictHandler) UpdateSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request UpdateSiteByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body UpdateSiteByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteById(ctx.Request().Context(), request.(UpdateSiteByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSiteAdaptiveSchema operation middleware
+func (sh *strictHandler) GetSiteAdaptiveSchema(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request GetSiteAdaptiveSchemaRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteAdaptiveSchema(ctx.Request().Context(), request.(GetSiteAdaptiveSchemaRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteAdaptiveSchema")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteAdaptiveSchemaResponseObject); ok {
+		return validResponse.VisitGetSiteAdaptiveSchemaResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteAdaptiveSchema operation middleware
+func (sh *strictHandler) UpdateSiteAdaptiveSchema(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request UpdateSiteAdaptiveSchemaRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body UpdateSiteAdaptiveSchemaJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteAdaptiveSchema(ctx.Request().Context(), request.(UpdateSiteAdaptiveSchemaRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteAdaptiveSchema")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteAdaptiveSchemaResponseObject); ok {
+		return validResponse.VisitUpdateSiteAdaptiveSchemaResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteAdaptiveTemplateConditions operation middleware
+func (sh *strictHandler) ListSiteAdaptiveTemplateConditions(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request ListSiteAdaptiveTemplateConditionsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteAdaptiveTemplateConditions(ctx.Request().Context(), request.(ListSiteAdaptiveTemplateConditionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteAdaptiveTemplateConditions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteAdaptiveTemplateConditionsResponseObject); ok {
+		return validResponse.VisitListSiteAdaptiveTemplateConditionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PublishSite operation middleware
+func (sh *strictHandler) PublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request PublishSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PublishSite(ctx.Request().Context(), request.(PublishSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PublishSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PublishSiteResponseObject); ok {
+		return validResponse.VisitPublishSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPublishedContentSite operation middleware
+func (sh *strictHandler) GetPublishedContentSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetPublishedContentSiteParams) error {
+	var request GetPublishedContentSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPublishedContentSite(ctx.Request().Context(), request.(GetPublishedContentSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPublishedContentSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPublishedContentSiteResponseObject); ok {
+		return validResponse.VisitGetPublishedContentSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteSectionGroups operation middleware
+func (sh *strictHandler) ListSiteSectionGroups(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSectionGroupsParams) error {
+	var request ListSiteSectionGroupsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteSectionGroups(ctx.Request().Context(), request.(ListSiteSectionGroupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteSectionGroups")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteSectionGroupsResponseObject); ok {
+		return validResponse.VisitListSiteSectionGroupsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddSectionGroupToSite operation middleware
+func (sh *strictHandler) AddSectionGroupToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request AddSectionGroupToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body AddSectionGroupToSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddSectionGroupToSite(ctx.Request().Context(), request.(AddSectionGroupToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddSectionGroupToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddSectionGroupToSiteResponseObject); ok {
+		return validResponse.VisitAddSectionGroupToSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteSectionGroupById operation middleware
+func (sh *strictHandler) DeleteSiteSectionGroupById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
+	var request DeleteSiteSectionGroupByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionGroupId = siteSectionGroupId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteSectionGroupById(ctx.Request().Context(), request.(DeleteSiteSectionGroupByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteSectionGroupById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteSectionGroupByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteSectionGroupByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteSectionGroupById operation middleware
+func (sh *strictHandler) UpdateSiteSectionGroupById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
+	var request UpdateSiteSectionGroupByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionGroupId = siteSectionGroupId
+
+	var body UpdateSiteSectionGroupByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteSectionGroupById(ctx.Request().Context(), request.(UpdateSiteSectionGroupByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteSectionGroupById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteSectionGroupByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteSectionGroupByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddSectionToGroup operation middleware
+func (sh *strictHandler) AddSectionToGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
+	var request AddSectionToGroupRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionGroupId = siteSectionGroupId
+
+	var body AddSectionToGroupJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddSectionToGroup(ctx.Request().Context(), request.(AddSectionToGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddSectionToGroup")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddSectionToGroupResponseObject); ok {
+		return validResponse.VisitAddSectionToGroupResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveSectionFromGroup operation middleware
+func (sh *strictHandler) RemoveSectionFromGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId, siteSectionId SiteSectionId) error {
+	var request RemoveSectionFromGroupRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionGroupId = siteSectionGroupId
+	request.SiteSectionId = siteSectionId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveSectionFromGroup(ctx.Request().Context(), request.(RemoveSectionFromGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveSectionFromGroup")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveSectionFromGroupResponseObject); ok {
+		return validResponse.VisitRemoveSectionFromGroupResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteSections operation middleware
+func (sh *strictHandler) ListSiteSections(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSectionsParams) error {
+	var request ListSiteSectionsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteSections(ctx.Request().Context(), request.(ListSiteSectionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteSections")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteSectionsResponseObject); ok {
+		return validResponse.VisitListSiteSectionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddSectionToSite operation middleware
+func (sh *strictHandler) AddSectionToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request AddSectionToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body AddSectionToSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddSectionToSite(ctx.Request().Context(), request.(AddSectionToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddSectionToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddSectionToSiteResponseObject); ok {
+		return validResponse.VisitAddSectionToSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteSectionById operation middleware
+func (sh *strictHandler) DeleteSiteSectionById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error {
+	var request DeleteSiteSectionByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionId = siteSectionId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteSectionById(ctx.Request().Context(), request.(DeleteSiteSectionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteSectionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteSectionByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteSectionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteSectionById operation middleware
+func (sh *strictHandler) UpdateSiteSectionById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error {
+	var request UpdateSiteSectionByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionId = siteSectionId
+
+	var body UpdateSiteSectionByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteSectionById(ctx.Request().Context(), request.(UpdateSiteSectionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteSectionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteSectionByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteSectionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// MoveSiteSection operation middleware
+func (sh *strictHandler) MoveSiteSection(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error {
+	var request MoveSiteSectionRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionId = siteSectionId
+
+	var body MoveSiteSectionJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.MoveSiteSection(ctx.Request().Context(), request.(MoveSiteSectionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "MoveSiteSection")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(MoveSiteSectionResponseObject); ok {
+		return validResponse.VisitMoveSiteSectionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteSpaces operation middleware
+func (sh *strictHandler) ListSiteSpaces(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSpacesParams) error {
+	var request ListSiteSpacesRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteSpaces(ctx.Request().Context(), request.(ListSiteSpacesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteSpaces")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteSpacesResponseObject); ok {
+		return validResponse.VisitListSiteSpacesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddSpaceToSite operation middleware
+func (sh *strictHandler) AddSpaceToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request AddSpaceToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body AddSpaceToSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddSpaceToSite(ctx.Request().Context(), request.(AddSpaceToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddSpaceToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddSpaceToSiteResponseObject); ok {
+		return validResponse.VisitAddSpaceToSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteSpaceById operation middleware
+func (sh *strictHandler) DeleteSiteSpaceById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request DeleteSiteSpaceByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteSpaceById(ctx.Request().Context(), request.(DeleteSiteSpaceByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteSpaceById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteSpaceByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteSpaceByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteSpaceById operation middleware
+func (sh *strictHandler) UpdateSiteSpaceById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request UpdateSiteSpaceByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	var body UpdateSiteSpaceByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteSpaceById(ctx.Request().Context(), request.(UpdateSiteSpaceByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteSpaceById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteSpaceByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteSpaceByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// MoveSiteSpace operation middleware
+func (sh *strictHandler) MoveSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request MoveSiteSpaceRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	var body MoveSiteSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.MoveSiteSpace(ctx.Request().Context(), request.(MoveSiteSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "MoveSiteSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(MoveSiteSpaceResponseObject); ok {
+		return validResponse.VisitMoveSiteSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UnpublishSite operation middleware
+func (sh *strictHandler) UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request UnpublishSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UnpublishSite(ctx.Request().Context(), request.(UnpublishSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnpublishSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UnpublishSiteResponseObject); ok {
+		return validResponse.VisitUnpublishSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListSpacesInOrganizationById operation middleware
 func (sh *strictHandler) ListSpacesInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListSpacesInOrganizationByIdParams) error {
 	var request ListSpacesInOrganizationByIdRequestObject
@@ -10806,6 +18531,400 @@ func (sh *strictHandler) UpdateChangeRequestById(ctx echo.Context, spaceId Space
 	return nil
 }
 
+// ListCommentersInChangeRequest operation middleware
+func (sh *strictHandler) ListCommentersInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListCommentersInChangeRequestParams) error {
+	var request ListCommentersInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCommentersInChangeRequest(ctx.Request().Context(), request.(ListCommentersInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCommentersInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCommentersInChangeRequestResponseObject); ok {
+		return validResponse.VisitListCommentersInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCommentsInChangeRequest operation middleware
+func (sh *strictHandler) ListCommentsInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListCommentsInChangeRequestParams) error {
+	var request ListCommentsInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCommentsInChangeRequest(ctx.Request().Context(), request.(ListCommentsInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCommentsInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCommentsInChangeRequestResponseObject); ok {
+		return validResponse.VisitListCommentsInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PostCommentInChangeRequest operation middleware
+func (sh *strictHandler) PostCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request PostCommentInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body PostCommentInChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PostCommentInChangeRequest(ctx.Request().Context(), request.(PostCommentInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostCommentInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PostCommentInChangeRequestResponseObject); ok {
+		return validResponse.VisitPostCommentInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCommentInChangeRequest operation middleware
+func (sh *strictHandler) DeleteCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) error {
+	var request DeleteCommentInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCommentInChangeRequest(ctx.Request().Context(), request.(DeleteCommentInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCommentInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCommentInChangeRequestResponseObject); ok {
+		return validResponse.VisitDeleteCommentInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCommentInChangeRequest operation middleware
+func (sh *strictHandler) GetCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params GetCommentInChangeRequestParams) error {
+	var request GetCommentInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCommentInChangeRequest(ctx.Request().Context(), request.(GetCommentInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCommentInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCommentInChangeRequestResponseObject); ok {
+		return validResponse.VisitGetCommentInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateCommentInChangeRequest operation middleware
+func (sh *strictHandler) UpdateCommentInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) error {
+	var request UpdateCommentInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+
+	var body UpdateCommentInChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCommentInChangeRequest(ctx.Request().Context(), request.(UpdateCommentInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCommentInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateCommentInChangeRequestResponseObject); ok {
+		return validResponse.VisitUpdateCommentInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCommentRepliesInChangeRequest operation middleware
+func (sh *strictHandler) ListCommentRepliesInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, params ListCommentRepliesInChangeRequestParams) error {
+	var request ListCommentRepliesInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCommentRepliesInChangeRequest(ctx.Request().Context(), request.(ListCommentRepliesInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCommentRepliesInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCommentRepliesInChangeRequestResponseObject); ok {
+		return validResponse.VisitListCommentRepliesInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PostCommentReplyInChangeRequest operation middleware
+func (sh *strictHandler) PostCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId) error {
+	var request PostCommentReplyInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+
+	var body PostCommentReplyInChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PostCommentReplyInChangeRequest(ctx.Request().Context(), request.(PostCommentReplyInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostCommentReplyInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PostCommentReplyInChangeRequestResponseObject); ok {
+		return validResponse.VisitPostCommentReplyInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCommentReplyInChangeRequest operation middleware
+func (sh *strictHandler) DeleteCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId) error {
+	var request DeleteCommentReplyInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+	request.CommentReplyId = commentReplyId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCommentReplyInChangeRequest(ctx.Request().Context(), request.(DeleteCommentReplyInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCommentReplyInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCommentReplyInChangeRequestResponseObject); ok {
+		return validResponse.VisitDeleteCommentReplyInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCommentReplyInChangeRequest operation middleware
+func (sh *strictHandler) GetCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId, params GetCommentReplyInChangeRequestParams) error {
+	var request GetCommentReplyInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+	request.CommentReplyId = commentReplyId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCommentReplyInChangeRequest(ctx.Request().Context(), request.(GetCommentReplyInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCommentReplyInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCommentReplyInChangeRequestResponseObject); ok {
+		return validResponse.VisitGetCommentReplyInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateCommentReplyInChangeRequest operation middleware
+func (sh *strictHandler) UpdateCommentReplyInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, commentId CommentId, commentReplyId CommentReplyId) error {
+	var request UpdateCommentReplyInChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.CommentId = commentId
+	request.CommentReplyId = commentReplyId
+
+	var body UpdateCommentReplyInChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCommentReplyInChangeRequest(ctx.Request().Context(), request.(UpdateCommentReplyInChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCommentReplyInChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateCommentReplyInChangeRequestResponseObject); ok {
+		return validResponse.VisitUpdateCommentReplyInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetRevisionOfChangeRequestById operation middleware
 func (sh *strictHandler) GetRevisionOfChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRevisionOfChangeRequestByIdParams) error {
 	var request GetRevisionOfChangeRequestByIdRequestObject
@@ -11204,6 +19323,389 @@ func (sh *strictHandler) UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, 
 		return err
 	} else if validResponse, ok := response.(UpdateChangeRequestResponseObject); ok {
 		return validResponse.VisitUpdateChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCommentersInSpace operation middleware
+func (sh *strictHandler) ListCommentersInSpace(ctx echo.Context, spaceId SpaceId, params ListCommentersInSpaceParams) error {
+	var request ListCommentersInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCommentersInSpace(ctx.Request().Context(), request.(ListCommentersInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCommentersInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCommentersInSpaceResponseObject); ok {
+		return validResponse.VisitListCommentersInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCommentsInSpace operation middleware
+func (sh *strictHandler) ListCommentsInSpace(ctx echo.Context, spaceId SpaceId, params ListCommentsInSpaceParams) error {
+	var request ListCommentsInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCommentsInSpace(ctx.Request().Context(), request.(ListCommentsInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCommentsInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCommentsInSpaceResponseObject); ok {
+		return validResponse.VisitListCommentsInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PostCommentInSpace operation middleware
+func (sh *strictHandler) PostCommentInSpace(ctx echo.Context, spaceId SpaceId) error {
+	var request PostCommentInSpaceRequestObject
+
+	request.SpaceId = spaceId
+
+	var body PostCommentInSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PostCommentInSpace(ctx.Request().Context(), request.(PostCommentInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostCommentInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PostCommentInSpaceResponseObject); ok {
+		return validResponse.VisitPostCommentInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCommentInSpace operation middleware
+func (sh *strictHandler) DeleteCommentInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId) error {
+	var request DeleteCommentInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCommentInSpace(ctx.Request().Context(), request.(DeleteCommentInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCommentInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCommentInSpaceResponseObject); ok {
+		return validResponse.VisitDeleteCommentInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCommentInSpace operation middleware
+func (sh *strictHandler) GetCommentInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, params GetCommentInSpaceParams) error {
+	var request GetCommentInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCommentInSpace(ctx.Request().Context(), request.(GetCommentInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCommentInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCommentInSpaceResponseObject); ok {
+		return validResponse.VisitGetCommentInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateCommentInSpace operation middleware
+func (sh *strictHandler) UpdateCommentInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId) error {
+	var request UpdateCommentInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+
+	var body UpdateCommentInSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCommentInSpace(ctx.Request().Context(), request.(UpdateCommentInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCommentInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateCommentInSpaceResponseObject); ok {
+		return validResponse.VisitUpdateCommentInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCommentRepliesInSpace operation middleware
+func (sh *strictHandler) ListCommentRepliesInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, params ListCommentRepliesInSpaceParams) error {
+	var request ListCommentRepliesInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCommentRepliesInSpace(ctx.Request().Context(), request.(ListCommentRepliesInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCommentRepliesInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCommentRepliesInSpaceResponseObject); ok {
+		return validResponse.VisitListCommentRepliesInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PostCommentReplyInSpace operation middleware
+func (sh *strictHandler) PostCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId) error {
+	var request PostCommentReplyInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+
+	var body PostCommentReplyInSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PostCommentReplyInSpace(ctx.Request().Context(), request.(PostCommentReplyInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PostCommentReplyInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PostCommentReplyInSpaceResponseObject); ok {
+		return validResponse.VisitPostCommentReplyInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCommentReplyInSpace operation middleware
+func (sh *strictHandler) DeleteCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId) error {
+	var request DeleteCommentReplyInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+	request.CommentReplyId = commentReplyId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCommentReplyInSpace(ctx.Request().Context(), request.(DeleteCommentReplyInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCommentReplyInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCommentReplyInSpaceResponseObject); ok {
+		return validResponse.VisitDeleteCommentReplyInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCommentReplyInSpace operation middleware
+func (sh *strictHandler) GetCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId, params GetCommentReplyInSpaceParams) error {
+	var request GetCommentReplyInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+	request.CommentReplyId = commentReplyId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCommentReplyInSpace(ctx.Request().Context(), request.(GetCommentReplyInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCommentReplyInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCommentReplyInSpaceResponseObject); ok {
+		return validResponse.VisitGetCommentReplyInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateCommentReplyInSpace operation middleware
+func (sh *strictHandler) UpdateCommentReplyInSpace(ctx echo.Context, spaceId SpaceId, commentId CommentId, commentReplyId CommentReplyId) error {
+	var request UpdateCommentReplyInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.CommentId = commentId
+	request.CommentReplyId = commentReplyId
+
+	var body UpdateCommentReplyInSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCommentReplyInSpace(ctx.Request().Context(), request.(UpdateCommentReplyInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCommentReplyInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateCommentReplyInSpaceResponseObject); ok {
+		return validResponse.VisitUpdateCommentReplyInSpaceResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

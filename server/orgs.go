@@ -44,7 +44,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 		out.EmailDomains = []string{}
 	}
 	if o.DefaultContentSite != nil {
-		out.DefaultContent = &gen.OrganizationDefaultContent{Type: gen.Site, Site: *o.DefaultContentSite}
+		out.DefaultContent = &gen.OrganizationDefaultContent{Type: gen.DefaultContentTypeSite, Site: *o.DefaultContentSite}
 	}
 	out.Urls.Location = s.apiURL("/orgs/" + o.ID)
 	out.Urls.App = s.appURL("/o/" + o.ID)

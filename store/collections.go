@@ -234,6 +234,9 @@ func (s *Store) DeleteCollection(ctx context.Context, id string) error {
 			if err := unindexSpace(ctx, tx, sp); err != nil {
 				return err
 			}
+			if err := deleteSiteSpacesOfSpace(ctx, tx, sp); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, subtree+`
 			UPDATE spaces SET deleted_at = ?2, updated_at = ?2
@@ -309,6 +312,10 @@ func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) 
 		}
 		for _, sp := range spaces {
 			if err := reindexSpace(ctx, tx, sp); err != nil {
+				return err
+			}
+			// The sites publishing it belong to the organization it leaves.
+			if err := deleteSiteSpacesOfSpace(ctx, tx, sp); err != nil {
 				return err
 			}
 		}

@@ -230,8 +230,14 @@ func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain, user
 func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd OrganizationUpdate) (*Organization, error) {
 	err := s.write(ctx, func(tx *Tx) error {
 		if upd.SetDefaultContent && upd.DefaultContentSite != nil {
-			// Sites arrive with the sites issue; until then no site id can name existing content.
-			return Errorf(EINVALID, "defaultContent.site: no site %q in this organization.", *upd.DefaultContentSite)
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sites WHERE id = ? AND organization_id = ?`,
+				*upd.DefaultContentSite, id).Scan(&n); err != nil {
+				return fmt.Errorf("store: unable to check default content: %w", err)
+			}
+			if n == 0 {
+				return Errorf(EINVALID, "defaultContent.site: no site %q in this organization.", *upd.DefaultContentSite)
+			}
 		}
 		set := func(col string, v any) error {
 			_, err := tx.ExecContext(ctx, `UPDATE organizations SET `+col+` = ? WHERE id = ?`, v, id)

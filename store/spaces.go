@@ -338,6 +338,9 @@ func (s *Store) DeleteSpace(ctx context.Context, id string) error {
 			now, now, id); err != nil {
 			return fmt.Errorf("store: unable to delete space: %w", err)
 		}
+		if err := deleteSiteSpacesOfSpace(ctx, tx, id); err != nil {
+			return err
+		}
 		return unindexSpace(ctx, tx, id)
 	})
 }
@@ -448,6 +451,10 @@ func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*Spa
 		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET organization_id = ?, parent_id = NULL, position = ?, updated_at = ?
 			WHERE id = ?`, targetOrgID, pos, formatTime(tx.now), id); err != nil {
 			return fmt.Errorf("store: unable to transfer space: %w", err)
+		}
+		// The sites publishing it belong to the organization it leaves.
+		if err := deleteSiteSpacesOfSpace(ctx, tx, id); err != nil {
+			return err
 		}
 		if err := reindexSpace(ctx, tx, id); err != nil {
 			return err

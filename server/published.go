@@ -1,0 +1,196 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/quire-docs/quire/condition"
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// sitePublishedURL is where a published site is read ({base}/s/{siteId}); nil while the site is
+// not published.
+func (s *Server) sitePublishedURL(site *store.Site) *string {
+	if !site.Published {
+		return nil
+	}
+	u := s.BaseURL + "/s/" + site.ID
+	return &u
+}
+
+// withShareKey appends a share-link site's share key to one of its published URLs.
+func withShareKey(site *store.Site, u string) string {
+	if site.Visibility == "share-link" {
+		return u + "?share=" + site.ShareKey
+	}
+	return u
+}
+
+// visitorClaims verifies a visitor token (HS256, signed with the server's visitor secret, not
+// expired) and returns its claims.
+func (s *Server) visitorClaims(token string) (map[string]any, error) {
+	claims := jwt.MapClaims{}
+	_, err := jwt.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) { return s.VisitorSecret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithTimeFunc(s.Store.Now))
+	if err != nil {
+		return nil, err
+	}
+	return claims, nil
+}
+
+// visible decides a condition for a visitor: no condition shows; a stored condition that no
+// longer parses hides (conditions are parsed when saved, so this is only a safety net).
+func visible(cond *string, claims map[string]any) bool {
+	if cond == nil {
+		return true
+	}
+	e, err := condition.Parse(*cond)
+	if err != nil {
+		return false
+	}
+	return e.Eval(claims)
+}
+
+// forVisitor keeps the parts of a site's structure a visitor sees: sections and site spaces whose
+// condition holds, sections with at least one site space left, groups with something left.
+func forVisitor(st *store.SiteStructure, claims map[string]any) *store.SiteStructure {
+	out := &store.SiteStructure{}
+	for _, ss := range st.RootSiteSpaces {
+		if visible(ss.Condition, claims) {
+			out.RootSiteSpaces = append(out.RootSiteSpaces, ss)
+		}
+	}
+	for _, sec := range st.Sections {
+		if !visible(sec.Condition, claims) {
+			continue
+		}
+		kept := *sec
+		kept.SiteSpaces = nil
+		for _, ss := range sec.SiteSpaces {
+			if visible(ss.Condition, claims) {
+				kept.SiteSpaces = append(kept.SiteSpaces, ss)
+			}
+		}
+		if len(kept.SiteSpaces) > 0 {
+			out.Sections = append(out.Sections, &kept)
+		}
+	}
+	// A group stays when a kept section is in it or in one of its subgroups.
+	keep := map[string]bool{}
+	parent := map[string]*string{}
+	for _, g := range st.Groups {
+		parent[g.ID] = g.ParentID
+	}
+	for _, sec := range out.Sections {
+		for g := sec.GroupID; g != nil && !keep[*g]; g = parent[*g] {
+			keep[*g] = true
+		}
+	}
+	for _, g := range st.Groups {
+		if keep[g.ID] {
+			out.Groups = append(out.Groups, g)
+		}
+	}
+	return out
+}
+
+func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublishedContentSiteRequestObject) (gen.GetPublishedContentSiteResponseObject, error) {
+	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	if !site.Published {
+		return nil, store.Errorf(store.ENOTFOUND, "The site is not published.")
+	}
+	p := req.Params
+	if site.Visibility == "share-link" {
+		if p.ShareKey == nil || subtle.ConstantTimeCompare([]byte(*p.ShareKey), []byte(site.ShareKey)) != 1 {
+			// Without the right share key the site is as good as not there.
+			return nil, store.Errorf(store.ENOTFOUND, "Site not found.")
+		}
+	}
+	var claims map[string]any
+	if p.VisitorToken != nil {
+		if claims, err = s.visitorClaims(*p.VisitorToken); err != nil {
+			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("The visitor token is not valid: %v.", errors.Unwrap(err))}
+		}
+	} else if site.Visibility == "visitor-auth" {
+		return nil, &httpError{http.StatusForbidden, "This site needs a visitor token (visitorToken)."}
+	}
+	st, err := s.Store.FindSiteStructure(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	seen := forVisitor(st, claims)
+	roles, err := s.newContentRoles(ctx, site.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	var all []*store.SiteSpace
+	all = append(all, seen.RootSiteSpaces...)
+	for _, sec := range seen.Sections {
+		all = append(all, sec.SiteSpaces...)
+	}
+	roleOf, err := spaceRoles(roles, all)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site),
+		Scripts: []map[string]any{}}
+	out.Customizations.Site = map[string]any{}
+	out.Customizations.SiteSpaces = map[string]map[string]any{}
+	for _, ss := range all {
+		out.Customizations.SiteSpaces[ss.ID] = map[string]any{}
+	}
+	out.Structure.Structure = []gen.SiteStructureEntry{}
+	if len(st.Sections) == 0 {
+		out.Structure.Type = gen.SiteSpaces
+		for _, ss := range seen.RootSiteSpaces {
+			var e gen.SiteStructureEntry
+			if err := e.FromSiteSpace(s.siteSpaceAPI(site, nil, ss, roleOf)); err != nil {
+				return nil, err
+			}
+			out.Structure.Structure = append(out.Structure.Structure, e)
+		}
+		return out, nil
+	}
+	out.Structure.Type = gen.Sections
+	// The root holds sections without a group and top-level groups, in position order.
+	type entry struct {
+		position float64
+		sec      *store.SiteSection
+		group    *store.SiteSectionGroup
+	}
+	var root []entry
+	for _, sec := range seen.Sections {
+		if sec.GroupID == nil {
+			root = append(root, entry{position: sec.Position, sec: sec})
+		}
+	}
+	for _, g := range seen.Groups {
+		if g.ParentID == nil {
+			root = append(root, entry{position: g.Position, group: g})
+		}
+	}
+	sort.SliceStable(root, func(i, j int) bool { return root[i].position < root[j].position })
+	for _, r := range root {
+		var e gen.SiteStructureEntry
+		var err error
+		if r.sec != nil {
+			err = e.FromSiteSection(s.siteSectionAPI(site, r.sec, roleOf))
+		} else {
+			err = e.FromSiteSectionGroup(s.siteSectionGroupAPI(site, r.group, seen, roleOf))
+		}
+		if err != nil {
+			return nil, err
+		}
+		out.Structure.Structure = append(out.Structure.Structure, e)
+	}
+	return out, nil
+}

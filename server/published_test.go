@@ -1,0 +1,238 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/quire-docs/quire/gen"
+)
+
+// visitorToken mints a visitor token with the test server's visitor secret.
+func visitorToken(t *testing.T, ts *testServer, claims jwt.MapClaims) string {
+	t.Helper()
+	if _, ok := claims["exp"]; !ok {
+		claims["exp"] = ts.Clock.Now().Add(time.Hour).Unix()
+	}
+	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(ts.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// publishedTitles is the structure of a published site as section titles with their site
+// spaces' titles ("Section: Space, Space"), or just site space titles.
+func publishedTitles(t *testing.T, p gen.PublishedContentSite) []string {
+	t.Helper()
+	var out []string
+	var walk func(entries []gen.SiteStructureEntry, prefix string)
+	walk = func(entries []gen.SiteStructureEntry, prefix string) {
+		for _, e := range entries {
+			if sec, err := e.AsSiteSection(); err == nil && sec.Object == gen.SiteSectionObjectSiteSection {
+				s := prefix + sec.Title + ":"
+				for _, ss := range sec.SiteSpaces {
+					s += " " + ss.Title
+				}
+				out = append(out, s)
+				continue
+			}
+			if g, err := e.AsSiteSectionGroup(); err == nil && g.Object == gen.SiteSectionGroupObjectSiteSectionGroup {
+				walk(g.Children, prefix+g.Title+"/")
+				continue
+			}
+			if ss, err := e.AsSiteSpace(); err == nil {
+				out = append(out, prefix+ss.Title)
+			}
+		}
+	}
+	walk(p.Structure.Structure, "")
+	return out
+}
+
+func samePublished(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
+	w := crNewWorld(t)
+	org := w.org.Id
+	guide := w.MustCreateSpace(t, w.admin, org, "Guide", "")
+	beta := w.MustCreateSpace(t, w.admin, org, "Beta Guide", "")
+	api := w.MustCreateSpace(t, w.admin, org, "API", "")
+	internal := w.MustCreateSpace(t, w.admin, org, "Internal", "")
+
+	var site gen.Site
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)
+	base := "/orgs/" + org + "/sites/" + site.Id
+	var docs, apiSec, staff gen.SiteSection
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": guide.Id, "title": "Docs"}).Decode(t, &docs)
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": api.Id, "title": "API"}).Decode(t, &apiSec)
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": internal.Id, "title": "Staff"}).Decode(t, &staff)
+	var betaSS gen.SiteSpace
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": beta.Id, "sectionId": docs.Id}).Decode(t, &betaSS)
+	// Adaptive content: the beta guide for beta testers, the API section for paying plans, the
+	// staff section for employees.
+	w.Expect(t, http.StatusOK, w.admin, "PUT", base+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
+		"type": "object", "additionalProperties": false,
+		"properties": map[string]any{
+			"employee": map[string]any{"type": "boolean"},
+			"unsigned": map[string]any{"type": "object", "additionalProperties": false,
+				"properties": map[string]any{"beta": map[string]any{"type": "boolean"}}},
+		},
+	}})
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/site-spaces/"+betaSS.Id, map[string]any{"condition": "visitor.claims.unsigned.beta === true"})
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+apiSec.Id, map[string]any{"condition": `visitor.claims.plan === "pro" || visitor.claims.plan === "enterprise"`})
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+staff.Id, map[string]any{"condition": "visitor.claims.employee === true"})
+	w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", base+"/sections/"+staff.Id, map[string]any{"condition": "visitor.claims.employee == true"})
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base, map[string]any{"adaptiveContent": map[string]any{"enabled": true}})
+
+	read := func(t *testing.T, token string) []string {
+		t.Helper()
+		path := base + "/published"
+		if token != "" {
+			path += "?visitorToken=" + url.QueryEscape(token)
+		}
+		var p gen.PublishedContentSite
+		w.Expect(t, http.StatusOK, w.reader, "GET", path, nil).Decode(t, &p)
+		if p.Object != gen.PublishedContentSiteObjectPublishedContentSite || p.Site.Id != site.Id || p.Structure.Type != gen.Sections {
+			t.Fatalf("published = %+v", p)
+		}
+		return publishedTitles(t, p)
+	}
+
+	t.Run("NotPublishedIsNotFound", func(t *testing.T) {
+		w.Expect(t, http.StatusNotFound, w.admin, "GET", base+"/published", nil)
+	})
+	var sitePub gen.Site
+	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil).Decode(t, &sitePub)
+
+	anonymous := read(t, "")
+	free := read(t, visitorToken(t, w.testServer, jwt.MapClaims{"plan": "free", "unsigned": map[string]any{"beta": true}}))
+	pro := read(t, visitorToken(t, w.testServer, jwt.MapClaims{"plan": "pro"}))
+	staffView := read(t, visitorToken(t, w.testServer, jwt.MapClaims{"plan": "enterprise", "employee": true, "unsigned": map[string]any{"beta": true}}))
+
+	for name, c := range map[string]struct{ got, want []string }{
+		"Anonymous": {anonymous, []string{"Docs: Guide"}},
+		"FreeBeta":  {free, []string{"Docs: Guide Beta Guide"}},
+		"Pro":       {pro, []string{"Docs: Guide", "API: API"}},
+		"Staff":     {staffView, []string{"Docs: Guide Beta Guide", "API: API", "Staff: Internal"}},
+	} {
+		if !samePublished(c.got, c.want) {
+			t.Errorf("%s sees %q, want %q", name, c.got, c.want)
+		}
+	}
+	if samePublished(free, pro) || samePublished(pro, staffView) || samePublished(free, staffView) {
+		t.Fatalf("three visitors, three structures expected: %q / %q / %q", free, pro, staffView)
+	}
+
+	t.Run("PingTokenWorks", func(t *testing.T) {
+		var ping gen.PingResponse
+		w.Expect(t, http.StatusOK, w.reader, "POST", "/orgs/"+org+"/ping", nil).Decode(t, &ping)
+		if got := read(t, ping.PlatformVisitorClaims); !samePublished(got, []string{"Docs: Guide"}) {
+			t.Fatalf("ping visitor sees %q", got)
+		}
+	})
+	t.Run("BadTokens", func(t *testing.T) {
+		forged, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"employee": true}).SignedString([]byte("not the secret"))
+		w.Expect(t, http.StatusForbidden, w.reader, "GET", base+"/published?visitorToken="+forged, nil)
+		expired := visitorToken(t, w.testServer, jwt.MapClaims{"employee": true, "exp": w.Clock.Now().Add(-time.Minute).Unix()})
+		w.Expect(t, http.StatusForbidden, w.reader, "GET", base+"/published?visitorToken="+expired, nil)
+	})
+	t.Run("VisitorAuthNeedsAToken", func(t *testing.T) {
+		w.Expect(t, http.StatusOK, w.admin, "PATCH", base, map[string]any{"visibility": "visitor-auth"})
+		w.Expect(t, http.StatusForbidden, w.reader, "GET", base+"/published", nil)
+		if got := read(t, visitorToken(t, w.testServer, jwt.MapClaims{"plan": "pro"})); !samePublished(got, pro) {
+			t.Fatalf("visitor-auth with a token sees %q", got)
+		}
+	})
+	t.Run("ShareLinkNeedsTheKey", func(t *testing.T) {
+		var s gen.Site
+		w.Expect(t, http.StatusOK, w.admin, "PATCH", base, map[string]any{"visibility": "share-link"}).Decode(t, &s)
+		w.Expect(t, http.StatusNotFound, w.reader, "GET", base+"/published", nil)
+		w.Expect(t, http.StatusNotFound, w.reader, "GET", base+"/published?shareKey=wrong", nil)
+		u, err := url.Parse(*s.Urls.Published)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := u.Query().Get("share")
+		if key == "" {
+			t.Fatalf("published URL without its share key: %s", *s.Urls.Published)
+		}
+		w.Expect(t, http.StatusOK, w.reader, "GET", base+"/published?shareKey="+key, nil)
+	})
+	t.Run("Access", func(t *testing.T) {
+		w.Expect(t, http.StatusNotFound, w.outsider, "GET", base+"/published", nil)
+		w.Expect(t, http.StatusUnauthorized, nil, "GET", base+"/published", nil)
+	})
+}
+
+func TestPublishedSiteWithoutSections(t *testing.T) {
+	w := crNewWorld(t)
+	org := w.org.Id
+	a := w.MustCreateSpace(t, w.admin, org, "Alpha", "")
+	b := w.MustCreateSpace(t, w.admin, org, "Bravo", "")
+	var site gen.Site
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs", "spaces": []string{a.Id, b.Id}}).Decode(t, &site)
+	base := "/orgs/" + org + "/sites/" + site.Id
+	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil)
+	var p gen.PublishedContentSite
+	w.Expect(t, http.StatusOK, w.admin, "GET", base+"/published", nil).Decode(t, &p)
+	if p.Structure.Type != gen.SiteSpaces || !samePublished(publishedTitles(t, p), []string{"Alpha", "Bravo"}) {
+		t.Fatalf("structure = %s %q", p.Structure.Type, publishedTitles(t, p))
+	}
+	if len(p.Customizations.SiteSpaces) != 2 {
+		t.Fatalf("customizations = %+v", p.Customizations)
+	}
+	// Deleting the spaces removes their site spaces; the site keeps working, empty.
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+a.Id, nil)
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+b.Id, nil)
+	w.Expect(t, http.StatusOK, w.admin, "GET", base+"/published", nil).Decode(t, &p)
+	if len(p.Structure.Structure) != 0 || p.Site.SiteSpaces != 0 {
+		t.Fatalf("after deleting its spaces: %+v", p)
+	}
+}
+
+func TestTransferredSpaceLeavesTheSitesOfItsOldOrganization(t *testing.T) {
+	w := crNewWorld(t)
+	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Moving", "")
+	var site gen.Site
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs", "spaces": []string{sp.Id}}).Decode(t, &site)
+	target := w.MustCreateOrg(t, w.admin, "Elsewhere")
+	w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/transfer", map[string]any{"organization": target.Id})
+	var l gen.SiteSpaceList
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/sites/"+site.Id+"/site-spaces", nil).Decode(t, &l)
+	if l.Count != 0 {
+		t.Fatalf("the old organization's site still publishes the space: %+v", l)
+	}
+}
+
+func TestOrganizationDefaultContentIsASite(t *testing.T) {
+	w := crNewWorld(t)
+	var site gen.Site
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)
+	var o gen.Organization
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id, map[string]any{"defaultContent": map[string]any{"type": "site", "site": site.Id}}).Decode(t, &o)
+	if o.DefaultContent == nil || o.DefaultContent.Site != site.Id {
+		t.Fatalf("defaultContent = %+v", o.DefaultContent)
+	}
+	var theirs gen.Site
+	w.Expect(t, http.StatusCreated, w.outsider, "POST", "/orgs/"+w.other.Id+"/sites", map[string]any{"title": "Theirs"}).Decode(t, &theirs)
+	w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", "/orgs/"+w.org.Id, map[string]any{"defaultContent": map[string]any{"type": "site", "site": theirs.Id}})
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/orgs/"+w.org.Id+"/sites/"+site.Id, nil)
+	var after gen.Organization
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id, nil).Decode(t, &after)
+	if after.DefaultContent != nil {
+		t.Fatalf("a deleted site is still the default content: %+v", after.DefaultContent)
+	}
+}

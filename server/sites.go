@@ -1,0 +1,282 @@
+package server
+
+import (
+	"context"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// defaultSiteTitle names a site created without a title.
+const defaultSiteTitle = "Untitled site"
+
+func (s *Server) toAPISite(site *store.Site) gen.Site {
+	out := gen.Site{
+		Object:          gen.SiteObjectSite,
+		Id:              site.ID,
+		Type:            gen.SiteType(site.Type),
+		Title:           site.Title,
+		Hostname:        site.Hostname,
+		Basename:        site.Basename,
+		Visibility:      gen.SiteVisibility(site.Visibility),
+		Published:       site.Published,
+		SiteSpaces:      site.SiteSpaces,
+		CreatedAt:       site.CreatedAt,
+		AdaptiveContent: gen.SiteAdaptiveContent{Enabled: site.AdaptiveEnabled},
+		AgentsContext:   gen.SiteAgentsContext(site.AgentsContext),
+		Features:        []gen.SiteFeature{},
+	}
+	out.Urls.Location = s.apiURL("/orgs/" + site.OrganizationID + "/sites/" + site.ID)
+	out.Urls.App = s.appURL("/o/" + site.OrganizationID + "/sites/" + site.ID)
+	if u := s.sitePublishedURL(site); u != nil {
+		published := withShareKey(site, *u)
+		out.Urls.Published = &published
+	}
+	if site.Proxy != nil {
+		// The proxy forwards its origin to where the site is read: live, or its app view until then.
+		target := out.Urls.App
+		if out.Urls.Published != nil {
+			target = *out.Urls.Published
+		}
+		out.Proxy = &struct {
+			Origin string `json:"origin"`
+			Target string `json:"target"`
+		}{Origin: *site.Proxy, Target: target}
+	}
+	return out
+}
+
+// findSite returns a site of an organization the caller is a member of with at least min:
+// 404 when the caller is not a member or the site is not the organization's, 403 below min.
+func (s *Server) findSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, error) {
+	role, err := s.memberRole(ctx, orgID)
+	if err != nil {
+		return nil, notFoundAs(err, "Site")
+	}
+	site, err := s.Store.FindSite(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if site.OrganizationID != orgID {
+		return nil, store.Errorf(store.ENOTFOUND, "Site not found.")
+	}
+	if !role.AtLeast(min) {
+		return nil, forbidden("This needs the " + string(min) + " role in the organization.")
+	}
+	return site, nil
+}
+
+func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) (gen.ListSitesResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+		return nil, err
+	}
+	f := store.SiteFilter{Space: req.Params.Space, Title: req.Params.Title, Published: req.Params.Published}
+	list, err := s.Store.FindSites(ctx, req.OrganizationId, f, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.Site, 0, len(list.Items))
+	for _, site := range list.Items {
+		items = append(items, s.toAPISite(site))
+	}
+	return gen.ListSites200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) CreateSite(ctx context.Context, req gen.CreateSiteRequestObject) (gen.CreateSiteResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate); err != nil {
+		return nil, err
+	}
+	c := store.SiteCreate{Type: "basic", Title: defaultSiteTitle, Visibility: "public"}
+	if b := req.Body; b != nil {
+		if b.Type != nil {
+			c.Type = string(*b.Type)
+		}
+		if b.Title != nil {
+			c.Title = *b.Title
+		}
+		if b.Visibility != nil {
+			c.Visibility = string(*b.Visibility)
+		}
+		if b.Spaces != nil {
+			c.Spaces = *b.Spaces
+		}
+	}
+	site, err := s.Store.CreateSite(ctx, req.OrganizationId, c)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateSite201JSONResponse(s.toAPISite(site)), nil
+}
+
+func (s *Server) GetSiteById(ctx context.Context, req gen.GetSiteByIdRequestObject) (gen.GetSiteByIdResponseObject, error) {
+	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetSiteById200JSONResponse(s.toAPISite(site)), nil
+}
+
+func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdRequestObject) (gen.UpdateSiteByIdResponseObject, error) {
+	if _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate); err != nil {
+		return nil, err
+	}
+	b := req.Body
+	upd := store.SiteUpdate{
+		Title:              b.Title,
+		Basename:           b.Basename,
+		DefaultSiteSpace:   b.DefaultSiteSpace,
+		DefaultSiteSection: b.DefaultSiteSection,
+	}
+	if b.Visibility != nil {
+		v := string(*b.Visibility)
+		upd.Visibility = &v
+	}
+	if b.AgentsContext != nil {
+		v := string(*b.AgentsContext)
+		upd.AgentsContext = &v
+	}
+	if b.AdaptiveContent != nil {
+		upd.AdaptiveEnabled = &b.AdaptiveContent.Enabled
+	}
+	if b.Hostname.IsSpecified() {
+		upd.SetHostname = true
+		if h, err := b.Hostname.Get(); err == nil {
+			upd.Hostname = &h
+		}
+	}
+	if b.Proxy.IsSpecified() {
+		upd.SetProxy = true
+		if p, err := b.Proxy.Get(); err == nil {
+			upd.Proxy = &p
+		}
+	}
+	// One transaction writes the fields and checks that the defaults are the site's, so a bad id
+	// changes nothing; the site structure then sets them, as it owns the rules of defaults.
+	site, err := s.Store.UpdateSite(ctx, req.SiteId, upd)
+	if err != nil {
+		return nil, err
+	}
+	if b.DefaultSiteSpace != nil {
+		err := s.Store.SetDefaultSiteSpace(ctx, req.SiteId, *b.DefaultSiteSpace)
+		if err := invalidField(err, "defaultSiteSpace"); err != nil {
+			return nil, err
+		}
+	}
+	if b.DefaultSiteSection != nil {
+		err := s.Store.SetDefaultSiteSection(ctx, req.SiteId, *b.DefaultSiteSection)
+		if err := invalidField(err, "defaultSiteSection"); err != nil {
+			return nil, err
+		}
+	}
+	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site)), nil
+}
+
+// invalidField turns a miss of an id a body field names into a 400 naming the field.
+func invalidField(err error, field string) error {
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return badRequest(`Invalid body field "` + field + `": ` + err.Error())
+	}
+	return err
+}
+
+func (s *Server) DeleteSiteById(ctx context.Context, req gen.DeleteSiteByIdRequestObject) (gen.DeleteSiteByIdResponseObject, error) {
+	_, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleAdmin)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return gen.DeleteSiteById204Response{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteSite(ctx, req.SiteId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteSiteById204Response{}, nil
+}
+
+func (s *Server) PublishSite(ctx context.Context, req gen.PublishSiteRequestObject) (gen.PublishSiteResponseObject, error) {
+	site, err := s.setPublished(ctx, req.OrganizationId, req.SiteId, true)
+	if err != nil {
+		return nil, err
+	}
+	return gen.PublishSite200JSONResponse(s.toAPISite(site)), nil
+}
+
+func (s *Server) UnpublishSite(ctx context.Context, req gen.UnpublishSiteRequestObject) (gen.UnpublishSiteResponseObject, error) {
+	site, err := s.setPublished(ctx, req.OrganizationId, req.SiteId, false)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UnpublishSite200JSONResponse(s.toAPISite(site)), nil
+}
+
+func (s *Server) setPublished(ctx context.Context, orgID, siteID string, published bool) (*store.Site, error) {
+	if _, err := s.findSite(ctx, orgID, siteID, store.RoleCreate); err != nil {
+		return nil, err
+	}
+	return s.Store.SetSitePublished(ctx, siteID, published)
+}
+
+// apiAdaptiveSchema answers a site's visitor schema; before one is set, the empty schema as of
+// the site's creation.
+func apiAdaptiveSchema(site *store.Site) (gen.SiteAdaptiveSchema, error) {
+	m, err := site.AdaptiveSchemaObject()
+	if err != nil {
+		return gen.SiteAdaptiveSchema{}, err
+	}
+	updated := site.CreatedAt
+	if site.AdaptiveSchemaUpdatedAt != nil {
+		updated = *site.AdaptiveSchemaUpdatedAt
+	}
+	return gen.SiteAdaptiveSchema{Object: gen.SiteAdaptiveSchemaObjectSiteAdaptiveSchema, JsonSchema: m, UpdatedAt: updated}, nil
+}
+
+func (s *Server) GetSiteAdaptiveSchema(ctx context.Context, req gen.GetSiteAdaptiveSchemaRequestObject) (gen.GetSiteAdaptiveSchemaResponseObject, error) {
+	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	out, err := apiAdaptiveSchema(site)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetSiteAdaptiveSchema200JSONResponse(out), nil
+}
+
+func (s *Server) UpdateSiteAdaptiveSchema(ctx context.Context, req gen.UpdateSiteAdaptiveSchemaRequestObject) (gen.UpdateSiteAdaptiveSchemaResponseObject, error) {
+	if _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate); err != nil {
+		return nil, err
+	}
+	site, err := s.Store.SetSiteAdaptiveSchema(ctx, req.SiteId, req.Body.JsonSchema)
+	if err != nil {
+		return nil, err
+	}
+	out, err := apiAdaptiveSchema(site)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSiteAdaptiveSchema200JSONResponse(out), nil
+}
+
+func (s *Server) ListSiteAdaptiveTemplateConditions(ctx context.Context, req gen.ListSiteAdaptiveTemplateConditionsRequestObject) (gen.ListSiteAdaptiveTemplateConditionsResponseObject, error) {
+	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	claims, err := site.AdaptiveClaims()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.SiteTemplateCondition, 0, len(claims))
+	for _, c := range claims {
+		ref, what := "visitor.claims."+c.Name, c.Name
+		if c.Unsigned {
+			ref, what = "visitor.claims.unsigned."+c.Name, "unsigned "+c.Name
+		}
+		desc := "Visitors whose " + what + " claim is true"
+		if c.Description != nil && *c.Description != "" {
+			desc = *c.Description
+		}
+		items = append(items, gen.SiteTemplateCondition{Condition: ref + " === true", Description: desc})
+	}
+	return gen.ListSiteAdaptiveTemplateConditions200JSONResponse{Items: items}, nil
+}

@@ -1,0 +1,570 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/oapi-codegen/nullable"
+	"github.com/quire-docs/quire/condition"
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// The structure of a site: site spaces, sections and section groups. Access is the site's: the
+// site must be the path organization's and the caller a member of it (else 404); reading needs
+// the read role in the organization, changing the create role (else 403).
+
+// structureSite returns the site a structure operation works on, with the caller's roles in its
+// organization.
+func (s *Server) structureSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, *contentRoles, error) {
+	roles, err := s.newContentRoles(ctx, orgID)
+	if err != nil {
+		return nil, nil, notFoundAs(err, "Site")
+	}
+	site, err := s.Store.FindSite(ctx, siteID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if site.OrganizationID != orgID {
+		return nil, nil, store.Errorf(store.ENOTFOUND, "Site not found.")
+	}
+	if !roles.orgRole.AtLeast(min) {
+		return nil, nil, forbidden("This needs the " + string(min) + " role in the organization.")
+	}
+	return site, roles, nil
+}
+
+// roleOfSpace gives the role a converted site space's space carries its permissions for.
+type roleOfSpace func(*store.Space) store.Role
+
+func constRole(role store.Role) roleOfSpace { return func(*store.Space) store.Role { return role } }
+
+// spaceRoles resolves the caller's role on the spaces of site spaces (collection levels are
+// loaded at most once).
+func spaceRoles(roles *contentRoles, spaces []*store.SiteSpace) (roleOfSpace, error) {
+	m := make(map[string]store.Role, len(spaces))
+	for _, ss := range spaces {
+		r, err := roles.of(ss.Space.DefaultLevel, ss.Space.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		m[ss.Space.ID] = r
+	}
+	return func(sp *store.Space) store.Role { return m[sp.ID] }, nil
+}
+
+// structureSpaces lists the site spaces of a structure.
+func structureSpaces(st *store.SiteStructure) []*store.SiteSpace {
+	out := append([]*store.SiteSpace{}, st.RootSiteSpaces...)
+	for _, sec := range st.Sections {
+		out = append(out, sec.SiteSpaces...)
+	}
+	return out
+}
+
+// structureURL is the published URL of a section (ss nil) or of a site space in a section (sec
+// nil: at the root); a default section or site space adds nothing to the path. nil while the site
+// is not published.
+func (s *Server) structureURL(site *store.Site, sec *store.SiteSection, ss *store.SiteSpace) *string {
+	base := s.sitePublishedURL(site)
+	if base == nil {
+		return nil
+	}
+	u := *base
+	if sec != nil && !sec.Default {
+		u += "/" + sec.Path
+	}
+	if ss != nil && !ss.Default {
+		u += "/" + ss.Path
+	}
+	u = withShareKey(site, u)
+	return &u
+}
+
+// toAPISiteSpace converts a site space with its space's permissions for role. Its published URL
+// needs its section: for a site space in a section, convert the section (toAPISiteSection) or use
+// siteSpaceAPI; here it is left out rather than wrong.
+func (s *Server) toAPISiteSpace(site *store.Site, ss *store.SiteSpace, role store.Role) gen.SiteSpace {
+	return s.siteSpaceAPI(site, nil, ss, constRole(role))
+}
+
+// siteSpaceAPI converts a site space of a section (nil: at the site root).
+func (s *Server) siteSpaceAPI(site *store.Site, sec *store.SiteSection, ss *store.SiteSpace, roleOf roleOfSpace) gen.SiteSpace {
+	out := gen.SiteSpace{
+		Object:    gen.SiteSpaceObjectSiteSpace,
+		Id:        ss.ID,
+		Path:      ss.Path,
+		Section:   ss.SectionID,
+		Space:     s.toAPISpace(ss.Space, roleOf(ss.Space)),
+		Title:     ss.Space.Title,
+		Default:   ss.Default,
+		Condition: ss.Condition,
+	}
+	if ss.SectionID == nil || sec != nil {
+		out.Urls.Published = s.structureURL(site, sec, ss)
+	}
+	return out
+}
+
+// toAPISiteSection converts a section with its site spaces, their spaces' permissions for role.
+func (s *Server) toAPISiteSection(site *store.Site, sec *store.SiteSection, role store.Role) gen.SiteSection {
+	return s.siteSectionAPI(site, sec, constRole(role))
+}
+
+func (s *Server) siteSectionAPI(site *store.Site, sec *store.SiteSection, roleOf roleOfSpace) gen.SiteSection {
+	out := gen.SiteSection{
+		Object:       gen.SiteSectionObjectSiteSection,
+		Id:           sec.ID,
+		Title:        sec.Title,
+		Description:  sec.Description,
+		Default:      sec.Default,
+		Path:         sec.Path,
+		Condition:    sec.Condition,
+		SectionGroup: sec.GroupID,
+		Icon:         sec.Icon,
+		SiteSpaces:   make([]gen.SiteSpace, 0, len(sec.SiteSpaces)),
+	}
+	for _, ss := range sec.SiteSpaces {
+		out.SiteSpaces = append(out.SiteSpaces, s.siteSpaceAPI(site, sec, ss, roleOf))
+	}
+	out.Urls.Published = s.structureURL(site, sec, nil)
+	return out
+}
+
+// toAPISiteSectionGroup converts a group with its children (sections and subgroups, in order)
+// as the structure has them, so a caller may pass a structure it has filtered. The spaces of
+// its site spaces carry a visitor's permissions (none).
+func (s *Server) toAPISiteSectionGroup(site *store.Site, g *store.SiteSectionGroup, structure *store.SiteStructure) gen.SiteSectionGroup {
+	return s.siteSectionGroupAPI(site, g, structure, constRole(store.RoleGuest))
+}
+
+func (s *Server) siteSectionGroupAPI(site *store.Site, g *store.SiteSectionGroup, st *store.SiteStructure, roleOf roleOfSpace) gen.SiteSectionGroup {
+	out := gen.SiteSectionGroup{
+		Object:       gen.SiteSectionGroupObjectSiteSectionGroup,
+		Id:           g.ID,
+		Title:        g.Title,
+		SectionGroup: g.ParentID,
+		Icon:         g.Icon,
+		Children:     []gen.SiteStructureEntry{},
+		Sections:     []gen.SiteSection{},
+	}
+	type child struct {
+		position float64
+		sec      *store.SiteSection
+		group    *store.SiteSectionGroup
+	}
+	var children []child
+	for _, sec := range st.Sections {
+		if sec.GroupID != nil && *sec.GroupID == g.ID {
+			children = append(children, child{position: sec.Position, sec: sec})
+		}
+	}
+	for _, sub := range st.Groups {
+		if sub.ParentID != nil && *sub.ParentID == g.ID {
+			children = append(children, child{position: sub.Position, group: sub})
+		}
+	}
+	sort.SliceStable(children, func(i, j int) bool { return children[i].position < children[j].position })
+	for _, c := range children {
+		// From* only fails when json.Marshal does, which these plain structs cannot make it.
+		var entry gen.SiteStructureEntry
+		if c.sec != nil {
+			sec := s.siteSectionAPI(site, c.sec, roleOf)
+			_ = entry.FromSiteSection(sec)
+			out.Sections = append(out.Sections, sec)
+		} else {
+			sub := s.siteSectionGroupAPI(site, c.group, st, roleOf)
+			_ = entry.FromSiteSectionGroup(sub)
+			out.Sections = append(out.Sections, sub.Sections...)
+		}
+		out.Children = append(out.Children, entry)
+	}
+	return out
+}
+
+// siteSpaceResponse converts a site space just read or written, with its section.
+func (s *Server) siteSpaceResponse(ctx context.Context, site *store.Site, roles *contentRoles, ss *store.SiteSpace) (gen.SiteSpace, error) {
+	secs, err := s.Store.FindSiteSectionsOf(ctx, site.ID, []*store.SiteSpace{ss})
+	if err != nil {
+		return gen.SiteSpace{}, err
+	}
+	roleOf, err := spaceRoles(roles, []*store.SiteSpace{ss})
+	if err != nil {
+		return gen.SiteSpace{}, err
+	}
+	var sec *store.SiteSection
+	if ss.SectionID != nil {
+		sec = secs[*ss.SectionID]
+	}
+	return s.siteSpaceAPI(site, sec, ss, roleOf), nil
+}
+
+func (s *Server) siteSectionResponse(site *store.Site, roles *contentRoles, sec *store.SiteSection) (gen.SiteSection, error) {
+	roleOf, err := spaceRoles(roles, sec.SiteSpaces)
+	if err != nil {
+		return gen.SiteSection{}, err
+	}
+	return s.siteSectionAPI(site, sec, roleOf), nil
+}
+
+// groupResponse converts a group as the site's structure now has it.
+func (s *Server) groupResponse(ctx context.Context, site *store.Site, roles *contentRoles, id string) (gen.SiteSectionGroup, error) {
+	st, err := s.Store.FindSiteStructure(ctx, site.ID)
+	if err != nil {
+		return gen.SiteSectionGroup{}, err
+	}
+	roleOf, err := spaceRoles(roles, structureSpaces(st))
+	if err != nil {
+		return gen.SiteSectionGroup{}, err
+	}
+	for _, g := range st.Groups {
+		if g.ID == id {
+			return s.siteSectionGroupAPI(site, g, st, roleOf), nil
+		}
+	}
+	return gen.SiteSectionGroup{}, store.Errorf(store.ENOTFOUND, "Section group not found.")
+}
+
+// conditionField reads a nullable condition of a request: whether it is given, and its value
+// (nil removes it). A condition that does not parse is a 400 with the parser's message.
+func conditionField(v nullable.Nullable[gen.Condition]) (bool, *string, error) {
+	if !v.IsSpecified() {
+		return false, nil, nil
+	}
+	c, err := v.Get()
+	if err != nil {
+		return true, nil, nil
+	}
+	if _, err := condition.Parse(c); err != nil {
+		var se *condition.SyntaxError
+		if errors.As(err, &se) {
+			return false, nil, badRequest(fmt.Sprintf(`Invalid body field "condition": at column %d: %s`, se.Pos, se.Msg))
+		}
+		return false, nil, badRequest(`Invalid body field "condition": ` + err.Error())
+	}
+	return true, &c, nil
+}
+
+// nullableField reads a nullable string of a request: whether it is given, and its value.
+func nullableField(v nullable.Nullable[string]) (bool, *string) {
+	if !v.IsSpecified() {
+		return false, nil
+	}
+	if c, err := v.Get(); err == nil {
+		return true, &c
+	}
+	return true, nil
+}
+
+// Site spaces.
+
+func (s *Server) ListSiteSpaces(ctx context.Context, req gen.ListSiteSpacesRequestObject) (gen.ListSiteSpacesResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindSiteSpaces(ctx, site.ID, store.SiteSpaceFilter{Default: req.Params.Default}, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	secs, err := s.Store.FindSiteSectionsOf(ctx, site.ID, list.Items)
+	if err != nil {
+		return nil, err
+	}
+	roleOf, err := spaceRoles(roles, list.Items)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.SiteSpace, 0, len(list.Items))
+	for _, ss := range list.Items {
+		var sec *store.SiteSection
+		if ss.SectionID != nil {
+			sec = secs[*ss.SectionID]
+		}
+		items = append(items, s.siteSpaceAPI(site, sec, ss, roleOf))
+	}
+	return gen.ListSiteSpaces200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) AddSpaceToSite(ctx context.Context, req gen.AddSpaceToSiteRequestObject) (gen.AddSpaceToSiteResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := s.Store.AddSiteSpace(ctx, site.ID, req.Body.SpaceId, req.Body.SectionId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.siteSpaceResponse(ctx, site, roles, ss)
+	if err != nil {
+		return nil, err
+	}
+	return gen.AddSpaceToSite201JSONResponse(out), nil
+}
+
+func (s *Server) DeleteSiteSpaceById(ctx context.Context, req gen.DeleteSiteSpaceByIdRequestObject) (gen.DeleteSiteSpaceByIdResponseObject, error) {
+	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteSiteSpace(ctx, site.ID, req.SiteSpaceId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteSiteSpaceById204Response{}, nil
+}
+
+func (s *Server) UpdateSiteSpaceById(ctx context.Context, req gen.UpdateSiteSpaceByIdRequestObject) (gen.UpdateSiteSpaceByIdResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	upd := store.SiteSpaceUpdate{Path: req.Body.Path, SpaceID: req.Body.SpaceId}
+	if upd.SetCondition, upd.Condition, err = conditionField(req.Body.Condition); err != nil {
+		return nil, err
+	}
+	ss, err := s.Store.UpdateSiteSpace(ctx, site.ID, req.SiteSpaceId, upd)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.siteSpaceResponse(ctx, site, roles, ss)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSiteSpaceById200JSONResponse(out), nil
+}
+
+func (s *Server) MoveSiteSpace(ctx context.Context, req gen.MoveSiteSpaceRequestObject) (gen.MoveSiteSpaceResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	var m store.SiteMove
+	if p := req.Body.Position; p != nil {
+		if p.Before != nil {
+			m.Before = &p.Before.SiteSpace
+		}
+		if p.After != nil {
+			m.After = &p.After.SiteSpace
+		}
+	}
+	ss, err := s.Store.MoveSiteSpace(ctx, site.ID, req.SiteSpaceId, m)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.siteSpaceResponse(ctx, site, roles, ss)
+	if err != nil {
+		return nil, err
+	}
+	return gen.MoveSiteSpace200JSONResponse(out), nil
+}
+
+// Sections.
+
+func (s *Server) ListSiteSections(ctx context.Context, req gen.ListSiteSectionsRequestObject) (gen.ListSiteSectionsResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindSiteSections(ctx, site.ID, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	var spaces []*store.SiteSpace
+	for _, sec := range list.Items {
+		spaces = append(spaces, sec.SiteSpaces...)
+	}
+	roleOf, err := spaceRoles(roles, spaces)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.SiteSection, 0, len(list.Items))
+	for _, sec := range list.Items {
+		items = append(items, s.siteSectionAPI(site, sec, roleOf))
+	}
+	return gen.ListSiteSections200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) AddSectionToSite(ctx context.Context, req gen.AddSectionToSiteRequestObject) (gen.AddSectionToSiteResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	c := store.SiteSectionCreate{SpaceID: req.Body.SpaceId}
+	_, c.Title = nullableField(req.Body.Title)
+	_, c.Icon = nullableField(req.Body.Icon)
+	sec, err := s.Store.AddSiteSection(ctx, site.ID, c)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.siteSectionResponse(site, roles, sec)
+	if err != nil {
+		return nil, err
+	}
+	return gen.AddSectionToSite201JSONResponse(out), nil
+}
+
+func (s *Server) DeleteSiteSectionById(ctx context.Context, req gen.DeleteSiteSectionByIdRequestObject) (gen.DeleteSiteSectionByIdResponseObject, error) {
+	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteSiteSection(ctx, site.ID, req.SiteSectionId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteSiteSectionById204Response{}, nil
+}
+
+func (s *Server) UpdateSiteSectionById(ctx context.Context, req gen.UpdateSiteSectionByIdRequestObject) (gen.UpdateSiteSectionByIdResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	upd := store.SiteSectionUpdate{Title: b.Title, Path: b.Path, DefaultSiteSpace: b.DefaultSiteSpace}
+	if upd.SetCondition, upd.Condition, err = conditionField(b.Condition); err != nil {
+		return nil, err
+	}
+	upd.SetIcon, upd.Icon = nullableField(b.Icon)
+	upd.SetDescription, upd.Description = nullableField(b.Description)
+	sec, err := s.Store.UpdateSiteSection(ctx, site.ID, req.SiteSectionId, upd)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.siteSectionResponse(site, roles, sec)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSiteSectionById200JSONResponse(out), nil
+}
+
+func (s *Server) MoveSiteSection(ctx context.Context, req gen.MoveSiteSectionRequestObject) (gen.MoveSiteSectionResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	var m store.SiteMove
+	if p := req.Body.Position; p != nil {
+		if p.Before != nil {
+			m.Before = &p.Before.SiteSection
+		}
+		if p.After != nil {
+			m.After = &p.After.SiteSection
+		}
+	}
+	sec, err := s.Store.MoveSiteSection(ctx, site.ID, req.SiteSectionId, m)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.siteSectionResponse(site, roles, sec)
+	if err != nil {
+		return nil, err
+	}
+	return gen.MoveSiteSection200JSONResponse(out), nil
+}
+
+// Section groups.
+
+func (s *Server) ListSiteSectionGroups(ctx context.Context, req gen.ListSiteSectionGroupsRequestObject) (gen.ListSiteSectionGroupsResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindSiteSectionGroups(ctx, site.ID, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.SiteSectionGroup, 0, len(list.Items))
+	if len(list.Items) > 0 {
+		st, err := s.Store.FindSiteStructure(ctx, site.ID)
+		if err != nil {
+			return nil, err
+		}
+		roleOf, err := spaceRoles(roles, structureSpaces(st))
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range list.Items {
+			items = append(items, s.siteSectionGroupAPI(site, g, st, roleOf))
+		}
+	}
+	return gen.ListSiteSectionGroups200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) AddSectionGroupToSite(ctx context.Context, req gen.AddSectionGroupToSiteRequestObject) (gen.AddSectionGroupToSiteResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	c := store.SiteSectionGroupCreate{Title: req.Body.Title, Parent: req.Body.Parent}
+	_, c.Icon = nullableField(req.Body.Icon)
+	if req.Body.Sections != nil {
+		c.Sections = *req.Body.Sections
+	}
+	g, err := s.Store.AddSiteSectionGroup(ctx, site.ID, c)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.groupResponse(ctx, site, roles, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	return gen.AddSectionGroupToSite201JSONResponse(out), nil
+}
+
+func (s *Server) DeleteSiteSectionGroupById(ctx context.Context, req gen.DeleteSiteSectionGroupByIdRequestObject) (gen.DeleteSiteSectionGroupByIdResponseObject, error) {
+	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteSiteSectionGroup(ctx, site.ID, req.SiteSectionGroupId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteSiteSectionGroupById204Response{}, nil
+}
+
+func (s *Server) UpdateSiteSectionGroupById(ctx context.Context, req gen.UpdateSiteSectionGroupByIdRequestObject) (gen.UpdateSiteSectionGroupByIdResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	upd := store.SiteSectionGroupUpdate{Title: req.Body.Title}
+	upd.SetIcon, upd.Icon = nullableField(req.Body.Icon)
+	g, err := s.Store.UpdateSiteSectionGroup(ctx, site.ID, req.SiteSectionGroupId, upd)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.groupResponse(ctx, site, roles, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSiteSectionGroupById200JSONResponse(out), nil
+}
+
+func (s *Server) AddSectionToGroup(ctx context.Context, req gen.AddSectionToGroupRequestObject) (gen.AddSectionToGroupResponseObject, error) {
+	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.Store.AddSectionToGroup(ctx, site.ID, req.SiteSectionGroupId, req.Body.SectionId)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.groupResponse(ctx, site, roles, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	return gen.AddSectionToGroup201JSONResponse(out), nil
+}
+
+func (s *Server) RemoveSectionFromGroup(ctx context.Context, req gen.RemoveSectionFromGroupRequestObject) (gen.RemoveSectionFromGroupResponseObject, error) {
+	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.RemoveSectionFromGroup(ctx, site.ID, req.SiteSectionGroupId, req.SiteSectionId); err != nil {
+		return nil, err
+	}
+	return gen.RemoveSectionFromGroup204Response{}, nil
+}
