@@ -258,41 +258,32 @@ func checkWritable(sp *Space, cr *ChangeRequest) error {
 	return nil
 }
 
+// writableChangeRequest returns a change request and its space when content may be written to
+// it (see checkWritable).
+func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*Space, *ChangeRequest, error) {
+	sp, err := findLiveSpace(ctx, tx, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err := findChangeRequest(ctx, tx, spaceID, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, cr, checkWritable(sp, cr)
+}
+
 // UpdateChangeRequestContent applies a batch of page changes to a change request as one new
 // revision, atomically. It returns the revision and the ids the batch's refs were given.
 func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []PageChange) (string, map[string]string, error) {
 	var revision string
 	var refs map[string]string
 	err := s.write(ctx, func(tx *Tx) error {
-		sp, err := findLiveSpace(ctx, tx, spaceID)
+		_, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
 			return err
 		}
-		cr, err := findChangeRequest(ctx, tx, spaceID, crID)
-		if err != nil {
-			return err
-		}
-		if err := checkWritable(sp, cr); err != nil {
-			return err
-		}
-		pages, err := loadPages(ctx, tx, cr.RevisionID, false)
-		if err != nil {
-			return err
-		}
-		tree := newPageTree(pages, tx.now)
-		if err := tree.apply(changes); err != nil {
-			return err
-		}
-		for _, p := range tree.pages {
-			if p.BodyID == 0 {
-				p.Markdown = rewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
-			}
-		}
-		revision, err = writeRevision(ctx, tx, spaceID, "edits", []string{cr.RevisionID}, nil, treeOrder(tree.list()), cr.RevisionID, pages)
-		if err != nil {
-			return err
-		}
-		if err := insertFiles(ctx, tx, revision, tree.files); err != nil {
+		var tree *pageTree
+		if revision, tree, err = applyBatch(ctx, tx, spaceID, cr.RevisionID, changes); err != nil {
 			return err
 		}
 		refs = tree.refs
@@ -312,6 +303,33 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 	return revision, refs, err
 }
 
+// applyBatch applies a batch of changes to the pages of revision from and writes the result as
+// a new revision (with from as its parent): refs in the new markdown become ids, uploaded files
+// join the revision. It returns the revision and the applied tree.
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from string, changes []PageChange) (string, *pageTree, error) {
+	pages, err := loadPages(ctx, tx, from, false)
+	if err != nil {
+		return "", nil, err
+	}
+	tree := newPageTree(pages, tx.now)
+	if err := tree.apply(changes); err != nil {
+		return "", nil, err
+	}
+	for _, p := range tree.pages {
+		if p.BodyID == 0 {
+			p.Markdown = rewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
+		}
+	}
+	revision, err := writeRevision(ctx, tx, spaceID, "edits", []string{from}, nil, treeOrder(tree.list()), from, pages)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := insertFiles(ctx, tx, revision, tree.files); err != nil {
+		return "", nil, err
+	}
+	return revision, tree, nil
+}
+
 // MergeConflictError lists the pages a merge or update could not merge.
 func mergeConflictError(what string, conflicts []mergeConflict) *Error {
 	parts := make([]string, 0, len(conflicts))
@@ -325,15 +343,8 @@ func mergeConflictError(what string, conflicts []mergeConflict) *Error {
 // conflicts is true; otherwise the space's new revision (with both parents) is returned.
 func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (revision string, conflicts bool, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
-		sp, err := findLiveSpace(ctx, tx, spaceID)
+		sp, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
-			return err
-		}
-		cr, err := findChangeRequest(ctx, tx, spaceID, crID)
-		if err != nil {
-			return err
-		}
-		if err := checkWritable(sp, cr); err != nil {
 			return err
 		}
 		merged, ours, found, err := s.mergeRevisions(ctx, tx, spaceID, cr.Base(), sp.RevisionID, cr.RevisionID, false)
@@ -372,15 +383,8 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID string) (string, error) {
 	var revision string
 	err := s.write(ctx, func(tx *Tx) error {
-		sp, err := findLiveSpace(ctx, tx, spaceID)
+		sp, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
-			return err
-		}
-		cr, err := findChangeRequest(ctx, tx, spaceID, crID)
-		if err != nil {
-			return err
-		}
-		if err := checkWritable(sp, cr); err != nil {
 			return err
 		}
 		if sp.RevisionID == cr.Base() {

@@ -183,24 +183,11 @@ func (s *Store) ApplyTemplate(ctx context.Context, spaceID string, changes []Pag
 		if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
 			return err
 		}
-		pages, err := loadPages(ctx, tx, sp.RevisionID, false)
-		if err != nil {
+		var tree *pageTree
+		if revision, tree, err = applyBatch(ctx, tx, spaceID, sp.RevisionID, changes); err != nil {
 			return err
-		}
-		tree := newPageTree(pages, tx.now)
-		if err := tree.apply(changes); err != nil {
-			return err
-		}
-		for _, p := range tree.pages {
-			if p.BodyID == 0 {
-				p.Markdown = rewriteRefs(p.Markdown, tree.refs, nil)
-			}
 		}
 		next := treeOrder(tree.list())
-		revision, err = writeRevision(ctx, tx, spaceID, "edits", []string{sp.RevisionID}, nil, next, sp.RevisionID, pages)
-		if err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`,
 			revision, formatTime(tx.now), spaceID); err != nil {
 			return fmt.Errorf("store: unable to apply the template: %w", err)
