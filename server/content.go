@@ -157,17 +157,9 @@ func (s *Server) pageResponse(ctx context.Context, sp *store.Space, revisionID s
 	if err != nil {
 		return out, err
 	}
-	rev, err := s.Store.FindRevision(ctx, sp.ID, revisionID)
+	sub, err := s.Store.FindSubpages(ctx, revisionID, p)
 	if err != nil {
 		return out, err
-	}
-	var sub []*store.RevisionPage
-	inside := map[string]bool{p.ID: true}
-	for _, q := range rev.Pages { // tree order: a parent comes before its children
-		if q.ParentID != nil && inside[*q.ParentID] {
-			inside[q.ID] = true
-			sub = append(sub, q)
-		}
 	}
 	// Re-root the subtree at the page so pageTree nests it.
 	children := make([]*store.RevisionPage, 0, len(sub))

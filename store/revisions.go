@@ -117,7 +117,10 @@ func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) (
 }
 
 // treeOrder sorts pages depth-first: each parent before its children, siblings by position.
-func treeOrder(pages []*RevisionPage) []*RevisionPage {
+func treeOrder(pages []*RevisionPage) []*RevisionPage { return treeOrderUnder(pages, "") }
+
+// treeOrderUnder is treeOrder for the pages under one page (root "": the whole tree).
+func treeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
 	children := map[string][]*RevisionPage{}
 	for _, p := range pages {
 		key := ""
@@ -142,7 +145,7 @@ func treeOrder(pages []*RevisionPage) []*RevisionPage {
 			walk(p.ID)
 		}
 	}
-	walk("")
+	walk(root)
 	return out
 }
 
@@ -208,6 +211,31 @@ func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*Revis
 		return nil, fmt.Errorf("store: unable to find page: %w", err)
 	}
 	return p, nil
+}
+
+// FindSubpages returns the pages under a page (by its path) in tree order, without bodies. Paths
+// are unique in a revision and a subpage's path extends its parent's with "/", so the subtree is
+// one range of the path index.
+func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *RevisionPage) ([]*RevisionPage, error) {
+	path := page.Path
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+pageColumns+` FROM revision_pages p
+		WHERE p.revision_id = ? AND p.path > ? AND p.path < ?`, revisionID, path+"/", path+"0")
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to load subpages: %w", err)
+	}
+	defer rows.Close()
+	var out []*RevisionPage
+	for rows.Next() {
+		p := &RevisionPage{}
+		if err := scanPage(rows, p); err != nil {
+			return nil, fmt.Errorf("store: unable to load subpages: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to load subpages: %w", err)
+	}
+	return treeOrderUnder(out, page.ID), nil
 }
 
 // FindPageByPath returns the page at a path of a revision, with its body.
