@@ -161,11 +161,6 @@ func (s *Server) backlinksResponse(ctx context.Context, sp *store.Space, rev str
 	return out, nil
 }
 
-// changeRequestContext returns the space, revision and change request of the CR family.
-func (s *Server) changeRequestContext(ctx context.Context, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
-	return s.findChangeRequest(ctx, spaceID, crID, store.RoleRead)
-}
-
 func (s *Server) ListSpaceLinks(ctx context.Context, req gen.ListSpaceLinksRequestObject) (gen.ListSpaceLinksResponseObject, error) {
 	sp, rev, err := s.spaceRevision(ctx, req.SpaceId)
 	if err != nil {
@@ -180,7 +175,7 @@ func (s *Server) ListSpaceLinks(ctx context.Context, req gen.ListSpaceLinksReque
 }
 
 func (s *Server) ListChangeRequestLinks(ctx context.Context, req gen.ListChangeRequestLinksRequestObject) (gen.ListChangeRequestLinksResponseObject, error) {
-	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +210,7 @@ func (s *Server) ListPageLinksInSpace(ctx context.Context, req gen.ListPageLinks
 }
 
 func (s *Server) ListPageLinksInChangeRequest(ctx context.Context, req gen.ListPageLinksInChangeRequestRequestObject) (gen.ListPageLinksInChangeRequestResponseObject, error) {
-	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +241,7 @@ func (s *Server) ListSpacePageBacklinks(ctx context.Context, req gen.ListSpacePa
 }
 
 func (s *Server) ListChangeRequestPageBacklinks(ctx context.Context, req gen.ListChangeRequestPageBacklinksRequestObject) (gen.ListChangeRequestPageBacklinksResponseObject, error) {
-	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +271,7 @@ func (s *Server) ListSpaceFileBacklinks(ctx context.Context, req gen.ListSpaceFi
 }
 
 func (s *Server) ListChangeRequestFileBacklinks(ctx context.Context, req gen.ListChangeRequestFileBacklinksRequestObject) (gen.ListChangeRequestFileBacklinksResponseObject, error) {
-	sp, cr, err := s.changeRequestContext(ctx, req.SpaceId, req.ChangeRequestId)
+	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}

@@ -49,21 +49,8 @@ func (s *Server) toAPISite(site *store.Site) gen.Site {
 // findSite returns a site of an organization the caller is a member of with at least min:
 // 404 when the caller is not a member or the site is not the organization's, 403 below min.
 func (s *Server) findSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, error) {
-	role, err := s.memberRole(ctx, orgID)
-	if err != nil {
-		return nil, notFoundAs(err, "Site")
-	}
-	site, err := s.Store.FindSite(ctx, siteID)
-	if err != nil {
-		return nil, err
-	}
-	if site.OrganizationID != orgID {
-		return nil, store.Errorf(store.ENOTFOUND, "Site not found.")
-	}
-	if !role.AtLeast(min) {
-		return nil, forbidden("This needs the " + string(min) + " role in the organization.")
-	}
-	return site, nil
+	site, _, err := s.structureSite(ctx, orgID, siteID, min)
+	return site, err
 }
 
 func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) (gen.ListSitesResponseObject, error) {

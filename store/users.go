@@ -114,20 +114,3 @@ func (s *Store) FindUserByToken(ctx context.Context, token string) (*User, error
 	}
 	return &u, nil
 }
-
-// FindUserByID returns a user.
-func (s *Store) FindUserByID(ctx context.Context, id string) (*User, error) {
-	return findUserByID(ctx, s.reader, id)
-}
-
-func findUserByID(ctx context.Context, q querier, id string) (*User, error) {
-	var u User
-	err := scanUser(q.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = ?`, id), &u)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("User")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find user: %w", err)
-	}
-	return &u, nil
-}
