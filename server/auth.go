@@ -22,7 +22,8 @@ func caller(ctx context.Context) *store.User {
 // publicPaths answer without a token.
 var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true}
 
-// tokenCache keeps recent token lookups for a few seconds: the hot path of every request.
+// tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown
+// tokens are kept too (user nil), so a client repeating an invented token costs no lookup.
 // Tokens are only ever created, never changed, so a short cache is safe.
 type tokenCache struct {
 	mu      sync.Mutex
@@ -30,20 +31,20 @@ type tokenCache struct {
 }
 
 type tokenEntry struct {
-	user    *store.User
+	user    *store.User // nil: no such token
 	expires time.Time
 }
 
 const tokenCacheTTL = 10 * time.Second
 
-func (t *tokenCache) get(key string, now time.Time) *store.User {
+func (t *tokenCache) get(key string, now time.Time) (u *store.User, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e, ok := t.entries[key]
 	if !ok || now.After(e.expires) {
-		return nil
+		return nil, false
 	}
-	return e.user
+	return e.user, true
 }
 
 func (t *tokenCache) put(key string, u *store.User, now time.Time) {
@@ -64,30 +65,49 @@ func bearerToken(r *http.Request) string {
 	return strings.TrimSpace(h[7:])
 }
 
-// authenticate resolves the bearer token to a user; every path but the public ones needs one.
-func (s *Server) authenticate(cache *tokenCache) echo.MiddlewareFunc {
+// authenticate resolves the bearer token to a user and applies the rate limit (when limiter is
+// not nil): per token for an authenticated caller, per connection address for everything else —
+// no token, a token that is not valid, the public paths — so inventing tokens buys no budget.
+// Every path but the public ones needs a valid token.
+func (s *Server) authenticate(cache *tokenCache, limiter *rateLimiter) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if publicPaths[c.Path()] {
-				return next(c)
+			public := publicPaths[c.Path()]
+			token := ""
+			if !public {
+				token = bearerToken(c.Request())
 			}
-			token := bearerToken(c.Request())
-			if token == "" {
-				return &httpError{http.StatusUnauthorized, "Authorization header with a Bearer token is required."}
-			}
-			key := string(store.HashToken(token))
-			now := time.Now()
-			u := cache.get(key, now)
-			if u == nil {
-				var err error
-				u, err = s.Store.FindUserByToken(c.Request().Context(), token)
-				if store.ErrorCode(err) == store.ENOTFOUND {
-					return &httpError{http.StatusUnauthorized, "The token is not valid."}
+			var u *store.User
+			var key string
+			if token != "" {
+				key = string(store.HashToken(token))
+				now := time.Now()
+				var ok bool
+				if u, ok = cache.get(key, now); !ok {
+					var err error
+					u, err = s.Store.FindUserByToken(c.Request().Context(), token)
+					if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+						return err
+					}
+					cache.put(key, u, now)
 				}
-				if err != nil {
+			}
+			if limiter != nil {
+				bucket := "ip:" + c.RealIP()
+				if u != nil {
+					bucket = "token:" + key
+				}
+				if err := limiter.take(c, bucket); err != nil {
 					return err
 				}
-				cache.put(key, u, now)
+			}
+			switch {
+			case public:
+				return next(c)
+			case token == "":
+				return &httpError{http.StatusUnauthorized, "Authorization header with a Bearer token is required."}
+			case u == nil:
+				return &httpError{http.StatusUnauthorized, "The token is not valid."}
 			}
 			req := c.Request()
 			c.SetRequest(req.WithContext(context.WithValue(req.Context(), callerKey{}, u)))

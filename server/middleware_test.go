@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -149,5 +151,75 @@ func TestURIFormatIsEnforced(t *testing.T) {
 	o := ts.Expect(t, http.StatusOK, alice, "PATCH", "/orgs/"+org.Id, map[string]any{"logo": "https://example.com/logo.png"}).Map(t)
 	if o["urls"].(map[string]any)["logo"] != "https://example.com/logo.png" {
 		t.Fatalf("urls = %v", o["urls"])
+	}
+}
+
+// A body is exactly one JSON value: anything after it is refused and nothing is applied.
+func TestTrailingDataAfterJSONIsRefused(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	org := ts.MustCreateOrg(t, alice, "Acme")
+	for _, body := range []string{`{"title":"T2"}}}garbage`, `{"title":"T2"} {"title":"T3"}`, `{"title":"T2"}x`} {
+		r := ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id, []byte(body))
+		wantMessage(t, r, "after the JSON value")
+	}
+	ts.Expect(t, http.StatusOK, alice, "PATCH", "/orgs/"+org.Id, []byte("{\"title\":\"T4\"}\n  "))
+	if o := ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id, nil).Map(t); o["title"] != "T4" {
+		t.Fatalf("title = %v, want T4 (only the well-formed body applied)", o["title"])
+	}
+}
+
+// A query value that does not decode is a 400 naming the parameter, not a parameter dropped.
+func TestMalformedQueryIsRefused(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs?limit=%zz", nil), `"limit"`)
+	wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs?li%zzmit=2", nil), "parameter name")
+	ts.Expect(t, http.StatusOK, alice, "GET", "/orgs?limit=%32", nil)
+}
+
+// Requests without a valid token are limited by the client's address: inventing a new token for
+// every request buys no fresh budget, while a real token keeps its own.
+func TestRateLimitOfFailedAuthIsPerAddress(t *testing.T) {
+	ts := newTestServer(t, server.Options{RateLimit: 3})
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	for i := 0; i < 3; i++ {
+		fake := &testUser{Token: fmt.Sprintf("gb_api_invented%020d", i)}
+		ts.Expect(t, http.StatusUnauthorized, fake, "GET", "/user", nil)
+	}
+	ts.Expect(t, http.StatusTooManyRequests, &testUser{Token: "gb_api_invented_once_more"}, "GET", "/user", nil)
+	ts.Expect(t, http.StatusTooManyRequests, nil, "GET", "/user", nil)
+	ts.Expect(t, http.StatusOK, alice, "GET", "/user", nil)
+}
+
+// X-Forwarded-For names the client only behind a trusted proxy.
+func TestForwardedForCountsOnlyFromTrustedProxies(t *testing.T) {
+	forwardedAs := func(ts *testServer, from string) int {
+		req, _ := http.NewRequest("GET", ts.URL+"/v1/user", nil)
+		req.Header.Set("X-Forwarded-For", from)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	untrusting := newTestServer(t, server.Options{RateLimit: 1})
+	if s := forwardedAs(untrusting, "203.0.113.1"); s != http.StatusUnauthorized {
+		t.Fatalf("first request: %d", s)
+	}
+	if s := forwardedAs(untrusting, "203.0.113.2"); s != http.StatusTooManyRequests {
+		t.Fatalf("a forged X-Forwarded-For bought a fresh budget: %d", s)
+	}
+	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
+	trusting := newTestServer(t, server.Options{RateLimit: 1, TrustedProxies: []*net.IPNet{loopback}})
+	if s := forwardedAs(trusting, "203.0.113.1"); s != http.StatusUnauthorized {
+		t.Fatalf("first client: %d", s)
+	}
+	if s := forwardedAs(trusting, "203.0.113.2"); s != http.StatusUnauthorized {
+		t.Fatalf("another client behind the trusted proxy has its own budget: %d", s)
+	}
+	if s := forwardedAs(trusting, "203.0.113.1"); s != http.StatusTooManyRequests {
+		t.Fatalf("the first client again: %d", s)
 	}
 }

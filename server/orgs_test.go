@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -531,7 +532,12 @@ func TestJoinOrganization(t *testing.T) {
 		}
 	})
 	t.Run("WrongDomain", func(t *testing.T) {
-		wantMessage(t, ts.Expect(t, http.StatusBadRequest, eve, "POST", join, nil), "evil.test")
+		// Answered exactly as an unknown organization is, so an outsider learns nothing.
+		got := ts.Expect(t, http.StatusNotFound, eve, "POST", join, nil)
+		unknown := ts.Expect(t, http.StatusNotFound, eve, "POST", "/orgs/nosuchorganization000/join", nil)
+		if !bytes.Equal(got.Body, unknown.Body) {
+			t.Fatalf("joining with a wrong domain answered %s, an unknown organization %s", got.Body, unknown.Body)
+		}
 		ts.Expect(t, http.StatusNotFound, eve, "GET", "/orgs/"+org.Id, nil)
 		ts.Expect(t, http.StatusNotFound, alice, "GET", "/orgs/"+org.Id+"/members/"+eve.ID, nil)
 	})

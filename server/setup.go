@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -17,6 +18,9 @@ type Options struct {
 	RateLimit int
 	// BodyLimit is the largest request body accepted, e.g. "1M".
 	BodyLimit string
+	// TrustedProxies are the networks (CIDR) whose X-Forwarded-For is believed when telling the
+	// client's address (rate limits of unauthenticated calls). Empty: the connection's address.
+	TrustedProxies []*net.IPNet
 }
 
 // contentBatchRoute is the Echo route of updateChangeRequestContent.
@@ -34,12 +38,23 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = echo.ExtractIPDirect()
+	if len(opts.TrustedProxies) > 0 {
+		// Only the listed networks are proxies: Echo would otherwise trust every loopback,
+		// link-local and private address to name the client.
+		trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+		for _, n := range opts.TrustedProxies {
+			trust = append(trust, echo.TrustIPRange(n))
+		}
+		e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
+	}
 	e.Use(s.logRequests)
 	e.Use(middleware.Recover())
+	var limiter *rateLimiter
 	if opts.RateLimit > 0 {
-		e.Use(newRateLimiter(opts.RateLimit).middleware)
+		limiter = newRateLimiter(opts.RateLimit)
 	}
-	e.Use(s.authenticate(&tokenCache{entries: map[string]tokenEntry{}}))
+	e.Use(s.authenticate(&tokenCache{entries: map[string]tokenEntry{}}, limiter))
 	// The limit is checked against Content-Length before anything reads the body, and enforced
 	// while reading for bodies without one. A content batch carries up to 50 pages of markdown
 	// (1 MiB each), so its route alone takes more.

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -56,6 +59,14 @@ func (v *validator) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		route := v.routes[req.Method+" "+c.Path()]
 		if route == nil {
 			return next(c)
+		}
+		if err := checkQuery(req.URL.RawQuery); err != nil {
+			return err
+		}
+		if route.Operation.RequestBody != nil && req.Body != nil && req.Body != http.NoBody {
+			if err := checkSingleJSONValue(req); err != nil {
+				return err
+			}
 		}
 		names, values := c.ParamNames(), c.ParamValues()
 		params := make(map[string]string, len(names))
@@ -124,4 +135,59 @@ func init() {
 		}
 		return nil
 	}))
+}
+
+// checkQuery refuses a query string that does not decode: Go's URL parsing would silently drop
+// the parameter (`limit=%zz` read as no limit at all).
+func checkQuery(raw string) error {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		if strings.Contains(pair, ";") {
+			return &httpError{http.StatusBadRequest, "Invalid query: ';' is not a parameter separator."}
+		}
+		key, value, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(key)
+		if err != nil {
+			return &httpError{http.StatusBadRequest, fmt.Sprintf("Invalid query: parameter name %q is not URL-encoded correctly.", key)}
+		}
+		if _, err := url.QueryUnescape(value); err != nil {
+			return &httpError{http.StatusBadRequest, fmt.Sprintf("Invalid query parameter %q: the value is not URL-encoded correctly.", name)}
+		}
+	}
+	return nil
+}
+
+// checkSingleJSONValue refuses a JSON body that is not exactly one JSON value: the validator and
+// the handler decode the first value and would apply `{"title":"T"}}}garbage` as if it were
+// `{"title":"T"}`. The body is read once (within the body limit) and put back for them.
+func checkSingleJSONValue(req *http.Request) error {
+	if !strings.Contains(req.Header.Get("Content-Type"), "json") {
+		return nil
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		var tooLarge *echo.HTTPError
+		if errors.As(err, &tooLarge) {
+			return err // the body limit's 413
+		}
+		return badRequest("Invalid body: it could not be read.")
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil // the validator says whether a body is required
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var first json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		return &httpError{http.StatusBadRequest, "Invalid body: not valid JSON: " + err.Error()}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &httpError{http.StatusBadRequest, "Invalid body: unexpected data after the JSON value."}
+	}
+	return nil
 }

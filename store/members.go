@@ -255,8 +255,10 @@ func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *User) err
 			WHERE organization_id = ? AND domain = ?`, orgID, u.EmailDomain()).Scan(&allowed); err != nil {
 			return fmt.Errorf("store: unable to check email domain: %w", err)
 		}
+		// A domain the organization does not allow answers as an unknown organization would:
+		// an outsider must not learn which organization ids exist.
 		if allowed == 0 || !u.EmailVerified {
-			return Errorf(EINVALID, "Your email domain %q is not one this organization lets join.", u.EmailDomain())
+			return notFound("Organization")
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO members (organization_id, user_id, role, joined_at)
 			SELECT id, ?, default_role, ? FROM organizations WHERE id = ?`, u.ID, formatTime(tx.now), orgID); err != nil {

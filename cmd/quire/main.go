@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…]
 //	quire users create --db PATH --email EMAIL --name NAME
 package main
 
@@ -15,9 +15,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -35,7 +37,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…]
   quire users create --db PATH --email EMAIL --name NAME`
 
 func run(args []string) error {
@@ -54,8 +56,13 @@ func serve(args []string) error {
 	dbPath := fs.String("db", "./quire.db", "SQLite database file (created if missing)")
 	baseURL := fs.String("base-url", "", "absolute URL quire is reached at (default http://ADDR)")
 	rateLimit := fs.Int("rate-limit", 600, "requests per minute per token; 0 turns limiting off")
+	trustedProxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	proxies, err := parseNetworks(*trustedProxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	if *baseURL == "" {
 		*baseURL = "http://" + *addr
@@ -76,7 +83,7 @@ func serve(args []string) error {
 		return err
 	}
 	srv := server.New(st, log, *baseURL, []byte(secret))
-	e, err := srv.Handler(server.Options{RateLimit: *rateLimit})
+	e, err := srv.Handler(server.Options{RateLimit: *rateLimit, TrustedProxies: proxies})
 	if err != nil {
 		return err
 	}
@@ -84,9 +91,18 @@ func serve(args []string) error {
 	if err := runner.Start(ctx); err != nil {
 		return err
 	}
-	go runner.Loop(ctx, 30*time.Second)
+	jobsDone := make(chan struct{})
+	go func() {
+		defer close(jobsDone)
+		runner.Loop(ctx, 30*time.Second)
+	}()
+	// The runner is stopped and waited for before the store closes (the deferred st.Close).
+	defer func() {
+		stop()
+		<-jobsDone
+	}()
 
-	hs := &http.Server{Addr: *addr, Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	hs := newHTTPServer(*addr, e, defaultTimeouts)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
 	log.Info("quire serving", "addr", *addr, "db", *dbPath, "base_url", *baseURL)
@@ -99,6 +115,58 @@ func serve(args []string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return hs.Shutdown(shutdownCtx)
+}
+
+// timeouts bound what one client can hold: slow headers and bodies are cut off, idle connections
+// closed, and each request's work is bounded by a deadline its context carries to the database.
+type timeouts struct {
+	header, read, request, idle time.Duration
+}
+
+var defaultTimeouts = timeouts{
+	header:  10 * time.Second,
+	read:    2 * time.Minute, // a 64 MiB content batch over a slow link
+	request: 2 * time.Minute,
+	idle:    2 * time.Minute,
+}
+
+func newHTTPServer(addr string, h http.Handler, t timeouts) *http.Server {
+	return &http.Server{
+		Addr: addr,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), t.request)
+			defer cancel()
+			h.ServeHTTP(w, r.WithContext(ctx))
+		}),
+		ReadHeaderTimeout: t.header,
+		ReadTimeout:       t.read,
+		WriteTimeout:      t.request + 10*time.Second,
+		IdleTimeout:       t.idle,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+func parseNetworks(list string) ([]*net.IPNet, error) {
+	var out []*net.IPNet
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			if ip := net.ParseIP(part); ip != nil && ip.To4() != nil {
+				part += "/32"
+			} else {
+				part += "/128"
+			}
+		}
+		_, n, err := net.ParseCIDR(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func createUser(args []string) error {
