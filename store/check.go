@@ -1,0 +1,34 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// CheckIntegrity runs SQLite's integrity check over the whole database and answers an error
+// listing what it found, or nil when the database is sound.
+func (s *Store) CheckIntegrity(ctx context.Context) error {
+	rows, err := s.reader.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return fmt.Errorf("store: unable to check integrity: %w", err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("store: unable to check integrity: %w", err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: unable to check integrity: %w", err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("store: integrity check failed: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
