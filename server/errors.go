@@ -64,7 +64,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 	}
 	if status == http.StatusInternalServerError {
-		s.Log.Error("internal error", "method", c.Request().Method, "path", c.Path(), "err", err)
+		s.Log.ErrorContext(c.Request().Context(), "internal error", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
 	var body gen.Error
 	body.Error.Code = status

@@ -94,6 +94,7 @@ type testServer struct {
 	Clock  *testClock
 	Runner *jobs.Runner
 	Secret []byte
+	Logs   *syncBuffer
 }
 
 const testBaseURL = "http://quire.test"
@@ -107,7 +108,8 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	t.Cleanup(func() { st.Close() })
 	clock := &testClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	st.Now = clock.Now
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &syncBuffer{}
+	log := slog.New(server.LogHandler{Handler: slog.NewJSONHandler(logs, nil)})
 	secret := []byte("test-visitor-secret")
 	srv := server.New(st, log, testBaseURL, secret)
 	o := server.Options{}
@@ -120,7 +122,34 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	}
 	hs := httptest.NewServer(e)
 	t.Cleanup(hs.Close)
-	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: jobs.New(st, log), Secret: secret}
+	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: jobs.New(st, log), Secret: secret, Logs: logs}
+}
+
+// syncBuffer is the server's log output in tests: JSON lines, safe to write from handlers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// Lines returns the log lines written so far, decoded.
+func (b *syncBuffer) Lines(t testing.TB) []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]any
+	for _, line := range bytes.Split(bytes.TrimSpace(b.buf.Bytes()), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // testUser is a user with an API token.

@@ -1,13 +1,17 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/server"
 )
 
@@ -221,5 +225,86 @@ func TestForwardedForCountsOnlyFromTrustedProxies(t *testing.T) {
 	}
 	if s := forwardedAs(trusting, "203.0.113.1"); s != http.StatusTooManyRequests {
 		t.Fatalf("the first client again: %d", s)
+	}
+}
+
+// Every request has an id: answered in X-Request-Id (a sane incoming one is kept) and written in
+// every log line the request causes.
+func TestRequestIDs(t *testing.T) {
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
+	a := ts.Expect(t, http.StatusOK, alice, "GET", "/user", nil).Header.Get("X-Request-Id")
+	b := ts.Expect(t, http.StatusOK, alice, "GET", "/user", nil).Header.Get("X-Request-Id")
+	if a == "" || a == b {
+		t.Fatalf("request ids %q and %q: want two different ids", a, b)
+	}
+	get := func(incoming string) string {
+		req, _ := http.NewRequest("GET", ts.URL+"/v1/user", nil)
+		req.Header.Set("Authorization", "Bearer "+alice.Token)
+		req.Header.Set("X-Request-Id", incoming)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.Header.Get("X-Request-Id")
+	}
+	if got := get("trace-42.a_b"); got != "trace-42.a_b" {
+		t.Fatalf("a sane incoming id was replaced by %q", got)
+	}
+	if got := get("bad id\"<script>"); got == "" || strings.ContainsAny(got, " \"<") {
+		t.Fatalf("an insane incoming id was answered as %q", got)
+	}
+	var seen int
+	for _, line := range ts.Logs.Lines(t) {
+		if line["msg"] == "request" && line["route"] == "/v1/user" {
+			if line["request_id"] == a || line["request_id"] == b {
+				seen++
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d request log lines carry the ids %q, %q; want 2", seen, a, b)
+	}
+}
+
+// The contract is served without a token, as JSON and YAML, and both read back as the spec the
+// binary was built from.
+func TestContractIsServed(t *testing.T) {
+	ts := newTestServer(t)
+	want, err := gen.GetSwagger()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/openapi.json", "/openapi.yaml"} {
+		res, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || res.Header.Get("ETag") == "" {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, res.Header)
+		}
+		doc, err := openapi3.NewLoader().LoadFromData(body)
+		if err != nil {
+			t.Fatalf("%s does not load as OpenAPI: %v", path, err)
+		}
+		if err := doc.Validate(context.Background()); err != nil {
+			t.Fatalf("%s is not a valid document: %v", path, err)
+		}
+		if len(doc.Paths.Map()) != len(want.Paths.Map()) || doc.Info.Title != want.Info.Title {
+			t.Fatalf("%s: %d paths, title %q; want %d, %q", path, len(doc.Paths.Map()), doc.Info.Title, len(want.Paths.Map()), want.Info.Title)
+		}
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		req.Header.Set("If-None-Match", res.Header.Get("ETag"))
+		again, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again.Body.Close()
+		if again.StatusCode != http.StatusNotModified {
+			t.Fatalf("%s with its ETag: %d, want 304", path, again.StatusCode)
+		}
 	}
 }

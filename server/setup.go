@@ -48,6 +48,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		}
 		e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
 	}
+	e.Use(assignRequestID)
 	e.Use(s.logRequests)
 	e.Use(middleware.Recover())
 	var limiter *rateLimiter
@@ -69,6 +70,13 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	// token: they carry their own proof.
 	e.GET(fileRoute, s.serveFile)
 	e.GET(pdfRoute, s.servePDF)
+	contract, err := contractFiles()
+	if err != nil {
+		return nil, err
+	}
+	for path, f := range contract {
+		e.GET(path, f.serve)
+	}
 	gen.RegisterHandlersWithBaseURL(e, gen.NewStrictHandler(s, nil), "/v1")
 	return e, nil
 }

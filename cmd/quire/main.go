@@ -69,7 +69,7 @@ func serve(args []string) error {
 	}
 	logOut := newFlushingWriter(os.Stderr, 100*time.Millisecond)
 	defer logOut.Close()
-	log := slog.New(slog.NewJSONHandler(logOut, nil))
+	log := slog.New(server.LogHandler{Handler: slog.NewJSONHandler(logOut, nil)})
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 

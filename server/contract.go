@@ -1,0 +1,71 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/gen"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// The contract, served: GET /openapi.json and GET /openapi.yaml answer openapi.yaml as this
+// binary was built from it, without a token, so clients can be generated from a running quire.
+type contractFile struct {
+	body        []byte
+	etag        string
+	contentType string
+}
+
+// contractFiles renders the embedded spec once, as JSON and as YAML (JSON read as YAML keeps
+// the key order; only the style changes from flow to block).
+func contractFiles() (map[string]contractFile, error) {
+	js, err := gen.GetSpecJSON()
+	if err != nil {
+		return nil, fmt.Errorf("server: unable to load the embedded spec: %w", err)
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal(js, &node); err != nil {
+		return nil, fmt.Errorf("server: unable to read the embedded spec: %w", err)
+	}
+	blockStyle(&node)
+	var y bytes.Buffer
+	enc := yaml.NewEncoder(&y)
+	enc.SetIndent(2)
+	if err := enc.Encode(&node); err != nil {
+		return nil, fmt.Errorf("server: unable to write the spec as YAML: %w", err)
+	}
+	file := func(body []byte, contentType string) contractFile {
+		sum := sha256.Sum256(body)
+		return contractFile{body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, contentType: contentType}
+	}
+	return map[string]contractFile{
+		"/openapi.json": file(js, "application/json"),
+		"/openapi.yaml": file(y.Bytes(), "application/yaml"),
+	}, nil
+}
+
+func blockStyle(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		n.Style = 0
+	}
+	if n.Kind == yaml.ScalarNode && n.Style == yaml.DoubleQuotedStyle && n.Tag == "!!str" {
+		n.Style = 0 // the encoder quotes again where YAML needs it
+	}
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
+}
+
+func (f contractFile) serve(c echo.Context) error {
+	h := c.Response().Header()
+	h.Set("ETag", f.etag)
+	h.Set("Cache-Control", "public, max-age=300")
+	if c.Request().Header.Get("If-None-Match") == f.etag {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, f.contentType, f.body)
+}
