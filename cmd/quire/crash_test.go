@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "QUIRE_TEST_MAIN:", err)
 			os.Exit(2)
 		}
-		if err := run(argv); err != nil {
+		if err := run(argv); err != nil && !errors.Is(err, errHelpShown) {
 			fmt.Fprintln(os.Stderr, "quire:", err)
 			os.Exit(1)
 		}

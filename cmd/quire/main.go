@@ -30,7 +30,7 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	if err := run(os.Args[1:]); err != nil && !errors.Is(err, errHelpShown) {
 		fmt.Fprintln(os.Stderr, "quire:", err)
 		os.Exit(1)
 	}
@@ -38,7 +38,8 @@ func main() {
 
 const usage = `usage:
   quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…]
-  quire users create --db PATH --email EMAIL --name NAME`
+  quire users create --db PATH --email EMAIL --name NAME
+  quire version`
 
 func run(args []string) error {
 	switch {
@@ -46,26 +47,45 @@ func run(args []string) error {
 		return serve(args[1:])
 	case len(args) >= 2 && args[0] == "users" && args[1] == "create":
 		return createUser(args[2:])
+	case len(args) == 1 && args[0] == "version":
+		fmt.Printf("quire %s (%s)\n", server.Version, server.Build)
+		return nil
 	}
 	return errors.New(usage)
 }
 
-func serve(args []string) error {
+// serveConfig is what `quire serve` is told, by flags or QUIRE_… variables.
+type serveConfig struct {
+	addr, db, baseURL string
+	rateLimit         int
+	trustedProxies    []*net.IPNet
+}
+
+func parseServe(args []string) (serveConfig, error) {
+	var c serveConfig
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	dbPath := fs.String("db", "./quire.db", "SQLite database file (created if missing)")
-	baseURL := fs.String("base-url", "", "absolute URL quire is reached at (default http://ADDR)")
-	rateLimit := fs.Int("rate-limit", 600, "requests per minute per token; 0 turns limiting off")
-	trustedProxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
-	if err := fs.Parse(args); err != nil {
-		return err
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.StringVar(&c.db, "db", "./quire.db", "SQLite database file (created if missing)")
+	fs.StringVar(&c.baseURL, "base-url", "", "absolute URL quire is reached at (default http://ADDR)")
+	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token; 0 turns limiting off")
+	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
+	if err := parseWithEnv(fs, args); err != nil {
+		return c, err
 	}
-	proxies, err := parseNetworks(*trustedProxies)
+	var err error
+	if c.trustedProxies, err = parseNetworks(*proxies); err != nil {
+		return c, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if c.baseURL == "" {
+		c.baseURL = "http://" + c.addr
+	}
+	return c, nil
+}
+
+func serve(args []string) error {
+	cfg, err := parseServe(args)
 	if err != nil {
-		return fmt.Errorf("--trusted-proxies: %w", err)
-	}
-	if *baseURL == "" {
-		*baseURL = "http://" + *addr
+		return err
 	}
 	logOut := newFlushingWriter(os.Stderr, 100*time.Millisecond)
 	defer logOut.Close()
@@ -73,7 +93,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	st, err := store.Open(ctx, *dbPath)
+	st, err := store.Open(ctx, cfg.db)
 	if err != nil {
 		return err
 	}
@@ -82,8 +102,8 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := server.New(st, log, *baseURL, []byte(secret))
-	e, err := srv.Handler(server.Options{RateLimit: *rateLimit, TrustedProxies: proxies})
+	srv := server.New(st, log, cfg.baseURL, []byte(secret))
+	e, err := srv.Handler(server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies})
 	if err != nil {
 		return err
 	}
@@ -102,10 +122,10 @@ func serve(args []string) error {
 		<-jobsDone
 	}()
 
-	hs := newHTTPServer(*addr, e, defaultTimeouts)
+	hs := newHTTPServer(cfg.addr, e, defaultTimeouts)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
-	log.Info("quire serving", "addr", *addr, "db", *dbPath, "base_url", *baseURL)
+	log.Info("quire serving", "addr", cfg.addr, "db", cfg.db, "base_url", cfg.baseURL)
 	select {
 	case err := <-errc:
 		return err
@@ -169,12 +189,54 @@ func parseNetworks(list string) ([]*net.IPNet, error) {
 	return out, nil
 }
 
+// envName is the environment variable a flag can also be set by: --rate-limit is QUIRE_RATE_LIMIT.
+func envName(flagName string) string {
+	return "QUIRE_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parseWithEnv reads each flag first from its QUIRE_… variable, then from the command line
+// (flags win); --help lists both.
+func parseWithEnv(fs *flag.FlagSet, args []string) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := os.LookupEnv(envName(f.Name)); ok && err == nil {
+			if e := f.Value.Set(v); e != nil {
+				err = fmt.Errorf("%s=%q: %w", envName(f.Name), v, e)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: quire %s [flags]\n\nEach flag can also be set by its environment variable; a flag given wins.\n\n", fs.Name())
+		fs.VisitAll(func(f *flag.Flag) {
+			def := ""
+			if f.DefValue != "" {
+				def = fmt.Sprintf(" (default %s)", f.DefValue)
+			}
+			fmt.Fprintf(out, "  --%s  $%s\n        %s%s\n", f.Name, envName(f.Name), f.Usage, def)
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return err
+	}
+	return nil
+}
+
+// errHelpShown ends a command whose --help was printed: nothing failed.
+var errHelpShown = errors.New("help shown")
+
 func createUser(args []string) error {
 	fs := flag.NewFlagSet("users create", flag.ContinueOnError)
 	dbPath := fs.String("db", "./quire.db", "SQLite database file")
 	email := fs.String("email", "", "the user's email (counts as verified)")
 	name := fs.String("name", "", "the user's display name")
-	if err := fs.Parse(args); err != nil {
+	if err := parseWithEnv(fs, args); err != nil {
 		return err
 	}
 	if *email == "" || *name == "" {

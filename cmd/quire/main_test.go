@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -113,5 +114,47 @@ func TestParseNetworks(t *testing.T) {
 	}
 	if _, err := parseNetworks("not-a-network"); err == nil {
 		t.Fatal("a malformed network was accepted")
+	}
+}
+
+// Every serve flag can come from its QUIRE_… variable; a flag given on the command line wins.
+func TestServeFlagsFromEnvironment(t *testing.T) {
+	t.Setenv("QUIRE_ADDR", "127.0.0.1:9999")
+	t.Setenv("QUIRE_DB", "/tmp/from-env.db")
+	t.Setenv("QUIRE_RATE_LIMIT", "42")
+	t.Setenv("QUIRE_TRUSTED_PROXIES", "10.0.0.0/8")
+	c, err := parseServe([]string{"--db", "/tmp/from-flag.db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.addr != "127.0.0.1:9999" || c.rateLimit != 42 || c.baseURL != "http://127.0.0.1:9999" {
+		t.Fatalf("from the environment: %+v", c)
+	}
+	if c.db != "/tmp/from-flag.db" {
+		t.Fatalf("db %q: the flag must win over QUIRE_DB", c.db)
+	}
+	if len(c.trustedProxies) != 1 || !c.trustedProxies[0].Contains(net.ParseIP("10.1.2.3")) {
+		t.Fatalf("trusted proxies %v", c.trustedProxies)
+	}
+	t.Setenv("QUIRE_RATE_LIMIT", "lots")
+	if _, err := parseServe(nil); err == nil || !strings.Contains(err.Error(), "QUIRE_RATE_LIMIT") {
+		t.Fatalf("a malformed variable: %v, want an error naming it", err)
+	}
+}
+
+// --help lists every flag with its variable and is not an error.
+func TestServeHelpListsVariables(t *testing.T) {
+	out, err := quireCommand("serve", "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("serve --help: %v\n%s", err, out)
+	}
+	for _, v := range []string{"QUIRE_ADDR", "QUIRE_DB", "QUIRE_BASE_URL", "QUIRE_RATE_LIMIT", "QUIRE_TRUSTED_PROXIES"} {
+		if !strings.Contains(string(out), v) {
+			t.Fatalf("serve --help does not name %s:\n%s", v, out)
+		}
+	}
+	out, err = quireCommand("version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "quire ") {
+		t.Fatalf("version: %q %v", out, err)
 	}
 }
