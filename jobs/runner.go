@@ -30,6 +30,8 @@ type Runner struct {
 	Store    *store.Store
 	Log      *slog.Logger
 	Handlers map[string]Handler
+	// Observe, when set, is told of every run (the metrics' hook).
+	Observe func(kind string, err error)
 }
 
 // New returns a runner with quire's job handlers.
@@ -73,6 +75,9 @@ func (r *Runner) RunDue(ctx context.Context) (int, error) {
 			runErr = fmt.Errorf("no handler for job kind %q", j.Kind)
 		} else {
 			runErr = h.Run(ctx, j.Payload)
+		}
+		if r.Observe != nil {
+			r.Observe(j.Kind, runErr)
 		}
 		if runErr != nil {
 			r.Log.Error("job failed", "kind", j.Kind, "id", j.ID, "attempt", j.Attempts+1, "err", runErr)

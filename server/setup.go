@@ -21,6 +21,8 @@ type Options struct {
 	// TrustedProxies are the networks (CIDR) whose X-Forwarded-For is believed when telling the
 	// client's address (rate limits of unauthenticated calls). Empty: the connection's address.
 	TrustedProxies []*net.IPNet
+	// Metrics, when set, count every request (served elsewhere: see Metrics.Handler).
+	Metrics *Metrics
 }
 
 // contentBatchRoute is the Echo route of updateChangeRequestContent.
@@ -50,6 +52,10 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	e.Use(assignRequestID)
 	e.Use(s.logRequests)
+	if opts.Metrics != nil {
+		opts.Metrics.watch(s.Store)
+		e.Use(opts.Metrics.middleware)
+	}
 	e.Use(middleware.Recover())
 	var limiter *rateLimiter
 	if opts.RateLimit > 0 {

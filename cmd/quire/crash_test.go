@@ -43,16 +43,21 @@ func quireCommand(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// startQuire runs `quire serve` on a free loopback port and waits until it answers /healthz.
-func startQuire(t *testing.T, db string) (*exec.Cmd, string) {
+func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := quireCommand("serve", "--addr", addr, "--db", db, "--rate-limit", "0")
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startQuire runs `quire serve` on a free loopback port and waits until it answers /healthz.
+func startQuire(t *testing.T, db string, flags ...string) (*exec.Cmd, string) {
+	t.Helper()
+	addr := freeAddr(t)
+	cmd := quireCommand(append([]string{"serve", "--addr", addr, "--db", db, "--rate-limit", "0"}, flags...)...)
 	var log bytes.Buffer
 	cmd.Stderr = &log
 	if err := cmd.Start(); err != nil {

@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
 //	quire users create --db PATH --email EMAIL --name NAME
 package main
 
@@ -37,7 +37,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
   quire users create --db PATH --email EMAIL --name NAME
   quire version`
 
@@ -57,6 +57,7 @@ func run(args []string) error {
 // serveConfig is what `quire serve` is told, by flags or QUIRE_… variables.
 type serveConfig struct {
 	addr, db, baseURL string
+	metricsAddr       string
 	rateLimit         int
 	trustedProxies    []*net.IPNet
 }
@@ -68,6 +69,7 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.db, "db", "./quire.db", "SQLite database file (created if missing)")
 	fs.StringVar(&c.baseURL, "base-url", "", "absolute URL quire is reached at (default http://ADDR)")
 	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token; 0 turns limiting off")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -103,11 +105,18 @@ func serve(args []string) error {
 		return err
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
-	e, err := srv.Handler(server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies})
+	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies}
+	if cfg.metricsAddr != "" {
+		opts.Metrics = server.NewMetrics()
+	}
+	e, err := srv.Handler(opts)
 	if err != nil {
 		return err
 	}
 	runner := jobs.New(st, log)
+	if opts.Metrics != nil {
+		runner.Observe = opts.Metrics.ObserveJob
+	}
 	if err := runner.Start(ctx); err != nil {
 		return err
 	}
@@ -123,8 +132,17 @@ func serve(args []string) error {
 	}()
 
 	hs := newHTTPServer(cfg.addr, e, defaultTimeouts)
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- hs.ListenAndServe() }()
+	if opts.Metrics != nil {
+		// Metrics have their own address, so they are never public by accident.
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", opts.Metrics.Handler())
+		ms := newHTTPServer(cfg.metricsAddr, mux, defaultTimeouts)
+		go func() { errc <- fmt.Errorf("metrics: %w", ms.ListenAndServe()) }()
+		defer ms.Close()
+		log.Info("quire metrics", "addr", cfg.metricsAddr)
+	}
 	log.Info("quire serving", "addr", cfg.addr, "db", cfg.db, "base_url", cfg.baseURL)
 	select {
 	case err := <-errc:

@@ -158,3 +158,33 @@ func TestServeHelpListsVariables(t *testing.T) {
 		t.Fatalf("version: %q %v", out, err)
 	}
 }
+
+// Metrics are served on --metrics-addr only, never beside the API.
+func TestMetricsHaveTheirOwnAddress(t *testing.T) {
+	metrics := freeAddr(t)
+	_, api := startQuire(t, t.TempDir()+"/quire.db", "--metrics-addr", metrics)
+	if res, err := http.Get(api + "/healthz"); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("healthz: %v %v", res, err)
+	}
+	var res *http.Response
+	var err error
+	for i := 0; i < 100; i++ { // the metrics listener starts beside the API's
+		if res, err = http.Get("http://" + metrics + "/metrics"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	// startQuire's readiness probe and the request above: at least two.
+	if !strings.Contains(string(body), `quire_http_requests_total{method="GET",route="/healthz",status="200"} `) ||
+		strings.Contains(string(body), `quire_http_requests_total{method="GET",route="/healthz",status="200"} 1`+"\n") {
+		t.Fatalf("the scrape does not count the healthz request:\n%s", body)
+	}
+	if res, err := http.Get(api + "/metrics"); err != nil || res.StatusCode == http.StatusOK {
+		t.Fatalf("the API's address answers /metrics: %v %v", res, err)
+	}
+}
