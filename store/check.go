@@ -32,3 +32,13 @@ func (s *Store) CheckIntegrity(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Backup writes a consistent copy of the live database to a new file at path (SQLite's VACUUM
+// INTO: one read transaction, so writers, in this process or another, go on meanwhile). The file
+// must not exist yet.
+func (s *Store) Backup(ctx context.Context, path string) error {
+	if _, err := s.writer.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+		return fmt.Errorf("store: unable to back up to %s: %w", path, err)
+	}
+	return nil
+}

@@ -104,14 +104,7 @@ func TestNoAcknowledgedWriteLostOnKill(t *testing.T) {
 		t.Skip("starts and kills real server processes")
 	}
 	db := filepath.Join(t.TempDir(), "quire.db")
-	out, err := quireCommand("users", "create", "--db", db, "--email", "ada@example.com", "--name", "Ada").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var user struct{ Token string }
-	if err := json.Unmarshal(out, &user); err != nil {
-		t.Fatalf("users create printed %q: %v", out, err)
-	}
+	user := struct{ Token string }{mustCreateUser(t, db)}
 	server, url := startQuire(t, db)
 	status, org := call(t, "POST", url+"/v1/orgs", user.Token, map[string]any{"title": "Acme"})
 	if status != http.StatusCreated {
@@ -163,4 +156,18 @@ func TestNoAcknowledgedWriteLostOnKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d acknowledged writes all read back after kill -9", len(acked))
+}
+
+// mustCreateUser runs `quire users create` and returns the new user's token.
+func mustCreateUser(t *testing.T, db string) string {
+	t.Helper()
+	out, err := quireCommand("users", "create", "--db", db, "--email", "ada@example.com", "--name", "Ada").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var user struct{ Token string }
+	if err := json.Unmarshal(out, &user); err != nil {
+		t.Fatalf("users create printed %q: %v", out, err)
+	}
+	return user.Token
 }

@@ -2,6 +2,9 @@
 //
 //	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
 //	quire users create --db PATH --email EMAIL --name NAME
+//	quire backup --db PATH --to FILE
+//	quire restore --from FILE --db PATH
+//	quire version
 package main
 
 import (
@@ -39,6 +42,8 @@ func main() {
 const usage = `usage:
   quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
   quire users create --db PATH --email EMAIL --name NAME
+  quire backup --db PATH --to FILE
+  quire restore --from FILE --db PATH
   quire version`
 
 func run(args []string) error {
@@ -47,6 +52,10 @@ func run(args []string) error {
 		return serve(args[1:])
 	case len(args) >= 2 && args[0] == "users" && args[1] == "create":
 		return createUser(args[2:])
+	case len(args) >= 1 && args[0] == "backup":
+		return backup(args[1:])
+	case len(args) >= 1 && args[0] == "restore":
+		return restore(args[1:])
 	case len(args) == 1 && args[0] == "version":
 		fmt.Printf("quire %s (%s)\n", server.Version, server.Build)
 		return nil
