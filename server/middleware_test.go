@@ -308,3 +308,60 @@ func TestContractIsServed(t *testing.T) {
 		}
 	}
 }
+
+// /docs is the API reference rendered from the spec: every operation and schema, no token, no
+// script, its stylesheet embedded and served by hash.
+func TestDocsPage(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET /docs: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
+		t.Fatalf("CSP %q", csp)
+	}
+	html := string(body)
+	spec, _ := gen.GetSwagger()
+	for path, item := range spec.Paths.Map() {
+		for _, op := range item.Operations() {
+			if !strings.Contains(html, `id="op-`+op.OperationID+`"`) {
+				t.Errorf("the reference lacks %s (%s)", op.OperationID, path)
+			}
+		}
+	}
+	for name := range spec.Components.Schemas {
+		if !strings.Contains(html, `id="schema-`+name+`"`) {
+			t.Errorf("the reference lacks schema %s", name)
+		}
+	}
+	if strings.Contains(html, "<script") {
+		t.Error("the reference carries a script")
+	}
+	for _, want := range []string{`<html lang="en">`, "<title>", "<main", "<nav", `&#34;title&#34;: &#34;string&#34;`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the reference lacks %s", want)
+		}
+	}
+	i := strings.Index(html, `href="/docs/style.`)
+	if i < 0 {
+		t.Fatal("no stylesheet link")
+	}
+	style := html[i+6 : i+6+strings.Index(html[i+6:], `"`)]
+	css, err := http.Get(ts.URL + style)
+	if err != nil {
+		t.Fatal(err)
+	}
+	css.Body.Close()
+	if css.StatusCode != http.StatusOK || !strings.Contains(css.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("GET %s: %d %v", style, css.StatusCode, css.Header)
+	}
+	if r, _ := http.Get(ts.URL + "/docs/other.css"); r.StatusCode != http.StatusNotFound {
+		t.Fatalf("an unknown asset: %d", r.StatusCode)
+	}
+}
