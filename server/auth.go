@@ -85,10 +85,17 @@ func (s *Server) authenticate(cache *tokenCache, limiter *rateLimiter) echo.Midd
 				now := time.Now()
 				var ok bool
 				if u, ok = cache.get(key, now); !ok {
+					var lastUsed time.Time
 					var err error
-					u, err = s.Store.FindUserByToken(c.Request().Context(), token)
+					u, lastUsed, err = s.Store.FindUserByToken(c.Request().Context(), token)
 					if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
 						return err
+					}
+					if u != nil && s.Store.Now().Sub(lastUsed) > store.TokenTouchInterval {
+						// Losing a last-used time is better than failing the request.
+						if err := s.Store.TouchToken(c.Request().Context(), token); err != nil {
+							s.Log.WarnContext(c.Request().Context(), "unable to record token use", "err", err)
+						}
 					}
 					cache.put(key, u, now)
 				}

@@ -39,7 +39,7 @@ func BenchmarkTokenLookup(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		u, err := st.FindUserByToken(ctx, token)
+		u, _, err := st.FindUserByToken(ctx, token)
 		if err != nil || u.ID == "" {
 			b.Fatalf("FindUserByToken: %v", err)
 		}

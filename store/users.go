@@ -72,7 +72,7 @@ func (s *Store) CreateUser(ctx context.Context, u *User) (token string, err erro
 			}
 			return fmt.Errorf("store: unable to create user: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, user_id, name, created_at) VALUES (?, ?, 'default', ?)`,
 			HashToken(token), u.ID, formatTime(tx.now)); err != nil {
 			return fmt.Errorf("store: unable to create token: %w", err)
 		}
@@ -98,19 +98,24 @@ func scanUser(sc interface{ Scan(...any) error }, u *User, extra ...any) error {
 	return nil
 }
 
-// FindUserByToken returns the user a bearer token belongs to. The lookup is by the token's
-// SHA-256, an indexed equality on a value an attacker cannot choose, so it leaks no timing about
-// other tokens.
-func (s *Store) FindUserByToken(ctx context.Context, token string) (*User, error) {
+// FindUserByToken returns the user a bearer token belongs to and when the token was last used
+// (zero: never). The lookup is by the token's SHA-256, an indexed equality on a value an attacker
+// cannot choose, so it leaks no timing about other tokens.
+func (s *Store) FindUserByToken(ctx context.Context, token string) (*User, time.Time, error) {
 	var u User
-	err := scanUser(s.reader.QueryRowContext(pointRead(ctx), `SELECT `+userColumns+`
+	var used sql.NullString
+	err := scanUser(s.reader.QueryRowContext(pointRead(ctx), `SELECT `+userColumns+`, t.last_used_at
 		FROM tokens t JOIN users u ON u.id = t.user_id
-		WHERE t.hash = ?`, HashToken(token)), &u)
+		WHERE t.hash = ?`, HashToken(token)), &u, &used)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Token")
+		return nil, time.Time{}, notFound("Token")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to find token: %w", err)
+		return nil, time.Time{}, fmt.Errorf("store: unable to find token: %w", err)
 	}
-	return &u, nil
+	var lastUsed time.Time
+	if used.Valid {
+		lastUsed = parseTime(used.String)
+	}
+	return &u, lastUsed, nil
 }

@@ -2,6 +2,7 @@
 //
 //	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
 //	quire users create --db PATH --email EMAIL --name NAME
+//	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
 //	quire restore --from FILE --db PATH
 //	quire version
@@ -42,6 +43,9 @@ func main() {
 const usage = `usage:
   quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
   quire users create --db PATH --email EMAIL --name NAME
+  quire tokens create --db PATH --email EMAIL [--name LABEL]
+  quire tokens list --db PATH --email EMAIL
+  quire tokens revoke --db PATH ID
   quire backup --db PATH --to FILE
   quire restore --from FILE --db PATH
   quire version`
@@ -52,6 +56,8 @@ func run(args []string) error {
 		return serve(args[1:])
 	case len(args) >= 2 && args[0] == "users" && args[1] == "create":
 		return createUser(args[2:])
+	case len(args) >= 2 && args[0] == "tokens":
+		return tokens(args[1], args[2:])
 	case len(args) >= 1 && args[0] == "backup":
 		return backup(args[1:])
 	case len(args) >= 1 && args[0] == "restore":
