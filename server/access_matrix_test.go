@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -165,6 +166,9 @@ func TestAccessMatrix(t *testing.T) {
 				if res.Status != want {
 					t.Fatalf("%s %s as %s: status %d, want %d: %s", rq.method, rq.path, name, res.Status, want, res.Body)
 				}
+				if i == matrixOutsider {
+					matrixSameAsUnknown(t, w, u, rq, res)
+				}
 				if rq.gone != nil {
 					entitled := i >= matrixFirstMember && want >= 200 && want < 300
 					if gone := rq.gone(t); gone != entitled {
@@ -184,8 +188,38 @@ func TestAccessMatrix(t *testing.T) {
 		len(ops), len(matrixCallers), cells, strings.Join(counts, " "), built.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 
-// matrixFirstMember is the index of the first caller who is a member of the organization.
-const matrixFirstMember = 3
+// The indexes of the outsider and of the first caller who is a member of the organization.
+const (
+	matrixOutsider    = 2
+	matrixFirstMember = 3
+)
+
+// matrixSameAsUnknown checks that what an outsider was answered tells nothing: the same request
+// with the owning organization, space or collection replaced by an id that does not exist
+// answers the same status and message.
+func matrixSameAsUnknown(t *testing.T, w *matrixWorld, u *testUser, rq matrixRequest, res *response) {
+	t.Helper()
+	parts := strings.SplitN(rq.path, "/", 4) // "", "orgs", id, rest
+	if len(parts) < 3 || (parts[1] != "orgs" && parts[1] != "spaces" && parts[1] != "collections") {
+		return
+	}
+	parts[2] = "noSuchThing000000000"
+	path := strings.Join(parts, "/")
+	unknown := w.Do(t, u, rq.method, path, rq.body)
+	if unknown.Status != res.Status || matrixMessage(unknown) != matrixMessage(res) {
+		t.Fatalf("the outsider tells an existing resource from a missing one:\n%s %s: %d %s\n%s %s: %d %s",
+			rq.method, rq.path, res.Status, res.Body, rq.method, path, unknown.Status, unknown.Body)
+	}
+}
+
+// matrixMessage is the message of an error body ("" for none).
+func matrixMessage(r *response) string {
+	var e gen.Error
+	if json.Unmarshal(r.Body, &e) != nil {
+		return ""
+	}
+	return e.Error.Message
+}
 
 // matrixOperation names the operation of the spec a request matches ("" for none).
 func matrixOperation(method, path string) string {
