@@ -9,13 +9,7 @@ import (
 // The comments and replies the rows target are the commenter's: only the author edits a body
 // (so the editor and the admin are refused), the author or a space admin deletes.
 //
-// Columns:                   none garbage outsider reader commenter editor admin
-
-var (
-	matrixComment    = matrixWant{401, 401, 404, 403, 200, 200, 200}
-	matrixAuthorEdit = matrixWant{401, 401, 404, 403, 200, 403, 403}
-	matrixAuthorDel  = matrixWant{401, 401, 404, 403, 204, 403, 204}
-)
+// A want lists the statuses for the callers: none, garbage, outsider, reader, commenter, editor, admin.
 
 // matrixThread is where a family's operations act: its base path, a comment and a reply on it.
 type matrixThread struct {
@@ -35,43 +29,43 @@ func matrixCommentRows() []matrixRow {
 		want  matrixWant
 		build func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest
 	}{
-		{"listCommentsIn", matrixRead, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"listCommentsIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("GET", th.base+"/comments", nil)
 		}},
-		{"postCommentIn", matrixComment, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"postCommentIn", matrixWant{401, 401, 404, 403, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("POST", th.base+"/comments", map[string]any{"body": map[string]any{"markdown": "A remark."}})
 		}},
-		{"getCommentIn", matrixRead, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"getCommentIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("GET", th.base+"/comments/"+th.comment, nil)
 		}},
-		{"updateCommentIn", matrixAuthorEdit, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"updateCommentIn", matrixWant{401, 401, 404, 403, 200, 403, 403}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("PUT", th.base+"/comments/"+th.comment, map[string]any{"body": map[string]any{"markdown": "Edited."}})
 		}},
-		{"deleteCommentIn", matrixAuthorDel, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"deleteCommentIn", matrixWant{401, 401, 404, 403, 204, 403, 204}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			path := th.base + "/comments/" + w.freshComment(t, th.base)
 			r := req("DELETE", path, nil)
 			r.gone = func(t *testing.T) bool { return w.status(t, path) == 404 }
 			return r
 		}},
-		{"listCommentRepliesIn", matrixRead, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"listCommentRepliesIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("GET", th.base+"/comments/"+th.comment+"/replies", nil)
 		}},
-		{"postCommentReplyIn", matrixComment, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"postCommentReplyIn", matrixWant{401, 401, 404, 403, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("POST", th.base+"/comments/"+th.comment+"/replies", map[string]any{"body": map[string]any{"markdown": "Agreed."}})
 		}},
-		{"getCommentReplyIn", matrixRead, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"getCommentReplyIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("GET", th.base+"/comments/"+th.comment+"/replies/"+th.reply, nil)
 		}},
-		{"updateCommentReplyIn", matrixAuthorEdit, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"updateCommentReplyIn", matrixWant{401, 401, 404, 403, 200, 403, 403}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("PUT", th.base+"/comments/"+th.comment+"/replies/"+th.reply, map[string]any{"body": map[string]any{"markdown": "Edited."}})
 		}},
-		{"deleteCommentReplyIn", matrixAuthorDel, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"deleteCommentReplyIn", matrixWant{401, 401, 404, 403, 204, 403, 204}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			path := th.base + "/comments/" + th.comment + "/replies/" + w.freshReply(t, th.base, th.comment)
 			r := req("DELETE", path, nil)
 			r.gone = func(t *testing.T) bool { return w.status(t, path) == 404 }
 			return r
 		}},
-		{"listCommentersIn", matrixRead, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
+		{"listCommentersIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			return req("GET", th.base+"/commenters", nil)
 		}},
 	}
