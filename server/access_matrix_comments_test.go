@@ -30,43 +30,43 @@ func matrixCommentRows() []matrixRow {
 		build func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest
 	}{
 		{"listCommentsIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("GET", th.base+"/comments", nil)
+			return matrixReq("GET", th.base+"/comments", nil)
 		}},
 		{"postCommentIn", matrixWant{401, 401, 404, 403, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("POST", th.base+"/comments", map[string]any{"body": map[string]any{"markdown": "A remark."}})
+			return matrixReq("POST", th.base+"/comments", map[string]any{"body": map[string]any{"markdown": "A remark."}})
 		}},
 		{"getCommentIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("GET", th.base+"/comments/"+th.comment, nil)
+			return matrixReq("GET", th.base+"/comments/"+th.comment, nil)
 		}},
 		{"updateCommentIn", matrixWant{401, 401, 404, 403, 200, 403, 403}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("PUT", th.base+"/comments/"+th.comment, map[string]any{"body": map[string]any{"markdown": "Edited."}})
+			return matrixReq("PUT", th.base+"/comments/"+th.comment, map[string]any{"body": map[string]any{"markdown": "Edited."}})
 		}},
 		{"deleteCommentIn", matrixWant{401, 401, 404, 403, 204, 403, 204}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			path := th.base + "/comments/" + w.freshComment(t, th.base)
-			r := req("DELETE", path, nil)
+			r := matrixReq("DELETE", path, nil)
 			r.gone = func(t *testing.T) bool { return w.status(t, path) == 404 }
 			return r
 		}},
 		{"listCommentRepliesIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("GET", th.base+"/comments/"+th.comment+"/replies", nil)
+			return matrixReq("GET", th.base+"/comments/"+th.comment+"/replies", nil)
 		}},
 		{"postCommentReplyIn", matrixWant{401, 401, 404, 403, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("POST", th.base+"/comments/"+th.comment+"/replies", map[string]any{"body": map[string]any{"markdown": "Agreed."}})
+			return matrixReq("POST", th.base+"/comments/"+th.comment+"/replies", map[string]any{"body": map[string]any{"markdown": "Agreed."}})
 		}},
 		{"getCommentReplyIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("GET", th.base+"/comments/"+th.comment+"/replies/"+th.reply, nil)
+			return matrixReq("GET", th.base+"/comments/"+th.comment+"/replies/"+th.reply, nil)
 		}},
 		{"updateCommentReplyIn", matrixWant{401, 401, 404, 403, 200, 403, 403}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("PUT", th.base+"/comments/"+th.comment+"/replies/"+th.reply, map[string]any{"body": map[string]any{"markdown": "Edited."}})
+			return matrixReq("PUT", th.base+"/comments/"+th.comment+"/replies/"+th.reply, map[string]any{"body": map[string]any{"markdown": "Edited."}})
 		}},
 		{"deleteCommentReplyIn", matrixWant{401, 401, 404, 403, 204, 403, 204}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
 			path := th.base + "/comments/" + th.comment + "/replies/" + w.freshReply(t, th.base, th.comment)
-			r := req("DELETE", path, nil)
+			r := matrixReq("DELETE", path, nil)
 			r.gone = func(t *testing.T) bool { return w.status(t, path) == 404 }
 			return r
 		}},
 		{"listCommentersIn", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, th matrixThread) matrixRequest {
-			return req("GET", th.base+"/commenters", nil)
+			return matrixReq("GET", th.base+"/commenters", nil)
 		}},
 	}
 	var rows []matrixRow

@@ -46,7 +46,7 @@ type matrixRow struct {
 	build func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest
 }
 
-func req(method, path string, body any) matrixRequest {
+func matrixReq(method, path string, body any) matrixRequest {
 	return matrixRequest{method: method, path: path, body: body}
 }
 
@@ -152,12 +152,12 @@ func TestAccessMatrix(t *testing.T) {
 	w := newMatrixWorld(t)
 	built := time.Since(start)
 	users := w.callers()
-	cells, statuses := 0, map[int]int{}
+	cells, failed, statuses := 0, 0, map[int]int{}
 	for _, op := range ops {
 		r := byOp[op.id]
 		for i, name := range matrixCallers {
 			u, want := users[i], r.want[i]
-			t.Run(r.op+"/"+name, func(t *testing.T) {
+			ok := t.Run(r.op+"/"+name, func(t *testing.T) {
 				rq := r.build(t, w, u)
 				if got := matrixOperation(rq.method, rq.path); got != r.op {
 					t.Fatalf("the row's request %s %s is operation %q, not %s", rq.method, rq.path, got, r.op)
@@ -178,14 +178,17 @@ func TestAccessMatrix(t *testing.T) {
 			})
 			cells++
 			statuses[want]++
+			if !ok {
+				failed++
+			}
 		}
 	}
 	var counts []string
 	for _, s := range []int{200, 201, 204, 401, 403, 404} {
 		counts = append(counts, fmt.Sprintf("%d×%d", statuses[s], s))
 	}
-	t.Logf("access matrix: %d operations × %d callers = %d cells (%s), world built in %s, all in %s",
-		len(ops), len(matrixCallers), cells, strings.Join(counts, " "), built.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	t.Logf("access matrix: %d operations × %d callers = %d cells (%s), %d failed; world built in %s, all in %s",
+		len(ops), len(matrixCallers), cells, strings.Join(counts, " "), failed, built.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 
 // The indexes of the outsider and of the first caller who is a member of the organization.
