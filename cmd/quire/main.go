@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--allow-private-urls]
 //	quire users create --db PATH --email EMAIL --name NAME
 package main
 
@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -35,7 +36,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--allow-private-urls]
   quire users create --db PATH --email EMAIL --name NAME`
 
 func run(args []string) error {
@@ -54,6 +55,8 @@ func serve(args []string) error {
 	dbPath := fs.String("db", "./quire.db", "SQLite database file (created if missing)")
 	baseURL := fs.String("base-url", "", "absolute URL quire is reached at (default http://ADDR)")
 	rateLimit := fs.Int("rate-limit", 600, "requests per minute per token; 0 turns limiting off")
+	allowPrivate := fs.Bool("allow-private-urls", envBool("QUIRE_ALLOW_PRIVATE_URLS"),
+		"let server-side fetches (files given by URL…) reach loopback, private and link-local addresses")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,7 +79,7 @@ func serve(args []string) error {
 		return err
 	}
 	srv := server.New(st, log, *baseURL, []byte(secret))
-	e, err := srv.Handler(server.Options{RateLimit: *rateLimit})
+	e, err := srv.Handler(server.Options{RateLimit: *rateLimit, AllowPrivateURLs: *allowPrivate})
 	if err != nil {
 		return err
 	}
@@ -99,6 +102,12 @@ func serve(args []string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return hs.Shutdown(shutdownCtx)
+}
+
+// envBool reads a boolean flag's default from the environment ("1", "true"…).
+func envBool(name string) bool {
+	v, err := strconv.ParseBool(os.Getenv(name))
+	return err == nil && v
 }
 
 func createUser(args []string) error {
