@@ -193,6 +193,12 @@ func TestContentBatchMetadataAndFrontmatter(t *testing.T) {
 	if live.NoIndex == nil || !*live.NoIndex || live.Title != "The heading title" {
 		t.Fatalf("merged page %+v", live)
 	}
+	// Pages with noIndex are kept out of search.
+	var found gen.SearchPageList
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.space.Id+"/search?query=text", nil).Decode(t, &found)
+	if len(found.Items) != 1 || found.Items[0].Id != res.Refs["u"] {
+		t.Fatalf("search found %+v, want only the untitled page", found.Items)
+	}
 }
 
 func TestContentBatchMetadataMerges(t *testing.T) {
