@@ -605,7 +605,9 @@ type ClientInterface interface {
 	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 	//   (which is then the title, not part of the body), else `title`, else "Untitled".
 	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-	//   the top level) and `at`.
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
 	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 	//   metadata and take precedence over the fields of the change. The frontmatter is not
@@ -645,7 +647,9 @@ type ClientInterface interface {
 	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 	//   (which is then the title, not part of the body), else `title`, else "Untitled".
 	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-	//   the top level) and `at`.
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
 	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 	//   metadata and take precedence over the fields of the change. The frontmatter is not
@@ -2498,7 +2502,9 @@ func (c *Client) GetRevisionOfChangeRequestById(ctx context.Context, spaceId Spa
 //     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 //     (which is then the title, not part of the body), else `title`, else "Untitled".
 //   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-//     the top level) and `at`.
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
 //   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 //     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 //     metadata and take precedence over the fields of the change. The frontmatter is not
@@ -2548,7 +2554,9 @@ func (c *Client) UpdateChangeRequestContentWithBody(ctx context.Context, spaceId
 //     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 //     (which is then the title, not part of the body), else `title`, else "Untitled".
 //   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-//     the top level) and `at`.
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
 //   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 //     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 //     metadata and take precedence over the fields of the change. The frontmatter is not
@@ -11849,7 +11857,9 @@ type ClientWithResponsesInterface interface {
 	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 	//   (which is then the title, not part of the body), else `title`, else "Untitled".
 	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-	//   the top level) and `at`.
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
 	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 	//   metadata and take precedence over the fields of the change. The frontmatter is not
@@ -11889,7 +11899,9 @@ type ClientWithResponsesInterface interface {
 	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 	//   (which is then the title, not part of the body), else `title`, else "Untitled".
 	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-	//   the top level) and `at`.
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
 	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 	//   metadata and take precedence over the fields of the change. The frontmatter is not
@@ -22643,7 +22655,9 @@ func (c *ClientWithResponses) GetRevisionOfChangeRequestByIdWithResponse(ctx con
 //     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 //     (which is then the title, not part of the body), else `title`, else "Untitled".
 //   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-//     the top level) and `at`.
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
 //   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 //     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 //     metadata and take precedence over the fields of the change. The frontmatter is not
@@ -22689,7 +22703,9 @@ func (c *ClientWithResponses) UpdateChangeRequestContentWithBodyWithResponse(ctx
 //     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
 //     (which is then the title, not part of the body), else `title`, else "Untitled".
 //   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
-//     the top level) and `at`.
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
 //   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
 //     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
 //     metadata and take precedence over the fields of the change. The frontmatter is not

@@ -288,8 +288,11 @@ func TestContentBatchUpdatePage(t *testing.T) {
 	)
 	guides, setup, one, other := res.Refs["guides"], res.Refs["setup"], res.Refs["one"], res.Refs["other"]
 
-	t.Run("TitleRederivesSlugAndPathsOfSubpages", func(t *testing.T) {
+	t.Run("TitleAloneKeepsTheSlugASlugMovesTheSubpages", func(t *testing.T) {
 		f.apply(t, cr.Id, contentUpdate(guides, "title", "User Guides"))
+		contentWantOutline(t, "renamed", f.crPages(t, cr.Id),
+			"guides User Guides", "  guides/setup Setup", "    guides/setup/one One", "other Other")
+		f.apply(t, cr.Id, contentUpdate(guides, "slug", "user-guides"))
 		contentWantOutline(t, "renamed", f.crPages(t, cr.Id),
 			"user-guides User Guides", "  user-guides/setup Setup", "    user-guides/setup/one One", "other Other")
 		p := f.crPage(t, cr.Id, one, "")
@@ -434,10 +437,10 @@ func TestContentBatchSlugs(t *testing.T) {
 	if p := contentFind(pages, res.Refs["uni"]); !strings.HasPrefix(p.Slug, "unicode-stra") {
 		t.Fatalf("unicode slug %q", p.Slug)
 	}
-	// Renaming a page to a sibling's title gets a free slug, without touching the sibling.
+	// Renaming a page to a sibling's title keeps its slug, and the sibling's.
 	f.apply(t, cr.Id, contentUpdate(res.Refs["cafe"], "title", "Intro"))
 	pages = f.crPages(t, cr.Id)
-	for ref, slug := range map[string]string{"i1": "intro", "i2": "intro-2", "i3": "intro-3", "cafe": "intro-4"} {
+	for ref, slug := range map[string]string{"i1": "intro", "i2": "intro-2", "i3": "intro-3", "cafe": "cafe-creme-deja-vu"} {
 		if p := contentFind(pages, res.Refs[ref]); p.Slug != slug || p.Path != slug {
 			t.Fatalf("%s: slug %q path %q, want %q", ref, p.Slug, p.Path, slug)
 		}
@@ -965,7 +968,7 @@ func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 	)
 	f.merge(t, dup.Id, dcr.Id)
 	contentWantOutline(t, "edited copy", f.spacePages(t, f.admin, dup.Id),
-		"welcome Welcome", "  welcome/details Details", "copy-only Copy only")
+		"intro Welcome", "  intro/details Details", "copy-only Copy only")
 
 	// The original is as it was.
 	contentWantOutline(t, "original", f.spacePages(t, f.admin, sid), contentOutline(orig)...)

@@ -146,7 +146,7 @@ func TestMergeBothSidesSameEdit(t *testing.T) {
 		t.Fatalf("Other markdown %q", md)
 	}
 	pages := crFlatten(w.mainPages(t, sp.Id))
-	if p := pages[ids["Intro"]]; p.Title != "Introduction" || p.Path != "introduction" || len(pages) != 2 {
+	if p := pages[ids["Intro"]]; p.Title != "Introduction" || p.Path != "intro" || len(pages) != 2 {
 		t.Fatalf("pages %+v", pages)
 	}
 }

@@ -406,18 +406,20 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 }
 
 func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
+	// A new title changes the URL only of a page new in this batch (its slug follows the title
+	// until given one); an existing page keeps its slug unless a slug is given.
+	_, existed := t.before[p.ID]
+	_, explicit := t.explicitSlug[p.ID]
 	if c.Title != nil {
 		p.Title = *c.Title
-		if c.Slug == nil {
+		if c.Slug == nil && !existed && !explicit {
 			p.Slug = Slugify(*c.Title)
-			delete(t.explicitSlug, p.ID)
+			t.fresh[p.ID] = true
 		}
 	}
 	if c.Slug != nil {
 		p.Slug = *c.Slug
 		t.explicitSlug[p.ID] = i
-	}
-	if c.Title != nil || c.Slug != nil {
 		t.fresh[p.ID] = true
 	}
 	optional := func(dst **string, v *string) {
