@@ -69,9 +69,10 @@ type pageTree struct {
 	explicitSlug map[string]int
 	// before holds the paths of the pages the batch started from, by id; touched the pages the
 	// batch changed, in the order it first touched them.
-	before     map[string]string
-	touched    []string
-	touchedSet map[string]bool
+	before      map[string]string
+	beforePaths map[string]bool // the paths of before, made when a ref is first checked
+	touched     []string
+	touchedSet  map[string]bool
 	// older returns a page as it is in another revision of the space (nil: not there), for
 	// revert_page; base is the revision reverted to when a change names none.
 	older func(revision, pageID string) (*RevisionPage, error)
@@ -222,10 +223,14 @@ func (t *pageTree) checkRef(field, ref string) error {
 	if _, dup := t.fileRefs[ref]; dup {
 		return fieldErrorf(field, "%q is already the ref of a file of this batch", ref)
 	}
-	for _, path := range t.before {
-		if path == ref {
-			return fieldErrorf(field, "%q is the path of an existing page", ref)
+	if t.beforePaths == nil {
+		t.beforePaths = make(map[string]bool, len(t.before))
+		for _, path := range t.before {
+			t.beforePaths[path] = true
 		}
+	}
+	if t.beforePaths[ref] {
+		return fieldErrorf(field, "%q is the path of an existing page", ref)
 	}
 	return nil
 }
