@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,19 @@ func validationMessage(err error) string {
 		var path []string
 		se, path = innermost(se)
 		reason = se.Reason
+		if se.Schema != nil && se.SchemaField == "discriminator" && se.Schema.Discriminator != nil && len(se.Schema.Discriminator.Mapping) > 0 {
+			d := se.Schema.Discriminator
+			values := make([]string, 0, len(d.Mapping))
+			for v := range d.Mapping {
+				values = append(values, v)
+			}
+			sort.Strings(values)
+			if v, ok := se.Value.(string); ok {
+				reason = fmt.Sprintf("%q is not one of %s", v, strings.Join(values, ", "))
+			} else {
+				reason = "required: one of " + strings.Join(values, ", ")
+			}
+		}
 		if len(path) > 0 {
 			field = fieldPath(path)
 		}
