@@ -5,7 +5,7 @@ import "testing"
 func TestSplitFrontmatter(t *testing.T) {
 	for _, c := range []struct {
 		name, in, body, title string
-		front               bool
+		front                 bool
 	}{
 		{"None", "Plain text.\n", "Plain text.\n", "", false},
 		{"Block", "---\ntitle: T\n---\nBody\n", "Body\n", "T", true},
@@ -37,7 +37,7 @@ func TestSplitFrontmatter(t *testing.T) {
 func TestSplitHeading(t *testing.T) {
 	for in, want := range map[string][3]string{
 		"# Title\n\nBody\n":        {"Title", "Body\n", "true"},
-		"\n\n#   Spaced   #\nBody":  {"Spaced", "Body", "true"},
+		"\n\n#   Spaced   #\nBody": {"Spaced", "Body", "true"},
 		"## Second level\n":        {"", "## Second level\n", "false"},
 		"#NoSpace\n":               {"", "#NoSpace\n", "false"},
 		"Text\n# Later\n":          {"", "Text\n# Later\n", "false"},
