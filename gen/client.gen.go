@@ -595,19 +595,89 @@ type ClientInterface interface {
 	// GetRevisionOfChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `GetRevisionOfChangeRequestById` operationId) request.
 	GetRevisionOfChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetRevisionOfChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateChangeRequestContentWithBody Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// UpdateChangeRequestContentWithBody Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+	//
+	// Up to 50 changes, applied in order; when one is invalid (an error names it as
+	// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+	//
+	// - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+	//   earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+	//   (which is then the title, not part of the body), else `title`, else "Untitled".
+	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
+	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+	//   metadata and take precedence over the fields of the change. The frontmatter is not
+	//   kept in the body.
+	// - A slug given explicitly must be free among the page's siblings (a collision is
+	//   refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+	// - `delete_page` removes a page with its subpages.
+	// - `revert_page` puts a whole page back as it was in `revision` (default: the change
+	//   request's base revision): a page absent there is removed (with its subpages), a page
+	//   deleted since is restored under its parent, which must be there. Reverting single
+	//   blocks (`block`) is not supported and answers 400.
+	// - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+	//   decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+	//   10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+	//   addresses unless the server runs with `--allow-private-urls`).
+	//
+	// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+	// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+	// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+	//
+	// `compat=true` (the default) answers the updated change request; `compat=false` answers
+	// it with the pages the batch created, updated or deleted (each page once, in the order the
+	// batch first touched it; created pages echo their `ref`) and the files it inserted.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-	UpdateChangeRequestContentWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateChangeRequestContentWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateChangeRequestContent Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// UpdateChangeRequestContent Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+	//
+	// Up to 50 changes, applied in order; when one is invalid (an error names it as
+	// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+	//
+	// - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+	//   earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+	//   (which is then the title, not part of the body), else `title`, else "Untitled".
+	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
+	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+	//   metadata and take precedence over the fields of the change. The frontmatter is not
+	//   kept in the body.
+	// - A slug given explicitly must be free among the page's siblings (a collision is
+	//   refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+	// - `delete_page` removes a page with its subpages.
+	// - `revert_page` puts a whole page back as it was in `revision` (default: the change
+	//   request's base revision): a page absent there is removed (with its subpages), a page
+	//   deleted since is restored under its parent, which must be there. Reverting single
+	//   blocks (`block`) is not supported and answers 400.
+	// - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+	//   decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+	//   10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+	//   addresses unless the server runs with `--allow-private-urls`).
+	//
+	// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+	// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+	// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+	//
+	// `compat=true` (the default) answers the updated change request; `compat=false` answers
+	// it with the pages the batch created, updated or deleted (each page once, in the order the
+	// batch first touched it; created pages echo their `ref`) and the files it inserted.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-	UpdateChangeRequestContent(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateChangeRequestContent(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListFilesInChangeRequestById performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files (the `ListFilesInChangeRequestById` operationId) request.
 	ListFilesInChangeRequestById(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *ListFilesInChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2422,13 +2492,48 @@ func (c *Client) GetRevisionOfChangeRequestById(ctx context.Context, spaceId Spa
 	return c.Client.Do(req)
 }
 
-// UpdateChangeRequestContentWithBody Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+// UpdateChangeRequestContentWithBody Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+//
+// Up to 50 changes, applied in order; when one is invalid (an error names it as
+// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+//
+//   - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+//     earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+//     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+//     (which is then the title, not part of the body), else `title`, else "Untitled".
+//   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
+//   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+//     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+//     metadata and take precedence over the fields of the change. The frontmatter is not
+//     kept in the body.
+//   - A slug given explicitly must be free among the page's siblings (a collision is
+//     refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+//   - `delete_page` removes a page with its subpages.
+//   - `revert_page` puts a whole page back as it was in `revision` (default: the change
+//     request's base revision): a page absent there is removed (with its subpages), a page
+//     deleted since is restored under its parent, which must be there. Reverting single
+//     blocks (`block`) is not supported and answers 400.
+//   - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+//     decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+//     10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+//     addresses unless the server runs with `--allow-private-urls`).
+//
+// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+//
+// `compat=true` (the default) answers the updated change request; `compat=false` answers
+// it with the pages the batch created, updated or deleted (each page once, in the order the
+// batch first touched it; created pages echo their `ref`) and the files it inserted.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-func (c *Client) UpdateChangeRequestContentWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateChangeRequestContentRequestWithBody(c.Server, spaceId, changeRequestId, contentType, body)
+func (c *Client) UpdateChangeRequestContentWithBody(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateChangeRequestContentRequestWithBody(c.Server, spaceId, changeRequestId, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2439,13 +2544,48 @@ func (c *Client) UpdateChangeRequestContentWithBody(ctx context.Context, spaceId
 	return c.Client.Do(req)
 }
 
-// UpdateChangeRequestContent Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+// UpdateChangeRequestContent Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+//
+// Up to 50 changes, applied in order; when one is invalid (an error names it as
+// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+//
+//   - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+//     earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+//     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+//     (which is then the title, not part of the body), else `title`, else "Untitled".
+//   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
+//   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+//     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+//     metadata and take precedence over the fields of the change. The frontmatter is not
+//     kept in the body.
+//   - A slug given explicitly must be free among the page's siblings (a collision is
+//     refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+//   - `delete_page` removes a page with its subpages.
+//   - `revert_page` puts a whole page back as it was in `revision` (default: the change
+//     request's base revision): a page absent there is removed (with its subpages), a page
+//     deleted since is restored under its parent, which must be there. Reverting single
+//     blocks (`block`) is not supported and answers 400.
+//   - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+//     decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+//     10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+//     addresses unless the server runs with `--allow-private-urls`).
+//
+// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+//
+// `compat=true` (the default) answers the updated change request; `compat=false` answers
+// it with the pages the batch created, updated or deleted (each page once, in the order the
+// batch first touched it; created pages echo their `ref`) and the files it inserted.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-func (c *Client) UpdateChangeRequestContent(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateChangeRequestContentRequest(c.Server, spaceId, changeRequestId, body)
+func (c *Client) UpdateChangeRequestContent(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateChangeRequestContentRequest(c.Server, spaceId, changeRequestId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7987,18 +8127,18 @@ func NewGetRevisionOfChangeRequestByIdRequest(server string, spaceId SpaceId, ch
 }
 
 // NewUpdateChangeRequestContentRequest calls the generic UpdateChangeRequestContent builder with application/json body
-func NewUpdateChangeRequestContentRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody) (*http.Request, error) {
+func NewUpdateChangeRequestContentRequest(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, body UpdateChangeRequestContentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateChangeRequestContentRequestWithBody(server, spaceId, changeRequestId, "application/json", bodyReader)
+	return NewUpdateChangeRequestContentRequestWithBody(server, spaceId, changeRequestId, params, "application/json", bodyReader)
 }
 
 // NewUpdateChangeRequestContentRequestWithBody constructs an http.Request for the UpdateChangeRequestContent method, with any body, and a specified content type
-func NewUpdateChangeRequestContentRequestWithBody(server string, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateChangeRequestContentRequestWithBody(server string, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -8028,6 +8168,33 @@ func NewUpdateChangeRequestContentRequestWithBody(server string, spaceId SpaceId
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Compat != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "compat", *params.Compat, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
@@ -11680,19 +11847,89 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	GetRevisionOfChangeRequestByIdWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *GetRevisionOfChangeRequestByIdParams, reqEditors ...RequestEditorFn) (*GetRevisionOfChangeRequestByIdResponse, error)
 
-	// UpdateChangeRequestContentWithBodyWithResponse Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// UpdateChangeRequestContentWithBodyWithResponse Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+	//
+	// Up to 50 changes, applied in order; when one is invalid (an error names it as
+	// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+	//
+	// - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+	//   earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+	//   (which is then the title, not part of the body), else `title`, else "Untitled".
+	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
+	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+	//   metadata and take precedence over the fields of the change. The frontmatter is not
+	//   kept in the body.
+	// - A slug given explicitly must be free among the page's siblings (a collision is
+	//   refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+	// - `delete_page` removes a page with its subpages.
+	// - `revert_page` puts a whole page back as it was in `revision` (default: the change
+	//   request's base revision): a page absent there is removed (with its subpages), a page
+	//   deleted since is restored under its parent, which must be there. Reverting single
+	//   blocks (`block`) is not supported and answers 400.
+	// - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+	//   decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+	//   10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+	//   addresses unless the server runs with `--allow-private-urls`).
+	//
+	// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+	// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+	// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+	//
+	// `compat=true` (the default) answers the updated change request; `compat=false` answers
+	// it with the pages the batch created, updated or deleted (each page once, in the order the
+	// batch first touched it; created pages echo their `ref`) and the files it inserted.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-	UpdateChangeRequestContentWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error)
+	UpdateChangeRequestContentWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error)
 
-	// UpdateChangeRequestContentWithResponse Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// UpdateChangeRequestContentWithResponse Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+	//
+	// Up to 50 changes, applied in order; when one is invalid (an error names it as
+	// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+	//
+	// - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+	//   earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+	//   title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+	//   (which is then the title, not part of the body), else `title`, else "Untitled".
+	// - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+	//   the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+	//   changes it. A page inserted earlier in the same batch follows its title until given a
+	//   slug.
+	// - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+	//   `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+	//   metadata and take precedence over the fields of the change. The frontmatter is not
+	//   kept in the body.
+	// - A slug given explicitly must be free among the page's siblings (a collision is
+	//   refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+	// - `delete_page` removes a page with its subpages.
+	// - `revert_page` puts a whole page back as it was in `revision` (default: the change
+	//   request's base revision): a page absent there is removed (with its subpages), a page
+	//   deleted since is restored under its parent, which must be there. Reverting single
+	//   blocks (`block`) is not supported and answers 400.
+	// - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+	//   decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+	//   10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+	//   addresses unless the server runs with `--allow-private-urls`).
+	//
+	// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+	// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+	// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+	//
+	// `compat=true` (the default) answers the updated change request; `compat=false` answers
+	// it with the pages the batch created, updated or deleted (each page once, in the order the
+	// batch first touched it; created pages echo their `ref`) and the files it inserted.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-	UpdateChangeRequestContentWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error)
+	UpdateChangeRequestContentWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error)
 
 	// ListFilesInChangeRequestByIdWithResponse performs a GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files (the `ListFilesInChangeRequestById` operationId) request.
 	//
@@ -22408,26 +22645,96 @@ func (c *ClientWithResponses) GetRevisionOfChangeRequestByIdWithResponse(ctx con
 	return ParseGetRevisionOfChangeRequestByIdResponse(rsp)
 }
 
-// UpdateChangeRequestContentWithBodyWithResponse Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+// UpdateChangeRequestContentWithBodyWithResponse Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+//
+// Up to 50 changes, applied in order; when one is invalid (an error names it as
+// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+//
+//   - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+//     earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+//     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+//     (which is then the title, not part of the body), else `title`, else "Untitled".
+//   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
+//   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+//     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+//     metadata and take precedence over the fields of the change. The frontmatter is not
+//     kept in the body.
+//   - A slug given explicitly must be free among the page's siblings (a collision is
+//     refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+//   - `delete_page` removes a page with its subpages.
+//   - `revert_page` puts a whole page back as it was in `revision` (default: the change
+//     request's base revision): a page absent there is removed (with its subpages), a page
+//     deleted since is restored under its parent, which must be there. Reverting single
+//     blocks (`block`) is not supported and answers 400.
+//   - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+//     decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+//     10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+//     addresses unless the server runs with `--allow-private-urls`).
+//
+// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+//
+// `compat=true` (the default) answers the updated change request; `compat=false` answers
+// it with the pages the batch created, updated or deleted (each page once, in the order the
+// batch first touched it; created pages echo their `ref`) and the files it inserted.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-func (c *ClientWithResponses) UpdateChangeRequestContentWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error) {
-	rsp, err := c.UpdateChangeRequestContentWithBody(ctx, spaceId, changeRequestId, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateChangeRequestContentWithBodyWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error) {
+	rsp, err := c.UpdateChangeRequestContentWithBody(ctx, spaceId, changeRequestId, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
 	return ParseUpdateChangeRequestContentResponse(rsp)
 }
 
-// UpdateChangeRequestContentWithResponse Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+// UpdateChangeRequestContentWithResponse Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
+//
+// Up to 50 changes, applied in order; when one is invalid (an error names it as
+// `changes[i]…`), the whole batch is refused and the change request is left as it was.
+//
+//   - `insert_page` adds a page under `into` (a page id, or the `ref` of a page inserted
+//     earlier in the batch; absent: the top level) at index `at` (absent: the end). Its
+//     title comes from the markdown's frontmatter (`title:`), else its leading `#` heading
+//     (which is then the title, not part of the body), else `title`, else "Untitled".
+//   - `update_page` changes a page's document and metadata, and moves it with `into` (`null`:
+//     the top level) and `at`. A new `title` alone keeps the page's slug (its URL); `slug`
+//     changes it. A page inserted earlier in the same batch follows its title until given a
+//     slug.
+//   - Markdown may open with a YAML frontmatter block; its `title`, `description`, `emoji`,
+//     `icon`, `hidden`, `noIndex`, `noRobotsIndex` and `condition` (or `if`) set the page's
+//     metadata and take precedence over the fields of the change. The frontmatter is not
+//     kept in the body.
+//   - A slug given explicitly must be free among the page's siblings (a collision is
+//     refused); a slug derived from a title takes a `-2`, `-3`… suffix instead.
+//   - `delete_page` removes a page with its subpages.
+//   - `revert_page` puts a whole page back as it was in `revision` (default: the change
+//     request's base revision): a page absent there is removed (with its subpages), a page
+//     deleted since is restored under its parent, which must be there. Reverting single
+//     blocks (`block`) is not supported and answers 400.
+//   - `insert_files` uploads files, each with exactly one of `base64` (at most 1 MiB once
+//     decoded; `contentType` required) or `url`, fetched by the server (http or https, within
+//     10 s, at most 10 MiB; never from loopback, private, link-local or cloud-metadata
+//     addresses unless the server runs with `--allow-private-urls`).
+//
+// A page or file `ref` is unique in the batch and must not be the path of an existing page.
+// The batch's markdown may link a page by ref as `/pages/<ref>` or `./<ref>.md`, and a file
+// as `/files/<ref>` or `./<ref>`; the links are stored with the ids given.
+//
+// `compat=true` (the default) answers the updated change request; `compat=false` answers
+// it with the pages the batch created, updated or deleted (each page once, in the order the
+// batch first touched it; created pages echo their `ref`) and the files it inserted.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the `UpdateChangeRequestContent` operationId).
-func (c *ClientWithResponses) UpdateChangeRequestContentWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error) {
-	rsp, err := c.UpdateChangeRequestContent(ctx, spaceId, changeRequestId, body, reqEditors...)
+func (c *ClientWithResponses) UpdateChangeRequestContentWithResponse(ctx context.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params *UpdateChangeRequestContentParams, body UpdateChangeRequestContentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateChangeRequestContentResponse, error) {
+	rsp, err := c.UpdateChangeRequestContent(ctx, spaceId, changeRequestId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}

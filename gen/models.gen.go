@@ -5,6 +5,7 @@ package gen
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -96,6 +97,141 @@ func (e BlockSource) Valid() bool {
 	case Backoffice:
 		return true
 	case Stripe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentChangeDeletePageOperation.
+const (
+	DeletePage ChangeRequestContentChangeDeletePageOperation = "delete_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeDeletePageOperation enum.
+func (e ChangeRequestContentChangeDeletePageOperation) Valid() bool {
+	switch e {
+	case DeletePage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentChangeInsertFilesOperation.
+const (
+	InsertFiles ChangeRequestContentChangeInsertFilesOperation = "insert_files"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeInsertFilesOperation enum.
+func (e ChangeRequestContentChangeInsertFilesOperation) Valid() bool {
+	switch e {
+	case InsertFiles:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentChangeInsertPageOperation.
+const (
+	InsertPage ChangeRequestContentChangeInsertPageOperation = "insert_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeInsertPageOperation enum.
+func (e ChangeRequestContentChangeInsertPageOperation) Valid() bool {
+	switch e {
+	case InsertPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentChangeRevertPageOperation.
+const (
+	RevertPage ChangeRequestContentChangeRevertPageOperation = "revert_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeRevertPageOperation enum.
+func (e ChangeRequestContentChangeRevertPageOperation) Valid() bool {
+	switch e {
+	case RevertPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentChangeUpdatePageOperation.
+const (
+	UpdatePage ChangeRequestContentChangeUpdatePageOperation = "update_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeUpdatePageOperation enum.
+func (e ChangeRequestContentChangeUpdatePageOperation) Valid() bool {
+	switch e {
+	case UpdatePage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentUpdateDeletedPageObject.
+const (
+	DeletedPage ChangeRequestContentUpdateDeletedPageObject = "deleted_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentUpdateDeletedPageObject enum.
+func (e ChangeRequestContentUpdateDeletedPageObject) Valid() bool {
+	switch e {
+	case DeletedPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentUpdateInsertedPageObject.
+const (
+	CreatedPage ChangeRequestContentUpdateInsertedPageObject = "created_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentUpdateInsertedPageObject enum.
+func (e ChangeRequestContentUpdateInsertedPageObject) Valid() bool {
+	switch e {
+	case CreatedPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentUpdatePageRefObject.
+const (
+	ChangeRequestContentUpdatePageRefObjectPage ChangeRequestContentUpdatePageRefObject = "page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentUpdatePageRefObject enum.
+func (e ChangeRequestContentUpdatePageRefObject) Valid() bool {
+	switch e {
+	case ChangeRequestContentUpdatePageRefObjectPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentUpdateUpdatedPageObject.
+const (
+	UpdatedPage ChangeRequestContentUpdateUpdatedPageObject = "updated_page"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentUpdateUpdatedPageObject enum.
+func (e ChangeRequestContentUpdateUpdatedPageObject) Valid() bool {
+	switch e {
+	case UpdatedPage:
 		return true
 	default:
 		return false
@@ -240,30 +376,6 @@ func (e CommentStatusFilter) Valid() bool {
 	case CommentStatusFilterOpen:
 		return true
 	case CommentStatusFilterResolved:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ContentChangeType.
-const (
-	DeletePage  ContentChangeType = "delete_page"
-	InsertFiles ContentChangeType = "insert_files"
-	InsertPage  ContentChangeType = "insert_page"
-	UpdatePage  ContentChangeType = "update_page"
-)
-
-// Valid indicates whether the value is a known member of the ContentChangeType enum.
-func (e ContentChangeType) Valid() bool {
-	switch e {
-	case DeletePage:
-		return true
-	case InsertFiles:
-		return true
-	case InsertPage:
-		return true
-	case UpdatePage:
 		return true
 	default:
 		return false
@@ -1536,6 +1648,158 @@ type ChangeRequest struct {
 	} `json:"urls"`
 }
 
+// ChangeRequestContentChange defines model for ChangeRequestContentChange.
+type ChangeRequestContentChange struct {
+	union json.RawMessage
+}
+
+// ChangeRequestContentChangeDeletePage defines model for ChangeRequestContentChangeDeletePage.
+type ChangeRequestContentChangeDeletePage struct {
+	Operation ChangeRequestContentChangeDeletePageOperation `json:"operation"`
+	Page      string                                        `json:"page"`
+}
+
+// ChangeRequestContentChangeDeletePageOperation defines model for ChangeRequestContentChangeDeletePageOperation.
+type ChangeRequestContentChangeDeletePageOperation string
+
+// ChangeRequestContentChangeInsertFiles defines model for ChangeRequestContentChangeInsertFiles.
+type ChangeRequestContentChangeInsertFiles struct {
+	Files     []ChangeRequestContentFile                     `json:"files"`
+	Operation ChangeRequestContentChangeInsertFilesOperation `json:"operation"`
+}
+
+// ChangeRequestContentChangeInsertFilesOperation defines model for ChangeRequestContentChangeInsertFilesOperation.
+type ChangeRequestContentChangeInsertFilesOperation string
+
+// ChangeRequestContentChangeInsertPage A new page. The metadata fields are those of an update; frontmatter wins over them.
+type ChangeRequestContentChangeInsertPage struct {
+	At          *int         `json:"at,omitempty"`
+	Condition   *string      `json:"condition,omitempty"`
+	Description *string      `json:"description,omitempty"`
+	Document    MarkdownBody `json:"document"`
+
+	// Emoji Unicode code point or character of the emoji.
+	Emoji  *Emoji `json:"emoji,omitempty"`
+	Hidden *bool  `json:"hidden,omitempty"`
+
+	// Icon Name of an icon; an empty string removes it.
+	Icon          *Icon                                         `json:"icon,omitempty"`
+	Into          *string                                       `json:"into,omitempty"`
+	NoIndex       *bool                                         `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool                                         `json:"noRobotsIndex,omitempty"`
+	Operation     ChangeRequestContentChangeInsertPageOperation `json:"operation"`
+	Ref           *string                                       `json:"ref,omitempty"`
+	Slug          *PageSlug                                     `json:"slug,omitempty"`
+	Title         *string                                       `json:"title,omitempty"`
+}
+
+// ChangeRequestContentChangeInsertPageOperation defines model for ChangeRequestContentChangeInsertPageOperation.
+type ChangeRequestContentChangeInsertPageOperation string
+
+// ChangeRequestContentChangeRevertPage defines model for ChangeRequestContentChangeRevertPage.
+type ChangeRequestContentChangeRevertPage struct {
+	// Block Block-level reverts are not supported; a list answers 400.
+	Block     *[]string                                     `json:"block,omitempty"`
+	Operation ChangeRequestContentChangeRevertPageOperation `json:"operation"`
+	Page      string                                        `json:"page"`
+	Revision  *string                                       `json:"revision,omitempty"`
+}
+
+// ChangeRequestContentChangeRevertPageOperation defines model for ChangeRequestContentChangeRevertPageOperation.
+type ChangeRequestContentChangeRevertPageOperation string
+
+// ChangeRequestContentChangeUpdatePage defines model for ChangeRequestContentChangeUpdatePage.
+type ChangeRequestContentChangeUpdatePage struct {
+	At          *int          `json:"at,omitempty"`
+	Condition   *string       `json:"condition,omitempty"`
+	Description *string       `json:"description,omitempty"`
+	Document    *MarkdownBody `json:"document,omitempty"`
+
+	// Emoji Unicode code point or character of the emoji.
+	Emoji  *Emoji `json:"emoji,omitempty"`
+	Hidden *bool  `json:"hidden,omitempty"`
+
+	// Icon Name of an icon; an empty string removes it.
+	Icon          *Icon                                         `json:"icon,omitempty"`
+	Into          nullable.Nullable[string]                     `json:"into,omitempty"`
+	NoIndex       *bool                                         `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool                                         `json:"noRobotsIndex,omitempty"`
+	Operation     ChangeRequestContentChangeUpdatePageOperation `json:"operation"`
+	Page          string                                        `json:"page"`
+	Slug          *PageSlug                                     `json:"slug,omitempty"`
+	Title         *string                                       `json:"title,omitempty"`
+}
+
+// ChangeRequestContentChangeUpdatePageOperation defines model for ChangeRequestContentChangeUpdatePageOperation.
+type ChangeRequestContentChangeUpdatePageOperation string
+
+// ChangeRequestContentFile A file to upload, from exactly one of `base64` or `url`.
+type ChangeRequestContentFile struct {
+	// Base64 The file's bytes in base64, at most 1 MiB once decoded; needs `contentType`.
+	Base64      *string `json:"base64,omitempty"`
+	ContentType *string `json:"contentType,omitempty"`
+	Name        string  `json:"name"`
+	Ref         *string `json:"ref,omitempty"`
+
+	// Url An http(s) URL the server fetches the file from.
+	Url *string `json:"url,omitempty"`
+}
+
+// ChangeRequestContentUpdate defines model for ChangeRequestContentUpdate.
+type ChangeRequestContentUpdate struct {
+	ChangeRequest ChangeRequest                      `json:"changeRequest"`
+	Changes       []ChangeRequestContentUpdateChange `json:"changes"`
+	InsertedFiles []RevisionFile                     `json:"insertedFiles"`
+}
+
+// ChangeRequestContentUpdateChange defines model for ChangeRequestContentUpdateChange.
+type ChangeRequestContentUpdateChange struct {
+	union json.RawMessage
+}
+
+// ChangeRequestContentUpdateDeletedPage defines model for ChangeRequestContentUpdateDeletedPage.
+type ChangeRequestContentUpdateDeletedPage struct {
+	Object ChangeRequestContentUpdateDeletedPageObject `json:"object"`
+
+	// Page The id of the deleted page.
+	Page string `json:"page"`
+}
+
+// ChangeRequestContentUpdateDeletedPageObject defines model for ChangeRequestContentUpdateDeletedPageObject.
+type ChangeRequestContentUpdateDeletedPageObject string
+
+// ChangeRequestContentUpdateInsertedPage defines model for ChangeRequestContentUpdateInsertedPage.
+type ChangeRequestContentUpdateInsertedPage struct {
+	Object ChangeRequestContentUpdateInsertedPageObject `json:"object"`
+	Page   ChangeRequestContentUpdatePageRef            `json:"page"`
+	Ref    *string                                      `json:"ref,omitempty"`
+}
+
+// ChangeRequestContentUpdateInsertedPageObject defines model for ChangeRequestContentUpdateInsertedPageObject.
+type ChangeRequestContentUpdateInsertedPageObject string
+
+// ChangeRequestContentUpdatePageRef defines model for ChangeRequestContentUpdatePageRef.
+type ChangeRequestContentUpdatePageRef struct {
+	Id     string                                  `json:"id"`
+	Object ChangeRequestContentUpdatePageRefObject `json:"object"`
+	Urls   struct {
+		// Location The API URL of the page in the change request.
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// ChangeRequestContentUpdatePageRefObject defines model for ChangeRequestContentUpdatePageRefObject.
+type ChangeRequestContentUpdatePageRefObject string
+
+// ChangeRequestContentUpdateUpdatedPage defines model for ChangeRequestContentUpdateUpdatedPage.
+type ChangeRequestContentUpdateUpdatedPage struct {
+	Object ChangeRequestContentUpdateUpdatedPageObject `json:"object"`
+	Page   ChangeRequestContentUpdatePageRef           `json:"page"`
+}
+
+// ChangeRequestContentUpdateUpdatedPageObject defines model for ChangeRequestContentUpdateUpdatedPageObject.
+type ChangeRequestContentUpdateUpdatedPageObject string
+
 // ChangeRequestList defines model for ChangeRequestList.
 type ChangeRequestList struct {
 	Count int             `json:"count"`
@@ -1691,27 +1955,6 @@ type CommentStatusFilter string
 
 // Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
 type Condition = string
-
-// ContentChange One change of a batch. `insert_page`: `title` (required), `document`, `into` (the parent page id or ref; absent or null: the top level), `at` (index among the new siblings; default the end), `ref` (a name later changes and links of the batch may use for the new page). `update_page`: `page` (id or ref) and any of `title`, `slug`, `document`, `into`, `at`. `delete_page`: `page`, deleted with its subpages. `insert_files`: `files`, each with a `ref` the batch's markdown may link to as `/files/<ref>`.
-type ContentChange struct {
-	At          *int          `json:"at,omitempty"`
-	Description *string       `json:"description,omitempty"`
-	Document    *MarkdownBody `json:"document,omitempty"`
-
-	// Emoji Unicode code point or character of the emoji.
-	Emoji  *Emoji                    `json:"emoji,omitempty"`
-	Files  *[]FileUpload             `json:"files,omitempty"`
-	Hidden *bool                     `json:"hidden,omitempty"`
-	Into   nullable.Nullable[string] `json:"into,omitempty"`
-	Page   *string                   `json:"page,omitempty"`
-	Ref    *string                   `json:"ref,omitempty"`
-	Slug   *string                   `json:"slug,omitempty"`
-	Title  *string                   `json:"title,omitempty"`
-	Type   ContentChangeType         `json:"type"`
-}
-
-// ContentChangeType defines model for ContentChangeType.
-type ContentChangeType string
 
 // ContentLocation Where content is: a page or a file of a space's revision, or a URL.
 type ContentLocation struct {
@@ -1901,15 +2144,6 @@ type Error struct {
 	} `json:"error"`
 }
 
-// FileUpload defines model for FileUpload.
-type FileUpload struct {
-	// Content The file's bytes in base64 (at most 1 MiB once decoded).
-	Content     []byte  `json:"content"`
-	ContentType string  `json:"contentType"`
-	Name        string  `json:"name"`
-	Ref         *string `json:"ref,omitempty"`
-}
-
 // GitBlob defines model for GitBlob.
 type GitBlob struct {
 	Oid  string `json:"oid"`
@@ -1918,6 +2152,9 @@ type GitBlob struct {
 
 // GitSyncProvider defines model for GitSyncProvider.
 type GitSyncProvider string
+
+// Icon Name of an icon; an empty string removes it.
+type Icon = string
 
 // Language defines model for Language.
 type Language string
@@ -2218,6 +2455,9 @@ type PageLayout struct {
 // PageLayoutWidth defines model for PageLayoutWidth.
 type PageLayoutWidth string
 
+// PageSlug defines model for PageSlug.
+type PageSlug = string
+
 // PageTree defines model for PageTree.
 type PageTree struct {
 	Pages []RevisionPage `json:"pages"`
@@ -2331,6 +2571,8 @@ type RevisionObject string
 
 // RevisionPage A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
 type RevisionPage struct {
+	// Condition The page's visitor condition, when it has one.
+	Condition   *string    `json:"condition,omitempty"`
 	CreatedAt   *Timestamp `json:"createdAt,omitempty"`
 	Description *string    `json:"description,omitempty"`
 
@@ -2338,9 +2580,12 @@ type RevisionPage struct {
 	Document *Document `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
-	Emoji         *Emoji         `json:"emoji,omitempty"`
-	Git           *GitBlob       `json:"git,omitempty"`
-	Hidden        *bool          `json:"hidden,omitempty"`
+	Emoji  *Emoji   `json:"emoji,omitempty"`
+	Git    *GitBlob `json:"git,omitempty"`
+	Hidden *bool    `json:"hidden,omitempty"`
+
+	// Icon Name of an icon; an empty string removes it.
+	Icon          *Icon          `json:"icon,omitempty"`
 	Id            string         `json:"id"`
 	Kind          PageKind       `json:"kind"`
 	Layout        PageLayout     `json:"layout"`
@@ -2747,14 +2992,12 @@ type UpdateAgentInstructionsRequest struct {
 
 // UpdateChangeRequestContentRequest defines model for UpdateChangeRequestContentRequest.
 type UpdateChangeRequestContentRequest struct {
-	Changes []ContentChange `json:"changes"`
+	Changes []ChangeRequestContentChange `json:"changes"`
 }
 
 // UpdateChangeRequestContentResult defines model for UpdateChangeRequestContentResult.
 type UpdateChangeRequestContentResult struct {
-	// Refs The id each `ref` of the batch was given.
-	Refs     map[string]string `json:"refs"`
-	Revision string            `json:"revision"`
+	union json.RawMessage
 }
 
 // UpdateChangeRequestRequest defines model for UpdateChangeRequestRequest.
@@ -3333,6 +3576,11 @@ type GetRevisionOfChangeRequestByIdParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// UpdateChangeRequestContentParams defines parameters for UpdateChangeRequestContent.
+type UpdateChangeRequestContentParams struct {
+	Compat *bool `form:"compat,omitempty" json:"compat,omitempty"`
 }
 
 // ListFilesInChangeRequestByIdParams defines parameters for ListFilesInChangeRequestById.
@@ -3957,6 +4205,352 @@ func (a DocumentNode) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// AsChangeRequestContentChangeUpdatePage returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeUpdatePage
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeUpdatePage() (ChangeRequestContentChangeUpdatePage, error) {
+	var body ChangeRequestContentChangeUpdatePage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeUpdatePage overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeUpdatePage
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeUpdatePage(v ChangeRequestContentChangeUpdatePage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"update_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeUpdatePage performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeUpdatePage
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeUpdatePage(v ChangeRequestContentChangeUpdatePage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"update_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentChangeInsertPage returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeInsertPage
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeInsertPage() (ChangeRequestContentChangeInsertPage, error) {
+	var body ChangeRequestContentChangeInsertPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeInsertPage overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeInsertPage
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeInsertPage(v ChangeRequestContentChangeInsertPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"insert_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeInsertPage performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeInsertPage
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeInsertPage(v ChangeRequestContentChangeInsertPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"insert_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentChangeDeletePage returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeDeletePage
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeDeletePage() (ChangeRequestContentChangeDeletePage, error) {
+	var body ChangeRequestContentChangeDeletePage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeDeletePage overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeDeletePage
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeDeletePage(v ChangeRequestContentChangeDeletePage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"delete_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeDeletePage performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeDeletePage
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeDeletePage(v ChangeRequestContentChangeDeletePage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"delete_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentChangeRevertPage returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeRevertPage
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeRevertPage() (ChangeRequestContentChangeRevertPage, error) {
+	var body ChangeRequestContentChangeRevertPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeRevertPage overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeRevertPage
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeRevertPage(v ChangeRequestContentChangeRevertPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"revert_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeRevertPage performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeRevertPage
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeRevertPage(v ChangeRequestContentChangeRevertPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"revert_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentChangeInsertFiles returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeInsertFiles
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeInsertFiles() (ChangeRequestContentChangeInsertFiles, error) {
+	var body ChangeRequestContentChangeInsertFiles
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeInsertFiles overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeInsertFiles
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeInsertFiles(v ChangeRequestContentChangeInsertFiles) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"insert_files"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeInsertFiles performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeInsertFiles
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeInsertFiles(v ChangeRequestContentChangeInsertFiles) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"insert_files"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ChangeRequestContentChange) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"operation"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ChangeRequestContentChange) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "delete_page":
+		return t.AsChangeRequestContentChangeDeletePage()
+	case "insert_files":
+		return t.AsChangeRequestContentChangeInsertFiles()
+	case "insert_page":
+		return t.AsChangeRequestContentChangeInsertPage()
+	case "revert_page":
+		return t.AsChangeRequestContentChangeRevertPage()
+	case "update_page":
+		return t.AsChangeRequestContentChangeUpdatePage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ChangeRequestContentChange) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ChangeRequestContentChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsChangeRequestContentUpdateInsertedPage returns the union data inside the ChangeRequestContentUpdateChange as a ChangeRequestContentUpdateInsertedPage
+func (t ChangeRequestContentUpdateChange) AsChangeRequestContentUpdateInsertedPage() (ChangeRequestContentUpdateInsertedPage, error) {
+	var body ChangeRequestContentUpdateInsertedPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentUpdateInsertedPage overwrites any union data inside the ChangeRequestContentUpdateChange as the provided ChangeRequestContentUpdateInsertedPage
+func (t *ChangeRequestContentUpdateChange) FromChangeRequestContentUpdateInsertedPage(v ChangeRequestContentUpdateInsertedPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"object":"created_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentUpdateInsertedPage performs a merge with any union data inside the ChangeRequestContentUpdateChange, using the provided ChangeRequestContentUpdateInsertedPage
+func (t *ChangeRequestContentUpdateChange) MergeChangeRequestContentUpdateInsertedPage(v ChangeRequestContentUpdateInsertedPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"object":"created_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentUpdateUpdatedPage returns the union data inside the ChangeRequestContentUpdateChange as a ChangeRequestContentUpdateUpdatedPage
+func (t ChangeRequestContentUpdateChange) AsChangeRequestContentUpdateUpdatedPage() (ChangeRequestContentUpdateUpdatedPage, error) {
+	var body ChangeRequestContentUpdateUpdatedPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentUpdateUpdatedPage overwrites any union data inside the ChangeRequestContentUpdateChange as the provided ChangeRequestContentUpdateUpdatedPage
+func (t *ChangeRequestContentUpdateChange) FromChangeRequestContentUpdateUpdatedPage(v ChangeRequestContentUpdateUpdatedPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"object":"updated_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentUpdateUpdatedPage performs a merge with any union data inside the ChangeRequestContentUpdateChange, using the provided ChangeRequestContentUpdateUpdatedPage
+func (t *ChangeRequestContentUpdateChange) MergeChangeRequestContentUpdateUpdatedPage(v ChangeRequestContentUpdateUpdatedPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"object":"updated_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentUpdateDeletedPage returns the union data inside the ChangeRequestContentUpdateChange as a ChangeRequestContentUpdateDeletedPage
+func (t ChangeRequestContentUpdateChange) AsChangeRequestContentUpdateDeletedPage() (ChangeRequestContentUpdateDeletedPage, error) {
+	var body ChangeRequestContentUpdateDeletedPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentUpdateDeletedPage overwrites any union data inside the ChangeRequestContentUpdateChange as the provided ChangeRequestContentUpdateDeletedPage
+func (t *ChangeRequestContentUpdateChange) FromChangeRequestContentUpdateDeletedPage(v ChangeRequestContentUpdateDeletedPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"object":"deleted_page"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentUpdateDeletedPage performs a merge with any union data inside the ChangeRequestContentUpdateChange, using the provided ChangeRequestContentUpdateDeletedPage
+func (t *ChangeRequestContentUpdateChange) MergeChangeRequestContentUpdateDeletedPage(v ChangeRequestContentUpdateDeletedPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"object":"deleted_page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ChangeRequestContentUpdateChange) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"object"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ChangeRequestContentUpdateChange) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "created_page":
+		return t.AsChangeRequestContentUpdateInsertedPage()
+	case "deleted_page":
+		return t.AsChangeRequestContentUpdateDeletedPage()
+	case "updated_page":
+		return t.AsChangeRequestContentUpdateUpdatedPage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ChangeRequestContentUpdateChange) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ChangeRequestContentUpdateChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsSiteSection returns the union data inside the SiteStructureEntry as a SiteSection
 func (t SiteStructureEntry) AsSiteSection() (SiteSection, error) {
 	var body SiteSection
@@ -4041,6 +4635,68 @@ func (t SiteStructureEntry) MarshalJSON() ([]byte, error) {
 }
 
 func (t *SiteStructureEntry) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsChangeRequest returns the union data inside the UpdateChangeRequestContentResult as a ChangeRequest
+func (t UpdateChangeRequestContentResult) AsChangeRequest() (ChangeRequest, error) {
+	var body ChangeRequest
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequest overwrites any union data inside the UpdateChangeRequestContentResult as the provided ChangeRequest
+func (t *UpdateChangeRequestContentResult) FromChangeRequest(v ChangeRequest) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeRequest performs a merge with any union data inside the UpdateChangeRequestContentResult, using the provided ChangeRequest
+func (t *UpdateChangeRequestContentResult) MergeChangeRequest(v ChangeRequest) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentUpdate returns the union data inside the UpdateChangeRequestContentResult as a ChangeRequestContentUpdate
+func (t UpdateChangeRequestContentResult) AsChangeRequestContentUpdate() (ChangeRequestContentUpdate, error) {
+	var body ChangeRequestContentUpdate
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentUpdate overwrites any union data inside the UpdateChangeRequestContentResult as the provided ChangeRequestContentUpdate
+func (t *UpdateChangeRequestContentResult) FromChangeRequestContentUpdate(v ChangeRequestContentUpdate) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentUpdate performs a merge with any union data inside the UpdateChangeRequestContentResult, using the provided ChangeRequestContentUpdate
+func (t *UpdateChangeRequestContentResult) MergeChangeRequestContentUpdate(v ChangeRequestContentUpdate) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t UpdateChangeRequestContentResult) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateChangeRequestContentResult) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

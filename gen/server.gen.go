@@ -263,9 +263,9 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	GetRevisionOfChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRevisionOfChangeRequestByIdParams) error
-	// UpdateChangeRequestContent Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// UpdateChangeRequestContent Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/content)
-	UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params UpdateChangeRequestContentParams) error
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files)
 	ListFilesInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListFilesInChangeRequestByIdParams) error
@@ -2826,8 +2826,17 @@ func (w *ServerInterfaceWrapper) UpdateChangeRequestContent(ctx echo.Context) er
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateChangeRequestContentParams
+	// ------------- Optional query parameter "compat" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "compat", ctx.QueryParams(), &params.Compat, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter compat: %s", err))
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.UpdateChangeRequestContent(ctx, spaceId, changeRequestId)
+	err = w.Handler.UpdateChangeRequestContent(ctx, spaceId, changeRequestId, params)
 	return err
 }
 
@@ -11949,6 +11958,7 @@ func (response GetRevisionOfChangeRequestById429JSONResponse) VisitGetRevisionOf
 type UpdateChangeRequestContentRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          UpdateChangeRequestContentParams
 	Body            *UpdateChangeRequestContentJSONRequestBody
 }
 
@@ -11957,6 +11967,14 @@ type UpdateChangeRequestContentResponseObject interface {
 }
 
 type UpdateChangeRequestContent200JSONResponse UpdateChangeRequestContentResult
+
+func (t UpdateChangeRequestContent200JSONResponse) MarshalJSON() ([]byte, error) {
+	return UpdateChangeRequestContentResult(t).MarshalJSON()
+}
+
+func (t *UpdateChangeRequestContent200JSONResponse) UnmarshalJSON(b []byte) error {
+	return (*UpdateChangeRequestContentResult)(t).UnmarshalJSON(b)
+}
 
 func (response UpdateChangeRequestContent200JSONResponse) VisitUpdateChangeRequestContentResponse(w http.ResponseWriter) error {
 
@@ -16002,7 +16020,7 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	GetRevisionOfChangeRequestById(ctx context.Context, request GetRevisionOfChangeRequestByIdRequestObject) (GetRevisionOfChangeRequestByIdResponseObject, error)
-	// UpdateChangeRequestContent Apply an ordered batch of page changes as one new revision of the change request, or nothing at all.
+	// UpdateChangeRequestContent Apply an ordered batch of content changes to a change request as one new revision, or nothing at all.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/content)
 	UpdateChangeRequestContent(ctx context.Context, request UpdateChangeRequestContentRequestObject) (UpdateChangeRequestContentResponseObject, error)
 
@@ -18953,11 +18971,12 @@ func (sh *strictHandler) GetRevisionOfChangeRequestById(ctx echo.Context, spaceI
 }
 
 // UpdateChangeRequestContent operation middleware
-func (sh *strictHandler) UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+func (sh *strictHandler) UpdateChangeRequestContent(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params UpdateChangeRequestContentParams) error {
 	var request UpdateChangeRequestContentRequestObject
 
 	request.SpaceId = spaceId
 	request.ChangeRequestId = changeRequestId
+	request.Params = params
 
 	var body UpdateChangeRequestContentJSONRequestBody
 	var err error

@@ -202,35 +202,3 @@ func (s *Server) UpdateChangeRequest(ctx context.Context, req gen.UpdateChangeRe
 	}
 	return gen.UpdateChangeRequest200JSONResponse{Revision: revision, Result: gen.UpdateResultUpdate}, nil
 }
-
-func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateChangeRequestContentRequestObject) (gen.UpdateChangeRequestContentResponseObject, error) {
-	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleEdit)
-	if err != nil {
-		return nil, err
-	}
-	changes := make([]store.PageChange, len(req.Body.Changes))
-	for i, c := range req.Body.Changes {
-		pc := store.PageChange{Type: string(c.Type), Ref: c.Ref, Page: c.Page, Title: c.Title, Slug: c.Slug,
-			Emoji: c.Emoji, Description: c.Description, Hidden: c.Hidden, At: c.At}
-		if c.Document != nil {
-			pc.Markdown = &c.Document.Markdown
-		}
-		if c.Files != nil {
-			for _, f := range *c.Files {
-				pc.Files = append(pc.Files, store.FileUpload{Ref: f.Ref, Name: f.Name, ContentType: f.ContentType, Data: f.Content})
-			}
-		}
-		if c.Into.IsSpecified() {
-			pc.SetInto = true
-			if into, err := c.Into.Get(); err == nil {
-				pc.Into = &into
-			}
-		}
-		changes[i] = pc
-	}
-	revision, refs, err := s.Store.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, caller(ctx).ID, changes)
-	if err != nil {
-		return nil, err
-	}
-	return gen.UpdateChangeRequestContent200JSONResponse{Revision: revision, Refs: refs}, nil
-}

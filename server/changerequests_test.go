@@ -71,11 +71,9 @@ func (w *crWorld) patch(t *testing.T, spaceID, crID string, body map[string]any)
 }
 
 // apply posts a content batch as u, which must answer 200.
-func (w *crWorld) apply(t *testing.T, u *testUser, spaceID, crID string, changes ...map[string]any) gen.UpdateChangeRequestContentResult {
+func (w *crWorld) apply(t *testing.T, u *testUser, spaceID, crID string, changes ...map[string]any) batchResult {
 	t.Helper()
-	var res gen.UpdateChangeRequestContentResult
-	w.Expect(t, http.StatusOK, u, "POST", crPath(spaceID, crID, "/content"), map[string]any{"changes": changes}).Decode(t, &res)
-	return res
+	return postBatch(t, w.testServer, u, spaceID, crID, changes)
 }
 
 // merge merges a change request as u, which must answer 200.
@@ -182,7 +180,7 @@ func (w *crWorld) seed(t *testing.T, spaceID string, titleMarkdown ...string) ma
 
 // crInsert is an insert_page change at the top level with a ref.
 func crInsert(title, markdown, ref string) map[string]any {
-	return map[string]any{"type": "insert_page", "title": title, "document": map[string]any{"markdown": markdown}, "ref": ref}
+	return map[string]any{"operation": "insert_page", "title": title, "document": map[string]any{"markdown": markdown}, "ref": ref}
 }
 
 // crInsertInto is an insert_page change under a parent page (an id or a ref).
@@ -194,7 +192,7 @@ func crInsertInto(title, markdown, ref, into string) map[string]any {
 
 // crEdit is an update_page change of a page's markdown.
 func crEdit(page, markdown string) map[string]any {
-	return map[string]any{"type": "update_page", "page": page, "document": map[string]any{"markdown": markdown}}
+	return map[string]any{"operation": "update_page", "page": page, "document": map[string]any{"markdown": markdown}}
 }
 
 // crMove is an update_page change moving a page under another ("" for the top level).
@@ -203,12 +201,12 @@ func crMove(page, into string) map[string]any {
 	if into == "" {
 		in = nil
 	}
-	return map[string]any{"type": "update_page", "page": page, "into": in}
+	return map[string]any{"operation": "update_page", "page": page, "into": in}
 }
 
 // crDelete is a delete_page change.
 func crDelete(page string) map[string]any {
-	return map[string]any{"type": "delete_page", "page": page}
+	return map[string]any{"operation": "delete_page", "page": page}
 }
 
 // crFlatPage is a page of a tree, flattened.

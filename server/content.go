@@ -50,6 +50,13 @@ func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.P
 		h := true
 		out.Hidden = &h
 	}
+	if p.NoIndex {
+		out.NoIndex = &p.NoIndex
+	}
+	if p.NoRobotsIndex {
+		out.NoRobotsIndex = &p.NoRobotsIndex
+	}
+	out.Icon, out.Condition = p.Icon, p.Condition
 	out.Urls.App = s.appURL("/s/" + sp.ID + "/" + p.Path)
 	if withBody {
 		if format != nil && *format == gen.PageFormatMarkdown {

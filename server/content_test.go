@@ -58,19 +58,14 @@ func contentBatchPath(spaceID, crID string) string {
 }
 
 // apply sends a batch to a change request of the fixture's space, which must answer 200.
-func (f *contentFixture) apply(t *testing.T, crID string, changes ...map[string]any) gen.UpdateChangeRequestContentResult {
+func (f *contentFixture) apply(t *testing.T, crID string, changes ...map[string]any) batchResult {
 	t.Helper()
 	return f.applyIn(t, f.space.Id, crID, changes...)
 }
 
-func (f *contentFixture) applyIn(t *testing.T, spaceID, crID string, changes ...map[string]any) gen.UpdateChangeRequestContentResult {
+func (f *contentFixture) applyIn(t *testing.T, spaceID, crID string, changes ...map[string]any) batchResult {
 	t.Helper()
-	var res gen.UpdateChangeRequestContentResult
-	f.Expect(t, http.StatusOK, f.admin, "POST", contentBatchPath(spaceID, crID), map[string]any{"changes": changes}).Decode(t, &res)
-	if res.Revision == "" || res.Refs == nil {
-		t.Fatalf("batch result %+v", res)
-	}
-	return res
+	return postBatch(t, f.testServer, f.admin, spaceID, crID, changes)
 }
 
 // reject sends a batch that must answer 400 with a message containing every part.
@@ -163,7 +158,7 @@ func contentFind(pages []gen.RevisionPage, id string) *gen.RevisionPage {
 }
 
 func contentInsert(title string, extra ...any) map[string]any {
-	c := map[string]any{"type": "insert_page", "title": title}
+	c := map[string]any{"operation": "insert_page", "title": title, "document": contentMarkdown("")}
 	for i := 0; i+1 < len(extra); i += 2 {
 		c[extra[i].(string)] = extra[i+1]
 	}
@@ -171,7 +166,7 @@ func contentInsert(title string, extra ...any) map[string]any {
 }
 
 func contentUpdate(page string, extra ...any) map[string]any {
-	c := map[string]any{"type": "update_page", "page": page}
+	c := map[string]any{"operation": "update_page", "page": page}
 	for i := 0; i+1 < len(extra); i += 2 {
 		c[extra[i].(string)] = extra[i+1]
 	}
@@ -179,7 +174,7 @@ func contentUpdate(page string, extra ...any) map[string]any {
 }
 
 func contentDelete(page string) map[string]any {
-	return map[string]any{"type": "delete_page", "page": page}
+	return map[string]any{"operation": "delete_page", "page": page}
 }
 
 func contentMarkdown(md string) map[string]any { return map[string]any{"markdown": md} }
@@ -191,7 +186,7 @@ func TestContentBatchInsertNestedWithRefs(t *testing.T) {
 		t.Fatalf("new change request %+v (space revision %s)", cr, f.space.Revision)
 	}
 	res := f.apply(t, cr.Id,
-		contentInsert("Getting started", "ref", "gs", "document", contentMarkdown("# Welcome\n")),
+		contentInsert("Getting started", "ref", "gs", "document", contentMarkdown("Welcome.\n")),
 		contentInsert("Install", "ref", "inst", "into", "gs"),
 		contentInsert("Configure", "into", "gs"),
 		contentInsert("Reference", "ref", "ref"),
@@ -223,7 +218,7 @@ func TestContentBatchInsertNestedWithRefs(t *testing.T) {
 			t.Fatalf("page app url %q for path %q", p.Urls.App, p.Path)
 		}
 	}
-	if p := f.crPage(t, cr.Id, res.Refs["gs"], "?format=markdown"); p.Markdown == nil || *p.Markdown != "# Welcome\n" {
+	if p := f.crPage(t, cr.Id, res.Refs["gs"], "?format=markdown"); p.Markdown == nil || *p.Markdown != "Welcome.\n" {
 		t.Fatalf("markdown %v", p.Markdown)
 	}
 	// A page inserted without a document has an empty body.
@@ -293,8 +288,11 @@ func TestContentBatchUpdatePage(t *testing.T) {
 	)
 	guides, setup, one, other := res.Refs["guides"], res.Refs["setup"], res.Refs["one"], res.Refs["other"]
 
-	t.Run("TitleRederivesSlugAndPathsOfSubpages", func(t *testing.T) {
+	t.Run("TitleAloneKeepsTheSlugASlugMovesTheSubpages", func(t *testing.T) {
 		f.apply(t, cr.Id, contentUpdate(guides, "title", "User Guides"))
+		contentWantOutline(t, "renamed", f.crPages(t, cr.Id),
+			"guides User Guides", "  guides/setup Setup", "    guides/setup/one One", "other Other")
+		f.apply(t, cr.Id, contentUpdate(guides, "slug", "user-guides"))
 		contentWantOutline(t, "renamed", f.crPages(t, cr.Id),
 			"user-guides User Guides", "  user-guides/setup Setup", "    user-guides/setup/one One", "other Other")
 		p := f.crPage(t, cr.Id, one, "")
@@ -353,10 +351,10 @@ func TestContentBatchUpdatePage(t *testing.T) {
 			"other Other", "  other/user-guides User Guides", "  other/setup Set it up", "    other/setup/one One")
 	})
 	t.Run("IntoNullMovesToTheTopLevel", func(t *testing.T) {
-		f.apply(t, cr.Id, map[string]any{"type": "update_page", "page": setup, "into": nil})
+		f.apply(t, cr.Id, map[string]any{"operation": "update_page", "page": setup, "into": nil})
 		contentWantOutline(t, "top level", f.crPages(t, cr.Id),
 			"other Other", "  other/user-guides User Guides", "setup Set it up", "  setup/one One")
-		f.apply(t, cr.Id, map[string]any{"type": "update_page", "page": guides, "into": nil, "at": 0})
+		f.apply(t, cr.Id, map[string]any{"operation": "update_page", "page": guides, "into": nil, "at": 0})
 		contentWantOutline(t, "top level first", f.crPages(t, cr.Id),
 			"user-guides User Guides", "other Other", "setup Set it up", "  setup/one One")
 	})
@@ -391,8 +389,8 @@ func TestContentBatchDeletePageWithSubpages(t *testing.T) {
 	f.reject(t, cr.Id, []map[string]any{contentDelete(res.Refs["child"])}, "changes[0]")
 	// Inserting and deleting in one batch leaves nothing.
 	r := f.apply(t, cr.Id, contentInsert("Temp", "ref", "t"), contentInsert("Temp kid", "into", "t"), contentDelete("t"))
-	if r.Refs["t"] == "" {
-		t.Fatalf("refs %v", r.Refs)
+	if len(r.Update.Changes) != 0 {
+		t.Fatalf("a page inserted and deleted in one batch has outcomes %v", r.outcomes(t))
 	}
 	contentWantOutline(t, "after temp", f.crPages(t, cr.Id), "keep Keep", "  keep/kept-child Kept child")
 	// Deleting everything leaves an empty tree.
@@ -439,10 +437,10 @@ func TestContentBatchSlugs(t *testing.T) {
 	if p := contentFind(pages, res.Refs["uni"]); !strings.HasPrefix(p.Slug, "unicode-stra") {
 		t.Fatalf("unicode slug %q", p.Slug)
 	}
-	// Renaming a page to a sibling's title gets a free slug, without touching the sibling.
+	// Renaming a page to a sibling's title keeps its slug, and the sibling's.
 	f.apply(t, cr.Id, contentUpdate(res.Refs["cafe"], "title", "Intro"))
 	pages = f.crPages(t, cr.Id)
-	for ref, slug := range map[string]string{"i1": "intro", "i2": "intro-2", "i3": "intro-3", "cafe": "intro-4"} {
+	for ref, slug := range map[string]string{"i1": "intro", "i2": "intro-2", "i3": "intro-3", "cafe": "cafe-creme-deja-vu"} {
 		if p := contentFind(pages, res.Refs[ref]); p.Slug != slug || p.Path != slug {
 			t.Fatalf("%s: slug %q path %q, want %q", ref, p.Slug, p.Path, slug)
 		}
@@ -459,14 +457,23 @@ func TestContentBatchSlugs(t *testing.T) {
 	if p := contentFind(pages, r.Refs["new"]); p.Slug == "intro" || !strings.HasPrefix(p.Slug, "intro-") {
 		t.Fatalf("new page slug %q", p.Slug)
 	}
-	// An explicit slug a sibling already has gets a suffix; the sibling keeps its own.
-	f.apply(t, cr.Id, contentUpdate(res.Refs["que"], "slug", "intro"))
-	pages = f.crPages(t, cr.Id)
-	if p := contentFind(pages, res.Refs["que"]); !strings.HasPrefix(p.Slug, "intro-") {
-		t.Fatalf("colliding explicit slug became %q", p.Slug)
+	// An explicit slug a sibling already has is refused, and nothing changes.
+	before := contentOutline(pages)
+	f.reject(t, cr.Id, []map[string]any{contentInsert("Other"), contentUpdate(res.Refs["que"], "slug", "intro")},
+		"changes[1].slug", "already the slug of a sibling")
+	// Two explicit slugs of one batch collide too.
+	f.reject(t, cr.Id, []map[string]any{contentInsert("A", "slug", "same"), contentInsert("B", "slug", "same")}, "changes[1].slug")
+	if got := contentOutline(f.crPages(t, cr.Id)); !reflect.DeepEqual(got, before) {
+		t.Fatalf("refused slugs changed the tree: %q", got)
 	}
-	if p := contentFind(pages, res.Refs["i1"]); p.Slug != "intro" {
-		t.Fatalf("sibling's slug changed to %q", p.Slug)
+	// A slug freed earlier in the batch may be taken later in it.
+	f.apply(t, cr.Id, contentUpdate(res.Refs["i1"], "slug", "first-intro"), contentUpdate(res.Refs["que"], "slug", "intro"))
+	pages = f.crPages(t, cr.Id)
+	if p := contentFind(pages, res.Refs["que"]); p.Slug != "intro" {
+		t.Fatalf("explicit slug became %q", p.Slug)
+	}
+	if p := contentFind(pages, res.Refs["i1"]); p.Slug != "first-intro" || p.Path != "first-intro" {
+		t.Fatalf("renamed sibling's slug %q", p.Slug)
 	}
 	// Paths stay unique across the tree.
 	seen := map[string]bool{}
@@ -537,14 +544,14 @@ func TestContentBatchRejects(t *testing.T) {
 		changes []map[string]any
 		parts   []string
 	}{
-		{"InsertWithoutTitle", []map[string]any{{"type": "insert_page", "document": contentMarkdown("x")}}, []string{"changes[0]", "title"}},
-		{"InsertWithEmptyTitle", []map[string]any{{"type": "insert_page", "title": ""}}, []string{"title"}},
+		{"InsertWithoutDocument", []map[string]any{{"operation": "insert_page", "title": "X"}}, []string{"changes[0]", "document"}},
+		{"InsertWithEmptyTitle", []map[string]any{contentInsert("")}, []string{"changes[0].title"}},
 		{"InsertWithPage", []map[string]any{contentInsert("X", "page", parent)}, []string{"changes[0]", "page"}},
 		{"InsertIntoMissingPage", []map[string]any{contentInsert("X", "into", "nope")}, []string{"changes[0]", "into"}},
-		{"UpdateWithoutPage", []map[string]any{{"type": "update_page", "title": "X"}}, []string{"changes[0]", "page"}},
+		{"UpdateWithoutPage", []map[string]any{{"operation": "update_page", "title": "X"}}, []string{"changes[0]", "page"}},
 		{"UpdateMissingPage", []map[string]any{contentInsert("X"), contentUpdate("nope", "title", "Y")}, []string{"changes[1]", "nope"}},
 		{"UpdateWithRef", []map[string]any{contentUpdate(parent, "ref", "r")}, []string{"changes[0]", "ref"}},
-		{"DeleteWithoutPage", []map[string]any{{"type": "delete_page"}}, []string{"changes[0]", "page"}},
+		{"DeleteWithoutPage", []map[string]any{{"operation": "delete_page"}}, []string{"changes[0]", "page"}},
 		{"AtPastTheEnd", []map[string]any{contentInsert("X", "at", 2)}, []string{"changes[0]", "at"}},
 		{"AtPastTheEndOfAParent", []map[string]any{contentInsert("X", "into", parent, "at", 2)}, []string{"changes[0]", "at"}},
 		{"NegativeAt", []map[string]any{contentInsert("X", "at", -1)}, []string{"at"}},
@@ -552,12 +559,13 @@ func TestContentBatchRejects(t *testing.T) {
 		{"IntoItsOwnSubpage", []map[string]any{contentUpdate(parent, "into", grandchild)}, []string{"changes[0]", "into"}},
 		{"IntoItsChild", []map[string]any{contentUpdate(child, "into", grandchild)}, []string{"changes[0]", "into"}},
 		{"DuplicateRef", []map[string]any{contentInsert("X", "ref", "r"), contentInsert("Y", "ref", "r")}, []string{"changes[1]", "r"}},
-		{"UnknownType", []map[string]any{{"type": "rename_page", "page": parent}}, []string{"type"}},
+		{"UnknownOperation", []map[string]any{contentInsert("X"), {"operation": "rename_page", "page": parent}}, []string{"changes[1].operation"}},
 		{"UnknownProperty", []map[string]any{contentInsert("X", "colour", "red")}, []string{"colour"}},
 		{"UnknownDocumentProperty", []map[string]any{contentInsert("X", "document", map[string]any{"markdown": "x", "html": "<p>"})}, []string{"html"}},
 		{"BadSlug", []map[string]any{contentUpdate(parent, "slug", "Not A Slug")}, []string{"slug"}},
 		{"TitleTooLong", []map[string]any{contentInsert(strings.Repeat("t", 201))}, []string{"title"}},
-		{"NoType", []map[string]any{{"title": "X"}}, []string{"type"}},
+		{"NoOperation", []map[string]any{{"title": "X"}}, []string{"changes[0].operation"}},
+		{"OldTypeField", []map[string]any{{"type": "insert_page", "title": "X"}}, []string{"changes[0].operation"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -643,7 +651,7 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 		t.Fatalf("change request's first revision %+v", crRev)
 	}
 
-	res1 := f.apply(t, cr.Id, contentInsert("Home", "ref", "home", "document", contentMarkdown("# Home\n")),
+	res1 := f.apply(t, cr.Id, contentInsert("Home", "ref", "home", "document", contentMarkdown("Home page.\n")),
 		contentInsert("Sub", "ref", "sub", "into", "home"))
 	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/change-requests/"+cr.Id+"/content", nil).Decode(t, &crRev)
 	if crRev.Id != res1.Revision || !reflect.DeepEqual(crRev.Parents, []string{initial.Id}) {
@@ -691,7 +699,7 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 	contentWantOutline(t, "space pages after merge", f.spacePages(t, f.admin, sid), "home Home", "  home/sub Sub", "about About")
 	var p gen.RevisionPage
 	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/content/page/"+res1.Refs["home"]+"?format=markdown", nil).Decode(t, &p)
-	if p.Markdown == nil || *p.Markdown != "# Home\n" {
+	if p.Markdown == nil || *p.Markdown != "Home page.\n" {
 		t.Fatalf("merged page markdown %v", p.Markdown)
 	}
 	if sp := f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid, nil).Map(t); sp["revision"] != merged {
@@ -802,7 +810,7 @@ func TestContentReadPages(t *testing.T) {
 	sid := f.space.Id
 	cr := f.newCR(t, sid)
 	res := f.apply(t, cr.Id,
-		contentInsert("Guide", "ref", "guide", "document", contentMarkdown(contentDocMarkdown)),
+		contentInsert("Guide", "ref", "guide", "document", contentMarkdown("---\ntitle: Guide\n---\n"+contentDocMarkdown)),
 		contentInsert("Install", "ref", "install", "into", "guide", "document", contentMarkdown("Install *it*.\n")),
 		contentInsert("On Linux", "ref", "linux", "into", "install"),
 		contentInsert("FAQ", "ref", "faq"),
@@ -960,7 +968,7 @@ func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 	)
 	f.merge(t, dup.Id, dcr.Id)
 	contentWantOutline(t, "edited copy", f.spacePages(t, f.admin, dup.Id),
-		"welcome Welcome", "  welcome/details Details", "copy-only Copy only")
+		"intro Welcome", "  intro/details Details", "copy-only Copy only")
 
 	// The original is as it was.
 	contentWantOutline(t, "original", f.spacePages(t, f.admin, sid), contentOutline(orig)...)

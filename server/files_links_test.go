@@ -31,11 +31,11 @@ func insertFiles(files ...map[string]any) map[string]any {
 	for i, f := range files {
 		list[i] = f
 	}
-	return map[string]any{"type": "insert_files", "files": list}
+	return map[string]any{"operation": "insert_files", "files": list}
 }
 
 func fileUpload(name, contentType string, data []byte, ref string) map[string]any {
-	f := map[string]any{"name": name, "contentType": contentType, "content": base64.StdEncoding.EncodeToString(data)}
+	f := map[string]any{"name": name, "contentType": contentType, "base64": base64.StdEncoding.EncodeToString(data)}
 	if ref != "" {
 		f["ref"] = ref
 	}
@@ -127,9 +127,9 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 			"OverOneMiB":      insertFiles(fileUpload("big.bin", "application/octet-stream", make([]byte, 1<<20+1), "")),
 			"BadContentType":  insertFiles(fileUpload("x", "not a type", []byte("x"), "")),
 			"SlashInName":     insertFiles(fileUpload("a/b", "text/plain", []byte("x"), "")),
-			"NoFiles":         {"type": "insert_files", "files": []any{}},
+			"NoFiles":         {"operation": "insert_files", "files": []any{}},
 			"DuplicateRef":    insertFiles(fileUpload("a", "text/plain", []byte("a"), "r"), fileUpload("b", "text/plain", []byte("b"), "r")),
-			"FilesOnlyInsert": {"type": "insert_page", "title": "x", "files": []any{fileUpload("a", "text/plain", []byte("a"), "")}},
+			"FilesOnlyInsert": {"operation": "insert_page", "title": "x", "files": []any{fileUpload("a", "text/plain", []byte("a"), "")}},
 		} {
 			t.Run(name, func(t *testing.T) {
 				r := w.Do(t, w.admin, "POST", crPath(sp.Id, bad.Id, "/content"), map[string]any{"changes": []any{change}})

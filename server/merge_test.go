@@ -57,14 +57,14 @@ func crWantConflicts(t *testing.T, w *crWorld, spaceID string, cr gen.ChangeRequ
 func TestMergeClean(t *testing.T) {
 	w := crNewWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "# Intro\n\nHello.\n", "Keep", "Untouched.\n")
+	ids := w.seed(t, sp.Id, "Intro", "Hello.\n", "Keep", "Untouched.\n")
 	mainBefore := w.space(t, sp.Id).Revision
 
 	cr := w.create(t, w.editor, sp.Id, "Add a guide")
 	res := w.apply(t, w.editor, sp.Id, cr.Id,
-		crInsert("Guide", "# Guide\n\nSee [setup](setup.md).\n", "guide"),
+		crInsert("Guide", "See [setup](setup.md).\n", "guide"),
 		crInsertInto("Setup", "Install it.\n", "setup", "guide"),
-		crEdit(ids["Intro"], "# Intro\n\nHello, world.\n"),
+		crEdit(ids["Intro"], "Hello, world.\n"),
 	)
 	if res.Refs["guide"] == "" || res.Refs["setup"] == "" || res.Revision == "" {
 		t.Fatalf("batch answered %+v", res)
@@ -74,7 +74,7 @@ func TestMergeClean(t *testing.T) {
 		t.Fatalf("change request after its batch: %+v", cr)
 	}
 	// Main does not see the change request's content before the merge.
-	if md := w.mainMarkdown(t, sp.Id, ids["Intro"]); md != "# Intro\n\nHello.\n" {
+	if md := w.mainMarkdown(t, sp.Id, ids["Intro"]); md != "Hello.\n" {
 		t.Fatalf("main's Intro before the merge: %q", md)
 	}
 	if n := len(crFlatten(w.mainPages(t, sp.Id))); n != 2 {
@@ -96,9 +96,9 @@ func TestMergeClean(t *testing.T) {
 		t.Fatalf("main's pages after the merge %+v\nwant %+v", pages, want)
 	}
 	for id, md := range map[string]string{
-		ids["Intro"]:      "# Intro\n\nHello, world.\n",
+		ids["Intro"]:      "Hello, world.\n",
 		ids["Keep"]:       "Untouched.\n",
-		res.Refs["guide"]: "# Guide\n\nSee [setup](setup.md).\n",
+		res.Refs["guide"]: "See [setup](setup.md).\n",
 		res.Refs["setup"]: "Install it.\n",
 	} {
 		if got := w.mainMarkdown(t, sp.Id, id); got != md {
@@ -124,7 +124,7 @@ func TestMergeBothSidesSameEdit(t *testing.T) {
 	ids := w.seed(t, sp.Id, "Intro", "Old.\n", "Other", "Other.\n")
 	a := w.create(t, w.admin, sp.Id, "a")
 	b := w.create(t, w.editor, sp.Id, "b")
-	same := []map[string]any{crEdit(ids["Intro"], "The same new text.\n"), {"type": "update_page", "page": ids["Intro"], "title": "Introduction"}}
+	same := []map[string]any{crEdit(ids["Intro"], "The same new text.\n"), {"operation": "update_page", "page": ids["Intro"], "title": "Introduction"}}
 	w.apply(t, w.admin, sp.Id, a.Id, same...)
 	w.apply(t, w.editor, sp.Id, b.Id, same...)
 	// B also touches another page, which A left alone.
@@ -146,7 +146,7 @@ func TestMergeBothSidesSameEdit(t *testing.T) {
 		t.Fatalf("Other markdown %q", md)
 	}
 	pages := crFlatten(w.mainPages(t, sp.Id))
-	if p := pages[ids["Intro"]]; p.Title != "Introduction" || p.Path != "introduction" || len(pages) != 2 {
+	if p := pages[ids["Intro"]]; p.Title != "Introduction" || p.Path != "intro" || len(pages) != 2 {
 		t.Fatalf("pages %+v", pages)
 	}
 }
@@ -181,8 +181,8 @@ func TestMergeConflict(t *testing.T) {
 	t.Run("TitleChangedDifferently", func(t *testing.T) {
 		c := w.create(t, w.admin, sp.Id, "c")
 		d := w.create(t, w.admin, sp.Id, "d")
-		w.apply(t, w.admin, sp.Id, c.Id, map[string]any{"type": "update_page", "page": ids["Other"], "title": "Title C"})
-		w.apply(t, w.admin, sp.Id, d.Id, map[string]any{"type": "update_page", "page": ids["Other"], "title": "Title D"})
+		w.apply(t, w.admin, sp.Id, c.Id, map[string]any{"operation": "update_page", "page": ids["Other"], "title": "Title C"})
+		w.apply(t, w.admin, sp.Id, d.Id, map[string]any{"operation": "update_page", "page": ids["Other"], "title": "Title D"})
 		d = w.get(t, sp.Id, d.Id)
 		w.merge(t, w.admin, sp.Id, c.Id)
 		crWantConflicts(t, w, sp.Id, d)

@@ -37,12 +37,11 @@ func newPDFFixture(t *testing.T) *pdfFixture {
 	f.space = ts.MustCreateSpace(t, f.admin, org.Id, "Handbook", "")
 	ts.Expect(t, http.StatusCreated, f.admin, "POST", "/spaces/"+f.space.Id+"/change-requests",
 		map[string]any{"subject": "Release notes"}).Decode(t, &f.cr)
-	var res gen.UpdateChangeRequestContentResult
-	ts.Expect(t, http.StatusOK, f.admin, "POST", f.crPath()+"/content", map[string]any{"changes": []map[string]any{
-		{"type": "insert_page", "ref": "a", "title": "Alpha Guide", "document": map[string]any{
-			"markdown": "# Alpha\n\nText with **bold**.\n\n- one\n- two\n\n```go\nfmt.Println(1)\n```\n"}},
-		{"type": "insert_page", "title": "Beta Notes", "into": "a", "document": map[string]any{"markdown": "Beta body"}},
-	}}).Decode(t, &res)
+	res := postBatch(t, ts, f.admin, f.space.Id, f.cr.Id, []map[string]any{
+		{"operation": "insert_page", "ref": "a", "title": "Alpha Guide", "document": map[string]any{
+			"markdown": "## Alpha\n\nText with **bold**.\n\n- one\n- two\n\n```go\nfmt.Println(1)\n```\n"}},
+		{"operation": "insert_page", "title": "Beta Notes", "into": "a", "document": map[string]any{"markdown": "Beta body"}},
+	})
 	f.alpha = res.Refs["a"]
 	if f.alpha == "" {
 		t.Fatalf("no id for ref a: %+v", res.Refs)
@@ -146,7 +145,7 @@ func TestChangeRequestPDF(t *testing.T) {
 
 	// The PDF shows the revision the link was made for, not later edits.
 	f.Expect(t, http.StatusOK, f.admin, "POST", f.crPath()+"/content", map[string]any{"changes": []map[string]any{
-		{"type": "insert_page", "title": "Gamma Later", "document": map[string]any{"markdown": "later"}}}})
+		{"operation": "insert_page", "title": "Gamma Later", "document": map[string]any{"markdown": "later"}}}})
 	if bytes.Contains(f.fetchPDF(t, link), []byte("Gamma Later")) {
 		t.Error("an old link shows a later revision")
 	}
@@ -226,7 +225,7 @@ func TestChangeRequestPDFDeletedPage(t *testing.T) {
 	// revision they were made for.
 	link := f.link(t, f.admin, "?page="+f.alpha+"&only=true")
 	f.Expect(t, http.StatusOK, f.admin, "POST", f.crPath()+"/content", map[string]any{"changes": []map[string]any{
-		{"type": "delete_page", "page": f.alpha}}})
+		{"operation": "delete_page", "page": f.alpha}}})
 	if !bytes.Contains(f.fetchPDF(t, link), []byte("Alpha Guide")) {
 		t.Error("the old link lost its page")
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/fetch"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -26,13 +27,17 @@ type Server struct {
 	BaseURL string
 	// VisitorSecret signs the visitor tokens that ping answers and visitor-auth sites check.
 	VisitorSecret []byte
+	// Fetcher makes every server-side request to another server (files of a content batch given
+	// by URL…), under its address rules.
+	Fetcher *fetch.Fetcher
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
 
 // New returns a server over a store.
 func New(st *store.Store, log *slog.Logger, baseURL string, visitorSecret []byte) *Server {
-	return &Server{Store: st, Log: log, BaseURL: strings.TrimRight(baseURL, "/"), VisitorSecret: visitorSecret}
+	return &Server{Store: st, Log: log, BaseURL: strings.TrimRight(baseURL, "/"), VisitorSecret: visitorSecret,
+		Fetcher: fetch.New(fetch.Options{})}
 }
 
 // apiURL is the absolute API URL of a path under /v1.

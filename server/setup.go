@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/fetch"
 )
 
 // Options configure the HTTP handler.
@@ -23,6 +24,9 @@ type Options struct {
 	TrustedProxies []*net.IPNet
 	// Metrics, when set, count every request (served elsewhere: see Metrics.Handler).
 	Metrics *Metrics
+	// AllowPrivateURLs lets server-side fetches reach loopback, private and link-local addresses
+	// (tests on loopback, private deployments).
+	AllowPrivateURLs bool
 }
 
 // contentBatchRoute is the Echo route of updateChangeRequestContent.
@@ -36,6 +40,9 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	if opts.BodyLimit == "" {
 		opts.BodyLimit = "1M"
+	}
+	if opts.AllowPrivateURLs {
+		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -361,9 +361,9 @@ func TestApplyTemplateWithLogo(t *testing.T) {
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	// A file of the space: uploaded through a merged change request.
 	cr := w.create(t, w.admin, sp.Id, "Logo")
-	res := w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"type": "insert_files", "files": []any{map[string]any{
+	res := w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"operation": "insert_files", "files": []any{map[string]any{
 		"name": "logo.svg", "contentType": "image/svg+xml", "ref": "logo",
-		"content": base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)),
+		"base64": base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)),
 	}}})
 	w.merge(t, w.admin, sp.Id, cr.Id)
 	fileID := res.Refs["logo"]
@@ -372,9 +372,9 @@ func TestApplyTemplateWithLogo(t *testing.T) {
 	}
 	// A file only in an open change request is not the space's.
 	other := w.create(t, w.admin, sp.Id, "Other logo")
-	otherRes := w.apply(t, w.admin, sp.Id, other.Id, map[string]any{"type": "insert_files", "files": []any{map[string]any{
+	otherRes := w.apply(t, w.admin, sp.Id, other.Id, map[string]any{"operation": "insert_files", "files": []any{map[string]any{
 		"name": "other.svg", "contentType": "image/svg+xml", "ref": "other",
-		"content": base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg" id="o"/>`)),
+		"base64": base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg" id="o"/>`)),
 	}}})
 	logo := func(id string) map[string]any {
 		return map[string]any{"id": "api-reference", "params": map[string]any{

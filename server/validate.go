@@ -8,6 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -96,9 +99,24 @@ func validationMessage(err error) string {
 	var se *openapi3.SchemaError
 	field := ""
 	if errors.As(re.Err, &se) {
+		var path []string
+		se, path = innermost(se)
 		reason = se.Reason
-		if p := se.JSONPointer(); len(p) > 0 {
-			field = strings.Join(p, ".")
+		if se.Schema != nil && se.SchemaField == "discriminator" && se.Schema.Discriminator != nil && len(se.Schema.Discriminator.Mapping) > 0 {
+			d := se.Schema.Discriminator
+			values := make([]string, 0, len(d.Mapping))
+			for v := range d.Mapping {
+				values = append(values, v)
+			}
+			sort.Strings(values)
+			if v, ok := se.Value.(string); ok {
+				reason = fmt.Sprintf("%q is not one of %s", v, strings.Join(values, ", "))
+			} else {
+				reason = "required: one of " + strings.Join(values, ", ")
+			}
+		}
+		if len(path) > 0 {
+			field = fieldPath(path)
 		}
 	} else if re.Err != nil && reason == "" {
 		reason = re.Err.Error()
@@ -123,6 +141,48 @@ func validationMessage(err error) string {
 		return "Invalid body: " + reason
 	}
 	return "Invalid request: " + reason
+}
+
+// innermost descends from a oneOf error to the error of the one branch that was tried (the
+// discriminator chose it), so the message names the field at fault, not the whole item. It
+// returns that error and its full path.
+func innermost(se *openapi3.SchemaError) (*openapi3.SchemaError, []string) {
+	path := se.JSONPointer()
+	for se.SchemaField == "oneOf" && se.Origin != nil {
+		var multi openapi3.MultiError
+		if !errors.As(se.Origin, &multi) || len(multi) != 1 {
+			break
+		}
+		var inner *openapi3.SchemaError
+		if !errors.As(multi[0], &inner) {
+			break
+		}
+		ip := inner.JSONPointer()
+		if len(ip) < len(path) || !slices.Equal(ip[:len(path)], path) {
+			ip = append(path, ip...)
+		}
+		se, path = inner, ip
+	}
+	if se.SchemaField == "discriminator" && se.Schema != nil && se.Schema.Discriminator != nil {
+		path = append(path, se.Schema.Discriminator.PropertyName)
+	}
+	return se, path
+}
+
+// fieldPath writes a JSON pointer as a field path: changes[3].operation.
+func fieldPath(p []string) string {
+	var b strings.Builder
+	for _, part := range p {
+		if _, err := strconv.Atoi(part); err == nil && b.Len() > 0 {
+			b.WriteString("[" + part + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(part)
+	}
+	return b.String()
 }
 
 func init() {

@@ -273,22 +273,36 @@ func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*
 }
 
 // UpdateChangeRequestContent applies a batch of page changes to a change request as one new
-// revision, atomically. It returns the revision and the ids the batch's refs were given.
-func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []PageChange) (string, map[string]string, error) {
-	var revision string
-	var refs map[string]string
+// revision, atomically. A revert_page change without a revision reverts to the change request's
+// base.
+func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []PageChange) (*BatchResult, error) {
+	var res *BatchResult
 	err := s.write(ctx, func(tx *Tx) error {
 		_, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
 			return err
 		}
-		var tree *pageTree
-		if revision, tree, err = applyBatch(ctx, tx, spaceID, cr.RevisionID, changes); err != nil {
+		base := cr.Base()
+		for i := range changes {
+			if changes[i].Type == "revert_page" && changes[i].Revision == nil {
+				changes[i].Revision = &base
+			}
+		}
+		revision, tree, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, changes)
+		if err != nil {
 			return err
 		}
-		refs = tree.refs
+		res = &BatchResult{Revision: revision, Refs: tree.refs, Pages: tree.outcomes()}
 		for ref, id := range tree.fileRefs {
-			refs[ref] = id
+			res.Refs[ref] = id
+		}
+		for _, f := range tree.files {
+			rf := &RevisionFile{}
+			if err := scanFile(tx.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM revision_files f JOIN blobs b ON b.id = f.blob_id
+				WHERE f.revision_id = ? AND f.file_id = ?`, revision, f.ID), rf); err != nil {
+				return fmt.Errorf("store: unable to read inserted file: %w", err)
+			}
+			res.Files = append(res.Files, rf)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?`,
 			revision, formatTime(tx.now), cr.ID); err != nil {
@@ -300,18 +314,38 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 		}
 		return nil
 	})
-	return revision, refs, err
+	return res, err
 }
 
 // applyBatch applies a batch of changes to the pages of revision from and writes the result as
 // a new revision (with from as its parent): refs in the new markdown become ids, uploaded files
-// join the revision. It returns the revision and the applied tree.
+// join the revision. It returns the revision and the applied tree. revert_page changes read the
+// revision they name (from when they name none), which must be one of the space's.
 func applyBatch(ctx context.Context, tx *Tx, spaceID, from string, changes []PageChange) (string, *pageTree, error) {
 	pages, err := loadPages(ctx, tx, from, false)
 	if err != nil {
 		return "", nil, err
 	}
 	tree := newPageTree(pages, tx.now)
+	tree.base = from
+	known := map[string]bool{}
+	tree.older = func(revision, pageID string) (*RevisionPage, error) {
+		if !known[revision] {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM revisions WHERE id = ? AND space_id = ?`, revision, spaceID).Scan(&n); err != nil {
+				return nil, fmt.Errorf("store: unable to find revision: %w", err)
+			}
+			if n == 0 {
+				return nil, fieldErrorf("revision", "no revision %q in this space", revision)
+			}
+			known[revision] = true
+		}
+		found, err := loadPagesByID(ctx, tx, revision, []string{pageID})
+		if err != nil || len(found) == 0 {
+			return nil, err
+		}
+		return found[0], nil
+	}
 	if err := tree.apply(changes); err != nil {
 		return "", nil, err
 	}

@@ -25,7 +25,7 @@ func benchSpaceWithPages(b *testing.B, n int) (st *Store, userID, spaceID string
 		ref, title := fmt.Sprintf("s%d", i), fmt.Sprintf("Section %d", i)
 		changes = append(changes, PageChange{Type: "insert_page", Ref: &ref, Title: &title})
 	}
-	if _, _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u, changes); err != nil {
+	if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u, changes); err != nil {
 		b.Fatal(err)
 	}
 	cr, _ = st.FindChangeRequest(ctx, sp.ID, cr.ID)
@@ -40,7 +40,7 @@ func benchSpaceWithPages(b *testing.B, n int) (st *Store, userID, spaceID string
 		}
 		for len(batch) > 0 {
 			k := min(len(batch), 50)
-			if _, _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u, batch[:k]); err != nil {
+			if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u, batch[:k]); err != nil {
 				b.Fatal(err)
 			}
 			batch = batch[k:]
@@ -79,11 +79,11 @@ func BenchmarkMergeTouching10Of5000Pages(b *testing.B) {
 			id, md := ids[(i*10+j*97)%len(ids)], fmt.Sprintf("edited %d %d", i, j)
 			edits = append(edits, PageChange{Type: "update_page", Page: &id, Markdown: &md})
 		}
-		if _, _, err := st.UpdateChangeRequestContent(ctx, spaceID, cr.ID, u, edits); err != nil {
+		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, cr.ID, u, edits); err != nil {
 			b.Fatal(err)
 		}
 		id, title := ids[(i*10+5000/2)%len(ids)], fmt.Sprintf("Moved on %d", i)
-		if _, _, err := st.UpdateChangeRequestContent(ctx, spaceID, other.ID, u, []PageChange{{Type: "update_page", Page: &id, Title: &title}}); err != nil {
+		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, other.ID, u, []PageChange{{Type: "update_page", Page: &id, Title: &title}}); err != nil {
 			b.Fatal(err)
 		}
 		if _, c, err := st.MergeChangeRequest(ctx, spaceID, other.ID); err != nil || c {

@@ -123,13 +123,17 @@ func pageLinks(pages []*RevisionPage, all []*RevisionPage) []Link {
 
 var refLink = regexp.MustCompile(`\]\(\s*/(pages|files)/([^)\s#?/]+)`)
 
-// rewriteRefs replaces the batch's refs in markdown links (/pages/<ref>, /files/<ref>) by the ids
-// they were given, so the stored markdown links to ids.
+// relRefLink is a relative link to a batch ref: ./<ref>.md for a page, ./<ref> for a file.
+var relRefLink = regexp.MustCompile(`\]\(\s*(?:<\./([^>#?/]+)>|\./([^)\s#?/]+))`)
+
+// rewriteRefs replaces the batch's refs in markdown links (/pages/<ref> and ./<ref>.md for pages,
+// /files/<ref> and ./<ref> for files) by the ids they were given, so the stored markdown links to
+// ids: /pages/<id> and /files/<id>.
 func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 	if len(pageRefs) == 0 && len(fileRefs) == 0 {
 		return md
 	}
-	return refLink.ReplaceAllStringFunc(md, func(m string) string {
+	md = refLink.ReplaceAllStringFunc(md, func(m string) string {
 		sub := refLink.FindStringSubmatch(m)
 		refs := pageRefs
 		if sub[1] == "files" {
@@ -137,6 +141,19 @@ func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 		}
 		if id, ok := refs[sub[2]]; ok {
 			return strings.Replace(m, "/"+sub[1]+"/"+sub[2], "/"+sub[1]+"/"+id, 1)
+		}
+		return m
+	})
+	return relRefLink.ReplaceAllStringFunc(md, func(m string) string {
+		sub := relRefLink.FindStringSubmatch(m)
+		name := sub[1] + sub[2]
+		if id, ok := fileRefs[name]; ok {
+			return "](/files/" + id
+		}
+		if strings.HasSuffix(name, ".md") {
+			if id, ok := pageRefs[strings.TrimSuffix(name, ".md")]; ok {
+				return "](/pages/" + id
+			}
 		}
 		return m
 	})

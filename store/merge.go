@@ -165,7 +165,7 @@ func sortConflicts(c []mergeConflict) {
 func samePage(x, y *RevisionPage, sameBody func(x, y *RevisionPage) bool) bool {
 	return equalPtr(x.ParentID, y.ParentID) && x.Position == y.Position && x.Title == y.Title &&
 		x.Slug == y.Slug && equalPtr(x.Emoji, y.Emoji) && x.Description == y.Description &&
-		x.Hidden == y.Hidden && sameBody(x, y)
+		x.Hidden == y.Hidden && sameMeta(x, y) && sameBody(x, y)
 }
 
 // mergePage merges one page present on both sides (and in the base, when bp is not nil).
@@ -199,6 +199,12 @@ func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool)
 	pick("description", bp.Description != op.Description, bp.Description != tp.Description, op.Description == tp.Description,
 		func() { out.Description = tp.Description })
 	pick("hidden", bp.Hidden != op.Hidden, bp.Hidden != tp.Hidden, op.Hidden == tp.Hidden, func() { out.Hidden = tp.Hidden })
+	pick("icon", !equalPtr(bp.Icon, op.Icon), !equalPtr(bp.Icon, tp.Icon), equalPtr(op.Icon, tp.Icon), func() { out.Icon = tp.Icon })
+	pick("noIndex", bp.NoIndex != op.NoIndex, bp.NoIndex != tp.NoIndex, op.NoIndex == tp.NoIndex, func() { out.NoIndex = tp.NoIndex })
+	pick("noRobotsIndex", bp.NoRobotsIndex != op.NoRobotsIndex, bp.NoRobotsIndex != tp.NoRobotsIndex, op.NoRobotsIndex == tp.NoRobotsIndex,
+		func() { out.NoRobotsIndex = tp.NoRobotsIndex })
+	pick("condition", !equalPtr(bp.Condition, op.Condition), !equalPtr(bp.Condition, tp.Condition), equalPtr(op.Condition, tp.Condition),
+		func() { out.Condition = tp.Condition })
 	pick("content", !sameBody(bp, op), !sameBody(bp, tp), sameBody(op, tp), func() { out.BodyID = tp.BodyID })
 	if len(clashes) > 0 {
 		return nil, "changed differently on both sides (" + strings.Join(clashes, ", ") + ")"

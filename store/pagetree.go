@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -11,21 +12,44 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// PageChange is one change of a content batch. Type is insert_page, update_page or delete_page.
+// PageChange is one change of a content batch. Type is insert_page, update_page, delete_page,
+// revert_page or insert_files.
 type PageChange struct {
-	Type        string
-	Ref         *string
-	Page        *string // update_page, delete_page: the page's id or a ref of the batch
-	Title       *string
-	Slug        *string
-	Emoji       *string
-	Description *string
-	Hidden      *bool
-	Markdown    *string
-	SetInto     bool         // Into was given: nil is the top level
-	Into        *string      // the parent page's id or a ref of the batch
-	Files       []FileUpload // insert_files
-	At          *int         // index among the new siblings; nil: the end
+	Type          string
+	Ref           *string
+	Page          *string // update_page, delete_page, revert_page: the page's id or a ref of the batch
+	Title         *string
+	Slug          *string // given explicitly: it must be free among the page's siblings
+	Emoji         *string // "" removes it
+	Icon          *string // "" removes it
+	Description   *string
+	Hidden        *bool
+	NoIndex       *bool
+	NoRobotsIndex *bool
+	Condition     *string // "" removes it
+	Markdown      *string
+	SetInto       bool         // Into was given: nil is the top level
+	Into          *string      // the parent page's id or a ref of the batch
+	Files         []FileUpload // insert_files
+	At            *int         // index among the new siblings; nil: the end
+	Revision      *string      // revert_page: the revision to revert to (nil: the batch's base)
+	Blocks        []string     // revert_page: block-level reverts, which are refused
+}
+
+// PageOutcome is what a batch did to one page, compared with the revision it started from:
+// created, updated or deleted. Ref is the batch's ref of a created page.
+type PageOutcome struct {
+	PageID string
+	Kind   string // created | updated | deleted
+	Ref    *string
+}
+
+// BatchResult is what a content batch wrote.
+type BatchResult struct {
+	Revision string
+	Refs     map[string]string // page and file refs to the ids they were given
+	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
+	Files    []*RevisionFile   // the files inserted, in order
 }
 
 // pageTree is a revision's pages being edited: by id, with the batch's refs.
@@ -40,12 +64,27 @@ type pageTree struct {
 	// fresh holds the pages the batch inserted, moved or gave a new slug: when slugs collide
 	// they give way, so a page the batch left alone keeps its path.
 	fresh map[string]bool
+	// explicitSlug holds the pages given a slug by the batch, with the change that gave it: such
+	// a slug does not give way, a collision is refused.
+	explicitSlug map[string]int
+	// before holds the paths of the pages the batch started from, by id; touched the pages the
+	// batch changed, in the order it first touched them.
+	before      map[string]string
+	beforePaths map[string]bool // the paths of before, made when a ref is first checked
+	touched     []string
+	touchedSet  map[string]bool
+	// older returns a page as it is in another revision of the space (nil: not there), for
+	// revert_page; base is the revision reverted to when a change names none.
+	older func(revision, pageID string) (*RevisionPage, error)
+	base  string
 }
 
 func newPageTree(pages []*RevisionPage, now time.Time) *pageTree {
-	t := &pageTree{pages: make(map[string]*RevisionPage, len(pages)), refs: map[string]string{}, fileRefs: map[string]string{}, now: now, fresh: map[string]bool{}}
+	t := &pageTree{pages: make(map[string]*RevisionPage, len(pages)), refs: map[string]string{}, fileRefs: map[string]string{},
+		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, before: make(map[string]string, len(pages)), touchedSet: map[string]bool{}}
 	for _, p := range pages {
 		t.pages[p.ID] = p.clone()
+		t.before[p.ID] = p.Path
 	}
 	return t
 }
@@ -99,52 +138,133 @@ func positionAt(sibs []*RevisionPage, at int) float64 {
 	return float64(at) - 0.5
 }
 
+// fieldError is a change's error about one of its fields.
+type fieldError struct {
+	field string
+	msg   string
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.msg }
+
+func fieldErrorf(field, format string, args ...any) error {
+	return &fieldError{field, fmt.Sprintf(format, args...)}
+}
+
 // apply applies a batch of changes in order; an invalid change fails the whole batch with an
-// EINVALID error saying which change and why.
+// EINVALID error naming the change (changes[i], or changes[i].field) and why.
 func (t *pageTree) apply(changes []PageChange) error {
 	for i, c := range changes {
-		if err := t.applyOne(c); err != nil {
-			return Errorf(EINVALID, "changes[%d] (%s): %s", i, c.Type, err.Error())
+		if err := t.applyOne(i, c); err != nil {
+			return changeError(i, err)
 		}
 	}
-	t.normalize()
+	if i, err := t.normalizeBatch(); err != nil {
+		return changeError(i, err)
+	}
 	return nil
 }
 
-// MaxFileSize is the largest file an insert_files change takes.
-const MaxFileSize = 1 << 20
+func changeError(i int, err error) error {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		return Errorf(EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
+	}
+	return Errorf(EINVALID, "changes[%d]: %s", i, err.Error())
+}
 
-func (t *pageTree) applyOne(c PageChange) error {
+// touch records that the batch changed a page.
+func (t *pageTree) touch(id string) {
+	if !t.touchedSet[id] {
+		t.touchedSet[id] = true
+		t.touched = append(t.touched, id)
+	}
+}
+
+// outcomes says what the batch did to each page it touched, against the pages it started from;
+// a page it created and deleted again is not there.
+func (t *pageTree) outcomes() []PageOutcome {
+	refOf := make(map[string]string, len(t.refs))
+	for ref, id := range t.refs {
+		refOf[id] = ref
+	}
+	var out []PageOutcome
+	for _, id := range t.touched {
+		_, was := t.before[id]
+		_, is := t.pages[id]
+		o := PageOutcome{PageID: id}
+		switch {
+		case was && is:
+			o.Kind = "updated"
+		case was:
+			o.Kind = "deleted"
+		case is:
+			o.Kind = "created"
+			if ref, ok := refOf[id]; ok {
+				o.Ref = &ref
+			}
+		default:
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// MaxFileSize is the largest file an insert_files change takes (inline base64 files are held to
+// less by the API).
+const MaxFileSize = 10 << 20
+
+// checkRef refuses a ref already used in the batch, or one that is the path of a page the batch
+// started from (a ./<ref>.md link would be ambiguous).
+func (t *pageTree) checkRef(field, ref string) error {
+	if _, dup := t.refs[ref]; dup {
+		return fieldErrorf(field, "%q is already the ref of a page of this batch", ref)
+	}
+	if _, dup := t.fileRefs[ref]; dup {
+		return fieldErrorf(field, "%q is already the ref of a file of this batch", ref)
+	}
+	if t.beforePaths == nil {
+		t.beforePaths = make(map[string]bool, len(t.before))
+		for _, path := range t.before {
+			t.beforePaths[path] = true
+		}
+	}
+	if t.beforePaths[ref] {
+		return fieldErrorf(field, "%q is the path of an existing page", ref)
+	}
+	return nil
+}
+
+func (t *pageTree) applyOne(i int, c PageChange) error {
 	if c.Type != "insert_files" && c.Files != nil {
-		return fmt.Errorf("files is only given with insert_files")
+		return fieldErrorf("files", "is only given with insert_files")
 	}
 	switch c.Type {
 	case "insert_page":
 		if c.Page != nil {
-			return fmt.Errorf("page is not given when inserting")
+			return fieldErrorf("page", "is not given when inserting")
 		}
-		if c.Title == nil {
-			return fmt.Errorf("title is required")
+		title := "Untitled"
+		if c.Title != nil {
+			title = *c.Title
 		}
-		p := &RevisionPage{ID: NewID(), Title: *c.Title, CreatedAt: t.now, UpdatedAt: t.now}
+		p := &RevisionPage{ID: NewID(), Title: title, CreatedAt: t.now, UpdatedAt: t.now}
 		if c.Ref != nil {
-			if _, dup := t.fileRefs[*c.Ref]; dup {
-				return fmt.Errorf("ref %q already names a file of this batch", *c.Ref)
-			}
-			if _, dup := t.refs[*c.Ref]; dup {
-				return fmt.Errorf("ref %q is already used in this batch", *c.Ref)
+			if err := t.checkRef("ref", *c.Ref); err != nil {
+				return err
 			}
 			t.refs[*c.Ref] = p.ID
 		}
 		if err := t.place(p, c.SetInto, c.Into, c.At, true); err != nil {
 			return err
 		}
-		t.setFields(p, c)
+		t.setFields(i, p, c)
 		t.pages[p.ID] = p
+		t.touch(p.ID)
 		return nil
 	case "update_page":
 		if c.Ref != nil {
-			return fmt.Errorf("ref is only given when inserting")
+			return fieldErrorf("ref", "is only given when inserting")
 		}
 		id, err := t.target(c.Page)
 		if err != nil {
@@ -156,8 +276,9 @@ func (t *pageTree) applyOne(c PageChange) error {
 				return err
 			}
 		}
-		t.setFields(p, c)
+		t.setFields(i, p, c)
 		p.UpdatedAt = t.now
+		t.touch(id)
 		return nil
 	case "delete_page":
 		id, err := t.target(c.Page)
@@ -166,21 +287,20 @@ func (t *pageTree) applyOne(c PageChange) error {
 		}
 		t.deleteWithSubpages(id)
 		return nil
+	case "revert_page":
+		return t.revert(c)
 	case "insert_files":
 		if len(c.Files) == 0 {
-			return fmt.Errorf("files is required")
+			return fieldErrorf("files", "is required")
 		}
-		for i, f := range c.Files {
+		for j, f := range c.Files {
 			if len(f.Data) > MaxFileSize {
-				return fmt.Errorf("files[%d]: %q is %d bytes, over the 1 MiB limit", i, f.Name, len(f.Data))
+				return fieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), MaxFileSize>>20)
 			}
 			f.ID = NewID()
 			if f.Ref != nil {
-				if _, dup := t.fileRefs[*f.Ref]; dup {
-					return fmt.Errorf("files[%d]: ref %q is already used in this batch", i, *f.Ref)
-				}
-				if _, dup := t.refs[*f.Ref]; dup {
-					return fmt.Errorf("files[%d]: ref %q already names a page of this batch", i, *f.Ref)
+				if err := t.checkRef(fmt.Sprintf("files[%d].ref", j), *f.Ref); err != nil {
+					return err
 				}
 				t.fileRefs[*f.Ref] = f.ID
 			}
@@ -188,16 +308,71 @@ func (t *pageTree) applyOne(c PageChange) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown change type")
+	return fieldErrorf("operation", "unknown operation %q", c.Type)
+}
+
+// revert puts a whole page back as it is in another revision: removed when it is not there,
+// restored (under its parent there, which must be in the tree) when it is.
+func (t *pageTree) revert(c PageChange) error {
+	if len(c.Blocks) > 0 {
+		return fieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
+	}
+	if c.Page == nil {
+		return fieldErrorf("page", "is required")
+	}
+	if t.older == nil {
+		return fieldErrorf("operation", "revert_page is not available here")
+	}
+	revision := t.base
+	if c.Revision != nil {
+		revision = *c.Revision
+	}
+	id := t.resolve(*c.Page)
+	if id == "" {
+		id = *c.Page // a page deleted since may be restored
+	}
+	old, err := t.older(revision, id)
+	if err != nil {
+		return err
+	}
+	cur := t.pages[id]
+	switch {
+	case old == nil && cur == nil:
+		return fieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
+	case old == nil:
+		t.deleteWithSubpages(id)
+		return nil
+	}
+	if old.ParentID != nil {
+		parent, ok := t.pages[*old.ParentID]
+		if !ok {
+			return fieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
+				revision, *old.ParentID)
+		}
+		for a := &parent.ID; a != nil; a = t.pages[*a].ParentID {
+			if *a == id {
+				return fieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
+			}
+		}
+	}
+	p := old.clone()
+	p.Markdown, p.UpdatedAt = "", t.now
+	if cur == nil || !equalPtr(cur.ParentID, p.ParentID) || cur.Slug != p.Slug {
+		t.fresh[id] = true
+	}
+	delete(t.explicitSlug, id)
+	t.pages[id] = p
+	t.touch(id)
+	return nil
 }
 
 func (t *pageTree) target(name *string) (string, error) {
 	if name == nil {
-		return "", fmt.Errorf("page is required")
+		return "", fieldErrorf("page", "is required")
 	}
 	id := t.resolve(*name)
 	if id == "" {
-		return "", fmt.Errorf("no page %q in the change request's content", *name)
+		return "", fieldErrorf("page", "no page %q in the change request's content", *name)
 	}
 	return id, nil
 }
@@ -210,11 +385,11 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 		if into != nil {
 			id := t.resolve(*into)
 			if id == "" {
-				return fmt.Errorf("into: no page %q in the change request's content", *into)
+				return fieldErrorf("into", "no page %q in the change request's content", *into)
 			}
 			for a := &id; a != nil; a = t.pages[*a].ParentID {
 				if *a == p.ID {
-					return fmt.Errorf("into: a page cannot go inside itself or its subpages")
+					return fieldErrorf("into", "a page cannot go inside itself or its subpages")
 				}
 			}
 			parent = &id
@@ -224,7 +399,7 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	idx := len(sibs)
 	if at != nil {
 		if *at > len(sibs) {
-			return fmt.Errorf("at: %d is past the end (the parent has %d other pages)", *at, len(sibs))
+			return fieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
 		}
 		idx = *at
 	}
@@ -235,31 +410,46 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	return nil
 }
 
-func (t *pageTree) setFields(p *RevisionPage, c PageChange) {
+func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
+	// A new title changes the URL only of a page new in this batch (its slug follows the title
+	// until given one); an existing page keeps its slug unless a slug is given.
+	_, existed := t.before[p.ID]
+	_, explicit := t.explicitSlug[p.ID]
 	if c.Title != nil {
 		p.Title = *c.Title
-		if c.Slug == nil {
+		if c.Slug == nil && !existed && !explicit {
 			p.Slug = Slugify(*c.Title)
+			t.fresh[p.ID] = true
 		}
 	}
 	if c.Slug != nil {
 		p.Slug = *c.Slug
-	}
-	if c.Title != nil || c.Slug != nil {
+		t.explicitSlug[p.ID] = i
 		t.fresh[p.ID] = true
 	}
-	if c.Emoji != nil {
-		e := *c.Emoji
-		p.Emoji = &e
-		if e == "" {
-			p.Emoji = nil
+	optional := func(dst **string, v *string) {
+		if v != nil {
+			x := *v
+			*dst = &x
+			if x == "" {
+				*dst = nil
+			}
 		}
 	}
+	optional(&p.Emoji, c.Emoji)
+	optional(&p.Icon, c.Icon)
+	optional(&p.Condition, c.Condition)
 	if c.Description != nil {
 		p.Description = *c.Description
 	}
 	if c.Hidden != nil {
 		p.Hidden = *c.Hidden
+	}
+	if c.NoIndex != nil {
+		p.NoIndex = *c.NoIndex
+	}
+	if c.NoRobotsIndex != nil {
+		p.NoRobotsIndex = *c.NoRobotsIndex
 	}
 	if c.Markdown != nil {
 		p.Markdown, p.BodyID = *c.Markdown, 0
@@ -268,6 +458,7 @@ func (t *pageTree) setFields(p *RevisionPage, c PageChange) {
 
 func (t *pageTree) deleteWithSubpages(id string) {
 	delete(t.pages, id)
+	t.touch(id)
 	for cid, c := range t.pages {
 		if c.ParentID != nil && *c.ParentID == id {
 			t.deleteWithSubpages(cid)
@@ -277,12 +468,27 @@ func (t *pageTree) deleteWithSubpages(id string) {
 
 // normalize makes slugs unique among siblings (a -2, -3… suffix on later ones, fresh pages after
 // the others) and recomputes every path from the slugs.
-func (t *pageTree) normalize() {
+func (t *pageTree) normalize() { _, _ = t.normalizeBatch() }
+
+// normalizeBatch is normalize for a batch: a slug the batch gave explicitly does not give way to
+// another page's; when it collides, the index of the change that gave it is returned with an
+// error, and the tree is left half done.
+func (t *pageTree) normalizeBatch() (int, error) {
 	ordered := treeOrder(t.list())
 	used := map[string]map[string]bool{}
-	for _, fresh := range []bool{false, true} {
+	// Untouched pages first, then those given an explicit slug, then the other fresh pages.
+	rank := func(p *RevisionPage) int {
+		if _, ok := t.explicitSlug[p.ID]; ok {
+			return 1
+		}
+		if t.fresh[p.ID] {
+			return 2
+		}
+		return 0
+	}
+	for r := 0; r < 3; r++ {
 		for _, p := range ordered {
-			if t.fresh[p.ID] != fresh {
+			if rank(p) != r {
 				continue
 			}
 			parent := ""
@@ -294,6 +500,9 @@ func (t *pageTree) normalize() {
 			}
 			if p.Slug == "" {
 				p.Slug = Slugify(p.Title)
+			}
+			if r == 1 && used[parent][p.Slug] {
+				return t.explicitSlug[p.ID], fieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
 			}
 			slug := p.Slug
 			for n := 2; used[parent][slug]; n++ {
@@ -310,6 +519,7 @@ func (t *pageTree) normalize() {
 			p.Path = t.pages[*p.ParentID].Path + "/" + p.Slug
 		}
 	}
+	return 0, nil
 }
 
 func (t *pageTree) list() []*RevisionPage {

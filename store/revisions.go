@@ -23,19 +23,23 @@ type Revision struct {
 
 // RevisionPage is a page of a revision. Its body (markdown) is loaded only where asked for.
 type RevisionPage struct {
-	ID          string
-	ParentID    *string
-	Position    float64
-	Title       string
-	Slug        string
-	Path        string
-	Emoji       *string
-	Description string
-	Hidden      bool
-	BodyID      int64  // 0: not yet written (Markdown holds the new body)
-	Markdown    string // set by the queries that load bodies, and for new bodies
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	ID            string
+	ParentID      *string
+	Position      float64
+	Title         string
+	Slug          string
+	Path          string
+	Emoji         *string
+	Description   string
+	Hidden        bool
+	Icon          *string
+	NoIndex       bool    // kept out of search
+	NoRobotsIndex bool    // published with a robots noindex
+	Condition     *string // the visitor condition deciding whether it shows
+	BodyID        int64   // 0: not yet written (Markdown holds the new body)
+	Markdown      string  // set by the queries that load bodies, and for new bodies
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 func (p *RevisionPage) clone() *RevisionPage {
@@ -72,16 +76,17 @@ func findRevision(ctx context.Context, q querier, spaceID, id string) (*Revision
 }
 
 const pageColumns = `p.page_id, p.parent_id, p.position, p.title, p.slug, p.path, p.emoji, p.description,
-	p.hidden, p.body_id, p.created_at, p.updated_at`
+	p.hidden, p.icon, p.no_index, p.no_robots_index, p.visitor_condition, p.body_id, p.created_at, p.updated_at`
 
 func scanPage(sc interface{ Scan(...any) error }, p *RevisionPage, extra ...any) error {
-	var parent, emoji sql.NullString
+	var parent, emoji, icon, condition sql.NullString
 	var created, updated string
 	if err := sc.Scan(append([]any{&p.ID, &parent, &p.Position, &p.Title, &p.Slug, &p.Path, &emoji, &p.Description,
-		&p.Hidden, &p.BodyID, &created, &updated}, extra...)...); err != nil {
+		&p.Hidden, &icon, &p.NoIndex, &p.NoRobotsIndex, &condition, &p.BodyID, &created, &updated}, extra...)...); err != nil {
 		return err
 	}
 	p.ParentID, p.Emoji = stringPtr(parent), stringPtr(emoji)
+	p.Icon, p.Condition = stringPtr(icon), stringPtr(condition)
 	p.CreatedAt, p.UpdatedAt = parseTime(created), parseTime(updated)
 	return nil
 }
@@ -179,7 +184,9 @@ func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, erro
 		LEFT JOIN revision_pages x ON x.revision_id = ?1 AND x.page_id = y.page_id
 		WHERE y.revision_id = ?2 AND (x.page_id IS NULL OR x.parent_id IS NOT y.parent_id OR x.position != y.position
 			OR x.title != y.title OR x.slug != y.slug OR x.path != y.path OR x.emoji IS NOT y.emoji
-			OR x.description != y.description OR x.hidden != y.hidden OR x.body_id != y.body_id)
+			OR x.description != y.description OR x.hidden != y.hidden OR x.body_id != y.body_id
+			OR x.icon IS NOT y.icon OR x.no_index != y.no_index OR x.no_robots_index != y.no_robots_index
+			OR x.visitor_condition IS NOT y.visitor_condition)
 		UNION
 		SELECT x.page_id FROM revision_pages x WHERE x.revision_id = ?1
 			AND NOT EXISTS (SELECT 1 FROM revision_pages y WHERE y.revision_id = ?2 AND y.page_id = x.page_id)`, a, b)
@@ -257,7 +264,12 @@ func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*R
 func sameRow(a, b *RevisionPage) bool {
 	return a.BodyID != 0 && a.BodyID == b.BodyID && equalPtr(a.ParentID, b.ParentID) && a.Position == b.Position &&
 		a.Title == b.Title && a.Slug == b.Slug && a.Path == b.Path && equalPtr(a.Emoji, b.Emoji) &&
-		a.Description == b.Description && a.Hidden == b.Hidden && a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
+		a.Description == b.Description && a.Hidden == b.Hidden && sameMeta(a, b) && a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
+}
+
+// sameMeta reports whether two pages have the same icon, indexing flags and condition.
+func sameMeta(a, b *RevisionPage) bool {
+	return equalPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && equalPtr(a.Condition, b.Condition)
 }
 
 // writeRevision stores a new revision of a space with the given pages (new bodies are written;
@@ -301,8 +313,10 @@ func writeRevision(ctx context.Context, tx *Tx, spaceID, typ string, parents []s
 			}
 			sj, _ := json.Marshal(skip)
 			if _, err := tx.ExecContext(ctx, `INSERT INTO revision_pages (revision_id, page_id, parent_id, position,
-				title, slug, path, emoji, description, hidden, body_id, created_at, updated_at)
-				SELECT ?, page_id, parent_id, position, title, slug, path, emoji, description, hidden, body_id, created_at, updated_at
+				title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index, visitor_condition,
+				body_id, created_at, updated_at)
+				SELECT ?, page_id, parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index,
+				no_robots_index, visitor_condition, body_id, created_at, updated_at
 				FROM revision_pages WHERE revision_id = ? AND page_id NOT IN (SELECT value FROM json_each(?))`,
 				id, from, string(sj)); err != nil {
 				return "", fmt.Errorf("store: unable to copy pages: %w", err)
@@ -316,8 +330,9 @@ func writeRevision(ctx context.Context, tx *Tx, spaceID, typ string, parents []s
 	}
 	defer insBody.Close()
 	insPage, err := tx.PrepareContext(ctx, `INSERT INTO revision_pages (revision_id, page_id, parent_id, position,
-		title, slug, path, emoji, description, hidden, body_id, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index, visitor_condition,
+		body_id, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return "", fmt.Errorf("store: unable to write pages: %w", err)
 	}
@@ -333,7 +348,8 @@ func writeRevision(ctx context.Context, tx *Tx, spaceID, typ string, parents []s
 			}
 		}
 		if _, err := insPage.ExecContext(ctx, id, p.ID, nullString(p.ParentID), p.Position, p.Title, p.Slug, p.Path,
-			nullString(p.Emoji), p.Description, p.Hidden, p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt)); err != nil {
+			nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex, nullString(p.Condition),
+			p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt)); err != nil {
 			return "", fmt.Errorf("store: unable to write page: %w", err)
 		}
 	}

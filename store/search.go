@@ -68,6 +68,9 @@ func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*RevisionPa
 	var stale []int64
 	var fresh []*RevisionPage
 	for _, p := range pages {
+		if p.NoIndex {
+			continue // kept out of search: still in indexed, so dropped below if it was there
+		}
 		ip, ok := indexed[p.ID]
 		delete(indexed, p.ID)
 		if ok && ip.bodyID == p.BodyID && ip.title == p.Title && ip.path == p.Path {

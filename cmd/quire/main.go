@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -41,7 +41,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -75,6 +75,7 @@ type serveConfig struct {
 	metricsAddr       string
 	rateLimit         int
 	trustedProxies    []*net.IPNet
+	allowPrivateURLs  bool
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -85,6 +86,8 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.baseURL, "base-url", "", "absolute URL quire is reached at (default http://ADDR)")
 	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token; 0 turns limiting off")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
+	fs.BoolVar(&c.allowPrivateURLs, "allow-private-urls", false,
+		"let server-side fetches (files given by URL…) reach loopback, private and link-local addresses")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -120,7 +123,7 @@ func serve(args []string) error {
 		return err
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
-	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies}
+	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}
