@@ -27,57 +27,39 @@ func (e AgentInstructionsObject) Valid() bool {
 	}
 }
 
-// Defines values for BillingInterval.
-const (
-	Monthly BillingInterval = "monthly"
-	Yearly  BillingInterval = "yearly"
-)
-
-// Valid indicates whether the value is a known member of the BillingInterval enum.
-func (e BillingInterval) Valid() bool {
-	switch e {
-	case Monthly:
-		return true
-	case Yearly:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for BillingPlan.
 const (
-	Community2024  BillingPlan = "community_2024"
-	Enterprise2024 BillingPlan = "enterprise_2024"
-	Free           BillingPlan = "free"
-	Free2024       BillingPlan = "free_2024"
-	Internal       BillingPlan = "internal"
-	Plus           BillingPlan = "plus"
-	Plus2024       BillingPlan = "plus_2024"
-	Pro            BillingPlan = "pro"
-	Pro2024        BillingPlan = "pro_2024"
+	BillingPlanCommunity2024  BillingPlan = "community_2024"
+	BillingPlanEnterprise2024 BillingPlan = "enterprise_2024"
+	BillingPlanFree           BillingPlan = "free"
+	BillingPlanFree2024       BillingPlan = "free_2024"
+	BillingPlanInternal       BillingPlan = "internal"
+	BillingPlanPlus           BillingPlan = "plus"
+	BillingPlanPlus2024       BillingPlan = "plus_2024"
+	BillingPlanPro            BillingPlan = "pro"
+	BillingPlanPro2024        BillingPlan = "pro_2024"
 )
 
 // Valid indicates whether the value is a known member of the BillingPlan enum.
 func (e BillingPlan) Valid() bool {
 	switch e {
-	case Community2024:
+	case BillingPlanCommunity2024:
 		return true
-	case Enterprise2024:
+	case BillingPlanEnterprise2024:
 		return true
-	case Free:
+	case BillingPlanFree:
 		return true
-	case Free2024:
+	case BillingPlanFree2024:
 		return true
-	case Internal:
+	case BillingPlanInternal:
 		return true
-	case Plus:
+	case BillingPlanPlus:
 		return true
-	case Plus2024:
+	case BillingPlanPlus2024:
 		return true
-	case Pro:
+	case BillingPlanPro:
 		return true
-	case Pro2024:
+	case BillingPlanPro2024:
 		return true
 	default:
 		return false
@@ -86,16 +68,19 @@ func (e BillingPlan) Valid() bool {
 
 // Defines values for BlockSource.
 const (
-	Backoffice BlockSource = "backoffice"
-	Stripe     BlockSource = "stripe"
+	BlockSourceBackoffice BlockSource = "backoffice"
+	BlockSourceExternal   BlockSource = "external"
+	BlockSourceInternal   BlockSource = "internal"
 )
 
 // Valid indicates whether the value is a known member of the BlockSource enum.
 func (e BlockSource) Valid() bool {
 	switch e {
-	case Backoffice:
+	case BlockSourceBackoffice:
 		return true
-	case Stripe:
+	case BlockSourceExternal:
+		return true
+	case BlockSourceInternal:
 		return true
 	default:
 		return false
@@ -402,24 +387,6 @@ const (
 func (e DocumentObject) Valid() bool {
 	switch e {
 	case DocumentObjectDocument:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GitSyncProvider.
-const (
-	Github GitSyncProvider = "github"
-	Gitlab GitSyncProvider = "gitlab"
-)
-
-// Valid indicates whether the value is a known member of the GitSyncProvider enum.
-func (e GitSyncProvider) Valid() bool {
-	switch e {
-	case Github:
-		return true
-	case Gitlab:
 		return true
 	default:
 		return false
@@ -1092,6 +1059,21 @@ func (e SiteAgentsContext) Valid() bool {
 	}
 }
 
+// Defines values for SiteDefaultLevel.
+const (
+	SiteDefaultLevelInherit SiteDefaultLevel = "inherit"
+)
+
+// Valid indicates whether the value is a known member of the SiteDefaultLevel enum.
+func (e SiteDefaultLevel) Valid() bool {
+	switch e {
+	case SiteDefaultLevelInherit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteObject.
 const (
 	SiteObjectSite SiteObject = "site"
@@ -1499,9 +1481,6 @@ type ApplySpaceTemplateRequest struct {
 		ContentRefs *map[string]ContentRefFile `json:"contentRefs,omitempty"`
 	} `json:"params,omitempty"`
 }
-
-// BillingInterval defines model for BillingInterval.
-type BillingInterval string
 
 // BillingPlan defines model for BillingPlan.
 type BillingPlan string
@@ -1916,9 +1895,6 @@ type GitBlob struct {
 	Path string `json:"path"`
 }
 
-// GitSyncProvider defines model for GitSyncProvider.
-type GitSyncProvider string
-
 // Language defines model for Language.
 type Language string
 
@@ -2062,8 +2038,7 @@ type MoveSiteSpaceRequest struct {
 
 // Organization defines model for Organization.
 type Organization struct {
-	Ai      *bool                `json:"ai,omitempty"`
-	Billing *OrganizationBilling `json:"billing,omitempty"`
+	Ai      *bool `json:"ai,omitempty"`
 	Blocked *struct {
 		Reason string       `json:"reason"`
 		Source *BlockSource `json:"source,omitempty"`
@@ -2111,27 +2086,6 @@ type Organization struct {
 	UseCase *OrganizationUseCase `json:"useCase,omitempty"`
 }
 
-// OrganizationBilling defines model for OrganizationBilling.
-type OrganizationBilling struct {
-	EndDate             nullable.Nullable[time.Time] `json:"endDate,omitempty"`
-	HasPaymentFailed    bool                         `json:"hasPaymentFailed"`
-	Interval            BillingInterval              `json:"interval"`
-	IsScheduledToCancel bool                         `json:"isScheduledToCancel"`
-	Pricing             struct {
-		Members *struct {
-			Plus2024 *PriceSet `json:"plus_2024,omitempty"`
-			Pro2024  *PriceSet `json:"pro_2024,omitempty"`
-		} `json:"members,omitempty"`
-		Sites *struct {
-			Premium  *PriceSet `json:"premium,omitempty"`
-			Ultimate *PriceSet `json:"ultimate,omitempty"`
-		} `json:"sites,omitempty"`
-	} `json:"pricing"`
-	UsageAddons map[string]struct {
-		Enabled bool `json:"enabled"`
-	} `json:"usageAddons"`
-}
-
 // OrganizationCommunityType defines model for OrganizationCommunityType.
 type OrganizationCommunityType string
 
@@ -2156,6 +2110,8 @@ type OrganizationObject string
 
 // OrganizationPermissions defines model for OrganizationPermissions.
 type OrganizationPermissions struct {
+	// Access The caller can open the organization's content (a member, guests included).
+	Access              bool `json:"access"`
 	Admin               bool `json:"admin"`
 	CreateContent       bool `json:"createContent"`
 	CreateOpenAPISpec   bool `json:"createOpenAPISpec"`
@@ -2250,12 +2206,6 @@ type PostCommentRequest struct {
 	// Page The page commented on (default the content as a whole).
 	Page      *string          `json:"page,omitempty"`
 	TableCell *TableCellTarget `json:"tableCell,omitempty"`
-}
-
-// PriceSet defines model for PriceSet.
-type PriceSet struct {
-	Monthly float32 `json:"monthly"`
-	Yearly  float32 `json:"yearly"`
 }
 
 // PublishedContentSite defines model for PublishedContentSite.
@@ -2409,13 +2359,22 @@ type SearchSpaceResult struct {
 type Site struct {
 	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
 	AgentsContext   SiteAgentsContext   `json:"agentsContext"`
-	Basename        *SiteBasename       `json:"basename,omitempty"`
-	CreatedAt       Timestamp           `json:"createdAt"`
-	Features        []SiteFeature       `json:"features"`
-	Hostname        *SiteHostname       `json:"hostname,omitempty"`
-	Id              string              `json:"id"`
-	Object          SiteObject          `json:"object"`
-	Proxy           *struct {
+
+	// AppliedType The plan the site's features follow (quire applies the site's own type).
+	AppliedType SiteType      `json:"appliedType"`
+	Basename    *SiteBasename `json:"basename,omitempty"`
+	CreatedAt   Timestamp     `json:"createdAt"`
+
+	// DefaultLevel Sites take the organization's roles (`inherit`).
+	DefaultLevel SiteDefaultLevel `json:"defaultLevel"`
+	Features     []SiteFeature    `json:"features"`
+	Hostname     *SiteHostname    `json:"hostname,omitempty"`
+	Id           string           `json:"id"`
+	Object       SiteObject       `json:"object"`
+
+	// Permissions What the caller may do with the site, from the caller's role in the organization.
+	Permissions SitePermissions `json:"permissions"`
+	Proxy       *struct {
 		Origin string `json:"origin"`
 		Target string `json:"target"`
 	} `json:"proxy,omitempty"`
@@ -2424,8 +2383,11 @@ type Site struct {
 	Title      SiteTitle `json:"title"`
 	Type       SiteType  `json:"type"`
 	Urls       struct {
-		App       string  `json:"app"`
-		Location  string  `json:"location"`
+		App      string `json:"app"`
+		Location string `json:"location"`
+
+		// Preview Where members read the site before (or without) publishing it.
+		Preview   string  `json:"preview"`
 		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
 	Visibility SiteVisibility `json:"visibility"`
@@ -2456,6 +2418,9 @@ type SiteAgentsContext string
 // SiteBasename defines model for SiteBasename.
 type SiteBasename = string
 
+// SiteDefaultLevel defines model for SiteDefaultLevel.
+type SiteDefaultLevel string
+
 // SiteFeature defines model for SiteFeature.
 type SiteFeature struct {
 	Customizations []string `json:"customizations"`
@@ -2476,6 +2441,18 @@ type SiteList struct {
 
 // SiteObject defines model for SiteObject.
 type SiteObject string
+
+// SitePermissions What the caller may do with the site, from the caller's role in the organization.
+type SitePermissions struct {
+	Access             bool `json:"access"`
+	Admin              bool `json:"admin"`
+	Create             bool `json:"create"`
+	Edit               bool `json:"edit"`
+	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
+	InstallIntegration bool `json:"installIntegration"`
+	View               bool `json:"view"`
+	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
+}
 
 // SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
 type SiteProxyOrigin = string
@@ -2617,14 +2594,7 @@ type Space struct {
 	EditMode     *SpaceEditMode                  `json:"editMode,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
-	Emoji   Emoji `json:"emoji"`
-	GitSync *struct {
-		InstallationProvider *GitSyncProvider `json:"installationProvider,omitempty"`
-		Integration          *string          `json:"integration,omitempty"`
-		RepoName             *string          `json:"repoName,omitempty"`
-		UpdatedAt            *Timestamp       `json:"updatedAt,omitempty"`
-		Url                  *string          `json:"url,omitempty"`
-	} `json:"gitSync,omitempty"`
+	Emoji    Emoji     `json:"emoji"`
 	Id       string    `json:"id"`
 	Language *Language `json:"language,omitempty"`
 

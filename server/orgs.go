@@ -37,7 +37,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 		Sso:          &o.SSO,
 		Ai:           &o.AI,
 		InviteLinks:  o.InviteLinks,
-		Plan:         gen.Free2024,
+		Plan:         gen.BillingPlanFree2024,
 		MergeRules:   apiMergeRules(o.MergeRules),
 	}
 	if out.EmailDomains == nil {
@@ -55,6 +55,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 	r := o.CallerRole
 	out.Permissions = gen.OrganizationPermissions{
 		View:                o.CallerIsMember, // guests too; a non-member listed by email domain does not
+		Access:              o.CallerIsMember,
 		Admin:               r == store.RoleAdmin,
 		OwnTeam:             o.CallerOwnsTeam,
 		CreateContent:       r.AtLeast(store.RoleCreate),

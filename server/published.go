@@ -101,7 +101,7 @@ func forVisitor(st *store.SiteStructure, claims map[string]any) *store.SiteStruc
 }
 
 func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublishedContentSiteRequestObject) (gen.GetPublishedContentSiteResponseObject, error) {
-	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, role, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	if err != nil {
 		return nil, err
 	}
-	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site),
+	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site, role),
 		Scripts: []map[string]any{}}
 	out.Customizations.Site = map[string]any{}
 	out.Customizations.SiteSpaces = map[string]map[string]any{}
