@@ -1409,7 +1409,7 @@ func (e UserObject) Valid() bool {
 
 // Defines values for VersionContextType.
 const (
-	VersionContextTypeChangeRequest VersionContextType = "change-request"
+	VersionContextTypeChangeRequest VersionContextType = "changeRequest"
 	VersionContextTypeRevision      VersionContextType = "revision"
 )
 
@@ -1692,16 +1692,18 @@ type ContentChange struct {
 // ContentChangeType defines model for ContentChangeType.
 type ContentChangeType string
 
-// ContentLocation Where content is: a page or a file of a space's revision, or a URL.
+// ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
 type ContentLocation struct {
 	File         *RevisionFile       `json:"file,omitempty"`
 	Kind         ContentLocationKind `json:"kind"`
 	Organization *Organization       `json:"organization,omitempty"`
 
 	// Page A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
-	Page           *RevisionPage   `json:"page,omitempty"`
-	Space          *Space          `json:"space,omitempty"`
-	Url            *string         `json:"url,omitempty"`
+	Page  *RevisionPage `json:"page,omitempty"`
+	Space *Space        `json:"space,omitempty"`
+	Url   *string       `json:"url,omitempty"`
+
+	// VersionContext The version a location is read in: `type: revision` with the whole `revision`, or `type: changeRequest` with the whole `changeRequest`.
 	VersionContext *VersionContext `json:"versionContext,omitempty"`
 }
 
@@ -1769,7 +1771,7 @@ type ContentReferenceUsage struct {
 	// Status `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
 	Status LinkStatus `json:"status"`
 
-	// TargetReference Where content is: a page or a file of a space's revision, or a URL.
+	// TargetReference Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
 	TargetReference ContentLocation `json:"targetReference"`
 }
 
@@ -2877,10 +2879,10 @@ type UserContributor struct {
 // UserObject defines model for UserObject.
 type UserObject string
 
-// VersionContext defines model for VersionContext.
+// VersionContext The version a location is read in: `type: revision` with the whole `revision`, or `type: changeRequest` with the whole `changeRequest`.
 type VersionContext struct {
-	ChangeRequest *string            `json:"changeRequest,omitempty"`
-	Revision      *string            `json:"revision,omitempty"`
+	ChangeRequest *ChangeRequest     `json:"changeRequest,omitempty"`
+	Revision      *Revision          `json:"revision,omitempty"`
 	Type          VersionContextType `json:"type"`
 }
 

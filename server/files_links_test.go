@@ -198,21 +198,11 @@ func TestLinksAndBacklinks(t *testing.T) {
 		got := linkTargets(l)
 		want := map[string]gen.LinkStatus{
 			"page:Install": gen.Ok, "page:Setup": gen.Ok, "page:Guide": gen.Ok, "url:https://example.com": gen.Ok,
-			"page:": gen.Broken, "url:http://quire.test/app/s/x": gen.InApp, "file:diagram.png": gen.Ok,
+			// a page the revision lacks is answered as the link written, a URL location
+			"url:/pages/nowhere": gen.Broken, "url:http://quire.test/app/s/x": gen.InApp, "file:diagram.png": gen.Ok,
 		}
 		for key, status := range want {
 			u, ok := got[key]
-			if key == "page:" {
-				// the broken page link names what was written
-				for k, v := range got {
-					if strings.HasPrefix(k, "page:") && v.Status == gen.Broken {
-						u, ok = v, true
-						if v.TargetReference.Url == nil || *v.TargetReference.Url != "/pages/nowhere" {
-							t.Fatalf("broken target = %+v", v.TargetReference)
-						}
-					}
-				}
-			}
 			if !ok || u.Status != status {
 				t.Fatalf("%s: %+v (all: %v)", key, u, got)
 			}
@@ -229,8 +219,20 @@ func TestLinksAndBacklinks(t *testing.T) {
 		}
 		loc := got["page:Setup"].LocationReferences[0]
 		if loc.Organization == nil || loc.Organization.Id != w.org.Id || loc.Space == nil || loc.Space.Id != sp.Id ||
-			loc.VersionContext == nil || loc.VersionContext.ChangeRequest == nil || *loc.VersionContext.ChangeRequest != cr.Id {
+			loc.VersionContext == nil || loc.VersionContext.Type != gen.VersionContextTypeChangeRequest ||
+			loc.VersionContext.ChangeRequest == nil || loc.VersionContext.ChangeRequest.Id != cr.Id ||
+			loc.VersionContext.ChangeRequest.Object != gen.ChangeRequestObjectChangeRequest || loc.VersionContext.Revision != nil {
 			t.Fatalf("location = %+v", loc)
+		}
+		// Every page and file location of the list shares the one change request context.
+		for _, u := range l.Items {
+			if vc := u.TargetReference.VersionContext; u.TargetReference.Kind != gen.ContentLocationKindUrl &&
+				(vc == nil || vc.ChangeRequest == nil || vc.ChangeRequest.Id != cr.Id) {
+				t.Fatalf("target %+v has another context", u.TargetReference)
+			}
+			if u.TargetReference.Kind == gen.ContentLocationKindUrl && (u.TargetReference.Organization != nil || u.TargetReference.Page != nil) {
+				t.Fatalf("url target carries content: %+v", u.TargetReference)
+			}
 		}
 	})
 	t.Run("StatusFilterAndPaging", func(t *testing.T) {
@@ -294,8 +296,16 @@ func TestLinksAndBacklinks(t *testing.T) {
 		}
 		var back gen.ContentLocationList
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+guide+"/backlinks", nil).Decode(t, &back)
-		if back.Count != 1 || back.Items[0].Page.Id != install || back.Items[0].VersionContext.Revision == nil {
+		if back.Count != 1 || back.Items[0].Page.Id != install {
 			t.Fatalf("guide backlinks = %+v", back)
+		}
+		// The space's version context is its whole current revision.
+		var current gen.Revision
+		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content", nil).Decode(t, &current)
+		if vc := back.Items[0].VersionContext; vc == nil || vc.Type != gen.VersionContextTypeRevision || vc.Revision == nil ||
+			vc.Revision.Id != current.Id || vc.Revision.Object != gen.RevisionObjectRevision || len(vc.Revision.Pages) != len(current.Pages) ||
+			vc.ChangeRequest != nil {
+			t.Fatalf("backlink version context = %+v", vc)
 		}
 		var fb gen.ContentLocationList
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/files/"+res.Refs["diagram"]+"/backlinks", nil).Decode(t, &fb)
