@@ -309,6 +309,666 @@ func (e ContentRefFileKind) Valid() bool {
 	}
 }
 
+// Defines values for CustomizationAIMode.
+const (
+	CustomizationAIModeAssistant CustomizationAIMode = "assistant"
+	CustomizationAIModeNone      CustomizationAIMode = "none"
+	CustomizationAIModeSearch    CustomizationAIMode = "search"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationAIMode enum.
+func (e CustomizationAIMode) Valid() bool {
+	switch e {
+	case CustomizationAIModeAssistant:
+		return true
+	case CustomizationAIModeNone:
+		return true
+	case CustomizationAIModeSearch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationBackground.
+const (
+	CustomizationBackgroundMatch CustomizationBackground = "match"
+	CustomizationBackgroundPlain CustomizationBackground = "plain"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationBackground enum.
+func (e CustomizationBackground) Valid() bool {
+	switch e {
+	case CustomizationBackgroundMatch:
+		return true
+	case CustomizationBackgroundPlain:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationCodeTheme.
+const (
+	CustomizationCodeThemeAndromeeda              CustomizationCodeTheme = "andromeeda"
+	CustomizationCodeThemeAuroraX                 CustomizationCodeTheme = "aurora-x"
+	CustomizationCodeThemeAyuDark                 CustomizationCodeTheme = "ayu-dark"
+	CustomizationCodeThemeCatppuccinFrappe        CustomizationCodeTheme = "catppuccin-frappe"
+	CustomizationCodeThemeCatppuccinLatte         CustomizationCodeTheme = "catppuccin-latte"
+	CustomizationCodeThemeCatppuccinMacchiato     CustomizationCodeTheme = "catppuccin-macchiato"
+	CustomizationCodeThemeCatppuccinMocha         CustomizationCodeTheme = "catppuccin-mocha"
+	CustomizationCodeThemeDarkPlus                CustomizationCodeTheme = "dark-plus"
+	CustomizationCodeThemeDefaultDark             CustomizationCodeTheme = "default-dark"
+	CustomizationCodeThemeDefaultLight            CustomizationCodeTheme = "default-light"
+	CustomizationCodeThemeDracula                 CustomizationCodeTheme = "dracula"
+	CustomizationCodeThemeDraculaSoft             CustomizationCodeTheme = "dracula-soft"
+	CustomizationCodeThemeEverforestDark          CustomizationCodeTheme = "everforest-dark"
+	CustomizationCodeThemeEverforestLight         CustomizationCodeTheme = "everforest-light"
+	CustomizationCodeThemeGithubDark              CustomizationCodeTheme = "github-dark"
+	CustomizationCodeThemeGithubDarkDefault       CustomizationCodeTheme = "github-dark-default"
+	CustomizationCodeThemeGithubDarkDimmed        CustomizationCodeTheme = "github-dark-dimmed"
+	CustomizationCodeThemeGithubDarkHighContrast  CustomizationCodeTheme = "github-dark-high-contrast"
+	CustomizationCodeThemeGithubLight             CustomizationCodeTheme = "github-light"
+	CustomizationCodeThemeGithubLightDefault      CustomizationCodeTheme = "github-light-default"
+	CustomizationCodeThemeGithubLightHighContrast CustomizationCodeTheme = "github-light-high-contrast"
+	CustomizationCodeThemeGruvboxDarkHard         CustomizationCodeTheme = "gruvbox-dark-hard"
+	CustomizationCodeThemeGruvboxDarkMedium       CustomizationCodeTheme = "gruvbox-dark-medium"
+	CustomizationCodeThemeGruvboxDarkSoft         CustomizationCodeTheme = "gruvbox-dark-soft"
+	CustomizationCodeThemeGruvboxLightHard        CustomizationCodeTheme = "gruvbox-light-hard"
+	CustomizationCodeThemeGruvboxLightMedium      CustomizationCodeTheme = "gruvbox-light-medium"
+	CustomizationCodeThemeGruvboxLightSoft        CustomizationCodeTheme = "gruvbox-light-soft"
+	CustomizationCodeThemeHouston                 CustomizationCodeTheme = "houston"
+	CustomizationCodeThemeKanagawaDragon          CustomizationCodeTheme = "kanagawa-dragon"
+	CustomizationCodeThemeKanagawaLotus           CustomizationCodeTheme = "kanagawa-lotus"
+	CustomizationCodeThemeKanagawaWave            CustomizationCodeTheme = "kanagawa-wave"
+	CustomizationCodeThemeLaserwave               CustomizationCodeTheme = "laserwave"
+	CustomizationCodeThemeLightPlus               CustomizationCodeTheme = "light-plus"
+	CustomizationCodeThemeMaterialTheme           CustomizationCodeTheme = "material-theme"
+	CustomizationCodeThemeMaterialThemeDarker     CustomizationCodeTheme = "material-theme-darker"
+	CustomizationCodeThemeMaterialThemeLighter    CustomizationCodeTheme = "material-theme-lighter"
+	CustomizationCodeThemeMaterialThemeOcean      CustomizationCodeTheme = "material-theme-ocean"
+	CustomizationCodeThemeMaterialThemePalenight  CustomizationCodeTheme = "material-theme-palenight"
+	CustomizationCodeThemeMinDark                 CustomizationCodeTheme = "min-dark"
+	CustomizationCodeThemeMinLight                CustomizationCodeTheme = "min-light"
+	CustomizationCodeThemeMonochromeDark          CustomizationCodeTheme = "monochrome-dark"
+	CustomizationCodeThemeMonochromeLight         CustomizationCodeTheme = "monochrome-light"
+	CustomizationCodeThemeMonokai                 CustomizationCodeTheme = "monokai"
+	CustomizationCodeThemeNightOwl                CustomizationCodeTheme = "night-owl"
+	CustomizationCodeThemeNord                    CustomizationCodeTheme = "nord"
+	CustomizationCodeThemeOneDarkPro              CustomizationCodeTheme = "one-dark-pro"
+	CustomizationCodeThemeOneLight                CustomizationCodeTheme = "one-light"
+	CustomizationCodeThemePlastic                 CustomizationCodeTheme = "plastic"
+	CustomizationCodeThemePoimandres              CustomizationCodeTheme = "poimandres"
+	CustomizationCodeThemeRed                     CustomizationCodeTheme = "red"
+	CustomizationCodeThemeRosePine                CustomizationCodeTheme = "rose-pine"
+	CustomizationCodeThemeRosePineDawn            CustomizationCodeTheme = "rose-pine-dawn"
+	CustomizationCodeThemeRosePineMoon            CustomizationCodeTheme = "rose-pine-moon"
+	CustomizationCodeThemeSlackDark               CustomizationCodeTheme = "slack-dark"
+	CustomizationCodeThemeSlackOchin              CustomizationCodeTheme = "slack-ochin"
+	CustomizationCodeThemeSnazzyLight             CustomizationCodeTheme = "snazzy-light"
+	CustomizationCodeThemeSolarizedDark           CustomizationCodeTheme = "solarized-dark"
+	CustomizationCodeThemeSolarizedLight          CustomizationCodeTheme = "solarized-light"
+	CustomizationCodeThemeSynthwave84             CustomizationCodeTheme = "synthwave-84"
+	CustomizationCodeThemeTokyoNight              CustomizationCodeTheme = "tokyo-night"
+	CustomizationCodeThemeVesper                  CustomizationCodeTheme = "vesper"
+	CustomizationCodeThemeVitesseBlack            CustomizationCodeTheme = "vitesse-black"
+	CustomizationCodeThemeVitesseDark             CustomizationCodeTheme = "vitesse-dark"
+	CustomizationCodeThemeVitesseLight            CustomizationCodeTheme = "vitesse-light"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationCodeTheme enum.
+func (e CustomizationCodeTheme) Valid() bool {
+	switch e {
+	case CustomizationCodeThemeAndromeeda:
+		return true
+	case CustomizationCodeThemeAuroraX:
+		return true
+	case CustomizationCodeThemeAyuDark:
+		return true
+	case CustomizationCodeThemeCatppuccinFrappe:
+		return true
+	case CustomizationCodeThemeCatppuccinLatte:
+		return true
+	case CustomizationCodeThemeCatppuccinMacchiato:
+		return true
+	case CustomizationCodeThemeCatppuccinMocha:
+		return true
+	case CustomizationCodeThemeDarkPlus:
+		return true
+	case CustomizationCodeThemeDefaultDark:
+		return true
+	case CustomizationCodeThemeDefaultLight:
+		return true
+	case CustomizationCodeThemeDracula:
+		return true
+	case CustomizationCodeThemeDraculaSoft:
+		return true
+	case CustomizationCodeThemeEverforestDark:
+		return true
+	case CustomizationCodeThemeEverforestLight:
+		return true
+	case CustomizationCodeThemeGithubDark:
+		return true
+	case CustomizationCodeThemeGithubDarkDefault:
+		return true
+	case CustomizationCodeThemeGithubDarkDimmed:
+		return true
+	case CustomizationCodeThemeGithubDarkHighContrast:
+		return true
+	case CustomizationCodeThemeGithubLight:
+		return true
+	case CustomizationCodeThemeGithubLightDefault:
+		return true
+	case CustomizationCodeThemeGithubLightHighContrast:
+		return true
+	case CustomizationCodeThemeGruvboxDarkHard:
+		return true
+	case CustomizationCodeThemeGruvboxDarkMedium:
+		return true
+	case CustomizationCodeThemeGruvboxDarkSoft:
+		return true
+	case CustomizationCodeThemeGruvboxLightHard:
+		return true
+	case CustomizationCodeThemeGruvboxLightMedium:
+		return true
+	case CustomizationCodeThemeGruvboxLightSoft:
+		return true
+	case CustomizationCodeThemeHouston:
+		return true
+	case CustomizationCodeThemeKanagawaDragon:
+		return true
+	case CustomizationCodeThemeKanagawaLotus:
+		return true
+	case CustomizationCodeThemeKanagawaWave:
+		return true
+	case CustomizationCodeThemeLaserwave:
+		return true
+	case CustomizationCodeThemeLightPlus:
+		return true
+	case CustomizationCodeThemeMaterialTheme:
+		return true
+	case CustomizationCodeThemeMaterialThemeDarker:
+		return true
+	case CustomizationCodeThemeMaterialThemeLighter:
+		return true
+	case CustomizationCodeThemeMaterialThemeOcean:
+		return true
+	case CustomizationCodeThemeMaterialThemePalenight:
+		return true
+	case CustomizationCodeThemeMinDark:
+		return true
+	case CustomizationCodeThemeMinLight:
+		return true
+	case CustomizationCodeThemeMonochromeDark:
+		return true
+	case CustomizationCodeThemeMonochromeLight:
+		return true
+	case CustomizationCodeThemeMonokai:
+		return true
+	case CustomizationCodeThemeNightOwl:
+		return true
+	case CustomizationCodeThemeNord:
+		return true
+	case CustomizationCodeThemeOneDarkPro:
+		return true
+	case CustomizationCodeThemeOneLight:
+		return true
+	case CustomizationCodeThemePlastic:
+		return true
+	case CustomizationCodeThemePoimandres:
+		return true
+	case CustomizationCodeThemeRed:
+		return true
+	case CustomizationCodeThemeRosePine:
+		return true
+	case CustomizationCodeThemeRosePineDawn:
+		return true
+	case CustomizationCodeThemeRosePineMoon:
+		return true
+	case CustomizationCodeThemeSlackDark:
+		return true
+	case CustomizationCodeThemeSlackOchin:
+		return true
+	case CustomizationCodeThemeSnazzyLight:
+		return true
+	case CustomizationCodeThemeSolarizedDark:
+		return true
+	case CustomizationCodeThemeSolarizedLight:
+		return true
+	case CustomizationCodeThemeSynthwave84:
+		return true
+	case CustomizationCodeThemeTokyoNight:
+		return true
+	case CustomizationCodeThemeVesper:
+		return true
+	case CustomizationCodeThemeVitesseBlack:
+		return true
+	case CustomizationCodeThemeVitesseDark:
+		return true
+	case CustomizationCodeThemeVitesseLight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationCorners.
+const (
+	CustomizationCornersCircular CustomizationCorners = "circular"
+	CustomizationCornersRounded  CustomizationCorners = "rounded"
+	CustomizationCornersStraight CustomizationCorners = "straight"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationCorners enum.
+func (e CustomizationCorners) Valid() bool {
+	switch e {
+	case CustomizationCornersCircular:
+		return true
+	case CustomizationCornersRounded:
+		return true
+	case CustomizationCornersStraight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationDefaultFont.
+const (
+	CustomizationDefaultFontABCFavorit    CustomizationDefaultFont = "ABCFavorit"
+	CustomizationDefaultFontFiraSans      CustomizationDefaultFont = "FiraSans"
+	CustomizationDefaultFontIBMPlexSerif  CustomizationDefaultFont = "IBMPlexSerif"
+	CustomizationDefaultFontInter         CustomizationDefaultFont = "Inter"
+	CustomizationDefaultFontLato          CustomizationDefaultFont = "Lato"
+	CustomizationDefaultFontMerriweather  CustomizationDefaultFont = "Merriweather"
+	CustomizationDefaultFontNotoSans      CustomizationDefaultFont = "NotoSans"
+	CustomizationDefaultFontOpenSans      CustomizationDefaultFont = "OpenSans"
+	CustomizationDefaultFontOverpass      CustomizationDefaultFont = "Overpass"
+	CustomizationDefaultFontPoppins       CustomizationDefaultFont = "Poppins"
+	CustomizationDefaultFontRaleway       CustomizationDefaultFont = "Raleway"
+	CustomizationDefaultFontRoboto        CustomizationDefaultFont = "Roboto"
+	CustomizationDefaultFontRobotoSlab    CustomizationDefaultFont = "RobotoSlab"
+	CustomizationDefaultFontSourceSansPro CustomizationDefaultFont = "SourceSansPro"
+	CustomizationDefaultFontUbuntu        CustomizationDefaultFont = "Ubuntu"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDefaultFont enum.
+func (e CustomizationDefaultFont) Valid() bool {
+	switch e {
+	case CustomizationDefaultFontABCFavorit:
+		return true
+	case CustomizationDefaultFontFiraSans:
+		return true
+	case CustomizationDefaultFontIBMPlexSerif:
+		return true
+	case CustomizationDefaultFontInter:
+		return true
+	case CustomizationDefaultFontLato:
+		return true
+	case CustomizationDefaultFontMerriweather:
+		return true
+	case CustomizationDefaultFontNotoSans:
+		return true
+	case CustomizationDefaultFontOpenSans:
+		return true
+	case CustomizationDefaultFontOverpass:
+		return true
+	case CustomizationDefaultFontPoppins:
+		return true
+	case CustomizationDefaultFontRaleway:
+		return true
+	case CustomizationDefaultFontRoboto:
+		return true
+	case CustomizationDefaultFontRobotoSlab:
+		return true
+	case CustomizationDefaultFontSourceSansPro:
+		return true
+	case CustomizationDefaultFontUbuntu:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationDefaultMonospaceFont.
+const (
+	CustomizationDefaultMonospaceFontDMMono        CustomizationDefaultMonospaceFont = "DMMono"
+	CustomizationDefaultMonospaceFontFiraCode      CustomizationDefaultMonospaceFont = "FiraCode"
+	CustomizationDefaultMonospaceFontIBMPlexMono   CustomizationDefaultMonospaceFont = "IBMPlexMono"
+	CustomizationDefaultMonospaceFontInconsolata   CustomizationDefaultMonospaceFont = "Inconsolata"
+	CustomizationDefaultMonospaceFontJetBrainsMono CustomizationDefaultMonospaceFont = "JetBrainsMono"
+	CustomizationDefaultMonospaceFontRobotoMono    CustomizationDefaultMonospaceFont = "RobotoMono"
+	CustomizationDefaultMonospaceFontSourceCodePro CustomizationDefaultMonospaceFont = "SourceCodePro"
+	CustomizationDefaultMonospaceFontSpaceMono     CustomizationDefaultMonospaceFont = "SpaceMono"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDefaultMonospaceFont enum.
+func (e CustomizationDefaultMonospaceFont) Valid() bool {
+	switch e {
+	case CustomizationDefaultMonospaceFontDMMono:
+		return true
+	case CustomizationDefaultMonospaceFontFiraCode:
+		return true
+	case CustomizationDefaultMonospaceFontIBMPlexMono:
+		return true
+	case CustomizationDefaultMonospaceFontInconsolata:
+		return true
+	case CustomizationDefaultMonospaceFontJetBrainsMono:
+		return true
+	case CustomizationDefaultMonospaceFontRobotoMono:
+		return true
+	case CustomizationDefaultMonospaceFontSourceCodePro:
+		return true
+	case CustomizationDefaultMonospaceFontSpaceMono:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationDepth.
+const (
+	CustomizationDepthFlat   CustomizationDepth = "flat"
+	CustomizationDepthSubtle CustomizationDepth = "subtle"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDepth enum.
+func (e CustomizationDepth) Valid() bool {
+	switch e {
+	case CustomizationDepthFlat:
+		return true
+	case CustomizationDepthSubtle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationHeaderPreset.
+const (
+	CustomizationHeaderPresetBold     CustomizationHeaderPreset = "bold"
+	CustomizationHeaderPresetContrast CustomizationHeaderPreset = "contrast"
+	CustomizationHeaderPresetCustom   CustomizationHeaderPreset = "custom"
+	CustomizationHeaderPresetDefault  CustomizationHeaderPreset = "default"
+	CustomizationHeaderPresetNone     CustomizationHeaderPreset = "none"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationHeaderPreset enum.
+func (e CustomizationHeaderPreset) Valid() bool {
+	switch e {
+	case CustomizationHeaderPresetBold:
+		return true
+	case CustomizationHeaderPresetContrast:
+		return true
+	case CustomizationHeaderPresetCustom:
+		return true
+	case CustomizationHeaderPresetDefault:
+		return true
+	case CustomizationHeaderPresetNone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationIconsStyle.
+const (
+	CustomizationIconsStyleDuotone CustomizationIconsStyle = "duotone"
+	CustomizationIconsStyleLight   CustomizationIconsStyle = "light"
+	CustomizationIconsStyleRegular CustomizationIconsStyle = "regular"
+	CustomizationIconsStyleSolid   CustomizationIconsStyle = "solid"
+	CustomizationIconsStyleThin    CustomizationIconsStyle = "thin"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationIconsStyle enum.
+func (e CustomizationIconsStyle) Valid() bool {
+	switch e {
+	case CustomizationIconsStyleDuotone:
+		return true
+	case CustomizationIconsStyleLight:
+		return true
+	case CustomizationIconsStyleRegular:
+		return true
+	case CustomizationIconsStyleSolid:
+		return true
+	case CustomizationIconsStyleThin:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationLinkTargetKind.
+const (
+	CustomizationLinkTargetKindAnchor          CustomizationLinkTargetKind = "anchor"
+	CustomizationLinkTargetKindCollection      CustomizationLinkTargetKind = "collection"
+	CustomizationLinkTargetKindFile            CustomizationLinkTargetKind = "file"
+	CustomizationLinkTargetKindOpenapi         CustomizationLinkTargetKind = "openapi"
+	CustomizationLinkTargetKindPage            CustomizationLinkTargetKind = "page"
+	CustomizationLinkTargetKindReusableContent CustomizationLinkTargetKind = "reusable-content"
+	CustomizationLinkTargetKindSpace           CustomizationLinkTargetKind = "space"
+	CustomizationLinkTargetKindTag             CustomizationLinkTargetKind = "tag"
+	CustomizationLinkTargetKindUrl             CustomizationLinkTargetKind = "url"
+	CustomizationLinkTargetKindUser            CustomizationLinkTargetKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationLinkTargetKind enum.
+func (e CustomizationLinkTargetKind) Valid() bool {
+	switch e {
+	case CustomizationLinkTargetKindAnchor:
+		return true
+	case CustomizationLinkTargetKindCollection:
+		return true
+	case CustomizationLinkTargetKindFile:
+		return true
+	case CustomizationLinkTargetKindOpenapi:
+		return true
+	case CustomizationLinkTargetKindPage:
+		return true
+	case CustomizationLinkTargetKindReusableContent:
+		return true
+	case CustomizationLinkTargetKindSpace:
+		return true
+	case CustomizationLinkTargetKindTag:
+		return true
+	case CustomizationLinkTargetKindUrl:
+		return true
+	case CustomizationLinkTargetKindUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationLinksStyle.
+const (
+	CustomizationLinksStyleAccent  CustomizationLinksStyle = "accent"
+	CustomizationLinksStyleDefault CustomizationLinksStyle = "default"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationLinksStyle enum.
+func (e CustomizationLinksStyle) Valid() bool {
+	switch e {
+	case CustomizationLinksStyleAccent:
+		return true
+	case CustomizationLinksStyleDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationLocale.
+const (
+	CustomizationLocaleDe   CustomizationLocale = "de"
+	CustomizationLocaleEn   CustomizationLocale = "en"
+	CustomizationLocaleEs   CustomizationLocale = "es"
+	CustomizationLocaleFr   CustomizationLocale = "fr"
+	CustomizationLocaleJa   CustomizationLocale = "ja"
+	CustomizationLocaleNl   CustomizationLocale = "nl"
+	CustomizationLocaleNo   CustomizationLocale = "no"
+	CustomizationLocalePtBr CustomizationLocale = "pt-br"
+	CustomizationLocaleRu   CustomizationLocale = "ru"
+	CustomizationLocaleZh   CustomizationLocale = "zh"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationLocale enum.
+func (e CustomizationLocale) Valid() bool {
+	switch e {
+	case CustomizationLocaleDe:
+		return true
+	case CustomizationLocaleEn:
+		return true
+	case CustomizationLocaleEs:
+		return true
+	case CustomizationLocaleFr:
+		return true
+	case CustomizationLocaleJa:
+		return true
+	case CustomizationLocaleNl:
+		return true
+	case CustomizationLocaleNo:
+		return true
+	case CustomizationLocalePtBr:
+		return true
+	case CustomizationLocaleRu:
+		return true
+	case CustomizationLocaleZh:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationPageActionType.
+const (
+	CustomizationPageActionTypeAssistant  CustomizationPageActionType = "assistant"
+	CustomizationPageActionTypeExternalAi CustomizationPageActionType = "external-ai"
+	CustomizationPageActionTypeGit        CustomizationPageActionType = "git"
+	CustomizationPageActionTypeMarkdown   CustomizationPageActionType = "markdown"
+	CustomizationPageActionTypeMcp        CustomizationPageActionType = "mcp"
+	CustomizationPageActionTypePdf        CustomizationPageActionType = "pdf"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationPageActionType enum.
+func (e CustomizationPageActionType) Valid() bool {
+	switch e {
+	case CustomizationPageActionTypeAssistant:
+		return true
+	case CustomizationPageActionTypeExternalAi:
+		return true
+	case CustomizationPageActionTypeGit:
+		return true
+	case CustomizationPageActionTypeMarkdown:
+		return true
+	case CustomizationPageActionTypeMcp:
+		return true
+	case CustomizationPageActionTypePdf:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationSearchStyle.
+const (
+	CustomizationSearchStyleProminent CustomizationSearchStyle = "prominent"
+	CustomizationSearchStyleSubtle    CustomizationSearchStyle = "subtle"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationSearchStyle enum.
+func (e CustomizationSearchStyle) Valid() bool {
+	switch e {
+	case CustomizationSearchStyleProminent:
+		return true
+	case CustomizationSearchStyleSubtle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationSidebarBackgroundStyle.
+const (
+	CustomizationSidebarBackgroundStyleDefault CustomizationSidebarBackgroundStyle = "default"
+	CustomizationSidebarBackgroundStyleFilled  CustomizationSidebarBackgroundStyle = "filled"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationSidebarBackgroundStyle enum.
+func (e CustomizationSidebarBackgroundStyle) Valid() bool {
+	switch e {
+	case CustomizationSidebarBackgroundStyleDefault:
+		return true
+	case CustomizationSidebarBackgroundStyleFilled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationSidebarListStyle.
+const (
+	CustomizationSidebarListStyleDefault CustomizationSidebarListStyle = "default"
+	CustomizationSidebarListStyleLine    CustomizationSidebarListStyle = "line"
+	CustomizationSidebarListStylePill    CustomizationSidebarListStyle = "pill"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationSidebarListStyle enum.
+func (e CustomizationSidebarListStyle) Valid() bool {
+	switch e {
+	case CustomizationSidebarListStyleDefault:
+		return true
+	case CustomizationSidebarListStyleLine:
+		return true
+	case CustomizationSidebarListStylePill:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationTheme.
+const (
+	CustomizationThemeBold     CustomizationTheme = "bold"
+	CustomizationThemeClean    CustomizationTheme = "clean"
+	CustomizationThemeGradient CustomizationTheme = "gradient"
+	CustomizationThemeMuted    CustomizationTheme = "muted"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationTheme enum.
+func (e CustomizationTheme) Valid() bool {
+	switch e {
+	case CustomizationThemeBold:
+		return true
+	case CustomizationThemeClean:
+		return true
+	case CustomizationThemeGradient:
+		return true
+	case CustomizationThemeMuted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationThemeMode.
+const (
+	CustomizationThemeModeDark  CustomizationThemeMode = "dark"
+	CustomizationThemeModeLight CustomizationThemeMode = "light"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationThemeMode enum.
+func (e CustomizationThemeMode) Valid() bool {
+	switch e {
+	case CustomizationThemeModeDark:
+		return true
+	case CustomizationThemeModeLight:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DefaultContentType.
 const (
 	DefaultContentTypeSite DefaultContentType = "site"
@@ -1074,6 +1734,24 @@ func (e SiteDefaultLevel) Valid() bool {
 	}
 }
 
+// Defines values for SiteExternalLinksTarget.
+const (
+	SiteExternalLinksTargetBlank SiteExternalLinksTarget = "blank"
+	SiteExternalLinksTargetSelf  SiteExternalLinksTarget = "self"
+)
+
+// Valid indicates whether the value is a known member of the SiteExternalLinksTarget enum.
+func (e SiteExternalLinksTarget) Valid() bool {
+	switch e {
+	case SiteExternalLinksTargetBlank:
+		return true
+	case SiteExternalLinksTargetSelf:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteObject.
 const (
 	SiteObjectSite SiteObject = "site"
@@ -1128,6 +1806,60 @@ const (
 func (e SiteSectionPointerType) Valid() bool {
 	switch e {
 	case SiteSectionPointerTypeSiteSection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSocialAccountPlatform.
+const (
+	SiteSocialAccountPlatformBluesky   SiteSocialAccountPlatform = "bluesky"
+	SiteSocialAccountPlatformDiscord   SiteSocialAccountPlatform = "discord"
+	SiteSocialAccountPlatformFacebook  SiteSocialAccountPlatform = "facebook"
+	SiteSocialAccountPlatformGithub    SiteSocialAccountPlatform = "github"
+	SiteSocialAccountPlatformInstagram SiteSocialAccountPlatform = "instagram"
+	SiteSocialAccountPlatformLinkedin  SiteSocialAccountPlatform = "linkedin"
+	SiteSocialAccountPlatformMastodon  SiteSocialAccountPlatform = "mastodon"
+	SiteSocialAccountPlatformMedium    SiteSocialAccountPlatform = "medium"
+	SiteSocialAccountPlatformReddit    SiteSocialAccountPlatform = "reddit"
+	SiteSocialAccountPlatformSlack     SiteSocialAccountPlatform = "slack"
+	SiteSocialAccountPlatformThreads   SiteSocialAccountPlatform = "threads"
+	SiteSocialAccountPlatformTiktok    SiteSocialAccountPlatform = "tiktok"
+	SiteSocialAccountPlatformTwitter   SiteSocialAccountPlatform = "twitter"
+	SiteSocialAccountPlatformYoutube   SiteSocialAccountPlatform = "youtube"
+)
+
+// Valid indicates whether the value is a known member of the SiteSocialAccountPlatform enum.
+func (e SiteSocialAccountPlatform) Valid() bool {
+	switch e {
+	case SiteSocialAccountPlatformBluesky:
+		return true
+	case SiteSocialAccountPlatformDiscord:
+		return true
+	case SiteSocialAccountPlatformFacebook:
+		return true
+	case SiteSocialAccountPlatformGithub:
+		return true
+	case SiteSocialAccountPlatformInstagram:
+		return true
+	case SiteSocialAccountPlatformLinkedin:
+		return true
+	case SiteSocialAccountPlatformMastodon:
+		return true
+	case SiteSocialAccountPlatformMedium:
+		return true
+	case SiteSocialAccountPlatformReddit:
+		return true
+	case SiteSocialAccountPlatformSlack:
+		return true
+	case SiteSocialAccountPlatformThreads:
+		return true
+	case SiteSocialAccountPlatformTiktok:
+		return true
+	case SiteSocialAccountPlatformTwitter:
+		return true
+	case SiteSocialAccountPlatformYoutube:
 		return true
 	default:
 		return false
@@ -1572,6 +2304,9 @@ type CollectionObject string
 // CollectionTitle defines model for CollectionTitle.
 type CollectionTitle = string
 
+// Color defines model for Color.
+type Color = string
+
 // Comment defines model for Comment.
 type Comment struct {
 	// Body `markdown` by default, or with format=document the rich-text `document`.
@@ -1820,6 +2555,129 @@ type CreateTeamRequest struct {
 	// Members User ids of organization members.
 	Members *[]string `json:"members,omitempty"`
 	Title   TeamTitle `json:"title"`
+}
+
+// CustomizationAIMode defines model for CustomizationAIMode.
+type CustomizationAIMode string
+
+// CustomizationBackground defines model for CustomizationBackground.
+type CustomizationBackground string
+
+// CustomizationCodeTheme defines model for CustomizationCodeTheme.
+type CustomizationCodeTheme string
+
+// CustomizationContentLink defines model for CustomizationContentLink.
+type CustomizationContentLink struct {
+	Title string `json:"title"`
+
+	// To What a header or footer link points to (a content reference, by kind).
+	To CustomizationLinkTarget `json:"to"`
+}
+
+// CustomizationCorners defines model for CustomizationCorners.
+type CustomizationCorners string
+
+// CustomizationDefaultFont defines model for CustomizationDefaultFont.
+type CustomizationDefaultFont string
+
+// CustomizationDefaultMonospaceFont defines model for CustomizationDefaultMonospaceFont.
+type CustomizationDefaultMonospaceFont string
+
+// CustomizationDepth defines model for CustomizationDepth.
+type CustomizationDepth string
+
+// CustomizationFooterGroup defines model for CustomizationFooterGroup.
+type CustomizationFooterGroup struct {
+	Links []CustomizationContentLink `json:"links"`
+	Title string                     `json:"title"`
+}
+
+// CustomizationHeaderItem defines model for CustomizationHeaderItem.
+type CustomizationHeaderItem struct {
+	Links []CustomizationContentLink                 `json:"links"`
+	Title string                                     `json:"title"`
+	To    nullable.Nullable[CustomizationLinkTarget] `json:"to"`
+}
+
+// CustomizationHeaderPreset defines model for CustomizationHeaderPreset.
+type CustomizationHeaderPreset string
+
+// CustomizationIconsStyle defines model for CustomizationIconsStyle.
+type CustomizationIconsStyle string
+
+// CustomizationLinkTarget What a header or footer link points to (a content reference, by kind).
+type CustomizationLinkTarget struct {
+	Anchor *string                     `json:"anchor,omitempty"`
+	File   *string                     `json:"file,omitempty"`
+	Kind   CustomizationLinkTargetKind `json:"kind"`
+	Page   *string                     `json:"page,omitempty"`
+	Space  *string                     `json:"space,omitempty"`
+	Url    *string                     `json:"url,omitempty"`
+}
+
+// CustomizationLinkTargetKind defines model for CustomizationLinkTargetKind.
+type CustomizationLinkTargetKind string
+
+// CustomizationLinksStyle defines model for CustomizationLinksStyle.
+type CustomizationLinksStyle string
+
+// CustomizationLocale defines model for CustomizationLocale.
+type CustomizationLocale string
+
+// CustomizationPageActionType defines model for CustomizationPageActionType.
+type CustomizationPageActionType string
+
+// CustomizationSearchStyle defines model for CustomizationSearchStyle.
+type CustomizationSearchStyle string
+
+// CustomizationSidebarBackgroundStyle defines model for CustomizationSidebarBackgroundStyle.
+type CustomizationSidebarBackgroundStyle string
+
+// CustomizationSidebarListStyle defines model for CustomizationSidebarListStyle.
+type CustomizationSidebarListStyle string
+
+// CustomizationStyling defines model for CustomizationStyling.
+type CustomizationStyling struct {
+	Background CustomizationBackground `json:"background"`
+	CodeTheme  struct {
+		Default CustomizationThemedCodeTheme `json:"default"`
+		Openapi CustomizationThemedCodeTheme `json:"openapi"`
+	} `json:"codeTheme"`
+	Corners       CustomizationCorners              `json:"corners"`
+	DangerColor   CustomizationThemedColor          `json:"dangerColor"`
+	Depth         CustomizationDepth                `json:"depth"`
+	Font          CustomizationDefaultFont          `json:"font"`
+	Icons         CustomizationIconsStyle           `json:"icons"`
+	InfoColor     CustomizationThemedColor          `json:"infoColor"`
+	Links         CustomizationLinksStyle           `json:"links"`
+	MonospaceFont CustomizationDefaultMonospaceFont `json:"monospaceFont"`
+	PrimaryColor  CustomizationThemedColor          `json:"primaryColor"`
+	Search        CustomizationSearchStyle          `json:"search"`
+	Sidebar       struct {
+		Background CustomizationSidebarBackgroundStyle `json:"background"`
+		List       CustomizationSidebarListStyle       `json:"list"`
+	} `json:"sidebar"`
+	SuccessColor CustomizationThemedColor `json:"successColor"`
+	Theme        CustomizationTheme       `json:"theme"`
+	WarningColor CustomizationThemedColor `json:"warningColor"`
+}
+
+// CustomizationTheme defines model for CustomizationTheme.
+type CustomizationTheme string
+
+// CustomizationThemeMode The theme a site opens in (0.146.0 knows light and dark; 0.202.0 also system, which quire does not answer).
+type CustomizationThemeMode string
+
+// CustomizationThemedCodeTheme defines model for CustomizationThemedCodeTheme.
+type CustomizationThemedCodeTheme struct {
+	Dark  CustomizationCodeTheme `json:"dark"`
+	Light CustomizationCodeTheme `json:"light"`
+}
+
+// CustomizationThemedColor defines model for CustomizationThemedColor.
+type CustomizationThemedColor struct {
+	Dark  Color `json:"dark"`
+	Light Color `json:"light"`
 }
 
 // DefaultContentType defines model for DefaultContentType.
@@ -2213,11 +3071,14 @@ type PostCommentRequest struct {
 // PublishedContentSite defines model for PublishedContentSite.
 type PublishedContentSite struct {
 	Customizations struct {
-		Site       map[string]interface{}            `json:"site"`
-		SiteSpaces map[string]map[string]interface{} `json:"siteSpaces"`
+		// Site How a published site (or one of its site spaces) looks and behaves. quire stores no customization yet, so every site answers the defaults: styling theme clean, primary color #346DDB, info #787878, success #00C950, warning #FE9A00, danger #FB2C36 (light and dark alike), rounded corners, subtle depth, default links, font Inter, monospace IBMPlexMono, plain background, regular icons, code themes default-light / default-dark, default sidebar, prominent search; locale en; no favicon (the empty object); the default header preset with no links; a footer without groups; the light theme, toggleable; PDF export on; no git edit link; feedback off; AI off (mode none); advanced customization on; page actions markdown and pdf; external links open in the same tab; pagination and the trademark on; no privacy policy, social preview or social accounts; the tracking cookie on.
+		Site SiteCustomizationSettings `json:"site"`
+
+		// SiteSpaces The customizations of each site space the visitor sees, by site space id.
+		SiteSpaces map[string]SiteCustomizationSettings `json:"siteSpaces"`
 	} `json:"customizations"`
 	Object    PublishedContentSiteObject `json:"object"`
-	Scripts   []map[string]interface{}   `json:"scripts"`
+	Scripts   []SiteIntegrationScript    `json:"scripts"`
 	Site      Site                       `json:"site"`
 	Structure struct {
 		Structure []SiteStructureEntry `json:"structure"`
@@ -2420,8 +3281,77 @@ type SiteAgentsContext string
 // SiteBasename defines model for SiteBasename.
 type SiteBasename = string
 
+// SiteCustomizationSettings How a published site (or one of its site spaces) looks and behaves. quire stores no customization yet, so every site answers the defaults: styling theme clean, primary color #346DDB, info #787878, success #00C950, warning #FE9A00, danger #FB2C36 (light and dark alike), rounded corners, subtle depth, default links, font Inter, monospace IBMPlexMono, plain background, regular icons, code themes default-light / default-dark, default sidebar, prominent search; locale en; no favicon (the empty object); the default header preset with no links; a footer without groups; the light theme, toggleable; PDF export on; no git edit link; feedback off; AI off (mode none); advanced customization on; page actions markdown and pdf; external links open in the same tab; pagination and the trademark on; no privacy policy, social preview or social accounts; the tracking cookie on.
+type SiteCustomizationSettings struct {
+	AdvancedCustomization struct {
+		Enabled bool `json:"enabled"`
+	} `json:"advancedCustomization"`
+	Ai struct {
+		Mode CustomizationAIMode `json:"mode"`
+	} `json:"ai"`
+	ExternalLinks struct {
+		Target SiteExternalLinksTarget `json:"target"`
+	} `json:"externalLinks"`
+
+	// Favicon The site's favicon; the empty object is the default one.
+	Favicon  map[string]interface{} `json:"favicon"`
+	Feedback struct {
+		Enabled bool `json:"enabled"`
+	} `json:"feedback"`
+	Footer struct {
+		Groups []CustomizationFooterGroup `json:"groups"`
+	} `json:"footer"`
+	Git struct {
+		ShowEditLink bool `json:"showEditLink"`
+	} `json:"git"`
+	Header struct {
+		Links  []CustomizationHeaderItem `json:"links"`
+		Preset CustomizationHeaderPreset `json:"preset"`
+	} `json:"header"`
+	Insights struct {
+		TrackingCookie bool `json:"trackingCookie"`
+	} `json:"insights"`
+	Internationalization struct {
+		Locale CustomizationLocale `json:"locale"`
+	} `json:"internationalization"`
+
+	// PageActions The page actions, in both shapes (0.146.0's flags and 0.202.0's items).
+	PageActions struct {
+		ExternalAI bool                          `json:"externalAI"`
+		Items      []CustomizationPageActionType `json:"items"`
+		Markdown   bool                          `json:"markdown"`
+		Mcp        bool                          `json:"mcp"`
+	} `json:"pageActions"`
+	Pagination struct {
+		Enabled bool `json:"enabled"`
+	} `json:"pagination"`
+	Pdf struct {
+		Enabled bool `json:"enabled"`
+	} `json:"pdf"`
+	PrivacyPolicy struct {
+		Url *URL `json:"url,omitempty"`
+	} `json:"privacyPolicy"`
+	SocialAccounts []SiteSocialAccount `json:"socialAccounts"`
+	SocialPreview  struct {
+		Url *URL `json:"url,omitempty"`
+	} `json:"socialPreview"`
+	Styling CustomizationStyling `json:"styling"`
+	Themes  struct {
+		// Default The theme a site opens in (0.146.0 knows light and dark; 0.202.0 also system, which quire does not answer).
+		Default   CustomizationThemeMode `json:"default"`
+		Toggeable bool                   `json:"toggeable"`
+	} `json:"themes"`
+	Title     *SiteTitle `json:"title,omitempty"`
+	Trademark struct {
+		Enabled bool `json:"enabled"`
+	} `json:"trademark"`
+}
+
 // SiteDefaultLevel defines model for SiteDefaultLevel.
 type SiteDefaultLevel string
+
+// SiteExternalLinksTarget defines model for SiteExternalLinksTarget.
+type SiteExternalLinksTarget string
 
 // SiteFeature defines model for SiteFeature.
 type SiteFeature struct {
@@ -2433,6 +3363,13 @@ type SiteFeature struct {
 
 // SiteHostname defines model for SiteHostname.
 type SiteHostname = string
+
+// SiteIntegrationScript defines model for SiteIntegrationScript.
+type SiteIntegrationScript struct {
+	ContentSecurityPolicy *string `json:"contentSecurityPolicy,omitempty"`
+	Cookies               bool    `json:"cookies"`
+	Script                URL     `json:"script"`
+}
 
 // SiteList defines model for SiteList.
 type SiteList struct {
@@ -2517,6 +3454,19 @@ type SiteSectionPointer struct {
 
 // SiteSectionPointerType defines model for SiteSectionPointerType.
 type SiteSectionPointerType string
+
+// SiteSocialAccount defines model for SiteSocialAccount.
+type SiteSocialAccount struct {
+	Display struct {
+		Footer bool `json:"footer"`
+		Header bool `json:"header"`
+	} `json:"display"`
+	Handle   string                    `json:"handle"`
+	Platform SiteSocialAccountPlatform `json:"platform"`
+}
+
+// SiteSocialAccountPlatform defines model for SiteSocialAccountPlatform.
+type SiteSocialAccountPlatform string
 
 // SiteSpace defines model for SiteSpace.
 type SiteSpace struct {
@@ -2710,6 +3660,9 @@ type TrialDecision string
 
 // TrialStatus defines model for TrialStatus.
 type TrialStatus string
+
+// URL defines model for URL.
+type URL = string
 
 // UpdateAgentInstructionsRequest defines model for UpdateAgentInstructionsRequest.
 type UpdateAgentInstructionsRequest struct {

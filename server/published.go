@@ -142,12 +142,8 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 		return nil, err
 	}
 	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site, role),
-		Scripts: []map[string]any{}}
-	out.Customizations.Site = map[string]any{}
-	out.Customizations.SiteSpaces = map[string]map[string]any{}
-	for _, ss := range all {
-		out.Customizations.SiteSpaces[ss.ID] = map[string]any{}
-	}
+		Scripts: []gen.SiteIntegrationScript{}}
+	out.Customizations.Site, out.Customizations.SiteSpaces = publishedCustomizations(site, all)
 	out.Structure.Structure = []gen.SiteStructureEntry{}
 	if len(st.Sections) == 0 {
 		out.Structure.Type = gen.SiteSpaces
