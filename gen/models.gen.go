@@ -3399,9 +3399,12 @@ type SiteProxyOrigin = string
 // SiteSection defines model for SiteSection.
 type SiteSection struct {
 	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
-	Condition    *Condition        `json:"condition,omitempty"`
-	Default      bool              `json:"default"`
-	Description  *string           `json:"description,omitempty"`
+	Condition   *Condition `json:"condition,omitempty"`
+	Default     bool       `json:"default"`
+	Description *string    `json:"description,omitempty"`
+
+	// Draft Always false; quire publishes a site's structure as it is (no drafts).
+	Draft        bool              `json:"draft"`
 	Icon         *string           `json:"icon,omitempty"`
 	Id           string            `json:"id"`
 	Object       SiteSectionObject `json:"object"`
@@ -3416,7 +3419,10 @@ type SiteSection struct {
 
 // SiteSectionGroup defines model for SiteSectionGroup.
 type SiteSectionGroup struct {
-	Children     []SiteStructureEntry   `json:"children"`
+	Children []SiteStructureEntry `json:"children"`
+
+	// Draft Always false; quire publishes a site's structure as it is (no drafts).
+	Draft        bool                   `json:"draft"`
 	Icon         *string                `json:"icon,omitempty"`
 	Id           string                 `json:"id"`
 	Object       SiteSectionGroupObject `json:"object"`
@@ -3471,8 +3477,11 @@ type SiteSocialAccountPlatform string
 // SiteSpace defines model for SiteSpace.
 type SiteSpace struct {
 	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
-	Condition                       *Condition      `json:"condition,omitempty"`
-	Default                         bool            `json:"default"`
+	Condition *Condition `json:"condition,omitempty"`
+	Default   bool       `json:"default"`
+
+	// Draft Always false; quire publishes a site's structure as it is (no drafts).
+	Draft                           bool            `json:"draft"`
 	HasAdvancedCustomizationFeature *bool           `json:"hasAdvancedCustomizationFeature,omitempty"`
 	Id                              string          `json:"id"`
 	Object                          SiteSpaceObject `json:"object"`
