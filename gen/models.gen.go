@@ -2403,7 +2403,7 @@ type CommentStatus string
 // CommentStatusFilter defines model for CommentStatusFilter.
 type CommentStatusFilter string
 
-// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 type Condition = string
 
 // ContentChange One change of a batch. `insert_page`: `title` (required), `document`, `into` (the parent page id or ref; absent or null: the top level), `at` (index among the new siblings; default the end), `ref` (a name later changes and links of the batch may use for the new page). `update_page`: `page` (id or ref) and any of `title`, `slug`, `document`, `into`, `at`. `delete_page`: `page`, deleted with its subpages. `insert_files`: `files`, each with a `ref` the batch's markdown may link to as `/files/<ref>`.
@@ -3261,12 +3261,12 @@ type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
 
-// SiteAdaptiveJSONSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+// SiteAdaptiveJSONSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 type SiteAdaptiveJSONSchema map[string]interface{}
 
 // SiteAdaptiveSchema defines model for SiteAdaptiveSchema.
 type SiteAdaptiveSchema struct {
-	// JsonSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 	JsonSchema SiteAdaptiveJSONSchema   `json:"jsonSchema"`
 	Object     SiteAdaptiveSchemaObject `json:"object"`
 	UpdatedAt  Timestamp                `json:"updatedAt"`
@@ -3398,7 +3398,7 @@ type SiteProxyOrigin = string
 
 // SiteSection defines model for SiteSection.
 type SiteSection struct {
-	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+	// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 	Condition   *Condition `json:"condition,omitempty"`
 	Default     bool       `json:"default"`
 	Description *string    `json:"description,omitempty"`
@@ -3476,7 +3476,7 @@ type SiteSocialAccountPlatform string
 
 // SiteSpace defines model for SiteSpace.
 type SiteSpace struct {
-	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+	// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 	Condition *Condition `json:"condition,omitempty"`
 	Default   bool       `json:"default"`
 
@@ -3763,7 +3763,7 @@ type UpdateSectionGroupRequest struct {
 
 // UpdateSiteAdaptiveSchemaRequest defines model for UpdateSiteAdaptiveSchemaRequest.
 type UpdateSiteAdaptiveSchemaRequest struct {
-	// JsonSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
 }
 

@@ -86,9 +86,10 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 	w.Expect(t, http.StatusOK, w.admin, "PUT", base+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
 		"type": "object", "additionalProperties": false,
 		"properties": map[string]any{
-			"employee": map[string]any{"type": "boolean"},
+			"employee": map[string]any{"type": "boolean", "description": "Staff"},
+			"plan":     map[string]any{"type": "string", "description": "Plan", "enum": []any{"free", "pro", "enterprise"}},
 			"unsigned": map[string]any{"type": "object", "additionalProperties": false,
-				"properties": map[string]any{"beta": map[string]any{"type": "boolean"}}},
+				"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Beta tester"}}},
 		},
 	}})
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/site-spaces/"+betaSS.Id, map[string]any{"condition": "visitor.claims.unsigned.beta === true"})
