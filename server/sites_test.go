@@ -636,23 +636,37 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 		{"ClaimWithoutType", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"description": "Plan"} }),
 			`Invalid body field "jsonSchema.properties.plan.type": must be one of "boolean", "string", "number", "array", "object".`},
 		{"ClaimNotASchema", with(func(m map[string]any) { props(m)["plan"] = true }), `Invalid body field "jsonSchema.properties.plan": must be an object.`},
-		{"ClaimWithOtherKeyword", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "boolean", "description": "x", "default": true} }),
+		{"ClaimWithOtherKeyword", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "boolean", "description": "x", "default": true}
+		}),
 			`Invalid body field "jsonSchema.properties.plan.default": not supported: a boolean claim has only type, description.`},
 		{"ClaimWithoutDescription", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "boolean"} }),
 			`Invalid body field "jsonSchema.properties.plan.description": is required (every claim describes itself).`},
 		{"ClaimDescriptionNotAString", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "boolean", "description": 3} }),
 			`Invalid body field "jsonSchema.properties.plan.description": must be a string of at most 1024 bytes.`},
-		{"BooleanWithEnum", with(func(m map[string]any) { props(m)["b"] = map[string]any{"type": "boolean", "description": "x", "enum": []any{true}} }),
+		{"BooleanWithEnum", with(func(m map[string]any) {
+			props(m)["b"] = map[string]any{"type": "boolean", "description": "x", "enum": []any{true}}
+		}),
 			`Invalid body field "jsonSchema.properties.b.enum": not supported: a boolean claim has only type, description.`},
-		{"NumberWithMinimum", with(func(m map[string]any) { props(m)["n"] = map[string]any{"type": "number", "description": "x", "minimum": 1} }),
+		{"NumberWithMinimum", with(func(m map[string]any) {
+			props(m)["n"] = map[string]any{"type": "number", "description": "x", "minimum": 1}
+		}),
 			`Invalid body field "jsonSchema.properties.n.minimum": not supported: a number claim has only type, description.`},
-		{"EnumEmpty", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{}} }),
+		{"EnumEmpty", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{}}
+		}),
 			`Invalid body field "jsonSchema.properties.plan.enum": must be a list of 1 to 100 strings.`},
-		{"EnumNotStrings", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a", 2}} }),
+		{"EnumNotStrings", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a", 2}}
+		}),
 			`Invalid body field "jsonSchema.properties.plan.enum[1]": must be a string of at most 256 bytes, on one line.`},
-		{"EnumRepeated", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a", "a"}} }),
+		{"EnumRepeated", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a", "a"}}
+		}),
 			`Invalid body field "jsonSchema.properties.plan.enum[1]": repeats "a".`},
-		{"EnumLineBreak", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a\nb"}} }),
+		{"EnumLineBreak", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a\nb"}}
+		}),
 			`Invalid body field "jsonSchema.properties.plan.enum[0]": must be a string of at most 256 bytes, on one line.`},
 		{"ArrayWithoutItems", with(func(m map[string]any) { props(m)["tags"] = map[string]any{"type": "array", "description": "x"} }),
 			`Invalid body field "jsonSchema.properties.tags.items": must be an object.`},
