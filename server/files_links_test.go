@@ -162,6 +162,41 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 	})
 }
 
+// wantLocations checks that every location has what the public ContentLocation of its kind
+// requires: a page or file location its organization, space, page or file and version context;
+// a url location its url and nothing else.
+func wantLocations(t *testing.T, locs ...gen.ContentLocation) {
+	t.Helper()
+	for _, l := range locs {
+		switch l.Kind {
+		case gen.ContentLocationKindPage, gen.ContentLocationKindFile:
+			if l.Organization == nil || l.Space == nil || l.VersionContext == nil || l.Url != nil ||
+				(l.Kind == gen.ContentLocationKindPage) != (l.Page != nil) || (l.Kind == gen.ContentLocationKindFile) != (l.File != nil) {
+				t.Fatalf("%s location lacks what its kind requires: %+v", l.Kind, l)
+			}
+			vc := l.VersionContext
+			if (vc.Type == gen.VersionContextTypeRevision) != (vc.Revision != nil) || (vc.Type == gen.VersionContextTypeChangeRequest) != (vc.ChangeRequest != nil) {
+				t.Fatalf("version context %s does not carry its object: %+v", vc.Type, vc)
+			}
+		case gen.ContentLocationKindUrl:
+			if l.Url == nil || l.Organization != nil || l.Space != nil || l.Page != nil || l.File != nil || l.VersionContext != nil {
+				t.Fatalf("url location: %+v", l)
+			}
+		default:
+			t.Fatalf("location of kind %q", l.Kind)
+		}
+	}
+}
+
+// wantUsageLocations checks every location of a list of links (see wantLocations).
+func wantUsageLocations(t *testing.T, l gen.ContentReferenceList) {
+	t.Helper()
+	for _, u := range l.Items {
+		wantLocations(t, u.TargetReference)
+		wantLocations(t, u.LocationReferences...)
+	}
+}
+
 func linkTargets(l gen.ContentReferenceList) map[string]gen.ContentReferenceUsage {
 	out := map[string]gen.ContentReferenceUsage{}
 	for _, u := range l.Items {
@@ -195,6 +230,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 	t.Run("ChangeRequestLinks", func(t *testing.T) {
 		var l gen.ContentReferenceList
 		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/links"), nil).Decode(t, &l)
+		wantUsageLocations(t, l)
 		got := linkTargets(l)
 		want := map[string]gen.LinkStatus{
 			"page:Install": gen.Ok, "page:Setup": gen.Ok, "page:Guide": gen.Ok, "url:https://example.com": gen.Ok,
@@ -289,6 +325,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		if after.Count != 7 || after.Stats.Broken.Total != 1 {
 			t.Fatalf("space links = %+v", after.Stats)
 		}
+		wantUsageLocations(t, after)
 		var pl gen.ContentReferenceList
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+install+"/links", nil).Decode(t, &pl)
 		if pl.Count != 1 || pl.Items[0].TargetReference.Page.Id != guide {
@@ -299,6 +336,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		if back.Count != 1 || back.Items[0].Page.Id != install {
 			t.Fatalf("guide backlinks = %+v", back)
 		}
+		wantLocations(t, back.Items...)
 		// The space's version context is its whole current revision.
 		var current gen.Revision
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content", nil).Decode(t, &current)
@@ -312,6 +350,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		if fb.Count != 1 {
 			t.Fatalf("file backlinks = %+v", fb)
 		}
+		wantLocations(t, fb.Items...)
 	})
 	t.Run("DeletingATargetBreaksItsLinks", func(t *testing.T) {
 		next := w.create(t, w.admin, sp.Id, "Remove install")
