@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -165,6 +166,13 @@ func TestPublishedSiteAdaptsToEveryClaimKind(t *testing.T) {
 			w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+s.Id, map[string]any{"condition": sec.condition})
 		}
 	}
+	// A site space of Home, for big companies: site spaces evaluate conditions too.
+	var home gen.SiteSectionList
+	w.Expect(t, http.StatusOK, w.admin, "GET", base+"/sections", nil).Decode(t, &home)
+	big := w.MustCreateSpace(t, w.admin, org, "Enterprise space", "")
+	var bigSS gen.SiteSpace
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": big.Id, "sectionId": home.Items[0].Id}).Decode(t, &bigSS)
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/site-spaces/"+bigSS.Id, map[string]any{"condition": `visitor.claims.company.size >= 1000`})
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", base, map[string]any{"adaptiveContent": map[string]any{"enabled": true}})
 	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil)
 
@@ -172,16 +180,20 @@ func TestPublishedSiteAdaptsToEveryClaimKind(t *testing.T) {
 		t.Helper()
 		var p gen.PublishedContentSite
 		w.Expect(t, http.StatusOK, w.reader, "GET", base+"/published?visitorToken="+url.QueryEscape(visitorToken(t, w.testServer, claims)), nil).Decode(t, &p)
+		// "Section: its site spaces" as publishedTitles writes them, short: the section title,
+		// and "+Enterprise" when Home shows the enterprise site space.
 		var titles []string
-		for _, e := range p.Structure.Structure {
-			sec, err := e.AsSiteSection()
-			if err != nil {
-				t.Fatal(err)
+		spaces := 0
+		for _, e := range publishedTitles(t, p) {
+			title, list, _ := strings.Cut(e, ":")
+			spaces += strings.Count(list, " space")
+			if title == "Home" && strings.Contains(list, "Enterprise space") {
+				title += "+Enterprise"
 			}
-			titles = append(titles, sec.Title)
+			titles = append(titles, title)
 		}
-		if len(p.Customizations.SiteSpaces) != len(titles) {
-			t.Fatalf("customizations for %d site spaces, %d sections seen", len(p.Customizations.SiteSpaces), len(titles))
+		if len(p.Customizations.SiteSpaces) != spaces {
+			t.Fatalf("customizations for %d site spaces, %d seen", len(p.Customizations.SiteSpaces), spaces)
 		}
 		return titles
 	}
@@ -205,6 +217,8 @@ func TestPublishedSiteAdaptsToEveryClaimKind(t *testing.T) {
 		{"EmptyArray", jwt.MapClaims{"scores": []any{}}, []string{"Home"}},
 		{"Nested", jwt.MapClaims{"company": map[string]any{"tier": "gold", "hq": map[string]any{"country": "FR"}}}, []string{"Home", "Gold"}},
 		{"NestedPartly", jwt.MapClaims{"company": map[string]any{"tier": "gold"}}, []string{"Home"}},
+		{"NestedNumberOnASiteSpace", jwt.MapClaims{"company": map[string]any{"size": 5000}}, []string{"Home+Enterprise"}},
+		{"NestedNumberBelow", jwt.MapClaims{"company": map[string]any{"size": 999}}, []string{"Home"}},
 		{"UnsignedEnum", jwt.MapClaims{"unsigned": map[string]any{"theme": "dark"}}, []string{"Home", "Dark"}},
 		{"UnsignedNestedArray", jwt.MapClaims{"unsigned": map[string]any{"prefs": map[string]any{"langs": []any{"en", "fr"}}}}, []string{"Home", "Polyglots"}},
 		{"Everything", jwt.MapClaims{"staff": true, "plan": "pro", "name": "Jo", "seats": 11, "roles": []any{"admin"}, "flags": []any{true},
