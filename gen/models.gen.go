@@ -2526,7 +2526,9 @@ type CreateCollectionRequest struct {
 
 // CreateOrganizationRequest defines model for CreateOrganizationRequest.
 type CreateOrganizationRequest struct {
-	Title OrganizationTitle `json:"title"`
+	// EmailDomains Email domains whose verified users may join the new organization.
+	EmailDomains *[]EmailDomain    `json:"emailDomains,omitempty"`
+	Title        OrganizationTitle `json:"title"`
 }
 
 // CreateSiteRequest defines model for CreateSiteRequest.

@@ -88,6 +88,14 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 	if err != nil {
 		return nil, err
 	}
+	// 0.202.0 creates with email domains too; the request was validated, so setting them on
+	// the organization just made cannot be refused.
+	if d := req.Body.EmailDomains; d != nil && len(*d) > 0 {
+		domains := []string(*d)
+		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, store.OrganizationUpdate{EmailDomains: &domains}); err != nil {
+			return nil, err
+		}
+	}
 	return gen.CreateOrganization201JSONResponse(s.toAPIOrganization(o)), nil
 }
 
