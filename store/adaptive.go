@@ -61,7 +61,32 @@ func (site *Site) AdaptiveSchemaObject() (map[string]any, error) {
 	if err := json.Unmarshal(site.AdaptiveSchema, &m); err != nil {
 		return nil, fmt.Errorf("store: bad adaptive schema of site %s: %w", site.ID, err)
 	}
+	upgradeAdaptiveSchema(m)
 	return m, nil
+}
+
+// upgradeAdaptiveSchema brings a schema stored before claims had to be described (boolean
+// claims only, descriptions optional, one on the schema itself) to the public shape: the
+// schema's own description goes, a claim without one is described by its name, and unsigned
+// gets its fixed description. A schema stored since is left as it is.
+func upgradeAdaptiveSchema(m map[string]any) {
+	delete(m, "description")
+	props, _ := m["properties"].(map[string]any)
+	describe := func(props map[string]any) {
+		for name, v := range props {
+			if c, ok := v.(map[string]any); ok && c["type"] == ClaimBoolean {
+				if _, has := c["description"]; !has {
+					c["description"] = name
+				}
+			}
+		}
+	}
+	describe(props)
+	if u, ok := props["unsigned"].(map[string]any); ok {
+		u["description"] = UnsignedDescription
+		inner, _ := u["properties"].(map[string]any)
+		describe(inner)
+	}
 }
 
 // AdaptiveClaims returns the claims of the site's visitor schema (see ParseAdaptiveSchema).
