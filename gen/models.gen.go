@@ -1719,6 +1719,42 @@ func (e SiteAgentsContext) Valid() bool {
 	}
 }
 
+// Defines values for SiteCustomizationFeature.
+const (
+	SiteCustomizationFeatureCustomIcons     SiteCustomizationFeature = "custom-icons"
+	SiteCustomizationFeatureFooterCopyright SiteCustomizationFeature = "footer-copyright"
+	SiteCustomizationFeatureFooterLinks     SiteCustomizationFeature = "footer-links"
+	SiteCustomizationFeatureFooterLogo      SiteCustomizationFeature = "footer-logo"
+	SiteCustomizationFeatureHeaderLogo      SiteCustomizationFeature = "header-logo"
+	SiteCustomizationFeaturePremiumFonts    SiteCustomizationFeature = "premium-fonts"
+	SiteCustomizationFeatureSemanticColors  SiteCustomizationFeature = "semantic-colors"
+	SiteCustomizationFeatureThemePreset     SiteCustomizationFeature = "theme-preset"
+)
+
+// Valid indicates whether the value is a known member of the SiteCustomizationFeature enum.
+func (e SiteCustomizationFeature) Valid() bool {
+	switch e {
+	case SiteCustomizationFeatureCustomIcons:
+		return true
+	case SiteCustomizationFeatureFooterCopyright:
+		return true
+	case SiteCustomizationFeatureFooterLinks:
+		return true
+	case SiteCustomizationFeatureFooterLogo:
+		return true
+	case SiteCustomizationFeatureHeaderLogo:
+		return true
+	case SiteCustomizationFeaturePremiumFonts:
+		return true
+	case SiteCustomizationFeatureSemanticColors:
+		return true
+	case SiteCustomizationFeatureThemePreset:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteDefaultLevel.
 const (
 	SiteDefaultLevelInherit SiteDefaultLevel = "inherit"
@@ -1746,6 +1782,105 @@ func (e SiteExternalLinksTarget) Valid() bool {
 	case SiteExternalLinksTargetBlank:
 		return true
 	case SiteExternalLinksTargetSelf:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteFeatureKey.
+const (
+	SiteFeatureKeySitesAdaptiveContent       SiteFeatureKey = "sites-adaptive-content"
+	SiteFeatureKeySitesAds                   SiteFeatureKey = "sites-ads"
+	SiteFeatureKeySitesAdvancedCustomization SiteFeatureKey = "sites-advanced-customization"
+	SiteFeatureKeySitesAdvancedInsights      SiteFeatureKey = "sites-advanced-insights"
+	SiteFeatureKeySitesAiAssistant           SiteFeatureKey = "sites-ai-assistant"
+	SiteFeatureKeySitesAiSearch              SiteFeatureKey = "sites-ai-search"
+	SiteFeatureKeySitesApiPlayground         SiteFeatureKey = "sites-api-playground"
+	SiteFeatureKeySitesBasicCustomization    SiteFeatureKey = "sites-basic-customization"
+	SiteFeatureKeySitesCustomDomain          SiteFeatureKey = "sites-custom-domain"
+	SiteFeatureKeySitesCustomFonts           SiteFeatureKey = "sites-custom-fonts"
+	SiteFeatureKeySitesCustomSubdirectory    SiteFeatureKey = "sites-custom-subdirectory"
+	SiteFeatureKeySitesEmbed                 SiteFeatureKey = "sites-embed"
+	SiteFeatureKeySitesFullTextSearch        SiteFeatureKey = "sites-full-text-search"
+	SiteFeatureKeySitesMultivariantSite      SiteFeatureKey = "sites-multivariant-site"
+	SiteFeatureKeySitesNoCustomDomain        SiteFeatureKey = "sites-no-custom-domain"
+	SiteFeatureKeySitesPageFeedback          SiteFeatureKey = "sites-page-feedback"
+	SiteFeatureKeySitesPageTrafficInsights   SiteFeatureKey = "sites-page-traffic-insights"
+	SiteFeatureKeySitesPdfExport             SiteFeatureKey = "sites-pdf-export"
+	SiteFeatureKeySitesPreviewDeployments    SiteFeatureKey = "sites-preview-deployments"
+	SiteFeatureKeySitesPublicVisibility      SiteFeatureKey = "sites-public-visibility"
+	SiteFeatureKeySitesRedirects             SiteFeatureKey = "sites-redirects"
+	SiteFeatureKeySitesSearchInsights        SiteFeatureKey = "sites-search-insights"
+	SiteFeatureKeySitesSections              SiteFeatureKey = "sites-sections"
+	SiteFeatureKeySitesSeo                   SiteFeatureKey = "sites-seo"
+	SiteFeatureKeySitesShareLinks            SiteFeatureKey = "sites-share-links"
+	SiteFeatureKeySitesUnlistedVisibility    SiteFeatureKey = "sites-unlisted-visibility"
+	SiteFeatureKeySitesUserContribution      SiteFeatureKey = "sites-user-contribution"
+	SiteFeatureKeySitesVisitorAuthentication SiteFeatureKey = "sites-visitor-authentication"
+	SiteFeatureKeySitesVisitors              SiteFeatureKey = "sites-visitors"
+)
+
+// Valid indicates whether the value is a known member of the SiteFeatureKey enum.
+func (e SiteFeatureKey) Valid() bool {
+	switch e {
+	case SiteFeatureKeySitesAdaptiveContent:
+		return true
+	case SiteFeatureKeySitesAds:
+		return true
+	case SiteFeatureKeySitesAdvancedCustomization:
+		return true
+	case SiteFeatureKeySitesAdvancedInsights:
+		return true
+	case SiteFeatureKeySitesAiAssistant:
+		return true
+	case SiteFeatureKeySitesAiSearch:
+		return true
+	case SiteFeatureKeySitesApiPlayground:
+		return true
+	case SiteFeatureKeySitesBasicCustomization:
+		return true
+	case SiteFeatureKeySitesCustomDomain:
+		return true
+	case SiteFeatureKeySitesCustomFonts:
+		return true
+	case SiteFeatureKeySitesCustomSubdirectory:
+		return true
+	case SiteFeatureKeySitesEmbed:
+		return true
+	case SiteFeatureKeySitesFullTextSearch:
+		return true
+	case SiteFeatureKeySitesMultivariantSite:
+		return true
+	case SiteFeatureKeySitesNoCustomDomain:
+		return true
+	case SiteFeatureKeySitesPageFeedback:
+		return true
+	case SiteFeatureKeySitesPageTrafficInsights:
+		return true
+	case SiteFeatureKeySitesPdfExport:
+		return true
+	case SiteFeatureKeySitesPreviewDeployments:
+		return true
+	case SiteFeatureKeySitesPublicVisibility:
+		return true
+	case SiteFeatureKeySitesRedirects:
+		return true
+	case SiteFeatureKeySitesSearchInsights:
+		return true
+	case SiteFeatureKeySitesSections:
+		return true
+	case SiteFeatureKeySitesSeo:
+		return true
+	case SiteFeatureKeySitesShareLinks:
+		return true
+	case SiteFeatureKeySitesUnlistedVisibility:
+		return true
+	case SiteFeatureKeySitesUserContribution:
+		return true
+	case SiteFeatureKeySitesVisitorAuthentication:
+		return true
+	case SiteFeatureKeySitesVisitors:
 		return true
 	default:
 		return false
@@ -3283,6 +3418,9 @@ type SiteAgentsContext string
 // SiteBasename defines model for SiteBasename.
 type SiteBasename = string
 
+// SiteCustomizationFeature An advanced customization a site uses (the values both 0.146.0 and 0.202.0 know).
+type SiteCustomizationFeature string
+
 // SiteCustomizationSettings How a published site (or one of its site spaces) looks and behaves. quire stores no customization yet, so every site answers the defaults: styling theme clean, primary color #346DDB, info #787878, success #00C950, warning #FE9A00, danger #FB2C36 (light and dark alike), rounded corners, subtle depth, default links, font Inter, monospace IBMPlexMono, plain background, regular icons, code themes default-light / default-dark, default sidebar, prominent search; locale en; no favicon (the empty object); the default header preset with no links; a footer without groups; the light theme, toggleable; PDF export on; no git edit link; feedback off; AI off (mode none); advanced customization on; page actions markdown and pdf; external links open in the same tab; pagination and the trademark on; no privacy policy, social preview or social accounts; the tracking cookie on.
 type SiteCustomizationSettings struct {
 	AdvancedCustomization struct {
@@ -3357,11 +3495,16 @@ type SiteExternalLinksTarget string
 
 // SiteFeature defines model for SiteFeature.
 type SiteFeature struct {
-	Customizations []string `json:"customizations"`
-	Frozen         bool     `json:"frozen"`
-	Id             string   `json:"id"`
-	Plan           string   `json:"plan"`
+	Customizations []SiteCustomizationFeature `json:"customizations"`
+	Frozen         bool                       `json:"frozen"`
+
+	// Id A premium site feature (the keys both 0.146.0 and 0.202.0 know).
+	Id   SiteFeatureKey `json:"id"`
+	Plan SiteType       `json:"plan"`
 }
+
+// SiteFeatureKey A premium site feature (the keys both 0.146.0 and 0.202.0 know).
+type SiteFeatureKey string
 
 // SiteHostname defines model for SiteHostname.
 type SiteHostname = string
