@@ -310,7 +310,7 @@ function checkOrganization(o, where = 'organization') {
     has(o.trial, 'status', 'string', `${where}.trial`);
     has(o.trial, 'count', 'integer', `${where}.trial`);
     has(o, 'permissions', 'object', where);
-    booleans(o.permissions, ['view', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec',
+    booleans(o.permissions, ['view', 'access', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec',
         'ingestConversations', 'viewBilling', 'listMembers', 'listTeams', 'listIntegrations',
         'listInstallations', 'installIntegration'], `${where}.permissions`);
     return o;
@@ -2088,6 +2088,17 @@ step('files and links: insert_files, links between pages, backlinks, in both fam
     assert.equal(pageLinks.data.count, 2);
     const back = await alice.spaces.listChangeRequestPageBacklinks(space, crId, home);
     assert.deepEqual(back.data.items.map((l) => l.page.id), [setup]);
+    const crContext = back.data.items[0].versionContext;
+    assert.equal(crContext.type, 'changeRequest', 'a change request location is read in the change request');
+    assert.equal(crContext.changeRequest.id, crId);
+    assert.equal(crContext.changeRequest.object, 'change-request');
+    for (const u of links.data.items) {
+        if (u.targetReference.kind !== 'url') {
+            assert.equal(u.targetReference.versionContext.changeRequest.id, crId, 'every location shares the context');
+        } else {
+            assert.equal(typeof u.targetReference.url, 'string', 'a url location (also a broken page link) carries its url');
+        }
+    }
     const fileBack = await alice.spaces.listChangeRequestFileBacklinks(space, crId, fileId);
     assert.deepEqual(fileBack.data.items.map((l) => l.page.id), [home]);
 
@@ -2103,6 +2114,11 @@ step('files and links: insert_files, links between pages, backlinks, in both fam
     assert.equal(spl.data.count, 3);
     const sb = await alice.spaces.listSpacePageBacklinks(space, setup);
     assert.deepEqual(sb.data.items.map((l) => l.page.id), [home]);
+    const current = await alice.spaces.getCurrentRevision(space);
+    const revContext = sb.data.items[0].versionContext;
+    assert.equal(revContext.type, 'revision', 'a space location is read in its current revision');
+    assert.equal(revContext.revision.id, current.data.id);
+    assert.equal(revContext.revision.object, 'revision');
     const sfb = await alice.spaces.listSpaceFileBacklinks(space, fileId);
     assert.equal(sfb.data.count, 1);
     await rejectsWith(404, alice.spaces.getFileById(space, 'noSuchFile0000000000'), 'GET unknown file');
@@ -2264,13 +2280,26 @@ step('sites: structure, defaults, adaptive content, publishing', async () => {
 
     const schema = await api.updateSiteAdaptiveSchema(S.org, site.id, { jsonSchema: {
         type: 'object', additionalProperties: false,
-        properties: { employee: { type: 'boolean' }, unsigned: { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean' } } } },
+        properties: {
+            employee: { type: 'boolean', description: 'Staff' },
+            plan: { type: 'string', description: 'Plan', enum: ['free', 'pro'] },
+            seats: { type: 'number', description: 'Seats' },
+            roles: { type: 'array', description: 'Roles', items: { type: 'string', description: 'A role', enum: ['admin'] } },
+            company: { type: 'object', description: 'Company', additionalProperties: false,
+                properties: { name: { type: 'string', description: 'Name' } } },
+            unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', additionalProperties: false,
+                properties: { beta: { type: 'boolean', description: 'Beta tester' } } },
+        },
     } });
     assert.equal(schema.status, 200);
     assert.equal((await api.getSiteAdaptiveSchema(S.org, site.id)).data.object, 'site-adaptive-schema');
     const conds = await api.listSiteAdaptiveTemplateConditions(S.org, site.id);
-    assert.deepEqual(conds.data.items.map((c) => c.condition).sort(),
-        ['visitor.claims.employee === true', 'visitor.claims.unsigned.beta === true']);
+    assert.deepEqual(conds.data.items.map((c) => c.condition).sort(), [
+        'visitor.claims.company.name !== undefined', 'visitor.claims.employee === true',
+        'visitor.claims.plan === "free"', 'visitor.claims.plan === "pro"', 'visitor.claims.roles.includes("admin")',
+        'visitor.claims.seats > 0', 'visitor.claims.unsigned.beta === true']);
+    await rejectsWith(400, api.updateSiteAdaptiveSchema(S.org, site.id, { jsonSchema: {
+        type: 'object', additionalProperties: false, properties: { plan: { type: 'string' } } } }), 'a claim without a description');
     await rejectsWith(400, api.updateSiteAdaptiveSchema(S.org, site.id, { jsonSchema: { type: 'array' } }), 'a schema that is not an object');
 
     const updated = await api.updateSiteById(S.org, site.id, { adaptiveContent: { enabled: true }, basename: 'docs', agentsContext: 'excluded' });
@@ -2282,6 +2311,15 @@ step('sites: structure, defaults, adaptive content, publishing', async () => {
     assert.match(published.data.urls.published, /^http/);
     const view = await api.getPublishedContentSite(S.org, site.id);
     assert.equal(view.data.object, 'published-content-site');
+    const look = view.data.customizations.site;
+    assert.equal(look.styling.theme, 'clean', 'customizations come with their documented defaults');
+    assert.equal(look.internationalization.locale, 'en');
+    assert.deepEqual(look.favicon, {});
+    assert.equal(look.themes.default, 'light');
+    for (const c of Object.values(view.data.customizations.siteSpaces)) {
+        assert.equal(c.styling.primaryColor.light, look.styling.primaryColor.light);
+    }
+    assert.equal(view.data.site.permissions.admin, true);
     assert.equal(view.data.structure.type, 'sections');
     const titles = JSON.stringify(view.data.structure.structure);
     assert.ok(!titles.includes('Site Staff'), 'a visitor without claims does not see the staff section');

@@ -8,11 +8,13 @@
 //	condition  = or EOF
 //	or         = and { "||" and }
 //	and        = equality { "&&" equality }
-//	equality   = unary { ( "===" | "!==" ) unary }
+//	equality   = relational { ( "===" | "!==" ) relational }
+//	relational = unary { ( "<" | "<=" | ">" | ">=" ) unary }
 //	unary      = "!" unary | primary
 //	primary    = literal | reference | "(" or ")"
-//	literal    = string | [ "-" ] number | "true" | "false" | "null"
-//	reference  = "visitor" accessor { accessor }   (the first accessor must name "claims")
+//	literal    = string | [ "-" ] number | "true" | "false" | "null" | "undefined"
+//	reference  = "visitor" accessor { accessor } [ ".includes" "(" or ")" ]
+//	             (the first accessor must name "claims")
 //	accessor   = "." name | "[" ( string | integer ) "]"
 //
 // Strings are single- or double-quoted; inside them a backslash escapes only a quote or a
@@ -24,10 +26,15 @@
 // undefined or of something that is neither an object nor an array (except the length of a
 // string): a condition about claims a visitor lacks is false, never an error. Arrays are indexed
 // with [0] or ["0"] and have a length. === and !== compare type and value (undefined equals
-// only undefined, null only null). && and || short-circuit and yield the operand that decided
-// them. "!" and the final result use JavaScript truthiness: false, 0, NaN, "", null and
-// undefined are falsy. Everything else JavaScript has (loose equality, arithmetic, ordering,
-// calls, other names than visitor.claims) is rejected when parsing.
+// only undefined, null only null). <, <=, > and >= compare two strings by UTF-16 code units and
+// anything else as numbers (JavaScript's ToNumber: null is 0, booleans 0 and 1, strings parsed,
+// undefined NaN; an array compares as its join(",")), and any comparison with NaN is false.
+// x.includes(v) is Array.prototype.includes on an array (SameValueZero) and
+// String.prototype.includes on a string; on anything else it is undefined, as x?.includes(v)
+// would be, never an error. && and || short-circuit and yield the operand that decided them.
+// "!" and the final result use JavaScript truthiness: false, 0, NaN, "", null and undefined are
+// falsy. Everything else JavaScript has (loose equality, arithmetic, other calls, other names
+// than visitor.claims) is rejected when parsing.
 //
 // A condition is at most [MaxLength] characters long (the API's limit) and nests parentheses
 // and "!" at most [MaxDepth] deep, so neither parsing nor evaluation can be made expensive.
@@ -92,3 +99,7 @@ func (e *Expr) String() string {
 	}
 	return e.src
 }
+
+// Quote writes s as a double-quoted string literal of the condition language, for conditions
+// built from values (a quote or backslash is escaped; a line break cannot be written).
+func Quote(s string) string { return quote(s) }

@@ -37,7 +37,7 @@ func TestParseErrors(t *testing.T) {
 		{"single |", "visitor.claims.a | visitor.claims.b", 18, `unexpected "|"; use ||`},
 		{"semicolon", "visitor.claims.a;", 17, `unexpected character ';'`},
 		{"plus", "1 + 1", 3, `unexpected character '+'`},
-		{"less or equal", "visitor.claims.a <= 1", 18, `unexpected character '<'`},
+		{"shift", "visitor.claims.a << 1", 19, `expected a value, found "<"`},
 		{"optional chaining", "visitor.claims.a?.b", 17, `unexpected character '?'`},
 		{"control character", "visitor.claims.a\x00", 17, `unexpected character '\x00'`},
 		{"binary minus", "visitor.claims.a - 1", 18, `unexpected "-" after a complete condition`},
@@ -53,13 +53,17 @@ func TestParseErrors(t *testing.T) {
 		// names
 		{"unknown identifier", `user.plan === "pro"`, 1, "unknown name user; conditions read visitor.claims"},
 		{"unknown lone identifier", "plan", 1, "unknown name plan"},
-		{"undefined is not a name", "visitor.claims.a === undefined", 22, "unknown name undefined"},
 		{"other visitor property", `visitor.plan === "pro"`, 1, "unknown name visitor.plan; conditions read visitor.claims"},
 		{"other visitor bracket", `visitor["claim s"]`, 1, `unknown name visitor["claim s"]`},
 		{"other visitor bracket escaped", "visitor['a\"\\\\b\x7f']", 1, "unknown name visitor[\"a\\\"\\\\b\x7f\"]"},
 		{"bare visitor", "visitor === 1", 1, "incomplete reference visitor"},
 		{"visitor dot", "visitor.", 9, `expected a property name after ".", found end of condition`},
-		{"method call", `visitor.claims.roles.includes("admin")`, 30, "calls are not supported"},
+		{"method call", `visitor.claims.roles.indexOf("admin")`, 29, "calls are not supported, except .includes(value)"},
+		{"includes by bracket", `visitor.claims.roles["includes"]("admin")`, 33, "calls are not supported"},
+		{"includes two arguments", `visitor.claims.roles.includes("a", 1)`, 34, "includes takes one argument"},
+		{"includes unclosed", `visitor.claims.roles.includes("a"`, 34, `expected ")" to close the call at column 30`},
+		{"includes then access", `visitor.claims.roles.includes("a").x`, 35, "nothing can follow an includes(...) call"},
+		{"includes without argument", `visitor.claims.roles.includes()`, 31, `expected a value, found ")"`},
 
 		// accessors
 		{"dot at end", "visitor.claims.", 16, `expected a property name after ".", found end of condition`},
@@ -223,6 +227,56 @@ func TestEval(t *testing.T) {
 		{`visitor.claims.z === 0`, `{"z":-0}`, true}, // 0 === -0
 		{`visitor.claims.big === 12345678901234567890`, `{"big":12345678901234567890}`, true},
 		{`0.1 === 0.10`, ``, true},
+
+		// ordering: numbers, strings by code units, JavaScript's conversions, NaN never ordered
+		{`visitor.claims.seats > 0`, `{"seats":3}`, true},
+		{`visitor.claims.seats > 0`, `{"seats":0}`, false},
+		{`visitor.claims.seats > 0`, `{}`, false}, // undefined is NaN
+		{`visitor.claims.seats >= 10`, `{"seats":10}`, true},
+		{`visitor.claims.seats < 10`, `{"seats":9.5}`, true},
+		{`visitor.claims.seats <= -1`, `{"seats":-1}`, true},
+		{`visitor.claims.seats > 5`, `{"seats":"6"}`, true},    // "6" is 6
+		{`visitor.claims.seats > 5`, `{"seats":"six"}`, false}, // NaN
+		{`visitor.claims.seats < 1`, `{"seats":null}`, true},   // null is 0
+		{`visitor.claims.seats < 1`, `{"seats":""}`, true},     // "" is 0
+		{`visitor.claims.seats > 1`, `{"seats":" 0x10 "}`, true},
+		{`visitor.claims.flag > 0`, `{"flag":true}`, true},
+		{`visitor.claims.v < "b"`, `{"v":"a"}`, true},
+		{`visitor.claims.v < "B"`, `{"v":"a"}`, false},  // code units: "a" (97) > "B" (66)
+		{`visitor.claims.v < "10"`, `{"v":"9"}`, false}, // two strings: not numbers
+		{`visitor.claims.v < 10`, `{"v":"9"}`, true},    // one number: both numbers
+		{`visitor.claims.v > "￿"`, `{"v":"😀"}`, false},
+		{`visitor.claims.list > 2`, `{"list":[3]}`, true},                       // [3] is "3"
+		{`visitor.claims.a < visitor.claims.b === true`, `{"a":1,"b":2}`, true}, // < binds tighter than ===
+		{`1 < 2 < 3`, ``, true},
+		{`3 > 2 > 1`, ``, false}, // (3 > 2) > 1 is true > 1, 1 > 1
+
+		// includes: arrays by SameValueZero, strings by substring, anything else undefined
+		{`visitor.claims.roles.includes("admin")`, `{"roles":["editor","admin"]}`, true},
+		{`visitor.claims.roles.includes("admin")`, `{"roles":["editor"]}`, false},
+		{`visitor.claims.roles.includes("admin")`, `{"roles":[]}`, false},
+		{`visitor.claims.roles.includes("admin")`, `{}`, false},
+		{`visitor.claims.roles.includes("admin")`, `{"roles":{"admin":true}}`, false},
+		{`!visitor.claims.roles.includes("admin")`, `{"roles":["x"]}`, true},
+		{`visitor.claims.roles.includes("admin") === undefined`, `{}`, true},
+		{`visitor.claims.ids.includes(3)`, `{"ids":[1,3]}`, true},
+		{`visitor.claims.ids.includes(3)`, `{"ids":["3"]}`, false},
+		{`visitor.claims.flags.includes(true)`, `{"flags":[false,true]}`, true},
+		{`visitor.claims.n.includes(null)`, `{"n":[null]}`, true},
+		{`visitor.claims.email.includes("@acme.")`, `{"email":"jo@acme.com"}`, true},
+		{`visitor.claims.email.includes("@acme.")`, `{"email":"jo@other.com"}`, false},
+		{`visitor.claims.v.includes(1)`, `{"v":"a1"}`, true},
+		{`visitor.claims.v.includes(0.0000001)`, `{"v":"x1e-7"}`, true}, // numbers as JavaScript writes them
+		{`visitor.claims.v.includes(1000000000000000000000)`, `{"v":"1e+21"}`, true},
+		{`visitor.claims.v.includes(1.5)`, `{"v":"1.5"}`, true},
+		{`visitor.claims.v.includes(visitor.claims.w)`, `{"v":"xy","w":"y"}`, true},
+		{`visitor.claims.company.tags.includes("b") && visitor.claims.company.size >= 10`, `{"company":{"tags":["a","b"],"size":12}}`, true},
+		{`visitor.claims.company.tags.includes("b") && visitor.claims.company.size >= 10`, `{"company":{"tags":["a","b"],"size":9}}`, false},
+
+		// undefined
+		{`visitor.claims.name !== undefined`, `{"name":""}`, true},
+		{`visitor.claims.name !== undefined`, `{}`, false},
+		{`visitor.claims.name === undefined`, `{"name":null}`, false},
 
 		// booleans
 		{`visitor.claims.admin === false`, `{"admin":false}`, true},

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -202,4 +204,205 @@ func strictEqual(x, y value) bool {
 		return a.UnsafePointer() == b.UnsafePointer() && a.Len() == b.Len()
 	}
 	return false
+}
+
+type (
+	// relNode is <, <=, > or >=.
+	relNode struct {
+		x, y node
+		op   tokenKind
+	}
+	// includesNode is of.includes(arg).
+	includesNode struct{ of, arg node }
+)
+
+// eval compares as JavaScript does: two strings by UTF-16 code units, anything else as numbers,
+// and a comparison involving NaN is false.
+func (n *relNode) eval(claims map[string]any) value {
+	x, y := n.x.eval(claims).toPrimitive(), n.y.eval(claims).toPrimitive()
+	var c int
+	if x.kind == kString && y.kind == kString {
+		c = compareUTF16(x.s, y.s)
+	} else {
+		a, b := x.toNumber(), y.toNumber()
+		if math.IsNaN(a) || math.IsNaN(b) {
+			return value{kind: kBool, b: false}
+		}
+		switch {
+		case a < b:
+			c = -1
+		case a > b:
+			c = 1
+		}
+	}
+	var r bool
+	switch n.op {
+	case tLess:
+		r = c < 0
+	case tLessEq:
+		r = c <= 0
+	case tGreater:
+		r = c > 0
+	case tGreaterEq:
+		r = c >= 0
+	}
+	return value{kind: kBool, b: r}
+}
+
+// eval is Array.prototype.includes (SameValueZero: NaN includes NaN) on arrays and
+// String.prototype.includes on strings. On anything else it is undefined, as
+// of?.includes(arg) would be, rather than JavaScript's TypeError.
+func (n *includesNode) eval(claims map[string]any) value {
+	of := n.of.eval(claims)
+	arg := n.arg.eval(claims)
+	switch of.kind {
+	case kArray:
+		for _, e := range of.raw.([]any) {
+			v := fromGo(e)
+			if strictEqual(v, arg) || v.kind == kNumber && arg.kind == kNumber && math.IsNaN(v.n) && math.IsNaN(arg.n) {
+				return value{kind: kBool, b: true}
+			}
+		}
+		return value{kind: kBool, b: false}
+	case kString:
+		return value{kind: kBool, b: strings.Contains(of.s, arg.toPrimitive().toString())}
+	}
+	return value{kind: kUndefined}
+}
+
+// toPrimitive turns an array into its join(",") and an object into "[object Object]", as
+// JavaScript's ToPrimitive does for them; other values are primitive already.
+func (v value) toPrimitive() value {
+	switch v.kind {
+	case kArray:
+		a := v.raw.([]any)
+		parts := make([]string, len(a))
+		for i, e := range a {
+			if ev := fromGo(e); ev.kind != kUndefined && ev.kind != kNull {
+				parts[i] = ev.toPrimitive().toString()
+			}
+		}
+		return value{kind: kString, s: strings.Join(parts, ",")}
+	case kObject, kOther:
+		return value{kind: kString, s: "[object Object]"}
+	}
+	return v
+}
+
+// toString is JavaScript's ToString of a primitive.
+func (v value) toString() string {
+	switch v.kind {
+	case kUndefined:
+		return "undefined"
+	case kNull:
+		return "null"
+	case kBool:
+		return strconv.FormatBool(v.b)
+	case kNumber:
+		return numberToString(v.n)
+	case kString:
+		return v.s
+	}
+	return v.toPrimitive().toString()
+}
+
+// numberToString formats a number as JavaScript's Number.prototype.toString does.
+func numberToString(n float64) string {
+	switch {
+	case math.IsNaN(n):
+		return "NaN"
+	case math.IsInf(n, 1):
+		return "Infinity"
+	case math.IsInf(n, -1):
+		return "-Infinity"
+	case n == 0:
+		return "0"
+	}
+	if a := math.Abs(n); a >= 1e21 || a < 1e-6 {
+		s := strconv.FormatFloat(n, 'e', -1, 64) // 1e+21, 1.5e-07
+		mant, exp, _ := strings.Cut(s, "e")
+		sign, digits := exp[:1], strings.TrimLeft(exp[1:], "0")
+		return mant + "e" + sign + digits
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64)
+}
+
+// toNumber is JavaScript's ToNumber of a primitive.
+func (v value) toNumber() float64 {
+	switch v.kind {
+	case kNull:
+		return 0
+	case kBool:
+		if v.b {
+			return 1
+		}
+		return 0
+	case kNumber:
+		return v.n
+	case kString:
+		return stringToNumber(v.s)
+	}
+	return math.NaN()
+}
+
+// stringToNumber reads a string as JavaScript's Number(s) does: surrounding whitespace
+// ignored, "" is 0, decimal literals with an optional sign and exponent, Infinity, and
+// unsigned 0x/0o/0b integers; anything else is NaN.
+func stringToNumber(s string) float64 {
+	s = strings.TrimFunc(s, isSpace)
+	if s == "" {
+		return 0
+	}
+	switch s {
+	case "Infinity", "+Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			n := 0.0
+			for _, r := range s[2:] {
+				d, err := strconv.ParseUint(string(r), base, 8)
+				if err != nil {
+					return math.NaN()
+				}
+				n = n*float64(base) + float64(d)
+			}
+			return n
+		}
+	}
+	if !decimalLiteral.MatchString(s) {
+		return math.NaN()
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRangeErr(err) {
+		return math.NaN()
+	}
+	return n
+}
+
+var decimalLiteral = regexp.MustCompile(`^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+
+// compareUTF16 orders strings by UTF-16 code units, as JavaScript's < does.
+func compareUTF16(a, b string) int {
+	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+	for i := 0; i < len(ua) && i < len(ub); i++ {
+		if ua[i] != ub[i] {
+			if ua[i] < ub[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(ua) - len(ub)
 }

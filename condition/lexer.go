@@ -11,22 +11,27 @@ import (
 type tokenKind uint8
 
 const (
-	tEOF      tokenKind = iota
-	tError              // a lexical error; always the last token, carrying err
-	tString             // 'text' or "text"; val holds the unescaped text
-	tNumber             // 12 or 1.5; num holds the value
-	tIdent              // visitor, claims, true, false, null, ...
-	tDot                // .
-	tLBracket           // [
-	tRBracket           // ]
-	tLParen             // (
-	tRParen             // )
-	tStrictEq           // ===
-	tStrictNe           // !==
-	tAnd                // &&
-	tOr                 // ||
-	tNot                // !
-	tMinus              // -
+	tEOF       tokenKind = iota
+	tError               // a lexical error; always the last token, carrying err
+	tString              // 'text' or "text"; val holds the unescaped text
+	tNumber              // 12 or 1.5; num holds the value
+	tIdent               // visitor, claims, true, false, null, ...
+	tDot                 // .
+	tLBracket            // [
+	tRBracket            // ]
+	tLParen              // (
+	tRParen              // )
+	tStrictEq            // ===
+	tStrictNe            // !==
+	tAnd                 // &&
+	tOr                  // ||
+	tNot                 // !
+	tMinus               // -
+	tLess                // <
+	tLessEq              // <=
+	tGreater             // >
+	tGreaterEq           // >=
+	tComma               // , (only to say that includes takes one argument)
 )
 
 type token struct {
@@ -150,6 +155,18 @@ func (l *lexer) next() token {
 		return op(tRParen, 1)
 	case r == '-':
 		return op(tMinus, 1)
+	case r == '<':
+		if l.peek(1) == '=' {
+			return op(tLessEq, 2)
+		}
+		return op(tLess, 1)
+	case r == '>':
+		if l.peek(1) == '=' {
+			return op(tGreaterEq, 2)
+		}
+		return op(tGreater, 1)
+	case r == ',':
+		return op(tComma, 1)
 	case r == '=':
 		// Only strict equality exists: == coerces types in JavaScript, which makes conditions
 		// surprising, and a lone = would be an assignment.

@@ -94,9 +94,9 @@ func (p *parser) and() (node, error) {
 	return x, nil
 }
 
-// equality = unary { ( "===" | "!==" ) unary }, left-associative as in JavaScript.
+// equality = relational { ( "===" | "!==" ) relational }, left-associative as in JavaScript.
 func (p *parser) equality() (node, error) {
-	x, err := p.unary()
+	x, err := p.relational()
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +106,32 @@ func (p *parser) equality() (node, error) {
 			return x, nil
 		}
 		p.advance()
-		y, err := p.unary()
+		y, err := p.relational()
 		if err != nil {
 			return nil, err
 		}
 		x = &eqNode{x: x, y: y, negate: kind == tStrictNe}
+	}
+}
+
+// relational = unary { ( "<" | "<=" | ">" | ">=" ) unary }, binding tighter than equality and
+// left-associative, as in JavaScript.
+func (p *parser) relational() (node, error) {
+	x, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		kind := p.tok().kind
+		if kind != tLess && kind != tLessEq && kind != tGreater && kind != tGreaterEq {
+			return x, nil
+		}
+		p.advance()
+		y, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		x = &relNode{x: x, y: y, op: kind}
 	}
 }
 
@@ -159,6 +180,9 @@ func (p *parser) primary() (node, error) {
 		case "null":
 			p.advance()
 			return &litNode{v: value{kind: kNull}}, nil
+		case "undefined":
+			p.advance()
+			return &litNode{v: value{kind: kUndefined}}, nil
 		}
 		return p.reference()
 	case tLParen:
@@ -206,12 +230,36 @@ func (p *parser) reference() (node, error) {
 		}
 		path = append(path, name)
 	}
-	if t := p.tok(); t.kind == tLParen {
-		// Most likely a method such as roles.includes("admin"); say so rather than complain
-		// about a stray "(".
-		return nil, p.errorf(t, "function and method calls are not supported")
+	ref := &refNode{path: path}
+	t := p.tok()
+	if t.kind != tLParen {
+		return ref, nil
 	}
-	return &refNode{path: path}, nil
+	// A call: only includes(value), on what the path before it reads.
+	if len(path) == 0 || path[len(path)-1] != "includes" || p.toks[p.i-1].kind != tIdent {
+		return nil, p.errorf(t, "function and method calls are not supported, except .includes(value)")
+	}
+	if err := p.enter(t); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	p.advance()
+	arg, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	switch c := p.tok(); c.kind {
+	case tRParen:
+		p.advance()
+	case tComma:
+		return nil, p.errorf(c, "includes takes one argument")
+	default:
+		return nil, p.errorf(c, "expected \")\" to close the call at column %d, found %s", t.pos, c.describe())
+	}
+	if k := p.tok().kind; k == tDot || k == tLBracket || k == tLParen {
+		return nil, p.errorf(p.tok(), "nothing can follow an includes(...) call but an operator")
+	}
+	return &includesNode{of: &refNode{path: path[:len(path)-1]}, arg: arg}, nil
 }
 
 // accessor = "." name | "[" ( string | integer ) "]"; it returns the property name. An integer

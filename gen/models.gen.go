@@ -28,57 +28,39 @@ func (e AgentInstructionsObject) Valid() bool {
 	}
 }
 
-// Defines values for BillingInterval.
-const (
-	Monthly BillingInterval = "monthly"
-	Yearly  BillingInterval = "yearly"
-)
-
-// Valid indicates whether the value is a known member of the BillingInterval enum.
-func (e BillingInterval) Valid() bool {
-	switch e {
-	case Monthly:
-		return true
-	case Yearly:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for BillingPlan.
 const (
-	Community2024  BillingPlan = "community_2024"
-	Enterprise2024 BillingPlan = "enterprise_2024"
-	Free           BillingPlan = "free"
-	Free2024       BillingPlan = "free_2024"
-	Internal       BillingPlan = "internal"
-	Plus           BillingPlan = "plus"
-	Plus2024       BillingPlan = "plus_2024"
-	Pro            BillingPlan = "pro"
-	Pro2024        BillingPlan = "pro_2024"
+	BillingPlanCommunity2024  BillingPlan = "community_2024"
+	BillingPlanEnterprise2024 BillingPlan = "enterprise_2024"
+	BillingPlanFree           BillingPlan = "free"
+	BillingPlanFree2024       BillingPlan = "free_2024"
+	BillingPlanInternal       BillingPlan = "internal"
+	BillingPlanPlus           BillingPlan = "plus"
+	BillingPlanPlus2024       BillingPlan = "plus_2024"
+	BillingPlanPro            BillingPlan = "pro"
+	BillingPlanPro2024        BillingPlan = "pro_2024"
 )
 
 // Valid indicates whether the value is a known member of the BillingPlan enum.
 func (e BillingPlan) Valid() bool {
 	switch e {
-	case Community2024:
+	case BillingPlanCommunity2024:
 		return true
-	case Enterprise2024:
+	case BillingPlanEnterprise2024:
 		return true
-	case Free:
+	case BillingPlanFree:
 		return true
-	case Free2024:
+	case BillingPlanFree2024:
 		return true
-	case Internal:
+	case BillingPlanInternal:
 		return true
-	case Plus:
+	case BillingPlanPlus:
 		return true
-	case Plus2024:
+	case BillingPlanPlus2024:
 		return true
-	case Pro:
+	case BillingPlanPro:
 		return true
-	case Pro2024:
+	case BillingPlanPro2024:
 		return true
 	default:
 		return false
@@ -87,16 +69,19 @@ func (e BillingPlan) Valid() bool {
 
 // Defines values for BlockSource.
 const (
-	Backoffice BlockSource = "backoffice"
-	Stripe     BlockSource = "stripe"
+	BlockSourceBackoffice BlockSource = "backoffice"
+	BlockSourceExternal   BlockSource = "external"
+	BlockSourceInternal   BlockSource = "internal"
 )
 
 // Valid indicates whether the value is a known member of the BlockSource enum.
 func (e BlockSource) Valid() bool {
 	switch e {
-	case Backoffice:
+	case BlockSourceBackoffice:
 		return true
-	case Stripe:
+	case BlockSourceExternal:
+		return true
+	case BlockSourceInternal:
 		return true
 	default:
 		return false
@@ -436,6 +421,666 @@ func (e ContentRefFileKind) Valid() bool {
 	}
 }
 
+// Defines values for CustomizationAIMode.
+const (
+	CustomizationAIModeAssistant CustomizationAIMode = "assistant"
+	CustomizationAIModeNone      CustomizationAIMode = "none"
+	CustomizationAIModeSearch    CustomizationAIMode = "search"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationAIMode enum.
+func (e CustomizationAIMode) Valid() bool {
+	switch e {
+	case CustomizationAIModeAssistant:
+		return true
+	case CustomizationAIModeNone:
+		return true
+	case CustomizationAIModeSearch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationBackground.
+const (
+	CustomizationBackgroundMatch CustomizationBackground = "match"
+	CustomizationBackgroundPlain CustomizationBackground = "plain"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationBackground enum.
+func (e CustomizationBackground) Valid() bool {
+	switch e {
+	case CustomizationBackgroundMatch:
+		return true
+	case CustomizationBackgroundPlain:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationCodeTheme.
+const (
+	CustomizationCodeThemeAndromeeda              CustomizationCodeTheme = "andromeeda"
+	CustomizationCodeThemeAuroraX                 CustomizationCodeTheme = "aurora-x"
+	CustomizationCodeThemeAyuDark                 CustomizationCodeTheme = "ayu-dark"
+	CustomizationCodeThemeCatppuccinFrappe        CustomizationCodeTheme = "catppuccin-frappe"
+	CustomizationCodeThemeCatppuccinLatte         CustomizationCodeTheme = "catppuccin-latte"
+	CustomizationCodeThemeCatppuccinMacchiato     CustomizationCodeTheme = "catppuccin-macchiato"
+	CustomizationCodeThemeCatppuccinMocha         CustomizationCodeTheme = "catppuccin-mocha"
+	CustomizationCodeThemeDarkPlus                CustomizationCodeTheme = "dark-plus"
+	CustomizationCodeThemeDefaultDark             CustomizationCodeTheme = "default-dark"
+	CustomizationCodeThemeDefaultLight            CustomizationCodeTheme = "default-light"
+	CustomizationCodeThemeDracula                 CustomizationCodeTheme = "dracula"
+	CustomizationCodeThemeDraculaSoft             CustomizationCodeTheme = "dracula-soft"
+	CustomizationCodeThemeEverforestDark          CustomizationCodeTheme = "everforest-dark"
+	CustomizationCodeThemeEverforestLight         CustomizationCodeTheme = "everforest-light"
+	CustomizationCodeThemeGithubDark              CustomizationCodeTheme = "github-dark"
+	CustomizationCodeThemeGithubDarkDefault       CustomizationCodeTheme = "github-dark-default"
+	CustomizationCodeThemeGithubDarkDimmed        CustomizationCodeTheme = "github-dark-dimmed"
+	CustomizationCodeThemeGithubDarkHighContrast  CustomizationCodeTheme = "github-dark-high-contrast"
+	CustomizationCodeThemeGithubLight             CustomizationCodeTheme = "github-light"
+	CustomizationCodeThemeGithubLightDefault      CustomizationCodeTheme = "github-light-default"
+	CustomizationCodeThemeGithubLightHighContrast CustomizationCodeTheme = "github-light-high-contrast"
+	CustomizationCodeThemeGruvboxDarkHard         CustomizationCodeTheme = "gruvbox-dark-hard"
+	CustomizationCodeThemeGruvboxDarkMedium       CustomizationCodeTheme = "gruvbox-dark-medium"
+	CustomizationCodeThemeGruvboxDarkSoft         CustomizationCodeTheme = "gruvbox-dark-soft"
+	CustomizationCodeThemeGruvboxLightHard        CustomizationCodeTheme = "gruvbox-light-hard"
+	CustomizationCodeThemeGruvboxLightMedium      CustomizationCodeTheme = "gruvbox-light-medium"
+	CustomizationCodeThemeGruvboxLightSoft        CustomizationCodeTheme = "gruvbox-light-soft"
+	CustomizationCodeThemeHouston                 CustomizationCodeTheme = "houston"
+	CustomizationCodeThemeKanagawaDragon          CustomizationCodeTheme = "kanagawa-dragon"
+	CustomizationCodeThemeKanagawaLotus           CustomizationCodeTheme = "kanagawa-lotus"
+	CustomizationCodeThemeKanagawaWave            CustomizationCodeTheme = "kanagawa-wave"
+	CustomizationCodeThemeLaserwave               CustomizationCodeTheme = "laserwave"
+	CustomizationCodeThemeLightPlus               CustomizationCodeTheme = "light-plus"
+	CustomizationCodeThemeMaterialTheme           CustomizationCodeTheme = "material-theme"
+	CustomizationCodeThemeMaterialThemeDarker     CustomizationCodeTheme = "material-theme-darker"
+	CustomizationCodeThemeMaterialThemeLighter    CustomizationCodeTheme = "material-theme-lighter"
+	CustomizationCodeThemeMaterialThemeOcean      CustomizationCodeTheme = "material-theme-ocean"
+	CustomizationCodeThemeMaterialThemePalenight  CustomizationCodeTheme = "material-theme-palenight"
+	CustomizationCodeThemeMinDark                 CustomizationCodeTheme = "min-dark"
+	CustomizationCodeThemeMinLight                CustomizationCodeTheme = "min-light"
+	CustomizationCodeThemeMonochromeDark          CustomizationCodeTheme = "monochrome-dark"
+	CustomizationCodeThemeMonochromeLight         CustomizationCodeTheme = "monochrome-light"
+	CustomizationCodeThemeMonokai                 CustomizationCodeTheme = "monokai"
+	CustomizationCodeThemeNightOwl                CustomizationCodeTheme = "night-owl"
+	CustomizationCodeThemeNord                    CustomizationCodeTheme = "nord"
+	CustomizationCodeThemeOneDarkPro              CustomizationCodeTheme = "one-dark-pro"
+	CustomizationCodeThemeOneLight                CustomizationCodeTheme = "one-light"
+	CustomizationCodeThemePlastic                 CustomizationCodeTheme = "plastic"
+	CustomizationCodeThemePoimandres              CustomizationCodeTheme = "poimandres"
+	CustomizationCodeThemeRed                     CustomizationCodeTheme = "red"
+	CustomizationCodeThemeRosePine                CustomizationCodeTheme = "rose-pine"
+	CustomizationCodeThemeRosePineDawn            CustomizationCodeTheme = "rose-pine-dawn"
+	CustomizationCodeThemeRosePineMoon            CustomizationCodeTheme = "rose-pine-moon"
+	CustomizationCodeThemeSlackDark               CustomizationCodeTheme = "slack-dark"
+	CustomizationCodeThemeSlackOchin              CustomizationCodeTheme = "slack-ochin"
+	CustomizationCodeThemeSnazzyLight             CustomizationCodeTheme = "snazzy-light"
+	CustomizationCodeThemeSolarizedDark           CustomizationCodeTheme = "solarized-dark"
+	CustomizationCodeThemeSolarizedLight          CustomizationCodeTheme = "solarized-light"
+	CustomizationCodeThemeSynthwave84             CustomizationCodeTheme = "synthwave-84"
+	CustomizationCodeThemeTokyoNight              CustomizationCodeTheme = "tokyo-night"
+	CustomizationCodeThemeVesper                  CustomizationCodeTheme = "vesper"
+	CustomizationCodeThemeVitesseBlack            CustomizationCodeTheme = "vitesse-black"
+	CustomizationCodeThemeVitesseDark             CustomizationCodeTheme = "vitesse-dark"
+	CustomizationCodeThemeVitesseLight            CustomizationCodeTheme = "vitesse-light"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationCodeTheme enum.
+func (e CustomizationCodeTheme) Valid() bool {
+	switch e {
+	case CustomizationCodeThemeAndromeeda:
+		return true
+	case CustomizationCodeThemeAuroraX:
+		return true
+	case CustomizationCodeThemeAyuDark:
+		return true
+	case CustomizationCodeThemeCatppuccinFrappe:
+		return true
+	case CustomizationCodeThemeCatppuccinLatte:
+		return true
+	case CustomizationCodeThemeCatppuccinMacchiato:
+		return true
+	case CustomizationCodeThemeCatppuccinMocha:
+		return true
+	case CustomizationCodeThemeDarkPlus:
+		return true
+	case CustomizationCodeThemeDefaultDark:
+		return true
+	case CustomizationCodeThemeDefaultLight:
+		return true
+	case CustomizationCodeThemeDracula:
+		return true
+	case CustomizationCodeThemeDraculaSoft:
+		return true
+	case CustomizationCodeThemeEverforestDark:
+		return true
+	case CustomizationCodeThemeEverforestLight:
+		return true
+	case CustomizationCodeThemeGithubDark:
+		return true
+	case CustomizationCodeThemeGithubDarkDefault:
+		return true
+	case CustomizationCodeThemeGithubDarkDimmed:
+		return true
+	case CustomizationCodeThemeGithubDarkHighContrast:
+		return true
+	case CustomizationCodeThemeGithubLight:
+		return true
+	case CustomizationCodeThemeGithubLightDefault:
+		return true
+	case CustomizationCodeThemeGithubLightHighContrast:
+		return true
+	case CustomizationCodeThemeGruvboxDarkHard:
+		return true
+	case CustomizationCodeThemeGruvboxDarkMedium:
+		return true
+	case CustomizationCodeThemeGruvboxDarkSoft:
+		return true
+	case CustomizationCodeThemeGruvboxLightHard:
+		return true
+	case CustomizationCodeThemeGruvboxLightMedium:
+		return true
+	case CustomizationCodeThemeGruvboxLightSoft:
+		return true
+	case CustomizationCodeThemeHouston:
+		return true
+	case CustomizationCodeThemeKanagawaDragon:
+		return true
+	case CustomizationCodeThemeKanagawaLotus:
+		return true
+	case CustomizationCodeThemeKanagawaWave:
+		return true
+	case CustomizationCodeThemeLaserwave:
+		return true
+	case CustomizationCodeThemeLightPlus:
+		return true
+	case CustomizationCodeThemeMaterialTheme:
+		return true
+	case CustomizationCodeThemeMaterialThemeDarker:
+		return true
+	case CustomizationCodeThemeMaterialThemeLighter:
+		return true
+	case CustomizationCodeThemeMaterialThemeOcean:
+		return true
+	case CustomizationCodeThemeMaterialThemePalenight:
+		return true
+	case CustomizationCodeThemeMinDark:
+		return true
+	case CustomizationCodeThemeMinLight:
+		return true
+	case CustomizationCodeThemeMonochromeDark:
+		return true
+	case CustomizationCodeThemeMonochromeLight:
+		return true
+	case CustomizationCodeThemeMonokai:
+		return true
+	case CustomizationCodeThemeNightOwl:
+		return true
+	case CustomizationCodeThemeNord:
+		return true
+	case CustomizationCodeThemeOneDarkPro:
+		return true
+	case CustomizationCodeThemeOneLight:
+		return true
+	case CustomizationCodeThemePlastic:
+		return true
+	case CustomizationCodeThemePoimandres:
+		return true
+	case CustomizationCodeThemeRed:
+		return true
+	case CustomizationCodeThemeRosePine:
+		return true
+	case CustomizationCodeThemeRosePineDawn:
+		return true
+	case CustomizationCodeThemeRosePineMoon:
+		return true
+	case CustomizationCodeThemeSlackDark:
+		return true
+	case CustomizationCodeThemeSlackOchin:
+		return true
+	case CustomizationCodeThemeSnazzyLight:
+		return true
+	case CustomizationCodeThemeSolarizedDark:
+		return true
+	case CustomizationCodeThemeSolarizedLight:
+		return true
+	case CustomizationCodeThemeSynthwave84:
+		return true
+	case CustomizationCodeThemeTokyoNight:
+		return true
+	case CustomizationCodeThemeVesper:
+		return true
+	case CustomizationCodeThemeVitesseBlack:
+		return true
+	case CustomizationCodeThemeVitesseDark:
+		return true
+	case CustomizationCodeThemeVitesseLight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationCorners.
+const (
+	CustomizationCornersCircular CustomizationCorners = "circular"
+	CustomizationCornersRounded  CustomizationCorners = "rounded"
+	CustomizationCornersStraight CustomizationCorners = "straight"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationCorners enum.
+func (e CustomizationCorners) Valid() bool {
+	switch e {
+	case CustomizationCornersCircular:
+		return true
+	case CustomizationCornersRounded:
+		return true
+	case CustomizationCornersStraight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationDefaultFont.
+const (
+	CustomizationDefaultFontABCFavorit    CustomizationDefaultFont = "ABCFavorit"
+	CustomizationDefaultFontFiraSans      CustomizationDefaultFont = "FiraSans"
+	CustomizationDefaultFontIBMPlexSerif  CustomizationDefaultFont = "IBMPlexSerif"
+	CustomizationDefaultFontInter         CustomizationDefaultFont = "Inter"
+	CustomizationDefaultFontLato          CustomizationDefaultFont = "Lato"
+	CustomizationDefaultFontMerriweather  CustomizationDefaultFont = "Merriweather"
+	CustomizationDefaultFontNotoSans      CustomizationDefaultFont = "NotoSans"
+	CustomizationDefaultFontOpenSans      CustomizationDefaultFont = "OpenSans"
+	CustomizationDefaultFontOverpass      CustomizationDefaultFont = "Overpass"
+	CustomizationDefaultFontPoppins       CustomizationDefaultFont = "Poppins"
+	CustomizationDefaultFontRaleway       CustomizationDefaultFont = "Raleway"
+	CustomizationDefaultFontRoboto        CustomizationDefaultFont = "Roboto"
+	CustomizationDefaultFontRobotoSlab    CustomizationDefaultFont = "RobotoSlab"
+	CustomizationDefaultFontSourceSansPro CustomizationDefaultFont = "SourceSansPro"
+	CustomizationDefaultFontUbuntu        CustomizationDefaultFont = "Ubuntu"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDefaultFont enum.
+func (e CustomizationDefaultFont) Valid() bool {
+	switch e {
+	case CustomizationDefaultFontABCFavorit:
+		return true
+	case CustomizationDefaultFontFiraSans:
+		return true
+	case CustomizationDefaultFontIBMPlexSerif:
+		return true
+	case CustomizationDefaultFontInter:
+		return true
+	case CustomizationDefaultFontLato:
+		return true
+	case CustomizationDefaultFontMerriweather:
+		return true
+	case CustomizationDefaultFontNotoSans:
+		return true
+	case CustomizationDefaultFontOpenSans:
+		return true
+	case CustomizationDefaultFontOverpass:
+		return true
+	case CustomizationDefaultFontPoppins:
+		return true
+	case CustomizationDefaultFontRaleway:
+		return true
+	case CustomizationDefaultFontRoboto:
+		return true
+	case CustomizationDefaultFontRobotoSlab:
+		return true
+	case CustomizationDefaultFontSourceSansPro:
+		return true
+	case CustomizationDefaultFontUbuntu:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationDefaultMonospaceFont.
+const (
+	CustomizationDefaultMonospaceFontDMMono        CustomizationDefaultMonospaceFont = "DMMono"
+	CustomizationDefaultMonospaceFontFiraCode      CustomizationDefaultMonospaceFont = "FiraCode"
+	CustomizationDefaultMonospaceFontIBMPlexMono   CustomizationDefaultMonospaceFont = "IBMPlexMono"
+	CustomizationDefaultMonospaceFontInconsolata   CustomizationDefaultMonospaceFont = "Inconsolata"
+	CustomizationDefaultMonospaceFontJetBrainsMono CustomizationDefaultMonospaceFont = "JetBrainsMono"
+	CustomizationDefaultMonospaceFontRobotoMono    CustomizationDefaultMonospaceFont = "RobotoMono"
+	CustomizationDefaultMonospaceFontSourceCodePro CustomizationDefaultMonospaceFont = "SourceCodePro"
+	CustomizationDefaultMonospaceFontSpaceMono     CustomizationDefaultMonospaceFont = "SpaceMono"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDefaultMonospaceFont enum.
+func (e CustomizationDefaultMonospaceFont) Valid() bool {
+	switch e {
+	case CustomizationDefaultMonospaceFontDMMono:
+		return true
+	case CustomizationDefaultMonospaceFontFiraCode:
+		return true
+	case CustomizationDefaultMonospaceFontIBMPlexMono:
+		return true
+	case CustomizationDefaultMonospaceFontInconsolata:
+		return true
+	case CustomizationDefaultMonospaceFontJetBrainsMono:
+		return true
+	case CustomizationDefaultMonospaceFontRobotoMono:
+		return true
+	case CustomizationDefaultMonospaceFontSourceCodePro:
+		return true
+	case CustomizationDefaultMonospaceFontSpaceMono:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationDepth.
+const (
+	CustomizationDepthFlat   CustomizationDepth = "flat"
+	CustomizationDepthSubtle CustomizationDepth = "subtle"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDepth enum.
+func (e CustomizationDepth) Valid() bool {
+	switch e {
+	case CustomizationDepthFlat:
+		return true
+	case CustomizationDepthSubtle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationHeaderPreset.
+const (
+	CustomizationHeaderPresetBold     CustomizationHeaderPreset = "bold"
+	CustomizationHeaderPresetContrast CustomizationHeaderPreset = "contrast"
+	CustomizationHeaderPresetCustom   CustomizationHeaderPreset = "custom"
+	CustomizationHeaderPresetDefault  CustomizationHeaderPreset = "default"
+	CustomizationHeaderPresetNone     CustomizationHeaderPreset = "none"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationHeaderPreset enum.
+func (e CustomizationHeaderPreset) Valid() bool {
+	switch e {
+	case CustomizationHeaderPresetBold:
+		return true
+	case CustomizationHeaderPresetContrast:
+		return true
+	case CustomizationHeaderPresetCustom:
+		return true
+	case CustomizationHeaderPresetDefault:
+		return true
+	case CustomizationHeaderPresetNone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationIconsStyle.
+const (
+	CustomizationIconsStyleDuotone CustomizationIconsStyle = "duotone"
+	CustomizationIconsStyleLight   CustomizationIconsStyle = "light"
+	CustomizationIconsStyleRegular CustomizationIconsStyle = "regular"
+	CustomizationIconsStyleSolid   CustomizationIconsStyle = "solid"
+	CustomizationIconsStyleThin    CustomizationIconsStyle = "thin"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationIconsStyle enum.
+func (e CustomizationIconsStyle) Valid() bool {
+	switch e {
+	case CustomizationIconsStyleDuotone:
+		return true
+	case CustomizationIconsStyleLight:
+		return true
+	case CustomizationIconsStyleRegular:
+		return true
+	case CustomizationIconsStyleSolid:
+		return true
+	case CustomizationIconsStyleThin:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationLinkTargetKind.
+const (
+	CustomizationLinkTargetKindAnchor          CustomizationLinkTargetKind = "anchor"
+	CustomizationLinkTargetKindCollection      CustomizationLinkTargetKind = "collection"
+	CustomizationLinkTargetKindFile            CustomizationLinkTargetKind = "file"
+	CustomizationLinkTargetKindOpenapi         CustomizationLinkTargetKind = "openapi"
+	CustomizationLinkTargetKindPage            CustomizationLinkTargetKind = "page"
+	CustomizationLinkTargetKindReusableContent CustomizationLinkTargetKind = "reusable-content"
+	CustomizationLinkTargetKindSpace           CustomizationLinkTargetKind = "space"
+	CustomizationLinkTargetKindTag             CustomizationLinkTargetKind = "tag"
+	CustomizationLinkTargetKindUrl             CustomizationLinkTargetKind = "url"
+	CustomizationLinkTargetKindUser            CustomizationLinkTargetKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationLinkTargetKind enum.
+func (e CustomizationLinkTargetKind) Valid() bool {
+	switch e {
+	case CustomizationLinkTargetKindAnchor:
+		return true
+	case CustomizationLinkTargetKindCollection:
+		return true
+	case CustomizationLinkTargetKindFile:
+		return true
+	case CustomizationLinkTargetKindOpenapi:
+		return true
+	case CustomizationLinkTargetKindPage:
+		return true
+	case CustomizationLinkTargetKindReusableContent:
+		return true
+	case CustomizationLinkTargetKindSpace:
+		return true
+	case CustomizationLinkTargetKindTag:
+		return true
+	case CustomizationLinkTargetKindUrl:
+		return true
+	case CustomizationLinkTargetKindUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationLinksStyle.
+const (
+	CustomizationLinksStyleAccent  CustomizationLinksStyle = "accent"
+	CustomizationLinksStyleDefault CustomizationLinksStyle = "default"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationLinksStyle enum.
+func (e CustomizationLinksStyle) Valid() bool {
+	switch e {
+	case CustomizationLinksStyleAccent:
+		return true
+	case CustomizationLinksStyleDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationLocale.
+const (
+	CustomizationLocaleDe   CustomizationLocale = "de"
+	CustomizationLocaleEn   CustomizationLocale = "en"
+	CustomizationLocaleEs   CustomizationLocale = "es"
+	CustomizationLocaleFr   CustomizationLocale = "fr"
+	CustomizationLocaleJa   CustomizationLocale = "ja"
+	CustomizationLocaleNl   CustomizationLocale = "nl"
+	CustomizationLocaleNo   CustomizationLocale = "no"
+	CustomizationLocalePtBr CustomizationLocale = "pt-br"
+	CustomizationLocaleRu   CustomizationLocale = "ru"
+	CustomizationLocaleZh   CustomizationLocale = "zh"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationLocale enum.
+func (e CustomizationLocale) Valid() bool {
+	switch e {
+	case CustomizationLocaleDe:
+		return true
+	case CustomizationLocaleEn:
+		return true
+	case CustomizationLocaleEs:
+		return true
+	case CustomizationLocaleFr:
+		return true
+	case CustomizationLocaleJa:
+		return true
+	case CustomizationLocaleNl:
+		return true
+	case CustomizationLocaleNo:
+		return true
+	case CustomizationLocalePtBr:
+		return true
+	case CustomizationLocaleRu:
+		return true
+	case CustomizationLocaleZh:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationPageActionType.
+const (
+	CustomizationPageActionTypeAssistant  CustomizationPageActionType = "assistant"
+	CustomizationPageActionTypeExternalAi CustomizationPageActionType = "external-ai"
+	CustomizationPageActionTypeGit        CustomizationPageActionType = "git"
+	CustomizationPageActionTypeMarkdown   CustomizationPageActionType = "markdown"
+	CustomizationPageActionTypeMcp        CustomizationPageActionType = "mcp"
+	CustomizationPageActionTypePdf        CustomizationPageActionType = "pdf"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationPageActionType enum.
+func (e CustomizationPageActionType) Valid() bool {
+	switch e {
+	case CustomizationPageActionTypeAssistant:
+		return true
+	case CustomizationPageActionTypeExternalAi:
+		return true
+	case CustomizationPageActionTypeGit:
+		return true
+	case CustomizationPageActionTypeMarkdown:
+		return true
+	case CustomizationPageActionTypeMcp:
+		return true
+	case CustomizationPageActionTypePdf:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationSearchStyle.
+const (
+	CustomizationSearchStyleProminent CustomizationSearchStyle = "prominent"
+	CustomizationSearchStyleSubtle    CustomizationSearchStyle = "subtle"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationSearchStyle enum.
+func (e CustomizationSearchStyle) Valid() bool {
+	switch e {
+	case CustomizationSearchStyleProminent:
+		return true
+	case CustomizationSearchStyleSubtle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationSidebarBackgroundStyle.
+const (
+	CustomizationSidebarBackgroundStyleDefault CustomizationSidebarBackgroundStyle = "default"
+	CustomizationSidebarBackgroundStyleFilled  CustomizationSidebarBackgroundStyle = "filled"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationSidebarBackgroundStyle enum.
+func (e CustomizationSidebarBackgroundStyle) Valid() bool {
+	switch e {
+	case CustomizationSidebarBackgroundStyleDefault:
+		return true
+	case CustomizationSidebarBackgroundStyleFilled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationSidebarListStyle.
+const (
+	CustomizationSidebarListStyleDefault CustomizationSidebarListStyle = "default"
+	CustomizationSidebarListStyleLine    CustomizationSidebarListStyle = "line"
+	CustomizationSidebarListStylePill    CustomizationSidebarListStyle = "pill"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationSidebarListStyle enum.
+func (e CustomizationSidebarListStyle) Valid() bool {
+	switch e {
+	case CustomizationSidebarListStyleDefault:
+		return true
+	case CustomizationSidebarListStyleLine:
+		return true
+	case CustomizationSidebarListStylePill:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationTheme.
+const (
+	CustomizationThemeBold     CustomizationTheme = "bold"
+	CustomizationThemeClean    CustomizationTheme = "clean"
+	CustomizationThemeGradient CustomizationTheme = "gradient"
+	CustomizationThemeMuted    CustomizationTheme = "muted"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationTheme enum.
+func (e CustomizationTheme) Valid() bool {
+	switch e {
+	case CustomizationThemeBold:
+		return true
+	case CustomizationThemeClean:
+		return true
+	case CustomizationThemeGradient:
+		return true
+	case CustomizationThemeMuted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationThemeMode.
+const (
+	CustomizationThemeModeDark  CustomizationThemeMode = "dark"
+	CustomizationThemeModeLight CustomizationThemeMode = "light"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationThemeMode enum.
+func (e CustomizationThemeMode) Valid() bool {
+	switch e {
+	case CustomizationThemeModeDark:
+		return true
+	case CustomizationThemeModeLight:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DefaultContentType.
 const (
 	DefaultContentTypeSite DefaultContentType = "site"
@@ -514,24 +1159,6 @@ const (
 func (e DocumentObject) Valid() bool {
 	switch e {
 	case DocumentObjectDocument:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GitSyncProvider.
-const (
-	Github GitSyncProvider = "github"
-	Gitlab GitSyncProvider = "gitlab"
-)
-
-// Valid indicates whether the value is a known member of the GitSyncProvider enum.
-func (e GitSyncProvider) Valid() bool {
-	switch e {
-	case Github:
-		return true
-	case Gitlab:
 		return true
 	default:
 		return false
@@ -1204,6 +1831,174 @@ func (e SiteAgentsContext) Valid() bool {
 	}
 }
 
+// Defines values for SiteCustomizationFeature.
+const (
+	SiteCustomizationFeatureCustomIcons     SiteCustomizationFeature = "custom-icons"
+	SiteCustomizationFeatureFooterCopyright SiteCustomizationFeature = "footer-copyright"
+	SiteCustomizationFeatureFooterLinks     SiteCustomizationFeature = "footer-links"
+	SiteCustomizationFeatureFooterLogo      SiteCustomizationFeature = "footer-logo"
+	SiteCustomizationFeatureHeaderLogo      SiteCustomizationFeature = "header-logo"
+	SiteCustomizationFeaturePremiumFonts    SiteCustomizationFeature = "premium-fonts"
+	SiteCustomizationFeatureSemanticColors  SiteCustomizationFeature = "semantic-colors"
+	SiteCustomizationFeatureThemePreset     SiteCustomizationFeature = "theme-preset"
+)
+
+// Valid indicates whether the value is a known member of the SiteCustomizationFeature enum.
+func (e SiteCustomizationFeature) Valid() bool {
+	switch e {
+	case SiteCustomizationFeatureCustomIcons:
+		return true
+	case SiteCustomizationFeatureFooterCopyright:
+		return true
+	case SiteCustomizationFeatureFooterLinks:
+		return true
+	case SiteCustomizationFeatureFooterLogo:
+		return true
+	case SiteCustomizationFeatureHeaderLogo:
+		return true
+	case SiteCustomizationFeaturePremiumFonts:
+		return true
+	case SiteCustomizationFeatureSemanticColors:
+		return true
+	case SiteCustomizationFeatureThemePreset:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteDefaultLevel.
+const (
+	SiteDefaultLevelInherit SiteDefaultLevel = "inherit"
+)
+
+// Valid indicates whether the value is a known member of the SiteDefaultLevel enum.
+func (e SiteDefaultLevel) Valid() bool {
+	switch e {
+	case SiteDefaultLevelInherit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteExternalLinksTarget.
+const (
+	SiteExternalLinksTargetBlank SiteExternalLinksTarget = "blank"
+	SiteExternalLinksTargetSelf  SiteExternalLinksTarget = "self"
+)
+
+// Valid indicates whether the value is a known member of the SiteExternalLinksTarget enum.
+func (e SiteExternalLinksTarget) Valid() bool {
+	switch e {
+	case SiteExternalLinksTargetBlank:
+		return true
+	case SiteExternalLinksTargetSelf:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteFeatureKey.
+const (
+	SiteFeatureKeySitesAdaptiveContent       SiteFeatureKey = "sites-adaptive-content"
+	SiteFeatureKeySitesAds                   SiteFeatureKey = "sites-ads"
+	SiteFeatureKeySitesAdvancedCustomization SiteFeatureKey = "sites-advanced-customization"
+	SiteFeatureKeySitesAdvancedInsights      SiteFeatureKey = "sites-advanced-insights"
+	SiteFeatureKeySitesAiAssistant           SiteFeatureKey = "sites-ai-assistant"
+	SiteFeatureKeySitesAiSearch              SiteFeatureKey = "sites-ai-search"
+	SiteFeatureKeySitesApiPlayground         SiteFeatureKey = "sites-api-playground"
+	SiteFeatureKeySitesBasicCustomization    SiteFeatureKey = "sites-basic-customization"
+	SiteFeatureKeySitesCustomDomain          SiteFeatureKey = "sites-custom-domain"
+	SiteFeatureKeySitesCustomFonts           SiteFeatureKey = "sites-custom-fonts"
+	SiteFeatureKeySitesCustomSubdirectory    SiteFeatureKey = "sites-custom-subdirectory"
+	SiteFeatureKeySitesEmbed                 SiteFeatureKey = "sites-embed"
+	SiteFeatureKeySitesFullTextSearch        SiteFeatureKey = "sites-full-text-search"
+	SiteFeatureKeySitesMultivariantSite      SiteFeatureKey = "sites-multivariant-site"
+	SiteFeatureKeySitesNoCustomDomain        SiteFeatureKey = "sites-no-custom-domain"
+	SiteFeatureKeySitesPageFeedback          SiteFeatureKey = "sites-page-feedback"
+	SiteFeatureKeySitesPageTrafficInsights   SiteFeatureKey = "sites-page-traffic-insights"
+	SiteFeatureKeySitesPdfExport             SiteFeatureKey = "sites-pdf-export"
+	SiteFeatureKeySitesPreviewDeployments    SiteFeatureKey = "sites-preview-deployments"
+	SiteFeatureKeySitesPublicVisibility      SiteFeatureKey = "sites-public-visibility"
+	SiteFeatureKeySitesRedirects             SiteFeatureKey = "sites-redirects"
+	SiteFeatureKeySitesSearchInsights        SiteFeatureKey = "sites-search-insights"
+	SiteFeatureKeySitesSections              SiteFeatureKey = "sites-sections"
+	SiteFeatureKeySitesSeo                   SiteFeatureKey = "sites-seo"
+	SiteFeatureKeySitesShareLinks            SiteFeatureKey = "sites-share-links"
+	SiteFeatureKeySitesUnlistedVisibility    SiteFeatureKey = "sites-unlisted-visibility"
+	SiteFeatureKeySitesUserContribution      SiteFeatureKey = "sites-user-contribution"
+	SiteFeatureKeySitesVisitorAuthentication SiteFeatureKey = "sites-visitor-authentication"
+	SiteFeatureKeySitesVisitors              SiteFeatureKey = "sites-visitors"
+)
+
+// Valid indicates whether the value is a known member of the SiteFeatureKey enum.
+func (e SiteFeatureKey) Valid() bool {
+	switch e {
+	case SiteFeatureKeySitesAdaptiveContent:
+		return true
+	case SiteFeatureKeySitesAds:
+		return true
+	case SiteFeatureKeySitesAdvancedCustomization:
+		return true
+	case SiteFeatureKeySitesAdvancedInsights:
+		return true
+	case SiteFeatureKeySitesAiAssistant:
+		return true
+	case SiteFeatureKeySitesAiSearch:
+		return true
+	case SiteFeatureKeySitesApiPlayground:
+		return true
+	case SiteFeatureKeySitesBasicCustomization:
+		return true
+	case SiteFeatureKeySitesCustomDomain:
+		return true
+	case SiteFeatureKeySitesCustomFonts:
+		return true
+	case SiteFeatureKeySitesCustomSubdirectory:
+		return true
+	case SiteFeatureKeySitesEmbed:
+		return true
+	case SiteFeatureKeySitesFullTextSearch:
+		return true
+	case SiteFeatureKeySitesMultivariantSite:
+		return true
+	case SiteFeatureKeySitesNoCustomDomain:
+		return true
+	case SiteFeatureKeySitesPageFeedback:
+		return true
+	case SiteFeatureKeySitesPageTrafficInsights:
+		return true
+	case SiteFeatureKeySitesPdfExport:
+		return true
+	case SiteFeatureKeySitesPreviewDeployments:
+		return true
+	case SiteFeatureKeySitesPublicVisibility:
+		return true
+	case SiteFeatureKeySitesRedirects:
+		return true
+	case SiteFeatureKeySitesSearchInsights:
+		return true
+	case SiteFeatureKeySitesSections:
+		return true
+	case SiteFeatureKeySitesSeo:
+		return true
+	case SiteFeatureKeySitesShareLinks:
+		return true
+	case SiteFeatureKeySitesUnlistedVisibility:
+		return true
+	case SiteFeatureKeySitesUserContribution:
+		return true
+	case SiteFeatureKeySitesVisitorAuthentication:
+		return true
+	case SiteFeatureKeySitesVisitors:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteObject.
 const (
 	SiteObjectSite SiteObject = "site"
@@ -1258,6 +2053,60 @@ const (
 func (e SiteSectionPointerType) Valid() bool {
 	switch e {
 	case SiteSectionPointerTypeSiteSection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSocialAccountPlatform.
+const (
+	SiteSocialAccountPlatformBluesky   SiteSocialAccountPlatform = "bluesky"
+	SiteSocialAccountPlatformDiscord   SiteSocialAccountPlatform = "discord"
+	SiteSocialAccountPlatformFacebook  SiteSocialAccountPlatform = "facebook"
+	SiteSocialAccountPlatformGithub    SiteSocialAccountPlatform = "github"
+	SiteSocialAccountPlatformInstagram SiteSocialAccountPlatform = "instagram"
+	SiteSocialAccountPlatformLinkedin  SiteSocialAccountPlatform = "linkedin"
+	SiteSocialAccountPlatformMastodon  SiteSocialAccountPlatform = "mastodon"
+	SiteSocialAccountPlatformMedium    SiteSocialAccountPlatform = "medium"
+	SiteSocialAccountPlatformReddit    SiteSocialAccountPlatform = "reddit"
+	SiteSocialAccountPlatformSlack     SiteSocialAccountPlatform = "slack"
+	SiteSocialAccountPlatformThreads   SiteSocialAccountPlatform = "threads"
+	SiteSocialAccountPlatformTiktok    SiteSocialAccountPlatform = "tiktok"
+	SiteSocialAccountPlatformTwitter   SiteSocialAccountPlatform = "twitter"
+	SiteSocialAccountPlatformYoutube   SiteSocialAccountPlatform = "youtube"
+)
+
+// Valid indicates whether the value is a known member of the SiteSocialAccountPlatform enum.
+func (e SiteSocialAccountPlatform) Valid() bool {
+	switch e {
+	case SiteSocialAccountPlatformBluesky:
+		return true
+	case SiteSocialAccountPlatformDiscord:
+		return true
+	case SiteSocialAccountPlatformFacebook:
+		return true
+	case SiteSocialAccountPlatformGithub:
+		return true
+	case SiteSocialAccountPlatformInstagram:
+		return true
+	case SiteSocialAccountPlatformLinkedin:
+		return true
+	case SiteSocialAccountPlatformMastodon:
+		return true
+	case SiteSocialAccountPlatformMedium:
+		return true
+	case SiteSocialAccountPlatformReddit:
+		return true
+	case SiteSocialAccountPlatformSlack:
+		return true
+	case SiteSocialAccountPlatformThreads:
+		return true
+	case SiteSocialAccountPlatformTiktok:
+		return true
+	case SiteSocialAccountPlatformTwitter:
+		return true
+	case SiteSocialAccountPlatformYoutube:
 		return true
 	default:
 		return false
@@ -1539,7 +2388,7 @@ func (e UserObject) Valid() bool {
 
 // Defines values for VersionContextType.
 const (
-	VersionContextTypeChangeRequest VersionContextType = "change-request"
+	VersionContextTypeChangeRequest VersionContextType = "changeRequest"
 	VersionContextTypeRevision      VersionContextType = "revision"
 )
 
@@ -1611,9 +2460,6 @@ type ApplySpaceTemplateRequest struct {
 		ContentRefs *map[string]ContentRefFile `json:"contentRefs,omitempty"`
 	} `json:"params,omitempty"`
 }
-
-// BillingInterval defines model for BillingInterval.
-type BillingInterval string
 
 // BillingPlan defines model for BillingPlan.
 type BillingPlan string
@@ -1857,6 +2703,9 @@ type CollectionObject string
 // CollectionTitle defines model for CollectionTitle.
 type CollectionTitle = string
 
+// Color defines model for Color.
+type Color = string
+
 // Comment defines model for Comment.
 type Comment struct {
 	// Body `markdown` by default, or with format=document the rich-text `document`.
@@ -1953,19 +2802,21 @@ type CommentStatus string
 // CommentStatusFilter defines model for CommentStatusFilter.
 type CommentStatusFilter string
 
-// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
+// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 type Condition = string
 
-// ContentLocation Where content is: a page or a file of a space's revision, or a URL.
+// ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
 type ContentLocation struct {
 	File         *RevisionFile       `json:"file,omitempty"`
 	Kind         ContentLocationKind `json:"kind"`
 	Organization *Organization       `json:"organization,omitempty"`
 
 	// Page A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
-	Page           *RevisionPage   `json:"page,omitempty"`
-	Space          *Space          `json:"space,omitempty"`
-	Url            *string         `json:"url,omitempty"`
+	Page  *RevisionPage `json:"page,omitempty"`
+	Space *Space        `json:"space,omitempty"`
+	Url   *string       `json:"url,omitempty"`
+
+	// VersionContext The version a location is read in: `type: revision` with the whole `revision`, or `type: changeRequest` with the whole `changeRequest`.
 	VersionContext *VersionContext `json:"versionContext,omitempty"`
 }
 
@@ -2033,7 +2884,7 @@ type ContentReferenceUsage struct {
 	// Status `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
 	Status LinkStatus `json:"status"`
 
-	// TargetReference Where content is: a page or a file of a space's revision, or a URL.
+	// TargetReference Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
 	TargetReference ContentLocation `json:"targetReference"`
 }
 
@@ -2053,7 +2904,9 @@ type CreateCollectionRequest struct {
 
 // CreateOrganizationRequest defines model for CreateOrganizationRequest.
 type CreateOrganizationRequest struct {
-	Title OrganizationTitle `json:"title"`
+	// EmailDomains Email domains whose verified users may join the new organization.
+	EmailDomains *[]EmailDomain    `json:"emailDomains,omitempty"`
+	Title        OrganizationTitle `json:"title"`
 }
 
 // CreateSiteRequest defines model for CreateSiteRequest.
@@ -2082,6 +2935,129 @@ type CreateTeamRequest struct {
 	// Members User ids of organization members.
 	Members *[]string `json:"members,omitempty"`
 	Title   TeamTitle `json:"title"`
+}
+
+// CustomizationAIMode defines model for CustomizationAIMode.
+type CustomizationAIMode string
+
+// CustomizationBackground defines model for CustomizationBackground.
+type CustomizationBackground string
+
+// CustomizationCodeTheme defines model for CustomizationCodeTheme.
+type CustomizationCodeTheme string
+
+// CustomizationContentLink defines model for CustomizationContentLink.
+type CustomizationContentLink struct {
+	Title string `json:"title"`
+
+	// To What a header or footer link points to (a content reference, by kind).
+	To CustomizationLinkTarget `json:"to"`
+}
+
+// CustomizationCorners defines model for CustomizationCorners.
+type CustomizationCorners string
+
+// CustomizationDefaultFont defines model for CustomizationDefaultFont.
+type CustomizationDefaultFont string
+
+// CustomizationDefaultMonospaceFont defines model for CustomizationDefaultMonospaceFont.
+type CustomizationDefaultMonospaceFont string
+
+// CustomizationDepth defines model for CustomizationDepth.
+type CustomizationDepth string
+
+// CustomizationFooterGroup defines model for CustomizationFooterGroup.
+type CustomizationFooterGroup struct {
+	Links []CustomizationContentLink `json:"links"`
+	Title string                     `json:"title"`
+}
+
+// CustomizationHeaderItem defines model for CustomizationHeaderItem.
+type CustomizationHeaderItem struct {
+	Links []CustomizationContentLink                 `json:"links"`
+	Title string                                     `json:"title"`
+	To    nullable.Nullable[CustomizationLinkTarget] `json:"to"`
+}
+
+// CustomizationHeaderPreset defines model for CustomizationHeaderPreset.
+type CustomizationHeaderPreset string
+
+// CustomizationIconsStyle defines model for CustomizationIconsStyle.
+type CustomizationIconsStyle string
+
+// CustomizationLinkTarget What a header or footer link points to (a content reference, by kind).
+type CustomizationLinkTarget struct {
+	Anchor *string                     `json:"anchor,omitempty"`
+	File   *string                     `json:"file,omitempty"`
+	Kind   CustomizationLinkTargetKind `json:"kind"`
+	Page   *string                     `json:"page,omitempty"`
+	Space  *string                     `json:"space,omitempty"`
+	Url    *string                     `json:"url,omitempty"`
+}
+
+// CustomizationLinkTargetKind defines model for CustomizationLinkTargetKind.
+type CustomizationLinkTargetKind string
+
+// CustomizationLinksStyle defines model for CustomizationLinksStyle.
+type CustomizationLinksStyle string
+
+// CustomizationLocale defines model for CustomizationLocale.
+type CustomizationLocale string
+
+// CustomizationPageActionType defines model for CustomizationPageActionType.
+type CustomizationPageActionType string
+
+// CustomizationSearchStyle defines model for CustomizationSearchStyle.
+type CustomizationSearchStyle string
+
+// CustomizationSidebarBackgroundStyle defines model for CustomizationSidebarBackgroundStyle.
+type CustomizationSidebarBackgroundStyle string
+
+// CustomizationSidebarListStyle defines model for CustomizationSidebarListStyle.
+type CustomizationSidebarListStyle string
+
+// CustomizationStyling defines model for CustomizationStyling.
+type CustomizationStyling struct {
+	Background CustomizationBackground `json:"background"`
+	CodeTheme  struct {
+		Default CustomizationThemedCodeTheme `json:"default"`
+		Openapi CustomizationThemedCodeTheme `json:"openapi"`
+	} `json:"codeTheme"`
+	Corners       CustomizationCorners              `json:"corners"`
+	DangerColor   CustomizationThemedColor          `json:"dangerColor"`
+	Depth         CustomizationDepth                `json:"depth"`
+	Font          CustomizationDefaultFont          `json:"font"`
+	Icons         CustomizationIconsStyle           `json:"icons"`
+	InfoColor     CustomizationThemedColor          `json:"infoColor"`
+	Links         CustomizationLinksStyle           `json:"links"`
+	MonospaceFont CustomizationDefaultMonospaceFont `json:"monospaceFont"`
+	PrimaryColor  CustomizationThemedColor          `json:"primaryColor"`
+	Search        CustomizationSearchStyle          `json:"search"`
+	Sidebar       struct {
+		Background CustomizationSidebarBackgroundStyle `json:"background"`
+		List       CustomizationSidebarListStyle       `json:"list"`
+	} `json:"sidebar"`
+	SuccessColor CustomizationThemedColor `json:"successColor"`
+	Theme        CustomizationTheme       `json:"theme"`
+	WarningColor CustomizationThemedColor `json:"warningColor"`
+}
+
+// CustomizationTheme defines model for CustomizationTheme.
+type CustomizationTheme string
+
+// CustomizationThemeMode The theme a site opens in (0.146.0 knows light and dark; 0.202.0 also system, which quire does not answer).
+type CustomizationThemeMode string
+
+// CustomizationThemedCodeTheme defines model for CustomizationThemedCodeTheme.
+type CustomizationThemedCodeTheme struct {
+	Dark  CustomizationCodeTheme `json:"dark"`
+	Light CustomizationCodeTheme `json:"light"`
+}
+
+// CustomizationThemedColor defines model for CustomizationThemedColor.
+type CustomizationThemedColor struct {
+	Dark  Color `json:"dark"`
+	Light Color `json:"light"`
 }
 
 // DefaultContentType defines model for DefaultContentType.
@@ -2149,9 +3125,6 @@ type GitBlob struct {
 	Oid  string `json:"oid"`
 	Path string `json:"path"`
 }
-
-// GitSyncProvider defines model for GitSyncProvider.
-type GitSyncProvider string
 
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
@@ -2299,8 +3272,7 @@ type MoveSiteSpaceRequest struct {
 
 // Organization defines model for Organization.
 type Organization struct {
-	Ai      *bool                `json:"ai,omitempty"`
-	Billing *OrganizationBilling `json:"billing,omitempty"`
+	Ai      *bool `json:"ai,omitempty"`
 	Blocked *struct {
 		Reason string       `json:"reason"`
 		Source *BlockSource `json:"source,omitempty"`
@@ -2348,27 +3320,6 @@ type Organization struct {
 	UseCase *OrganizationUseCase `json:"useCase,omitempty"`
 }
 
-// OrganizationBilling defines model for OrganizationBilling.
-type OrganizationBilling struct {
-	EndDate             nullable.Nullable[time.Time] `json:"endDate,omitempty"`
-	HasPaymentFailed    bool                         `json:"hasPaymentFailed"`
-	Interval            BillingInterval              `json:"interval"`
-	IsScheduledToCancel bool                         `json:"isScheduledToCancel"`
-	Pricing             struct {
-		Members *struct {
-			Plus2024 *PriceSet `json:"plus_2024,omitempty"`
-			Pro2024  *PriceSet `json:"pro_2024,omitempty"`
-		} `json:"members,omitempty"`
-		Sites *struct {
-			Premium  *PriceSet `json:"premium,omitempty"`
-			Ultimate *PriceSet `json:"ultimate,omitempty"`
-		} `json:"sites,omitempty"`
-	} `json:"pricing"`
-	UsageAddons map[string]struct {
-		Enabled bool `json:"enabled"`
-	} `json:"usageAddons"`
-}
-
 // OrganizationCommunityType defines model for OrganizationCommunityType.
 type OrganizationCommunityType string
 
@@ -2393,6 +3344,8 @@ type OrganizationObject string
 
 // OrganizationPermissions defines model for OrganizationPermissions.
 type OrganizationPermissions struct {
+	// Access The caller can open the organization's content (a member, guests included).
+	Access              bool `json:"access"`
 	Admin               bool `json:"admin"`
 	CreateContent       bool `json:"createContent"`
 	CreateOpenAPISpec   bool `json:"createOpenAPISpec"`
@@ -2492,20 +3445,17 @@ type PostCommentRequest struct {
 	TableCell *TableCellTarget `json:"tableCell,omitempty"`
 }
 
-// PriceSet defines model for PriceSet.
-type PriceSet struct {
-	Monthly float32 `json:"monthly"`
-	Yearly  float32 `json:"yearly"`
-}
-
 // PublishedContentSite defines model for PublishedContentSite.
 type PublishedContentSite struct {
 	Customizations struct {
-		Site       map[string]interface{}            `json:"site"`
-		SiteSpaces map[string]map[string]interface{} `json:"siteSpaces"`
+		// Site How a published site (or one of its site spaces) looks and behaves. quire stores no customization yet, so every site answers the defaults: styling theme clean, primary color #346DDB, info #787878, success #00C950, warning #FE9A00, danger #FB2C36 (light and dark alike), rounded corners, subtle depth, default links, font Inter, monospace IBMPlexMono, plain background, regular icons, code themes default-light / default-dark, default sidebar, prominent search; locale en; no favicon (the empty object); the default header preset with no links; a footer without groups; the light theme, toggleable; PDF export on; no git edit link; feedback off; AI off (mode none); advanced customization on; page actions markdown and pdf; external links open in the same tab; pagination and the trademark on; no privacy policy, social preview or social accounts; the tracking cookie on.
+		Site SiteCustomizationSettings `json:"site"`
+
+		// SiteSpaces The customizations of each site space the visitor sees, by site space id.
+		SiteSpaces map[string]SiteCustomizationSettings `json:"siteSpaces"`
 	} `json:"customizations"`
 	Object    PublishedContentSiteObject `json:"object"`
-	Scripts   []map[string]interface{}   `json:"scripts"`
+	Scripts   []SiteIntegrationScript    `json:"scripts"`
 	Site      Site                       `json:"site"`
 	Structure struct {
 		Structure []SiteStructureEntry `json:"structure"`
@@ -2654,13 +3604,22 @@ type SearchSpaceResult struct {
 type Site struct {
 	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
 	AgentsContext   SiteAgentsContext   `json:"agentsContext"`
-	Basename        *SiteBasename       `json:"basename,omitempty"`
-	CreatedAt       Timestamp           `json:"createdAt"`
-	Features        []SiteFeature       `json:"features"`
-	Hostname        *SiteHostname       `json:"hostname,omitempty"`
-	Id              string              `json:"id"`
-	Object          SiteObject          `json:"object"`
-	Proxy           *struct {
+
+	// AppliedType The plan the site's features follow (quire applies the site's own type).
+	AppliedType SiteType      `json:"appliedType"`
+	Basename    *SiteBasename `json:"basename,omitempty"`
+	CreatedAt   Timestamp     `json:"createdAt"`
+
+	// DefaultLevel Sites take the organization's roles (`inherit`).
+	DefaultLevel SiteDefaultLevel `json:"defaultLevel"`
+	Features     []SiteFeature    `json:"features"`
+	Hostname     *SiteHostname    `json:"hostname,omitempty"`
+	Id           string           `json:"id"`
+	Object       SiteObject       `json:"object"`
+
+	// Permissions What the caller may do with the site, from the caller's role in the organization.
+	Permissions SitePermissions `json:"permissions"`
+	Proxy       *struct {
 		Origin string `json:"origin"`
 		Target string `json:"target"`
 	} `json:"proxy,omitempty"`
@@ -2669,8 +3628,11 @@ type Site struct {
 	Title      SiteTitle `json:"title"`
 	Type       SiteType  `json:"type"`
 	Urls       struct {
-		App       string  `json:"app"`
-		Location  string  `json:"location"`
+		App      string `json:"app"`
+		Location string `json:"location"`
+
+		// Preview Where members read the site before (or without) publishing it.
+		Preview   string  `json:"preview"`
 		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
 	Visibility SiteVisibility `json:"visibility"`
@@ -2681,12 +3643,12 @@ type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
 
-// SiteAdaptiveJSONSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+// SiteAdaptiveJSONSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 type SiteAdaptiveJSONSchema map[string]interface{}
 
 // SiteAdaptiveSchema defines model for SiteAdaptiveSchema.
 type SiteAdaptiveSchema struct {
-	// JsonSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 	JsonSchema SiteAdaptiveJSONSchema   `json:"jsonSchema"`
 	Object     SiteAdaptiveSchemaObject `json:"object"`
 	UpdatedAt  Timestamp                `json:"updatedAt"`
@@ -2701,16 +3663,103 @@ type SiteAgentsContext string
 // SiteBasename defines model for SiteBasename.
 type SiteBasename = string
 
+// SiteCustomizationFeature An advanced customization a site uses (the values both 0.146.0 and 0.202.0 know).
+type SiteCustomizationFeature string
+
+// SiteCustomizationSettings How a published site (or one of its site spaces) looks and behaves. quire stores no customization yet, so every site answers the defaults: styling theme clean, primary color #346DDB, info #787878, success #00C950, warning #FE9A00, danger #FB2C36 (light and dark alike), rounded corners, subtle depth, default links, font Inter, monospace IBMPlexMono, plain background, regular icons, code themes default-light / default-dark, default sidebar, prominent search; locale en; no favicon (the empty object); the default header preset with no links; a footer without groups; the light theme, toggleable; PDF export on; no git edit link; feedback off; AI off (mode none); advanced customization on; page actions markdown and pdf; external links open in the same tab; pagination and the trademark on; no privacy policy, social preview or social accounts; the tracking cookie on.
+type SiteCustomizationSettings struct {
+	AdvancedCustomization struct {
+		Enabled bool `json:"enabled"`
+	} `json:"advancedCustomization"`
+	Ai struct {
+		Mode CustomizationAIMode `json:"mode"`
+	} `json:"ai"`
+	ExternalLinks struct {
+		Target SiteExternalLinksTarget `json:"target"`
+	} `json:"externalLinks"`
+
+	// Favicon The site's favicon; the empty object is the default one.
+	Favicon  map[string]interface{} `json:"favicon"`
+	Feedback struct {
+		Enabled bool `json:"enabled"`
+	} `json:"feedback"`
+	Footer struct {
+		Groups []CustomizationFooterGroup `json:"groups"`
+	} `json:"footer"`
+	Git struct {
+		ShowEditLink bool `json:"showEditLink"`
+	} `json:"git"`
+	Header struct {
+		Links  []CustomizationHeaderItem `json:"links"`
+		Preset CustomizationHeaderPreset `json:"preset"`
+	} `json:"header"`
+	Insights struct {
+		TrackingCookie bool `json:"trackingCookie"`
+	} `json:"insights"`
+	Internationalization struct {
+		Locale CustomizationLocale `json:"locale"`
+	} `json:"internationalization"`
+
+	// PageActions The page actions, in both shapes (0.146.0's flags and 0.202.0's items).
+	PageActions struct {
+		ExternalAI bool                          `json:"externalAI"`
+		Items      []CustomizationPageActionType `json:"items"`
+		Markdown   bool                          `json:"markdown"`
+		Mcp        bool                          `json:"mcp"`
+	} `json:"pageActions"`
+	Pagination struct {
+		Enabled bool `json:"enabled"`
+	} `json:"pagination"`
+	Pdf struct {
+		Enabled bool `json:"enabled"`
+	} `json:"pdf"`
+	PrivacyPolicy struct {
+		Url *URL `json:"url,omitempty"`
+	} `json:"privacyPolicy"`
+	SocialAccounts []SiteSocialAccount `json:"socialAccounts"`
+	SocialPreview  struct {
+		Url *URL `json:"url,omitempty"`
+	} `json:"socialPreview"`
+	Styling CustomizationStyling `json:"styling"`
+	Themes  struct {
+		// Default The theme a site opens in (0.146.0 knows light and dark; 0.202.0 also system, which quire does not answer).
+		Default   CustomizationThemeMode `json:"default"`
+		Toggeable bool                   `json:"toggeable"`
+	} `json:"themes"`
+	Title     *SiteTitle `json:"title,omitempty"`
+	Trademark struct {
+		Enabled bool `json:"enabled"`
+	} `json:"trademark"`
+}
+
+// SiteDefaultLevel defines model for SiteDefaultLevel.
+type SiteDefaultLevel string
+
+// SiteExternalLinksTarget defines model for SiteExternalLinksTarget.
+type SiteExternalLinksTarget string
+
 // SiteFeature defines model for SiteFeature.
 type SiteFeature struct {
-	Customizations []string `json:"customizations"`
-	Frozen         bool     `json:"frozen"`
-	Id             string   `json:"id"`
-	Plan           string   `json:"plan"`
+	Customizations []SiteCustomizationFeature `json:"customizations"`
+	Frozen         bool                       `json:"frozen"`
+
+	// Id A premium site feature (the keys both 0.146.0 and 0.202.0 know).
+	Id   SiteFeatureKey `json:"id"`
+	Plan SiteType       `json:"plan"`
 }
+
+// SiteFeatureKey A premium site feature (the keys both 0.146.0 and 0.202.0 know).
+type SiteFeatureKey string
 
 // SiteHostname defines model for SiteHostname.
 type SiteHostname = string
+
+// SiteIntegrationScript defines model for SiteIntegrationScript.
+type SiteIntegrationScript struct {
+	ContentSecurityPolicy *string `json:"contentSecurityPolicy,omitempty"`
+	Cookies               bool    `json:"cookies"`
+	Script                URL     `json:"script"`
+}
 
 // SiteList defines model for SiteList.
 type SiteList struct {
@@ -2722,15 +3771,30 @@ type SiteList struct {
 // SiteObject defines model for SiteObject.
 type SiteObject string
 
+// SitePermissions What the caller may do with the site, from the caller's role in the organization.
+type SitePermissions struct {
+	Access             bool `json:"access"`
+	Admin              bool `json:"admin"`
+	Create             bool `json:"create"`
+	Edit               bool `json:"edit"`
+	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
+	InstallIntegration bool `json:"installIntegration"`
+	View               bool `json:"view"`
+	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
+}
+
 // SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
 type SiteProxyOrigin = string
 
 // SiteSection defines model for SiteSection.
 type SiteSection struct {
-	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
-	Condition    *Condition        `json:"condition,omitempty"`
-	Default      bool              `json:"default"`
-	Description  *string           `json:"description,omitempty"`
+	// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
+	Condition   *Condition `json:"condition,omitempty"`
+	Default     bool       `json:"default"`
+	Description *string    `json:"description,omitempty"`
+
+	// Draft Always false; quire publishes a site's structure as it is (no drafts).
+	Draft        bool              `json:"draft"`
 	Icon         *string           `json:"icon,omitempty"`
 	Id           string            `json:"id"`
 	Object       SiteSectionObject `json:"object"`
@@ -2745,7 +3809,10 @@ type SiteSection struct {
 
 // SiteSectionGroup defines model for SiteSectionGroup.
 type SiteSectionGroup struct {
-	Children     []SiteStructureEntry   `json:"children"`
+	Children []SiteStructureEntry `json:"children"`
+
+	// Draft Always false; quire publishes a site's structure as it is (no drafts).
+	Draft        bool                   `json:"draft"`
 	Icon         *string                `json:"icon,omitempty"`
 	Id           string                 `json:"id"`
 	Object       SiteSectionGroupObject `json:"object"`
@@ -2784,11 +3851,27 @@ type SiteSectionPointer struct {
 // SiteSectionPointerType defines model for SiteSectionPointerType.
 type SiteSectionPointerType string
 
+// SiteSocialAccount defines model for SiteSocialAccount.
+type SiteSocialAccount struct {
+	Display struct {
+		Footer bool `json:"footer"`
+		Header bool `json:"header"`
+	} `json:"display"`
+	Handle   string                    `json:"handle"`
+	Platform SiteSocialAccountPlatform `json:"platform"`
+}
+
+// SiteSocialAccountPlatform defines model for SiteSocialAccountPlatform.
+type SiteSocialAccountPlatform string
+
 // SiteSpace defines model for SiteSpace.
 type SiteSpace struct {
-	// Condition An expression over `visitor.claims` (===, !==, &&, ||, !, parentheses, string/number/boolean literals).
-	Condition                       *Condition      `json:"condition,omitempty"`
-	Default                         bool            `json:"default"`
+	// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
+	Condition *Condition `json:"condition,omitempty"`
+	Default   bool       `json:"default"`
+
+	// Draft Always false; quire publishes a site's structure as it is (no drafts).
+	Draft                           bool            `json:"draft"`
 	HasAdvancedCustomizationFeature *bool           `json:"hasAdvancedCustomizationFeature,omitempty"`
 	Id                              string          `json:"id"`
 	Object                          SiteSpaceObject `json:"object"`
@@ -2862,14 +3945,7 @@ type Space struct {
 	EditMode     *SpaceEditMode                  `json:"editMode,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
-	Emoji   Emoji `json:"emoji"`
-	GitSync *struct {
-		InstallationProvider *GitSyncProvider `json:"installationProvider,omitempty"`
-		Integration          *string          `json:"integration,omitempty"`
-		RepoName             *string          `json:"repoName,omitempty"`
-		UpdatedAt            *Timestamp       `json:"updatedAt,omitempty"`
-		Url                  *string          `json:"url,omitempty"`
-	} `json:"gitSync,omitempty"`
+	Emoji    Emoji     `json:"emoji"`
 	Id       string    `json:"id"`
 	Language *Language `json:"language,omitempty"`
 
@@ -2984,6 +4060,9 @@ type TrialDecision string
 // TrialStatus defines model for TrialStatus.
 type TrialStatus string
 
+// URL defines model for URL.
+type URL = string
+
 // UpdateAgentInstructionsRequest defines model for UpdateAgentInstructionsRequest.
 type UpdateAgentInstructionsRequest struct {
 	// Instructions A rich-text document.
@@ -3072,7 +4151,7 @@ type UpdateSectionGroupRequest struct {
 
 // UpdateSiteAdaptiveSchemaRequest defines model for UpdateSiteAdaptiveSchemaRequest.
 type UpdateSiteAdaptiveSchemaRequest struct {
-	// JsonSchema A JSON Schema draft-07 object (`type: object`, `additionalProperties: false`) whose `properties` are boolean claims, plus `unsigned`: an object schema of boolean claims (also with `additionalProperties: false`).
+	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
 }
 
@@ -3150,10 +4229,10 @@ type UserContributor struct {
 // UserObject defines model for UserObject.
 type UserObject string
 
-// VersionContext defines model for VersionContext.
+// VersionContext The version a location is read in: `type: revision` with the whole `revision`, or `type: changeRequest` with the whole `changeRequest`.
 type VersionContext struct {
-	ChangeRequest *string            `json:"changeRequest,omitempty"`
-	Revision      *string            `json:"revision,omitempty"`
+	ChangeRequest *ChangeRequest     `json:"changeRequest,omitempty"`
+	Revision      *Revision          `json:"revision,omitempty"`
 	Type          VersionContextType `json:"type"`
 }
 

@@ -116,6 +116,12 @@ func (s *Server) revisionResponse(ctx context.Context, sp *store.Space, revision
 	if err != nil {
 		return gen.Revision{}, err
 	}
+	return s.toAPIRevision(ctx, sp, rev)
+}
+
+// toAPIRevision converts a loaded revision (its files and the change request it merged are read).
+func (s *Server) toAPIRevision(ctx context.Context, sp *store.Space, rev *store.Revision) (gen.Revision, error) {
+	var err error
 	out := gen.Revision{
 		Object: gen.RevisionObjectRevision, Id: rev.ID, Type: gen.RevisionType(rev.Type), Parents: rev.Parents,
 		Files: []gen.RevisionFile{}, ReusableContents: []gen.ReusableContent{}, Variables: map[string]string{},

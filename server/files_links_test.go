@@ -162,6 +162,41 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 	})
 }
 
+// wantLocations checks that every location has what the public ContentLocation of its kind
+// requires: a page or file location its organization, space, page or file and version context;
+// a url location its url and nothing else.
+func wantLocations(t *testing.T, locs ...gen.ContentLocation) {
+	t.Helper()
+	for _, l := range locs {
+		switch l.Kind {
+		case gen.ContentLocationKindPage, gen.ContentLocationKindFile:
+			if l.Organization == nil || l.Space == nil || l.VersionContext == nil || l.Url != nil ||
+				(l.Kind == gen.ContentLocationKindPage) != (l.Page != nil) || (l.Kind == gen.ContentLocationKindFile) != (l.File != nil) {
+				t.Fatalf("%s location lacks what its kind requires: %+v", l.Kind, l)
+			}
+			vc := l.VersionContext
+			if (vc.Type == gen.VersionContextTypeRevision) != (vc.Revision != nil) || (vc.Type == gen.VersionContextTypeChangeRequest) != (vc.ChangeRequest != nil) {
+				t.Fatalf("version context %s does not carry its object: %+v", vc.Type, vc)
+			}
+		case gen.ContentLocationKindUrl:
+			if l.Url == nil || l.Organization != nil || l.Space != nil || l.Page != nil || l.File != nil || l.VersionContext != nil {
+				t.Fatalf("url location: %+v", l)
+			}
+		default:
+			t.Fatalf("location of kind %q", l.Kind)
+		}
+	}
+}
+
+// wantUsageLocations checks every location of a list of links (see wantLocations).
+func wantUsageLocations(t *testing.T, l gen.ContentReferenceList) {
+	t.Helper()
+	for _, u := range l.Items {
+		wantLocations(t, u.TargetReference)
+		wantLocations(t, u.LocationReferences...)
+	}
+}
+
 func linkTargets(l gen.ContentReferenceList) map[string]gen.ContentReferenceUsage {
 	out := map[string]gen.ContentReferenceUsage{}
 	for _, u := range l.Items {
@@ -195,24 +230,15 @@ func TestLinksAndBacklinks(t *testing.T) {
 	t.Run("ChangeRequestLinks", func(t *testing.T) {
 		var l gen.ContentReferenceList
 		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/links"), nil).Decode(t, &l)
+		wantUsageLocations(t, l)
 		got := linkTargets(l)
 		want := map[string]gen.LinkStatus{
 			"page:Install": gen.Ok, "page:Setup": gen.Ok, "page:Guide": gen.Ok, "url:https://example.com": gen.Ok,
-			"page:": gen.Broken, "url:http://quire.test/app/s/x": gen.InApp, "file:diagram.png": gen.Ok,
+			// a page the revision lacks is answered as the link written, a URL location
+			"url:/pages/nowhere": gen.Broken, "url:http://quire.test/app/s/x": gen.InApp, "file:diagram.png": gen.Ok,
 		}
 		for key, status := range want {
 			u, ok := got[key]
-			if key == "page:" {
-				// the broken page link names what was written
-				for k, v := range got {
-					if strings.HasPrefix(k, "page:") && v.Status == gen.Broken {
-						u, ok = v, true
-						if v.TargetReference.Url == nil || *v.TargetReference.Url != "/pages/nowhere" {
-							t.Fatalf("broken target = %+v", v.TargetReference)
-						}
-					}
-				}
-			}
 			if !ok || u.Status != status {
 				t.Fatalf("%s: %+v (all: %v)", key, u, got)
 			}
@@ -229,8 +255,20 @@ func TestLinksAndBacklinks(t *testing.T) {
 		}
 		loc := got["page:Setup"].LocationReferences[0]
 		if loc.Organization == nil || loc.Organization.Id != w.org.Id || loc.Space == nil || loc.Space.Id != sp.Id ||
-			loc.VersionContext == nil || loc.VersionContext.ChangeRequest == nil || *loc.VersionContext.ChangeRequest != cr.Id {
+			loc.VersionContext == nil || loc.VersionContext.Type != gen.VersionContextTypeChangeRequest ||
+			loc.VersionContext.ChangeRequest == nil || loc.VersionContext.ChangeRequest.Id != cr.Id ||
+			loc.VersionContext.ChangeRequest.Object != gen.ChangeRequestObjectChangeRequest || loc.VersionContext.Revision != nil {
 			t.Fatalf("location = %+v", loc)
+		}
+		// Every page and file location of the list shares the one change request context.
+		for _, u := range l.Items {
+			if vc := u.TargetReference.VersionContext; u.TargetReference.Kind != gen.ContentLocationKindUrl &&
+				(vc == nil || vc.ChangeRequest == nil || vc.ChangeRequest.Id != cr.Id) {
+				t.Fatalf("target %+v has another context", u.TargetReference)
+			}
+			if u.TargetReference.Kind == gen.ContentLocationKindUrl && (u.TargetReference.Organization != nil || u.TargetReference.Page != nil) {
+				t.Fatalf("url target carries content: %+v", u.TargetReference)
+			}
 		}
 	})
 	t.Run("StatusFilterAndPaging", func(t *testing.T) {
@@ -287,6 +325,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		if after.Count != 7 || after.Stats.Broken.Total != 1 {
 			t.Fatalf("space links = %+v", after.Stats)
 		}
+		wantUsageLocations(t, after)
 		var pl gen.ContentReferenceList
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+install+"/links", nil).Decode(t, &pl)
 		if pl.Count != 1 || pl.Items[0].TargetReference.Page.Id != guide {
@@ -294,14 +333,24 @@ func TestLinksAndBacklinks(t *testing.T) {
 		}
 		var back gen.ContentLocationList
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+guide+"/backlinks", nil).Decode(t, &back)
-		if back.Count != 1 || back.Items[0].Page.Id != install || back.Items[0].VersionContext.Revision == nil {
+		if back.Count != 1 || back.Items[0].Page.Id != install {
 			t.Fatalf("guide backlinks = %+v", back)
+		}
+		wantLocations(t, back.Items...)
+		// The space's version context is its whole current revision.
+		var current gen.Revision
+		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content", nil).Decode(t, &current)
+		if vc := back.Items[0].VersionContext; vc == nil || vc.Type != gen.VersionContextTypeRevision || vc.Revision == nil ||
+			vc.Revision.Id != current.Id || vc.Revision.Object != gen.RevisionObjectRevision || len(vc.Revision.Pages) != len(current.Pages) ||
+			vc.ChangeRequest != nil {
+			t.Fatalf("backlink version context = %+v", vc)
 		}
 		var fb gen.ContentLocationList
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/files/"+res.Refs["diagram"]+"/backlinks", nil).Decode(t, &fb)
 		if fb.Count != 1 {
 			t.Fatalf("file backlinks = %+v", fb)
 		}
+		wantLocations(t, fb.Items...)
 	})
 	t.Run("DeletingATargetBreaksItsLinks", func(t *testing.T) {
 		next := w.create(t, w.admin, sp.Id, "Remove install")

@@ -40,21 +40,36 @@ func (s *Server) newLocations(ctx context.Context, sp *store.Space, rev string, 
 	for _, p := range r.Pages {
 		l.pages[p.ID] = p
 	}
-	l.version = &gen.VersionContext{Type: gen.VersionContextTypeRevision, Revision: &rev}
+	// The version context is the whole revision or change request, converted once per list.
 	if cr != nil {
-		l.version = &gen.VersionContext{Type: gen.VersionContextTypeChangeRequest, ChangeRequest: &cr.ID}
+		apiCR, err := s.toAPIChangeRequest(cr)
+		if err != nil {
+			return nil, err
+		}
+		l.version = &gen.VersionContext{Type: gen.VersionContextTypeChangeRequest, ChangeRequest: &apiCR}
+	} else {
+		apiRev, err := s.toAPIRevision(ctx, sp, r)
+		if err != nil {
+			return nil, err
+		}
+		l.version = &gen.VersionContext{Type: gen.VersionContextTypeRevision, Revision: &apiRev}
 	}
 	return l, nil
 }
 
-// page is the location of a page of the revision (a link as written when it is not there).
+// urlLocation is where a URL points; a link to a page or file the revision lacks is answered
+// as the URL written, since a page or file location must carry the page or file.
+func urlLocation(u string) gen.ContentLocation {
+	return gen.ContentLocation{Kind: gen.ContentLocationKindUrl, Url: &u}
+}
+
+// page is the location of a page of the revision (the link as written when it is not there).
 func (l *locations) page(id string) (gen.ContentLocation, error) {
-	loc := gen.ContentLocation{Kind: gen.ContentLocationKindPage, Organization: l.org, Space: l.space, VersionContext: l.version}
 	p, ok := l.pages[id]
 	if !ok {
-		loc.Url = &id
-		return loc, nil
+		return urlLocation(id), nil
 	}
+	loc := gen.ContentLocation{Kind: gen.ContentLocationKindPage, Organization: l.org, Space: l.space, VersionContext: l.version}
 	ap, err := l.s.toAPIPage(l.sp, p, nil, false)
 	if err != nil {
 		return loc, err
@@ -64,12 +79,10 @@ func (l *locations) page(id string) (gen.ContentLocation, error) {
 }
 
 func (l *locations) file(id string, f *store.RevisionFile) gen.ContentLocation {
-	loc := gen.ContentLocation{Kind: gen.ContentLocationKindFile, Organization: l.org, Space: l.space, VersionContext: l.version}
 	if f == nil {
-		u := "/files/" + id
-		loc.Url = &u
-		return loc
+		return urlLocation("/files/" + id)
 	}
+	loc := gen.ContentLocation{Kind: gen.ContentLocationKindFile, Organization: l.org, Space: l.space, VersionContext: l.version}
 	af := l.s.toAPIFile(f)
 	loc.File = &af
 	return loc
@@ -123,8 +136,7 @@ func (s *Server) linksResponse(ctx context.Context, sp *store.Space, rev string,
 		case "file":
 			u.TargetReference = loc.file(t.Target, files[t.Target])
 		default:
-			target := t.Target
-			u.TargetReference = gen.ContentLocation{Kind: gen.ContentLocationKindUrl, Url: &target}
+			u.TargetReference = urlLocation(t.Target)
 		}
 		for _, src := range t.Sources {
 			l, err := loc.page(src)

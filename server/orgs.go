@@ -37,7 +37,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 		Sso:          &o.SSO,
 		Ai:           &o.AI,
 		InviteLinks:  o.InviteLinks,
-		Plan:         gen.Free2024,
+		Plan:         gen.BillingPlanFree2024,
 		MergeRules:   apiMergeRules(o.MergeRules),
 	}
 	if out.EmailDomains == nil {
@@ -55,6 +55,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 	r := o.CallerRole
 	out.Permissions = gen.OrganizationPermissions{
 		View:                o.CallerIsMember, // guests too; a non-member listed by email domain does not
+		Access:              o.CallerIsMember,
 		Admin:               r == store.RoleAdmin,
 		OwnTeam:             o.CallerOwnsTeam,
 		CreateContent:       r.AtLeast(store.RoleCreate),
@@ -86,6 +87,14 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 	o, err := s.Store.CreateOrganization(ctx, req.Body.Title, caller(ctx).ID)
 	if err != nil {
 		return nil, err
+	}
+	// 0.202.0 creates with email domains too; the request was validated, so setting them on
+	// the organization just made cannot be refused.
+	if d := req.Body.EmailDomains; d != nil && len(*d) > 0 {
+		domains := []string(*d)
+		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, store.OrganizationUpdate{EmailDomains: &domains}); err != nil {
+			return nil, err
+		}
 	}
 	return gen.CreateOrganization201JSONResponse(s.toAPIOrganization(o)), nil
 }

@@ -199,6 +199,18 @@ func TestCreateOrganization(t *testing.T) {
 	t.Run("MissingTitle", func(t *testing.T) {
 		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs", map[string]any{}), "title")
 	})
+	t.Run("WithEmailDomains", func(t *testing.T) {
+		var o gen.Organization
+		ts.Expect(t, http.StatusCreated, alice, "POST", "/orgs", map[string]any{"title": "Domains", "emailDomains": []string{"acme.test", "docs.test"}}).Decode(t, &o)
+		if got := orgGet(t, ts, alice, o.Id); !reflect.DeepEqual(got.EmailDomains, []string{"acme.test", "docs.test"}) || !reflect.DeepEqual(o.EmailDomains, got.EmailDomains) {
+			t.Fatalf("created with %q, reads %q", o.EmailDomains, got.EmailDomains)
+		}
+		before := orgList(t, ts, alice, "").Count
+		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs", map[string]any{"title": "Bad", "emailDomains": []string{"not a domain"}}), "emailDomains")
+		if after := orgList(t, ts, alice, "").Count; after != before {
+			t.Fatalf("a refused creation made an organization: %d -> %d", before, after)
+		}
+	})
 	t.Run("UnknownProperty", func(t *testing.T) {
 		ts.Expect(t, http.StatusBadRequest, alice, "POST", "/orgs", map[string]any{"title": "Acme", "plan": "pro"})
 	})

@@ -101,7 +101,7 @@ func forVisitor(st *store.SiteStructure, claims map[string]any) *store.SiteStruc
 }
 
 func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublishedContentSiteRequestObject) (gen.GetPublishedContentSiteResponseObject, error) {
-	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, role, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -141,13 +141,9 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	if err != nil {
 		return nil, err
 	}
-	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site),
-		Scripts: []map[string]any{}}
-	out.Customizations.Site = map[string]any{}
-	out.Customizations.SiteSpaces = map[string]map[string]any{}
-	for _, ss := range all {
-		out.Customizations.SiteSpaces[ss.ID] = map[string]any{}
-	}
+	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site, role),
+		Scripts: []gen.SiteIntegrationScript{}}
+	out.Customizations.Site, out.Customizations.SiteSpaces = publishedCustomizations(site, all)
 	out.Structure.Structure = []gen.SiteStructureEntry{}
 	if len(st.Sections) == 0 {
 		out.Structure.Type = gen.SiteSpaces

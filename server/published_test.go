@@ -86,9 +86,10 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 	w.Expect(t, http.StatusOK, w.admin, "PUT", base+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
 		"type": "object", "additionalProperties": false,
 		"properties": map[string]any{
-			"employee": map[string]any{"type": "boolean"},
+			"employee": map[string]any{"type": "boolean", "description": "Staff"},
+			"plan":     map[string]any{"type": "string", "description": "Plan", "enum": []any{"free", "pro", "enterprise"}},
 			"unsigned": map[string]any{"type": "object", "additionalProperties": false,
-				"properties": map[string]any{"beta": map[string]any{"type": "boolean"}}},
+				"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Beta tester"}}},
 		},
 	}})
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/site-spaces/"+betaSS.Id, map[string]any{"condition": "visitor.claims.unsigned.beta === true"})
@@ -194,6 +195,14 @@ func TestPublishedSiteWithoutSections(t *testing.T) {
 	if len(p.Customizations.SiteSpaces) != 2 {
 		t.Fatalf("customizations = %+v", p.Customizations)
 	}
+	// Customizations are complete, with the documented defaults, for the site and each site space.
+	wantDefaultCustomizations(t, "site", p.Customizations.Site)
+	for id, c := range p.Customizations.SiteSpaces {
+		wantDefaultCustomizations(t, id, c)
+	}
+	if p.Scripts == nil || len(p.Scripts) != 0 {
+		t.Fatalf("scripts = %+v", p.Scripts)
+	}
 	// Deleting the spaces removes their site spaces; the site keeps working, empty.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+a.Id, nil)
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+b.Id, nil)
@@ -234,5 +243,19 @@ func TestOrganizationDefaultContentIsASite(t *testing.T) {
 	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id, nil).Decode(t, &after)
 	if after.DefaultContent != nil {
 		t.Fatalf("a deleted site is still the default content: %+v", after.DefaultContent)
+	}
+}
+
+func wantDefaultCustomizations(t *testing.T, of string, c gen.SiteCustomizationSettings) {
+	t.Helper()
+	st := c.Styling
+	if st.Theme != gen.CustomizationThemeClean || st.PrimaryColor.Light != "#346DDB" || st.Font != gen.CustomizationDefaultFontInter ||
+		st.CodeTheme.Default.Dark != gen.CustomizationCodeThemeDefaultDark || st.Sidebar.List != gen.CustomizationSidebarListStyleDefault ||
+		c.Internationalization.Locale != gen.CustomizationLocaleEn || c.Favicon == nil || len(c.Favicon) != 0 ||
+		c.Header.Preset != gen.CustomizationHeaderPresetDefault || c.Header.Links == nil || c.Footer.Groups == nil ||
+		c.Themes.Default != gen.CustomizationThemeModeLight || !c.Themes.Toggeable || !c.Pdf.Enabled || c.Ai.Mode != gen.CustomizationAIModeNone ||
+		len(c.PageActions.Items) != 2 || !c.PageActions.Markdown || c.ExternalLinks.Target != gen.SiteExternalLinksTargetSelf ||
+		c.SocialAccounts == nil || !c.Insights.TrackingCookie || c.Title == nil || *c.Title != "Docs" {
+		t.Fatalf("%s customizations = %+v", of, c)
 	}
 }

@@ -10,11 +10,14 @@ import (
 // defaultSiteTitle names a site created without a title.
 const defaultSiteTitle = "Untitled site"
 
-func (s *Server) toAPISite(site *store.Site) gen.Site {
+// toAPISite converts a site for a caller with the given role in its organization.
+func (s *Server) toAPISite(site *store.Site, role store.Role) gen.Site {
 	out := gen.Site{
 		Object:          gen.SiteObjectSite,
 		Id:              site.ID,
 		Type:            gen.SiteType(site.Type),
+		AppliedType:     gen.SiteType(site.Type),
+		DefaultLevel:    gen.SiteDefaultLevelInherit,
 		Title:           site.Title,
 		Hostname:        site.Hostname,
 		Basename:        site.Basename,
@@ -28,6 +31,17 @@ func (s *Server) toAPISite(site *store.Site) gen.Site {
 	}
 	out.Urls.Location = s.apiURL("/orgs/" + site.OrganizationID + "/sites/" + site.ID)
 	out.Urls.App = s.appURL("/o/" + site.OrganizationID + "/sites/" + site.ID)
+	out.Urls.Preview = out.Urls.App + "/preview"
+	out.Permissions = gen.SitePermissions{
+		View:               role.AtLeast(store.RoleRead),
+		Access:             role.AtLeast(store.RoleRead),
+		Edit:               role.AtLeast(store.RoleCreate),
+		Create:             role.AtLeast(store.RoleCreate),
+		Admin:              role == store.RoleAdmin,
+		InstallIntegration: role == store.RoleAdmin,
+		ViewAdaptiveSchema: role.AtLeast(store.RoleRead),
+		EditAdaptiveSchema: role.AtLeast(store.RoleCreate),
+	}
 	if u := s.sitePublishedURL(site); u != nil {
 		published := withShareKey(site, *u)
 		out.Urls.Published = &published
@@ -48,13 +62,18 @@ func (s *Server) toAPISite(site *store.Site) gen.Site {
 
 // findSite returns a site of an organization the caller is a member of with at least min:
 // 404 when the caller is not a member or the site is not the organization's, 403 below min.
-func (s *Server) findSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, error) {
-	site, _, err := s.structureSite(ctx, orgID, siteID, min)
-	return site, err
+// It also returns the caller's role in the organization.
+func (s *Server) findSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, store.Role, error) {
+	site, roles, err := s.structureSite(ctx, orgID, siteID, min)
+	if err != nil {
+		return nil, "", err
+	}
+	return site, roles.orgRole, nil
 }
 
 func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) (gen.ListSitesResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	if err != nil {
 		return nil, err
 	}
 	f := store.SiteFilter{Space: req.Params.Space, Title: req.Params.Title, Published: req.Params.Published}
@@ -64,13 +83,14 @@ func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) 
 	}
 	items := make([]gen.Site, 0, len(list.Items))
 	for _, site := range list.Items {
-		items = append(items, s.toAPISite(site))
+		items = append(items, s.toAPISite(site, role))
 	}
 	return gen.ListSites200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
 func (s *Server) CreateSite(ctx context.Context, req gen.CreateSiteRequestObject) (gen.CreateSiteResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate); err != nil {
+	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate)
+	if err != nil {
 		return nil, err
 	}
 	c := store.SiteCreate{Type: "basic", Title: defaultSiteTitle, Visibility: "public"}
@@ -92,19 +112,20 @@ func (s *Server) CreateSite(ctx context.Context, req gen.CreateSiteRequestObject
 	if err != nil {
 		return nil, err
 	}
-	return gen.CreateSite201JSONResponse(s.toAPISite(site)), nil
+	return gen.CreateSite201JSONResponse(s.toAPISite(site, role)), nil
 }
 
 func (s *Server) GetSiteById(ctx context.Context, req gen.GetSiteByIdRequestObject) (gen.GetSiteByIdResponseObject, error) {
-	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, role, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetSiteById200JSONResponse(s.toAPISite(site)), nil
+	return gen.GetSiteById200JSONResponse(s.toAPISite(site, role)), nil
 }
 
 func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdRequestObject) (gen.UpdateSiteByIdResponseObject, error) {
-	if _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate); err != nil {
+	_, role, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
 		return nil, err
 	}
 	b := req.Body
@@ -155,7 +176,7 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 			return nil, err
 		}
 	}
-	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site)), nil
+	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, role)), nil
 }
 
 // invalidField turns a miss of an id a body field names into a 400 naming the field.
@@ -167,7 +188,7 @@ func invalidField(err error, field string) error {
 }
 
 func (s *Server) DeleteSiteById(ctx context.Context, req gen.DeleteSiteByIdRequestObject) (gen.DeleteSiteByIdResponseObject, error) {
-	_, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleAdmin)
+	_, _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleAdmin)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return gen.DeleteSiteById204Response{}, nil
 	}
@@ -181,89 +202,26 @@ func (s *Server) DeleteSiteById(ctx context.Context, req gen.DeleteSiteByIdReque
 }
 
 func (s *Server) PublishSite(ctx context.Context, req gen.PublishSiteRequestObject) (gen.PublishSiteResponseObject, error) {
-	site, err := s.setPublished(ctx, req.OrganizationId, req.SiteId, true)
+	site, role, err := s.setPublished(ctx, req.OrganizationId, req.SiteId, true)
 	if err != nil {
 		return nil, err
 	}
-	return gen.PublishSite200JSONResponse(s.toAPISite(site)), nil
+	return gen.PublishSite200JSONResponse(s.toAPISite(site, role)), nil
 }
 
 func (s *Server) UnpublishSite(ctx context.Context, req gen.UnpublishSiteRequestObject) (gen.UnpublishSiteResponseObject, error) {
-	site, err := s.setPublished(ctx, req.OrganizationId, req.SiteId, false)
+	site, role, err := s.setPublished(ctx, req.OrganizationId, req.SiteId, false)
 	if err != nil {
 		return nil, err
 	}
-	return gen.UnpublishSite200JSONResponse(s.toAPISite(site)), nil
+	return gen.UnpublishSite200JSONResponse(s.toAPISite(site, role)), nil
 }
 
-func (s *Server) setPublished(ctx context.Context, orgID, siteID string, published bool) (*store.Site, error) {
-	if _, err := s.findSite(ctx, orgID, siteID, store.RoleCreate); err != nil {
-		return nil, err
-	}
-	return s.Store.SetSitePublished(ctx, siteID, published)
-}
-
-// apiAdaptiveSchema answers a site's visitor schema; before one is set, the empty schema as of
-// the site's creation.
-func apiAdaptiveSchema(site *store.Site) (gen.SiteAdaptiveSchema, error) {
-	m, err := site.AdaptiveSchemaObject()
+func (s *Server) setPublished(ctx context.Context, orgID, siteID string, published bool) (*store.Site, store.Role, error) {
+	_, role, err := s.findSite(ctx, orgID, siteID, store.RoleCreate)
 	if err != nil {
-		return gen.SiteAdaptiveSchema{}, err
+		return nil, "", err
 	}
-	updated := site.CreatedAt
-	if site.AdaptiveSchemaUpdatedAt != nil {
-		updated = *site.AdaptiveSchemaUpdatedAt
-	}
-	return gen.SiteAdaptiveSchema{Object: gen.SiteAdaptiveSchemaObjectSiteAdaptiveSchema, JsonSchema: m, UpdatedAt: updated}, nil
-}
-
-func (s *Server) GetSiteAdaptiveSchema(ctx context.Context, req gen.GetSiteAdaptiveSchemaRequestObject) (gen.GetSiteAdaptiveSchemaResponseObject, error) {
-	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
-	if err != nil {
-		return nil, err
-	}
-	out, err := apiAdaptiveSchema(site)
-	if err != nil {
-		return nil, err
-	}
-	return gen.GetSiteAdaptiveSchema200JSONResponse(out), nil
-}
-
-func (s *Server) UpdateSiteAdaptiveSchema(ctx context.Context, req gen.UpdateSiteAdaptiveSchemaRequestObject) (gen.UpdateSiteAdaptiveSchemaResponseObject, error) {
-	if _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate); err != nil {
-		return nil, err
-	}
-	site, err := s.Store.SetSiteAdaptiveSchema(ctx, req.SiteId, req.Body.JsonSchema)
-	if err != nil {
-		return nil, err
-	}
-	out, err := apiAdaptiveSchema(site)
-	if err != nil {
-		return nil, err
-	}
-	return gen.UpdateSiteAdaptiveSchema200JSONResponse(out), nil
-}
-
-func (s *Server) ListSiteAdaptiveTemplateConditions(ctx context.Context, req gen.ListSiteAdaptiveTemplateConditionsRequestObject) (gen.ListSiteAdaptiveTemplateConditionsResponseObject, error) {
-	site, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
-	if err != nil {
-		return nil, err
-	}
-	claims, err := site.AdaptiveClaims()
-	if err != nil {
-		return nil, err
-	}
-	items := make([]gen.SiteTemplateCondition, 0, len(claims))
-	for _, c := range claims {
-		ref, what := "visitor.claims."+c.Name, c.Name
-		if c.Unsigned {
-			ref, what = "visitor.claims.unsigned."+c.Name, "unsigned "+c.Name
-		}
-		desc := "Visitors whose " + what + " claim is true"
-		if c.Description != nil && *c.Description != "" {
-			desc = *c.Description
-		}
-		items = append(items, gen.SiteTemplateCondition{Condition: ref + " === true", Description: desc})
-	}
-	return gen.ListSiteAdaptiveTemplateConditions200JSONResponse{Items: items}, nil
+	site, err := s.Store.SetSitePublished(ctx, siteID, published)
+	return site, role, err
 }

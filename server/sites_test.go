@@ -524,12 +524,12 @@ func validSiteSchema() map[string]any {
 		"type":    "object",
 		"properties": map[string]any{
 			"isBeta": map[string]any{"type": "boolean", "description": "Beta testers"},
-			"admin":  map[string]any{"type": "boolean"},
+			"admin":  map[string]any{"type": "boolean", "description": "Administrators"},
 			"unsigned": map[string]any{
 				"type":        "object",
-				"description": "Claims the visitor sets",
+				"description": "Unsigned claims of the site visitor.",
 				"properties": map[string]any{
-					"wantsDark": map[string]any{"type": "boolean"},
+					"wantsDark": map[string]any{"type": "boolean", "description": "Prefers the dark theme"},
 					"_lang_en":  map[string]any{"type": "boolean", "description": "Reads English"},
 				},
 				"additionalProperties": false,
@@ -576,10 +576,10 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 
 	t.Run("TemplateConditionsOnePerClaimSignedFirst", func(t *testing.T) {
 		want := []gen.SiteTemplateCondition{
-			{Condition: "visitor.claims.admin === true", Description: "Visitors whose admin claim is true"},
+			{Condition: "visitor.claims.admin === true", Description: "Administrators"},
 			{Condition: "visitor.claims.isBeta === true", Description: "Beta testers"},
 			{Condition: "visitor.claims.unsigned._lang_en === true", Description: "Reads English"},
-			{Condition: "visitor.claims.unsigned.wantsDark === true", Description: "Visitors whose unsigned wantsDark claim is true"},
+			{Condition: "visitor.claims.unsigned.wantsDark === true", Description: "Prefers the dark theme"},
 		}
 		for i := 0; i < 3; i++ {
 			if got := conditions(t, w.reader); !reflect.DeepEqual(got, want) {
@@ -596,9 +596,9 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 
 	t.Run("SchemaWithoutUnsignedOrSchemaKeyword", func(t *testing.T) {
 		schema := map[string]any{"type": "object", "additionalProperties": false,
-			"properties": map[string]any{"paid": map[string]any{"type": "boolean"}}}
+			"properties": map[string]any{"paid": map[string]any{"type": "boolean", "description": "Paying"}}}
 		w.Expect(t, http.StatusOK, w.admin, "PUT", path, map[string]any{"jsonSchema": schema})
-		want := []gen.SiteTemplateCondition{{Condition: "visitor.claims.paid === true", Description: "Visitors whose paid claim is true"}}
+		want := []gen.SiteTemplateCondition{{Condition: "visitor.claims.paid === true", Description: "Paying"}}
 		if got := conditions(t, w.admin); !reflect.DeepEqual(got, want) {
 			t.Fatalf("conditions = %+v", got)
 		}
@@ -626,18 +626,79 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 		{"AdditionalPropertiesTrue", with(func(m map[string]any) { m["additionalProperties"] = true }),
 			`Invalid body field "jsonSchema.additionalProperties": must be false.`},
 		{"UnsupportedKeyword", with(func(m map[string]any) { m["required"] = []any{"admin"} }),
-			`Invalid body field "jsonSchema.required": not supported: a visitor schema has only $schema, type, description, properties, additionalProperties.`},
+			`Invalid body field "jsonSchema.required": not supported: a visitor schema has only $schema, type, properties, additionalProperties.`},
+		{"TopLevelDescription", with(func(m map[string]any) { m["description"] = "Visitors" }),
+			`Invalid body field "jsonSchema.description": not supported: a visitor schema has only $schema, type, properties, additionalProperties.`},
 		{"PropertiesNotAnObject", with(func(m map[string]any) { m["properties"] = []any{} }), `Invalid body field "jsonSchema.properties": must be an object.`},
-		{"ClaimNotBoolean", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "string"} }),
-			`Invalid body field "jsonSchema.properties.plan.type": must be "boolean".`},
+		{"PropertiesMissing", with(func(m map[string]any) { delete(m, "properties") }), `Invalid body field "jsonSchema.properties": must be an object.`},
+		{"ClaimOfUnknownType", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "integer", "description": "Plan"} }),
+			`Invalid body field "jsonSchema.properties.plan.type": must be one of "boolean", "string", "number", "array", "object".`},
+		{"ClaimWithoutType", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"description": "Plan"} }),
+			`Invalid body field "jsonSchema.properties.plan.type": must be one of "boolean", "string", "number", "array", "object".`},
 		{"ClaimNotASchema", with(func(m map[string]any) { props(m)["plan"] = true }), `Invalid body field "jsonSchema.properties.plan": must be an object.`},
-		{"ClaimWithOtherKeyword", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "boolean", "default": true} }),
-			`Invalid body field "jsonSchema.properties.plan.default": not supported: a claim has only type, description.`},
+		{"ClaimWithOtherKeyword", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "boolean", "description": "x", "default": true}
+		}),
+			`Invalid body field "jsonSchema.properties.plan.default": not supported: a boolean claim has only type, description.`},
+		{"ClaimWithoutDescription", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "boolean"} }),
+			`Invalid body field "jsonSchema.properties.plan.description": is required (every claim describes itself).`},
 		{"ClaimDescriptionNotAString", with(func(m map[string]any) { props(m)["plan"] = map[string]any{"type": "boolean", "description": 3} }),
-			`Invalid body field "jsonSchema.properties.plan.description": must be a string.`},
-		{"BadClaimName", with(func(m map[string]any) { props(m)["is-beta"] = map[string]any{"type": "boolean"} }),
+			`Invalid body field "jsonSchema.properties.plan.description": must be a string of at most 1024 bytes.`},
+		{"BooleanWithEnum", with(func(m map[string]any) {
+			props(m)["b"] = map[string]any{"type": "boolean", "description": "x", "enum": []any{true}}
+		}),
+			`Invalid body field "jsonSchema.properties.b.enum": not supported: a boolean claim has only type, description.`},
+		{"NumberWithMinimum", with(func(m map[string]any) {
+			props(m)["n"] = map[string]any{"type": "number", "description": "x", "minimum": 1}
+		}),
+			`Invalid body field "jsonSchema.properties.n.minimum": not supported: a number claim has only type, description.`},
+		{"EnumEmpty", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{}}
+		}),
+			`Invalid body field "jsonSchema.properties.plan.enum": must be a list of 1 to 100 strings.`},
+		{"EnumNotStrings", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a", 2}}
+		}),
+			`Invalid body field "jsonSchema.properties.plan.enum[1]": must be a string of at most 256 bytes, on one line.`},
+		{"EnumRepeated", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a", "a"}}
+		}),
+			`Invalid body field "jsonSchema.properties.plan.enum[1]": repeats "a".`},
+		{"EnumLineBreak", with(func(m map[string]any) {
+			props(m)["plan"] = map[string]any{"type": "string", "description": "x", "enum": []any{"a\nb"}}
+		}),
+			`Invalid body field "jsonSchema.properties.plan.enum[0]": must be a string of at most 256 bytes, on one line.`},
+		{"ArrayWithoutItems", with(func(m map[string]any) { props(m)["tags"] = map[string]any{"type": "array", "description": "x"} }),
+			`Invalid body field "jsonSchema.properties.tags.items": must be an object.`},
+		{"ArrayOfArrays", with(func(m map[string]any) {
+			props(m)["tags"] = map[string]any{"type": "array", "description": "x", "items": map[string]any{"type": "array", "description": "y"}}
+		}), `Invalid body field "jsonSchema.properties.tags.items.type": must be one of "boolean", "string", "number".`},
+		{"ArrayItemsWithoutDescription", with(func(m map[string]any) {
+			props(m)["tags"] = map[string]any{"type": "array", "description": "x", "items": map[string]any{"type": "string"}}
+		}), `Invalid body field "jsonSchema.properties.tags.items.description": is required (every claim describes itself).`},
+		{"ArrayItemsNumberEnum", with(func(m map[string]any) {
+			props(m)["ids"] = map[string]any{"type": "array", "description": "x", "items": map[string]any{"type": "number", "description": "y", "enum": []any{"1"}}}
+		}), `Invalid body field "jsonSchema.properties.ids.items.enum": not supported: the items of an array claim has only type, description.`},
+		{"ObjectOpen", with(func(m map[string]any) {
+			props(m)["company"] = map[string]any{"type": "object", "description": "x", "properties": map[string]any{}}
+		}), `Invalid body field "jsonSchema.properties.company.additionalProperties": must be false.`},
+		{"ObjectWithoutProperties", with(func(m map[string]any) {
+			props(m)["company"] = map[string]any{"type": "object", "description": "x", "additionalProperties": false}
+		}), `Invalid body field "jsonSchema.properties.company.properties": must be an object.`},
+		{"ObjectBadNestedClaim", with(func(m map[string]any) {
+			props(m)["company"] = map[string]any{"type": "object", "description": "x", "additionalProperties": false,
+				"properties": map[string]any{"tier": map[string]any{"type": "string"}}}
+		}), `Invalid body field "jsonSchema.properties.company.properties.tier.description": is required (every claim describes itself).`},
+		{"ObjectTooDeep", with(func(m map[string]any) {
+			var o any = map[string]any{"type": "boolean", "description": "leaf"}
+			for i := 0; i < 5; i++ {
+				o = map[string]any{"type": "object", "description": "level", "additionalProperties": false, "properties": map[string]any{"x": o}}
+			}
+			props(m)["deep"] = o
+		}), `Invalid body field "jsonSchema.properties.deep.properties.x.properties.x.properties.x.properties.x": nests objects deeper than 4 levels.`},
+		{"BadClaimName", with(func(m map[string]any) { props(m)["is-beta"] = map[string]any{"type": "boolean", "description": "x"} }),
 			`Invalid body field "jsonSchema.properties": claim name "is-beta" must match ^[a-zA-Z_][a-zA-Z0-9_]*$.`},
-		{"ClaimNameStartingWithADigit", with(func(m map[string]any) { props(m)["1st"] = map[string]any{"type": "boolean"} }),
+		{"ClaimNameStartingWithADigit", with(func(m map[string]any) { props(m)["1st"] = map[string]any{"type": "boolean", "description": "x"} }),
 			`Invalid body field "jsonSchema.properties": claim name "1st" must match ^[a-zA-Z_][a-zA-Z0-9_]*$.`},
 		{"UnsignedAsBoolean", with(func(m map[string]any) { props(m)["unsigned"] = map[string]any{"type": "boolean"} }),
 			`Invalid body field "jsonSchema.properties.unsigned.type": must be "object".`},
@@ -645,14 +706,13 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 			`Invalid body field "jsonSchema.properties.unsigned.additionalProperties": must be false.`},
 		{"UnsignedWithoutProperties", with(func(m map[string]any) { delete(unsigned(m), "properties") }),
 			`Invalid body field "jsonSchema.properties.unsigned.properties": must be an object.`},
-		{"UnsignedClaimNotBoolean", with(func(m map[string]any) {
-			unsigned(m)["properties"].(map[string]any)["n"] = map[string]any{"type": "number"}
-		}), `Invalid body field "jsonSchema.properties.unsigned.properties.n.type": must be "boolean".`},
-		{"UnsignedNested", with(func(m map[string]any) {
-			unsigned(m)["properties"].(map[string]any)["deep"] = map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
-		}), `Invalid body field "jsonSchema.properties.unsigned.properties.deep.additionalProperties": not supported: a claim has only type, description.`},
+		{"UnsignedOtherDescription", with(func(m map[string]any) { unsigned(m)["description"] = "Claims the visitor sets" }),
+			`Invalid body field "jsonSchema.properties.unsigned.description": must be "Unsigned claims of the site visitor.".`},
+		{"UnsignedClaimOfUnknownType", with(func(m map[string]any) {
+			unsigned(m)["properties"].(map[string]any)["n"] = map[string]any{"type": "null", "description": "x"}
+		}), `Invalid body field "jsonSchema.properties.unsigned.properties.n.type": must be one of "boolean", "string", "number", "array", "object".`},
 		{"UnsignedBadClaimName", with(func(m map[string]any) {
-			unsigned(m)["properties"].(map[string]any)["a b"] = map[string]any{"type": "boolean"}
+			unsigned(m)["properties"].(map[string]any)["a b"] = map[string]any{"type": "boolean", "description": "x"}
 		}), `Invalid body field "jsonSchema.properties.unsigned.properties": claim name "a b" must match ^[a-zA-Z_][a-zA-Z0-9_]*$.`},
 	} {
 		t.Run("Invalid"+tc.name, func(t *testing.T) {

@@ -668,7 +668,9 @@ func TestSiteSectionGroups(t *testing.T) {
 func TestSiteStructureSpaceDeletion(t *testing.T) {
 	w := newStructWorld(t)
 	x, y := w.newSpace(t, "X"), w.newSpace(t, "Y")
-	sec := w.addSection(t, map[string]any{"spaceId": x})
+	// A one-letter space title cannot title a section: the section needs its own.
+	w.wantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "POST", w.path("/sections"), map[string]any{"spaceId": x}), `"title"`)
+	sec := w.addSection(t, map[string]any{"spaceId": x, "title": "Xylophones"})
 	ys := w.addSiteSpace(t, y, sec.Id)
 	other := w.mustSite(t, w.admin, w.org.Id, "Other")
 

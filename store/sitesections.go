@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // FindSiteSectionsOf returns, by id, the sections (without their site spaces) the given site
@@ -221,6 +222,9 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c SiteSection
 		}
 		if c.Title != nil {
 			title = *c.Title
+		} else if n := utf8.RuneCountInString(title); n < 2 || n > 128 {
+			// A section title has 2 to 128 characters; a space's may be shorter.
+			return Errorf(EINVALID, "Invalid body field \"title\": the space's title %q cannot title a section (2 to 128 characters); give a title.", title)
 		}
 		if sections == 0 && rootSpaces > 0 {
 			wrap, err := insertSection(ctx, tx, siteID, siteTitle, nil)
