@@ -30,7 +30,7 @@ func matrixSiteRows() []matrixRow {
 			return matrixReq("PATCH", w.sitePath(w.site, ""), map[string]any{"title": "Docs"})
 		}},
 		// As deleteCollectionById: a site the caller cannot see answers 204 and stays.
-		{"deleteSiteById", matrixWant{401, 401, 204, 403, 403, 403, 204}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+		{"deleteSiteById", matrixWant{401, 401, 404, 403, 403, 403, 204}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			path := w.sitePath(w.freshSite(t), "")
 			r := matrixReq("DELETE", path, nil)
 			r.gone = func(t *testing.T) bool { return w.status(t, path) == 404 }

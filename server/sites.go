@@ -188,6 +188,11 @@ func invalidField(err error, field string) error {
 }
 
 func (s *Server) DeleteSiteById(ctx context.Context, req gen.DeleteSiteByIdRequestObject) (gen.DeleteSiteByIdResponseObject, error) {
+	// Outside the organization: 404, as every other delete under /orgs/{id} answers; a site
+	// that does not exist inside it: 204 (seed 7.1).
+	if _, err := s.memberRole(ctx, req.OrganizationId); err != nil {
+		return nil, err
+	}
 	_, _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleAdmin)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return gen.DeleteSiteById204Response{}, nil

@@ -769,7 +769,7 @@ func TestSiteAccess(t *testing.T) {
 		}
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", w.sitesPath(""), nil)
 		w.Expect(t, http.StatusNotFound, w.outsider, "POST", w.sitesPath(""), map[string]any{})
-		w.Expect(t, http.StatusNoContent, w.outsider, "DELETE", w.sitesPath(s.Id), nil)
+		w.Expect(t, http.StatusNotFound, w.outsider, "DELETE", w.sitesPath(s.Id), nil)
 		w.site(t, w.admin, s.Id)
 	})
 
