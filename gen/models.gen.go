@@ -1621,6 +1621,24 @@ func (e OrganizationUseCase) Valid() bool {
 	}
 }
 
+// Defines values for PageCoverMask.
+const (
+	PageCoverMaskNone   PageCoverMask = "none"
+	PageCoverMaskRadial PageCoverMask = "radial"
+)
+
+// Valid indicates whether the value is a known member of the PageCoverMask enum.
+func (e PageCoverMask) Valid() bool {
+	switch e {
+	case PageCoverMaskNone:
+		return true
+	case PageCoverMaskRadial:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PageCoverSize.
 const (
 	Full PageCoverSize = "full"
@@ -1711,6 +1729,21 @@ func (e PageLayoutWidth) Valid() bool {
 	case Default:
 		return true
 	case Wide:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageTagKind.
+const (
+	Tag PageTagKind = "tag"
+)
+
+// Valid indicates whether the value is a known member of the PageTagKind enum.
+func (e PageTagKind) Valid() bool {
+	switch e {
+	case Tag:
 		return true
 	default:
 		return false
@@ -3380,6 +3413,9 @@ type PDFLink struct {
 	Url string `json:"url"`
 }
 
+// PageCoverMask defines model for PageCoverMask.
+type PageCoverMask string
+
 // PageCoverSize defines model for PageCoverSize.
 type PageCoverSize string
 
@@ -3392,15 +3428,19 @@ type PageFormat string
 // PageKind defines model for PageKind.
 type PageKind string
 
-// PageLayout defines model for PageLayout.
+// PageLayout How a page is laid out. quire answers the defaults for every page (it keeps no layout of its own yet): the fields current clients require (coverMask, tags, actions, anchors) are always present.
 type PageLayout struct {
+	Actions         bool            `json:"actions"`
+	Anchors         bool            `json:"anchors"`
 	Cover           bool            `json:"cover"`
+	CoverMask       PageCoverMask   `json:"coverMask"`
 	CoverSize       PageCoverSize   `json:"coverSize"`
 	Description     bool            `json:"description"`
 	Metadata        bool            `json:"metadata"`
 	Outline         bool            `json:"outline"`
 	Pagination      bool            `json:"pagination"`
 	TableOfContents bool            `json:"tableOfContents"`
+	Tags            bool            `json:"tags"`
 	Title           bool            `json:"title"`
 	Width           PageLayoutWidth `json:"width"`
 }
@@ -3410,6 +3450,18 @@ type PageLayoutWidth string
 
 // PageSlug defines model for PageSlug.
 type PageSlug = string
+
+// PageTag A tag of a page. quire keeps no page tags yet, so every page answers an empty list.
+type PageTag struct {
+	Primary *bool `json:"primary,omitempty"`
+	Tag     struct {
+		Kind PageTagKind `json:"kind"`
+		Tag  string      `json:"tag"`
+	} `json:"tag"`
+}
+
+// PageTagKind defines model for PageTagKind.
+type PageTagKind string
 
 // PageTree defines model for PageTree.
 type PageTree struct {
@@ -3535,9 +3587,11 @@ type RevisionPage struct {
 	Hidden *bool    `json:"hidden,omitempty"`
 
 	// Icon Name of an icon; an empty string removes it.
-	Icon          *Icon          `json:"icon,omitempty"`
-	Id            string         `json:"id"`
-	Kind          PageKind       `json:"kind"`
+	Icon *Icon    `json:"icon,omitempty"`
+	Id   string   `json:"id"`
+	Kind PageKind `json:"kind"`
+
+	// Layout How a page is laid out. quire answers the defaults for every page (it keeps no layout of its own yet): the fields current clients require (coverMask, tags, actions, anchors) are always present.
 	Layout        PageLayout     `json:"layout"`
 	Markdown      *string        `json:"markdown,omitempty"`
 	NoIndex       *bool          `json:"noIndex,omitempty"`
@@ -3545,6 +3599,7 @@ type RevisionPage struct {
 	Pages         []RevisionPage `json:"pages"`
 	Path          string         `json:"path"`
 	Slug          string         `json:"slug"`
+	Tags          []PageTag      `json:"tags"`
 	Title         string         `json:"title"`
 	Type          PageType       `json:"type"`
 	UpdatedAt     *Timestamp     `json:"updatedAt,omitempty"`

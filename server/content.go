@@ -31,8 +31,9 @@ func (s *Server) changeRequestRevision(ctx context.Context, spaceID, crID string
 	return sp, cr.RevisionID, nil
 }
 
-var defaultLayout = gen.PageLayout{Width: gen.Default, Cover: false, CoverSize: gen.Hero, Title: true, Description: true,
-	TableOfContents: true, Outline: true, Pagination: true, Metadata: true}
+var defaultLayout = gen.PageLayout{Width: gen.Default, Cover: false, CoverSize: gen.Hero, CoverMask: gen.PageCoverMaskNone,
+	Title: true, Description: true, TableOfContents: true, Outline: true, Pagination: true, Metadata: true,
+	Tags: true, Actions: true, Anchors: true}
 
 // toAPIPage converts a page; with a body it carries markdown or the derived document per format.
 func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.PageFormat, withBody bool) (gen.RevisionPage, error) {
@@ -40,7 +41,7 @@ func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.P
 	out := gen.RevisionPage{
 		Id: p.ID, Title: p.Title, Kind: gen.PageKindSheet, Type: gen.PageTypeDocument,
 		Slug: p.Slug, Path: p.Path, Emoji: p.Emoji, CreatedAt: &created, UpdatedAt: &updated,
-		Pages: []gen.RevisionPage{}, Layout: defaultLayout,
+		Pages: []gen.RevisionPage{}, Layout: defaultLayout, Tags: []gen.PageTag{},
 	}
 	if p.Description != "" {
 		d := p.Description
