@@ -14,6 +14,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { recordingFetch, validation, mendsApplied } from './validate.mjs';
 
 const QUIRE_URL = requiredEnv('QUIRE_URL').replace(/\/+$/, '');
 const ALICE_TOKEN = requiredEnv('ALICE_TOKEN');
@@ -100,7 +101,7 @@ const CLIENT_GROUPS = new Set(['user', 'orgs', 'spaces', 'collections', 'emailDo
 
 /** A GitBookAPI whose method calls are recorded by operationId. */
 function client(authToken) {
-    const api = new GitBookAPI({ endpoint: QUIRE_URL, authToken });
+    const api = new GitBookAPI({ endpoint: QUIRE_URL, authToken, serviceBinding: { fetch: recordingFetch } });
     const record = (name) => called.add(CLIENT_METHOD_TO_OPERATION[name] ?? name);
     return new Proxy(api, {
         get(target, prop) {
@@ -139,7 +140,7 @@ async function raw(operationId, token, method, path, body) {
     const headers = { Accept: 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${API}${path}`, {
+    const res = await recordingFetch(`${API}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -2158,7 +2159,16 @@ step('every listed operation was exercised', async (t) => {
     assert.deepEqual(missing, [], `operations never called: ${missing.join(', ')}`);
 });
 
+step('every answer validates against the public spec of its operation', async () => {
+    assert.ok(validation.checked > 0, 'no answer was recorded');
+    const distinct = [...new Set(validation.violations)];
+    assert.deepEqual(distinct, [], `${distinct.length} answers do not fit the public spec:\n  ${distinct.join('\n  ')}`);
+});
+
 after(() => {
+    console.log(`# public-spec validation: ${validation.checked} answers of ${validation.byOperation.size} operations; ` +
+        `${validation.violations.length} violations; mends: ${mendsApplied.length}`);
+    for (const m of mendsApplied) console.log(`#   mend ${m}`);
     const viaClient = OPERATIONS.filter((op) => !RAW_ONLY.includes(op));
     console.log(`# operations: ${OPERATIONS.length} (${viaClient.length} through @gitbook/api, ` +
         `${RAW_ONLY.length} by raw fetch: ${RAW_ONLY.join(', ')}); called: ${called.size}`);
