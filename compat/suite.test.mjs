@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The current client (0.202.0, installed under an alias): the content batch is in it.
 import { GitBookAPI as GitBookAPILatest, GitBookAPIError as GitBookAPIErrorLatest } from 'gitbook-api-latest';
+import { recordingFetch, validation, mendsApplied } from './validate.mjs';
 
 const QUIRE_URL = requiredEnv('QUIRE_URL').replace(/\/+$/, '');
 const ALICE_TOKEN = requiredEnv('ALICE_TOKEN');
@@ -104,7 +105,7 @@ const CLIENT_GROUPS = new Set(['user', 'orgs', 'spaces', 'collections', 'emailDo
 
 /** A GitBookAPI whose method calls are recorded by operationId. */
 function client(authToken) {
-    const api = new GitBookAPI({ endpoint: QUIRE_URL, authToken });
+    const api = new GitBookAPI({ endpoint: QUIRE_URL, authToken, serviceBinding: { fetch: recordingFetch } });
     const record = (name) => called.add(CLIENT_METHOD_TO_OPERATION[name] ?? name);
     return new Proxy(api, {
         get(target, prop) {
@@ -143,7 +144,7 @@ async function raw(operationId, token, method, path, body) {
     const headers = { Accept: 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${API}${path}`, {
+    const res = await recordingFetch(`${API}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -1322,7 +1323,7 @@ const GUIDE_V2_MD = 'How to use the product, **step by step**.\n';
  */
 async function applyChanges(token, spaceId, changeRequestId, changes, query = { compat: false }) {
     called.add('updateChangeRequestContent');
-    const api = new GitBookAPILatest({ endpoint: QUIRE_URL, authToken: token });
+    const api = new GitBookAPILatest({ endpoint: QUIRE_URL, authToken: token, serviceBinding: { fetch: recordingFetch } });
     try {
         const res = await api.spaces.updateChangeRequestContent(spaceId, changeRequestId, { changes }, query);
         return { status: res.status, data: res.data, headers: res.headers, refs: batchRefs(changes, res.data) };
@@ -2354,7 +2355,16 @@ step('every listed operation was exercised', async (t) => {
     assert.deepEqual(missing, [], `operations never called: ${missing.join(', ')}`);
 });
 
+step('every answer validates against the public spec of its operation', async () => {
+    assert.ok(validation.checked > 0, 'no answer was recorded');
+    const distinct = [...new Set(validation.violations)];
+    assert.deepEqual(distinct, [], `${distinct.length} answers do not fit the public spec:\n  ${distinct.join('\n  ')}`);
+});
+
 after(() => {
+    console.log(`# public-spec validation: ${validation.checked} answers of ${validation.byOperation.size} operations; ` +
+        `${validation.violations.length} violations; mends: ${mendsApplied.length}`);
+    for (const m of mendsApplied) console.log(`#   mend ${m}`);
     const viaClient = OPERATIONS.filter((op) => !RAW_ONLY.includes(op) && !LATEST_ONLY.includes(op));
     console.log(`# operations: ${OPERATIONS.length} (${viaClient.length} through @gitbook/api@0.146.0, ` +
         `${LATEST_ONLY.length} through @gitbook/api@0.202.0: ${LATEST_ONLY.join(', ')}, ` +
