@@ -1,0 +1,527 @@
+package richtext
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Headings take an explicit anchor as `# Title {#anchor}`.
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+
+// FromMarkdown parses markdown into a document, without context (see Options).
+func FromMarkdown(src string) *Document { return Options{}.FromMarkdown(src) }
+
+// FromMarkdown parses markdown into a document.
+func (o Options) FromMarkdown(src string) *Document {
+	source := []byte(src)
+	root := md.Parser().Parse(text.NewReader(source))
+	c := &converter{src: source, opts: o, anchors: anchors{}}
+	doc := &Document{Object: "document", Data: map[string]any{"schemaVersion": SchemaVersion}, Nodes: []*Node{}}
+	doc.Nodes = append(doc.Nodes, c.fit(c.children(root), inTop)...)
+	return doc
+}
+
+type converter struct {
+	src     []byte
+	opts    Options
+	keys    int
+	anchors anchors
+}
+
+func (c *converter) key() string {
+	c.keys++
+	return strconv.Itoa(c.keys)
+}
+
+var (
+	yes = func() *bool { b := true; return &b }()
+	no  = func() *bool { b := false; return &b }()
+)
+
+func (c *converter) block(typ string, data map[string]any, children []*Node) *Node {
+	if data == nil {
+		data = map[string]any{}
+	}
+	return &Node{Object: "block", Type: typ, Key: c.key(), IsVoid: no, Data: data, Nodes: children}
+}
+
+// textBlock is a block of inlines, with an empty text node when it has none.
+func (c *converter) textBlock(typ string, data map[string]any, inlines []*Node) *Node {
+	if len(inlines) == 0 {
+		inlines = []*Node{c.text("", nil)}
+	}
+	return c.block(typ, data, inlines)
+}
+
+func (c *converter) text(s string, marks []string) *Node {
+	leaf := &Leaf{Object: "leaf", Text: s, Marks: []*Mark{}}
+	for _, m := range marks {
+		leaf.Marks = append(leaf.Marks, &Mark{Object: "mark", Type: m})
+	}
+	return &Node{Object: "text", Key: c.key(), Leaves: []*Leaf{leaf}}
+}
+
+// Where a block sits decides which blocks the public schema allows there.
+type container int
+
+const (
+	inTop   container = iota // the document: every top-level block
+	inItem                   // a list item: the essentials, code, hint, quote, table
+	inQuote                  // a blockquote: the essentials and quotes
+	inHint                   // a hint: the essentials
+)
+
+func allowed(where container, typ string) bool {
+	switch typ {
+	case "paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider":
+		return true
+	case "blockquote":
+		return where != inHint
+	case "hint", "code", "table":
+		return where == inTop || where == inItem
+	}
+	return where == inTop
+}
+
+// fit turns the blocks a container does not allow into ones it does: a hint or quote gives its
+// content, images become a paragraph of inline images, code a paragraph of code text, a table a
+// paragraph per row.
+func (c *converter) fit(blocks []*Node, where container) []*Node {
+	var out []*Node
+	for _, b := range blocks {
+		if allowed(where, b.Type) {
+			out = append(out, b)
+			continue
+		}
+		switch b.Type {
+		case "hint", "blockquote":
+			out = append(out, c.fit(b.Nodes, where)...)
+		case "images":
+			var inl []*Node
+			for _, img := range b.Nodes {
+				data := map[string]any{"ref": img.Data["ref"]}
+				if alt, ok := img.Data["alt"]; ok {
+					data["alt"] = alt
+				}
+				if len(img.Fragments) > 0 {
+					data["caption"] = Text(img.Fragments[0].Nodes)
+				}
+				inl = append(inl, &Node{Object: "inline", Type: "inline-image", Key: c.key(), IsVoid: yes, Data: data})
+			}
+			out = append(out, c.textBlock("paragraph", nil, inl))
+		case "code":
+			var lines []string
+			for _, l := range b.Nodes {
+				lines = append(lines, Text(l.Nodes))
+			}
+			out = append(out, c.textBlock("paragraph", nil, []*Node{c.text(strings.Join(lines, "\n"), []string{"code"})}))
+		case "table":
+			for _, row := range tableRows(b) {
+				out = append(out, c.textBlock("paragraph", nil, []*Node{c.text(strings.Join(row, " | "), nil)}))
+			}
+		}
+	}
+	return out
+}
+
+// blocks converts one markdown block node (none or several for some).
+func (c *converter) blocks(n ast.Node) []*Node {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		if imgs := c.onlyImages(n); imgs != nil {
+			return []*Node{c.block("images", nil, imgs)}
+		}
+		return []*Node{c.textBlock("paragraph", nil, c.inlines(n, nil))}
+	case *ast.Heading:
+		return []*Node{c.heading(n)}
+	case *ast.ThematicBreak:
+		return []*Node{{Object: "block", Type: "divider", Key: c.key(), IsVoid: yes, Data: map[string]any{}}}
+	case *ast.Blockquote:
+		if style, first := c.alert(n); style != "" {
+			children := c.children(n)
+			if first {
+				children = children[1:]
+			}
+			return []*Node{c.block("hint", map[string]any{"style": style}, c.nonEmpty(c.fit(children, inHint)))}
+		}
+		return []*Node{c.block("blockquote", nil, c.nonEmpty(c.fit(c.children(n), inQuote)))}
+	case *ast.List:
+		return []*Node{c.list(n)}
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		data := map[string]any{}
+		if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+			if lang := strings.Fields(string(f.Language(c.src))); len(lang) > 0 {
+				data["syntax"] = lang[0]
+			}
+		}
+		lines := n.Lines()
+		var codeLines []*Node
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			line := strings.TrimRight(string(seg.Value(c.src)), "\r\n")
+			codeLines = append(codeLines, c.block("code-line", nil, []*Node{c.text(line, nil)}))
+		}
+		if len(codeLines) == 0 {
+			codeLines = []*Node{c.block("code-line", nil, []*Node{c.text("", nil)})}
+		}
+		return []*Node{c.block("code", data, codeLines)}
+	case *east.Table:
+		return []*Node{c.table(n)}
+	case *ast.HTMLBlock:
+		var b strings.Builder
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b.Write(seg.Value(c.src))
+		}
+		if n.HasClosure() {
+			cl := n.ClosureLine
+			b.Write(cl.Value(c.src))
+		}
+		return []*Node{c.textBlock("paragraph", nil, []*Node{c.text(strings.TrimRight(b.String(), "\n"), nil)})}
+	}
+	if n.HasChildren() {
+		return c.children(n)
+	}
+	return nil
+}
+
+func (c *converter) children(n ast.Node) []*Node {
+	var out []*Node
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		out = append(out, c.blocks(ch)...)
+	}
+	return out
+}
+
+// nonEmpty gives a container with no blocks an empty paragraph.
+func (c *converter) nonEmpty(blocks []*Node) []*Node {
+	if len(blocks) == 0 {
+		return []*Node{c.textBlock("paragraph", nil, nil)}
+	}
+	return blocks
+}
+
+func (c *converter) heading(n *ast.Heading) *Node {
+	level := min(max(n.Level, 1), 3)
+	inl := c.inlines(n, nil)
+	id := ""
+	if v, ok := n.AttributeString("id"); ok {
+		if b, ok := v.([]byte); ok {
+			id = string(b)
+			if !validAnchor.MatchString(id) {
+				id = slug(id)
+			}
+		}
+	}
+	if id == "" {
+		id = c.anchors.auto(Text(inl))
+	}
+	c.anchors.use(id)
+	data := map[string]any{}
+	if id != "" {
+		data["id"] = id
+	}
+	return c.textBlock("heading-"+strconv.Itoa(level), data, inl)
+}
+
+// GitHub's alerts (> [!NOTE] …) are hints.
+var alertStyles = map[string]string{"NOTE": "info", "IMPORTANT": "info", "TIP": "success", "WARNING": "warning", "CAUTION": "danger"}
+
+// alert returns the hint style of a blockquote that opens with an alert marker, and whether the
+// marker was its whole first paragraph (else it is cut from that paragraph's text).
+func (c *converter) alert(n *ast.Blockquote) (string, bool) {
+	p, ok := n.FirstChild().(*ast.Paragraph)
+	if !ok || p.Lines().Len() == 0 {
+		return "", false
+	}
+	seg := p.Lines().At(0)
+	first := strings.TrimSpace(string(seg.Value(c.src)))
+	if !strings.HasPrefix(first, "[!") || !strings.HasSuffix(first, "]") {
+		return "", false
+	}
+	style := alertStyles[strings.ToUpper(first[2:len(first)-1])]
+	if style == "" {
+		return "", false
+	}
+	if p.Lines().Len() == 1 {
+		return style, true
+	}
+	// Cut the marker line: drop the paragraph's inline nodes up to the first line break.
+	for ch := p.FirstChild(); ch != nil; {
+		next := ch.NextSibling()
+		t, isText := ch.(*ast.Text)
+		p.RemoveChild(p, ch)
+		if isText && (t.SoftLineBreak() || t.HardLineBreak()) {
+			break
+		}
+		ch = next
+	}
+	return style, false
+}
+
+func (c *converter) list(n *ast.List) *Node {
+	typ, data := "list-unordered", map[string]any{}
+	if n.IsOrdered() {
+		typ = "list-ordered"
+		if n.Start != 1 {
+			data["start"] = n.Start
+		}
+	}
+	var items []*Node
+	tasks := false
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		idata := map[string]any{}
+		if tb := it.FirstChild(); tb != nil {
+			if box, ok := tb.FirstChild().(*east.TaskCheckBox); ok {
+				tasks = true
+				idata["checked"] = box.IsChecked
+			}
+		}
+		items = append(items, c.block("list-item", idata, c.nonEmpty(c.fit(c.children(it), inItem))))
+	}
+	if tasks && !n.IsOrdered() {
+		typ = "list-tasks"
+		for _, it := range items {
+			if _, ok := it.Data["checked"]; !ok {
+				it.Data["checked"] = false
+			}
+		}
+	} else {
+		for _, it := range items {
+			delete(it.Data, "checked")
+		}
+	}
+	return c.block(typ, data, items)
+}
+
+// table is the public schema's table: a void block whose columns are text definitions, whose
+// rows are records, and whose cells are fragments (named in the record's values) of paragraphs.
+func (c *converter) table(n *east.Table) *Node {
+	var cols []string
+	definition := map[string]any{}
+	records := map[string]any{}
+	var fragments []*Node
+	row := 0
+	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
+		if _, header := r.(*east.TableHeader); header {
+			i := 0
+			for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
+				id := "c" + strconv.Itoa(i+1)
+				align := "left"
+				if i < len(n.Alignments) {
+					switch n.Alignments[i] {
+					case east.AlignCenter:
+						align = "center"
+					case east.AlignRight:
+						align = "right"
+					}
+				}
+				cols = append(cols, id)
+				definition[id] = map[string]any{"id": id, "title": Text(c.inlines(cell, nil)), "type": "text", "textAlignment": align}
+				i++
+			}
+			continue
+		}
+		values := map[string]any{}
+		i := 0
+		for cell := r.FirstChild(); cell != nil && i < len(cols); cell = cell.NextSibling() {
+			frag := &Node{Object: "fragment", Key: c.key(), Fragment: "r" + strconv.Itoa(row+1) + cols[i],
+				Nodes: []*Node{c.textBlock("paragraph", nil, c.inlines(cell, nil))}}
+			fragments = append(fragments, frag)
+			values[cols[i]] = frag.Fragment
+			i++
+		}
+		records["r"+strconv.Itoa(row+1)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
+		row++
+	}
+	if fragments == nil {
+		fragments = []*Node{}
+	}
+	if cols == nil {
+		cols = []string{}
+	}
+	data := map[string]any{
+		"view":       map[string]any{"type": "grid", "columns": cols, "hideHeader": false},
+		"records":    records,
+		"definition": definition,
+	}
+	return &Node{Object: "block", Type: "table", Key: c.key(), IsVoid: yes, Data: data, Fragments: fragments}
+}
+
+// image is a block image (in an images block): its ref a space file for /files/<id>, else a URL;
+// a title becomes its caption.
+func (c *converter) image(img *ast.Image) *Node {
+	data := map[string]any{"ref": c.imageRef(string(img.Destination))}
+	if alt := plainText(img, c.src); alt != "" {
+		data["alt"] = alt
+	}
+	frags := []*Node{}
+	if len(img.Title) > 0 {
+		frags = append(frags, &Node{Object: "fragment", Key: c.key(), Fragment: "caption",
+			Nodes: []*Node{c.textBlock("paragraph", nil, []*Node{c.text(string(img.Title), nil)})}})
+	}
+	return &Node{Object: "block", Type: "image", Key: c.key(), IsVoid: yes, Data: data, Fragments: frags}
+}
+
+func (c *converter) inlineImage(img *ast.Image) *Node {
+	data := map[string]any{"ref": c.imageRef(string(img.Destination))}
+	if alt := plainText(img, c.src); alt != "" {
+		data["alt"] = alt
+	}
+	if len(img.Title) > 0 {
+		data["caption"] = string(img.Title)
+	}
+	return &Node{Object: "inline", Type: "inline-image", Key: c.key(), IsVoid: yes, Data: data}
+}
+
+// imageRef: images refer to a file or a URL only.
+func (c *converter) imageRef(dest string) map[string]any {
+	if ref := c.opts.refFor(dest); ref["kind"] == "file" {
+		return ref
+	}
+	return map[string]any{"kind": "url", "url": strings.TrimSpace(dest)}
+}
+
+// onlyImages returns image blocks when a paragraph holds nothing but images (and spaces).
+func (c *converter) onlyImages(n ast.Node) []*Node {
+	var imgs []*Node
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch := ch.(type) {
+		case *ast.Image:
+			imgs = append(imgs, c.image(ch))
+		case *ast.Text:
+			if strings.TrimSpace(textValue(ch, c.src)) != "" {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return imgs
+}
+
+func (c *converter) link(ref map[string]any, children []*Node) *Node {
+	if len(children) == 0 {
+		children = []*Node{c.text("", nil)}
+	}
+	return &Node{Object: "inline", Type: "link", Key: c.key(), IsVoid: no, Data: map[string]any{"ref": ref}, Nodes: children}
+}
+
+// inlines converts the inline children of n, with the marks of the enclosing spans.
+func (c *converter) inlines(n ast.Node, marks []string) []*Node {
+	var out []*Node
+	afterBox := false
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch := ch.(type) {
+		case *east.TaskCheckBox:
+			afterBox = true
+			continue
+		case *ast.Text:
+			s := textValue(ch, c.src)
+			if afterBox {
+				s = strings.TrimLeft(s, " ")
+			}
+			if ch.SoftLineBreak() || ch.HardLineBreak() {
+				s += "\n"
+			}
+			out = append(out, c.text(s, marks))
+		case *ast.String:
+			out = append(out, c.text(string(ch.Value), marks))
+		case *ast.CodeSpan:
+			out = append(out, c.text(plainText(ch, c.src), append(append([]string{}, marks...), "code")))
+		case *ast.Emphasis:
+			m := "italic"
+			if ch.Level >= 2 {
+				m = "bold"
+			}
+			out = append(out, c.inlines(ch, append(append([]string{}, marks...), m))...)
+		case *east.Strikethrough:
+			out = append(out, c.inlines(ch, append(append([]string{}, marks...), "strikethrough"))...)
+		case *ast.Link:
+			out = append(out, c.link(c.opts.refFor(string(ch.Destination)), c.inlines(ch, marks)))
+		case *ast.AutoLink:
+			label, url := string(ch.Label(c.src)), string(ch.URL(c.src))
+			if ch.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
+				url = "mailto:" + url
+			}
+			out = append(out, c.link(map[string]any{"kind": "url", "url": url}, []*Node{c.text(label, marks)}))
+		case *ast.Image:
+			out = append(out, c.inlineImage(ch))
+		case *ast.RawHTML:
+			var b strings.Builder
+			for i := 0; i < ch.Segments.Len(); i++ {
+				seg := ch.Segments.At(i)
+				b.Write(seg.Value(c.src))
+			}
+			out = append(out, c.text(b.String(), marks))
+		default:
+			out = append(out, c.inlines(ch, marks)...)
+		}
+		afterBox = false
+	}
+	return mergeTexts(out)
+}
+
+// mergeTexts joins neighbouring text nodes with the same marks: the parser cuts text where a
+// link might start, which is no boundary in the document.
+func mergeTexts(nodes []*Node) []*Node {
+	out := nodes[:0]
+	for _, n := range nodes {
+		if k := len(out); k > 0 && n.Object == "text" && out[k-1].Object == "text" && sameMarks(out[k-1].Leaves[0], n.Leaves[0]) {
+			out[k-1].Leaves[0].Text += n.Leaves[0].Text
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func sameMarks(a, b *Leaf) bool {
+	if len(a.Marks) != len(b.Marks) {
+		return false
+	}
+	for i := range a.Marks {
+		if a.Marks[i].Type != b.Marks[i].Type {
+			return false
+		}
+	}
+	return true
+}
+
+// plainText is the text content of an inline node.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(ch ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := ch.(type) {
+		case *ast.Text:
+			b.WriteString(textValue(t, src))
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// textValue is the text a text node shows: backslash escapes and entity references resolved, as
+// an HTML renderer would, except in raw text (code spans).
+func textValue(t *ast.Text, src []byte) string {
+	v := t.Segment.Value(src)
+	if t.IsRaw() {
+		return string(v)
+	}
+	return string(util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(v))))
+}
