@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 
 	"github.com/quire-docs/quire/gen"
@@ -56,24 +55,10 @@ func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.P
 			md := p.Markdown
 			out.Markdown = &md
 		} else {
-			doc, err := toAPIDocument(richtext.FromMarkdown(p.Markdown))
-			if err != nil {
-				return out, err
-			}
-			out.Document = &doc
+			out.Document = richtext.Options{SpaceID: sp.ID, PagePath: p.Path}.FromMarkdown(p.Markdown)
 		}
 	}
 	return out, nil
-}
-
-func toAPIDocument(d *richtext.Document) (gen.Document, error) {
-	var out gen.Document
-	b, err := json.Marshal(d)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
 }
 
 // pageTree nests a revision's pages (in tree order) under their parents.
