@@ -98,7 +98,7 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 	md := "# Guide\n\n" +
 		"Start with [install](/pages/" + target + "), its [requirements](/pages/" + target + "#requirements), " +
 		"[a page elsewhere](/spaces/otherSpace/pages/p9), [below](#details), the [sheet](/files/fSheet) " +
-		"and [the site](https://example.com/docs).\n\n" +
+		"[the site](https://example.com/docs), [by path](/pages/install) and [relative](install.md).\n\n" +
 		"Some **bold**, *italic*, `code` and ~~struck~~ text.\n\n" +
 		"- one\n  1. nested\n- two\n\n* [x] done\n* [ ] todo\n\n" +
 		"```sh\necho hi\n```\n\n> Quoted **text**\n\n> [!WARNING]\n> Careful.\n\n---\n\n" +
@@ -134,6 +134,8 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 		{"kind": "file", "file": "fSheet"},
 		{"kind": "url", "url": "https://example.com/docs"},
 		{"kind": "page", "page": target},
+		{"kind": "page", "page": target},
+		{"kind": "page", "page": target},
 	}
 	if !reflect.DeepEqual(links, wantLinks) {
 		t.Fatalf("links %v\nwant %v", links, wantLinks)
@@ -147,11 +149,11 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 		t.Fatalf("hint %v", hint.Data)
 	}
 
-	// Back to markdown, the links are the links written.
+	// Back to markdown, the links are the links written (by id).
 	back := richtext.Options{SpaceID: f.space.Id}.ToMarkdown(doc)
 	for _, l := range []string{"(/pages/" + target + ")", "(/pages/" + target + "#requirements)",
 		"(/spaces/otherSpace/pages/p9)", "(#details)", "(/files/fSheet)", "(https://example.com/docs)",
-		`![Chart](/files/fChart "Sales")`, "> [!WARNING]", "| a | [one](/pages/" + target + ") |"} {
+		`![Chart](/files/fChart "Sales")`, "[relative](/pages/" + target + ")", "> [!WARNING]", "| a | [one](/pages/" + target + ") |"} {
 		if !strings.Contains(back, l) {
 			t.Errorf("markdown written back lacks %q:\n%s", l, back)
 		}
