@@ -63,6 +63,9 @@ func (c *converter) textBlock(typ string, data map[string]any, inlines []*Node) 
 }
 
 func (c *converter) text(s string, marks []string) *Node {
+	if s == "" {
+		marks = nil // marks on no text are nothing markdown can hold
+	}
 	leaf := &Leaf{Object: "leaf", Text: s, Marks: []*Mark{}}
 	for _, m := range marks {
 		leaf.Marks = append(leaf.Marks, &Mark{Object: "mark", Type: m})
@@ -93,8 +96,8 @@ func allowed(where container, typ string) bool {
 }
 
 // fit turns the blocks a container does not allow into ones it does: a hint or quote gives its
-// content, images become a paragraph of inline images, code a paragraph of code text, a table a
-// paragraph per row.
+// content, images become a paragraph of inline images, code a paragraph of code text per line, a
+// table a paragraph per row.
 func (c *converter) fit(blocks []*Node, where container) []*Node {
 	var out []*Node
 	for _, b := range blocks {
@@ -104,7 +107,11 @@ func (c *converter) fit(blocks []*Node, where container) []*Node {
 		}
 		switch b.Type {
 		case "hint", "blockquote":
-			out = append(out, c.fit(b.Nodes, where)...)
+			for _, ch := range c.fit(b.Nodes, where) {
+				if !emptyParagraph(ch) {
+					out = append(out, ch)
+				}
+			}
 		case "images":
 			var inl []*Node
 			for _, img := range b.Nodes {
@@ -119,18 +126,40 @@ func (c *converter) fit(blocks []*Node, where container) []*Node {
 			}
 			out = append(out, c.textBlock("paragraph", nil, inl))
 		case "code":
-			var lines []string
 			for _, l := range b.Nodes {
-				lines = append(lines, Text(l.Nodes))
+				if line := Text(l.Nodes); strings.TrimSpace(line) != "" {
+					out = append(out, c.textBlock("paragraph", nil, []*Node{c.text(line, []string{"code"})}))
+				}
 			}
-			out = append(out, c.textBlock("paragraph", nil, []*Node{c.text(strings.Join(lines, "\n"), []string{"code"})}))
 		case "table":
 			for _, row := range tableRows(b) {
-				out = append(out, c.textBlock("paragraph", nil, []*Node{c.text(strings.Join(row, " | "), nil)}))
+				if text := strings.TrimSpace(strings.Join(row, " | ")); text != "" {
+					out = append(out, c.textBlock("paragraph", nil, []*Node{c.text(text, nil)}))
+				}
 			}
 		}
 	}
 	return out
+}
+
+// trimBreaks drops line breaks at a paragraph's edges (a hard break after nothing): markdown
+// cannot write them.
+func trimBreaks(inl []*Node) []*Node {
+	if len(inl) > 0 && inl[0].Object == "text" {
+		inl[0].Leaves[0].Text = strings.TrimLeft(inl[0].Leaves[0].Text, "\n")
+		if inl[0].Leaves[0].Text == "" && len(inl) > 1 {
+			inl = inl[1:]
+		}
+	}
+	if k := len(inl) - 1; k >= 0 && inl[k].Object == "text" {
+		inl[k].Leaves[0].Text = strings.TrimRight(inl[k].Leaves[0].Text, "\n")
+	}
+	return inl
+}
+
+// emptyParagraph is the paragraph an empty container holds (markdown has no empty paragraph).
+func emptyParagraph(n *Node) bool {
+	return n.Type == "paragraph" && len(n.Nodes) == 1 && n.Nodes[0].Object == "text" && Text(n.Nodes) == ""
 }
 
 // blocks converts one markdown block node (none or several for some).
@@ -140,7 +169,7 @@ func (c *converter) blocks(n ast.Node) []*Node {
 		if imgs := c.onlyImages(n); imgs != nil {
 			return []*Node{c.block("images", nil, imgs)}
 		}
-		return []*Node{c.textBlock("paragraph", nil, c.inlines(n, nil))}
+		return []*Node{c.textBlock("paragraph", nil, trimBreaks(c.inlines(n, nil)))}
 	case *ast.Heading:
 		return []*Node{c.heading(n)}
 	case *ast.ThematicBreak:
@@ -438,7 +467,9 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 		case *ast.String:
 			out = append(out, c.text(string(ch.Value), marks))
 		case *ast.CodeSpan:
-			out = append(out, c.text(plainText(ch, c.src), append(append([]string{}, marks...), "code")))
+			// CommonMark reads a code span's line endings as spaces.
+			code := strings.ReplaceAll(plainText(ch, c.src), "\n", " ")
+			out = append(out, c.text(code, append(append([]string{}, marks...), "code")))
 		case *ast.Emphasis:
 			m := "italic"
 			if ch.Level >= 2 {

@@ -143,6 +143,8 @@ func (w *writer) link(n *Node) string {
 
 var (
 	entityLike  = regexp.MustCompile(`&(#?[A-Za-z0-9]+;)`)
+	wwwLike     = regexp.MustCompile(`(?i)(www)\.`)
+	emailLike   = regexp.MustCompile(`([A-Za-z0-9._+-])@`)
 	escapeChars = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
 		"<", `\<`, "~", `\~`)
 )
@@ -151,6 +153,17 @@ var (
 func escapeText(s string, inTable bool) string {
 	s = escapeChars.Replace(s)
 	s = entityLike.ReplaceAllString(s, `\&$1`)
+	// GFM's autolinks would make links of URLs, www. names and addresses in plain text.
+	s = strings.ReplaceAll(s, "://", `:\/\/`)
+	s = wwwLike.ReplaceAllString(s, `${1}\.`)
+	s = emailLike.ReplaceAllString(s, `$1\@`)
+	// goldmark counts an escaped ~ into a neighbouring ~~ run: at the edges, write it as an entity.
+	if strings.HasPrefix(s, `\~`) {
+		s = "&#126;" + s[2:]
+	}
+	if strings.HasSuffix(s, `\~`) {
+		s = s[:len(s)-2] + "&#126;"
+	}
 	if strings.HasSuffix(s, "!") {
 		s = s[:len(s)-1] + `\!`
 	}
