@@ -557,3 +557,38 @@ func TestRichtextNeighbouringTextJoins(t *testing.T) {
 		t.Fatalf("texts = %q", texts)
 	}
 }
+
+// Documents from clients may hold nodes markdown has no syntax for: they are written as near as
+// markdown allows, or as their text, and never make the conversion fail.
+func TestRichtextForeignDocumentToMarkdown(t *testing.T) {
+	const src = `{"object":"document","data":{},"nodes":[
+	 {"object":"block","type":"paragraph","nodes":[
+	  {"object":"text","leaves":[{"object":"leaf","text":"Hi ","marks":[]}]},
+	  {"object":"inline","type":"emoji","isVoid":true,"data":{"code":"1f44b"}},
+	  {"object":"text","leaves":[{"object":"leaf","text":" ","marks":[]},{"object":"leaf","text":"red","marks":[{"object":"mark","type":"color","data":{"text":"red"}}]}]},
+	  {"object":"inline","type":"link","data":{"ref":{"kind":"user","user":"u1"}},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Ada","marks":[]}]}]},
+	  {"object":"inline","type":"inline-math","isVoid":true,"data":{"formula":"x^2"}}]},
+	 {"object":"block","type":"expandable","data":{},"fragments":[],"nodes":[
+	  {"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Inside","marks":[]}]}]}]},
+	 {"object":"block","type":"heading-2","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"No id","marks":[]}]}]},
+	 {"object":"block","type":"math","isVoid":true,"data":{"formula":"E=mc^2"}},
+	 {"object":"block","type":"file","isVoid":true,"data":{"ref":{"kind":"file","file":"f9"}}},
+	 {"object":"block","type":"table","isVoid":true,"data":{
+	   "view":{"type":"grid","columns":["n","t"],"hideHeader":false},
+	   "definition":{"n":{"id":"n","title":"N","type":"number"},"t":{"id":"t","title":"T","type":"text","textAlignment":"center"}},
+	   "records":{"b":{"orderIndex":"b","values":{"n":2,"t":"fb"}},"a":{"orderIndex":"a","values":{"n":1}}}},
+	  "fragments":[{"object":"fragment","fragment":"fb","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"two | more","marks":[{"object":"mark","type":"bold"}]}]}]}]}]},
+	 {"object":"block","type":"mystery"}]}`
+	var doc Document
+	if err := json.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := "Hi 👋 redAdax^2\n\nInside\n\n## No id\n\n$$E=mc^2$$\n\n[/files/f9](/files/f9)\n\n" +
+		"| N | T |\n| --- | :---: |\n| 1 |  |\n| 2 | **two \\| more** |\n"
+	if got := ToMarkdown(&doc); got != want {
+		t.Fatalf("markdown\n%q\nwant\n%q", got, want)
+	}
+	if ToMarkdown(nil) != "" || ToMarkdown(&Document{}) != "" {
+		t.Fatal("empty documents give markdown")
+	}
+}
