@@ -15,7 +15,9 @@ import (
 )
 
 // Headings take an explicit anchor as `# Title {#anchor}`.
-var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+// GitBook's {% hint %} blocks are hints.
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute(),
+	parser.WithBlockParsers(util.Prioritized(hintParser{}, 750))))
 
 // FromMarkdown parses markdown into a document, without context (see Options).
 func FromMarkdown(src string) *Document { return Options{}.FromMarkdown(src) }
@@ -183,6 +185,8 @@ func (c *converter) blocks(n ast.Node) []*Node {
 			return []*Node{c.block("hint", map[string]any{"style": style}, c.nonEmpty(c.fit(children, inHint)))}
 		}
 		return []*Node{c.block("blockquote", nil, c.nonEmpty(c.fit(c.children(n), inQuote)))}
+	case *hintNode:
+		return []*Node{c.block("hint", map[string]any{"style": n.style}, c.nonEmpty(c.fit(c.children(n), inHint)))}
 	case *ast.List:
 		return []*Node{c.list(n)}
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
@@ -469,15 +473,15 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 		case *ast.CodeSpan:
 			// CommonMark reads a code span's line endings as spaces.
 			code := strings.ReplaceAll(plainText(ch, c.src), "\n", " ")
-			out = append(out, c.text(code, append(append([]string{}, marks...), "code")))
+			out = append(out, c.text(code, withMark(marks, "code")))
 		case *ast.Emphasis:
 			m := "italic"
 			if ch.Level >= 2 {
 				m = "bold"
 			}
-			out = append(out, c.inlines(ch, append(append([]string{}, marks...), m))...)
+			out = append(out, c.inlines(ch, withMark(marks, m))...)
 		case *east.Strikethrough:
-			out = append(out, c.inlines(ch, append(append([]string{}, marks...), "strikethrough"))...)
+			out = append(out, c.inlines(ch, withMark(marks, "strikethrough"))...)
 		case *ast.Link:
 			out = append(out, c.link(c.opts.refFor(string(ch.Destination)), c.inlines(ch, marks)))
 		case *ast.AutoLink:
@@ -501,6 +505,16 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 		afterBox = false
 	}
 	return mergeTexts(out)
+}
+
+// withMark adds a mark to a copy of marks (once: *a *b** is italic, not italic twice).
+func withMark(marks []string, m string) []string {
+	for _, have := range marks {
+		if have == m {
+			return marks
+		}
+	}
+	return append(append([]string{}, marks...), m)
 }
 
 // mergeTexts joins neighbouring text nodes with the same marks: the parser cuts text where a

@@ -65,16 +65,16 @@ func (w *writer) leaf(b *strings.Builder, l *Leaf, open *[]string, closeTo func(
 			has[m.Type] = true
 		}
 	}
-	if !code && strings.TrimSpace(text) == "" {
-		b.WriteString(text)
-		return
-	}
 	// Keep the open marks this leaf has too, up to the first it lacks.
 	k := 0
 	for k < len(*open) && has[(*open)[k]] {
 		k++
 	}
 	closeTo(k)
+	if !code && strings.TrimSpace(text) == "" {
+		b.WriteString(text) // no delimiters open around whitespace alone
+		return
+	}
 	kept := map[string]bool{}
 	for _, m := range (*open)[:k] {
 		kept[m] = true

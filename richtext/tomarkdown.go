@@ -116,7 +116,7 @@ func (w *writer) block(n *Node, alt bool) string {
 var (
 	blankRun       = regexp.MustCompile(`\n[ \t]*\n[\n \t]*`)
 	orderedStart   = regexp.MustCompile(`^(\d{1,9})([.)])`)
-	blockStartChar = "#>-+="
+	blockStartChar = "#>-+={"
 )
 
 // paragraph writes inlines as a paragraph: no blank line inside, no line that markdown would
