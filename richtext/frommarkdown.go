@@ -246,6 +246,17 @@ func (c *converter) nonEmpty(blocks []*Node) []*Node {
 func (c *converter) heading(n *ast.Heading) *Node {
 	level := min(max(n.Level, 1), 3)
 	inl := c.inlines(n, nil)
+	// A setext heading may span lines; a heading is one line.
+	var lineBreaks func([]*Node)
+	lineBreaks = func(nodes []*Node) {
+		for _, t := range nodes {
+			for _, l := range t.Leaves {
+				l.Text = strings.ReplaceAll(l.Text, "\n", " ")
+			}
+			lineBreaks(t.Nodes)
+		}
+	}
+	lineBreaks(inl)
 	id := ""
 	if v, ok := n.AttributeString("id"); ok {
 		if b, ok := v.([]byte); ok {
