@@ -13,7 +13,7 @@ import (
 // image is a block image (in an images block): its ref a space file for /files/<id>, else a URL;
 // a title becomes its caption.
 func (c *converter) image(img *ast.Image) *Node {
-	data := map[string]any{"ref": c.imageRef(string(img.Destination))}
+	data := map[string]any{"ref": c.imageRef(destination(img.Destination))}
 	if alt := plainText(img, c.src); alt != "" {
 		data["alt"] = alt
 	}
@@ -26,7 +26,7 @@ func (c *converter) image(img *ast.Image) *Node {
 }
 
 func (c *converter) inlineImage(img *ast.Image) *Node {
-	data := map[string]any{"ref": c.imageRef(string(img.Destination))}
+	data := map[string]any{"ref": c.imageRef(destination(img.Destination))}
 	if alt := plainText(img, c.src); alt != "" {
 		data["alt"] = alt
 	}
@@ -102,7 +102,7 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 		case *east.Strikethrough:
 			out = append(out, c.inlines(ch, withMark(marks, "strikethrough"))...)
 		case *ast.Link:
-			out = append(out, c.link(c.opts.refFor(string(ch.Destination)), c.inlines(ch, marks)))
+			out = append(out, c.link(c.opts.refFor(destination(ch.Destination)), c.inlines(ch, marks)))
 		case *ast.AutoLink:
 			label, url := string(ch.Label(c.src)), string(ch.URL(c.src))
 			if ch.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
@@ -134,6 +134,11 @@ func withMark(marks []string, m string) []string {
 		}
 	}
 	return append(append([]string{}, marks...), m)
+}
+
+// destination is a link destination as written, its escapes and entity references resolved.
+func destination(raw []byte) string {
+	return string(util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(raw))))
 }
 
 // mergeTexts joins neighbouring text nodes with the same marks: the parser cuts text where a

@@ -332,8 +332,9 @@ func linkDest(dest string) string {
 	if dest == "" {
 		return ""
 	}
+	dest = entityLike.ReplaceAllString(dest, `\&$1`)
 	if strings.ContainsAny(dest, " \t\n<>()\\") {
-		return "<" + strings.NewReplacer(`\`, `\\`, "<", `\<`, ">", `\>`, "\n", " ").Replace(dest) + ">"
+		return "<" + strings.NewReplacer(`\&`, `\&`, `\`, `\\`, "<", `\<`, ">", `\>`, "\n", " ").Replace(dest) + ">"
 	}
 	return dest
 }
