@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build run test test-go test-compat bench vet
+.PHONY: all generate build run test test-go test-compat compat-deps bench vet
 
 all: build
 
@@ -26,8 +26,14 @@ vet:
 
 test: vet test-go test-compat
 
-test-go:
+# The Go tests read GitBook's published spec from the compat suite's npm packages.
+test-go: compat-deps
 	$(GO) test $(TAGS) -count=1 ./...
+
+compat-deps: compat/node_modules/.package-lock.json
+
+compat/node_modules/.package-lock.json: compat/package-lock.json
+	npm ci --prefix compat --no-audit --no-fund
 
 test-compat:
 	bash compat/run.sh

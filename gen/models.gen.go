@@ -11,6 +11,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
+	"github.com/quire-docs/quire/richtext"
 )
 
 // Defines values for AgentInstructionsObject.
@@ -2776,13 +2777,15 @@ type Comment struct {
 // CommentBody `markdown` by default, or with format=document the rich-text `document`.
 type CommentBody struct {
 	// Document A rich-text document.
-	Document *Document `json:"document,omitempty"`
-	Markdown *string   `json:"markdown,omitempty"`
+	Document *JSONDocument `json:"document,omitempty"`
+	Markdown *string       `json:"markdown,omitempty"`
 }
 
-// CommentBodyInput defines model for CommentBodyInput.
+// CommentBodyInput The body as `markdown`, or as a rich-text `document` (stored as the markdown it converts to); exactly one of the two.
 type CommentBodyInput struct {
-	Markdown string `json:"markdown"`
+	// Document A rich-text document.
+	Document *JSONDocument `json:"document,omitempty"`
+	Markdown *string       `json:"markdown,omitempty"`
 }
 
 // CommentList defines model for CommentList.
@@ -3112,6 +3115,90 @@ type Document_Data struct {
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
+// DocumentBlockCode defines model for DocumentBlockCode.
+type DocumentBlockCode = richtext.Node
+
+// DocumentBlockCodeLine defines model for DocumentBlockCodeLine.
+type DocumentBlockCodeLine = richtext.Node
+
+// DocumentBlockDivider defines model for DocumentBlockDivider.
+type DocumentBlockDivider = richtext.Node
+
+// DocumentBlockHeading A heading; `data.id` is its anchor, as `#id` links and `anchor` refs name it.
+type DocumentBlockHeading = richtext.Node
+
+// DocumentBlockHint A hint (markdown `> [!NOTE]`, `[!TIP]`, `[!WARNING]`, `[!CAUTION]`).
+type DocumentBlockHint = richtext.Node
+
+// DocumentBlockImage An image, a space file (`/files/<id>` in markdown) or a URL; its title is its caption.
+type DocumentBlockImage = richtext.Node
+
+// DocumentBlockImages A row of images (a markdown paragraph holding only images).
+type DocumentBlockImages = richtext.Node
+
+// DocumentBlockListItem defines model for DocumentBlockListItem.
+type DocumentBlockListItem = richtext.Node
+
+// DocumentBlockListOrdered defines model for DocumentBlockListOrdered.
+type DocumentBlockListOrdered = richtext.Node
+
+// DocumentBlockListTasks defines model for DocumentBlockListTasks.
+type DocumentBlockListTasks = richtext.Node
+
+// DocumentBlockListUnordered defines model for DocumentBlockListUnordered.
+type DocumentBlockListUnordered = richtext.Node
+
+// DocumentBlockParagraph defines model for DocumentBlockParagraph.
+type DocumentBlockParagraph = richtext.Node
+
+// DocumentBlockQuote defines model for DocumentBlockQuote.
+type DocumentBlockQuote = richtext.Node
+
+// DocumentBlockTable A table: text columns (`definition`, shown in `view.columns` order), rows (`records`, in `orderIndex` order) whose values name the fragments holding each cell's content.
+type DocumentBlockTable = richtext.Node
+
+// DocumentEmptyData defines model for DocumentEmptyData.
+type DocumentEmptyData = map[string]any
+
+// DocumentEssentialBlock defines model for DocumentEssentialBlock.
+type DocumentEssentialBlock = richtext.Node
+
+// DocumentHintStyle defines model for DocumentHintStyle.
+type DocumentHintStyle = string
+
+// DocumentImageCaption defines model for DocumentImageCaption.
+type DocumentImageCaption = richtext.Node
+
+// DocumentImageRef defines model for DocumentImageRef.
+type DocumentImageRef = map[string]any
+
+// DocumentImagesAlign defines model for DocumentImagesAlign.
+type DocumentImagesAlign = string
+
+// DocumentInlineContent defines model for DocumentInlineContent.
+type DocumentInlineContent = richtext.Node
+
+// DocumentInlineImage defines model for DocumentInlineImage.
+type DocumentInlineImage = richtext.Node
+
+// DocumentInlineLink defines model for DocumentInlineLink.
+type DocumentInlineLink = richtext.Node
+
+// DocumentLinkContent defines model for DocumentLinkContent.
+type DocumentLinkContent = richtext.Node
+
+// DocumentLinkRef defines model for DocumentLinkRef.
+type DocumentLinkRef = map[string]any
+
+// DocumentListItemContent defines model for DocumentListItemContent.
+type DocumentListItemContent = richtext.Node
+
+// DocumentMark defines model for DocumentMark.
+type DocumentMark = richtext.Mark
+
+// DocumentMarkType defines model for DocumentMarkType.
+type DocumentMarkType = string
+
 // DocumentNode A node of a rich-text document (a block, an inline or a text leaf).
 type DocumentNode struct {
 	Data                 *map[string]interface{} `json:"data,omitempty"`
@@ -3128,6 +3215,48 @@ type DocumentNodeObject string
 
 // DocumentObject defines model for DocumentObject.
 type DocumentObject string
+
+// DocumentQuoteContent defines model for DocumentQuoteContent.
+type DocumentQuoteContent = richtext.Node
+
+// DocumentRefAnchor A heading's anchor; in the document's own page when `page` is absent.
+type DocumentRefAnchor = map[string]any
+
+// DocumentRefFile A file of the space.
+type DocumentRefFile = map[string]any
+
+// DocumentRefPage A page; `space` when it is in another space than the document's.
+type DocumentRefPage = map[string]any
+
+// DocumentRefURL defines model for DocumentRefURL.
+type DocumentRefURL = map[string]any
+
+// DocumentTableCell defines model for DocumentTableCell.
+type DocumentTableCell = richtext.Node
+
+// DocumentTableColumnAlign defines model for DocumentTableColumnAlign.
+type DocumentTableColumnAlign = string
+
+// DocumentTableRecord defines model for DocumentTableRecord.
+type DocumentTableRecord = map[string]any
+
+// DocumentTableTextColumn defines model for DocumentTableTextColumn.
+type DocumentTableTextColumn = map[string]any
+
+// DocumentTableViewGrid defines model for DocumentTableViewGrid.
+type DocumentTableViewGrid = map[string]any
+
+// DocumentText defines model for DocumentText.
+type DocumentText = richtext.Node
+
+// DocumentTextAlignment defines model for DocumentTextAlignment.
+type DocumentTextAlignment = string
+
+// DocumentTextLeaf defines model for DocumentTextLeaf.
+type DocumentTextLeaf = richtext.Leaf
+
+// DocumentTopLevelBlock defines model for DocumentTopLevelBlock.
+type DocumentTopLevelBlock = richtext.Node
 
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
@@ -3161,6 +3290,9 @@ type GitBlob struct {
 
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
+
+// JSONDocument A rich-text document.
+type JSONDocument = richtext.Document
 
 // Language defines model for Language.
 type Language string
@@ -3482,11 +3614,13 @@ type PingResponse struct {
 
 // PostCommentReplyRequest defines model for PostCommentReplyRequest.
 type PostCommentReplyRequest struct {
+	// Body The body as `markdown`, or as a rich-text `document` (stored as the markdown it converts to); exactly one of the two.
 	Body CommentBodyInput `json:"body"`
 }
 
 // PostCommentRequest defines model for PostCommentRequest.
 type PostCommentRequest struct {
+	// Body The body as `markdown`, or as a rich-text `document` (stored as the markdown it converts to); exactly one of the two.
 	Body CommentBodyInput `json:"body"`
 
 	// Node The node (block key of the page's document) commented on; needs `page`.
@@ -3579,7 +3713,7 @@ type RevisionPage struct {
 	Description *string    `json:"description,omitempty"`
 
 	// Document A rich-text document.
-	Document *Document `json:"document,omitempty"`
+	Document *JSONDocument `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
 	Emoji  *Emoji   `json:"emoji,omitempty"`
@@ -4158,14 +4292,18 @@ type UpdateCollectionRequest struct {
 
 // UpdateCommentReplyRequest defines model for UpdateCommentReplyRequest.
 type UpdateCommentReplyRequest struct {
-	AddedReactions   *Reactions        `json:"addedReactions,omitempty"`
+	AddedReactions *Reactions `json:"addedReactions,omitempty"`
+
+	// Body The body as `markdown`, or as a rich-text `document` (stored as the markdown it converts to); exactly one of the two.
 	Body             *CommentBodyInput `json:"body,omitempty"`
 	RemovedReactions *Reactions        `json:"removedReactions,omitempty"`
 }
 
 // UpdateCommentRequest defines model for UpdateCommentRequest.
 type UpdateCommentRequest struct {
-	AddedReactions   *Reactions        `json:"addedReactions,omitempty"`
+	AddedReactions *Reactions `json:"addedReactions,omitempty"`
+
+	// Body The body as `markdown`, or as a rich-text `document` (stored as the markdown it converts to); exactly one of the two.
 	Body             *CommentBodyInput `json:"body,omitempty"`
 	RemovedReactions *Reactions        `json:"removedReactions,omitempty"`
 	Resolved         *bool             `json:"resolved,omitempty"`

@@ -40,7 +40,7 @@ func parse(t *testing.T, src string) *Document {
 				t.Fatalf("%s %s with leaves", n.Object, n.Type)
 			}
 			if n.IsVoid != nil && *n.IsVoid {
-				if len(n.Nodes) != 0 {
+				if n.Nodes != nil {
 					t.Fatalf("void %s with nodes", n.Type)
 				}
 			} else if len(n.Nodes) == 0 {
@@ -68,6 +68,7 @@ func parse(t *testing.T, src string) *Document {
 	for _, n := range doc.Nodes {
 		check(n, 0)
 	}
+	validatePublic(t, doc)
 	// The wire form round-trips.
 	b, err := json.Marshal(doc)
 	if err != nil {
@@ -234,12 +235,17 @@ func TestRichtextLineBreaks(t *testing.T) {
 	}
 }
 
-func linkURL(t *testing.T, n *Node) string {
+func linkRef(t *testing.T, n *Node) map[string]any {
 	t.Helper()
 	if n.Object != "inline" || n.Type != "link" || *n.IsVoid {
 		t.Fatalf("not a link: %s", dump(n))
 	}
-	ref, _ := n.Data["ref"].(map[string]any)
+	return refOf(n)
+}
+
+func linkURL(t *testing.T, n *Node) string {
+	t.Helper()
+	ref := linkRef(t, n)
 	if ref["kind"] != "url" {
 		t.Fatalf("link ref %v", n.Data)
 	}
@@ -270,7 +276,7 @@ func TestRichtextLinks(t *testing.T) {
 	// A link inside emphasis keeps the mark on its text.
 	doc = parse(t, "*[x](/pages/abc)*")
 	l := doc.Nodes[0].Nodes[0]
-	if linkURL(t, l) != "/pages/abc" || !reflect.DeepEqual(spans(l.Nodes), []span{{"x", "italic"}}) {
+	if !reflect.DeepEqual(linkRef(t, l), map[string]any{"kind": "page", "page": "abc"}) || !reflect.DeepEqual(spans(l.Nodes), []span{{"x", "italic"}}) {
 		t.Fatalf("emphasised link %s", dump(l))
 	}
 
@@ -395,6 +401,13 @@ func TestRichtextImages(t *testing.T) {
 	if !*img.IsVoid || img.Object != "block" || ref["kind"] != "url" || ref["url"] != "https://img.example/cat.png" || img.Data["alt"] != "A cat" {
 		t.Fatalf("image %s", dump(img))
 	}
+	// An image of the space's files refers to the file; a title is its caption.
+	doc2 := parse(t, `![Chart](/files/f1 "Sales by month")`)
+	img = doc2.Nodes[0].Nodes[0]
+	if !reflect.DeepEqual(refOf(img), map[string]any{"kind": "file", "file": "f1"}) || len(img.Fragments) != 1 ||
+		img.Fragments[0].Fragment != "caption" || Text(img.Fragments[0].Nodes) != "Sales by month" {
+		t.Fatalf("file image %s", dump(img))
+	}
 	wantTypes(t, "two images", doc.Nodes[1].Nodes, "image", "image")
 	if doc.Nodes[1].Nodes[1].Data["alt"] != "two x" {
 		t.Fatalf("alt %v", doc.Nodes[1].Nodes[1].Data["alt"])
@@ -410,23 +423,35 @@ func TestRichtextImages(t *testing.T) {
 func TestRichtextTable(t *testing.T) {
 	doc := parse(t, "| Name | **Value** |\n|:-----|------:|\n| a | `1` |\n| b | [l](https://l.example) |\n")
 	wantTypes(t, "blocks", doc.Nodes, "table")
-	rows := doc.Nodes[0].Nodes
-	wantTypes(t, "rows", rows, "table-row", "table-row", "table-row")
-	for i, r := range rows {
-		wantTypes(t, "cells", r.Nodes, "table-cell", "table-cell")
-		_ = i
+	tbl := doc.Nodes[0]
+	if !*tbl.IsVoid || tbl.Nodes != nil {
+		t.Fatalf("table %s", dump(tbl))
 	}
-	if got := spans(rows[0].Nodes[1].Nodes); !reflect.DeepEqual(got, []span{{"Value", "bold"}}) {
-		t.Fatalf("header cell %v", got)
+	cols, rows := tableShape(tbl)
+	if !reflect.DeepEqual(cols, []tableColumn{{"c1", "Name", "left"}, {"c2", "Value", "right"}}) {
+		t.Fatalf("columns %v", cols)
 	}
-	if got := spans(rows[1].Nodes[1].Nodes); !reflect.DeepEqual(got, []span{{"1", "code"}}) {
+	if len(rows) != 2 || len(tbl.Fragments) != 4 {
+		t.Fatalf("rows %v, fragments %s", rows, dump(tbl.Fragments))
+	}
+	cell := func(r int, c string) []*Node {
+		f := cellFragment(tbl, rows[r][c])
+		if f == nil || f.Object != "fragment" || len(f.Nodes) != 1 || f.Nodes[0].Type != "paragraph" {
+			t.Fatalf("cell %d %s: %s", r, c, dump(f))
+		}
+		return f.Nodes[0].Nodes
+	}
+	if got := spans(cell(0, "c2")); !reflect.DeepEqual(got, []span{{"1", "code"}}) {
 		t.Fatalf("code cell %v", got)
 	}
-	if u := linkURL(t, rows[2].Nodes[1].Nodes[0]); u != "https://l.example" {
+	if u := linkURL(t, cell(1, "c2")[0]); u != "https://l.example" {
 		t.Fatalf("link cell %q", u)
 	}
-	if plain(rows[2].Nodes[0].Nodes) != "b" {
-		t.Fatalf("cell %q", plain(rows[2].Nodes[0].Nodes))
+	if plain(cell(1, "c1")) != "b" {
+		t.Fatalf("cell %q", plain(cell(1, "c1")))
+	}
+	if got := tableRows(tbl); !reflect.DeepEqual(got, [][]string{{"Name", "Value"}, {"a", "1"}, {"b", "l"}}) {
+		t.Fatalf("rows %q", got)
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -53,16 +54,36 @@ func (t *thread) requireComment() error {
 	return nil
 }
 
-func commentBody(markdown string, format *gen.PageFormat) (gen.CommentBody, error) {
+// commentBody is a stored (markdown) body as the API answers it: markdown, or with format=document
+// the rich-text document derived from it.
+func (t *thread) commentBody(markdown string, format *gen.PageFormat) gen.CommentBody {
 	if format != nil && *format == gen.PageFormatDocument {
-		doc, err := toAPIDocument(richtext.FromMarkdown(markdown))
-		if err != nil {
-			return gen.CommentBody{}, err
-		}
-		return gen.CommentBody{Document: &doc}, nil
+		return gen.CommentBody{Document: richtext.Options{SpaceID: t.sp.ID}.FromMarkdown(markdown)}
 	}
 	md := markdown
-	return gen.CommentBody{Markdown: &md}, nil
+	return gen.CommentBody{Markdown: &md}
+}
+
+// maxCommentMarkdown is the longest body stored, as CommentBodyInput.markdown allows it.
+const maxCommentMarkdown = 65536
+
+// bodyMarkdown is the markdown to store for a body given as markdown or as a document (written
+// as markdown, so that page, file and anchor links stay links).
+func (t *thread) bodyMarkdown(b gen.CommentBodyInput) (string, error) {
+	if b.Markdown != nil {
+		return *b.Markdown, nil
+	}
+	if b.Document == nil {
+		return "", badRequest(`Invalid body field "body": give "markdown" or "document".`)
+	}
+	md := strings.TrimSpace(richtext.Options{SpaceID: t.sp.ID}.ToMarkdown(b.Document))
+	if md == "" {
+		return "", badRequest(`Invalid body field "body.document": the document has no content.`)
+	}
+	if utf8.RuneCountInString(md) > maxCommentMarkdown {
+		return "", badRequest(fmt.Sprintf(`Invalid body field "body.document": longer than %d characters as markdown.`, maxCommentMarkdown))
+	}
+	return md, nil
 }
 
 func (s *Server) toAPIReactions(rs []store.Reaction) []gen.EmojiReaction {
@@ -91,10 +112,7 @@ func (s *Server) commentPermissions(ctx context.Context, t *thread, author strin
 }
 
 func (s *Server) toAPIComment(ctx context.Context, t *thread, c *store.Comment, format *gen.PageFormat) (gen.Comment, error) {
-	body, err := commentBody(c.Body, format)
-	if err != nil {
-		return gen.Comment{}, err
-	}
+	body := t.commentBody(c.Body, format)
 	out := gen.Comment{
 		Object: gen.CommentObjectComment, Id: c.ID, PostedBy: s.toAPIUser(&c.PostedBy), PostedAt: c.PostedAt,
 		EditedAt: c.EditedAt, Reactions: s.toAPIReactions(c.Reactions), Replies: c.Replies, Body: body,
@@ -130,10 +148,7 @@ func (s *Server) toAPIComment(ctx context.Context, t *thread, c *store.Comment, 
 }
 
 func (s *Server) toAPIReply(ctx context.Context, t *thread, r *store.Reply, format *gen.PageFormat) (gen.CommentReply, error) {
-	body, err := commentBody(r.Body, format)
-	if err != nil {
-		return gen.CommentReply{}, err
-	}
+	body := t.commentBody(r.Body, format)
 	out := gen.CommentReply{Object: gen.CommentReplyObjectCommentReply, Id: r.ID, PostedBy: s.toAPIUser(&r.PostedBy),
 		PostedAt: r.PostedAt, EditedAt: r.EditedAt, Reactions: s.toAPIReactions(r.Reactions), Body: body,
 		Permissions: s.commentPermissions(ctx, t, r.PostedBy.ID)}
@@ -219,7 +234,7 @@ func (s *Server) checkTarget(ctx context.Context, t *thread, page, node *string)
 
 func hasNode(nodes []*richtext.Node, key string) bool {
 	for _, n := range nodes {
-		if n.Key == key || hasNode(n.Nodes, key) {
+		if n.Key == key || hasNode(n.Nodes, key) || hasNode(n.Fragments, key) {
 			return true
 		}
 	}
@@ -257,7 +272,11 @@ func (s *Server) postComment(ctx context.Context, t *thread, b *gen.PostCommentR
 	if err := s.checkTarget(ctx, t, b.Page, b.Node); err != nil {
 		return gen.Comment{}, err
 	}
-	nc := store.NewComment{RevisionID: t.revision, PageID: b.Page, NodeID: b.Node, UserID: caller(ctx).ID, Body: b.Body.Markdown}
+	body, err := t.bodyMarkdown(b.Body)
+	if err != nil {
+		return gen.Comment{}, err
+	}
+	nc := store.NewComment{RevisionID: t.revision, PageID: b.Page, NodeID: b.Node, UserID: caller(ctx).ID, Body: body}
 	if b.TableCell != nil {
 		nc.TableRecord, nc.TableDefinition = &b.TableCell.Record, &b.TableCell.Definition
 	}
@@ -286,7 +305,11 @@ func commentUpdate(ctx context.Context, t *thread, author string, resolved *bool
 		if author != caller(ctx).ID {
 			return upd, forbidden("Only the author may edit a body.")
 		}
-		upd.Body = &body.Markdown
+		md, err := t.bodyMarkdown(*body)
+		if err != nil {
+			return upd, err
+		}
+		upd.Body = &md
 	}
 	var err error
 	if upd.Added, err = checkReactions("addedReactions", added); err != nil {
@@ -355,7 +378,11 @@ func (s *Server) postReply(ctx context.Context, t *thread, commentID string, b *
 	if err := t.requireComment(); err != nil {
 		return gen.CommentReply{}, err
 	}
-	r, err := s.Store.PostReply(ctx, t.scope, commentID, caller(ctx).ID, b.Body.Markdown)
+	body, err := t.bodyMarkdown(b.Body)
+	if err != nil {
+		return gen.CommentReply{}, err
+	}
+	r, err := s.Store.PostReply(ctx, t.scope, commentID, caller(ctx).ID, body)
 	if err != nil {
 		return gen.CommentReply{}, err
 	}

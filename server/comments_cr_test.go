@@ -192,8 +192,8 @@ func ccNodeKeys(t *testing.T, w *ccWorld, crID, pageID string) []string {
 	}
 	var keys []string
 	for _, n := range p.Document.Nodes {
-		if n.Object == "block" && n.Key != nil {
-			keys = append(keys, *n.Key)
+		if n.Object == "block" && n.Key != "" {
+			keys = append(keys, n.Key)
 		}
 	}
 	return keys
@@ -477,7 +477,7 @@ func TestCommentCRList(t *testing.T) {
 		if first.Id != a.Id || first.Body.Markdown != nil || first.Body.Document == nil {
 			t.Fatalf("document body %+v", first.Body)
 		}
-		if doc := first.Body.Document; doc.Object != "document" || len(doc.Nodes) != 1 || doc.Nodes[0].Type == nil || *doc.Nodes[0].Type != "paragraph" {
+		if doc := first.Body.Document; doc.Object != "document" || len(doc.Nodes) != 1 || doc.Nodes[0].Type != "paragraph" {
 			t.Fatalf("document %+v", doc)
 		}
 		got := ccGet(t, w, w.admin, cr.Id, a.Id+"?format=document")

@@ -125,10 +125,10 @@ func TestCommentSpacePost(t *testing.T) {
 	intro := w.pages["Intro"]
 	var pg gen.RevisionPage
 	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.sp+"/content/page/"+intro, nil).Decode(t, &pg)
-	if pg.Document == nil || len(pg.Document.Nodes) == 0 || pg.Document.Nodes[0].Key == nil {
+	if pg.Document == nil || len(pg.Document.Nodes) == 0 || pg.Document.Nodes[0].Key == "" {
 		t.Fatalf("page document %+v", pg.Document)
 	}
-	node := *pg.Document.Nodes[0].Key
+	node := pg.Document.Nodes[0].Key
 
 	t.Run("Access", func(t *testing.T) {
 		w.Expect(t, http.StatusForbidden, w.reader, "POST", w.csPath(), csMD("hi"))
@@ -177,10 +177,10 @@ func TestCommentSpacePost(t *testing.T) {
 		var guide gen.RevisionPage
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.sp+"/content/page/"+w.pages["Guide"], nil).Decode(t, &guide)
 		list := guide.Document.Nodes[len(guide.Document.Nodes)-1]
-		if list.Nodes == nil || len(*list.Nodes) == 0 || (*list.Nodes)[0].Key == nil {
+		if len(list.Nodes) == 0 || list.Nodes[0].Key == "" {
 			t.Fatalf("guide list %+v", list)
 		}
-		item := *(*list.Nodes)[0].Key
+		item := list.Nodes[0].Key
 		c := w.csPost(t, w.editor, map[string]any{"page": w.pages["Guide"], "node": item, "body": md})
 		if c.Target.Node == nil || c.Target.Node.Id != item {
 			t.Fatalf("nested node target %+v", c.Target)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 
 	"github.com/quire-docs/quire/gen"
@@ -37,6 +36,26 @@ var defaultLayout = gen.PageLayout{Width: gen.Default, Cover: false, CoverSize: 
 
 // toAPIPage converts a page; with a body it carries markdown or the derived document per format.
 func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.PageFormat, withBody bool) (gen.RevisionPage, error) {
+	return s.toAPIPageIn(sp, p, format, withBody, nil)
+}
+
+// pageResolver finds pages of a revision by id or path, for the document's page links written as
+// /pages/<path> or relative .md paths (indexed lookups, one per such link).
+func (s *Server) pageResolver(ctx context.Context, revisionID string) func(string) (string, bool) {
+	return func(idOrPath string) (string, bool) {
+		if p, err := s.Store.FindPage(ctx, revisionID, idOrPath); err == nil {
+			return p.ID, true
+		}
+		if p, err := s.Store.FindPageByPath(ctx, revisionID, idOrPath); err == nil {
+			return p.ID, true
+		}
+		return "", false
+	}
+}
+
+// toAPIPageIn is toAPIPage with a page resolver for the document's links (nil: none).
+func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen.PageFormat, withBody bool,
+	resolve func(string) (string, bool)) (gen.RevisionPage, error) {
 	created, updated := p.CreatedAt, p.UpdatedAt
 	out := gen.RevisionPage{
 		Id: p.ID, Title: p.Title, Kind: gen.PageKindSheet, Type: gen.PageTypeDocument,
@@ -64,24 +83,10 @@ func (s *Server) toAPIPage(sp *store.Space, p *store.RevisionPage, format *gen.P
 			md := p.Markdown
 			out.Markdown = &md
 		} else {
-			doc, err := toAPIDocument(richtext.FromMarkdown(p.Markdown))
-			if err != nil {
-				return out, err
-			}
-			out.Document = &doc
+			out.Document = richtext.Options{SpaceID: sp.ID, PagePath: p.Path, ResolvePage: resolve}.FromMarkdown(p.Markdown)
 		}
 	}
 	return out, nil
-}
-
-func toAPIDocument(d *richtext.Document) (gen.Document, error) {
-	var out gen.Document
-	b, err := json.Marshal(d)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
 }
 
 // pageTree nests a revision's pages (in tree order) under their parents.
@@ -167,7 +172,7 @@ func (s *Server) pagesResponse(ctx context.Context, sp *store.Space, revisionID 
 
 // pageResponse answers one page with its body and its subpages.
 func (s *Server) pageResponse(ctx context.Context, sp *store.Space, revisionID string, p *store.RevisionPage, format *gen.PageFormat) (gen.RevisionPage, error) {
-	out, err := s.toAPIPage(sp, p, format, true)
+	out, err := s.toAPIPageIn(sp, p, format, true, s.pageResolver(ctx, revisionID))
 	if err != nil {
 		return out, err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/richtext"
 )
 
 // contentFixture is an organization with one space, an admin who edits it, a `read` member, a
@@ -711,41 +712,22 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 const contentDocMarkdown = "# Getting started\n\nRead the [API docs](https://api.example.com/docs) first.\n\n" +
 	"- one\n- two\n\n```go\nfmt.Println(\"hi\")\nreturn\n```\n\n![Diagram](https://img.example.com/d.png)\n"
 
-func contentNodeTypes(nodes []gen.DocumentNode) []string {
+func contentNodeTypes(nodes []*richtext.Node) []string {
 	out := []string{}
 	for _, n := range nodes {
-		if n.Type != nil {
-			out = append(out, *n.Type)
+		if n.Type != "" {
+			out = append(out, n.Type)
 		} else {
-			out = append(out, string(n.Object))
+			out = append(out, n.Object)
 		}
 	}
 	return out
 }
 
-func contentChildren(n gen.DocumentNode) []gen.DocumentNode {
-	if n.Nodes == nil {
-		return nil
-	}
-	return *n.Nodes
-}
+func contentChildren(n *richtext.Node) []*richtext.Node { return n.Nodes }
 
 // contentText is the text of a document node's leaves, through its descendants.
-func contentText(n gen.DocumentNode) string {
-	var b strings.Builder
-	if leaves, ok := n.AdditionalProperties["leaves"].([]any); ok {
-		for _, l := range leaves {
-			if m, ok := l.(map[string]any); ok {
-				s, _ := m["text"].(string)
-				b.WriteString(s)
-			}
-		}
-	}
-	for _, ch := range contentChildren(n) {
-		b.WriteString(contentText(ch))
-	}
-	return b.String()
-}
+func contentText(n *richtext.Node) string { return richtext.Text([]*richtext.Node{n}) }
 
 // contentCheckDocument checks the document form of contentDocMarkdown.
 func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
@@ -763,7 +745,7 @@ func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
 		t.Fatalf("blocks %v, want %v", got, want)
 	}
 	for _, n := range d.Nodes {
-		if n.Object != "block" || n.Key == nil || *n.Key == "" {
+		if n.Object != "block" || n.Key == "" {
 			t.Fatalf("block %+v", n)
 		}
 	}
@@ -777,30 +759,30 @@ func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
 		t.Fatalf("code text %q", got)
 	}
 	para := contentChildren(d.Nodes[1])
-	var link *gen.DocumentNode
-	for i := range para {
-		if para[i].Object == "inline" && para[i].Type != nil && *para[i].Type == "link" {
-			link = &para[i]
+	var link *richtext.Node
+	for _, n := range para {
+		if n.Object == "inline" && n.Type == "link" {
+			link = n
 		}
 	}
 	if link == nil || link.Data == nil {
 		t.Fatalf("no link inline in %v", contentNodeTypes(para))
 	}
-	if ref, _ := (*link.Data)["ref"].(map[string]any); ref["url"] != "https://api.example.com/docs" {
-		t.Fatalf("link data %v", *link.Data)
+	if ref, _ := link.Data["ref"].(map[string]any); ref["kind"] != "url" || ref["url"] != "https://api.example.com/docs" {
+		t.Fatalf("link data %v", link.Data)
 	}
 	if items := contentNodeTypes(contentChildren(d.Nodes[2])); !reflect.DeepEqual(items, []string{"list-item", "list-item"}) {
 		t.Fatalf("list items %v", items)
 	}
 	code := d.Nodes[3]
-	if code.Data == nil || (*code.Data)["syntax"] != "go" {
+	if code.Data["syntax"] != "go" {
 		t.Fatalf("code data %v", code.Data)
 	}
 	if lines := contentNodeTypes(contentChildren(code)); !reflect.DeepEqual(lines, []string{"code-line", "code-line"}) {
 		t.Fatalf("code lines %v", lines)
 	}
 	imgs := contentChildren(d.Nodes[4])
-	if len(imgs) != 1 || imgs[0].Type == nil || *imgs[0].Type != "image" {
+	if len(imgs) != 1 || imgs[0].Type != "image" {
 		t.Fatalf("images %v", contentNodeTypes(imgs))
 	}
 }
