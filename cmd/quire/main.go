@@ -2,6 +2,9 @@
 //
 //	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--allow-private-urls]
 //	quire users create --db PATH --email EMAIL --name NAME
+//	quire demo --db PATH [--base-url URL]
+//	quire export --db PATH --space ID --to DIR
+//	quire import --db PATH --org ID --from DIR [--space ID]
 package main
 
 import (
@@ -37,7 +40,10 @@ func main() {
 
 const usage = `usage:
   quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--allow-private-urls]
-  quire users create --db PATH --email EMAIL --name NAME`
+  quire users create --db PATH --email EMAIL --name NAME
+  quire demo --db PATH [--base-url URL]                     a sample organization to look around in
+  quire export --db PATH --space ID --to DIR                a space in GitBook's Git Sync layout
+  quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space`
 
 func run(args []string) error {
 	switch {
@@ -45,6 +51,12 @@ func run(args []string) error {
 		return serve(args[1:])
 	case len(args) >= 2 && args[0] == "users" && args[1] == "create":
 		return createUser(args[2:])
+	case len(args) >= 1 && args[0] == "demo":
+		return demo(args[1:], os.Stdout)
+	case len(args) >= 1 && args[0] == "export":
+		return exportSpace(args[1:], os.Stdout, os.Stderr)
+	case len(args) >= 1 && args[0] == "import":
+		return importSpace(args[1:], os.Stdout, os.Stderr)
 	}
 	return errors.New(usage)
 }
