@@ -50,16 +50,18 @@ func demo(args []string, stdout io.Writer) error {
   user   %s (%s)
   token  %s
   org    %s
+  spaces %s (%s), %s (%s)
 
 Start the server:   quire serve --db %s
 Then open:
   the API           %s/v1/orgs/%s/spaces   (Authorization: Bearer %s)
-  the site          %s/s/%s
+  the site          %s/s/%s   (published)
   the open change request
                     %s/v1/spaces/%s/change-requests/%s
 
   curl -H 'Authorization: Bearer %s' %s/v1/user
-`, *dbPath, demoEmail, res.UserID, res.Token, res.OrgID, *dbPath,
+`, *dbPath, demoEmail, res.UserID, res.Token, res.OrgID,
+		res.Spaces[0].Title, res.Spaces[0].ID, res.Spaces[1].Title, res.Spaces[1].ID, *dbPath,
 		b, res.OrgID, res.Token, b, res.Site.ID, b, res.ChangeRequest.SpaceID, res.ChangeRequest.ID, res.Token, b)
 	return nil
 }

@@ -132,8 +132,10 @@ func Read(dir string, progress Progress) (*Import, error) {
 	}
 	// Refs first, so that links may point forward; then the pages, in tree order.
 	var number func([]*Entry)
+	entries := 0
 	number = func(es []*Entry) {
 		for _, e := range es {
+			entries++
 			if e.Path != "" {
 				r.pageRefs[e.Path] = fmt.Sprintf("gitsync-page-%06d", len(r.pageRefs)+1)
 			}
@@ -180,7 +182,7 @@ func Read(dir string, progress Progress) (*Import, error) {
 			used[p.Slug] = true
 			r.im.Pages = append(r.im.Pages, p)
 			if r.progress != nil {
-				r.progress(len(r.im.Pages), len(r.pageRefs))
+				r.progress(len(r.im.Pages), entries)
 			}
 			if err := walk(e.Children, len(r.im.Pages)-1, false); err != nil {
 				return err

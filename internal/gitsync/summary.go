@@ -129,7 +129,7 @@ func ParseSummary(file string, src []byte) (*Summary, error) {
 			p := stack[len(stack)-1].entry
 			p.Children = append(p.Children, e)
 		case indent > 0 && (group == nil && len(s.Entries) > 0 || group != nil && len(group.Children) > 0):
-			return nil, lineErrorf(file, n, "indented deeper than the items before it, under no parent item")
+			return nil, lineErrorf(file, n, "inconsistent indentation: the item is under no item above it")
 		case group != nil:
 			group.Children = append(group.Children, e)
 		default:
