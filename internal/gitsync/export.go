@@ -41,6 +41,9 @@ type Space struct {
 // Stats counts what an export or an import carried.
 type Stats struct {
 	Pages, Files, Links int
+	// Unresolved counts the relative links export kept as written because they lead to nothing
+	// in the space: import refuses them until they are mended.
+	Unresolved int
 }
 
 // Progress is told how far a long run is: done of total steps.
@@ -171,7 +174,7 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 	}
 	for i, p := range all {
 		file := l.pageFile[p.ID]
-		body, links, err := l.exportLinks(p, file)
+		body, links, unresolved, err := l.exportLinks(p, file)
 		if err != nil {
 			return st, err
 		}
@@ -184,6 +187,7 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		}
 		st.Pages++
 		st.Links += links
+		st.Unresolved += unresolved
 		if progress != nil {
 			progress(i+1, total)
 		}
@@ -206,8 +210,8 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 // exportLinks rewrites the links of a page written at file to relative paths: /pages/<id or
 // path> and relative .md paths (as quire resolves them) to the target page's file, /files/<id>
 // to the file under AssetsDir. Links to nothing in the space are left as they are.
-func (l *layout) exportLinks(p *Page, file string) (string, int, error) {
-	n := 0
+func (l *layout) exportLinks(p *Page, file string) (string, int, int, error) {
+	n, unresolved := 0, 0
 	md, err := RewriteLinks(p.Markdown, 1, func(dest string, _ int, _ bool) (string, bool, error) {
 		target, frag, _ := strings.Cut(dest, "#")
 		if frag != "" {
@@ -240,10 +244,13 @@ func (l *layout) exportLinks(p *Page, file string) (string, int, error) {
 			}
 		}
 		if to == "" {
+			if !isExternal(target) {
+				unresolved++
+			}
 			return "", true, nil
 		}
 		n++
 		return relPath(file, to) + frag, false, nil
 	})
-	return md, n, err
+	return md, n, unresolved, err
 }

@@ -169,7 +169,7 @@ func Read(dir string, progress Progress) (*Import, error) {
 					p.Title = pf.Title
 				}
 				if p.Title == "" {
-					return lineErrorf(p.File, 1, "the page has no title: no # heading and no link text in %s", summaryFile)
+					p.Title = titleFromFile(e.Path)
 				}
 				p.Meta = pf.Meta
 				bodies[p] = pf
@@ -222,7 +222,7 @@ func listed(es []*Entry, file string) bool {
 func pageSlug(file, title string, isReadme bool) string {
 	dir, base := path.Split(file)
 	switch {
-	case isReadme:
+	case isReadme && strings.EqualFold(base, "readme.md"):
 		return store.Slugify(title)
 	case strings.EqualFold(base, "readme.md") && dir != "":
 		return store.Slugify(path.Base(dir))
@@ -230,6 +230,20 @@ func pageSlug(file, title string, isReadme bool) string {
 		return store.Slugify(title)
 	}
 	return store.Slugify(strings.TrimSuffix(base, path.Ext(base)))
+}
+
+// titleFromFile names a page that has no heading and no SUMMARY.md link text (the readme, when
+// SUMMARY.md does not list it): "Introduction" for a README.md, else its file name in words.
+func titleFromFile(file string) string {
+	base := path.Base(file)
+	if strings.EqualFold(base, "readme.md") {
+		return "Introduction"
+	}
+	words := strings.NewReplacer("-", " ", "_", " ").Replace(strings.TrimSuffix(base, path.Ext(base)))
+	if words == "" {
+		return "Untitled"
+	}
+	return strings.ToUpper(words[:1]) + words[1:]
 }
 
 // rel makes a path relative to the root one relative to the directory read.
