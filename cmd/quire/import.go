@@ -54,7 +54,21 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func importInto(ctx context.Context, st *store.Store, im *gitsync.Import, orgID, spaceID, from string, stderr io.Writer) (*store.Space, error) {
+// importStore is what an import reads and writes (a *store.Store; tests make a write fail).
+type importStore interface {
+	FindOrganizationByID(ctx context.Context, id string) (*store.Organization, error)
+	FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error)
+	FindSpace(ctx context.Context, id string) (*store.Space, error)
+	FindRevision(ctx context.Context, spaceID, id string) (*store.Revision, error)
+	CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error)
+	DeleteSpace(ctx context.Context, id string) error
+	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error)
+	UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error)
+	UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error)
+	MergeChangeRequest(ctx context.Context, spaceID, crID string) (string, bool, error)
+}
+
+func importInto(ctx context.Context, st importStore, im *gitsync.Import, orgID, spaceID, from string, stderr io.Writer) (*store.Space, error) {
 	if _, err := st.FindOrganizationByID(ctx, orgID); err != nil {
 		return nil, fmt.Errorf("organization %s: %w", orgID, err)
 	}
@@ -75,6 +89,9 @@ func importInto(ctx context.Context, st *store.Store, im *gitsync.Import, orgID,
 		}
 		if sp.OrganizationID != orgID || sp.DeletedAt != nil {
 			return nil, fmt.Errorf("space %s is not a space of organization %s", spaceID, orgID)
+		}
+		if sp.EditMode == "locked" {
+			return nil, fmt.Errorf("space %s is locked: its content cannot change", spaceID)
 		}
 		rev, err := st.FindRevision(ctx, sp.ID, sp.RevisionID)
 		if err != nil {
@@ -129,8 +146,9 @@ func importInto(ctx context.Context, st *store.Store, im *gitsync.Import, orgID,
 		fileIDs = res.Refs
 		bar.step(len(im.Files), total)
 	}
+	fileLinks := im.FileLinks(fileIDs)
 	for i, p := range im.Pages {
-		md := im.Markdown(p, fileIDs)
+		md := fileLinks.Replace(p.Markdown)
 		changes[i].Markdown = &md
 	}
 	if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, changes); err != nil {

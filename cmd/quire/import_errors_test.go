@@ -1,10 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quire-docs/quire/internal/gitsync"
+	"github.com/quire-docs/quire/store"
 )
 
 // copyTree copies the fixture to a fresh directory to break.
@@ -98,4 +104,57 @@ func TestImportRefusesBrokenLayouts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failingMerge is a store whose merges fail: the import has written its space and change request.
+type failingMerge struct{ *store.Store }
+
+func (failingMerge) MergeChangeRequest(context.Context, string, string) (string, bool, error) {
+	return "", false, errors.New("disk full")
+}
+
+// A write failing midway leaves no half space: a space the import created is deleted, the change
+// request it opened in an existing space is archived and the space's content is as it was.
+func TestImportUndoesAFailedWrite(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "quire.db")
+	orgID := mustOrg(t, db)
+	im, err := gitsync.Read(fixture, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	withStore(t, db, func(st *store.Store) {
+		if _, err := importInto(ctx, failingMerge{st}, im, orgID, "", fixture, io.Discard); err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("error %v", err)
+		}
+		list, err := st.FindSpaces(ctx, orgID, false, store.Page{Limit: 10})
+		if err != nil || len(list.Items) != 0 {
+			t.Fatalf("spaces left: %+v %v", list.Items, err)
+		}
+
+		sp, err := st.CreateSpace(ctx, orgID, mustAdmin(t, st, orgID), store.SpaceCreate{Title: "Existing"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := importInto(ctx, failingMerge{st}, im, orgID, sp.ID, fixture, io.Discard); err == nil {
+			t.Fatal("no error")
+		}
+		archived, err := st.FindChangeRequests(ctx, store.ChangeRequestFilter{SpaceID: sp.ID, Status: "archived"}, store.Page{Limit: 10})
+		if err != nil || len(archived.Items) != 1 {
+			t.Fatalf("archived change requests: %+v %v", archived.Items, err)
+		}
+		after, err := st.FindSpace(ctx, sp.ID)
+		if err != nil || after.RevisionID != sp.RevisionID || after.DeletedAt != nil {
+			t.Fatalf("the space changed: %+v %v", after, err)
+		}
+	})
+}
+
+func mustAdmin(t *testing.T, st *store.Store, orgID string) string {
+	t.Helper()
+	members, err := st.FindMembers(context.Background(), orgID, store.MemberFilter{}, store.Page{Limit: 1})
+	if err != nil || len(members.Items) == 0 {
+		t.Fatal(err)
+	}
+	return members.Items[0].User.ID
 }

@@ -282,18 +282,18 @@ func TestImportIntoExistingSpace(t *testing.T) {
 		if len(rev.Pages) != 16 || !paths["introduction-2"] || !paths["getting-started-2/configuration/environment"] {
 			t.Fatalf("%d pages: %v", len(rev.Pages), paths)
 		}
-		// A locked space refuses the write: the change request is archived, the content unchanged.
+		// A locked space is refused before anything is written.
 		locked := "locked"
 		if _, err := st.UpdateSpace(context.Background(), sp.ID, store.SpaceUpdate{EditMode: &locked}); err != nil {
 			t.Fatal(err)
 		}
 	})
 	_, _, err := runCommand(t, importCmd, "--db", db, "--org", orgID, "--from", fixture, "--space", sp.ID)
-	if err == nil || !strings.Contains(err.Error(), "nothing imported") {
+	if err == nil || !strings.Contains(err.Error(), "nothing imported: space "+sp.ID+" is locked") {
 		t.Fatalf("import into a locked space: %v", err)
 	}
 	withStore(t, db, func(st *store.Store) {
-		for status, want := range map[string]int{"merged": 2, "archived": 1, "open": 0} {
+		for status, want := range map[string]int{"merged": 2, "archived": 0, "open": 0} {
 			crs, err := st.FindChangeRequests(context.Background(), store.ChangeRequestFilter{SpaceID: sp.ID, Status: status}, store.Page{Limit: 10})
 			if err != nil {
 				t.Fatal(err)

@@ -83,6 +83,10 @@ func TestPageFile(t *testing.T) {
 	if again, _ := FormatPage(pf.Meta, pf.Title, pf.Body); string(again) != string(data) {
 		t.Fatalf("not stable:\n%s", again)
 	}
+	// quire's "condition" is read as GitBook's "if".
+	if pf, _ := ParsePage("p.md", []byte("---\ncondition: visitor.claims.beta\n---\n")); pf.Meta.If != "visitor.claims.beta" {
+		t.Errorf("condition: %+v", pf.Meta)
+	}
 	// No heading: no title; the body is all of it.
 	if pf, _ := ParsePage("p.md", []byte("## Sub\ntext\n")); pf.Title != "" || pf.Body != "## Sub\ntext\n" || pf.BodyLine != 1 {
 		t.Fatalf("no heading: %+v", pf)

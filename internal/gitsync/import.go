@@ -48,16 +48,15 @@ type Import struct {
 	Links int
 }
 
-// Markdown is a page's markdown with its file refs replaced by the ids the files were given.
-func (im *Import) Markdown(p *ImportPage, fileIDs map[string]string) string {
-	if len(im.Files) == 0 {
-		return p.Markdown
-	}
+// FileLinks returns what turns the file refs of the pages' markdown into the ids the files were
+// given: Replace(page.Markdown).
+func (im *Import) FileLinks(fileIDs map[string]string) *strings.Replacer {
 	pairs := make([]string, 0, 2*len(im.Files))
 	for _, f := range im.Files {
+		// Refs have one width: none is the prefix of another.
 		pairs = append(pairs, "/files/"+f.Ref, "/files/"+fileIDs[f.Ref])
 	}
-	return strings.NewReplacer(pairs...).Replace(p.Markdown)
+	return strings.NewReplacer(pairs...)
 }
 
 type gitbookYAML struct {

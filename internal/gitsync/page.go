@@ -64,8 +64,9 @@ func ParsePage(file string, src []byte) (*PageFile, error) {
 		}
 		front := text[4 : 4+end+1]
 		var fm struct {
-			Meta  `yaml:",inline"`
-			Title string `yaml:"title"`
+			Meta      `yaml:",inline"`
+			Title     string `yaml:"title"`
+			Condition string `yaml:"condition"` // quire's name for "if"
 		}
 		var node yaml.Node
 		if err := yaml.Unmarshal([]byte(front), &node); err != nil {
@@ -78,6 +79,9 @@ func ParsePage(file string, src []byte) (*PageFile, error) {
 			return nil, frontmatterError(file, err)
 		}
 		pf.Meta, pf.Title = fm.Meta, strings.TrimSpace(fm.Title)
+		if pf.Meta.If == "" {
+			pf.Meta.If = fm.Condition
+		}
 		rest := text[4+end+4:]
 		pf.BodyLine += strings.Count(text[:4+end+4], "\n")
 		text = strings.TrimPrefix(rest, "\n")
