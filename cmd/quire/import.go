@@ -146,9 +146,7 @@ func importInto(ctx context.Context, st importStore, im *gitsync.Import, orgID, 
 		fileIDs = res.Refs
 		bar.step(len(im.Files), total)
 	}
-	fileLinks := im.FileLinks(fileIDs)
-	for i, p := range im.Pages {
-		md := fileLinks.Replace(p.Markdown)
+	for i, md := range im.Markdown(fileIDs) {
 		changes[i].Markdown = &md
 	}
 	if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, changes); err != nil {
@@ -167,7 +165,7 @@ func importInto(ctx context.Context, st importStore, im *gitsync.Import, orgID, 
 }
 
 // pageChanges makes the insert_page changes of an import (markdown set later); top-level slugs
-// step aside from the taken ones of an existing space.
+// step aside from the taken ones of an existing space (im's pages take the new slugs).
 func pageChanges(im *gitsync.Import, taken map[string]bool) []store.PageChange {
 	changes := make([]store.PageChange, 0, len(im.Pages))
 	for _, p := range im.Pages {
@@ -177,6 +175,7 @@ func pageChanges(im *gitsync.Import, taken map[string]bool) []store.PageChange {
 				slug = p.Slug + "-" + strconv.Itoa(n)
 			}
 			taken[slug] = true
+			p.Slug = slug
 		}
 		c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), Slug: ptr(slug), SetInto: true,
 			Description: ptr(p.Meta.Description), Hidden: ptr(p.Meta.Hidden), NoIndex: ptr(p.Meta.NoIndex),

@@ -103,7 +103,7 @@ func TestImportExportRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "imported 8 pages, 4 files, 12 links") || !strings.Contains(stderr, "reading: 8/8\n") {
+	if !strings.Contains(stdout, "imported 8 pages, 4 files, 16 links") || !strings.Contains(stderr, "reading: 8/8\n") {
 		t.Fatalf("summary %q, progress %q", stdout, stderr)
 	}
 	spaces := spacesOf(t, db, orgID)
@@ -153,7 +153,7 @@ func TestImportExportRoundTrip(t *testing.T) {
 		if len(files) != 4 || fileID["image (1).png"] == "" || fileID["screen shot.png"] == "" || fileID["unused.txt"] == "" || fileID["example.yaml"] == "" {
 			t.Fatalf("files: %v", fileID)
 		}
-		pages, err := st.FindPagesWithBodies(ctx, rev.ID, []string{intro.ID, byTitle["Installation"].ID})
+		pages, err := st.FindPagesWithBodies(ctx, rev.ID, []string{intro.ID, byTitle["Installation"].ID, byTitle["Getting started"].ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,6 +164,12 @@ func TestImportExportRoundTrip(t *testing.T) {
 		if md := pages[1].Markdown; !strings.Contains(md, "![The installer](/files/"+fileID["screen shot.png"]+")") ||
 			!strings.Contains(md, "[not a page](nowhere.md)") {
 			t.Errorf("installation's links:\n%s", md)
+		}
+		// Links the store does not rewrite by ref (GitBook's blocks, HTML, reference definitions)
+		// become relative paths it resolves from the page's path.
+		if md := pages[2].Markdown; !strings.Contains(md, `{% content-ref url="getting-started/installation.md" %}`) ||
+			!strings.Contains(md, `<a href="reference/faq.md">`) || !strings.Contains(md, "[intro]: introduction.md") {
+			t.Errorf("getting started's links:\n%s", md)
 		}
 		_, stats, err := st.FindLinks(ctx, rev.ID, store.LinkFilter{}, store.Page{Limit: 100})
 		if err != nil {
@@ -215,6 +221,10 @@ func TestImportExportRoundTrip(t *testing.T) {
 `
 	if exported["SUMMARY.md"] != wantSummary {
 		t.Errorf("SUMMARY.md:\n%s", exported["SUMMARY.md"])
+	}
+	if !strings.Contains(exported["getting-started/README.md"], `{% content-ref url="installation.md" %}`) ||
+		!strings.Contains(exported["getting-started/README.md"], `<a href="../reference/faq.md">`) {
+		t.Errorf("getting-started/README.md:\n%s", exported["getting-started/README.md"])
 	}
 	if !strings.Contains(exported["README.md"], `<img src=".gitbook/assets/image (1).png"`) ||
 		!strings.Contains(exported["README.md"], "[FAQ](reference/faq.md#licensing)") || strings.Contains(exported["README.md"], "layout") {
@@ -281,6 +291,22 @@ func TestImportIntoExistingSpace(t *testing.T) {
 		}
 		if len(rev.Pages) != 16 || !paths["introduction-2"] || !paths["getting-started-2/configuration/environment"] {
 			t.Fatalf("%d pages: %v", len(rev.Pages), paths)
+		}
+		// The second copy's links follow its new paths.
+		var second string
+		for _, p := range rev.Pages {
+			if p.Path == "getting-started-2" {
+				second = p.ID
+			}
+		}
+		if pages, err := st.FindPagesWithBodies(context.Background(), rev.ID, []string{second}); err != nil || len(pages) != 1 ||
+			!strings.Contains(pages[0].Markdown, "[intro]: introduction-2.md") ||
+			!strings.Contains(pages[0].Markdown, `url="getting-started-2/installation.md"`) {
+			t.Errorf("second copy's getting started: %v %v", pages, err)
+		}
+		if _, stats, err := st.FindLinks(context.Background(), rev.ID, store.LinkFilter{}, store.Page{Limit: 100}); err != nil ||
+			stats.Broken != 0 || stats.Total < 20 {
+			t.Errorf("links: %+v %v", stats, err)
 		}
 		// A locked space is refused before anything is written.
 		locked := "locked"

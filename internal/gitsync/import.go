@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 
 // ImportPage is a page read from the layout, ready for an insert_page change. Its markdown links
 // to the import's pages by /pages/<ref> (the store turns refs into ids) and to its files by
-// /files/<file ref> (see Import.Markdown).
+// /files/<file ref> (Import.Markdown gives what to write).
 type ImportPage struct {
 	Ref      string
 	Parent   int // index of the parent in Import.Pages; -1 at the top level
@@ -48,15 +49,45 @@ type Import struct {
 	Links int
 }
 
-// FileLinks returns what turns the file refs of the pages' markdown into the ids the files were
-// given: Replace(page.Markdown).
-func (im *Import) FileLinks(fileIDs map[string]string) *strings.Replacer {
+// relPlaceholder marks, in an imported page's markdown, a link to a page of the import that the
+// store does not rewrite by ref (a reference definition, an HTML attribute): Markdown writes it
+// as the relative path the store resolves from the linking page's path.
+const relPlaceholder = "gitsync-rel:"
+
+var relRef = regexp.MustCompile(relPlaceholder + `(gitsync-page-\d{6})`)
+
+// Markdown returns the pages' markdown to write, in order: file refs replaced by the ids the files
+// were given, links marked relPlaceholder by relative paths between the pages' paths (from their
+// slugs, as they are now: a caller may change top-level slugs first).
+func (im *Import) Markdown(fileIDs map[string]string) []string {
 	pairs := make([]string, 0, 2*len(im.Files))
 	for _, f := range im.Files {
 		// Refs have one width: none is the prefix of another.
 		pairs = append(pairs, "/files/"+f.Ref, "/files/"+fileIDs[f.Ref])
 	}
-	return strings.NewReplacer(pairs...)
+	files := strings.NewReplacer(pairs...)
+	paths := make([]string, len(im.Pages))
+	byRef := make(map[string]int, len(im.Pages))
+	for i, p := range im.Pages {
+		paths[i] = p.Slug
+		if p.Parent >= 0 {
+			paths[i] = paths[p.Parent] + "/" + p.Slug
+		}
+		byRef[p.Ref] = i
+	}
+	out := make([]string, len(im.Pages))
+	for i, p := range im.Pages {
+		md := files.Replace(p.Markdown)
+		out[i] = relRef.ReplaceAllStringFunc(md, func(m string) string {
+			to := paths[byRef[strings.TrimPrefix(m, relPlaceholder)]]
+			rel := relPath(paths[i], to)
+			if strings.EqualFold(path.Base(to), "readme") {
+				return rel + "/README.md" // a page whose slug is readme: as its folder
+			}
+			return rel + ".md"
+		})
+	}
+	return out
 }
 
 type gitbookYAML struct {
@@ -271,9 +302,9 @@ func (r *reader) read(rel string) ([]byte, error) {
 	return os.ReadFile(real)
 }
 
-// links rewrites a page's relative links: to a listed page, /pages/<ref> (inline links only, the
-// form the store rewrites: reference definitions and HTML attributes are checked and kept); to
-// any other file, /files/<ref>. A relative link to
+// links rewrites a page's relative links: to a listed page, /pages/<ref> in inline links (the
+// form the store rewrites by ref), a relPlaceholder elsewhere (reference definitions, HTML
+// attributes); to any other file, /files/<ref>. A relative link to
 // nothing, or to a .md file SUMMARY.md does not list, is an error.
 func (r *reader) links(p *ImportPage, pf *PageFile) (string, error) {
 	fromRoot := strings.TrimPrefix(strings.TrimPrefix(p.File, r.root), "/")
@@ -305,7 +336,7 @@ func (r *reader) links(p *ImportPage, pf *PageFile) (string, error) {
 		if ref, ok := r.pageRefs[resolved]; ok {
 			r.im.Links++
 			if !inline {
-				return "", true, nil
+				return relPlaceholder + ref + frag, false, nil
 			}
 			return "/pages/" + ref + frag, false, nil
 		}

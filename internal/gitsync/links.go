@@ -8,12 +8,13 @@ import (
 )
 
 // Links are found line by line, outside fenced code blocks: inline links and images
-// ("](dest)", "](<dest>)"), reference definitions ("[x]: dest") and the src and href attributes
-// of HTML (GitBook writes images as <figure><img src="…">).
+// ("](dest)", "](<dest>)"), reference definitions ("[x]: dest"), the src and href attributes
+// of HTML (GitBook writes images as <figure><img src="…">) and the url of GitBook's blocks
+// ({% content-ref url="page.md" %}).
 var (
 	inlineDest = regexp.MustCompile(`\]\([ \t]*(<[^>\n]*>|[^)\s]+)`)
 	refDef     = regexp.MustCompile(`^[ ]{0,3}\[[^\]]+\]:[ \t]*(<[^>\n]*>|\S+)`)
-	htmlAttr   = regexp.MustCompile(`\b(?:src|href)="([^"\n]*)"`)
+	htmlAttr   = regexp.MustCompile(`\b(?:src|href|url)="([^"\n]*)"`)
 	fence      = regexp.MustCompile("^[ ]{0,3}(```+|~~~+)")
 )
 
