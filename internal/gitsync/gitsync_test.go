@@ -104,7 +104,7 @@ func TestPageFile(t *testing.T) {
 }
 
 func TestRewriteLinks(t *testing.T) {
-	md := "[a](x.md) ![b](<y z.png> \"t\")\n```\n[c](code.md)\n```\n[r]: ref.md\n<img src=\"i.png\">\n"
+	md := "[a](x.md) ![b](<y z.png> \"t\")\n```\n[c](code.md)\n```\n[r]: ref.md\n<img src=\"i.png\"> `[d](span.md)` ``[e](`two`.md)``\n"
 	var seen []string
 	out, err := RewriteLinks(md, 10, func(dest string, line int, inline bool) (string, bool, error) {
 		seen = append(seen, dest)
@@ -116,7 +116,7 @@ func TestRewriteLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "[a](new/x.md) ![b](<new/y z.png> \"t\")\n```\n[c](code.md)\n```\n[r]: new/ref.md\n<img src=\"new/i.png\">\n"
+	want := "[a](new/x.md) ![b](<new/y z.png> \"t\")\n```\n[c](code.md)\n```\n[r]: new/ref.md\n<img src=\"new/i.png\"> `[d](span.md)` ``[e](`two`.md)``\n"
 	if out != want || strings.Join(seen, ",") != "x.md,y z.png,ref.md,i.png" {
 		t.Fatalf("got %q (saw %v)", out, seen)
 	}

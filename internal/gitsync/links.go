@@ -47,7 +47,7 @@ func RewriteLinks(md string, firstLine int, fn RewriteFunc) (string, error) {
 			if err != nil {
 				return
 			}
-			line = replaceGroup(re, line, func(raw string) string {
+			line = replaceGroup(re, line, codeSpans(line), func(raw string) string {
 				if err != nil {
 					return raw
 				}
@@ -79,17 +79,64 @@ func RewriteLinks(md string, firstLine int, fn RewriteFunc) (string, error) {
 	return strings.Join(lines, "\n"), nil
 }
 
-// replaceGroup replaces the first capture group of each match of re in s.
-func replaceGroup(re *regexp.Regexp, s string, fn func(string) string) string {
+// replaceGroup replaces the first capture group of each match of re in s, but for matches that
+// start inside a code span (skip holds their [start, end) offsets).
+func replaceGroup(re *regexp.Regexp, s string, skip [][2]int, fn func(string) string) string {
 	var b strings.Builder
 	last := 0
+matches:
 	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		for _, sp := range skip {
+			if m[0] >= sp[0] && m[0] < sp[1] {
+				continue matches
+			}
+		}
 		b.WriteString(s[last:m[2]])
 		b.WriteString(fn(s[m[2]:m[3]]))
 		last = m[3]
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// codeSpans returns the [start, end) offsets of a line's code spans: a run of backticks up to the
+// next run of the same length.
+func codeSpans(line string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] == '`' {
+			j++
+		}
+		run := line[i:j]
+		end := -1
+		for k := j; k < len(line); {
+			if line[k] != '`' {
+				k++
+				continue
+			}
+			l := k
+			for l < len(line) && line[l] == '`' {
+				l++
+			}
+			if l-k == len(run) {
+				end = l
+				break
+			}
+			k = l
+		}
+		if end < 0 {
+			i = j
+			continue
+		}
+		out = append(out, [2]int{i, end})
+		i = end
+	}
+	return out
 }
 
 // splitDest takes a markdown link destination apart from its optional title.

@@ -7,12 +7,25 @@
 //     is not the one its title gives: then it is written like the others and .gitbook.yaml's
 //     structure.readme names its file;
 //   - a page with subpages is <slug>/README.md, its subpages inside <slug>/; a leaf is <slug>.md
-//     (the root README's subpages go in <slug>/ too);
-//   - each file starts with its frontmatter (only the metadata the page carries), then "# Title";
-//   - SUMMARY.md nests "* [Title](path.md)" items two spaces per level under "# Table of contents".
+//     (the root README's subpages go in <slug>/ too); names come from slugs, never titles;
+//   - each file starts with its frontmatter (only the metadata the page carries: description,
+//     icon, emoji, hidden, noIndex, noRobotsIndex, if), then "# Title", a blank line, the body;
+//   - SUMMARY.md nests "* [Title](path.md)" items two spaces per level under "# Table of contents";
+//   - files go under .gitbook/assets/ by name, a repeated name as "name (1).ext", "name (2).ext";
+//   - links to pages (/pages/<id or path>, or relative .md paths) and to files (/files/<id>), in
+//     markdown links, reference definitions, HTML src/href and GitBook's url="…", become paths
+//     relative to the file; links to nothing in the space are kept as written (and counted).
 //
-// On import a page's slug comes from its file (<name>.md) or folder (<name>/README.md), the root
-// README's from its title; its title from a leading "# " heading, else the SUMMARY.md link text.
+// On import SUMMARY.md decides the tree; a "## " group heading becomes a page holding its items.
+// A page's slug comes from its file (<name>.md) or folder (<name>/README.md), the root README's
+// from its title; its title from frontmatter "title", else a leading "# " heading, else the
+// SUMMARY.md link text. Every relative link must lead to a listed page or an existing file inside
+// the root; other frontmatter keys (layout, metaLinks…) are ignored.
+//
+// Export, import, export gives byte-identical files. A first export normalizes: frontmatter keys
+// in the order above, blank lines around the body trimmed, one newline at the end, links
+// rewritten as above; an import of a GitBook repository also moves files linked from outside
+// .gitbook/assets/ in there, and a group becomes <slug>/README.md.
 package gitsync
 
 import (
