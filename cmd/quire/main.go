@@ -6,6 +6,9 @@
 //	quire backup --db PATH --to FILE
 //	quire restore --from FILE --db PATH
 //	quire version
+//	quire demo --db PATH [--base-url URL]
+//	quire export --db PATH --space ID --to DIR
+//	quire import --db PATH --org ID --from DIR [--space ID]
 package main
 
 import (
@@ -48,7 +51,10 @@ const usage = `usage:
   quire tokens revoke --db PATH ID
   quire backup --db PATH --to FILE
   quire restore --from FILE --db PATH
-  quire version`
+  quire version
+  quire demo --db PATH [--base-url URL]                     a sample organization to look around in
+  quire export --db PATH --space ID --to DIR                a space in GitBook's Git Sync layout
+  quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space`
 
 func run(args []string) error {
 	switch {
@@ -65,6 +71,12 @@ func run(args []string) error {
 	case len(args) == 1 && args[0] == "version":
 		fmt.Printf("quire %s (%s)\n", server.Version, server.Build)
 		return nil
+	case len(args) >= 1 && args[0] == "demo":
+		return demo(args[1:], os.Stdout)
+	case len(args) >= 1 && args[0] == "export":
+		return exportSpace(args[1:], os.Stdout, os.Stderr)
+	case len(args) >= 1 && args[0] == "import":
+		return importSpace(args[1:], os.Stdout, os.Stderr)
 	}
 	return errors.New(usage)
 }

@@ -1,0 +1,256 @@
+package gitsync
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// Page is a page of a space to write, with its subpages.
+type Page struct {
+	ID       string
+	Title    string
+	Slug     string
+	Path     string // its path in the space (slugs joined by /), for relative links stored as such
+	Meta     Meta
+	Markdown string
+	Children []*Page
+}
+
+// File is a file of a space to write.
+type File struct {
+	ID   string
+	Name string
+	Data []byte
+}
+
+// Space is what Export writes.
+type Space struct {
+	Pages []*Page
+	Files []*File
+}
+
+// Stats counts what an export or an import carried.
+type Stats struct {
+	Pages, Files, Links int
+	// Unresolved counts the relative links export kept as written because they lead to nothing
+	// in the space: import refuses them until they are mended.
+	Unresolved int
+}
+
+// Progress is told how far a long run is: done of total steps.
+type Progress func(done, total int)
+
+// AssetsDir is where files go, relative to the root.
+const AssetsDir = ".gitbook/assets"
+
+// layout holds where each page and file of a space goes.
+type layout struct {
+	pageFile map[string]string // page id → its file
+	byPath   map[string]string // page's space path → id
+	fileName map[string]string // file id → its name under AssetsDir
+	readme   string
+	summary  *Summary
+}
+
+// plan places a space's pages and files in the layout. Names come from slugs and file names,
+// sanitized, never from titles: nothing can land outside the directory.
+func plan(sp *Space) *layout {
+	l := &layout{pageFile: map[string]string{}, byPath: map[string]string{}, fileName: map[string]string{}, summary: &Summary{}}
+	var place func(pages []*Page, dir string, root bool) []*Entry
+	place = func(pages []*Page, dir string, root bool) []*Entry {
+		used := map[string]bool{"readme": true}
+		if root {
+			used["summary"] = true
+		}
+		take := func(slug string) string {
+			name := store.Slugify(slug)
+			base := name
+			for n := 2; used[name]; n++ {
+				name = base + "-" + strconv.Itoa(n)
+			}
+			used[name] = true
+			return name
+		}
+		var entries []*Entry
+		for i, p := range pages {
+			l.byPath[p.Path] = p.ID
+			var file, sub string
+			switch {
+			case root && i == 0 && store.Slugify(p.Title) == p.Slug:
+				file = "README.md"
+				if len(p.Children) > 0 {
+					sub = take(p.Slug)
+				}
+			case len(p.Children) > 0:
+				sub = take(p.Slug)
+				file = path.Join(dir, sub, "README.md")
+			default:
+				file = path.Join(dir, take(p.Slug)+".md")
+			}
+			if root && i == 0 {
+				l.readme = file
+			}
+			l.pageFile[p.ID] = file
+			e := &Entry{Title: p.Title, Path: file}
+			if len(p.Children) > 0 {
+				e.Children = place(p.Children, path.Join(dir, sub), false)
+			}
+			entries = append(entries, e)
+		}
+		return entries
+	}
+	l.summary.Entries = place(sp.Pages, "", true)
+	if l.readme == "" {
+		l.readme = "README.md"
+	}
+	// Files by name, de-duplicated as GitBook does: "image.png", "image (1).png"…
+	files := append([]*File(nil), sp.Files...)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	used := map[string]bool{}
+	for _, f := range files {
+		name := safeFileName(f.Name)
+		ext := path.Ext(name)
+		stem := strings.TrimSuffix(name, ext)
+		for n := 1; used[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s (%d)%s", stem, n, ext)
+		}
+		used[strings.ToLower(name)] = true
+		l.fileName[f.ID] = name
+	}
+	return l
+}
+
+// safeFileName keeps a file name's last element, without separators, control characters or a
+// leading dot.
+func safeFileName(name string) string {
+	name = name[strings.LastIndexAny(name, `/\`)+1:]
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`<>:"|?*#%`, r) {
+			return '_'
+		}
+		return r
+	}, name)
+	name = strings.TrimLeft(strings.TrimSpace(name), ".")
+	if name == "" {
+		return "file"
+	}
+	return name
+}
+
+// Export writes a space into dir, which must be empty or absent.
+func Export(dir string, sp *Space, progress Progress) (Stats, error) {
+	var st Stats
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return st, fmt.Errorf("%s is not empty", dir)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return st, err
+	}
+	l := plan(sp)
+	var all []*Page
+	var walk func([]*Page)
+	walk = func(ps []*Page) {
+		for _, p := range ps {
+			all = append(all, p)
+			walk(p.Children)
+		}
+	}
+	walk(sp.Pages)
+	total := len(all) + len(sp.Files)
+	write := func(rel string, data []byte) error {
+		full := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(full, data, 0o644)
+	}
+	for i, p := range all {
+		file := l.pageFile[p.ID]
+		body, links, unresolved, err := l.exportLinks(p, file)
+		if err != nil {
+			return st, err
+		}
+		data, err := FormatPage(p.Meta, p.Title, body)
+		if err != nil {
+			return st, fmt.Errorf("%s: %w", file, err)
+		}
+		if err := write(file, data); err != nil {
+			return st, err
+		}
+		st.Pages++
+		st.Links += links
+		st.Unresolved += unresolved
+		if progress != nil {
+			progress(i+1, total)
+		}
+	}
+	for i, f := range sp.Files {
+		if err := write(path.Join(AssetsDir, l.fileName[f.ID]), f.Data); err != nil {
+			return st, err
+		}
+		st.Files++
+		if progress != nil {
+			progress(len(all)+i+1, total)
+		}
+	}
+	if err := write("SUMMARY.md", WriteSummary(l.summary)); err != nil {
+		return st, err
+	}
+	return st, write(".gitbook.yaml", []byte(fmt.Sprintf("root: ./\n\nstructure:\n  readme: %s\n  summary: SUMMARY.md\n", l.readme)))
+}
+
+// exportLinks rewrites the links of a page written at file to relative paths: /pages/<id or
+// path> and relative .md paths (as quire resolves them) to the target page's file, /files/<id>
+// to the file under AssetsDir. Links to nothing in the space are left as they are.
+func (l *layout) exportLinks(p *Page, file string) (string, int, int, error) {
+	n, unresolved := 0, 0
+	md, err := RewriteLinks(p.Markdown, 1, func(dest string, _ int, _ bool) (string, bool, error) {
+		target, frag, _ := strings.Cut(dest, "#")
+		if frag != "" {
+			frag = "#" + frag
+		}
+		var to string
+		switch {
+		case strings.HasPrefix(target, "/pages/"):
+			x := strings.Trim(strings.TrimPrefix(target, "/pages/"), "/")
+			if f, ok := l.pageFile[x]; ok {
+				to = f
+			} else if id, ok := l.byPath[x]; ok {
+				to = l.pageFile[id]
+			}
+		case strings.HasPrefix(target, "/files/"):
+			if name, ok := l.fileName[strings.Trim(strings.TrimPrefix(target, "/files/"), "/")]; ok {
+				to = path.Join(AssetsDir, name)
+			}
+		case !isExternal(target) && strings.HasSuffix(strings.ToLower(target), ".md"):
+			t, err := url.PathUnescape(target)
+			if err != nil {
+				return "", true, nil
+			}
+			sp := path.Clean(path.Join(path.Dir(p.Path), strings.TrimSuffix(t, path.Ext(t))))
+			if strings.EqualFold(path.Base(sp), "readme") {
+				sp = path.Dir(sp)
+			}
+			if id, ok := l.byPath[sp]; ok {
+				to = l.pageFile[id]
+			}
+		}
+		if to == "" {
+			if !isExternal(target) {
+				unresolved++
+			}
+			return "", true, nil
+		}
+		n++
+		return relPath(file, to) + frag, false, nil
+	})
+	return md, n, unresolved, err
+}

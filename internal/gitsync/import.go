@@ -1,0 +1,408 @@
+package gitsync
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// ImportPage is a page read from the layout, ready for an insert_page change. Its markdown links
+// to the import's pages by /pages/<ref> (the store turns refs into ids) and to its files by
+// /files/<file ref> (Import.Markdown gives what to write).
+type ImportPage struct {
+	Ref      string
+	Parent   int // index of the parent in Import.Pages; -1 at the top level
+	Title    string
+	Slug     string
+	Meta     Meta
+	Markdown string
+	File     string // relative to the directory read
+}
+
+// ImportFile is a file the pages link to, or one under .gitbook/assets/.
+type ImportFile struct {
+	Ref         string
+	Name        string
+	Path        string // relative to the directory read
+	ContentType string
+	Data        []byte
+}
+
+// Import is a layout read and checked: every page file, asset and link is there.
+type Import struct {
+	Title string // SUMMARY.md's title, else the folder's name
+	Pages []*ImportPage
+	Files []*ImportFile
+	Links int
+}
+
+// relPlaceholder marks, in an imported page's markdown, a link to a page of the import that the
+// store does not rewrite by ref (a reference definition, an HTML attribute): Markdown writes it
+// as the relative path the store resolves from the linking page's path.
+const relPlaceholder = "gitsync-rel:"
+
+var relRef = regexp.MustCompile(relPlaceholder + `(gitsync-page-\d{6})`)
+
+// Markdown returns the pages' markdown to write, in order: file refs replaced by the ids the files
+// were given, links marked relPlaceholder by relative paths between the pages' paths (from their
+// slugs, as they are now: a caller may change top-level slugs first).
+func (im *Import) Markdown(fileIDs map[string]string) []string {
+	pairs := make([]string, 0, 2*len(im.Files))
+	for _, f := range im.Files {
+		// Refs have one width: none is the prefix of another.
+		pairs = append(pairs, "/files/"+f.Ref, "/files/"+fileIDs[f.Ref])
+	}
+	files := strings.NewReplacer(pairs...)
+	paths := make([]string, len(im.Pages))
+	byRef := make(map[string]int, len(im.Pages))
+	for i, p := range im.Pages {
+		paths[i] = p.Slug
+		if p.Parent >= 0 {
+			paths[i] = paths[p.Parent] + "/" + p.Slug
+		}
+		byRef[p.Ref] = i
+	}
+	out := make([]string, len(im.Pages))
+	for i, p := range im.Pages {
+		md := files.Replace(p.Markdown)
+		out[i] = relRef.ReplaceAllStringFunc(md, func(m string) string {
+			to := paths[byRef[strings.TrimPrefix(m, relPlaceholder)]]
+			rel := relPath(paths[i], to)
+			if strings.EqualFold(path.Base(to), "readme") {
+				return rel + "/README.md" // a page whose slug is readme: as its folder
+			}
+			return rel + ".md"
+		})
+	}
+	return out
+}
+
+type gitbookYAML struct {
+	Root      string `yaml:"root"`
+	Structure struct {
+		Readme  string `yaml:"readme"`
+		Summary string `yaml:"summary"`
+	} `yaml:"structure"`
+}
+
+type reader struct {
+	dir, root string // root: relative to dir, slash-separated, "." for dir itself
+	realDir   string
+	pageRefs  map[string]string      // page file (relative to root) → ref
+	files     map[string]*ImportFile // file (relative to root) → the file
+	im        *Import
+	progress  Progress
+}
+
+// Read reads and checks a layout in dir: .gitbook.yaml (optional), the summary, every page it
+// lists and every file they link to. Errors name the file and line.
+func Read(dir string, progress Progress) (*Import, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{dir: dir, realDir: real, root: ".", pageRefs: map[string]string{}, files: map[string]*ImportFile{},
+		im: &Import{}, progress: progress}
+	cfg := gitbookYAML{}
+	if src, err := r.read(".gitbook.yaml"); err == nil {
+		if err := yaml.Unmarshal(src, &cfg); err != nil {
+			return nil, frontmatterErrorAt(".gitbook.yaml", err, 0)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if cfg.Root != "" {
+		root := path.Clean(strings.TrimPrefix(cfg.Root, "/"))
+		if root == ".." || strings.HasPrefix(root, "../") {
+			return nil, lineErrorf(".gitbook.yaml", 0, "root %q is outside the repository", cfg.Root)
+		}
+		r.root = root
+	}
+	readme, summary := "README.md", "SUMMARY.md"
+	if cfg.Structure.Readme != "" {
+		readme = path.Clean(cfg.Structure.Readme)
+	}
+	if cfg.Structure.Summary != "" {
+		summary = path.Clean(cfg.Structure.Summary)
+	}
+	summaryFile := r.rel(summary)
+	src, err := r.read(summaryFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, lineErrorf(summaryFile, 0, "not found: the table of contents is required")
+	} else if err != nil {
+		return nil, err
+	}
+	sum, err := ParseSummary(summaryFile, src)
+	if err != nil {
+		return nil, err
+	}
+	if !listed(sum.Entries, readme) {
+		if _, err := r.read(r.rel(readme)); err == nil {
+			sum.Entries = append([]*Entry{{Path: readme}}, sum.Entries...)
+		}
+	}
+	if t := strings.TrimSpace(sum.Title); t != "" && !strings.EqualFold(t, "table of contents") {
+		r.im.Title = t
+	} else {
+		abs, _ := filepath.Abs(dir)
+		r.im.Title = filepath.Base(abs)
+	}
+	// Refs first, so that links may point forward; then the pages, in tree order.
+	var number func([]*Entry)
+	entries := 0
+	number = func(es []*Entry) {
+		for _, e := range es {
+			entries++
+			if e.Path != "" {
+				r.pageRefs[e.Path] = fmt.Sprintf("gitsync-page-%06d", len(r.pageRefs)+1)
+			}
+			number(e.Children)
+		}
+	}
+	number(sum.Entries)
+	bodies := map[*ImportPage]*PageFile{}
+	var walk func(es []*Entry, parent int, top bool) error
+	walk = func(es []*Entry, parent int, top bool) error {
+		used := map[string]bool{}
+		for i, e := range es {
+			p := &ImportPage{Parent: parent, Title: e.Title}
+			if e.Path == "" { // a group: a page holding its items
+				p.Ref = fmt.Sprintf("gitsync-group-%06d", len(r.im.Pages)+1)
+				p.Slug = store.Slugify(e.Title)
+			} else {
+				p.Ref, p.File = r.pageRefs[e.Path], r.rel(e.Path)
+				data, err := r.read(p.File)
+				if err != nil {
+					if errors.Is(err, fs.ErrNotExist) {
+						return lineErrorf(summaryFile, e.Line, "%s does not exist", p.File)
+					}
+					return lineErrorf(summaryFile, e.Line, "%s: %v", p.File, err)
+				}
+				pf, err := ParsePage(p.File, data)
+				if err != nil {
+					return err
+				}
+				if pf.Title != "" {
+					p.Title = pf.Title
+				}
+				if p.Title == "" {
+					p.Title = titleFromFile(e.Path)
+				}
+				p.Meta = pf.Meta
+				bodies[p] = pf
+				p.Slug = pageSlug(e.Path, p.Title, top && i == 0 && e.Path == readme)
+			}
+			base := p.Slug
+			for n := 2; used[p.Slug]; n++ {
+				p.Slug = base + "-" + strconv.Itoa(n)
+			}
+			used[p.Slug] = true
+			r.im.Pages = append(r.im.Pages, p)
+			if r.progress != nil {
+				r.progress(len(r.im.Pages), entries)
+			}
+			if err := walk(e.Children, len(r.im.Pages)-1, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(sum.Entries, -1, true); err != nil {
+		return nil, err
+	}
+	for _, p := range r.im.Pages {
+		if pf := bodies[p]; pf != nil {
+			md, err := r.links(p, pf)
+			if err != nil {
+				return nil, err
+			}
+			p.Markdown = md
+		}
+	}
+	if err := r.assets(); err != nil {
+		return nil, err
+	}
+	return r.im, nil
+}
+
+func listed(es []*Entry, file string) bool {
+	for _, e := range es {
+		if e.Path == file || listed(e.Children, file) {
+			return true
+		}
+	}
+	return false
+}
+
+// pageSlug is the slug a page file gives: the root README's from its title, a folder's
+// README.md's from the folder, another file's from its name.
+func pageSlug(file, title string, isReadme bool) string {
+	dir, base := path.Split(file)
+	switch {
+	case isReadme && strings.EqualFold(base, "readme.md"):
+		return store.Slugify(title)
+	case strings.EqualFold(base, "readme.md") && dir != "":
+		return store.Slugify(path.Base(dir))
+	case strings.EqualFold(base, "readme.md"):
+		return store.Slugify(title)
+	}
+	return store.Slugify(strings.TrimSuffix(base, path.Ext(base)))
+}
+
+// titleFromFile names a page that has no heading and no SUMMARY.md link text (the readme, when
+// SUMMARY.md does not list it): "Introduction" for a README.md, else its file name in words.
+func titleFromFile(file string) string {
+	base := path.Base(file)
+	if strings.EqualFold(base, "readme.md") {
+		return "Introduction"
+	}
+	words := strings.NewReplacer("-", " ", "_", " ").Replace(strings.TrimSuffix(base, path.Ext(base)))
+	if words == "" {
+		return "Untitled"
+	}
+	return strings.ToUpper(words[:1]) + words[1:]
+}
+
+// rel makes a path relative to the root one relative to the directory read.
+func (r *reader) rel(p string) string { return path.Join(r.root, p) }
+
+// read reads a regular file of the directory, refusing one that resolves outside it.
+func (r *reader) read(rel string) ([]byte, error) {
+	full := filepath.Join(r.dir, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return nil, err
+	}
+	if inside, err := filepath.Rel(r.realDir, real); err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s resolves outside %s", rel, r.dir)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file: %w", rel, fs.ErrNotExist)
+	}
+	if fi.Size() > store.MaxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB limit", rel, fi.Size(), store.MaxFileSize>>20)
+	}
+	return os.ReadFile(real)
+}
+
+// links rewrites a page's relative links: to a listed page, /pages/<ref> in inline links (the
+// form the store rewrites by ref), a relPlaceholder elsewhere (reference definitions, HTML
+// attributes); to any other file, /files/<ref>. A relative link to
+// nothing, or to a .md file SUMMARY.md does not list, is an error.
+func (r *reader) links(p *ImportPage, pf *PageFile) (string, error) {
+	fromRoot := strings.TrimPrefix(strings.TrimPrefix(p.File, r.root), "/")
+	if r.root == "." {
+		fromRoot = p.File
+	}
+	return RewriteLinks(pf.Body, pf.BodyLine, func(dest string, line int, inline bool) (string, bool, error) {
+		if isExternal(dest) {
+			return "", true, nil
+		}
+		target, frag, _ := strings.Cut(dest, "#")
+		target, _, _ = strings.Cut(target, "?")
+		if frag != "" {
+			frag = "#" + frag
+		}
+		t, err := url.PathUnescape(target)
+		if err != nil {
+			return "", false, lineErrorf(p.File, line, "link %q: %v", dest, err)
+		}
+		resolved := path.Clean(path.Join(path.Dir(fromRoot), t))
+		if resolved == ".." || strings.HasPrefix(resolved, "../") {
+			return "", false, lineErrorf(p.File, line, "link %q points outside the root", dest)
+		}
+		if strings.HasSuffix(t, "/") || !strings.Contains(path.Base(t), ".") {
+			if _, ok := r.pageRefs[path.Join(resolved, "README.md")]; ok {
+				resolved = path.Join(resolved, "README.md")
+			}
+		}
+		if ref, ok := r.pageRefs[resolved]; ok {
+			r.im.Links++
+			if !inline {
+				return relPlaceholder + ref + frag, false, nil
+			}
+			return "/pages/" + ref + frag, false, nil
+		}
+		if strings.EqualFold(path.Ext(resolved), ".md") {
+			if _, err := r.read(r.rel(resolved)); err == nil {
+				return "", false, lineErrorf(p.File, line, "link %q: %s is not listed in the table of contents", dest, r.rel(resolved))
+			}
+			return "", false, lineErrorf(p.File, line, "link %q: %s does not exist", dest, r.rel(resolved))
+		}
+		f, err := r.file(resolved)
+		if err != nil {
+			return "", false, lineErrorf(p.File, line, "link %q: %v", dest, err)
+		}
+		r.im.Links++
+		return "/files/" + f.Ref + frag, false, nil
+	})
+}
+
+// file returns the import's file at a path relative to the root, reading it the first time.
+func (r *reader) file(rel string) (*ImportFile, error) {
+	if f, ok := r.files[rel]; ok {
+		return f, nil
+	}
+	data, err := r.read(r.rel(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s does not exist", r.rel(rel))
+	} else if err != nil {
+		return nil, err
+	}
+	ct := mime.TypeByExtension(path.Ext(rel))
+	if ct == "" {
+		ct = http.DetectContentType(data)
+	}
+	ct, _, _ = strings.Cut(ct, ";")
+	f := &ImportFile{Ref: fmt.Sprintf("gitsync-file-%06d", len(r.files)+1), Name: path.Base(rel), Path: r.rel(rel),
+		ContentType: ct, Data: data}
+	r.files[rel] = f
+	r.im.Files = append(r.im.Files, f)
+	return f, nil
+}
+
+// assets adds the files under .gitbook/assets/ no page links to: they are the space's files too.
+func (r *reader) assets() error {
+	entries, err := os.ReadDir(filepath.Join(r.dir, filepath.FromSlash(r.rel(AssetsDir))))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			if _, err := r.file(path.Join(AssetsDir, e.Name())); err != nil {
+				return lineErrorf(r.rel(path.Join(AssetsDir, e.Name())), 0, "%v", err)
+			}
+		}
+	}
+	return nil
+}
+
+// frontmatterErrorAt places a YAML error of a file whose YAML starts after line offset.
+func frontmatterErrorAt(file string, err error, offset int) error {
+	msg := err.Error()
+	line := offset + 1
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		line = n + offset
+	}
+	return lineErrorf(file, line, "%s", strings.TrimPrefix(msg, "yaml: "))
+}
