@@ -61,49 +61,75 @@ func TestShuffledBatchGivesIdenticalOutput(t *testing.T) {
 func TestSecondBatchJoinsExistingClusters(t *testing.T) {
 	ls := loadCorpus(t)
 	first, second := ls[:len(ls)*2/3], ls[len(ls)*2/3:]
-	a := New(DefaultParams())
-	a.Analyze(conversationsOf(first), corpusNow)
-	before := map[string]string{}
-	for _, is := range a.Issues() {
-		before[is.ID] = is.Cluster
-	}
-	majority := majorityClusters(first, a)
+	for _, mergeExisting := range []bool{true, false} {
+		p := DefaultParams()
+		p.MergeExisting = mergeExisting
+		a := New(p)
+		a.Analyze(conversationsOf(first), corpusNow)
+		before := map[string]string{}
+		for _, is := range a.Issues() {
+			before[is.ID] = is.Cluster
+		}
+		majority := majorityClusters(first, a)
 
-	later := corpusNow.Add(24 * time.Hour)
-	res := a.Analyze(conversationsOf(second), later)
-	for _, is := range a.Issues() {
-		if c, ok := before[is.ID]; ok && c != is.Cluster {
-			t.Fatalf("issue %s moved from %s to %s", is.ID, c, is.Cluster)
+		later := corpusNow.Add(24 * time.Hour)
+		res := a.Analyze(conversationsOf(second), later)
+		// Earlier issues move only when their whole cluster merges into another.
+		moved := map[string]bool{}
+		for _, is := range res.MovedIssues {
+			moved[is.ID] = true
 		}
-	}
-	topicOf := map[string]string{}
-	for _, l := range second {
-		topicOf[convKey(l.Source, l.ID)] = l.Topics[0]
-	}
-	joined, total := 0, 0
-	for _, is := range res.Issues {
-		tp := topicOf[convKey(is.Source, is.Conversation)]
-		if tp == "noise" {
-			continue
+		deleted := map[string]bool{}
+		for _, id := range res.DeletedClusters {
+			deleted[id] = true
 		}
-		total++
-		if is.Cluster == majority[tp] {
-			joined++
+		into := map[string]string{}
+		for _, is := range a.Issues() {
+			c, ok := before[is.ID]
+			if !ok || c == is.Cluster {
+				if moved[is.ID] {
+					t.Errorf("issue %s reported moved but stayed in %s", is.ID, c)
+				}
+				continue
+			}
+			if !mergeExisting || !moved[is.ID] || !deleted[c] || (into[c] != "" && into[c] != is.Cluster) {
+				t.Fatalf("merge existing %v: issue %s moved from %s to %s (reported %v, cluster deleted %v)", mergeExisting, is.ID, c, is.Cluster, moved[is.ID], deleted[c])
+			}
+			into[c] = is.Cluster
 		}
-	}
-	if share := float64(joined) / float64(total); share < 0.8 {
-		t.Errorf("%d of %d topical issues of the second batch joined their topic's existing cluster", joined, total)
-	}
-	for _, c := range res.Clusters {
-		if c.UpdatedAt != later {
-			t.Errorf("cluster %s touched by the batch has updatedAt %v", c.ID, c.UpdatedAt)
+		topicOf := map[string]string{}
+		for _, l := range second {
+			topicOf[convKey(l.Source, l.ID)] = l.Topics[0]
 		}
-		if c.CreatedAt.After(c.UpdatedAt) {
-			t.Errorf("cluster %s created after its update", c.ID)
+		joined, total := 0, 0
+		for _, is := range res.Issues {
+			tp := topicOf[convKey(is.Source, is.Conversation)]
+			if tp == "noise" {
+				continue
+			}
+			total++
+			target := majority[tp]
+			if into[target] != "" {
+				target = into[target]
+			}
+			if is.Cluster == target {
+				joined++
+			}
 		}
-	}
-	if ari, _ := quality(ls, issuesInOrder(a)); ari < 0.7 {
-		t.Errorf("ARI after two batches %.3f < 0.7", ari)
+		if share := float64(joined) / float64(total); share < 0.8 {
+			t.Errorf("merge existing %v: %d of %d topical issues of the second batch joined their topic's existing cluster", mergeExisting, joined, total)
+		}
+		for _, c := range res.Clusters {
+			if c.UpdatedAt != later {
+				t.Errorf("cluster %s touched by the batch has updatedAt %v", c.ID, c.UpdatedAt)
+			}
+			if c.CreatedAt.After(c.UpdatedAt) {
+				t.Errorf("cluster %s created after its update", c.ID)
+			}
+		}
+		if ari, _ := quality(ls, issuesInOrder(a)); ari < 0.7 {
+			t.Errorf("merge existing %v: ARI after two batches %.3f < 0.7", mergeExisting, ari)
+		}
 	}
 }
 

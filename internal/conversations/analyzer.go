@@ -13,6 +13,7 @@ type Params struct {
 	AssignThreshold float64 // least issue–cluster cosine to join a cluster
 	LinkThreshold   float64 // least issue–issue word cosine to link two new issues
 	MergeThreshold  float64 // least cluster–cluster average link to merge a new cluster
+	MergeExisting   bool    // let two existing clusters merge (their issues then move)
 	Candidates      int     // clusters scored exactly per issue, after the word-index pre-selection
 	RefineRounds    int     // at most this many reassignment rounds per batch
 }
@@ -22,8 +23,9 @@ func DefaultParams() Params {
 	return Params{
 		WordWeight:      0.60,
 		AssignThreshold: 0.20,
-		LinkThreshold:   0.25,
-		MergeThreshold:  0.10,
+		LinkThreshold:   0.30,
+		MergeThreshold:  0.12,
+		MergeExisting:   true,
 		Candidates:      10,
 		RefineRounds:    3,
 	}
@@ -120,7 +122,8 @@ func (a *Analyzer) Analyze(batch []Conversation, now time.Time) Result {
 		}
 	}
 
-	for id, g := range a.assign(fresh) {
+	gained, moved := a.assign(fresh, touched)
+	for id, g := range gained {
 		touched[id] = true
 		for _, is := range g {
 			is.Cluster = id
@@ -132,6 +135,10 @@ func (a *Analyzer) Analyze(batch []Conversation, now time.Time) Result {
 		res.Issues = append(res.Issues, is.Issue)
 	}
 	sort.Slice(res.Issues, func(i, j int) bool { return res.Issues[i].ID < res.Issues[j].ID })
+	for _, is := range moved {
+		res.MovedIssues = append(res.MovedIssues, is.Issue)
+	}
+	sort.Slice(res.MovedIssues, func(i, j int) bool { return res.MovedIssues[i].ID < res.MovedIssues[j].ID })
 	res.RemovedIssues = sortedKeys(dropped)
 	for _, id := range sortedKeys(touched) {
 		cs, ok := a.clusters[id]

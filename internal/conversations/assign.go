@@ -15,11 +15,12 @@ type group struct {
 }
 
 // assign places the fresh issues (already added to the vocabulary) in clusters and returns, per
-// cluster ID, the fresh issues it gained. Existing issues never move, so cluster IDs already
-// handed out stay valid.
-func (a *Analyzer) assign(fresh []*issueState) map[string][]*issueState {
+// cluster ID, the fresh issues it gained, and the earlier issues that moved because their
+// cluster merged into another (touched then holds both clusters). Earlier issues move in no
+// other way.
+func (a *Analyzer) assign(fresh []*issueState, touched map[string]bool) (out map[string][]*issueState, moved []*issueState) {
 	if len(fresh) == 0 {
-		return nil
+		return nil, nil
 	}
 	a.refresh()
 	sort.Slice(fresh, func(i, j int) bool { return fresh[i].key < fresh[j].key })
@@ -74,10 +75,26 @@ func (a *Analyzer) assign(fresh []*issueState) map[string][]*issueState {
 	}
 
 	// 4. Merge new clusters into a near cluster (new or existing).
-	at = a.merge(groups, fresh, at)
+	at, final := a.merge(groups, fresh, at)
+	for g, r := range final {
+		if r == g || groups[g].id == "" {
+			continue
+		}
+		// groups[g] was merged into groups[r]: move its issues from earlier batches.
+		from := a.clusters[groups[g].id]
+		to := groups[r].id
+		for _, is := range from.members {
+			delete(from.members, is.ID)
+			a.clusters[to].members[is.ID] = is
+			is.Cluster = to
+			moved = append(moved, is)
+		}
+		touched[groups[g].id] = true
+		touched[to] = true
+	}
 
 	// Existing clusters keep their IDs; new ones are numbered in the order of their first issue.
-	out := map[string][]*issueState{}
+	out = map[string][]*issueState{}
 	newID := map[int]string{}
 	for i, is := range fresh {
 		g := at[i]
@@ -93,7 +110,7 @@ func (a *Analyzer) assign(fresh []*issueState) map[string][]*issueState {
 		a.clusters[id].members[is.ID] = is
 		out[id] = append(out[id], is)
 	}
-	return out
+	return out, moved
 }
 
 // seed clusters the unassigned fresh issues among themselves: issues are linked when the
@@ -161,15 +178,20 @@ func (a *Analyzer) seed(groups []*group, fresh []*issueState, at []int) []*group
 	return groups
 }
 
-// merge joins new clusters to near clusters, agglomeratively: in each round, every new cluster
-// (larger first) is joined to the cluster with which it has the highest average link (the mean
+// merge joins new clusters (and, with MergeExisting, existing ones that gained issues) to near
+// clusters, agglomeratively: in each round, every such cluster (larger first) is joined to the cluster with which it has the highest average link (the mean
 // cosine over all pairs of their issues, dot(sumA, sumB)/(|A||B|)) when that reaches
 // MergeThreshold; rounds repeat, on the merged clusters, until none merges. Average link is used
 // rather than the cosine of centroids because it does not penalise tight clusters: in a large
 // batch, near-duplicate messages form tight sub-clusters of one topic whose centroids are far
-// apart although their issues are as alike as any of the topic. Two existing clusters are
-// never merged.
-func (a *Analyzer) merge(groups []*group, fresh []*issueState, at []int) []int {
+// apart although their issues are as alike as any of the topic. It returns the fresh issues'
+// groups and, per group, the group it ended in.
+func (a *Analyzer) merge(groups []*group, fresh []*issueState, at []int) ([]int, []int) {
+	into := map[int]int{}
+	gainedFresh := map[int]bool{}
+	for _, g := range at {
+		gainedFresh[g] = true
+	}
 	for round := 0; round < 8; round++ {
 		idx := a.index(groups, fresh, at)
 		parent := make([]int, len(groups))
@@ -185,7 +207,7 @@ func (a *Analyzer) merge(groups []*group, fresh []*issueState, at []int) []int {
 		}
 		var order []int
 		for g, gr := range groups {
-			if gr.id == "" && gr.cent.n > 0 {
+			if gr.cent.n > 0 && (gr.id == "" || a.p.MergeExisting && gainedFresh[g]) {
 				order = append(order, g)
 			}
 		}
@@ -208,25 +230,64 @@ func (a *Analyzer) merge(groups []*group, fresh []*issueState, at []int) []int {
 				continue
 			}
 			rg, rb := find(g), find(best)
-			if rg == rb || (groups[rg].id != "" && groups[rb].id != "") {
+			if rg == rb || (!a.p.MergeExisting && groups[rg].id != "" && groups[rb].id != "") {
 				continue
 			}
-			// The root is the existing cluster if there is one, else the larger, else the first.
-			if groups[rg].id != "" || (groups[rb].id == "" && (groups[rg].cent.n > groups[rb].cent.n || groups[rg].cent.n == groups[rb].cent.n && rg < rb)) {
-				parent[rb] = rg
-			} else {
-				parent[rg] = rb
+			if rootOf(groups, rb, rg) {
+				rg, rb = rb, rg
 			}
+			parent[rb] = rg
 			merged++
 		}
 		for i, g := range at {
 			at[i] = find(g)
 		}
+		for g := range groups {
+			if r := find(g); r != g && groups[g].id != "" {
+				// An existing cluster merged away: its issues go to the root.
+				groups[r].old = append(groups[r].old, groups[g].old...)
+				groups[g].old = nil
+				into[g] = r
+				gainedFresh[r] = true
+			}
+		}
+		for _, r := range at {
+			gainedFresh[r] = true
+		}
 		if merged == 0 {
 			break
 		}
 	}
-	return at
+	// Follow chains of merges to the final cluster.
+	final := make([]int, len(groups))
+	for g := range groups {
+		r := g
+		for {
+			n, ok := into[r]
+			if !ok {
+				break
+			}
+			r = n
+		}
+		final[g] = r
+	}
+	return at, final
+}
+
+// rootOf reports whether group x rather than y should remain when they merge: an existing
+// cluster over a new one, then the larger, then the older ID (existing) or lower index (new).
+func rootOf(groups []*group, x, y int) bool {
+	gx, gy := groups[x], groups[y]
+	if (gx.id != "") != (gy.id != "") {
+		return gx.id != ""
+	}
+	if gx.cent.n != gy.cent.n {
+		return gx.cent.n > gy.cent.n
+	}
+	if gx.id != "" {
+		return gx.id < gy.id
+	}
+	return x < y
 }
 
 func unitVector(c *centroid) []fw {

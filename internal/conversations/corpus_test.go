@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -156,6 +157,22 @@ func TestQualityOnSubset(t *testing.T) {
 	a.Analyze(conversationsOf(subset), time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
 	ari, n := quality(subset, issuesInOrder(a))
 	t.Logf("subset: %d conversations, %d issues, %d clusters, ARI %.3f", len(subset), n, len(a.clusters), ari)
+	if ari < 0.7 {
+		t.Fatalf("ARI %.3f < 0.7", ari)
+	}
+}
+
+// TestQualityStreaming feeds the corpus in order of creation, twenty conversations a batch, as
+// an organization's conversations would arrive.
+func TestQualityStreaming(t *testing.T) {
+	ls := loadCorpus(t)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].CreatedAt.Before(ls[j].CreatedAt) })
+	a := New(DefaultParams())
+	for i := 0; i < len(ls); i += 20 {
+		a.Analyze(conversationsOf(ls[i:min(i+20, len(ls))]), corpusNow)
+	}
+	ari, n := quality(ls, issuesInOrder(a))
+	t.Logf("streamed: %d conversations in batches of 20, %d issues, %d clusters, ARI %.3f", len(ls), n, len(a.clusters), ari)
 	if ari < 0.7 {
 		t.Fatalf("ARI %.3f < 0.7", ari)
 	}

@@ -68,6 +68,7 @@ const PulseWeeks = 13
 // Result is what one Analyze call changed.
 type Result struct {
 	Issues          []Issue   // the issues of the batch's conversations, sorted by ID
+	MovedIssues     []Issue   // issues of earlier batches whose cluster merged into another
 	RemovedIssues   []string  // issue IDs dropped because their conversation was re-ingested
 	Clusters        []Cluster // every cluster whose membership changed, sorted by ID
 	DeletedClusters []string  // clusters left empty by re-ingestion
