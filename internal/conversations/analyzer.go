@@ -41,7 +41,8 @@ type Analyzer struct {
 	clusters map[string]*clusterState
 	surface  map[string]map[string]int // stem → surface form → occurrences
 	nextSeq  int
-	stale    bool // vectors predate the current vocabulary counts
+	stale    bool      // vectors predate the current vocabulary counts
+	slab     []float32 // backing store of dense centroids, reused across rounds
 }
 
 type issueState struct {
@@ -258,7 +259,9 @@ func (a *Analyzer) State() State {
 // result as with the Analyzer the State came from.
 func Restore(p Params, s State) *Analyzer {
 	a := New(p)
-	a.nextSeq = s.NextSeq
+	if s.NextSeq > a.nextSeq {
+		a.nextSeq = s.NextSeq
+	}
 	for _, r := range s.Clusters {
 		a.clusters[r.ID] = &clusterState{rec: r, members: map[string]*issueState{}}
 	}

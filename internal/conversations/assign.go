@@ -324,6 +324,7 @@ func (a *Analyzer) index(groups []*group, fresh []*issueState, at []int) *cluste
 		}
 	}
 	idx := &clusterIndex{groups: groups, post: map[int32][]fw{}, k: a.p.Candidates, scores: make([]float64, len(groups))}
+	a.densify(groups)
 	for gi, g := range groups {
 		g.cent.finish()
 		if g.cent.n == 0 {
@@ -341,6 +342,38 @@ func (a *Analyzer) index(groups []*group, fresh []*issueState, at []int) *cluste
 		}
 	}
 	return idx
+}
+
+// denseBudget bounds the floats spent on dense centroids: the largest clusters, the ones most
+// often scored, get an array over the vocabulary instead of a map lookup per feature.
+const denseBudget = 1 << 23
+
+func (a *Analyzer) densify(groups []*group) {
+	size := len(a.vocab.names)
+	if size == 0 {
+		return
+	}
+	order := make([]int, 0, len(groups))
+	for g := range groups {
+		if groups[g].cent.n >= 2 {
+			order = append(order, g)
+		}
+	}
+	sort.SliceStable(order, func(x, y int) bool { return groups[order[x]].cent.n > groups[order[y]].cent.n })
+	if max := denseBudget / size; len(order) > max {
+		order = order[:max]
+	}
+	if cap(a.slab) < len(order)*size {
+		a.slab = make([]float32, len(order)*size)
+	}
+	for i, g := range order {
+		d := a.slab[i*size : (i+1)*size : (i+1)*size]
+		clear(d)
+		for f, w := range groups[g].cent.sum {
+			d[f] = w
+		}
+		groups[g].cent.dense = d
+	}
 }
 
 // candidates are the k groups sharing the most word weight with vec, and own if set.

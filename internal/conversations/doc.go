@@ -61,7 +61,9 @@
 //
 // Scoring an issue against clusters uses an inverted index over the centroids' word features
 // to pre-select the Candidates (10) clusters with the highest word score, then scores those
-// exactly; issue-to-issue links use an inverted index over word features. A batch of 10,000
+// exactly (through an array over the vocabulary for the largest clusters, at most 2²³ floats in
+// all, a map lookup for the rest); issue-to-issue links use an inverted index over word
+// features. A batch of 10,000
 // conversations is one pass: the cost grows with issues × (features per issue × posting
 // length), never with issues².
 //

@@ -144,9 +144,10 @@ func wordVector(vec []fw, isWord []bool) []fw {
 
 // centroid is the sum of its members' vectors.
 type centroid struct {
-	sum  map[int32]float32
-	norm float64 // |sum|
-	n    int
+	sum   map[int32]float32
+	dense []float32 // sum as an array over the vocabulary, when there is room for it
+	norm  float64   // |sum|
+	n     int
 }
 
 func newCentroid() *centroid { return &centroid{sum: map[int32]float32{}} }
@@ -174,6 +175,12 @@ func (c *centroid) finish() {
 
 func (c *centroid) dot(vec []fw) float64 {
 	var d float64
+	if c.dense != nil {
+		for _, e := range vec {
+			d += float64(e.w) * float64(c.dense[e.f])
+		}
+		return d
+	}
 	for _, e := range vec {
 		d += float64(e.w) * float64(c.sum[e.f])
 	}
