@@ -316,6 +316,12 @@ func TestClusterDescriptions(t *testing.T) {
 			t.Errorf("%s: summary %q does not open with a member's title", tp, c.Summary)
 		}
 	}
+	// Words users write in capitals keep them.
+	for tp, word := range map[string]string{"pdf": "PDF", "login": "SSO", "ratelimit": "API"} {
+		if label := clusters[majority[tp]].Label; !strings.Contains(label, word) {
+			t.Errorf("%s: label %q lacks %q", tp, label, word)
+		}
+	}
 	allowed := map[string]bool{defaultIcon: true}
 	for _, ic := range icons {
 		allowed[ic.name] = true

@@ -149,11 +149,22 @@ func (a *Analyzer) label(terms []term) string {
 	return truncate(upperFirst(strings.Join(parts, ", ")), maxLabelLen)
 }
 
+// surfaceOf writes a stem as its commonest lowercase word, or in the case users write it in
+// when three times in four they write it the same non-lowercase way (SSO, PDF, GitHub, English).
 func (a *Analyzer) surfaceOf(s string) string {
-	best, n := s, 0
+	lower := map[string]int{}
 	for w, c := range a.surface[s] {
+		lower[strings.ToLower(w)] += c
+	}
+	best, n := s, 0
+	for w, c := range lower {
 		if c > n || c == n && w < best {
 			best, n = w, c
+		}
+	}
+	for w, c := range a.surface[s] {
+		if w != best && strings.ToLower(w) == best && 4*c >= 3*n {
+			return w
 		}
 	}
 	return best
@@ -202,19 +213,50 @@ func (a *Analyzer) summary(members []*issueState) string {
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].s > rs[j].s })
 	var parts []string
-	seen := map[string]bool{}
+	var chosen []map[string]bool
 	for _, r := range rs {
 		if len(parts) == summaryIssues {
 			break
 		}
 		t := strings.TrimRight(r.is.Title, " …")
-		if k := strings.ToLower(t); t != "" && !seen[k] {
-			seen[k] = true
-			if !strings.ContainsAny(t[len(t)-1:], ".!?") {
-				t += "."
-			}
-			parts = append(parts, t)
+		grams := trigramSet(t)
+		if t == "" || nearAny(grams, chosen) {
+			continue // the same sentence again, perhaps with a typo
 		}
+		chosen = append(chosen, grams)
+		if !strings.ContainsAny(t[len(t)-1:], ".!?") {
+			t += "."
+		}
+		parts = append(parts, t)
 	}
 	return truncate(strings.Join(parts, " "), maxClusterSumry)
+}
+
+// trigramSet is the set of character trigrams of a sentence's lowercased words.
+func trigramSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range tokens(s) {
+		r := []rune("#" + t + "#")
+		for i := 0; i+3 <= len(r); i++ {
+			out[string(r[i:i+3])] = true
+		}
+	}
+	return out
+}
+
+// nearAny reports whether a sentence's trigrams overlap one of the others' by 60% or more
+// (Jaccard), as the same sentence with a typo or two does.
+func nearAny(grams map[string]bool, others []map[string]bool) bool {
+	for _, o := range others {
+		common := 0
+		for g := range grams {
+			if o[g] {
+				common++
+			}
+		}
+		if union := len(grams) + len(o) - common; union > 0 && float64(common)/float64(union) >= 0.6 {
+			return true
+		}
+	}
+	return false
 }

@@ -77,14 +77,16 @@
 //
 // Label: the three most distinctive word features by class-based TF-IDF (share of the
 // cluster's issues holding the term × idf; in clusters of three or more a term must occur in
-// two issues), skipping terms that repeat a word already chosen, each stem written in its
-// commonest surface form. Icon: from a fixed set of Font Awesome names (the public schema's Icon
-// is such a name, at most 50 characters), the one whose keywords weigh most among the ten most
+// two issues), skipping terms that repeat a word already chosen, each stem written as its
+// commonest word, in the users' case when three times in four they write it so (SSO, PDF,
+// GitHub). Icon: from a fixed set of Font Awesome names (the public schema's Icon is such a
+// name, at most 50 characters), the one whose keywords weigh most among the ten most
 // distinctive terms, "circle-question" when none matches. Summary: the titles of the three
-// issues nearest the centroid. WeeklyPulse: issues per week (Monday 00:00 UTC to Monday) by
-// the conversation's creation time, 13 weeks ending with the week holding the injected now.
-// Sources: issues per source. Stats: issues, distinct conversations; the task counts of the
-// public schema are zero, quire has no tasks.
+// issues nearest the centroid, skipping a title that repeats one already chosen (trigram
+// Jaccard 0.6 or more: the same sentence with a typo). WeeklyPulse: issues per week (Monday
+// 00:00 UTC to Monday) by the conversation's creation time, 13 weeks ending with the week
+// holding the injected now. Sources: issues per source. Stats: issues, distinct
+// conversations; the task counts of the public schema are zero, quire has no tasks.
 //
 // # Quality
 //

@@ -67,7 +67,7 @@ func extractIssues(c Conversation) []extracted {
 	var out []extracted
 	for i, seg := range segments {
 		e := extracted{
-			title:   upperFirst(truncate(seg[bestSentence(seg)], maxTitleLen)),
+			title:   upperFirst(truncate(tidyEnd(seg[bestSentence(seg)]), maxTitleLen)),
 			summary: truncate(strings.Join(seg, " "), maxSummaryLen),
 			text:    strings.Join(seg, "\n"),
 		}
@@ -119,6 +119,14 @@ func bestSentence(seg []string) int {
 		}
 	}
 	return best
+}
+
+// tidyEnd drops a period after another closing mark ("…up!." → "…up!").
+func tidyEnd(s string) string {
+	for len(s) >= 2 && s[len(s)-1] == '.' && strings.ContainsAny(s[len(s)-2:len(s)-1], "!?") {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 func isDigits(t string) bool {

@@ -121,7 +121,10 @@ func sentences(text string) []string {
 
 // tokens lowercases text and splits it into words of letters and digits; apostrophes inside a
 // word are dropped ("can't" → "cant").
-func tokens(text string) []string {
+func tokens(text string) []string { return splitWords(text, true) }
+
+// splitWords is tokens, optionally keeping the case.
+func splitWords(text string, lower bool) []string {
 	var out []string
 	var cur []rune
 	flush := func() {
@@ -133,7 +136,10 @@ func tokens(text string) []string {
 	for _, r := range text {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, unicode.ToLower(r))
+			if lower {
+				r = unicode.ToLower(r)
+			}
+			cur = append(cur, r)
 		case (r == '\'' || r == '’') && len(cur) > 0:
 		default:
 			flush()

@@ -49,10 +49,14 @@ func (v *vocabulary) features(text string) (words, grams []fc, surfaces [][2]str
 	gc := map[int32]float32{}
 	for _, line := range strings.Split(text, "\n") {
 		prev := ""
-		for _, t := range contentWords(tokens(line)) {
+		for _, raw := range splitWords(line, false) {
+			t := strings.ToLower(raw)
+			if len(t) < 2 || stopwords[t] {
+				continue
+			}
 			s := stem(t)
 			wc[v.id("w:"+s, true)]++
-			surfaces = append(surfaces, [2]string{s, t})
+			surfaces = append(surfaces, [2]string{s, raw})
 			if prev != "" {
 				wc[v.id("b:"+prev+" "+s, true)]++
 			}
