@@ -138,7 +138,9 @@ func TestRestoreContinuesLikeTheOriginal(t *testing.T) {
 	first, second := conversationsOf(ls[:200]), conversationsOf(ls[200:])
 	a := New(DefaultParams())
 	a.Analyze(first, corpusNow)
-	b := Restore(DefaultParams(), a.State())
+	st := a.State()
+	st.Clusters = append(st.Clusters, ClusterRecord{ID: "cl_999999"}) // a stray record, no issues
+	b := Restore(DefaultParams(), st)
 	if !reflect.DeepEqual(b.Clusters(corpusNow), a.Clusters(corpusNow)) {
 		t.Fatal("restored clusters differ")
 	}

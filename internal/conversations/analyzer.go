@@ -280,6 +280,11 @@ func Restore(p Params, s State) *Analyzer {
 		cs.members[iss.ID] = is
 		positions[k]++
 	}
+	for id, cs := range a.clusters {
+		if len(cs.members) == 0 {
+			delete(a.clusters, id) // a record without issues describes nothing
+		}
+	}
 	// Keys and per-conversation issue order come from the issue IDs' positions.
 	for k, ids := range a.byConv {
 		for i := 0; i < len(ids); i++ {
