@@ -18,7 +18,8 @@ type Params struct {
 	RefineRounds    int     // at most this many reassignment rounds per batch
 }
 
-// DefaultParams are tuned on the labelled corpus in testdata (see quality_test.go).
+// DefaultParams are tuned on the labelled corpus in testdata (corpus_test.go measures them,
+// tune_test.go sweeps them).
 func DefaultParams() Params {
 	return Params{
 		WordWeight:      0.60,

@@ -9,11 +9,11 @@ import (
 
 // Description limits.
 const (
-	labelTerms      = 3
-	summaryIssues   = 3
-	maxLabelLen     = 80
-	maxClusterSumry = 500
-	defaultIcon     = "circle-question"
+	labelTerms        = 3
+	summaryIssues     = 3
+	maxLabelLen       = 80
+	maxClusterSummary = 500
+	defaultIcon       = "circle-question"
 )
 
 // icons is the fixed set of cluster icons (Font Awesome names, as GitBook's Icon strings are)
@@ -229,7 +229,7 @@ func (a *Analyzer) summary(members []*issueState) string {
 		}
 		parts = append(parts, t)
 	}
-	return truncate(strings.Join(parts, " "), maxClusterSumry)
+	return truncate(strings.Join(parts, " "), maxClusterSummary)
 }
 
 // trigramSet is the set of character trigrams of a sentence's lowercased words.
