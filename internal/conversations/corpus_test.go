@@ -1,0 +1,201 @@
+package conversations
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// labelled is a corpus conversation with its topics (testdata/gencorpus writes them).
+type labelled struct {
+	Conversation
+	Topics []string
+}
+
+func loadCorpus(tb testing.TB) []labelled {
+	tb.Helper()
+	f, err := os.Open("testdata/corpus.jsonl")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []labelled
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var raw struct {
+			ID, Source, Subject string
+			Parts               []Part
+			CreatedAt           time.Time
+			Topics              []string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, labelled{Conversation{raw.ID, raw.Source, raw.Subject, raw.Parts, raw.CreatedAt}, raw.Topics})
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+func conversationsOf(ls []labelled) []Conversation {
+	out := make([]Conversation, len(ls))
+	for i, l := range ls {
+		out[i] = l.Conversation
+	}
+	return out
+}
+
+// quality scores the analyser's clusters against the corpus labels: the adjusted Rand index
+// over every issue, an issue's true topic being its conversation's topic in the same position
+// (the last one when a conversation yields more issues than it has topics). Each off-topic
+// issue is a class of its own, so noise that joins a topic cluster costs.
+func quality(ls []labelled, issues []Issue) (ari float64, n int) {
+	topicsOf := map[string][]string{}
+	for _, l := range ls {
+		topicsOf[convKey(l.Source, l.ID)] = l.Topics
+	}
+	position := map[string]int{}
+	var truth, pred []string
+	for _, is := range issues {
+		k := convKey(is.Source, is.Conversation)
+		ts := topicsOf[k]
+		if ts == nil {
+			continue
+		}
+		i := position[k]
+		position[k]++
+		if i >= len(ts) {
+			i = len(ts) - 1
+		}
+		t := ts[i]
+		if t == "noise" {
+			t = "noise:" + is.ID
+		}
+		truth = append(truth, t)
+		pred = append(pred, is.Cluster)
+	}
+	return AdjustedRandIndex(truth, pred), len(truth)
+}
+
+// issuesInOrder lists issues by conversation, then position, as quality needs.
+func issuesInOrder(a *Analyzer) []Issue {
+	var out []Issue
+	for _, k := range sortedKeys(a.byConv) {
+		for _, id := range a.byConv[k] {
+			out = append(out, a.issues[id].Issue)
+		}
+	}
+	return out
+}
+
+// synthesize makes n conversations from the corpus, deterministically: each is a corpus
+// conversation with its sentences' words perturbed (a dropped or swapped letter, a dropped
+// word) and a fresh ID, keeping the original's topics.
+func synthesize(ls []labelled, n int) []labelled {
+	rng := rand.New(rand.NewPCG(10000, 16))
+	out := make([]labelled, n)
+	for i := range out {
+		src := ls[rng.IntN(len(ls))]
+		c := src.Conversation
+		c.ID = fmt.Sprintf("synth-%05d", i)
+		c.CreatedAt = src.CreatedAt.Add(time.Duration(rng.IntN(14*24)-7*24) * time.Hour)
+		c.Parts = make([]Part, len(src.Parts))
+		for j, p := range src.Parts {
+			words := strings.Split(p.Body, " ")
+			for w := range words {
+				switch r := rng.IntN(40); {
+				case r == 0 && len(words[w]) > 4:
+					k := 1 + rng.IntN(len(words[w])-3)
+					words[w] = words[w][:k] + words[w][k+1:]
+				case r == 1 && len(words[w]) > 4:
+					b := []byte(words[w])
+					k := 1 + rng.IntN(len(b)-3)
+					b[k], b[k+1] = b[k+1], b[k]
+					words[w] = string(b)
+				case r == 2:
+					words[w] = ""
+				}
+			}
+			c.Parts[j] = Part{p.Type, p.Role, strings.Join(words, " ")}
+		}
+		out[i] = labelled{c, src.Topics}
+	}
+	return out
+}
+
+func TestCorpusShape(t *testing.T) {
+	ls := loadCorpus(t)
+	topics := map[string]int{}
+	for _, l := range ls {
+		for _, tp := range l.Topics {
+			topics[tp]++
+		}
+	}
+	if len(ls) < 300 || len(topics) < 11 {
+		t.Fatalf("corpus has %d conversations over %d labels, want ≥300 over ≥10 topics and noise", len(ls), len(topics))
+	}
+}
+
+func TestQualityOnSubset(t *testing.T) {
+	ls := loadCorpus(t)
+	var subset []labelled
+	for i, l := range ls {
+		if i%2 == 0 {
+			subset = append(subset, l)
+		}
+	}
+	a := New(DefaultParams())
+	a.Analyze(conversationsOf(subset), time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
+	ari, n := quality(subset, issuesInOrder(a))
+	t.Logf("subset: %d conversations, %d issues, %d clusters, ARI %.3f", len(subset), n, len(a.clusters), ari)
+	if ari < 0.7 {
+		t.Fatalf("ARI %.3f < 0.7", ari)
+	}
+}
+
+// TestQualityStreaming feeds the corpus in order of creation, twenty conversations a batch, as
+// an organization's conversations would arrive.
+func TestQualityStreaming(t *testing.T) {
+	ls := loadCorpus(t)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].CreatedAt.Before(ls[j].CreatedAt) })
+	a := New(DefaultParams())
+	for i := 0; i < len(ls); i += 20 {
+		a.Analyze(conversationsOf(ls[i:min(i+20, len(ls))]), corpusNow)
+	}
+	ari, n := quality(ls, issuesInOrder(a))
+	t.Logf("streamed: %d conversations in batches of 20, %d issues, %d clusters, ARI %.3f", len(ls), n, len(a.clusters), ari)
+	if ari < 0.7 {
+		t.Fatalf("ARI %.3f < 0.7", ari)
+	}
+}
+
+func BenchmarkAnalyze10000(b *testing.B) {
+	ls := loadCorpus(b)
+	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
+	whole := New(DefaultParams())
+	whole.Analyze(conversationsOf(ls), now)
+	corpusARI, _ := quality(ls, issuesInOrder(whole))
+
+	synth := synthesize(ls, 10000)
+	batch := conversationsOf(synth)
+	b.ResetTimer()
+	var a *Analyzer
+	for i := 0; i < b.N; i++ {
+		a = New(DefaultParams())
+		a.Analyze(batch, now)
+	}
+	b.StopTimer()
+	ari, _ := quality(synth, issuesInOrder(a))
+	b.ReportMetric(corpusARI, "ARI-corpus")
+	b.ReportMetric(ari, "ARI-10000")
+	b.ReportMetric(float64(len(a.clusters)), "clusters-10000")
+}

@@ -1,0 +1,71 @@
+package conversations
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"testing"
+)
+
+// Tools for tuning, skipped unless asked for:
+//
+//	TUNE=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneDump -v       (corpus)
+//	TUNE=1 N=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneDump -v   (10,000)
+//	SWEEP=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneSweep -v
+//
+// The dump lists each cluster with its icon, label and topic make-up; the sweep scores a grid
+// of parameters.
+
+func tuneCorpus(tb testing.TB) []labelled {
+	ls := loadCorpus(tb)
+	if os.Getenv("N") != "" {
+		ls = synthesize(ls, 10000)
+	}
+	return ls
+}
+
+func TestTuneDump(t *testing.T) {
+	if os.Getenv("TUNE") == "" {
+		t.Skip("set TUNE=1 to dump the clusters of the corpus")
+	}
+	ls := tuneCorpus(t)
+	a := New(DefaultParams())
+	a.Analyze(conversationsOf(ls), corpusNow)
+	ari, n := quality(ls, issuesInOrder(a))
+	fmt.Printf("ARI %.3f issues %d clusters %d\n", ari, n, len(a.clusters))
+	topicOf := map[string]string{}
+	for _, l := range ls {
+		topicOf[convKey(l.Source, l.ID)] = l.Topics[0]
+	}
+	cs := a.Clusters(corpusNow)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Stats.Issues > cs[j].Stats.Issues })
+	for _, c := range cs {
+		comp := map[string]int{}
+		for _, id := range c.Issues {
+			is := a.issues[id]
+			comp[topicOf[convKey(is.Source, is.Conversation)]]++
+		}
+		fmt.Printf("%4d %-16s %-45q %v\n", c.Stats.Issues, c.Icon, c.Label, comp)
+	}
+}
+
+func TestTuneSweep(t *testing.T) {
+	if os.Getenv("SWEEP") == "" {
+		t.Skip("set SWEEP=1 to score a grid of parameters")
+	}
+	ls := tuneCorpus(t)
+	for _, ww := range []float64{0.5, 0.6, 0.7} {
+		for _, as := range []float64{0.15, 0.2, 0.25} {
+			for _, lk := range []float64{0.2, 0.25, 0.3} {
+				for _, mg := range []float64{0.08, 0.1, 0.12} {
+					p := DefaultParams()
+					p.WordWeight, p.AssignThreshold, p.LinkThreshold, p.MergeThreshold = ww, as, lk, mg
+					a := New(p)
+					a.Analyze(conversationsOf(ls), corpusNow)
+					ari, _ := quality(ls, issuesInOrder(a))
+					fmt.Printf("words %.2f assign %.2f link %.2f merge %.2f: ARI %.3f, %d clusters\n", ww, as, lk, mg, ari, len(a.clusters))
+				}
+			}
+		}
+	}
+}
