@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build run test test-go test-compat compat-deps bench vet
+.PHONY: all generate build run test test-go test-compat compat-deps bench vet fuzz
 
 all: build
 
@@ -41,3 +41,12 @@ test-compat:
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
 	bash bench/load.sh
+
+# Fuzzing beyond the committed corpus (which every `go test` runs): FUZZTIME per target.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := ./server/:FuzzSearchQuery ./server/:FuzzPageCursor ./server/:FuzzContentBatchBody \
+	./store/:FuzzLinkExtraction ./richtext/:FuzzRichtextRoundTrip
+fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+		$(GO) test $(TAGS) -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done

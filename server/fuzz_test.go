@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/quire-docs/quire/gen"
 )
 
 // fuzzWorld is a space with the product-guide template's pages in an organization of one admin.
@@ -54,6 +56,42 @@ func FuzzPageCursor(f *testing.F) {
 			if r.Status != http.StatusOK && r.Status != http.StatusBadRequest {
 				t.Fatalf("GET %s page=%q: %d %s", path, page, r.Status, r.Body)
 			}
+		}
+	})
+}
+
+// No content-batch body makes quire fail: any bytes answer 200 or a 4xx, and a refused batch
+// leaves the change request's revision where it was.
+func FuzzContentBatchBody(f *testing.F) {
+	ts, admin, _, spaceID := fuzzWorld(f)
+	var cr gen.ChangeRequest
+	ts.Expect(f, http.StatusCreated, admin, "POST", "/spaces/"+spaceID+"/change-requests", map[string]any{"subject": "Fuzz"}).Decode(f, &cr)
+	path := "/spaces/" + spaceID + "/change-requests/" + cr.Id + "/content"
+	for _, seed := range []string{
+		`{"changes":[{"operation":"insert_page","title":"A","document":{"markdown":"# A\n\nText [x](/pages/a)."}}]}`,
+		`{"changes":[{"operation":"insert_page","ref":"a","title":"A","document":{"markdown":"x"}},{"operation":"update_page","page":"a","title":"B"}]}`,
+		`{"changes":[{"operation":"delete_page","page":"nosuchpage"}]}`,
+		`{"changes":[{"operation":"revert_page","page":"p","revision":"r"}]}`,
+		`{"changes":[{"operation":"insert_files","files":[{"ref":"f","name":"a.txt","contentType":"text/plain","base64":"aGk="}]}]}`,
+		`{"changes":[{"operation":"insert_files","files":[{"ref":"f","name":"a","contentType":"x","url":"http://127.0.0.1:1/"}]}]}`,
+		`{"changes":[{"operation":"insert_page","title":"A","document":{"document":{"object":"document","nodes":[]}}}]}`,
+		`{"changes":[]}`, `{"changes":null}`, `{}`, `[]`, `null`, `{"changes":[{"operation":7}]}`,
+		"{\"changes\":[{\"operation\":\"insert_page\",\"title\":\"---\\nslug: x\\n---\",\"document\":{\"markdown\":\"---\\nicon: 🔥\\n---\\n\"}}]}",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		before := ts.Expect(t, http.StatusOK, admin, "GET", "/spaces/"+spaceID+"/change-requests/"+cr.Id, nil).Map(t)["revision"]
+		r := ts.Do(t, admin, "POST", path, body)
+		switch {
+		case r.Status == http.StatusOK:
+		case r.Status >= 400 && r.Status < 500:
+			after := ts.Expect(t, http.StatusOK, admin, "GET", "/spaces/"+spaceID+"/change-requests/"+cr.Id, nil).Map(t)["revision"]
+			if after != before {
+				t.Fatalf("a refused batch (%d %s) moved the revision from %v to %v", r.Status, r.Body, before, after)
+			}
+		default:
+			t.Fatalf("POST %s %q: %d %s", path, body, r.Status, r.Body)
 		}
 	})
 }
