@@ -28,9 +28,16 @@ type PageChange struct {
 	At          *int         // index among the new siblings; nil: the end
 }
 
-// pageTree is a revision's pages being edited: by id, with the batch's refs.
+// pageTree is a revision's pages being edited: loaded lazily from the revision it starts from
+// (only the pages a change reaches: by id, a parent's children, a subtree), with the batch's refs.
+// What it changes is told apart from what it only read by comparing with the loaded rows.
 type pageTree struct {
-	pages map[string]*RevisionPage
+	src   *view                    // the revision the tree starts from; nil: none
+	pages map[string]*RevisionPage // the loaded pages as they are now
+	orig  map[string]*RevisionPage // the loaded pages as src holds them
+	gone  map[string]bool          // pages of src deleted
+	kids  map[string]bool          // parents ("" the top level) whose children are loaded
+	err   error                    // the first read that failed
 	refs  map[string]string
 	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
@@ -42,12 +49,150 @@ type pageTree struct {
 	fresh map[string]bool
 }
 
-func newPageTree(pages []*RevisionPage, now time.Time) *pageTree {
-	t := &pageTree{pages: make(map[string]*RevisionPage, len(pages)), refs: map[string]string{}, fileRefs: map[string]string{}, now: now, fresh: map[string]bool{}}
-	for _, p := range pages {
-		t.pages[p.ID] = p.clone()
+func newPageTree(src *view, now time.Time) *pageTree {
+	return &pageTree{src: src, pages: map[string]*RevisionPage{}, orig: map[string]*RevisionPage{}, gone: map[string]bool{},
+		kids: map[string]bool{}, refs: map[string]string{}, fileRefs: map[string]string{}, now: now, fresh: map[string]bool{}}
+}
+
+// adopt takes a page read from src into the tree, unless the tree already has it or deleted it.
+func (t *pageTree) adopt(p *RevisionPage) {
+	if _, ok := t.pages[p.ID]; ok || t.gone[p.ID] {
+		return
 	}
-	return t
+	t.orig[p.ID] = p
+	t.pages[p.ID] = p.clone()
+}
+
+// load reads pages of src by id into the tree.
+func (t *pageTree) load(ids []string) {
+	if t.src == nil || t.err != nil {
+		return
+	}
+	var need []string
+	for _, id := range ids {
+		_, loaded := t.pages[id]
+		_, known := t.orig[id]
+		if !loaded && !t.gone[id] && !known {
+			need = append(need, id)
+		}
+	}
+	if len(need) == 0 {
+		return
+	}
+	found, err := t.src.pages(need, false)
+	if err != nil {
+		t.err = err
+		return
+	}
+	for _, id := range need {
+		if p := found[id]; p != nil {
+			t.adopt(p)
+		} else {
+			t.orig[id] = nil
+		}
+	}
+}
+
+// get returns a page of the tree, nil when there is none.
+func (t *pageTree) get(id string) *RevisionPage {
+	if p, ok := t.pages[id]; ok {
+		return p
+	}
+	if t.gone[id] {
+		return nil
+	}
+	if _, known := t.orig[id]; known {
+		return nil
+	}
+	t.load([]string{id})
+	return t.pages[id]
+}
+
+// children returns the pages under a parent ("" the top level), unordered.
+func (t *pageTree) children(parent string) []*RevisionPage {
+	if !t.kids[parent] && t.src != nil && t.err == nil {
+		var p *string
+		if parent != "" {
+			p = &parent
+		}
+		list, err := t.src.children(p)
+		if err != nil {
+			t.err = err
+		} else {
+			for _, c := range list {
+				t.adopt(c)
+			}
+		}
+	}
+	t.kids[parent] = true
+	var out []*RevisionPage
+	for _, p := range t.pages {
+		key := ""
+		if p.ParentID != nil {
+			key = *p.ParentID
+		}
+		if key == parent {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// remove deletes one page from the tree (not its subpages).
+func (t *pageTree) remove(id string) {
+	if t.orig[id] != nil {
+		t.gone[id] = true
+	}
+	delete(t.pages, id)
+}
+
+// set puts a page into the tree as given (a merge's result).
+func (t *pageTree) set(p *RevisionPage) {
+	t.get(p.ID)
+	delete(t.gone, p.ID)
+	t.pages[p.ID] = p
+}
+
+// hasPage and pathID resolve links against the tree.
+func (t *pageTree) hasPage(id string) bool { return t.get(id) != nil }
+
+func (t *pageTree) pathID(path string) (string, bool) {
+	for _, p := range t.pages {
+		if p.Path == path {
+			return p.ID, true
+		}
+	}
+	if t.src == nil || t.err != nil {
+		return "", false
+	}
+	p, err := t.src.byPath(path, false)
+	if err != nil {
+		t.err = err
+		return "", false
+	}
+	if p == nil || t.gone[p.ID] {
+		return "", false
+	}
+	if cur, ok := t.pages[p.ID]; ok && cur.Path != path {
+		return "", false // moved away in this batch
+	}
+	return p.ID, true
+}
+
+// result returns what the tree changed against src: pages added or changed, and pages deleted
+// (as src held them).
+func (t *pageTree) result() (changed, deleted []*RevisionPage) {
+	for id, p := range t.pages {
+		if o := t.orig[id]; o == nil || !sameRow(p, o) {
+			changed = append(changed, p)
+		}
+	}
+	for id := range t.gone {
+		deleted = append(deleted, t.orig[id])
+	}
+	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
+	sort.Slice(deleted, func(i, j int) bool { return deleted[i].ID < deleted[j].ID })
+	return changed, deleted
 }
 
 // resolve returns the id of a page named by ref or id, or "" when there is none.
@@ -55,26 +200,25 @@ func (t *pageTree) resolve(name string) string {
 	if id, ok := t.refs[name]; ok {
 		return id
 	}
-	if _, ok := t.pages[name]; ok {
+	if t.get(name) != nil {
 		return name
 	}
 	return ""
 }
 
-// siblings returns the children of a parent ("" for the top level) in order, without except.
+// siblings returns the children of a parent (nil for the top level) in order, without except.
 func (t *pageTree) siblings(parent *string, except string) []*RevisionPage {
+	key := ""
+	if parent != nil {
+		key = *parent
+	}
 	var out []*RevisionPage
-	for _, p := range t.pages {
-		if p.ID != except && equalPtr(p.ParentID, parent) {
+	for _, p := range t.children(key) {
+		if p.ID != except {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Position != out[j].Position {
-			return out[i].Position < out[j].Position
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortSiblings(out)
 	return out
 }
 
@@ -103,12 +247,16 @@ func positionAt(sibs []*RevisionPage, at int) float64 {
 // EINVALID error saying which change and why.
 func (t *pageTree) apply(changes []PageChange) error {
 	for i, c := range changes {
-		if err := t.applyOne(c); err != nil {
+		err := t.applyOne(c)
+		if t.err != nil {
+			return t.err
+		}
+		if err != nil {
 			return Errorf(EINVALID, "changes[%d] (%s): %s", i, c.Type, err.Error())
 		}
 	}
 	t.normalize()
-	return nil
+	return t.err
 }
 
 // MaxFileSize is the largest file an insert_files change takes.
@@ -141,6 +289,7 @@ func (t *pageTree) applyOne(c PageChange) error {
 		}
 		t.setFields(p, c)
 		t.pages[p.ID] = p
+		t.kids[p.ID] = true // a new page has no subpages in the revision it starts from
 		return nil
 	case "update_page":
 		if c.Ref != nil {
@@ -150,7 +299,7 @@ func (t *pageTree) applyOne(c PageChange) error {
 		if err != nil {
 			return err
 		}
-		p := t.pages[id]
+		p := t.get(id)
 		if c.SetInto || c.At != nil {
 			if err := t.place(p, c.SetInto, c.Into, c.At, false); err != nil {
 				return err
@@ -212,10 +361,15 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 			if id == "" {
 				return fmt.Errorf("into: no page %q in the change request's content", *into)
 			}
-			for a := &id; a != nil; a = t.pages[*a].ParentID {
+			for a := &id; a != nil; {
 				if *a == p.ID {
 					return fmt.Errorf("into: a page cannot go inside itself or its subpages")
 				}
+				ap := t.get(*a)
+				if ap == nil {
+					break
+				}
+				a = ap.ParentID
 			}
 			parent = &id
 		}
@@ -267,57 +421,92 @@ func (t *pageTree) setFields(p *RevisionPage, c PageChange) {
 }
 
 func (t *pageTree) deleteWithSubpages(id string) {
-	delete(t.pages, id)
-	for cid, c := range t.pages {
-		if c.ParentID != nil && *c.ParentID == id {
-			t.deleteWithSubpages(cid)
-		}
+	for _, c := range t.children(id) {
+		t.deleteWithSubpages(c.ID)
 	}
+	t.remove(id)
 }
 
-// normalize makes slugs unique among siblings (a -2, -3… suffix on later ones, fresh pages after
-// the others) and recomputes every path from the slugs.
+// normalize makes slugs unique among the siblings of fresh pages (a -2, -3… suffix on later
+// ones, fresh pages after the others) and recomputes the paths of fresh pages and, where a path
+// changed, of their subpages. Only the parents of fresh pages and the moved subtrees are read.
 func (t *pageTree) normalize() {
-	ordered := treeOrder(t.list())
-	used := map[string]map[string]bool{}
-	for _, fresh := range []bool{false, true} {
-		for _, p := range ordered {
-			if t.fresh[p.ID] != fresh {
-				continue
+	var fresh []*RevisionPage
+	parents := map[string]bool{}
+	for id := range t.fresh {
+		p := t.pages[id]
+		if p == nil {
+			continue
+		}
+		fresh = append(fresh, p)
+		key := ""
+		if p.ParentID != nil {
+			key = *p.ParentID
+		}
+		parents[key] = true
+	}
+	keys := make([]string, 0, len(parents))
+	for k := range parents {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	renamed := map[string]bool{}
+	for _, parent := range keys {
+		sibs := t.children(parent)
+		sortSiblings(sibs)
+		used := map[string]bool{}
+		for _, isFresh := range []bool{false, true} {
+			for _, p := range sibs {
+				if t.fresh[p.ID] != isFresh {
+					continue
+				}
+				if p.Slug == "" {
+					p.Slug = Slugify(p.Title)
+				}
+				slug := p.Slug
+				for n := 2; used[slug]; n++ {
+					slug = p.Slug + "-" + strconv.Itoa(n)
+				}
+				used[slug] = true
+				if slug != p.Slug {
+					renamed[p.ID] = true
+				}
+				p.Slug = slug
 			}
-			parent := ""
-			if p.ParentID != nil {
-				parent = *p.ParentID
-			}
-			if used[parent] == nil {
-				used[parent] = map[string]bool{}
-			}
-			if p.Slug == "" {
-				p.Slug = Slugify(p.Title)
-			}
-			slug := p.Slug
-			for n := 2; used[parent][slug]; n++ {
-				slug = p.Slug + "-" + strconv.Itoa(n)
-			}
-			used[parent][slug] = true
-			p.Slug = slug
 		}
 	}
-	for _, p := range ordered {
-		if p.ParentID == nil {
-			p.Path = p.Slug
-		} else {
-			p.Path = t.pages[*p.ParentID].Path + "/" + p.Slug
+	for id := range renamed {
+		if !t.fresh[id] {
+			fresh = append(fresh, t.pages[id])
 		}
+	}
+	sort.Slice(fresh, func(i, j int) bool { return fresh[i].ID < fresh[j].ID })
+	for _, p := range fresh {
+		t.fixPath(p, map[string]bool{})
 	}
 }
 
-func (t *pageTree) list() []*RevisionPage {
-	out := make([]*RevisionPage, 0, len(t.pages))
-	for _, p := range t.pages {
-		out = append(out, p)
+// fixPath recomputes a page's path from its parent's, and its subpages' when it changed.
+func (t *pageTree) fixPath(p *RevisionPage, seen map[string]bool) {
+	if seen[p.ID] || t.err != nil {
+		return
 	}
-	return out
+	seen[p.ID] = true
+	path := p.Slug
+	if p.ParentID != nil {
+		parent := t.get(*p.ParentID)
+		if parent == nil {
+			return
+		}
+		path = parent.Path + "/" + p.Slug
+	}
+	if path == p.Path {
+		return
+	}
+	p.Path = path
+	for _, c := range t.children(p.ID) {
+		t.fixPath(c, seen)
+	}
 }
 
 // Slugify derives a URL slug from a title: lower-case letters and digits joined by hyphens,

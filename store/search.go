@@ -44,29 +44,86 @@ type indexedPage struct {
 	bodyID int64
 }
 
-// indexSpace brings a space's search index to the given pages (of its new current revision):
-// pages gone or changed are removed, pages new or changed are indexed.
+// indexSpace brings a space's search index to the given pages (all those of its new current
+// revision): pages gone or changed are removed, pages new or changed are indexed.
 func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*RevisionPage) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages WHERE space_id = ?`, spaceID)
 	if err != nil {
 		return fmt.Errorf("store: unable to read the search index: %w", err)
 	}
+	indexed, err := scanIndexed(rows)
+	if err != nil {
+		return err
+	}
+	stale, fresh := indexDiff(indexed, pages)
+	for _, ip := range indexed {
+		stale = append(stale, ip.key)
+	}
+	return reindexPages(ctx, tx, spaceID, stale, fresh)
+}
+
+// indexChanges brings a space's search index up to date with the pages a new current revision
+// changed and deleted: it reads and writes only their rows.
+func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted []*RevisionPage) error {
+	if len(changed)+len(deleted) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(changed)+len(deleted))
+	for _, p := range changed {
+		ids = append(ids, p.ID)
+	}
+	for _, p := range deleted {
+		ids = append(ids, p.ID)
+	}
+	indexed := map[string]indexedPage{}
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := []any{spaceID}
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages
+			WHERE space_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("store: unable to read the search index: %w", err)
+		}
+		part, err := scanIndexed(rows)
+		if err != nil {
+			return err
+		}
+		for id, ip := range part {
+			indexed[id] = ip
+		}
+	}
+	stale, fresh := indexDiff(indexed, changed)
+	for _, p := range deleted {
+		if ip, ok := indexed[p.ID]; ok {
+			stale = append(stale, ip.key)
+		}
+	}
+	return reindexPages(ctx, tx, spaceID, stale, fresh)
+}
+
+func scanIndexed(rows *sql.Rows) (map[string]indexedPage, error) {
+	defer rows.Close()
 	indexed := map[string]indexedPage{}
 	for rows.Next() {
 		var ip indexedPage
 		var pageID string
 		if err := rows.Scan(&ip.key, &pageID, &ip.title, &ip.path, &ip.bodyID); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: unable to read the search index: %w", err)
+			return nil, fmt.Errorf("store: unable to read the search index: %w", err)
 		}
 		indexed[pageID] = ip
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to read the search index: %w", err)
+		return nil, fmt.Errorf("store: unable to read the search index: %w", err)
 	}
-	var stale []int64
-	var fresh []*RevisionPage
+	return indexed, nil
+}
+
+// indexDiff returns the index rows of pages that changed (stale) and the pages to index (fresh);
+// it removes the pages it saw from indexed.
+func indexDiff(indexed map[string]indexedPage, pages []*RevisionPage) (stale []int64, fresh []*RevisionPage) {
 	for _, p := range pages {
 		ip, ok := indexed[p.ID]
 		delete(indexed, p.ID)
@@ -78,9 +135,11 @@ func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*RevisionPa
 		}
 		fresh = append(fresh, p)
 	}
-	for _, ip := range indexed {
-		stale = append(stale, ip.key)
-	}
+	return stale, fresh
+}
+
+// reindexPages removes stale index rows and indexes fresh pages.
+func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*RevisionPage) error {
 	if len(stale) > 0 {
 		sj, _ := json.Marshal(stale)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT value FROM json_each(?))`, string(sj)); err != nil {
