@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"path"
@@ -143,11 +144,21 @@ func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 	})
 }
 
-// writeLinks stores the links of newly written page versions (their version set), extracted from
-// their markdown and resolved against the new content.
+// writeLinks stores the links of newly written page versions. A page whose body and path are
+// those of the row it was read from keeps that row's links; the others' are extracted from their
+// markdown and resolved against the new content.
 func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkResolver) error {
+	var parse []*RevisionPage
 	var need []int64
 	for _, p := range changed {
+		if p.version != 0 && p.BodyID == p.readBody && p.Path == p.readPath {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
+				SELECT ?, kind, target FROM page_links WHERE version_id = ?`, p.written, p.version); err != nil {
+				return fmt.Errorf("store: unable to copy links: %w", err)
+			}
+			continue
+		}
+		parse = append(parse, p)
 		if p.Markdown == "" && p.BodyID != 0 {
 			need = append(need, p.BodyID)
 		}
@@ -157,7 +168,7 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkReso
 		if err != nil {
 			return err
 		}
-		for _, p := range changed {
+		for _, p := range parse {
 			if p.Markdown == "" && p.BodyID != 0 {
 				p.Markdown = bodies[p.BodyID]
 			}
@@ -168,12 +179,12 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkReso
 		return fmt.Errorf("store: unable to write links: %w", err)
 	}
 	defer ins.Close()
-	version := make(map[string]int64, len(changed))
-	for _, p := range changed {
-		version[p.ID] = p.version
+	written := make(map[string]int64, len(parse))
+	for _, p := range parse {
+		written[p.ID] = p.written
 	}
-	for _, l := range pageLinks(changed, r) {
-		if _, err := ins.ExecContext(ctx, version[l.PageID], l.Kind, l.Target); err != nil {
+	for _, l := range pageLinks(parse, r) {
+		if _, err := ins.ExecContext(ctx, written[l.PageID], l.Kind, l.Target); err != nil {
 			return fmt.Errorf("store: unable to write links: %w", err)
 		}
 	}
@@ -272,8 +283,12 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, 
 	if err != nil {
 		return List[*LinkTarget]{}, stats, err
 	}
-	links, pages, files, err := revisionLinks(ctx, s.reader, revisionID)
-	if err != nil {
+	var links []Link
+	var pages, files map[string]bool
+	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+		links, pages, files, err = revisionLinks(ctx, tx, revisionID)
+		return err
+	}); err != nil {
 		return List[*LinkTarget]{}, stats, err
 	}
 	byTarget := map[[2]string]*LinkTarget{}
@@ -322,12 +337,15 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, 
 // CountLinksBrokenSince counts the broken links of a revision that were not broken (or not
 // there) in another: the links a change request broke.
 func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID string) (int, error) {
-	links, pages, files, err := revisionLinks(ctx, s.reader, revisionID)
-	if err != nil {
-		return 0, err
-	}
-	baseLinks, basePages, baseFiles, err := revisionLinks(ctx, s.reader, baseID)
-	if err != nil {
+	var links, baseLinks []Link
+	var pages, files, basePages, baseFiles map[string]bool
+	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+		if links, pages, files, err = revisionLinks(ctx, tx, revisionID); err != nil {
+			return err
+		}
+		baseLinks, basePages, baseFiles, err = revisionLinks(ctx, tx, baseID)
+		return err
+	}); err != nil {
 		return 0, err
 	}
 	brokenBefore := map[Link]bool{}

@@ -37,8 +37,16 @@ type RevisionPage struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 
-	version int64 // the page_versions row read; 0 for a page not yet written
+	// version is the page_versions row the page was read from (0: not read), with the body and
+	// path it had there: a page written again with both unchanged keeps that row's links.
+	version  int64
+	readBody int64
+	readPath string
+	written  int64 // the row writeRevision wrote for it
 }
+
+// markRead records where a page just scanned was read from.
+func (p *RevisionPage) markRead() { p.readBody, p.readPath = p.BodyID, p.Path }
 
 func (p *RevisionPage) clone() *RevisionPage {
 	c := *p
@@ -47,10 +55,27 @@ func (p *RevisionPage) clone() *RevisionPage {
 
 // FindRevision returns a revision of a space with its pages (without bodies).
 func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*Revision, error) {
-	return findRevision(ctx, s.reader, spaceID, id)
+	var r *Revision
+	err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+		r, err = findRevision(ctx, tx, spaceID, id, &s.versions)
+		return err
+	})
+	return r, err
 }
 
-func findRevision(ctx context.Context, q querier, spaceID, id string) (*Revision, error) {
+// snapshot runs reads in one read transaction, so they see one state of the database.
+func (s *Store) snapshot(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.reader.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin a read: %w", err)
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// findRevision reads a revision; cache (nil inside a write transaction, whose rows are not
+// committed yet) keeps the versions read.
+func findRevision(ctx context.Context, q querier, spaceID, id string, cache *versionCache) (*Revision, error) {
 	r := &Revision{}
 	var parents, created string
 	var crID sql.NullString
@@ -72,8 +97,13 @@ func findRevision(ctx context.Context, q querier, spaceID, id string) (*Revision
 	if err != nil {
 		return nil, err
 	}
-	v := &view{ctx: ctx, q: q, c: c}
-	pages, err := v.all(false)
+	v := &view{ctx: ctx, q: q, c: c, snapshot: inTransaction(q)}
+	var pages []*RevisionPage
+	if cache != nil {
+		pages, err = v.allCached(cache)
+	} else {
+		pages, err = v.all(false)
+	}
 	if err != nil {
 		return nil, err
 	}

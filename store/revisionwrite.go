@@ -140,7 +140,7 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, appending bool,
 			return fmt.Errorf("store: unable to write page: %w", err)
 		}
 		if !deleted {
-			if p.version, err = res.LastInsertId(); err != nil {
+			if p.written, err = res.LastInsertId(); err != nil {
 				return fmt.Errorf("store: unable to write page: %w", err)
 			}
 		}

@@ -15,6 +15,7 @@ const openSeq = int64(1) << 62
 type lineRef struct {
 	line int64
 	upto int64
+	head int64 // the line's head when the chain was read
 }
 
 // chain is where a revision's content lives: its own line at its seq, then the line that one
@@ -38,26 +39,37 @@ func revisionChain(ctx context.Context, q querier, revisionID string) (chain, er
 	return lineChain(ctx, q, ref)
 }
 
+// validAt is the SQL condition that page version p is valid at an element of the chain. At the
+// head of a line the versions valid are the open ones: an equality the index answers directly.
+// That holds only while the line's head stays what the chain read, so only in a transaction.
+func (v *view) validAt(el lineRef) (string, []any) {
+	if v.snapshot && el.upto == el.head {
+		return `p.line_id = ? AND p.valid_to = ?`, []any{el.line, openSeq}
+	}
+	return `p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, []any{el.line, el.upto, el.upto}
+}
+
 // lineChain returns the chain that starts at a line read up to a seq.
 func lineChain(ctx context.Context, q querier, ref lineRef) (chain, error) {
 	c := chain{ref}
 	for {
 		var parent, seq sql.NullInt64
-		if err := q.QueryRowContext(ctx, `SELECT parent_id, parent_seq FROM lines WHERE id = ?`, c[len(c)-1].line).Scan(&parent, &seq); err != nil {
+		if err := q.QueryRowContext(ctx, `SELECT parent_id, parent_seq, head FROM lines WHERE id = ?`, c[len(c)-1].line).Scan(&parent, &seq, &c[len(c)-1].head); err != nil {
 			return nil, fmt.Errorf("store: unable to read line: %w", err)
 		}
 		if !parent.Valid {
 			return c, nil
 		}
-		c = append(c, lineRef{parent.Int64, seq.Int64})
+		c = append(c, lineRef{line: parent.Int64, upto: seq.Int64})
 	}
 }
 
 // view reads the pages of one revision.
 type view struct {
-	ctx context.Context
-	q   querier
-	c   chain
+	ctx      context.Context
+	q        querier
+	c        chain
+	snapshot bool // q is a transaction: what it reads does not move under it
 }
 
 func newView(ctx context.Context, q querier, revisionID string) (*view, error) {
@@ -65,7 +77,15 @@ func newView(ctx context.Context, q querier, revisionID string) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &view{ctx: ctx, q: q, c: c}, nil
+	return &view{ctx: ctx, q: q, c: c, snapshot: inTransaction(q)}, nil
+}
+
+func inTransaction(q querier) bool {
+	switch q.(type) {
+	case *Tx, *sql.Tx:
+		return true
+	}
+	return false
 }
 
 // shadowed is the SQL condition that page version p is not hidden by a closer element of the
@@ -90,8 +110,9 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*RevisionPage, err
 		if bodies {
 			q = `SELECT ` + pageColumns + `, p.id, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
 		}
-		q += ` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ? AND p.deleted = 0 AND ` + cond + shadow
-		all := append([]any{el.line, el.upto, el.upto}, args...)
+		valid, vargs := v.validAt(el)
+		q += ` WHERE ` + valid + ` AND p.deleted = 0 AND ` + cond + shadow
+		all := append(vargs, args...)
 		rows, err := v.q.QueryContext(v.ctx, q, append(all, sargs...)...)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
@@ -106,6 +127,7 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*RevisionPage, err
 				rows.Close()
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
+			p.markRead()
 			out = append(out, p)
 		}
 		rows.Close()
@@ -126,7 +148,8 @@ func (v *view) all(bodies bool) ([]*RevisionPage, error) {
 		if bodies {
 			q = `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
 		}
-		rows, err := v.q.QueryContext(v.ctx, q+` WHERE p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, el.line, el.upto, el.upto)
+		valid, vargs := v.validAt(el)
+		rows, err := v.q.QueryContext(v.ctx, q+` WHERE `+valid, vargs...)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
@@ -144,6 +167,7 @@ func (v *view) all(bodies bool) ([]*RevisionPage, error) {
 			if seen[p.ID] {
 				continue
 			}
+			p.markRead()
 			if i < len(v.c)-1 {
 				seen[p.ID] = true
 			}
@@ -195,6 +219,7 @@ func (v *view) pages(ids []string, bodies bool) (map[string]*RevisionPage, error
 					return nil, fmt.Errorf("store: unable to load pages: %w", err)
 				}
 				touched[p.ID] = true
+				p.markRead()
 				if !deleted {
 					out[p.ID] = p
 				}

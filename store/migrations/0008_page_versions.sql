@@ -24,8 +24,10 @@ ALTER TABLE revisions ADD COLUMN seq INTEGER NOT NULL DEFAULT 1;
 -- still valid). A page's versions in one line tile time from the first seq that touched it, so at
 -- any seq at most one version of a page is valid in a line. deleted marks a tombstone: the page
 -- is gone from the line from valid_from on (it hides the page the parent line still holds).
+-- Rows never change but for valid_to, and ids are never reused (AUTOINCREMENT; a sequence in
+-- PostgreSQL), so a process may cache what it read of a version by id.
 CREATE TABLE page_versions (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     line_id     INTEGER NOT NULL REFERENCES lines(id),
     page_id     TEXT NOT NULL,
     valid_from  INTEGER NOT NULL,
