@@ -324,7 +324,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		}
 	}
 	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
-		owner: owner, changed: changed, deleted: deleted, links: tree})
+		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree})
 	if err != nil {
 		return "", nil, nil, nil, err
 	}
@@ -364,7 +364,7 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 		}
 		changed, deleted := tree.result()
 		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge", parents: []string{sp.RevisionID, cr.RevisionID},
-			crID: &cr.ID, from: sp.RevisionID, changed: changed, deleted: deleted, links: tree})
+			crID: &cr.ID, from: sp.RevisionID, changed: changed, deleted: deleted, tree: tree, links: tree})
 		if err != nil {
 			return err
 		}
@@ -414,7 +414,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		// request changed.
 		changed, deleted := tree.result()
 		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update", parents: []string{cr.RevisionID, sp.RevisionID},
-			from: sp.RevisionID, owner: cr.ID, changed: changed, deleted: deleted, links: tree})
+			from: sp.RevisionID, owner: cr.ID, changed: changed, deleted: deleted, tree: tree, links: tree})
 		if err != nil {
 			return err
 		}

@@ -195,6 +195,19 @@ func (t *pageTree) result() (changed, deleted []*RevisionPage) {
 	return changed, deleted
 }
 
+// replaced returns the rows of line that pages changed or deleted by the tree were read from.
+func (t *pageTree) replaced(line int64, changed, deleted []*RevisionPage) []int64 {
+	var out []int64
+	for _, list := range [][]*RevisionPage{changed, deleted} {
+		for _, p := range list {
+			if o := t.orig[p.ID]; o != nil && o.version != 0 && o.readLine == line {
+				out = append(out, o.version)
+			}
+		}
+	}
+	return out
+}
+
 // resolve returns the id of a page named by ref or id, or "" when there is none.
 func (t *pageTree) resolve(name string) string {
 	if id, ok := t.refs[name]; ok {

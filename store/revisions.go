@@ -40,6 +40,7 @@ type RevisionPage struct {
 	// version is the page_versions row the page was read from (0: not read), with the body and
 	// path it had there: a page written again with both unchanged keeps that row's links.
 	version  int64
+	readLine int64
 	readBody int64
 	readPath string
 	written  int64 // the row writeRevision wrote for it

@@ -147,8 +147,10 @@ func benchRevisions(b *testing.B, n int) {
 	}
 
 	cur, _ = st.FindSpace(ctx, sp.ID)
+	// The first listing after the merges decodes the versions this process has not read yet;
+	// later ones find them in the version cache. Both are reported.
 	var listTimes []time.Duration
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 60; i++ {
 		t0 := time.Now()
 		rev, err := st.FindRevision(ctx, sp.ID, cur.RevisionID)
 		listTimes = append(listTimes, time.Since(t0))
@@ -188,10 +190,10 @@ func benchRevisions(b *testing.B, n int) {
 			size += info.Size()
 		}
 	}
-	b.Logf("%d pages: ingest %.0f pages/s, batch of 50 p50 %.1f ms, merge of 10 p50 %.1f ms, listPages p95 %.1f ms, db %.1f MiB; "+
+	b.Logf("%d pages: ingest %.0f pages/s, batch of 50 p50 %.1f ms, merge of 10 p50 %.1f ms, listPages p95 %.1f ms (first %.1f ms), db %.1f MiB; "+
 		"reads p95 by id/path: current %.2f/%.2f ms, old %.2f/%.2f ms, change request %.2f/%.2f ms",
 		n, float64(n)/ingest.Seconds(), percentile(batchTimes, 0.5), percentile(mergeTimes, 0.5), percentile(listTimes, 0.95),
-		float64(size)/(1<<20), curID, curPath, oldID, oldPath, crID, crPath)
+		float64(listTimes[0])/float64(time.Millisecond), float64(size)/(1<<20), curID, curPath, oldID, oldPath, crID, crPath)
 	for b.Loop() {
 		// The figures above are the benchmark: one ingest is the unit measured.
 	}
@@ -199,6 +201,7 @@ func benchRevisions(b *testing.B, n int) {
 	b.ReportMetric(percentile(batchTimes, 0.5), "batch50-p50-ms")
 	b.ReportMetric(percentile(mergeTimes, 0.5), "merge10-p50-ms")
 	b.ReportMetric(percentile(listTimes, 0.95), "listPages-p95-ms")
+	b.ReportMetric(float64(listTimes[0])/float64(time.Millisecond), "listPages-first-ms")
 	b.ReportMetric(float64(size)/(1<<20), "db-MiB")
 	b.ReportMetric(max(curID, curPath), "read-current-p95-ms")
 	b.ReportMetric(max(oldID, oldPath), "read-old-p95-ms")

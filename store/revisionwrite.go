@@ -22,6 +22,7 @@ type revisionWrite struct {
 	owner   string
 	changed []*RevisionPage
 	deleted []*RevisionPage
+	tree    *pageTree    // the tree changed and deleted come from: it knows the rows they replace
 	links   linkResolver // resolves the links of changed pages against the new content
 }
 
@@ -40,7 +41,12 @@ func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, w.spaceID, w.typ, string(pj), nullString(w.crID), formatTime(tx.now), line, seq); err != nil {
 		return "", fmt.Errorf("store: unable to write revision: %w", err)
 	}
-	if err := writeVersions(ctx, tx, line, seq, appending, w.changed, w.deleted); err != nil {
+	if appending && w.tree != nil {
+		if err := closeVersions(ctx, tx, seq, w.tree.replaced(line, w.changed, w.deleted)); err != nil {
+			return "", err
+		}
+	}
+	if err := writeVersions(ctx, tx, line, seq, w.changed, w.deleted); err != nil {
 		return "", err
 	}
 	if err := writeLinks(ctx, tx, w.changed, w.links); err != nil {
@@ -89,29 +95,24 @@ func lineFor(ctx context.Context, tx *Tx, w revisionWrite) (line, seq int64, app
 	return line, 1, false, nil
 }
 
-// writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line,
-// closing the versions they replace when the line already held them.
-func writeVersions(ctx context.Context, tx *Tx, line, seq int64, appending bool, changed, deleted []*RevisionPage) error {
-	if appending {
-		ids := make([]string, 0, len(changed)+len(deleted))
-		for _, p := range changed {
-			ids = append(ids, p.ID)
+// closeVersions ends, at seq, the versions of a line that a new revision on it replaces (the rows
+// of other lines it read stay as they are: the new rows hide them).
+func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) error {
+	for start := 0; start < len(replaced); start += 500 {
+		chunk := replaced[start:min(start+500, len(replaced))]
+		args := []any{seq}
+		for _, id := range chunk {
+			args = append(args, id)
 		}
-		for _, p := range deleted {
-			ids = append(ids, p.ID)
-		}
-		for start := 0; start < len(ids); start += 500 {
-			chunk := ids[start:min(start+500, len(ids))]
-			args := []any{seq, line, openSeq}
-			for _, id := range chunk {
-				args = append(args, id)
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE page_versions SET valid_to = ? WHERE line_id = ? AND valid_to = ?
-				AND page_id IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
-				return fmt.Errorf("store: unable to close page versions: %w", err)
-			}
+		if _, err := tx.ExecContext(ctx, `UPDATE page_versions SET valid_to = ? WHERE id IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
+			return fmt.Errorf("store: unable to close page versions: %w", err)
 		}
 	}
+	return nil
+}
+
+// writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line.
+func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*RevisionPage) error {
 	insBody, err := tx.PrepareContext(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
 	if err != nil {
 		return fmt.Errorf("store: unable to write pages: %w", err)

@@ -128,6 +128,7 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*RevisionPage, err
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
 			p.markRead()
+			p.readLine = el.line
 			out = append(out, p)
 		}
 		rows.Close()
@@ -168,6 +169,7 @@ func (v *view) all(bodies bool) ([]*RevisionPage, error) {
 				continue
 			}
 			p.markRead()
+			p.readLine = el.line
 			if i < len(v.c)-1 {
 				seen[p.ID] = true
 			}
@@ -220,6 +222,7 @@ func (v *view) pages(ids []string, bodies bool) (map[string]*RevisionPage, error
 				}
 				touched[p.ID] = true
 				p.markRead()
+				p.readLine = el.line
 				if !deleted {
 					out[p.ID] = p
 				}

@@ -47,7 +47,7 @@ CREATE TABLE page_versions (
 );
 CREATE UNIQUE INDEX page_versions_page ON page_versions(line_id, page_id, valid_from);
 CREATE INDEX page_versions_valid ON page_versions(line_id, valid_to, valid_from);
-CREATE INDEX page_versions_from ON page_versions(line_id, valid_from);
+CREATE INDEX page_versions_from ON page_versions(line_id, valid_from, page_id);
 CREATE INDEX page_versions_parent ON page_versions(line_id, parent_id, valid_to);
 CREATE INDEX page_versions_path ON page_versions(line_id, path, valid_to);
 CREATE INDEX page_versions_body ON page_versions(body_id);
@@ -73,7 +73,6 @@ CREATE TABLE file_versions (
     height       INTEGER,
     PRIMARY KEY (line_id, file_id)
 );
-CREATE INDEX file_versions_from ON file_versions(line_id, valid_from);
 CREATE INDEX file_versions_sha ON file_versions(blob_id, name);
 
 -- Existing revisions keep every page, file and link: each becomes a line of its own holding one
