@@ -10,6 +10,49 @@ import (
 	"time"
 )
 
+// The content model: revisions that cost what they change.
+//
+// A revision is immutable content of a space: its page tree, its files and the links its pages
+// hold. Revisions are not stored whole. A revision lives on a line: a sequence of revisions
+// (seq 1, 2, …) in which each replaces the one before. A space's main content is one line; a
+// change request writes to a line of its own, forked from main at the revision it starts from
+// (or, after an update from main, at main's revision then). A line forked from another (parent
+// line, parent seq) reads from there every page it has not touched itself: a revision's content
+// is given by its chain, (its line, its seq), (the parent line, the fork's seq), … up to a line
+// with no parent. Duplicating a space forks the copy's main line from the original's revision.
+//
+// Tables (migration 0008): lines; page_versions, one row per version of a page in a line, valid
+// for valid_from <= seq < valid_to (openSeq while valid at the line's head), deleted for a
+// tombstone that hides a page the parent line holds; page_links, the links of one page version;
+// file_versions, a file added to a line at a seq (files are only ever added); page_bodies and
+// blobs hold markdown and bytes, shared by every version and file that uses them.
+//
+// Invariants:
+//   - A page's versions in one line tile [first seq that touched it, ∞): at any seq at most one
+//     is valid. So a page's version in element (line, upto) of a chain is the row with
+//     valid_from <= upto < valid_to, and "the line touched the page by upto" is "such a row
+//     exists"; the first element of the chain that touched a page decides it (a tombstone: gone).
+//   - Rows only ever change by closing: valid_to goes from openSeq to the seq of the revision
+//     that replaced them, always past every existing revision of the line. Every revision that
+//     exists keeps reading exactly the rows it read: revisions are immutable, and a row's page
+//     fields never change, so a process may cache decoded versions by id (ids are never reused).
+//   - Only the head of a line is appended to, and only by its owner: main writes (merges,
+//     templates) by the space, a change request's batches by that change request. Anything else
+//     starts a new line forked at the revision it builds on.
+//   - A revision writes rows only for the pages it adds, changes or deletes (plus the subpages
+//     whose path a move or rename changes), the files it adds and the links of the versions it
+//     writes. Reading and editing go through a lazy page tree that loads only what a change
+//     reaches (a page by id, a parent's children, a subtree); the pages a change request changed
+//     since its base are the rows its line wrote, so a merge or an update reads and writes in
+//     proportion to them. Chains are short: one element for main, two for a change request,
+//     one more per generation of duplicates.
+//   - Purging a space removes its lines with their rows, then the bodies and blobs nothing else
+//     uses; a line a surviving duplicate forks from stays until that duplicate is purged.
+//
+// Nothing here needs more than tables, b-tree indexes and plain SQL: a PostgreSQL backend
+// implements the same model on the same tables (and page metadata is one more column of
+// page_versions).
+
 // Revision is an immutable state of a space's content: its page tree and its parents.
 type Revision struct {
 	ID              string
