@@ -513,7 +513,9 @@ func (t *pageTree) fixPath(p *RevisionPage, seen map[string]bool) {
 		}
 		path = parent.Path + "/" + p.Slug
 	}
-	if path == p.Path {
+	// A fresh page's subpages are looked at even when its path is what it was: a merge may have
+	// put them back where main had them while the page came from the other side.
+	if path == p.Path && !t.fresh[p.ID] {
 		return
 	}
 	p.Path = path
