@@ -11,7 +11,7 @@ import (
 // only the ids of its versions (a covering index scan) and decodes each row once per process.
 type versionCache struct {
 	mu sync.RWMutex
-	m  map[int64]cachedVersion
+	m  map[int64]*cachedVersion
 }
 
 type cachedVersion struct {
@@ -22,14 +22,16 @@ type cachedVersion struct {
 // versionCacheMax bounds the cache (about 300 bytes an entry); past it the cache starts over.
 const versionCacheMax = 400_000
 
-func (c *versionCache) lookup(ids []int64) (map[int64]cachedVersion, []int64) {
+// lookup returns the cached entries of ids, in their order (nil where not cached), and the ids
+// not cached.
+func (c *versionCache) lookup(ids []int64) ([]*cachedVersion, []int64) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	found := make(map[int64]cachedVersion, len(ids))
+	found := make([]*cachedVersion, len(ids))
 	var missing []int64
-	for _, id := range ids {
-		if e, ok := c.m[id]; ok {
-			found[id] = e
+	for i, id := range ids {
+		if e := c.m[id]; e != nil {
+			found[i] = e
 		} else {
 			missing = append(missing, id)
 		}
@@ -37,11 +39,11 @@ func (c *versionCache) lookup(ids []int64) (map[int64]cachedVersion, []int64) {
 	return found, missing
 }
 
-func (c *versionCache) add(entries map[int64]cachedVersion) {
+func (c *versionCache) add(entries map[int64]*cachedVersion) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m)+len(entries) > versionCacheMax {
-		c.m = make(map[int64]cachedVersion, len(entries))
+		c.m = make(map[int64]*cachedVersion, len(entries))
 	}
 	for id, e := range entries {
 		c.m[id] = e
@@ -79,21 +81,24 @@ func (v *view) allCached(c *versionCache) ([]*RevisionPage, error) {
 				return nil, err
 			}
 			c.add(read)
-			for id, e := range read {
-				found[id] = e
+			for k, id := range ids {
+				if found[k] == nil {
+					found[k] = read[id]
+				}
 			}
 		}
-		for _, id := range ids {
-			e, ok := found[id]
-			if !ok || seen[e.page.ID] {
+		// One allocation for the pages of the element: a large revision makes no garbage per page.
+		slab := make([]RevisionPage, 0, len(ids))
+		for _, e := range found {
+			if e == nil || seen[e.page.ID] {
 				continue
 			}
 			if i < len(v.c)-1 {
 				seen[e.page.ID] = true
 			}
 			if !e.deleted {
-				p := e.page
-				out = append(out, &p)
+				slab = append(slab, e.page)
+				out = append(out, &slab[len(slab)-1])
 			}
 		}
 	}
@@ -101,8 +106,8 @@ func (v *view) allCached(c *versionCache) ([]*RevisionPage, error) {
 }
 
 // versionsByID reads page versions by row id.
-func (v *view) versionsByID(ids []int64) (map[int64]cachedVersion, error) {
-	out := make(map[int64]cachedVersion, len(ids))
+func (v *view) versionsByID(ids []int64) (map[int64]*cachedVersion, error) {
+	out := make(map[int64]*cachedVersion, len(ids))
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(start+500, len(ids))]
 		args := make([]any, len(chunk))
@@ -115,7 +120,7 @@ func (v *view) versionsByID(ids []int64) (map[int64]cachedVersion, error) {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
 		for rows.Next() {
-			var e cachedVersion
+			e := &cachedVersion{}
 			if err := scanPage(rows, &e.page, &e.page.version, &e.deleted); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
