@@ -190,9 +190,9 @@ func benchRevisions(b *testing.B, n int) {
 			size += info.Size()
 		}
 	}
-	b.Logf("%d pages: ingest %.0f pages/s, batch of 50 p50 %.1f ms, merge of 10 p50 %.1f ms, listPages p95 %.1f ms (first %.1f ms), db %.1f MiB; "+
+	b.Logf("%d pages: ingest %.0f pages/s, batch of 50 p50 %.1f ms, merge of 10 p50 %.1f ms (p95 %.1f), listPages p50 %.1f p95 %.1f ms (first %.1f ms), db %.1f MiB; "+
 		"reads p95 by id/path: current %.2f/%.2f ms, old %.2f/%.2f ms, change request %.2f/%.2f ms",
-		n, float64(n)/ingest.Seconds(), percentile(batchTimes, 0.5), percentile(mergeTimes, 0.5), percentile(listTimes, 0.95),
+		n, float64(n)/ingest.Seconds(), percentile(batchTimes, 0.5), percentile(mergeTimes, 0.5), percentile(mergeTimes, 0.95), percentile(listTimes, 0.5), percentile(listTimes, 0.95),
 		float64(listTimes[0])/float64(time.Millisecond), float64(size)/(1<<20), curID, curPath, oldID, oldPath, crID, crPath)
 	for b.Loop() {
 		// The figures above are the benchmark: one ingest is the unit measured.
