@@ -130,6 +130,9 @@ func applyMerge(tree *pageTree, merged map[string]*RevisionPage) []mergeConflict
 	var removed []string
 	for _, id := range ids {
 		if p := merged[id]; p != nil {
+			if mainPages[id] == nil {
+				tree.kids[id] = true // new to main: main holds no subpages of it
+			}
 			tree.set(p.clone())
 		} else if tree.get(id) != nil {
 			tree.remove(id)

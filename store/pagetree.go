@@ -37,6 +37,8 @@ type pageTree struct {
 	orig  map[string]*RevisionPage // the loaded pages as src holds them
 	gone  map[string]bool          // pages of src deleted
 	kids  map[string]bool          // parents ("" the top level) whose children are loaded
+	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
+	byParent map[string]map[string]*RevisionPage
 	err   error                    // the first read that failed
 	refs  map[string]string
 	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
@@ -51,7 +53,7 @@ type pageTree struct {
 
 func newPageTree(src *view, now time.Time) *pageTree {
 	return &pageTree{src: src, pages: map[string]*RevisionPage{}, orig: map[string]*RevisionPage{}, gone: map[string]bool{},
-		kids: map[string]bool{}, refs: map[string]string{}, fileRefs: map[string]string{}, now: now, fresh: map[string]bool{}}
+		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, refs: map[string]string{}, fileRefs: map[string]string{}, now: now, fresh: map[string]bool{}}
 }
 
 // resolve returns the id of a page named by ref or id, or "" when there is none.
@@ -147,7 +149,7 @@ func (t *pageTree) applyOne(c PageChange) error {
 			return err
 		}
 		t.setFields(p, c)
-		t.pages[p.ID] = p
+		t.put(p)
 		t.kids[p.ID] = true // a new page has no subpages in the revision it starts from
 		return nil
 	case "update_page":
@@ -244,7 +246,13 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	if isNew || !equalPtr(p.ParentID, parent) {
 		t.fresh[p.ID] = true
 	}
+	if !isNew {
+		t.unindex(p)
+	}
 	p.ParentID, p.Position = parent, positionAt(sibs, idx)
+	if !isNew {
+		t.put(p)
+	}
 	return nil
 }
 

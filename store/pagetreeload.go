@@ -10,7 +10,29 @@ func (t *pageTree) adopt(p *RevisionPage) {
 		return
 	}
 	t.orig[p.ID] = p
-	t.pages[p.ID] = p.clone()
+	t.put(p.clone())
+}
+
+// put puts a page into the tree, indexed under its parent.
+func (t *pageTree) put(p *RevisionPage) {
+	if old := t.pages[p.ID]; old != nil {
+		t.unindex(old)
+	}
+	t.pages[p.ID] = p
+	key := parentKey(p)
+	if t.byParent[key] == nil {
+		t.byParent[key] = map[string]*RevisionPage{}
+	}
+	t.byParent[key][p.ID] = p
+}
+
+func (t *pageTree) unindex(p *RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
+
+func parentKey(p *RevisionPage) string {
+	if p.ParentID == nil {
+		return ""
+	}
+	return *p.ParentID
 }
 
 // load reads pages of src by id into the tree.
@@ -75,15 +97,9 @@ func (t *pageTree) children(parent string) []*RevisionPage {
 		}
 	}
 	t.kids[parent] = true
-	var out []*RevisionPage
-	for _, p := range t.pages {
-		key := ""
-		if p.ParentID != nil {
-			key = *p.ParentID
-		}
-		if key == parent {
-			out = append(out, p)
-		}
+	out := make([]*RevisionPage, 0, len(t.byParent[parent]))
+	for _, p := range t.byParent[parent] {
+		out = append(out, p)
 	}
 	return out
 }
@@ -93,6 +109,9 @@ func (t *pageTree) remove(id string) {
 	if t.orig[id] != nil {
 		t.gone[id] = true
 	}
+	if p := t.pages[id]; p != nil {
+		t.unindex(p)
+	}
 	delete(t.pages, id)
 }
 
@@ -100,7 +119,7 @@ func (t *pageTree) remove(id string) {
 func (t *pageTree) set(p *RevisionPage) {
 	t.get(p.ID)
 	delete(t.gone, p.ID)
-	t.pages[p.ID] = p
+	t.put(p)
 }
 
 // hasPage and pathID resolve links against the tree.
