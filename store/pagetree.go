@@ -39,8 +39,8 @@ type pageTree struct {
 	kids  map[string]bool          // parents ("" the top level) whose children are loaded
 	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
 	byParent map[string]map[string]*RevisionPage
-	err   error                    // the first read that failed
-	refs  map[string]string
+	err      error // the first read that failed
+	refs     map[string]string
 	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
 	fileRefs map[string]string
