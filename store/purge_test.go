@@ -96,6 +96,22 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	}
 	dupBefore, otherBefore := readAll(dup.ID), readAll(other.ID)
 
+	// The original moving on leaves the copy as it was.
+	aRev, _ := st.FindSpace(ctx, a.ID)
+	aPages, _ := st.FindRevision(ctx, a.ID, aRev.RevisionID)
+	acr, _ := st.CreateChangeRequest(ctx, a.ID, u.ID, "original edit")
+	if _, _, err := st.UpdateChangeRequestContent(ctx, a.ID, acr.ID, u.ID, []PageChange{
+		{Type: "update_page", Page: &aPages.Pages[1].ID, Markdown: str("original moved on"), Title: str("Renamed")},
+		{Type: "delete_page", Page: &aPages.Pages[0].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, c, err := st.MergeChangeRequest(ctx, a.ID, acr.ID); err != nil || c {
+		t.Fatalf("merge: %v %v", err, c)
+	}
+	if got := readAll(dup.ID); got != dupBefore {
+		t.Fatalf("the duplicate reads %q after its original changed, %q before", got, dupBefore)
+	}
+
 	if err := st.DeleteSpace(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
