@@ -269,9 +269,10 @@ func (v *view) byPath(path string, bodies bool) (*RevisionPage, error) {
 	return pages[0], nil
 }
 
-// touched returns the ids of the pages whose version in element a of chain x may differ from
-// their version in chain y: what the elements the two chains do not share touched. Chains share
-// their roots; where they part in one line, what that line touched between the two seqs counts.
+// touchedBetween returns the ids (idColumn of table: page or file versions) that may differ
+// between the revisions of chains x and y: what the elements the two chains do not share
+// touched. Where the chains part inside one line, what that line touched between the two seqs
+// counts; chains with different roots share nothing (every row of both counts).
 func touchedBetween(ctx context.Context, q querier, table, idColumn string, x, y chain) ([]string, error) {
 	i, j := len(x)-1, len(y)-1
 	type span struct{ line, lo, hi int64 }
