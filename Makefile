@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build run test test-go test-compat compat-deps bench vet fuzz
+.PHONY: all generate build run test test-go test-compat compat-deps bench bench-revisions vet fuzz
 
 all: build
 
@@ -38,9 +38,15 @@ compat/node_modules/.package-lock.json: compat/package-lock.json
 test-compat:
 	bash compat/run.sh
 
+# The store benchmarks include the content model's figures (issue 9): BenchmarkRevisions5000Pages
+# and BenchmarkRevisions20000Pages ingest a space and print ingest rate, batch, merge, listPages,
+# page read latencies and database size; `make bench-revisions` runs only those.
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
 	bash bench/load.sh
+
+bench-revisions:
+	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/ | grep -E 'pages:|^Benchmark|^ok'
 
 # Fuzzing beyond the committed corpus (which every `go test` runs): FUZZTIME per target.
 FUZZTIME ?= 30s

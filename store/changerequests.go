@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -288,7 +289,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 				changes[i].Revision = &base
 			}
 		}
-		revision, tree, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, changes)
+		revision, tree, _, _, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
 		if err != nil {
 			return err
 		}
@@ -296,13 +297,22 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 		for ref, id := range tree.fileRefs {
 			res.Refs[ref] = id
 		}
-		for _, f := range tree.files {
-			rf := &RevisionFile{}
-			if err := scanFile(tx.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM revision_files f JOIN blobs b ON b.id = f.blob_id
-				WHERE f.revision_id = ? AND f.file_id = ?`, revision, f.ID), rf); err != nil {
-				return fmt.Errorf("store: unable to read inserted file: %w", err)
+		if len(tree.files) > 0 {
+			ids := make([]any, len(tree.files))
+			for i, f := range tree.files {
+				ids[i] = f.ID
 			}
-			res.Files = append(res.Files, rf)
+			files, err := revisionFiles(ctx, tx, revision, "f.file_id IN ("+placeholders(len(ids))+")", ids...)
+			if err != nil {
+				return err
+			}
+			byID := make(map[string]*RevisionFile, len(files))
+			for _, f := range files {
+				byID[f.ID] = f
+			}
+			for _, f := range tree.files {
+				res.Files = append(res.Files, byID[f.ID])
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?`,
 			revision, formatTime(tx.now), cr.ID); err != nil {
@@ -318,15 +328,15 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 }
 
 // applyBatch applies a batch of changes to the pages of revision from and writes the result as
-// a new revision (with from as its parent): refs in the new markdown become ids, uploaded files
-// join the revision. It returns the revision and the applied tree. revert_page changes read the
-// revision they name (from when they name none), which must be one of the space's.
-func applyBatch(ctx context.Context, tx *Tx, spaceID, from string, changes []PageChange) (string, *pageTree, error) {
-	pages, err := loadPages(ctx, tx, from, false)
+// a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
+// the new markdown become ids, uploaded files join the revision. It returns the revision, the
+// applied tree and what it changed.
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []PageChange) (string, *pageTree, []*RevisionPage, []*RevisionPage, error) {
+	v, err := newView(ctx, tx, from)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, nil, err
 	}
-	tree := newPageTree(pages, tx.now)
+	tree := newPageTree(v, tx.now)
 	tree.base = from
 	known := map[string]bool{}
 	tree.older = func(revision, pageID string) (*RevisionPage, error) {
@@ -340,28 +350,33 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from string, changes []Pag
 			}
 			known[revision] = true
 		}
-		found, err := loadPagesByID(ctx, tx, revision, []string{pageID})
-		if err != nil || len(found) == 0 {
+		old, err := newView(ctx, tx, revision)
+		if err != nil {
 			return nil, err
 		}
-		return found[0], nil
+		return old.page(pageID, false)
 	}
 	if err := tree.apply(changes); err != nil {
-		return "", nil, err
+		return "", nil, nil, nil, err
 	}
-	for _, p := range tree.pages {
+	changed, deleted := tree.result()
+	for _, p := range changed {
 		if p.BodyID == 0 {
 			p.Markdown = rewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
 		}
 	}
-	revision, err := writeRevision(ctx, tx, spaceID, "edits", []string{from}, nil, treeOrder(tree.list()), from, pages)
+	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
+		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree})
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, nil, err
+	}
+	if tree.err != nil {
+		return "", nil, nil, nil, tree.err
 	}
 	if err := insertFiles(ctx, tx, revision, tree.files); err != nil {
-		return "", nil, err
+		return "", nil, nil, nil, err
 	}
-	return revision, tree, nil
+	return revision, tree, changed, deleted, nil
 }
 
 // MergeConflictError lists the pages a merge or update could not merge.
@@ -381,7 +396,7 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 		if err != nil {
 			return err
 		}
-		merged, ours, found, err := s.mergeRevisions(ctx, tx, spaceID, cr.Base(), sp.RevisionID, cr.RevisionID, false)
+		tree, found, err := mergeRevisions(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID, false)
 		if err != nil {
 			return err
 		}
@@ -389,14 +404,19 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 			revision, conflicts = sp.RevisionID, true
 			return nil
 		}
-		revision, err = writeRevision(ctx, tx, spaceID, "merge", []string{sp.RevisionID, cr.RevisionID}, &cr.ID, merged, sp.RevisionID, ours)
+		changed, deleted := tree.result()
+		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge", parents: []string{sp.RevisionID, cr.RevisionID},
+			crID: &cr.ID, from: sp.RevisionID, changed: changed, deleted: deleted, tree: tree, links: tree})
 		if err != nil {
 			return err
+		}
+		if tree.err != nil {
+			return tree.err
 		}
 		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
 			return err
 		}
-		if err := indexSpace(ctx, tx, spaceID, merged); err != nil {
+		if err := indexChanges(ctx, tx, spaceID, changed, deleted); err != nil {
 			return err
 		}
 		now := formatTime(tx.now)
@@ -425,16 +445,23 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 			revision = cr.RevisionID // already up to date
 			return nil
 		}
-		merged, ours, found, err := s.mergeRevisions(ctx, tx, spaceID, cr.Base(), cr.RevisionID, sp.RevisionID, true)
+		tree, found, err := mergeRevisions(ctx, tx, cr.Base(), cr.RevisionID, sp.RevisionID, true)
 		if err != nil {
 			return err
 		}
 		if len(found) > 0 {
 			return mergeConflictError("Updating from the space's content", found)
 		}
-		revision, err = writeRevision(ctx, tx, spaceID, "update", []string{cr.RevisionID, sp.RevisionID}, nil, merged, sp.RevisionID, ours)
+		// The change request's new line forks from main's head: it holds only what the change
+		// request changed.
+		changed, deleted := tree.result()
+		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update", parents: []string{cr.RevisionID, sp.RevisionID},
+			from: sp.RevisionID, owner: cr.ID, changed: changed, deleted: deleted, tree: tree, links: tree})
 		if err != nil {
 			return err
+		}
+		if tree.err != nil {
+			return tree.err
 		}
 		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
 			return err
@@ -448,36 +475,46 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 	return revision, err
 }
 
-// mergeRevisions three-way merges the page trees of ours and theirs against base; it also
-// mergeRevisions three-way merges the page trees of ours and theirs against base. The side that
-// is the space's content (main: theirs when theirsIsMain, else ours) is loaded whole; of the other
-// side and of the base only the pages that differ between them are loaded, since a page the
-// change request left as it was in the base merges to main's version anyway. It also returns
-// main's pages, which the merged revision is written against.
-func (s *Store) mergeRevisions(ctx context.Context, tx *Tx, spaceID, base, ours, theirs string, theirsIsMain bool) (merged, mainPages []*RevisionPage, conflicts []mergeConflict, err error) {
+// mergeRevisions three-way merges ours and theirs against base into a tree over main's content
+// (theirs when theirsIsMain, else ours). Only the pages the change request's side changed since
+// the base are merged: every other page merges to main's version. They are found from the rows
+// written between the base and the change request's revision, so a merge costs what the change
+// request touched, not what the space holds.
+func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*pageTree, []mergeConflict, error) {
 	mainRev, crRev := ours, theirs
 	if theirsIsMain {
 		mainRev, crRev = theirs, ours
 	}
-	if mainPages, err = loadPages(ctx, tx, mainRev, false); err != nil {
-		return nil, nil, nil, err
-	}
 	changed, err := changedPageIDs(ctx, tx, base, crRev)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	bp, err := loadPagesByID(ctx, tx, base, changed)
-	if err != nil {
-		return nil, nil, nil, err
+	sort.Strings(changed)
+	sides := make([]map[string]*RevisionPage, 3)
+	for i, rev := range []string{base, mainRev, crRev} {
+		v, err := newView(ctx, tx, rev)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sides[i], err = v.pages(changed, false); err != nil {
+			return nil, nil, err
+		}
 	}
-	cp, err := loadPagesByID(ctx, tx, crRev, changed)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	op, tp := mainPages, cp
+	bp, op, tp := sides[0], sides[1], sides[2]
 	if theirsIsMain {
-		op, tp = cp, mainPages
+		op, tp = tp, op
 	}
-	merged, conflicts, err = threeWayMerge(bp, op, tp, theirsIsMain, tx.now, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
-	return merged, mainPages, conflicts, err
+	merged, conflicts, err := threeWayMerge(changed, bp, op, tp, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
+	if err != nil || len(conflicts) > 0 {
+		return nil, conflicts, err
+	}
+	v, err := newView(ctx, tx, mainRev)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree := newPageTree(v, tx.now)
+	if conflicts := applyMerge(tree, merged); len(conflicts) > 0 {
+		return nil, conflicts, tree.err
+	}
+	return tree, nil, tree.err
 }

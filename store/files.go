@@ -12,6 +12,7 @@ import (
 	_ "image/gif" // image dimensions of uploaded GIFs
 	_ "image/jpeg"
 	_ "image/png"
+	"sort"
 )
 
 // RevisionFile is a file of a revision.
@@ -48,78 +49,97 @@ func scanFile(sc interface{ Scan(...any) error }, f *RevisionFile) error {
 	return nil
 }
 
+// revisionFiles returns the files of a revision (cond narrows them, on file row f), by id. A file
+// is in a revision when a line of its chain added it at or before the seq the chain reads it at.
+func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args ...any) ([]*RevisionFile, error) {
+	c, err := revisionChain(ctx, q, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []*RevisionFile
+	for _, el := range c {
+		rows, err := q.QueryContext(ctx, `SELECT `+fileColumns+` FROM file_versions f JOIN blobs b ON b.id = f.blob_id
+			WHERE f.line_id = ? AND f.valid_from <= ? AND `+cond, append([]any{el.line, el.upto}, args...)...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to list files: %w", err)
+		}
+		for rows.Next() {
+			f := &RevisionFile{}
+			if err := scanFile(rows, f); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: unable to list files: %w", err)
+			}
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				out = append(out, f)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to list files: %w", err)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
 // FindFiles lists the files of a revision, by id.
 func (s *Store) FindFiles(ctx context.Context, revisionID string, p Page) (List[*RevisionFile], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
 		return List[*RevisionFile]{}, err
 	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM revision_files WHERE revision_id = ?`, revisionID).Scan(&count); err != nil {
-		return List[*RevisionFile]{}, fmt.Errorf("store: unable to count files: %w", err)
-	}
-	after := ""
-	if cur != nil {
-		after = cur[0]
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+fileColumns+` FROM revision_files f JOIN blobs b ON b.id = f.blob_id
-		WHERE f.revision_id = ? AND f.file_id > ? ORDER BY f.file_id LIMIT ?`, revisionID, after, p.limit()+1)
+	all, err := revisionFiles(ctx, s.reader, revisionID, "1 = 1")
 	if err != nil {
-		return List[*RevisionFile]{}, fmt.Errorf("store: unable to list files: %w", err)
+		return List[*RevisionFile]{}, err
 	}
-	defer rows.Close()
 	var items []*RevisionFile
-	for rows.Next() {
-		f := &RevisionFile{}
-		if err := scanFile(rows, f); err != nil {
-			return List[*RevisionFile]{}, fmt.Errorf("store: unable to list files: %w", err)
+	for _, f := range all {
+		if (cur == nil || f.ID > cur[0]) && len(items) <= p.limit() {
+			items = append(items, f)
 		}
-		items = append(items, f)
 	}
-	if err := rows.Err(); err != nil {
-		return List[*RevisionFile]{}, fmt.Errorf("store: unable to list files: %w", err)
-	}
-	return finishPage(items, p.limit(), count, func(f *RevisionFile) []string { return []string{f.ID} }), nil
+	return finishPage(items, p.limit(), len(all), func(f *RevisionFile) []string { return []string{f.ID} }), nil
 }
 
 // FindFile returns a file of a revision.
 func (s *Store) FindFile(ctx context.Context, revisionID, fileID string) (*RevisionFile, error) {
-	f := &RevisionFile{}
-	err := scanFile(s.reader.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM revision_files f JOIN blobs b ON b.id = f.blob_id
-		WHERE f.revision_id = ? AND f.file_id = ?`, revisionID, fileID), f)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("File")
-	}
-	if err != nil {
+	files, err := revisionFiles(pointRead(ctx), s.reader, revisionID, "f.file_id = ?", fileID)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, fmt.Errorf("store: unable to find file: %w", err)
 	}
-	return f, nil
+	if len(files) == 0 {
+		return nil, notFound("File")
+	}
+	return files[0], nil
 }
 
-// FindFilesByID returns the files of a revision with the given ids, in one query.
+// FindFilesByID returns the files of a revision with the given ids.
 func (s *Store) FindFilesByID(ctx context.Context, revisionID string, ids []string) (map[string]*RevisionFile, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+fileColumns+` FROM revision_files f JOIN blobs b ON b.id = f.blob_id
-		WHERE f.revision_id = ? AND f.file_id IN (SELECT value FROM json_each(?))`, revisionID, jsonStrings(ids))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find files: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]*RevisionFile{}
-	for rows.Next() {
-		f := &RevisionFile{}
-		if err := scanFile(rows, f); err != nil {
-			return nil, fmt.Errorf("store: unable to find files: %w", err)
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
 		}
-		out[f.ID] = f
+		files, err := revisionFiles(ctx, s.reader, revisionID, "f.file_id IN ("+placeholders(len(chunk))+")", args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out[f.ID] = f
+		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // FindBlob returns the bytes stored under a SHA-256 (hex) and a content type a revision gave
 // them under that name, for serving a download URL.
 func (s *Store) FindBlob(ctx context.Context, sha, name string) (data []byte, contentType string, err error) {
 	err = s.reader.QueryRowContext(ctx, `SELECT b.data, f.content_type FROM blobs b
-		JOIN revision_files f ON f.blob_id = b.id AND f.name = ?
+		JOIN file_versions f ON f.blob_id = b.id AND f.name = ?
 		WHERE b.sha256 = ? LIMIT 1`, name, sha).Scan(&data, &contentType)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", notFound("File")
@@ -132,19 +152,26 @@ func (s *Store) FindBlob(ctx context.Context, sha, name string) (data []byte, co
 
 // insertFiles adds uploaded files (their ids set) to a revision.
 func insertFiles(ctx context.Context, tx *Tx, revisionID string, files []FileUpload) error {
+	if len(files) == 0 {
+		return nil
+	}
+	ref, err := revisionLine(ctx, tx, revisionID)
+	if err != nil {
+		return err
+	}
 	for _, f := range files {
 		sum := sha256.Sum256(f.Data)
 		sha := hex.EncodeToString(sum[:])
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blobs (sha256, size, data) VALUES (?, ?, ?)`, sha, len(f.Data), f.Data); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+			sha, len(f.Data), f.Data); err != nil {
 			return fmt.Errorf("store: unable to store file: %w", err)
 		}
 		var w, h any
 		if cfg, _, err := image.DecodeConfig(bytes.NewReader(f.Data)); err == nil {
 			w, h = cfg.Width, cfg.Height
 		}
-		id := f.ID
-		if _, err := tx.ExecContext(ctx, `INSERT INTO revision_files (revision_id, file_id, name, content_type, blob_id, width, height)
-			SELECT ?, ?, ?, ?, id, ?, ? FROM blobs WHERE sha256 = ?`, revisionID, id, f.Name, f.ContentType, w, h, sha); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO file_versions (line_id, file_id, valid_from, name, content_type, blob_id, width, height)
+			SELECT ?, ?, ?, ?, ?, id, ?, ? FROM blobs WHERE sha256 = ?`, ref.line, f.ID, ref.upto, f.Name, f.ContentType, w, h, sha); err != nil {
 			return fmt.Errorf("store: unable to add file: %w", err)
 		}
 	}
@@ -152,39 +179,56 @@ func insertFiles(ctx context.Context, tx *Tx, revisionID string, files []FileUpl
 }
 
 // mergeFiles adds to a revision the files of another it lacks: files are only ever added, so a
-// merge holds the files of both sides.
+// merge holds the files of both sides. Only the files added since the two revisions parted are
+// looked at.
 func mergeFiles(ctx context.Context, tx *Tx, to, other string) error {
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO revision_files (revision_id, file_id, name, content_type, blob_id, width, height)
-		SELECT ?, file_id, name, content_type, blob_id, width, height FROM revision_files WHERE revision_id = ?`, to, other); err != nil {
-		return fmt.Errorf("store: unable to merge files: %w", err)
+	x, err := revisionChain(ctx, tx, to)
+	if err != nil {
+		return err
 	}
-	return nil
-}
-
-// copyFiles gives a new revision the files of another.
-func copyFiles(ctx context.Context, tx *Tx, to, from string) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO revision_files (revision_id, file_id, name, content_type, blob_id, width, height)
-		SELECT ?, file_id, name, content_type, blob_id, width, height FROM revision_files WHERE revision_id = ?`, to, from); err != nil {
-		return fmt.Errorf("store: unable to copy files: %w", err)
+	y, err := revisionChain(ctx, tx, other)
+	if err != nil {
+		return err
+	}
+	ids, err := touchedBetween(ctx, tx, "file_versions", "file_id", x, y)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	cond := "f.file_id IN (" + placeholders(len(ids)) + ")"
+	have, err := revisionFiles(ctx, tx, to, cond, args...)
+	if err != nil {
+		return err
+	}
+	present := map[string]bool{}
+	for _, f := range have {
+		present[f.ID] = true
+	}
+	args = args[:0]
+	for _, id := range ids {
+		if !present[id] {
+			args = append(args, id)
+		}
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	cond = "f.file_id IN (" + placeholders(len(args)) + ")"
+	for _, el := range y {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO file_versions (line_id, file_id, valid_from, name, content_type, blob_id, width, height)
+			SELECT ?, f.file_id, ?, f.name, f.content_type, f.blob_id, f.width, f.height FROM file_versions f
+			WHERE f.line_id = ? AND f.valid_from <= ? AND `+cond+`
+			ON CONFLICT (line_id, file_id) DO NOTHING`, append([]any{x[0].line, x[0].upto, el.line, el.upto}, args...)...); err != nil {
+			return fmt.Errorf("store: unable to merge files: %w", err)
+		}
 	}
 	return nil
 }
 
 // FindAllFiles returns every file of a revision, by id.
 func (s *Store) FindAllFiles(ctx context.Context, revisionID string) ([]*RevisionFile, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+fileColumns+` FROM revision_files f JOIN blobs b ON b.id = f.blob_id
-		WHERE f.revision_id = ? ORDER BY f.file_id`, revisionID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list files: %w", err)
-	}
-	defer rows.Close()
-	var out []*RevisionFile
-	for rows.Next() {
-		f := &RevisionFile{}
-		if err := scanFile(rows, f); err != nil {
-			return nil, fmt.Errorf("store: unable to list files: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return revisionFiles(ctx, s.reader, revisionID, "1 = 1")
 }

@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -53,9 +55,15 @@ func linkDestinations(md string) []string {
 	return out
 }
 
+// linkResolver finds link targets in the content being written.
+type linkResolver interface {
+	hasPage(id string) bool
+	pathID(path string) (string, bool)
+}
+
 // resolveLink turns a link destination of the page at pagePath into a stored link; ok is false
 // for what is not a link to record (an anchor in the same page, an unknown scheme).
-func resolveLink(dest, pagePath string, byID map[string]bool, byPath map[string]string) (kind, target string, ok bool) {
+func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok bool) {
 	dest = strings.TrimSpace(dest)
 	if dest == "" || strings.HasPrefix(dest, "#") {
 		return "", "", false
@@ -75,10 +83,10 @@ func resolveLink(dest, pagePath string, byID map[string]bool, byPath map[string]
 	switch {
 	case strings.HasPrefix(p, "/pages/"):
 		x := strings.Trim(strings.TrimPrefix(p, "/pages/"), "/")
-		if byID[x] {
+		if r.hasPage(x) {
 			return "page", x, true
 		}
-		if id, ok := byPath[x]; ok {
+		if id, ok := r.pathID(x); ok {
 			return "page", id, true
 		}
 		return "page", dest, true
@@ -90,7 +98,7 @@ func resolveLink(dest, pagePath string, byID map[string]bool, byPath map[string]
 		if base := path.Base(target); strings.EqualFold(base, "readme") {
 			target = path.Dir(target)
 		}
-		if id, ok := byPath[target]; ok {
+		if id, ok := r.pathID(target); ok {
 			return "page", id, true
 		}
 		return "page", dest, true
@@ -98,19 +106,13 @@ func resolveLink(dest, pagePath string, byID map[string]bool, byPath map[string]
 	return "", "", false
 }
 
-// pageLinks extracts and resolves the links of pages (their Markdown set) against a tree.
-func pageLinks(pages []*RevisionPage, all []*RevisionPage) []Link {
-	byID := make(map[string]bool, len(all))
-	byPath := make(map[string]string, len(all))
-	for _, p := range all {
-		byID[p.ID] = true
-		byPath[p.Path] = p.ID
-	}
+// pageLinks extracts and resolves the links of pages (their Markdown set).
+func pageLinks(pages []*RevisionPage, r linkResolver) []Link {
 	var out []Link
 	for _, p := range pages {
 		seen := map[[2]string]bool{}
 		for _, d := range linkDestinations(p.Markdown) {
-			kind, target, ok := resolveLink(d, p.Path, byID, byPath)
+			kind, target, ok := resolveLink(d, p.Path, r)
 			if !ok || seen[[2]string{kind, target}] {
 				continue
 			}
@@ -159,28 +161,21 @@ func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 	})
 }
 
-// writeLinks stores the links of a new revision: those of pages it copied unchanged come from the
-// revision copied from; the changed pages' are extracted from their markdown.
-func writeLinks(ctx context.Context, tx *Tx, revisionID, from string, changed, all []*RevisionPage) error {
-	if from != "" {
-		keep := make(map[string]bool, len(all))
-		for _, p := range all {
-			keep[p.ID] = true
-		}
-		skip := make([]string, 0, len(changed))
-		for _, p := range changed {
-			skip = append(skip, p.ID)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO revision_links (revision_id, page_id, kind, target)
-			SELECT ?, l.page_id, l.kind, l.target FROM revision_links l
-			JOIN revision_pages p ON p.revision_id = ? AND p.page_id = l.page_id
-			WHERE l.revision_id = ? AND l.page_id NOT IN (SELECT value FROM json_each(?))`,
-			revisionID, revisionID, from, jsonStrings(skip)); err != nil {
-			return fmt.Errorf("store: unable to copy links: %w", err)
-		}
-	}
+// writeLinks stores the links of newly written page versions. A page whose body and path are
+// those of the row it was read from keeps that row's links; the others' are extracted from their
+// markdown and resolved against the new content.
+func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkResolver) error {
+	var parse []*RevisionPage
 	var need []int64
 	for _, p := range changed {
+		if p.version != 0 && p.BodyID == p.readBody && p.Path == p.readPath {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
+				SELECT ?, kind, target FROM page_links WHERE version_id = ?`, p.written, p.version); err != nil {
+				return fmt.Errorf("store: unable to copy links: %w", err)
+			}
+			continue
+		}
+		parse = append(parse, p)
 		if p.Markdown == "" && p.BodyID != 0 {
 			need = append(need, p.BodyID)
 		}
@@ -190,19 +185,23 @@ func writeLinks(ctx context.Context, tx *Tx, revisionID, from string, changed, a
 		if err != nil {
 			return err
 		}
-		for _, p := range changed {
+		for _, p := range parse {
 			if p.Markdown == "" && p.BodyID != 0 {
 				p.Markdown = bodies[p.BodyID]
 			}
 		}
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO revision_links (revision_id, page_id, kind, target) VALUES (?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO page_links (version_id, kind, target) VALUES (?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("store: unable to write links: %w", err)
 	}
 	defer ins.Close()
-	for _, l := range pageLinks(changed, all) {
-		if _, err := ins.ExecContext(ctx, revisionID, l.PageID, l.Kind, l.Target); err != nil {
+	written := make(map[string]int64, len(parse))
+	for _, p := range parse {
+		written[p.ID] = p.written
+	}
+	for _, l := range pageLinks(parse, r) {
+		if _, err := ins.ExecContext(ctx, written[l.PageID], l.Kind, l.Target); err != nil {
 			return fmt.Errorf("store: unable to write links: %w", err)
 		}
 	}
@@ -231,21 +230,67 @@ type LinkFilter struct {
 	AppPrefix string
 }
 
-// linkTargets is a CTE of the targets of a revision's links (?1), with status; ?2 is the app
-// prefix, ?3 the linking page or NULL.
-const linkTargets = `WITH t AS (
-	SELECT l.kind, l.target, group_concat(l.page_id) AS sources, count(*) AS n,
-		CASE
-			WHEN l.kind = 'page' THEN CASE WHEN EXISTS (SELECT 1 FROM revision_pages p
-				WHERE p.revision_id = ?1 AND p.page_id = l.target) THEN 'ok' ELSE 'broken' END
-			WHEN l.kind = 'file' THEN CASE WHEN EXISTS (SELECT 1 FROM revision_files f
-				WHERE f.revision_id = ?1 AND f.file_id = l.target) THEN 'ok' ELSE 'broken' END
-			WHEN ?2 != '' AND substr(l.target, 1, length(?2)) = ?2 THEN 'in-app'
-			ELSE 'ok'
-		END AS status
-	FROM revision_links l
-	WHERE l.revision_id = ?1 AND (?3 IS NULL OR l.page_id = ?3)
-	GROUP BY l.kind, l.target)`
+// revisionLinks returns the links of a revision's pages, and its pages and files by id.
+func revisionLinks(ctx context.Context, q querier, revisionID string) ([]Link, map[string]bool, map[string]bool, error) {
+	v, err := newView(ctx, q, revisionID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pages, err := v.all(false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	versions := make(map[int64]bool, len(pages))
+	pageSet := make(map[string]bool, len(pages))
+	for _, p := range pages {
+		versions[p.version] = true
+		pageSet[p.ID] = true
+	}
+	var links []Link
+	for _, el := range v.c {
+		rows, err := q.QueryContext(ctx, `SELECT p.id, p.page_id, l.kind, l.target FROM page_versions p
+			JOIN page_links l ON l.version_id = p.id
+			WHERE p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, el.line, el.upto, el.upto)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
+		}
+		for rows.Next() {
+			var version int64
+			var l Link
+			if err := rows.Scan(&version, &l.PageID, &l.Kind, &l.Target); err != nil {
+				rows.Close()
+				return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
+			}
+			if versions[version] {
+				links = append(links, l)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
+		}
+	}
+	files, err := revisionFiles(ctx, q, revisionID, "1 = 1")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fileSet := make(map[string]bool, len(files))
+	for _, f := range files {
+		fileSet[f.ID] = true
+	}
+	return links, pageSet, fileSet, nil
+}
+
+// linkStatus is ok, broken or in-app.
+func linkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
+	switch {
+	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target]:
+		return "broken"
+	case l.Kind == "url" && appPrefix != "" && strings.HasPrefix(l.Target, appPrefix):
+		return "in-app"
+	}
+	return "ok"
+}
 
 // FindLinks lists the targets of a revision's links, by kind and target, with the stats of all
 // of them (whatever the status filter).
@@ -255,92 +300,134 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, 
 	if err != nil {
 		return List[*LinkTarget]{}, stats, err
 	}
-	args := []any{revisionID, f.AppPrefix, nullString(f.PageID), nullString(f.Status)}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, linkTargets+`
-		SELECT COALESCE(sum(n), 0), COALESCE(sum(CASE WHEN status = 'broken' THEN n ELSE 0 END), 0),
-			COALESCE(sum(CASE WHEN ?4 IS NULL OR status = ?4 THEN 1 ELSE 0 END), 0) FROM t`, args...).Scan(&stats.Total, &stats.Broken, &count); err != nil {
-		return List[*LinkTarget]{}, stats, fmt.Errorf("store: unable to count links: %w", err)
+	var links []Link
+	var pages, files map[string]bool
+	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+		links, pages, files, err = revisionLinks(ctx, tx, revisionID)
+		return err
+	}); err != nil {
+		return List[*LinkTarget]{}, stats, err
 	}
-	after := []any{"", ""}
-	if cur != nil {
-		after = []any{cur[0], cur[1]}
-	}
-	rows, err := s.reader.QueryContext(ctx, linkTargets+`
-		SELECT kind, target, status, sources FROM t
-		WHERE (?4 IS NULL OR status = ?4) AND (kind, target) > (?5, ?6)
-		ORDER BY kind, target LIMIT ?7`, append(args, after[0], after[1], p.limit()+1)...)
-	if err != nil {
-		return List[*LinkTarget]{}, stats, fmt.Errorf("store: unable to list links: %w", err)
-	}
-	defer rows.Close()
-	var items []*LinkTarget
-	for rows.Next() {
-		lt := &LinkTarget{}
-		var sources string
-		if err := rows.Scan(&lt.Kind, &lt.Target, &lt.Status, &sources); err != nil {
-			return List[*LinkTarget]{}, stats, fmt.Errorf("store: unable to list links: %w", err)
+	byTarget := map[[2]string]*LinkTarget{}
+	var targets []*LinkTarget
+	for _, l := range links {
+		if f.PageID != nil && l.PageID != *f.PageID {
+			continue
 		}
-		lt.Sources = strings.Split(sources, ",")
-		items = append(items, lt)
+		key := [2]string{l.Kind, l.Target}
+		lt := byTarget[key]
+		if lt == nil {
+			lt = &LinkTarget{Kind: l.Kind, Target: l.Target, Status: linkStatus(l, pages, files, f.AppPrefix)}
+			byTarget[key] = lt
+			targets = append(targets, lt)
+		}
+		lt.Sources = append(lt.Sources, l.PageID)
+		stats.Total++
+		if lt.Status == "broken" {
+			stats.Broken++
+		}
 	}
-	if err := rows.Err(); err != nil {
-		return List[*LinkTarget]{}, stats, fmt.Errorf("store: unable to list links: %w", err)
+	sort.Slice(targets, func(i, j int) bool {
+		if targets[i].Kind != targets[j].Kind {
+			return targets[i].Kind < targets[j].Kind
+		}
+		return targets[i].Target < targets[j].Target
+	})
+	count := 0
+	var items []*LinkTarget
+	for _, lt := range targets {
+		if f.Status != nil && lt.Status != *f.Status {
+			continue
+		}
+		count++
+		sort.Strings(lt.Sources)
+		if cur != nil && (lt.Kind < cur[0] || (lt.Kind == cur[0] && lt.Target <= cur[1])) {
+			continue
+		}
+		if len(items) <= p.limit() {
+			items = append(items, lt)
+		}
 	}
 	return finishPage(items, p.limit(), count, func(lt *LinkTarget) []string { return []string{lt.Kind, lt.Target} }), stats, nil
-}
-
-// brokenLink is the condition that link l (of revision ?rev) is broken, for kind page or file.
-func brokenLinkCond(alias, rev string) string {
-	return `((` + alias + `.kind = 'page' AND NOT EXISTS (SELECT 1 FROM revision_pages p WHERE p.revision_id = ` + rev + ` AND p.page_id = ` + alias + `.target))
-		OR (` + alias + `.kind = 'file' AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = ` + rev + ` AND f.file_id = ` + alias + `.target)))`
 }
 
 // CountLinksBrokenSince counts the broken links of a revision that were not broken (or not
 // there) in another: the links a change request broke.
 func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID string) (int, error) {
-	var n int
-	err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM revision_links l WHERE l.revision_id = ?1 AND `+brokenLinkCond("l", "?1")+`
-		AND NOT EXISTS (SELECT 1 FROM revision_links b WHERE b.revision_id = ?2 AND b.page_id = l.page_id
-			AND b.kind = l.kind AND b.target = l.target AND `+brokenLinkCond("b", "?2")+`)`, revisionID, baseID).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("store: unable to count broken links: %w", err)
+	var links, baseLinks []Link
+	var pages, files, basePages, baseFiles map[string]bool
+	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+		if links, pages, files, err = revisionLinks(ctx, tx, revisionID); err != nil {
+			return err
+		}
+		baseLinks, basePages, baseFiles, err = revisionLinks(ctx, tx, baseID)
+		return err
+	}); err != nil {
+		return 0, err
+	}
+	brokenBefore := map[Link]bool{}
+	for _, l := range baseLinks {
+		if linkStatus(l, basePages, baseFiles, "") == "broken" {
+			brokenBefore[l] = true
+		}
+	}
+	n := 0
+	for _, l := range links {
+		if linkStatus(l, pages, files, "") == "broken" && !brokenBefore[l] {
+			n++
+		}
 	}
 	return n, nil
 }
 
-// FindBacklinks lists the pages of a revision that link to a page or a file, by page id.
+// FindBacklinks lists the pages of a revision that link to a page or a file, by page id: the
+// page versions holding such a link, kept when they are the versions the revision holds.
 func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target string, p Page) (List[string], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
 		return List[string]{}, err
 	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(DISTINCT page_id) FROM revision_links
-		WHERE revision_id = ? AND kind = ? AND target = ?`, revisionID, kind, target).Scan(&count); err != nil {
-		return List[string]{}, fmt.Errorf("store: unable to count backlinks: %w", err)
+	v, err := newView(ctx, s.reader, revisionID)
+	if err != nil {
+		return List[string]{}, err
 	}
-	after := ""
-	if cur != nil {
-		after = cur[0]
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT DISTINCT page_id FROM revision_links
-		WHERE revision_id = ? AND kind = ? AND target = ? AND page_id > ? ORDER BY page_id LIMIT ?`,
-		revisionID, kind, target, after, p.limit()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT p.id, p.page_id FROM page_links l JOIN page_versions p ON p.id = l.version_id
+		WHERE l.kind = ? AND l.target = ?`, kind, target)
 	if err != nil {
 		return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 	}
-	defer rows.Close()
-	var items []string
+	candidates := map[int64]string{}
+	var ids []string
 	for rows.Next() {
+		var version int64
 		var id string
-		if err := rows.Scan(&id); err != nil {
+		if err := rows.Scan(&version, &id); err != nil {
+			rows.Close()
 			return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 		}
-		items = append(items, id)
+		candidates[version] = id
+		ids = append(ids, id)
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
 		return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 	}
-	return finishPage(items, p.limit(), count, func(id string) []string { return []string{id} }), nil
+	held, err := v.pages(ids, false)
+	if err != nil {
+		return List[string]{}, err
+	}
+	var all []string
+	for id, pg := range held {
+		if candidates[pg.version] == id {
+			all = append(all, id)
+		}
+	}
+	sort.Strings(all)
+	var items []string
+	for _, id := range all {
+		if (cur == nil || id > cur[0]) && len(items) <= p.limit() {
+			items = append(items, id)
+		}
+	}
+	return finishPage(items, p.limit(), len(all), func(id string) []string { return []string{id} }), nil
 }

@@ -20,12 +20,11 @@ func FuzzLinkExtraction(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	byID := map[string]bool{"abc": true}
-	byPath := map[string]string{"guide": "g1", "doc": "d1"}
+	pages := fuzzPages{byID: map[string]bool{"abc": true}, byPath: map[string]string{"guide": "g1", "doc": "d1"}}
 	refs := map[string]string{"ref1": "P1", "file-ref": "F1"}
 	f.Fuzz(func(t *testing.T, md string) {
 		for _, dest := range linkDestinations(md) {
-			kind, target, ok := resolveLink(dest, "guide/intro", byID, byPath)
+			kind, target, ok := resolveLink(dest, "guide/intro", pages)
 			if !ok {
 				continue
 			}
@@ -47,4 +46,17 @@ func FuzzLinkExtraction(f *testing.F) {
 			t.Fatalf("markdown without a path was rewritten: %q -> %q", md, once)
 		}
 	})
+}
+
+// fuzzPages resolves links against fixed pages.
+type fuzzPages struct {
+	byID   map[string]bool
+	byPath map[string]string
+}
+
+func (f fuzzPages) hasPage(id string) bool { return f.byID[id] }
+
+func (f fuzzPages) pathID(path string) (string, bool) {
+	id, ok := f.byPath[path]
+	return id, ok
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 )
 
 // Three-way merge of page trees, page by page and field by field, against the last common
@@ -24,27 +23,12 @@ type mergeConflict struct {
 // bodyLoader returns the markdown of page bodies by id.
 type bodyLoader func(ids []int64) (map[int64]string, error)
 
-// theirsIsMain says which side is the space's content (ours otherwise): its pages keep their
-// slugs and paths when merged pages collide.
-func threeWayMerge(base, ours, theirs []*RevisionPage, theirsIsMain bool, now time.Time, bodies bodyLoader) ([]*RevisionPage, []mergeConflict, error) {
-	index := func(pages []*RevisionPage) map[string]*RevisionPage {
-		m := make(map[string]*RevisionPage, len(pages))
-		for _, p := range pages {
-			m[p.ID] = p
-		}
-		return m
-	}
-	b, o, t := index(base), index(ours), index(theirs)
-
+// threeWayMerge merges the pages with the given ids, as base, ours and theirs hold them (a
+// missing page is absent on that side). It returns each page's merged version (nil: absent).
+func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLoader) (map[string]*RevisionPage, []mergeConflict, error) {
 	// Bodies are compared by id first; only ids that differ need their markdown compared.
 	need := map[int64]bool{}
-	ids := map[string]bool{}
-	for _, m := range []map[string]*RevisionPage{b, o, t} {
-		for id := range m {
-			ids[id] = true
-		}
-	}
-	for id := range ids {
+	for _, id := range ids {
 		bo, oo, to := b[id], o[id], t[id]
 		switch {
 		case oo != nil && to != nil && oo.BodyID != to.BodyID:
@@ -83,28 +67,31 @@ func threeWayMerge(base, ours, theirs []*RevisionPage, theirsIsMain bool, now ti
 		return okx && oky && mx == my
 	}
 
-	var merged []*RevisionPage
+	merged := make(map[string]*RevisionPage, len(ids))
 	var conflicts []mergeConflict
-	for id := range ids {
+	for _, id := range ids {
 		bp, op, tp := b[id], o[id], t[id]
 		switch {
 		case op == nil && tp == nil:
+			merged[id] = nil
 			continue
 		case bp == nil && op != nil && tp == nil:
-			merged = append(merged, op)
+			merged[id] = op
 			continue
 		case bp == nil && tp != nil && op == nil:
-			merged = append(merged, tp)
+			merged[id] = tp
 			continue
 		case bp != nil && op == nil:
 			if !samePage(bp, tp, sameBody) {
 				conflicts = append(conflicts, mergeConflict{id, tp.Title, "deleted on one side, changed on the other"})
 			}
+			merged[id] = nil
 			continue
 		case bp != nil && tp == nil:
 			if !samePage(bp, op, sameBody) {
 				conflicts = append(conflicts, mergeConflict{id, op.Title, "deleted on one side, changed on the other"})
 			}
+			merged[id] = nil
 			continue
 		}
 		p, reason := mergePage(bp, op, tp, sameBody)
@@ -115,19 +102,58 @@ func threeWayMerge(base, ours, theirs []*RevisionPage, theirsIsMain bool, now ti
 		if p.UpdatedAt.Before(tp.UpdatedAt) {
 			p.UpdatedAt = tp.UpdatedAt
 		}
-		merged = append(merged, p)
+		merged[id] = p
 	}
 	if len(conflicts) > 0 {
 		sortConflicts(conflicts)
 		return nil, conflicts, nil
 	}
-	// A merged page must still have its parent, and no page may end up inside itself.
-	tree := newPageTree(merged, now)
-	for _, p := range tree.pages {
+	return merged, nil, nil
+}
+
+// applyMerge puts merged pages into a tree over main's content and checks the result: a merged
+// page must still have its parent, a deleted page no subpages left, and no page may end up inside
+// itself. A page of main keeps its slug; one new to main, moved or renamed gives way.
+func applyMerge(tree *pageTree, merged map[string]*RevisionPage) []mergeConflict {
+	ids := make([]string, 0, len(merged))
+	for id := range merged {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	tree.load(ids)
+	mainPages := map[string]*RevisionPage{}
+	for _, id := range ids {
+		if m := tree.get(id); m != nil {
+			mainPages[id] = m.clone()
+		}
+	}
+	var removed []string
+	for _, id := range ids {
+		if p := merged[id]; p != nil {
+			if mainPages[id] == nil {
+				tree.kids[id] = true // new to main: main holds no subpages of it
+			}
+			tree.set(p.clone())
+		} else if tree.get(id) != nil {
+			tree.remove(id)
+			removed = append(removed, id)
+		}
+	}
+	var conflicts []mergeConflict
+	for _, id := range removed {
+		for _, c := range tree.children(id) {
+			conflicts = append(conflicts, mergeConflict{c.ID, c.Title, "its parent page was deleted on the other side"})
+		}
+	}
+	for _, id := range ids {
+		p := tree.pages[id]
+		if p == nil {
+			continue
+		}
 		seen := map[string]bool{p.ID: true}
 		for a := p.ParentID; a != nil; {
-			parent, ok := tree.pages[*a]
-			if !ok {
+			parent := tree.get(*a)
+			if parent == nil {
 				conflicts = append(conflicts, mergeConflict{p.ID, p.Title, "its parent page was deleted on the other side"})
 				break
 			}
@@ -141,20 +167,21 @@ func threeWayMerge(base, ours, theirs []*RevisionPage, theirsIsMain bool, now ti
 	}
 	if len(conflicts) > 0 {
 		sortConflicts(conflicts)
-		return nil, conflicts, nil
+		return conflicts
 	}
-	// A page of main keeps its slug; one new to main, moved or renamed gives way on a collision.
-	mainPages := o
-	if theirsIsMain {
-		mainPages = t
-	}
-	for id, p := range tree.pages {
+	for _, id := range ids {
+		p := tree.pages[id]
+		if p == nil {
+			continue
+		}
 		if m := mainPages[id]; m == nil || m.Slug != p.Slug || !equalPtr(m.ParentID, p.ParentID) {
 			tree.fresh[id] = true
+		} else {
+			p.Path = m.Path // where main put it: the other side may have read an older parent path
 		}
 	}
 	tree.normalize()
-	return treeOrder(tree.list()), nil, nil
+	return nil
 }
 
 func sortConflicts(c []mergeConflict) {

@@ -52,10 +52,19 @@ type BatchResult struct {
 	Files    []*RevisionFile   // the files inserted, in order
 }
 
-// pageTree is a revision's pages being edited: by id, with the batch's refs.
+// pageTree is a revision's pages being edited: loaded lazily from the revision it starts from
+// (only the pages a change reaches: by id, a parent's children, a subtree), with the batch's refs.
+// What it changes is told apart from what it only read by comparing with the loaded rows.
 type pageTree struct {
-	pages map[string]*RevisionPage
-	refs  map[string]string
+	src   *view                    // the revision the tree starts from; nil: none
+	pages map[string]*RevisionPage // the loaded pages as they are now
+	orig  map[string]*RevisionPage // the loaded pages as src holds them
+	gone  map[string]bool          // pages of src deleted
+	kids  map[string]bool          // parents ("" the top level) whose children are loaded
+	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
+	byParent map[string]map[string]*RevisionPage
+	err      error // the first read that failed
+	refs     map[string]string
 	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
 	fileRefs map[string]string
@@ -67,26 +76,19 @@ type pageTree struct {
 	// explicitSlug holds the pages given a slug by the batch, with the change that gave it: such
 	// a slug does not give way, a collision is refused.
 	explicitSlug map[string]int
-	// before holds the paths of the pages the batch started from, by id; touched the pages the
-	// batch changed, in the order it first touched them.
-	before      map[string]string
-	beforePaths map[string]bool // the paths of before, made when a ref is first checked
-	touched     []string
-	touchedSet  map[string]bool
+	// touched holds the pages the batch changed, in the order it first touched them.
+	touched    []string
+	touchedSet map[string]bool
 	// older returns a page as it is in another revision of the space (nil: not there), for
 	// revert_page; base is the revision reverted to when a change names none.
 	older func(revision, pageID string) (*RevisionPage, error)
 	base  string
 }
 
-func newPageTree(pages []*RevisionPage, now time.Time) *pageTree {
-	t := &pageTree{pages: make(map[string]*RevisionPage, len(pages)), refs: map[string]string{}, fileRefs: map[string]string{},
-		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, before: make(map[string]string, len(pages)), touchedSet: map[string]bool{}}
-	for _, p := range pages {
-		t.pages[p.ID] = p.clone()
-		t.before[p.ID] = p.Path
-	}
-	return t
+func newPageTree(src *view, now time.Time) *pageTree {
+	return &pageTree{src: src, pages: map[string]*RevisionPage{}, orig: map[string]*RevisionPage{}, gone: map[string]bool{},
+		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, refs: map[string]string{}, fileRefs: map[string]string{},
+		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, touchedSet: map[string]bool{}}
 }
 
 // resolve returns the id of a page named by ref or id, or "" when there is none.
@@ -94,26 +96,25 @@ func (t *pageTree) resolve(name string) string {
 	if id, ok := t.refs[name]; ok {
 		return id
 	}
-	if _, ok := t.pages[name]; ok {
+	if t.get(name) != nil {
 		return name
 	}
 	return ""
 }
 
-// siblings returns the children of a parent ("" for the top level) in order, without except.
+// siblings returns the children of a parent (nil for the top level) in order, without except.
 func (t *pageTree) siblings(parent *string, except string) []*RevisionPage {
+	key := ""
+	if parent != nil {
+		key = *parent
+	}
 	var out []*RevisionPage
-	for _, p := range t.pages {
-		if p.ID != except && equalPtr(p.ParentID, parent) {
+	for _, p := range t.children(key) {
+		if p.ID != except {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Position != out[j].Position {
-			return out[i].Position < out[j].Position
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortSiblings(out)
 	return out
 }
 
@@ -154,11 +155,19 @@ func fieldErrorf(field, format string, args ...any) error {
 // EINVALID error naming the change (changes[i], or changes[i].field) and why.
 func (t *pageTree) apply(changes []PageChange) error {
 	for i, c := range changes {
-		if err := t.applyOne(i, c); err != nil {
+		err := t.applyOne(i, c)
+		if t.err != nil {
+			return t.err
+		}
+		if err != nil {
 			return changeError(i, err)
 		}
 	}
-	if i, err := t.normalizeBatch(); err != nil {
+	i, err := t.normalizeBatch()
+	if t.err != nil {
+		return t.err
+	}
+	if err != nil {
 		return changeError(i, err)
 	}
 	return nil
@@ -180,8 +189,8 @@ func (t *pageTree) touch(id string) {
 	}
 }
 
-// outcomes says what the batch did to each page it touched, against the pages it started from;
-// a page it created and deleted again is not there.
+// outcomes says what the batch did to each page it touched, against the revision it started
+// from; a page it created and deleted again is not there.
 func (t *pageTree) outcomes() []PageOutcome {
 	refOf := make(map[string]string, len(t.refs))
 	for ref, id := range t.refs {
@@ -189,7 +198,7 @@ func (t *pageTree) outcomes() []PageOutcome {
 	}
 	var out []PageOutcome
 	for _, id := range t.touched {
-		_, was := t.before[id]
+		was := t.orig[id] != nil
 		_, is := t.pages[id]
 		o := PageOutcome{PageID: id}
 		switch {
@@ -214,8 +223,8 @@ func (t *pageTree) outcomes() []PageOutcome {
 // less by the API).
 const MaxFileSize = 10 << 20
 
-// checkRef refuses a ref already used in the batch, or one that is the path of a page the batch
-// started from (a ./<ref>.md link would be ambiguous).
+// checkRef refuses a ref already used in the batch, or one that is the path of a page of the
+// revision the batch started from (a ./<ref>.md link would be ambiguous).
 func (t *pageTree) checkRef(field, ref string) error {
 	if _, dup := t.refs[ref]; dup {
 		return fieldErrorf(field, "%q is already the ref of a page of this batch", ref)
@@ -223,14 +232,15 @@ func (t *pageTree) checkRef(field, ref string) error {
 	if _, dup := t.fileRefs[ref]; dup {
 		return fieldErrorf(field, "%q is already the ref of a file of this batch", ref)
 	}
-	if t.beforePaths == nil {
-		t.beforePaths = make(map[string]bool, len(t.before))
-		for _, path := range t.before {
-			t.beforePaths[path] = true
+	if t.src != nil && t.err == nil {
+		p, err := t.src.byPath(ref, false)
+		if err != nil {
+			t.err = err
+			return nil
 		}
-	}
-	if t.beforePaths[ref] {
-		return fieldErrorf(field, "%q is the path of an existing page", ref)
+		if p != nil {
+			return fieldErrorf(field, "%q is the path of an existing page", ref)
+		}
 	}
 	return nil
 }
@@ -259,7 +269,8 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 			return err
 		}
 		t.setFields(i, p, c)
-		t.pages[p.ID] = p
+		t.put(p)
+		t.kids[p.ID] = true // a new page has no subpages in the revision it starts from
 		t.touch(p.ID)
 		return nil
 	case "update_page":
@@ -270,7 +281,7 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 		if err != nil {
 			return err
 		}
-		p := t.pages[id]
+		p := t.get(id)
 		if c.SetInto || c.At != nil {
 			if err := t.place(p, c.SetInto, c.Into, c.At, false); err != nil {
 				return err
@@ -335,7 +346,7 @@ func (t *pageTree) revert(c PageChange) error {
 	if err != nil {
 		return err
 	}
-	cur := t.pages[id]
+	cur := t.get(id)
 	switch {
 	case old == nil && cur == nil:
 		return fieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
@@ -344,24 +355,27 @@ func (t *pageTree) revert(c PageChange) error {
 		return nil
 	}
 	if old.ParentID != nil {
-		parent, ok := t.pages[*old.ParentID]
-		if !ok {
+		parent := t.get(*old.ParentID)
+		if parent == nil {
 			return fieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
 				revision, *old.ParentID)
 		}
-		for a := &parent.ID; a != nil; a = t.pages[*a].ParentID {
-			if *a == id {
+		for a := parent; a != nil; {
+			if a.ID == id {
 				return fieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
 			}
+			if a.ParentID == nil {
+				break
+			}
+			a = t.get(*a.ParentID)
 		}
 	}
 	p := old.clone()
 	p.Markdown, p.UpdatedAt = "", t.now
-	if cur == nil || !equalPtr(cur.ParentID, p.ParentID) || cur.Slug != p.Slug {
-		t.fresh[id] = true
-	}
+	// Its path is recomputed: the path it had there follows parents that may have moved since.
+	t.fresh[id] = true
 	delete(t.explicitSlug, id)
-	t.pages[id] = p
+	t.set(p)
 	t.touch(id)
 	return nil
 }
@@ -387,10 +401,15 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 			if id == "" {
 				return fieldErrorf("into", "no page %q in the change request's content", *into)
 			}
-			for a := &id; a != nil; a = t.pages[*a].ParentID {
+			for a := &id; a != nil; {
 				if *a == p.ID {
 					return fieldErrorf("into", "a page cannot go inside itself or its subpages")
 				}
+				ap := t.get(*a)
+				if ap == nil {
+					break
+				}
+				a = ap.ParentID
 			}
 			parent = &id
 		}
@@ -406,14 +425,20 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	if isNew || !equalPtr(p.ParentID, parent) {
 		t.fresh[p.ID] = true
 	}
+	if !isNew {
+		t.unindex(p)
+	}
 	p.ParentID, p.Position = parent, positionAt(sibs, idx)
+	if !isNew {
+		t.put(p)
+	}
 	return nil
 }
 
 func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	// A new title changes the URL only of a page new in this batch (its slug follows the title
 	// until given one); an existing page keeps its slug unless a slug is given.
-	_, existed := t.before[p.ID]
+	existed := t.orig[p.ID] != nil
 	_, explicit := t.explicitSlug[p.ID]
 	if c.Title != nil {
 		p.Title = *c.Title
@@ -457,25 +482,41 @@ func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
 }
 
 func (t *pageTree) deleteWithSubpages(id string) {
-	delete(t.pages, id)
 	t.touch(id)
-	for cid, c := range t.pages {
-		if c.ParentID != nil && *c.ParentID == id {
-			t.deleteWithSubpages(cid)
-		}
+	for _, c := range t.children(id) {
+		t.deleteWithSubpages(c.ID)
 	}
+	t.remove(id)
 }
 
-// normalize makes slugs unique among siblings (a -2, -3… suffix on later ones, fresh pages after
-// the others) and recomputes every path from the slugs.
+// normalize makes slugs unique among the siblings of fresh pages (a -2, -3… suffix on later
+// ones, fresh pages after the others) and recomputes the paths of fresh pages and, where a path
+// changed, of their subpages. Only the parents of fresh pages and the moved subtrees are read.
 func (t *pageTree) normalize() { _, _ = t.normalizeBatch() }
 
 // normalizeBatch is normalize for a batch: a slug the batch gave explicitly does not give way to
 // another page's; when it collides, the index of the change that gave it is returned with an
 // error, and the tree is left half done.
 func (t *pageTree) normalizeBatch() (int, error) {
-	ordered := treeOrder(t.list())
-	used := map[string]map[string]bool{}
+	var fresh []*RevisionPage
+	parents := map[string]bool{}
+	for id := range t.fresh {
+		p := t.pages[id]
+		if p == nil {
+			continue
+		}
+		fresh = append(fresh, p)
+		key := ""
+		if p.ParentID != nil {
+			key = *p.ParentID
+		}
+		parents[key] = true
+	}
+	keys := make([]string, 0, len(parents))
+	for k := range parents {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	// Untouched pages first, then those given an explicit slug, then the other fresh pages.
 	rank := func(p *RevisionPage) int {
 		if _, ok := t.explicitSlug[p.ID]; ok {
@@ -486,48 +527,69 @@ func (t *pageTree) normalizeBatch() (int, error) {
 		}
 		return 0
 	}
-	for r := 0; r < 3; r++ {
-		for _, p := range ordered {
-			if rank(p) != r {
-				continue
+	renamed := map[string]bool{}
+	for _, parent := range keys {
+		sibs := t.children(parent)
+		sortSiblings(sibs)
+		used := map[string]bool{}
+		for r := 0; r < 3; r++ {
+			for _, p := range sibs {
+				if rank(p) != r {
+					continue
+				}
+				if p.Slug == "" {
+					p.Slug = Slugify(p.Title)
+				}
+				if r == 1 && used[p.Slug] {
+					return t.explicitSlug[p.ID], fieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
+				}
+				slug := p.Slug
+				for n := 2; used[slug]; n++ {
+					slug = p.Slug + "-" + strconv.Itoa(n)
+				}
+				used[slug] = true
+				if slug != p.Slug {
+					renamed[p.ID] = true
+				}
+				p.Slug = slug
 			}
-			parent := ""
-			if p.ParentID != nil {
-				parent = *p.ParentID
-			}
-			if used[parent] == nil {
-				used[parent] = map[string]bool{}
-			}
-			if p.Slug == "" {
-				p.Slug = Slugify(p.Title)
-			}
-			if r == 1 && used[parent][p.Slug] {
-				return t.explicitSlug[p.ID], fieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
-			}
-			slug := p.Slug
-			for n := 2; used[parent][slug]; n++ {
-				slug = p.Slug + "-" + strconv.Itoa(n)
-			}
-			used[parent][slug] = true
-			p.Slug = slug
 		}
 	}
-	for _, p := range ordered {
-		if p.ParentID == nil {
-			p.Path = p.Slug
-		} else {
-			p.Path = t.pages[*p.ParentID].Path + "/" + p.Slug
+	for id := range renamed {
+		if !t.fresh[id] {
+			fresh = append(fresh, t.pages[id])
 		}
+	}
+	sort.Slice(fresh, func(i, j int) bool { return fresh[i].ID < fresh[j].ID })
+	for _, p := range fresh {
+		t.fixPath(p, map[string]bool{})
 	}
 	return 0, nil
 }
 
-func (t *pageTree) list() []*RevisionPage {
-	out := make([]*RevisionPage, 0, len(t.pages))
-	for _, p := range t.pages {
-		out = append(out, p)
+// fixPath recomputes a page's path from its parent's, and its subpages' when it changed.
+func (t *pageTree) fixPath(p *RevisionPage, seen map[string]bool) {
+	if seen[p.ID] || t.err != nil {
+		return
 	}
-	return out
+	seen[p.ID] = true
+	path := p.Slug
+	if p.ParentID != nil {
+		parent := t.get(*p.ParentID)
+		if parent == nil {
+			return
+		}
+		path = parent.Path + "/" + p.Slug
+	}
+	// A fresh page's subpages are looked at even when its path is what it was: a merge may have
+	// put them back where main had them while the page came from the other side.
+	if path == p.Path && !t.fresh[p.ID] {
+		return
+	}
+	p.Path = path
+	for _, c := range t.children(p.ID) {
+		t.fixPath(c, seen)
+	}
 }
 
 // Slugify derives a URL slug from a title: lower-case letters and digits joined by hyphens,

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 )
 
@@ -13,29 +12,19 @@ func (s *Store) FindPagesWithBodies(ctx context.Context, revisionID string, ids 
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	ij, err := json.Marshal(ids)
+	v, err := newView(ctx, s.reader, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	found, err := v.pages(ids, true)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find pages: %w", err)
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+pageColumns+`, b.markdown
-		FROM json_each(?1) j
-		JOIN revision_pages p ON p.revision_id = ?2 AND p.page_id = j.value
-		JOIN page_bodies b ON b.id = p.body_id
-		ORDER BY j.key`, string(ij), revisionID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find pages: %w", err)
-	}
-	defer rows.Close()
 	pages := make([]*RevisionPage, 0, len(ids))
-	for rows.Next() {
-		p := &RevisionPage{}
-		if err := scanPage(rows, p, &p.Markdown); err != nil {
-			return nil, fmt.Errorf("store: unable to find pages: %w", err)
+	for _, id := range ids {
+		if p := found[id]; p != nil {
+			pages = append(pages, p)
 		}
-		pages = append(pages, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to find pages: %w", err)
 	}
 	return pages, nil
 }

@@ -10,6 +10,49 @@ import (
 	"time"
 )
 
+// The content model: revisions that cost what they change.
+//
+// A revision is immutable content of a space: its page tree, its files and the links its pages
+// hold. Revisions are not stored whole. A revision lives on a line: a sequence of revisions
+// (seq 1, 2, …) in which each replaces the one before. A space's main content is one line; a
+// change request writes to a line of its own, forked from main at the revision it starts from
+// (or, after an update from main, at main's revision then). A line forked from another (parent
+// line, parent seq) reads from there every page it has not touched itself: a revision's content
+// is given by its chain, (its line, its seq), (the parent line, the fork's seq), … up to a line
+// with no parent. Duplicating a space forks the copy's main line from the original's revision.
+//
+// Tables (migration 0008): lines; page_versions, one row per version of a page in a line, valid
+// for valid_from <= seq < valid_to (openSeq while valid at the line's head), deleted for a
+// tombstone that hides a page the parent line holds; page_links, the links of one page version;
+// file_versions, a file added to a line at a seq (files are only ever added); page_bodies and
+// blobs hold markdown and bytes, shared by every version and file that uses them.
+//
+// Invariants:
+//   - A page's versions in one line tile [first seq that touched it, ∞): at any seq at most one
+//     is valid. So a page's version in element (line, upto) of a chain is the row with
+//     valid_from <= upto < valid_to, and "the line touched the page by upto" is "such a row
+//     exists"; the first element of the chain that touched a page decides it (a tombstone: gone).
+//   - Rows only ever change by closing: valid_to goes from openSeq to the seq of the revision
+//     that replaced them, always past every existing revision of the line. Every revision that
+//     exists keeps reading exactly the rows it read: revisions are immutable, and a row's page
+//     fields never change, so a process may cache decoded versions by id (ids are never reused).
+//   - Only the head of a line is appended to, and only by its owner: main writes (merges,
+//     templates) by the space, a change request's batches by that change request. Anything else
+//     starts a new line forked at the revision it builds on.
+//   - A revision writes rows only for the pages it adds, changes or deletes (plus the subpages
+//     whose path a move or rename changes), the files it adds and the links of the versions it
+//     writes. Reading and editing go through a lazy page tree that loads only what a change
+//     reaches (a page by id, a parent's children, a subtree); the pages a change request changed
+//     since its base are the rows its line wrote, so a merge or an update reads and writes in
+//     proportion to them. Chains are short: one element for main, two for a change request,
+//     one more per generation of duplicates.
+//   - Purging a space removes its lines with their rows, then the bodies and blobs nothing else
+//     uses; a line a surviving duplicate forks from stays until that duplicate is purged.
+//
+// Nothing here needs more than tables, b-tree indexes and plain SQL: a PostgreSQL backend
+// implements the same model on the same tables (and page metadata is one more column of
+// page_versions).
+
 // Revision is an immutable state of a space's content: its page tree and its parents.
 type Revision struct {
 	ID              string
@@ -23,24 +66,37 @@ type Revision struct {
 
 // RevisionPage is a page of a revision. Its body (markdown) is loaded only where asked for.
 type RevisionPage struct {
-	ID            string
-	ParentID      *string
-	Position      float64
-	Title         string
-	Slug          string
-	Path          string
-	Emoji         *string
-	Description   string
-	Hidden        bool
+	ID          string
+	ParentID    *string
+	Position    float64
+	Title       string
+	Slug        string
+	Path        string
+	Emoji       *string
+	Description string
+	Hidden      bool
+	// Icon, NoIndex (kept out of search), NoRobotsIndex (published with a robots noindex) and
+	// Condition (the visitor condition deciding whether it shows) are set by content batches.
 	Icon          *string
-	NoIndex       bool    // kept out of search
-	NoRobotsIndex bool    // published with a robots noindex
-	Condition     *string // the visitor condition deciding whether it shows
-	BodyID        int64   // 0: not yet written (Markdown holds the new body)
-	Markdown      string  // set by the queries that load bodies, and for new bodies
+	NoIndex       bool
+	NoRobotsIndex bool
+	Condition     *string
+	BodyID        int64  // 0: not yet written (Markdown holds the new body)
+	Markdown      string // set by the queries that load bodies, and for new bodies
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+
+	// version is the page_versions row the page was read from (0: not read), with the body and
+	// path it had there: a page written again with both unchanged keeps that row's links.
+	version  int64
+	readLine int64
+	readBody int64
+	readPath string
+	written  int64 // the row writeRevision wrote for it
 }
+
+// markRead records where a page just scanned was read from.
+func (p *RevisionPage) markRead() { p.readBody, p.readPath = p.BodyID, p.Path }
 
 func (p *RevisionPage) clone() *RevisionPage {
 	c := *p
@@ -49,15 +105,33 @@ func (p *RevisionPage) clone() *RevisionPage {
 
 // FindRevision returns a revision of a space with its pages (without bodies).
 func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*Revision, error) {
-	return findRevision(ctx, s.reader, spaceID, id)
+	var r *Revision
+	err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+		r, err = findRevision(ctx, tx, spaceID, id, &s.versions)
+		return err
+	})
+	return r, err
 }
 
-func findRevision(ctx context.Context, q querier, spaceID, id string) (*Revision, error) {
+// snapshot runs reads in one read transaction, so they see one state of the database.
+func (s *Store) snapshot(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.reader.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin a read: %w", err)
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// findRevision reads a revision; cache (nil inside a write transaction, whose rows are not
+// committed yet) keeps the versions read.
+func findRevision(ctx context.Context, q querier, spaceID, id string, cache *versionCache) (*Revision, error) {
 	r := &Revision{}
 	var parents, created string
 	var crID sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT id, space_id, type, parents, change_request_id, created_at
-		FROM revisions WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&r.ID, &r.SpaceID, &r.Type, &parents, &crID, &created)
+	var ref lineRef
+	err := q.QueryRowContext(ctx, `SELECT id, space_id, type, parents, change_request_id, created_at, line_id, seq
+		FROM revisions WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&r.ID, &r.SpaceID, &r.Type, &parents, &crID, &created, &ref.line, &ref.upto)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Revision")
 	}
@@ -69,9 +143,21 @@ func findRevision(ctx context.Context, q querier, spaceID, id string) (*Revision
 	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
 		return nil, fmt.Errorf("store: bad parents of revision %s: %w", id, err)
 	}
-	if r.Pages, err = loadPages(ctx, q, id, false); err != nil {
+	c, err := lineChain(ctx, q, ref)
+	if err != nil {
 		return nil, err
 	}
+	v := &view{ctx: ctx, q: q, c: c, snapshot: inTransaction(q)}
+	var pages []*RevisionPage
+	if cache != nil {
+		pages, err = v.allCached(cache)
+	} else {
+		pages, err = v.all(false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Pages = treeOrder(pages)
 	return r, nil
 }
 
@@ -93,30 +179,13 @@ func scanPage(sc interface{ Scan(...any) error }, p *RevisionPage, extra ...any)
 
 // loadPages returns a revision's pages in tree order, with bodies when asked.
 func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) ([]*RevisionPage, error) {
-	query := `SELECT ` + pageColumns + ` FROM revision_pages p WHERE p.revision_id = ?`
-	if bodies {
-		query = `SELECT ` + pageColumns + `, b.markdown FROM revision_pages p JOIN page_bodies b ON b.id = p.body_id
-			WHERE p.revision_id = ?`
-	}
-	rows, err := q.QueryContext(ctx, query, revisionID)
+	v, err := newView(ctx, q, revisionID)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	var pages []*RevisionPage
-	for rows.Next() {
-		p := &RevisionPage{}
-		var extra []any
-		if bodies {
-			extra = []any{&p.Markdown}
-		}
-		if err := scanPage(rows, p, extra...); err != nil {
-			return nil, fmt.Errorf("store: unable to load pages: %w", err)
-		}
-		pages = append(pages, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to load pages: %w", err)
+	pages, err := v.all(bodies)
+	if err != nil {
+		return nil, err
 	}
 	return treeOrder(pages), nil
 }
@@ -135,12 +204,7 @@ func treeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
 		children[key] = append(children[key], p)
 	}
 	for _, list := range children {
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].Position != list[j].Position {
-				return list[i].Position < list[j].Position
-			}
-			return list[i].ID < list[j].ID
-		})
+		sortSiblings(list)
 	}
 	out := make([]*RevisionPage, 0, len(pages))
 	var walk func(parent string)
@@ -154,68 +218,32 @@ func treeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
 	return out
 }
 
-// loadPagesByID returns the pages of a revision with the given ids (without bodies).
-func loadPagesByID(ctx context.Context, q querier, revisionID string, ids []string) ([]*RevisionPage, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	rows, err := q.QueryContext(ctx, `SELECT `+pageColumns+` FROM revision_pages p
-		WHERE p.revision_id = ? AND p.page_id IN (SELECT value FROM json_each(?))`, revisionID, jsonStrings(ids))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to load pages: %w", err)
-	}
-	defer rows.Close()
-	var out []*RevisionPage
-	for rows.Next() {
-		p := &RevisionPage{}
-		if err := scanPage(rows, p); err != nil {
-			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+// sortSiblings orders the pages of one parent: by position, then id.
+func sortSiblings(list []*RevisionPage) {
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].Position != list[j].Position {
+			return list[i].Position < list[j].Position
 		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
-// changedPageIDs lists the pages that differ between two revisions: added, deleted, or with any
-// stored field changed. It runs inside SQLite, by primary key, without loading the pages.
-func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `
-		SELECT y.page_id FROM revision_pages y
-		LEFT JOIN revision_pages x ON x.revision_id = ?1 AND x.page_id = y.page_id
-		WHERE y.revision_id = ?2 AND (x.page_id IS NULL OR x.parent_id IS NOT y.parent_id OR x.position != y.position
-			OR x.title != y.title OR x.slug != y.slug OR x.path != y.path OR x.emoji IS NOT y.emoji
-			OR x.description != y.description OR x.hidden != y.hidden OR x.body_id != y.body_id
-			OR x.icon IS NOT y.icon OR x.no_index != y.no_index OR x.no_robots_index != y.no_robots_index
-			OR x.visitor_condition IS NOT y.visitor_condition)
-		UNION
-		SELECT x.page_id FROM revision_pages x WHERE x.revision_id = ?1
-			AND NOT EXISTS (SELECT 1 FROM revision_pages y WHERE y.revision_id = ?2 AND y.page_id = x.page_id)`, a, b)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+		return list[i].ID < list[j].ID
+	})
 }
 
 // FindPage returns a page of a revision with its body.
 func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*RevisionPage, error) {
-	p := &RevisionPage{}
-	err := scanPage(s.reader.QueryRowContext(ctx, `SELECT `+pageColumns+`, b.markdown
-		FROM revision_pages p JOIN page_bodies b ON b.id = p.body_id
-		WHERE p.revision_id = ? AND p.page_id = ?`, revisionID, pageID), p, &p.Markdown)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("RevisionPage")
+	ctx = pointRead(ctx)
+	v, err := newView(ctx, s.reader, revisionID)
+	if err != nil {
+		if ErrorCode(err) == ENOTFOUND {
+			return nil, notFound("RevisionPage")
+		}
+		return nil, err
 	}
+	p, err := v.page(pageID, true)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find page: %w", err)
+	}
+	if p == nil {
+		return nil, notFound("RevisionPage")
 	}
 	return p, nil
 }
@@ -224,22 +252,12 @@ func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*Revis
 // are unique in a revision and a subpage's path extends its parent's with "/", so the subtree is
 // one range of the path index.
 func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *RevisionPage) ([]*RevisionPage, error) {
-	path := page.Path
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+pageColumns+` FROM revision_pages p
-		WHERE p.revision_id = ? AND p.path > ? AND p.path < ?`, revisionID, path+"/", path+"0")
+	v, err := newView(ctx, s.reader, revisionID)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to load subpages: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	var out []*RevisionPage
-	for rows.Next() {
-		p := &RevisionPage{}
-		if err := scanPage(rows, p); err != nil {
-			return nil, fmt.Errorf("store: unable to load subpages: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := v.query(`p.path > ? AND p.path < ?`, []any{page.Path + "/", page.Path + "0"}, false)
+	if err != nil {
 		return nil, fmt.Errorf("store: unable to load subpages: %w", err)
 	}
 	return treeOrderUnder(out, page.ID), nil
@@ -247,15 +265,20 @@ func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *Revis
 
 // FindPageByPath returns the page at a path of a revision, with its body.
 func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*RevisionPage, error) {
-	p := &RevisionPage{}
-	err := scanPage(s.reader.QueryRowContext(ctx, `SELECT `+pageColumns+`, b.markdown
-		FROM revision_pages p JOIN page_bodies b ON b.id = p.body_id
-		WHERE p.revision_id = ? AND p.path = ?`, revisionID, path), p, &p.Markdown)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "No page at path %q.", path)
+	ctx = pointRead(ctx)
+	v, err := newView(ctx, s.reader, revisionID)
+	if err != nil {
+		if ErrorCode(err) == ENOTFOUND {
+			return nil, Errorf(ENOTFOUND, "No page at path %q.", path)
+		}
+		return nil, err
 	}
+	p, err := v.byPath(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find page: %w", err)
+	}
+	if p == nil {
+		return nil, Errorf(ENOTFOUND, "No page at path %q.", path)
 	}
 	return p, nil
 }
@@ -270,96 +293,4 @@ func sameRow(a, b *RevisionPage) bool {
 // sameMeta reports whether two pages have the same icon, indexing flags and condition.
 func sameMeta(a, b *RevisionPage) bool {
 	return equalPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && equalPtr(a.Condition, b.Condition)
-}
-
-// writeRevision stores a new revision of a space with the given pages (new bodies are written;
-// unchanged ones are shared) and returns its id. Pages stored unchanged in the revision from
-// (its pages given as fromPages) are copied inside SQLite, not row by row: a small edit to a
-// large space writes little.
-func writeRevision(ctx context.Context, tx *Tx, spaceID, typ string, parents []string, crID *string, pages []*RevisionPage,
-	from string, fromPages []*RevisionPage) (string, error) {
-	id := NewID()
-	all := pages
-	pj, _ := json.Marshal(parents)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (id, space_id, type, parents, change_request_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, id, spaceID, typ, string(pj), nullString(crID), formatTime(tx.now)); err != nil {
-		return "", fmt.Errorf("store: unable to write revision: %w", err)
-	}
-	if from != "" {
-		old := make(map[string]*RevisionPage, len(fromPages))
-		for _, p := range fromPages {
-			old[p.ID] = p
-		}
-		var changed []*RevisionPage
-		skip := []string{}
-		kept := 0
-		for _, p := range pages {
-			if o, ok := old[p.ID]; ok && sameRow(p, o) {
-				kept++
-				continue
-			}
-			changed = append(changed, p)
-			skip = append(skip, p.ID)
-		}
-		if kept > 0 {
-			keptIDs := make(map[string]bool, len(pages))
-			for _, p := range pages {
-				keptIDs[p.ID] = true
-			}
-			for _, p := range fromPages {
-				if !keptIDs[p.ID] {
-					skip = append(skip, p.ID) // deleted: not copied either
-				}
-			}
-			sj, _ := json.Marshal(skip)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO revision_pages (revision_id, page_id, parent_id, position,
-				title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index, visitor_condition,
-				body_id, created_at, updated_at)
-				SELECT ?, page_id, parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index,
-				no_robots_index, visitor_condition, body_id, created_at, updated_at
-				FROM revision_pages WHERE revision_id = ? AND page_id NOT IN (SELECT value FROM json_each(?))`,
-				id, from, string(sj)); err != nil {
-				return "", fmt.Errorf("store: unable to copy pages: %w", err)
-			}
-			pages = changed
-		}
-	}
-	insBody, err := tx.PrepareContext(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
-	if err != nil {
-		return "", fmt.Errorf("store: unable to write pages: %w", err)
-	}
-	defer insBody.Close()
-	insPage, err := tx.PrepareContext(ctx, `INSERT INTO revision_pages (revision_id, page_id, parent_id, position,
-		title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index, visitor_condition,
-		body_id, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return "", fmt.Errorf("store: unable to write pages: %w", err)
-	}
-	defer insPage.Close()
-	for _, p := range pages {
-		if p.BodyID == 0 {
-			res, err := insBody.ExecContext(ctx, p.Markdown)
-			if err != nil {
-				return "", fmt.Errorf("store: unable to write page body: %w", err)
-			}
-			if p.BodyID, err = res.LastInsertId(); err != nil {
-				return "", fmt.Errorf("store: unable to write page body: %w", err)
-			}
-		}
-		if _, err := insPage.ExecContext(ctx, id, p.ID, nullString(p.ParentID), p.Position, p.Title, p.Slug, p.Path,
-			nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex, nullString(p.Condition),
-			p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt)); err != nil {
-			return "", fmt.Errorf("store: unable to write page: %w", err)
-		}
-	}
-	if from != "" {
-		if err := copyFiles(ctx, tx, id, from); err != nil {
-			return "", err
-		}
-	}
-	if err := writeLinks(ctx, tx, id, from, pages, all); err != nil {
-		return "", err
-	}
-	return id, nil
 }

@@ -42,7 +42,8 @@ func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 			CreatedAt: now, UpdatedAt: now}
 	}
 	err := st.write(ctx, func(tx *Tx) error {
-		rev, err := writeRevision(ctx, tx, spaceID, "edits", nil, nil, pages, "", nil)
+		tree := newPageTree(nil, tx.now)
+		rev, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", changed: pages, links: tree})
 		if err != nil {
 			return err
 		}

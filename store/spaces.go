@@ -118,7 +118,7 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c Spac
 			pos, creatorID, now, now); err != nil {
 			return fmt.Errorf("store: unable to create space: %w", err)
 		}
-		if err := setFirstRevision(ctx, tx, id, "", nil); err != nil {
+		if err := setFirstRevision(ctx, tx, id, ""); err != nil {
 			return err
 		}
 		sp, err = findSpace(ctx, tx, id)
@@ -128,16 +128,20 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c Spac
 }
 
 // setFirstRevision writes a space's first revision with the pages of revision from ("": none)
-// and makes it current.
-func setFirstRevision(ctx context.Context, tx *Tx, spaceID, from string, pages []*RevisionPage) error {
-	rev, err := writeRevision(ctx, tx, spaceID, "edits", []string{}, nil, pages, from, pages)
+// and makes it current. The revision forks from from's line: it shares every page, writing none.
+func setFirstRevision(ctx context.Context, tx *Tx, spaceID, from string) error {
+	rev, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{}, from: from})
 	if err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ? WHERE id = ?`, rev, spaceID); err != nil {
 		return fmt.Errorf("store: unable to set the first revision: %w", err)
 	}
-	return indexSpace(ctx, tx, spaceID, pages)
+	if from == "" {
+		return nil
+	}
+	// The search index is per space: a copy's pages are indexed for it.
+	return reindexSpace(ctx, tx, spaceID)
 }
 
 // FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
@@ -398,12 +402,8 @@ func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*Spac
 			newID, title, creatorID, now, now, id); err != nil {
 			return fmt.Errorf("store: unable to duplicate space: %w", err)
 		}
-		// The copy starts with the original's current pages (bodies are shared, not copied).
-		pages, err := loadPages(ctx, tx, src.RevisionID, false)
-		if err != nil {
-			return err
-		}
-		if err := setFirstRevision(ctx, tx, newID, src.RevisionID, pages); err != nil {
+		// The copy starts with the original's current content, shared rather than copied.
+		if err := setFirstRevision(ctx, tx, newID, src.RevisionID); err != nil {
 			return err
 		}
 		if err := moveItem(ctx, tx, src.OrganizationID, Pointer{Kind: "space", ID: newID}, src.ParentID,
@@ -465,7 +465,8 @@ func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*Spa
 	return sp, err
 }
 
-// PurgeDeletedSpaces removes for good the spaces deleted more than RestoreWindow ago.
+// PurgeDeletedSpaces removes for good the spaces deleted more than RestoreWindow ago, with the
+// content only they used (see purgeContent).
 func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 	var n int64
 	err := s.write(ctx, func(tx *Tx) error {
@@ -475,7 +476,10 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 			return fmt.Errorf("store: unable to purge spaces: %w", err)
 		}
 		n, _ = res.RowsAffected()
-		return nil
+		if n == 0 {
+			return nil
+		}
+		return purgeContent(ctx, tx)
 	})
 	return int(n), err
 }

@@ -31,6 +31,7 @@ type Store struct {
 
 	version    dataVersion
 	spaceCache versionedCache[spaceForUser]
+	versions   versionCache
 }
 
 // Open opens (creating if needed) the database file at path and applies pending migrations.
@@ -43,6 +44,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_txlock", "immediate")
 	// go-sqlite3 keeps prepared statements per connection: re-preparing was a fifth of a read.
 	q.Set("_stmt_cache_size", "64")
+	// A revision's pages are read through an index and the rows it points to: a page cache that
+	// holds a large space's rows (32 MiB per connection, taken only as used) keeps that in memory.
+	q.Set("_cache_size", "-32768")
 	writer, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open %s: %w", path, err)
@@ -65,6 +69,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	rq.Set("_busy_timeout", "5000")
 	rq.Set("_query_only", "1")
 	rq.Set("_stmt_cache_size", "64")
+	rq.Set("_cache_size", "-32768")
 	reader, err := sql.Open("sqlite3", "file:"+path+"?"+rq.Encode())
 	if err != nil {
 		writer.Close()

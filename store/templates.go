@@ -183,16 +183,15 @@ func (s *Store) ApplyTemplate(ctx context.Context, spaceID string, changes []Pag
 		if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
 			return err
 		}
-		var tree *pageTree
-		if revision, tree, err = applyBatch(ctx, tx, spaceID, sp.RevisionID, changes); err != nil {
+		var changed, deleted []*RevisionPage
+		if revision, _, changed, deleted, err = applyBatch(ctx, tx, spaceID, sp.RevisionID, "", changes); err != nil {
 			return err
 		}
-		next := treeOrder(tree.list())
 		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`,
 			revision, formatTime(tx.now), spaceID); err != nil {
 			return fmt.Errorf("store: unable to apply the template: %w", err)
 		}
-		return indexSpace(ctx, tx, spaceID, next)
+		return indexChanges(ctx, tx, spaceID, changed, deleted)
 	})
 	return revision, err
 }
@@ -209,22 +208,17 @@ func checkTemplateFiles(ctx context.Context, tx *Tx, revisionID string, files ma
 		ids = append(ids, id)
 	}
 	sort.Strings(names)
-	rows, err := tx.QueryContext(ctx, `SELECT file_id FROM revision_files
-		WHERE revision_id = ? AND file_id IN (SELECT value FROM json_each(?))`, revisionID, jsonStrings(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	have, err := revisionFiles(ctx, tx, revisionID, "f.file_id IN ("+placeholders(len(ids))+")", args...)
 	if err != nil {
-		return fmt.Errorf("store: unable to find files: %w", err)
+		return err
 	}
-	defer rows.Close()
 	found := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return fmt.Errorf("store: unable to find files: %w", err)
-		}
-		found[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to find files: %w", err)
+	for _, f := range have {
+		found[f.ID] = true
 	}
 	for _, name := range names {
 		if !found[files[name]] {
