@@ -6,7 +6,6 @@ package gen
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/oapi-codegen/nullable"
@@ -1124,42 +1123,6 @@ func (e DefaultLevel) Valid() bool {
 	case DefaultLevelRead:
 		return true
 	case DefaultLevelReview:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for DocumentNodeObject.
-const (
-	Block  DocumentNodeObject = "block"
-	Inline DocumentNodeObject = "inline"
-	Text   DocumentNodeObject = "text"
-)
-
-// Valid indicates whether the value is a known member of the DocumentNodeObject enum.
-func (e DocumentNodeObject) Valid() bool {
-	switch e {
-	case Block:
-		return true
-	case Inline:
-		return true
-	case Text:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for DocumentObject.
-const (
-	DocumentObjectDocument DocumentObject = "document"
-)
-
-// Valid indicates whether the value is a known member of the DocumentObject enum.
-func (e DocumentObject) Valid() bool {
-	switch e {
-	case DocumentObjectDocument:
 		return true
 	default:
 		return false
@@ -2467,7 +2430,7 @@ type AddSiteSpaceRequest struct {
 // AgentInstructions defines model for AgentInstructions.
 type AgentInstructions struct {
 	// Instructions A rich-text document.
-	Instructions Document                `json:"instructions"`
+	Instructions JSONDocument            `json:"instructions"`
 	Object       AgentInstructionsObject `json:"object"`
 	UpdatedAt    Timestamp               `json:"updatedAt"`
 	UpdatedBy    string                  `json:"updatedBy"`
@@ -2509,7 +2472,7 @@ type ChangeRequest struct {
 	CreatedBy                  User      `json:"createdBy"`
 
 	// Description A rich-text document.
-	Description            *Document            `json:"description,omitempty"`
+	Description            *JSONDocument        `json:"description,omitempty"`
 	Id                     string               `json:"id"`
 	Number                 int                  `json:"number"`
 	Object                 ChangeRequestObject  `json:"object"`
@@ -3102,19 +3065,6 @@ type DefaultContentType string
 // DefaultLevel The role everyone in the organization has on the content; `inherit` takes the parent's, null is none.
 type DefaultLevel string
 
-// Document A rich-text document.
-type Document struct {
-	Data   Document_Data  `json:"data"`
-	Nodes  []DocumentNode `json:"nodes"`
-	Object DocumentObject `json:"object"`
-}
-
-// Document_Data defines model for Document.Data.
-type Document_Data struct {
-	SchemaVersion        *int                   `json:"schemaVersion,omitempty"`
-	AdditionalProperties map[string]interface{} `json:"-"`
-}
-
 // DocumentBlockCode defines model for DocumentBlockCode.
 type DocumentBlockCode = richtext.Node
 
@@ -3198,23 +3148,6 @@ type DocumentMark = richtext.Mark
 
 // DocumentMarkType defines model for DocumentMarkType.
 type DocumentMarkType = string
-
-// DocumentNode A node of a rich-text document (a block, an inline or a text leaf).
-type DocumentNode struct {
-	Data                 *map[string]interface{} `json:"data,omitempty"`
-	IsVoid               *bool                   `json:"isVoid,omitempty"`
-	Key                  *string                 `json:"key,omitempty"`
-	Nodes                *[]DocumentNode         `json:"nodes,omitempty"`
-	Object               DocumentNodeObject      `json:"object"`
-	Type                 *string                 `json:"type,omitempty"`
-	AdditionalProperties map[string]interface{}  `json:"-"`
-}
-
-// DocumentNodeObject defines model for DocumentNodeObject.
-type DocumentNodeObject string
-
-// DocumentObject defines model for DocumentObject.
-type DocumentObject string
 
 // DocumentQuoteContent defines model for DocumentQuoteContent.
 type DocumentQuoteContent = richtext.Node
@@ -4255,7 +4188,7 @@ type URL = string
 // UpdateAgentInstructionsRequest defines model for UpdateAgentInstructionsRequest.
 type UpdateAgentInstructionsRequest struct {
 	// Instructions A rich-text document.
-	Instructions Document `json:"instructions"`
+	Instructions JSONDocument `json:"instructions"`
 }
 
 // UpdateChangeRequestContentRequest defines model for UpdateChangeRequestContentRequest.
@@ -4271,7 +4204,7 @@ type UpdateChangeRequestContentResult struct {
 // UpdateChangeRequestRequest defines model for UpdateChangeRequestRequest.
 type UpdateChangeRequestRequest struct {
 	// Description A rich-text document.
-	Description *Document                    `json:"description,omitempty"`
+	Description *JSONDocument                `json:"description,omitempty"`
 	Status      *ChangeRequestSettableStatus `json:"status,omitempty"`
 	Subject     *ChangeRequestSubject        `json:"subject,omitempty"`
 }
@@ -5267,215 +5200,6 @@ type MoveSpaceJSONRequestBody = MoveContentRequest
 
 // TransferSpaceJSONRequestBody defines body for TransferSpace for application/json ContentType.
 type TransferSpaceJSONRequestBody = TransferRequest
-
-// Getter for additional properties for Document_Data. Returns the specified
-// element and whether it was found
-func (a Document_Data) Get(fieldName string) (value interface{}, found bool) {
-	if a.AdditionalProperties != nil {
-		value, found = a.AdditionalProperties[fieldName]
-	}
-	return
-}
-
-// Setter for additional properties for Document_Data
-func (a *Document_Data) Set(fieldName string, value interface{}) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]interface{})
-	}
-	a.AdditionalProperties[fieldName] = value
-}
-
-// Override default JSON handling for Document_Data to handle AdditionalProperties
-func (a *Document_Data) UnmarshalJSON(b []byte) error {
-	object := make(map[string]json.RawMessage)
-	err := json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["schemaVersion"]; found {
-		err = json.Unmarshal(raw, &a.SchemaVersion)
-		if err != nil {
-			return fmt.Errorf("error reading 'schemaVersion': %w", err)
-		}
-		delete(object, "schemaVersion")
-	}
-
-	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]interface{})
-		for fieldName, fieldBuf := range object {
-			var fieldVal interface{}
-			err := json.Unmarshal(fieldBuf, &fieldVal)
-			if err != nil {
-				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
-			}
-			a.AdditionalProperties[fieldName] = fieldVal
-		}
-	}
-	return nil
-}
-
-// Override default JSON handling for Document_Data to handle AdditionalProperties
-func (a Document_Data) MarshalJSON() ([]byte, error) {
-	var err error
-	object := make(map[string]json.RawMessage)
-
-	if a.SchemaVersion != nil {
-		object["schemaVersion"], err = json.Marshal(a.SchemaVersion)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'schemaVersion': %w", err)
-		}
-	}
-
-	for fieldName, field := range a.AdditionalProperties {
-		object[fieldName], err = json.Marshal(field)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
-		}
-	}
-	return json.Marshal(object)
-}
-
-// Getter for additional properties for DocumentNode. Returns the specified
-// element and whether it was found
-func (a DocumentNode) Get(fieldName string) (value interface{}, found bool) {
-	if a.AdditionalProperties != nil {
-		value, found = a.AdditionalProperties[fieldName]
-	}
-	return
-}
-
-// Setter for additional properties for DocumentNode
-func (a *DocumentNode) Set(fieldName string, value interface{}) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]interface{})
-	}
-	a.AdditionalProperties[fieldName] = value
-}
-
-// Override default JSON handling for DocumentNode to handle AdditionalProperties
-func (a *DocumentNode) UnmarshalJSON(b []byte) error {
-	object := make(map[string]json.RawMessage)
-	err := json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["data"]; found {
-		err = json.Unmarshal(raw, &a.Data)
-		if err != nil {
-			return fmt.Errorf("error reading 'data': %w", err)
-		}
-		delete(object, "data")
-	}
-
-	if raw, found := object["isVoid"]; found {
-		err = json.Unmarshal(raw, &a.IsVoid)
-		if err != nil {
-			return fmt.Errorf("error reading 'isVoid': %w", err)
-		}
-		delete(object, "isVoid")
-	}
-
-	if raw, found := object["key"]; found {
-		err = json.Unmarshal(raw, &a.Key)
-		if err != nil {
-			return fmt.Errorf("error reading 'key': %w", err)
-		}
-		delete(object, "key")
-	}
-
-	if raw, found := object["nodes"]; found {
-		err = json.Unmarshal(raw, &a.Nodes)
-		if err != nil {
-			return fmt.Errorf("error reading 'nodes': %w", err)
-		}
-		delete(object, "nodes")
-	}
-
-	if raw, found := object["object"]; found {
-		err = json.Unmarshal(raw, &a.Object)
-		if err != nil {
-			return fmt.Errorf("error reading 'object': %w", err)
-		}
-		delete(object, "object")
-	}
-
-	if raw, found := object["type"]; found {
-		err = json.Unmarshal(raw, &a.Type)
-		if err != nil {
-			return fmt.Errorf("error reading 'type': %w", err)
-		}
-		delete(object, "type")
-	}
-
-	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]interface{})
-		for fieldName, fieldBuf := range object {
-			var fieldVal interface{}
-			err := json.Unmarshal(fieldBuf, &fieldVal)
-			if err != nil {
-				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
-			}
-			a.AdditionalProperties[fieldName] = fieldVal
-		}
-	}
-	return nil
-}
-
-// Override default JSON handling for DocumentNode to handle AdditionalProperties
-func (a DocumentNode) MarshalJSON() ([]byte, error) {
-	var err error
-	object := make(map[string]json.RawMessage)
-
-	if a.Data != nil {
-		object["data"], err = json.Marshal(a.Data)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'data': %w", err)
-		}
-	}
-
-	if a.IsVoid != nil {
-		object["isVoid"], err = json.Marshal(a.IsVoid)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'isVoid': %w", err)
-		}
-	}
-
-	if a.Key != nil {
-		object["key"], err = json.Marshal(a.Key)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'key': %w", err)
-		}
-	}
-
-	if a.Nodes != nil {
-		object["nodes"], err = json.Marshal(a.Nodes)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'nodes': %w", err)
-		}
-	}
-
-	object["object"], err = json.Marshal(a.Object)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'object': %w", err)
-	}
-
-	if a.Type != nil {
-		object["type"], err = json.Marshal(a.Type)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'type': %w", err)
-		}
-	}
-
-	for fieldName, field := range a.AdditionalProperties {
-		object[fieldName], err = json.Marshal(field)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
-		}
-	}
-	return json.Marshal(object)
-}
 
 // AsChangeRequestContentChangeUpdatePage returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeUpdatePage
 func (t ChangeRequestContentChange) AsChangeRequestContentChangeUpdatePage() (ChangeRequestContentChangeUpdatePage, error) {

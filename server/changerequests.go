@@ -29,7 +29,7 @@ func (s *Server) toAPIChangeRequest(cr *store.ChangeRequest) (gen.ChangeRequest,
 		ConversationsIssuesCluster: cr.ConversationsCluster,
 	}
 	if cr.Description != nil {
-		var doc gen.Document
+		var doc gen.JSONDocument
 		if err := json.Unmarshal(cr.Description, &doc); err != nil {
 			return out, err
 		}

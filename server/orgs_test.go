@@ -574,12 +574,13 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 		"object": "document",
 		"data":   map[string]any{"schemaVersion": 1, "theme": "terse"},
 		"nodes": []any{
-			map[string]any{"object": "block", "type": "paragraph", "key": "p1", "isVoid": false,
-				"data": map[string]any{"align": "start"},
+			map[string]any{"object": "block", "type": "paragraph", "key": "p1", "data": map[string]any{},
 				"nodes": []any{
-					map[string]any{"object": "text", "leaves": []any{map[string]any{"text": "Answer in English.", "marks": []any{}}}},
+					map[string]any{"object": "text", "key": "t1", "leaves": []any{
+						map[string]any{"object": "leaf", "text": "Answer in ", "marks": []any{}},
+						map[string]any{"object": "leaf", "text": "English", "marks": []any{map[string]any{"object": "mark", "type": "bold"}}},
+						map[string]any{"object": "leaf", "text": ".", "marks": []any{}}}},
 				}},
-			map[string]any{"object": "block", "type": "paragraph", "key": "p2", "nodes": []any{}},
 		},
 	}
 
