@@ -30,20 +30,20 @@ test: vet test-go test-compat
 test-go: compat-deps
 	$(GO) test $(TAGS) -count=1 ./...
 
-compat-deps: compat/node_modules/.package-lock.json
+compat-deps: testdata/compat/node_modules/.package-lock.json
 
-compat/node_modules/.package-lock.json: compat/package-lock.json
-	npm ci --prefix compat --no-audit --no-fund
+testdata/compat/node_modules/.package-lock.json: testdata/compat/package-lock.json
+	npm ci --prefix testdata/compat --no-audit --no-fund
 
 test-compat:
-	bash compat/run.sh
+	bash testdata/compat/run.sh
 
 # The store benchmarks include the content model's figures (issue 9): BenchmarkRevisions5000Pages
 # and BenchmarkRevisions20000Pages ingest a space and print ingest rate, batch, merge, listPages,
 # page read latencies and database size; `make bench-revisions` runs only those.
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
-	bash bench/load.sh
+	bash testdata/bench/load.sh
 
 bench-revisions:
 	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/ | grep -E 'pages:|^Benchmark|^ok'
@@ -51,7 +51,7 @@ bench-revisions:
 # Fuzzing beyond the committed corpus (which every `go test` runs): FUZZTIME per target.
 FUZZTIME ?= 30s
 FUZZ_TARGETS := ./server/:FuzzSearchQuery ./server/:FuzzPageCursor ./server/:FuzzContentBatchBody \
-	./store/:FuzzLinkExtraction ./richtext/:FuzzRichtextRoundTrip
+	./store/:FuzzLinkExtraction ./internal/richtext/:FuzzRichtextRoundTrip
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \

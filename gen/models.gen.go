@@ -10,7 +10,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
-	"github.com/quire-docs/quire/richtext"
+	"github.com/quire-docs/quire/internal/richtext"
 )
 
 // Defines values for AgentInstructionsObject.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quire-docs/quire/condition"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/quire-docs/quire/condition"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
 )
 

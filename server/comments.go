@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/richtext"
+	"github.com/quire-docs/quire/internal/richtext"
 	"github.com/quire-docs/quire/store"
 )
 

@@ -5,7 +5,7 @@ import (
 	"net/url"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/richtext"
+	"github.com/quire-docs/quire/internal/richtext"
 	"github.com/quire-docs/quire/store"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/richtext"
+	"github.com/quire-docs/quire/internal/richtext"
 )
 
 // contentFixture is an organization with one space, an admin who edits it, a `read` member, a

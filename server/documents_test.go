@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/richtext"
+	"github.com/quire-docs/quire/internal/richtext"
 )
 
 // Documents are checked twice: the harness validates every response against openapi.yaml, and

@@ -22,7 +22,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/jobs"
+	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-docs/quire/jobs"
+	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
 )
 

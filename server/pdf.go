@@ -17,7 +17,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/pdfexport"
+	"github.com/quire-docs/quire/internal/pdf"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -170,7 +170,7 @@ func (s *Server) servePDF(c echo.Context) error {
 	if title == "" {
 		title = "Untitled"
 	}
-	doc := pdfexport.New(pdfexport.Document{Title: title, Subtitle: subtitle, Created: s.Store.Now()})
+	doc := pdf.New(pdf.Document{Title: title, Subtitle: subtitle, Created: s.Store.Now()})
 	budget := pdfMaxMarkdown
 	for start := 0; start < len(pages); start += pdfBatch {
 		batch := pages[start:min(start+pdfBatch, len(pages))]
@@ -195,7 +195,7 @@ func (s *Server) servePDF(c echo.Context) error {
 			} else {
 				budget -= len(md)
 			}
-			doc.AddPage(pdfexport.Page{Title: p.Title, Markdown: md, Depth: depths[p.ID]})
+			doc.AddPage(pdf.Page{Title: p.Title, Markdown: md, Depth: depths[p.ID]})
 		}
 	}
 	var buf bytes.Buffer

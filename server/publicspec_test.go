@@ -16,10 +16,10 @@ import (
 
 // GitBook's published specs, from the compat suite's packages (or the paths in
 // QUIRE_GITBOOK_SPEC_146 / QUIRE_GITBOOK_SPEC_202). make test installs them before the Go tests
-// (npm ci in compat/), so a missing spec fails the test rather than skipping it.
+// (npm ci in testdata/compat/), so a missing spec fails the test rather than skipping it.
 var publicSpecs = map[string]struct{ env, path string }{
-	"0.146.0": {"QUIRE_GITBOOK_SPEC_146", "../compat/node_modules/@gitbook/api/spec/openapi.json"},
-	"0.202.0": {"QUIRE_GITBOOK_SPEC_202", "../compat/node_modules/gitbook-api-latest/spec/openapi.json"},
+	"0.146.0": {"QUIRE_GITBOOK_SPEC_146", "../testdata/compat/node_modules/@gitbook/api/spec/openapi.json"},
+	"0.202.0": {"QUIRE_GITBOOK_SPEC_202", "../testdata/compat/node_modules/gitbook-api-latest/spec/openapi.json"},
 }
 
 type publicSpec struct {
@@ -56,7 +56,7 @@ func loadPublicSpec(t testing.TB, version string) *publicSpec {
 		}
 	}
 	if ps.err != nil {
-		t.Fatalf("GitBook's %s spec: %v (run `npm ci` in compat/; make test does it)", version, ps.err)
+		t.Fatalf("GitBook's %s spec: %v (run `npm ci` in testdata/compat/; make test does it)", version, ps.err)
 	}
 	return ps
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-docs/quire/condition"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
 )

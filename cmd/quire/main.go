@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/quire-docs/quire/jobs"
+	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
 )

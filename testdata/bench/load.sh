@@ -2,9 +2,9 @@
 # Load comparison: GET /v1/spaces/{id} on quire against a bare Echo server answering a constant
 # JSON body of the same size, same duration, same concurrency, keep-alive, loopback only.
 #
-#   bash bench/load.sh        # defaults: 2 rounds of (quire, bare echo), each run 1 s warm-up + 4 s
+#   bash testdata/bench/load.sh        # defaults: 2 rounds of (quire, bare echo), each run 1 s warm-up + 4 s
 #                             # measured, so 8 s measured per server; 32 connections
-#   ROUNDS=1 DURATION=8s WARM=1s CONC=16 PIN=0 bash bench/load.sh
+#   ROUNDS=1 DURATION=8s WARM=1s CONC=16 PIN=0 bash testdata/bench/load.sh
 #
 # PIN=1 (default when taskset exists and there are at least 2 CPUs) runs each server on CPU 0 and
 # loadgen on CPU 1, so the generator does not steal the server's CPU; PIN=0 lets the scheduler
@@ -19,7 +19,7 @@ WARM=${WARM:-1s}
 CONC=${CONC:-32}
 TARGET=${TARGET:-0.4}
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 command -v curl >/dev/null || { echo "load.sh: curl is required" >&2; exit 1; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/quire-load.XXXXXX")
@@ -57,8 +57,8 @@ fi
 
 echo "== building bin/quire, loadgen, bareecho"
 go build -tags sqlite_fts5 -o bin/quire ./cmd/quire
-go build -tags sqlite_fts5 -o "$TMP/loadgen" ./bench/loadgen
-go build -tags sqlite_fts5 -o "$TMP/bareecho" ./bench/bareecho
+go build -tags sqlite_fts5 -o "$TMP/loadgen" ./cmd/loadgen
+go build -tags sqlite_fts5 -o "$TMP/bareecho" ./cmd/bareecho
 
 # free_port prints a loopback port nothing listens on.
 free_port() {

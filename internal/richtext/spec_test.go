@@ -16,8 +16,8 @@ var publicSpecs = []struct {
 	name, path string
 	required   bool
 }{
-	{"@gitbook/api 0.146.0", "../compat/node_modules/@gitbook/api/spec/openapi.json", true},
-	{"@gitbook/api 0.202.0", "../compat/node_modules/gitbook-api-latest/spec/openapi.json", false},
+	{"@gitbook/api 0.146.0", "../../testdata/compat/node_modules/@gitbook/api/spec/openapi.json", true},
+	{"@gitbook/api 0.202.0", "../../testdata/compat/node_modules/gitbook-api-latest/spec/openapi.json", false},
 }
 
 // publicJSONDocument loads the JSONDocument schema of a public spec. It is validated directly:
@@ -28,7 +28,7 @@ func publicJSONDocument(t *testing.T, path string, required bool) *openapi3.Sche
 	if _, err := os.Stat(path); err != nil {
 		if required {
 			abs, _ := filepath.Abs(path)
-			t.Fatalf("%s is missing: run `npm ci` in compat/ (make test does it)", abs)
+			t.Fatalf("%s is missing: run `npm ci` in testdata/compat/ (make test does it)", abs)
 		}
 		return nil
 	}

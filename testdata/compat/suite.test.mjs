@@ -1,7 +1,7 @@
 // Compatibility suite: drives a running quire through GitBook's published JS client
 // (@gitbook/api, pinned in package.json) and checks status, shape and state of every answer.
 //
-// Environment (set by compat/run.sh, or by hand against a server you started):
+// Environment (set by testdata/compat/run.sh, or by hand against a server you started):
 //   QUIRE_URL    base URL of the server, without /v1 (the client appends it)
 //   ALICE_TOKEN  API token of alice@example.com
 //   BOB_TOKEN    API token of bob@example.com
@@ -26,7 +26,7 @@ const API = `${QUIRE_URL}/v1`;
 
 function requiredEnv(name) {
     const v = process.env[name];
-    if (!v) throw new Error(`${name} must be set (run the suite through compat/run.sh)`);
+    if (!v) throw new Error(`${name} must be set (run the suite through testdata/compat/run.sh)`);
     return v;
 }
 

@@ -1,11 +1,11 @@
-// Package pdfexport renders pages of markdown into a PDF with github.com/go-pdf/fpdf: a title
+// Package pdf renders pages of markdown into a PDF with github.com/go-pdf/fpdf: a title
 // line, then each page with its title as a heading and its markdown (parsed by goldmark, CommonMark
 // + GFM) as headings, paragraphs, lists, quotes, code blocks, tables and rules. Links print as
 // their text followed by their URL, images as their alt text.
 //
 // Text is set in the PDF core fonts (Helvetica, Courier), which cover Windows-1252: characters
 // outside it print as "?" rather than fail.
-package pdfexport
+package pdf
 
 import (
 	"fmt"
@@ -150,7 +150,7 @@ func (w *Writer) Pages() int { return w.pages }
 // Output writes the PDF.
 func (w *Writer) Output(out io.Writer) error {
 	if err := w.pdf.Output(out); err != nil {
-		return fmt.Errorf("pdfexport: %w", err)
+		return fmt.Errorf("pdf: %w", err)
 	}
 	return nil
 }

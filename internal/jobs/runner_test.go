@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quire-docs/quire/jobs"
+	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 )
 

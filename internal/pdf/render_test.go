@@ -1,4 +1,4 @@
-package pdfexport
+package pdf
 
 import (
 	"bytes"

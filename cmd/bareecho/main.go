@@ -1,4 +1,4 @@
-// Command bareecho is the baseline of bench/load.sh: a bare Echo server (no middleware, no logging)
+// Command bareecho is the baseline of testdata/bench/load.sh: a bare Echo server (no middleware, no logging)
 // answering one route with a constant JSON body of a given size, so quire's throughput can be
 // compared with what Echo and net/http alone manage on this machine for the same response size.
 //

@@ -2,14 +2,14 @@
 # Compatibility suite: builds quire, starts it on a free loopback port with a throw-away
 # database, creates two users, and drives it through GitBook's JS client (@gitbook/api).
 #
-#   bash compat/run.sh                      # from anywhere
-#   QUIRE_BIN=/path/to/quire bash compat/run.sh   # use a prebuilt binary, skip the build
+#   bash testdata/compat/run.sh                      # from anywhere
+#   QUIRE_BIN=/path/to/quire bash testdata/compat/run.sh   # use a prebuilt binary, skip the build
 #
 # Exits non-zero when anything fails: install, build, start-up, or a test.
 set -euo pipefail
 
 compat_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(dirname "$compat_dir")
+root=$(dirname "$(dirname "$compat_dir")")
 
 # Dependencies: (re)install when node_modules is missing or older than the lockfile.
 if [[ ! -f "$compat_dir/node_modules/.package-lock.json" ||

@@ -1,4 +1,4 @@
-// Command loadgen is a small closed-loop HTTP load generator for bench/load.sh: -c workers, each
+// Command loadgen is a small closed-loop HTTP load generator for testdata/bench/load.sh: -c workers, each
 // with a keep-alive connection, send GET requests to -url for -d after a -warm period, and the
 // result is printed as requests per second with p50/p99 latency. Only 200s count; any other
 // status (or a transport error) makes it exit non-zero.
