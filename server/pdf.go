@@ -5,8 +5,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/pdf"
@@ -25,8 +25,8 @@ import (
 // is served without a bearer token, the token being the proof. It names the revision the change
 // request had when the link was made, so the PDF shows the content as it was then.
 //
-// A token is base64url(JSON claims) "." base64url(HMAC-SHA256(key, claims part)), the key derived
-// from the server secret for this use alone. Nothing in it is read before the MAC checks out.
+// A token is a JWT (HS256) whose key is derived from the server secret for this use alone, with
+// its own audience, so no other token quire signs can pass for one.
 
 // pdfRoute serves the PDFs getChangeRequestPDF links to.
 const pdfRoute = "/pdf/:token"
@@ -49,8 +49,11 @@ type pdfClaims struct {
 	Revision      string `json:"r"`
 	Page          string `json:"p,omitempty"`
 	Only          bool   `json:"o,omitempty"`
-	Expires       int64  `json:"e"` // unix seconds
+	jwt.RegisteredClaims
 }
+
+// pdfAudience is the audience of PDF link tokens.
+const pdfAudience = "quire/pdf-links"
 
 // pdfKey is the key PDF links are signed with: derived from the server secret, so a token of
 // another kind can never pass for one.
@@ -60,20 +63,11 @@ func (s *Server) pdfKey() []byte {
 	return m.Sum(nil)
 }
 
-func (s *Server) pdfMAC(payload string) []byte {
-	m := hmac.New(sha256.New, s.pdfKey())
-	m.Write([]byte(payload))
-	return m.Sum(nil)
-}
-
-// signPDFLink returns the token of a link.
-func (s *Server) signPDFLink(c pdfClaims) (string, error) {
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return "", err
-	}
-	payload := base64.RawURLEncoding.EncodeToString(raw)
-	return payload + "." + base64.RawURLEncoding.EncodeToString(s.pdfMAC(payload)), nil
+// signPDFLink returns the token of a link valid for pdfLinkTTL from now.
+func (s *Server) signPDFLink(c pdfClaims, now time.Time) (string, error) {
+	c.RegisteredClaims = jwt.RegisteredClaims{Audience: jwt.ClaimStrings{pdfAudience},
+		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(pdfLinkTTL))}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.pdfKey())
 }
 
 var errPDFLink = &httpError{http.StatusNotFound, "No such PDF link: it is not one quire made."}
@@ -84,26 +78,20 @@ func (s *Server) readPDFLink(token string, now time.Time) (*pdfClaims, error) {
 	if len(token) > pdfMaxToken {
 		return nil, errPDFLink
 	}
-	payload, sig, ok := strings.Cut(token, ".")
-	if !ok {
-		return nil, errPDFLink
-	}
-	// Strict: a signature with stray trailing bits is another string, so it is refused too.
-	mac, err := base64.RawURLEncoding.Strict().DecodeString(sig)
-	if err != nil || !hmac.Equal(mac, s.pdfMAC(payload)) {
-		return nil, errPDFLink
-	}
-	// Signed by quire from here on.
-	raw, err := base64.RawURLEncoding.DecodeString(payload)
-	if err != nil {
-		return nil, errPDFLink
-	}
+	// The signature first (the parser would judge the claims of a forged token before it), then
+	// the claims: only a token quire signed can be told it has expired.
 	var c pdfClaims
-	if err := json.Unmarshal(raw, &c); err != nil || c.Space == "" || c.ChangeRequest == "" || c.Revision == "" {
+	if _, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return s.pdfKey(), nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithStrictDecoding(), jwt.WithoutClaimsValidation()); err != nil {
 		return nil, errPDFLink
 	}
-	if !now.Before(time.Unix(c.Expires, 0)) {
+	err := jwt.NewValidator(jwt.WithAudience(pdfAudience), jwt.WithExpirationRequired(),
+		jwt.WithTimeFunc(func() time.Time { return now })).Validate(c)
+	switch {
+	case errors.Is(err, jwt.ErrTokenExpired):
 		return nil, &httpError{http.StatusGone, "This PDF link has expired: links last an hour; ask the API for a new one."}
+	case err != nil, c.Space == "", c.ChangeRequest == "", c.Revision == "":
+		return nil, errPDFLink
 	}
 	return &c, nil
 }
@@ -127,8 +115,7 @@ func (s *Server) GetChangeRequestPDF(ctx context.Context, req gen.GetChangeReque
 	} else if c.Only {
 		return nil, badRequest(`Invalid query parameter "only": it needs "page", the page to print alone.`)
 	}
-	c.Expires = s.Store.Now().Add(pdfLinkTTL).Unix()
-	token, err := s.signPDFLink(c)
+	token, err := s.signPDFLink(c, s.Store.Now())
 	if err != nil {
 		return nil, err
 	}

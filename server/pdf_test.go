@@ -189,12 +189,12 @@ func TestChangeRequestPDFLinks(t *testing.T) {
 	token := link[strings.LastIndexByte(link, '/')+1:]
 	base := strings.TrimSuffix(link, token)
 
-	// Any change to the token is refused: flip the lowest bit of a character at the start, the
-	// middle, either side of the separator and the end (where, in the signature, it is a bit no
+	// Any change to the token (a JWT) is refused: flip the lowest bit of a character at the start,
+	// the middle, either side of each separator and the end (where, in the signature, it is a bit no
 	// byte holds: a lax decoder would read the same signature).
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	dot := strings.IndexByte(token, '.')
-	for _, i := range []int{0, dot / 2, dot - 1, dot + 1, len(token) - 1} {
+	dot, sig := strings.IndexByte(token, '.'), strings.LastIndexByte(token, '.')
+	for _, i := range []int{0, dot / 2, dot - 1, dot + 1, sig - 1, sig + 1, len(token) - 1} {
 		b := []byte(token)
 		b[i] = alphabet[strings.IndexByte(alphabet, b[i])^1]
 		f.refused(t, base+string(b), http.StatusForbidden, http.StatusNotFound)
@@ -205,7 +205,7 @@ func TestChangeRequestPDFLinks(t *testing.T) {
 	// The signature of one link moved onto another link's claims is refused.
 	other := f.link(t, f.admin, "?page="+f.alpha)
 	otherToken := other[strings.LastIndexByte(other, '/')+1:]
-	f.refused(t, base+token[:dot]+otherToken[strings.IndexByte(otherToken, '.'):], http.StatusForbidden, http.StatusNotFound)
+	f.refused(t, base+token[:sig]+otherToken[strings.LastIndexByte(otherToken, '.'):], http.StatusForbidden, http.StatusNotFound)
 
 	// Valid for an hour.
 	f.Clock.Advance(59 * time.Minute)
@@ -215,6 +215,10 @@ func TestChangeRequestPDFLinks(t *testing.T) {
 	if !strings.Contains(msg, "expired") {
 		t.Errorf("expired link: message %q", msg)
 	}
+	// Only a link quire signed is told it expired: a forged one is unknown.
+	forged := []byte(token)
+	forged[sig+1] = alphabet[strings.IndexByte(alphabet, forged[sig+1])^1]
+	f.refused(t, base+string(forged), http.StatusNotFound)
 	// A new link works.
 	f.fetchPDF(t, f.link(t, f.admin, ""))
 }
