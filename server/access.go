@@ -8,11 +8,12 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// Access rules, in one place:
+// The access rules (DESIGN.md §3), resolved here for organizations and their content:
 //   - not a member of the owning organization: 404, as if the resource did not exist;
 //   - a member whose role is below what the operation needs: 403;
 //   - a member's role on content is the stronger of their organization role and the content's
 //     default level (resolved through `inherit` up the collections); guests get no role from it.
+// Roles on sites, comments and change requests build on these (findSite, findSpace…).
 
 // memberRole returns the caller's role in an organization, or ENOTFOUND when not a member.
 func (s *Server) memberRole(ctx context.Context, orgID string) (store.Role, error) {
@@ -35,7 +36,6 @@ func (s *Server) requireOrgRole(ctx context.Context, orgID string, min store.Rol
 // collection levels at most once however many items are resolved.
 type contentRoles struct {
 	s       *Server
-	ctx     context.Context
 	orgID   string
 	orgRole store.Role
 	levels  store.Levels
@@ -48,16 +48,16 @@ func (s *Server) newContentRoles(ctx context.Context, orgID string) (*contentRol
 	if err != nil {
 		return nil, err
 	}
-	return &contentRoles{s: s, ctx: ctx, orgID: orgID, orgRole: role}, nil
+	return &contentRoles{s: s, orgID: orgID, orgRole: role}, nil
 }
 
 // of returns the caller's role on content with a default level under a parent collection.
-func (r *contentRoles) of(level store.Role, parent *string) (store.Role, error) {
+func (r *contentRoles) of(ctx context.Context, level store.Role, parent *string) (store.Role, error) {
 	if r.orgRole == store.RoleGuest {
 		return store.RoleGuest, nil
 	}
 	if level == store.LevelInherit && parent != nil && r.levels == nil {
-		levels, err := r.s.Store.CollectionLevels(r.ctx, r.orgID)
+		levels, err := r.s.Store.CollectionLevels(ctx, r.orgID)
 		if err != nil {
 			return "", err
 		}
@@ -67,8 +67,8 @@ func (r *contentRoles) of(level store.Role, parent *string) (store.Role, error) 
 }
 
 // require returns the caller's role on content when it is at least min (403 otherwise).
-func (r *contentRoles) require(level store.Role, parent *string, min store.Role, what string) (store.Role, error) {
-	role, err := r.of(level, parent)
+func (r *contentRoles) require(ctx context.Context, level store.Role, parent *string, min store.Role, what string) (store.Role, error) {
+	role, err := r.of(ctx, level, parent)
 	if err != nil {
 		return "", err
 	}

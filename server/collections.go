@@ -37,7 +37,7 @@ func (s *Server) findCollection(ctx context.Context, id string, min store.Role) 
 	if err != nil {
 		return nil, "", notFoundAs(err, "Collection")
 	}
-	role, err := roles.require(c.DefaultLevel, c.ParentID, min, "collection")
+	role, err := roles.require(ctx, c.DefaultLevel, c.ParentID, min, "collection")
 	return c, role, err
 }
 
@@ -66,7 +66,7 @@ func (s *Server) ListCollectionsInOrganizationById(ctx context.Context, req gen.
 	}
 	items := make([]gen.Collection, 0, len(list.Items))
 	for _, c := range list.Items {
-		role, err := roles.of(c.DefaultLevel, c.ParentID)
+		role, err := roles.of(ctx, c.DefaultLevel, c.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -244,7 +244,7 @@ func (s *Server) requireCreateIn(ctx context.Context, orgID string, parent *stri
 	if parent != nil {
 		c, err := s.Store.FindCollection(ctx, *parent)
 		if err == nil && c.OrganizationID == orgID {
-			_, err = roles.require(c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
+			_, err = roles.require(ctx, c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
 			return err
 		}
 		if store.ErrorCode(err) != store.ENOTFOUND && err != nil {

@@ -12,7 +12,6 @@ import (
 // and the revision's pages are read once per request, however many locations are answered.
 type locations struct {
 	s       *Server
-	ctx     context.Context
 	sp      *store.Space
 	rev     string
 	cr      *store.ChangeRequest // set for a change request's revision
@@ -36,7 +35,7 @@ func (s *Server) newLocations(ctx context.Context, sp *store.Space, rev string, 
 	if err != nil {
 		return nil, err
 	}
-	l := &locations{s: s, ctx: ctx, sp: sp, rev: rev, cr: cr, org: &apiOrg, space: &apiSpace, pages: map[string]*store.RevisionPage{}}
+	l := &locations{s: s, sp: sp, rev: rev, cr: cr, org: &apiOrg, space: &apiSpace, pages: map[string]*store.RevisionPage{}}
 	for _, p := range r.Pages {
 		l.pages[p.ID] = p
 	}

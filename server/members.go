@@ -165,17 +165,17 @@ func (s *Server) ListSpacesForOrganizationMember(ctx context.Context, req gen.Li
 		return nil, err
 	}
 	// Two resolvers: the member's role decides `permission`; the caller's decides `space.permissions`.
-	memberRoles := &contentRoles{s: s, ctx: ctx, orgID: req.OrganizationId, orgRole: member.Role}
+	memberRoles := &contentRoles{s: s, orgID: req.OrganizationId, orgRole: member.Role}
 	callerRoles, err := s.newContentRoles(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
 	for _, sp := range list.Items {
-		mr, err := memberRoles.of(sp.DefaultLevel, sp.ParentID)
+		mr, err := memberRoles.of(ctx, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
-		cr, err := callerRoles.of(sp.DefaultLevel, sp.ParentID)
+		cr, err := callerRoles.of(ctx, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}

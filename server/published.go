@@ -137,7 +137,7 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	for _, sec := range seen.Sections {
 		all = append(all, sec.SiteSpaces...)
 	}
-	roleOf, err := spaceRoles(roles, all)
+	roleOf, err := spaceRoles(ctx, roles, all)
 	if err != nil {
 		return nil, err
 	}

@@ -43,10 +43,10 @@ func constRole(role store.Role) roleOfSpace { return func(*store.Space) store.Ro
 
 // spaceRoles resolves the caller's role on the spaces of site spaces (collection levels are
 // loaded at most once).
-func spaceRoles(roles *contentRoles, spaces []*store.SiteSpace) (roleOfSpace, error) {
+func spaceRoles(ctx context.Context, roles *contentRoles, spaces []*store.SiteSpace) (roleOfSpace, error) {
 	m := make(map[string]store.Role, len(spaces))
 	for _, ss := range spaces {
-		r, err := roles.of(ss.Space.DefaultLevel, ss.Space.ParentID)
+		r, err := roles.of(ctx, ss.Space.DefaultLevel, ss.Space.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +190,7 @@ func (s *Server) siteSpaceResponse(ctx context.Context, site *store.Site, roles 
 	if err != nil {
 		return gen.SiteSpace{}, err
 	}
-	roleOf, err := spaceRoles(roles, []*store.SiteSpace{ss})
+	roleOf, err := spaceRoles(ctx, roles, []*store.SiteSpace{ss})
 	if err != nil {
 		return gen.SiteSpace{}, err
 	}
@@ -201,8 +201,8 @@ func (s *Server) siteSpaceResponse(ctx context.Context, site *store.Site, roles 
 	return s.siteSpaceAPI(site, sec, ss, roleOf), nil
 }
 
-func (s *Server) siteSectionResponse(site *store.Site, roles *contentRoles, sec *store.SiteSection) (gen.SiteSection, error) {
-	roleOf, err := spaceRoles(roles, sec.SiteSpaces)
+func (s *Server) siteSectionResponse(ctx context.Context, site *store.Site, roles *contentRoles, sec *store.SiteSection) (gen.SiteSection, error) {
+	roleOf, err := spaceRoles(ctx, roles, sec.SiteSpaces)
 	if err != nil {
 		return gen.SiteSection{}, err
 	}
@@ -215,7 +215,7 @@ func (s *Server) groupResponse(ctx context.Context, site *store.Site, roles *con
 	if err != nil {
 		return gen.SiteSectionGroup{}, err
 	}
-	roleOf, err := spaceRoles(roles, structureSpaces(st))
+	roleOf, err := spaceRoles(ctx, roles, structureSpaces(st))
 	if err != nil {
 		return gen.SiteSectionGroup{}, err
 	}
@@ -273,7 +273,7 @@ func (s *Server) ListSiteSpaces(ctx context.Context, req gen.ListSiteSpacesReque
 	if err != nil {
 		return nil, err
 	}
-	roleOf, err := spaceRoles(roles, list.Items)
+	roleOf, err := spaceRoles(ctx, roles, list.Items)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +375,7 @@ func (s *Server) ListSiteSections(ctx context.Context, req gen.ListSiteSectionsR
 	for _, sec := range list.Items {
 		spaces = append(spaces, sec.SiteSpaces...)
 	}
-	roleOf, err := spaceRoles(roles, spaces)
+	roleOf, err := spaceRoles(ctx, roles, spaces)
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +398,7 @@ func (s *Server) AddSectionToSite(ctx context.Context, req gen.AddSectionToSiteR
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.siteSectionResponse(site, roles, sec)
+	out, err := s.siteSectionResponse(ctx, site, roles, sec)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +432,7 @@ func (s *Server) UpdateSiteSectionById(ctx context.Context, req gen.UpdateSiteSe
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.siteSectionResponse(site, roles, sec)
+	out, err := s.siteSectionResponse(ctx, site, roles, sec)
 	if err != nil {
 		return nil, err
 	}
@@ -457,7 +457,7 @@ func (s *Server) MoveSiteSection(ctx context.Context, req gen.MoveSiteSectionReq
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.siteSectionResponse(site, roles, sec)
+	out, err := s.siteSectionResponse(ctx, site, roles, sec)
 	if err != nil {
 		return nil, err
 	}
@@ -481,7 +481,7 @@ func (s *Server) ListSiteSectionGroups(ctx context.Context, req gen.ListSiteSect
 		if err != nil {
 			return nil, err
 		}
-		roleOf, err := spaceRoles(roles, structureSpaces(st))
+		roleOf, err := spaceRoles(ctx, roles, structureSpaces(st))
 		if err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ func (s *Server) toAPISpaces(ctx context.Context, orgID string, spaces []*store.
 	}
 	out := make([]gen.Space, 0, len(spaces))
 	for _, sp := range spaces {
-		role, err := roles.of(sp.DefaultLevel, sp.ParentID)
+		role, err := roles.of(ctx, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -84,8 +84,8 @@ func (s *Server) findSpace(ctx context.Context, id string, min store.Role) (*sto
 	if !member {
 		return nil, "", store.Errorf(store.ENOTFOUND, "Space not found.")
 	}
-	roles := &contentRoles{s: s, ctx: ctx, orgID: sp.OrganizationID, orgRole: orgRole}
-	role, err := roles.require(sp.DefaultLevel, sp.ParentID, min, "space")
+	roles := &contentRoles{s: s, orgID: sp.OrganizationID, orgRole: orgRole}
+	role, err := roles.require(ctx, sp.DefaultLevel, sp.ParentID, min, "space")
 	return sp, role, err
 }
 
@@ -95,7 +95,7 @@ func (s *Server) spaceResponse(ctx context.Context, sp *store.Space) (gen.Space,
 	if err != nil {
 		return gen.Space{}, err
 	}
-	role, err := roles.of(sp.DefaultLevel, sp.ParentID)
+	role, err := roles.of(ctx, sp.DefaultLevel, sp.ParentID)
 	if err != nil {
 		return gen.Space{}, err
 	}

@@ -144,9 +144,6 @@ func (w *Writer) AddPage(p Page) {
 	pdf.SetLeftMargin(margin)
 }
 
-// Pages is how many pages were added.
-func (w *Writer) Pages() int { return w.pages }
-
 // Output writes the PDF.
 func (w *Writer) Output(out io.Writer) error {
 	if err := w.pdf.Output(out); err != nil {
