@@ -4,68 +4,47 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/publicspec"
 )
 
-// GitBook's published specs, from the compat suite's packages (or the paths in
-// QUIRE_GITBOOK_SPEC_146 / QUIRE_GITBOOK_SPEC_202). make test installs them before the Go tests
-// (npm ci in testdata/compat/), so a missing spec fails the test rather than skipping it.
-var publicSpecs = map[string]struct{ env, path string }{
-	"0.146.0": {"QUIRE_GITBOOK_SPEC_146", "../testdata/compat/node_modules/@gitbook/api/spec/openapi.json"},
-	"0.202.0": {"QUIRE_GITBOOK_SPEC_202", "../testdata/compat/node_modules/gitbook-api-latest/spec/openapi.json"},
-}
-
-type publicSpec struct {
-	doc *openapi3.T
-	ops map[string]*openapi3.Operation
-	err error
+// publicOps returns the operations of a GitBook published spec by id.
+func publicOps(t testing.TB, version string) map[string]*openapi3.Operation {
+	t.Helper()
+	publicOpsMu.Lock()
+	defer publicOpsMu.Unlock()
+	if ops, ok := publicOpsByVersion[version]; ok {
+		return ops
+	}
+	doc, err := publicspec.Load(version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]*openapi3.Operation{}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			ops[op.OperationID] = op
+		}
+	}
+	publicOpsByVersion[version] = ops
+	return ops
 }
 
 var (
-	publicSpecsMu     sync.Mutex
-	publicSpecsLoaded = map[string]*publicSpec{}
+	publicOpsMu        sync.Mutex
+	publicOpsByVersion = map[string]map[string]*openapi3.Operation{}
 )
-
-// loadPublicSpec returns one published spec, loaded once per test binary.
-func loadPublicSpec(t testing.TB, version string) *publicSpec {
-	t.Helper()
-	publicSpecsMu.Lock()
-	defer publicSpecsMu.Unlock()
-	ps, ok := publicSpecsLoaded[version]
-	if !ok {
-		ps = &publicSpec{ops: map[string]*openapi3.Operation{}}
-		publicSpecsLoaded[version] = ps
-		where := publicSpecs[version]
-		path := os.Getenv(where.env)
-		if path == "" {
-			path = filepath.FromSlash(where.path)
-		}
-		if ps.doc, ps.err = openapi3.NewLoader().LoadFromFile(path); ps.err == nil {
-			for _, item := range ps.doc.Paths.Map() {
-				for _, op := range item.Operations() {
-					ps.ops[op.OperationID] = op
-				}
-			}
-		}
-	}
-	if ps.err != nil {
-		t.Fatalf("GitBook's %s spec: %v (run `npm ci` in testdata/compat/; make test does it)", version, ps.err)
-	}
-	return ps
-}
 
 // wantPublic checks a response body against the response schema of operation op in GitBook's
 // published spec of the given version.
 func wantPublic(t *testing.T, version, op string, r *response) {
 	t.Helper()
-	o := loadPublicSpec(t, version).ops[op]
+	o := publicOps(t, version)[op]
 	if o == nil {
 		t.Fatalf("%s has no operation %s", version, op)
 	}
