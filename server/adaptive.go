@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/store"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/condition"
 )
 
 // kindsSchema is a visitor schema with a claim of every kind the public API allows, at the top

@@ -9,8 +9,8 @@ import (
 	"sort"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/store"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/store"
 )
 

@@ -7,8 +7,8 @@ import (
 	"sort"
 
 	"github.com/oapi-codegen/nullable"
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/store"
 )
 
