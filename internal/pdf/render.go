@@ -18,12 +18,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-pdf/fpdf"
-	"github.com/yuin/goldmark"
+	"github.com/quire-docs/quire/internal/richtext"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 )
 
 // Document describes the whole export.
@@ -57,8 +54,6 @@ const (
 
 // lineHeight is the height of a line of text set at size points.
 func lineHeight(size float64) float64 { return size * ptToMM * lineFactor }
-
-var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 // Writer builds one PDF. It is not safe for concurrent use.
 type Writer struct {
@@ -139,7 +134,7 @@ func (w *Writer) AddPage(p Page) {
 
 	src := []byte(p.Markdown)
 	r := &renderer{pdf: pdf, src: src}
-	root := md.Parser().Parse(text.NewReader(src))
+	root := richtext.Parse(src)
 	r.children(root, 0)
 	pdf.SetLeftMargin(margin)
 }
@@ -312,7 +307,7 @@ func (r *renderer) table(n *east.Table) {
 		_, header := row.(*east.TableHeader)
 		var cells []string
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, plainText(cell, r.src))
+			cells = append(cells, richtext.InlineText(cell, r.src))
 		}
 		st := ""
 		if header {
@@ -410,7 +405,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		switch ch := ch.(type) {
 		case *ast.Text:
-			r.run(textValue(ch, r.src), size, st, "")
+			r.run(richtext.TextValue(ch, r.src), size, st, "")
 			if ch.HardLineBreak() {
 				r.flush()
 				r.pdf.Ln(lineHeight(size))
@@ -422,7 +417,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 		case *ast.CodeSpan:
 			mono := st
 			mono.mono = true
-			r.run(plainText(ch, r.src), size, mono, "")
+			r.run(richtext.InlineText(ch, r.src), size, mono, "")
 		case *ast.Emphasis:
 			em := st
 			if ch.Level >= 2 {
@@ -445,7 +440,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 			r.run(box, size, mono, "")
 		case *ast.Link:
 			dest := string(ch.Destination)
-			label := plainText(ch, r.src)
+			label := richtext.InlineText(ch, r.src)
 			ln := st
 			ln.link = true
 			r.inlineLink(ch, size, ln, clickable(dest))
@@ -464,7 +459,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 			}
 			r.run(string(ch.Label(r.src)), size, ln, clickable(target))
 		case *ast.Image:
-			alt := strings.TrimSpace(plainText(ch, r.src))
+			alt := strings.TrimSpace(richtext.InlineText(ch, r.src))
 			muted := st
 			muted.italic, muted.muted = true, true
 			if alt == "" {
@@ -490,7 +485,7 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		switch ch := ch.(type) {
 		case *ast.Text:
-			s := textValue(ch, r.src)
+			s := richtext.TextValue(ch, r.src)
 			if ch.SoftLineBreak() || ch.HardLineBreak() {
 				s += " "
 			}
@@ -500,7 +495,7 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 		case *ast.CodeSpan:
 			mono := st
 			mono.mono = true
-			r.run(plainText(ch, r.src), size, mono, url)
+			r.run(richtext.InlineText(ch, r.src), size, mono, url)
 		case *ast.Emphasis:
 			em := st
 			if ch.Level >= 2 {
@@ -510,7 +505,7 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 			}
 			r.inlineLink(ch, size, em, url)
 		case *ast.Image:
-			alt := strings.TrimSpace(plainText(ch, r.src))
+			alt := strings.TrimSpace(richtext.InlineText(ch, r.src))
 			if alt == "" {
 				alt = "image"
 			}
@@ -530,37 +525,6 @@ func clickable(url string) string {
 		}
 	}
 	return ""
-}
-
-// plainText is the text content of an inline node.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(ch ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch t := ch.(type) {
-		case *ast.Text:
-			b.WriteString(textValue(t, src))
-			if t.SoftLineBreak() || t.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(t.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
-}
-
-// textValue is the text a text node shows: backslash escapes and entity references resolved,
-// except in raw text (code spans).
-func textValue(t *ast.Text, src []byte) string {
-	v := t.Segment.Value(src)
-	if t.IsRaw() {
-		return string(v)
-	}
-	return string(util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(v))))
 }
 
 // cp1252 maps the runes above ASCII that Windows-1252 (the encoding of fpdf's core fonts) holds

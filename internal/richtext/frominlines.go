@@ -14,7 +14,7 @@ import (
 // a title becomes its caption.
 func (c *converter) image(img *ast.Image) *Node {
 	data := map[string]any{"ref": c.imageRef(destination(img.Destination))}
-	if alt := plainText(img, c.src); alt != "" {
+	if alt := InlineText(img, c.src); alt != "" {
 		data["alt"] = alt
 	}
 	frags := []*Node{}
@@ -27,7 +27,7 @@ func (c *converter) image(img *ast.Image) *Node {
 
 func (c *converter) inlineImage(img *ast.Image) *Node {
 	data := map[string]any{"ref": c.imageRef(destination(img.Destination))}
-	if alt := plainText(img, c.src); alt != "" {
+	if alt := InlineText(img, c.src); alt != "" {
 		data["alt"] = alt
 	}
 	if len(img.Title) > 0 {
@@ -52,7 +52,7 @@ func (c *converter) onlyImages(n ast.Node) []*Node {
 		case *ast.Image:
 			imgs = append(imgs, c.image(ch))
 		case *ast.Text:
-			if strings.TrimSpace(textValue(ch, c.src)) != "" {
+			if strings.TrimSpace(TextValue(ch, c.src)) != "" {
 				return nil
 			}
 		default:
@@ -79,7 +79,7 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 			afterBox = true
 			continue
 		case *ast.Text:
-			s := textValue(ch, c.src)
+			s := TextValue(ch, c.src)
 			if afterBox {
 				s = strings.TrimLeft(s, " ")
 			}
@@ -91,7 +91,7 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 			out = append(out, c.text(string(ch.Value), marks))
 		case *ast.CodeSpan:
 			// CommonMark reads a code span's line endings as spaces.
-			code := strings.ReplaceAll(plainText(ch, c.src), "\n", " ")
+			code := strings.ReplaceAll(InlineText(ch, c.src), "\n", " ")
 			out = append(out, c.text(code, withMark(marks, "code")))
 		case *ast.Emphasis:
 			m := "italic"
@@ -165,32 +165,4 @@ func sameMarks(a, b *Leaf) bool {
 		}
 	}
 	return true
-}
-
-// plainText is the text content of an inline node.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(ch ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch t := ch.(type) {
-		case *ast.Text:
-			b.WriteString(textValue(t, src))
-		case *ast.String:
-			b.Write(t.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
-}
-
-// textValue is the text a text node shows: backslash escapes and entity references resolved, as
-// an HTML renderer would, except in raw text (code spans).
-func textValue(t *ast.Text, src []byte) string {
-	v := t.Segment.Value(src)
-	if t.IsRaw() {
-		return string(v)
-	}
-	return string(util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(v))))
 }
