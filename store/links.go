@@ -4,16 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/quire-docs/quire/internal/richtext"
 	"net/url"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/text"
 )
 
 // Links are extracted from a page's markdown when a revision is written and stored resolved:
@@ -29,30 +25,6 @@ type Link struct {
 	PageID string // the page holding it
 	Kind   string // page | file | url
 	Target string
-}
-
-var linkParser = goldmark.New(goldmark.WithExtensions(extension.GFM))
-
-// linkDestinations returns the destinations of a markdown's links, images and autolinks.
-func linkDestinations(md string) []string {
-	src := []byte(md)
-	root := linkParser.Parser().Parse(text.NewReader(src))
-	var out []string
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Link:
-			out = append(out, string(n.Destination))
-		case *ast.Image:
-			out = append(out, string(n.Destination))
-		case *ast.AutoLink:
-			out = append(out, string(n.URL(src)))
-		}
-		return ast.WalkContinue, nil
-	})
-	return out
 }
 
 // linkResolver finds link targets in the content being written.
@@ -111,7 +83,7 @@ func pageLinks(pages []*RevisionPage, r linkResolver) []Link {
 	var out []Link
 	for _, p := range pages {
 		seen := map[[2]string]bool{}
-		for _, d := range linkDestinations(p.Markdown) {
+		for _, d := range richtext.Links(p.Markdown) {
 			kind, target, ok := resolveLink(d, p.Path, r)
 			if !ok || seen[[2]string{kind, target}] {
 				continue

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/quire-docs/quire/internal/richtext"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,7 @@ func FuzzLinkExtraction(f *testing.F) {
 	pages := fuzzPages{byID: map[string]bool{"abc": true}, byPath: map[string]string{"guide": "g1", "doc": "d1"}}
 	refs := map[string]string{"ref1": "P1", "file-ref": "F1"}
 	f.Fuzz(func(t *testing.T, md string) {
-		for _, dest := range linkDestinations(md) {
+		for _, dest := range richtext.Links(md) {
 			kind, target, ok := resolveLink(dest, "guide/intro", pages)
 			if !ok {
 				continue

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/quire-docs/quire/internal/richtext"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,63 +44,15 @@ type indexedPage struct {
 	bodyID int64
 }
 
-var headingLine = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$`)
-
-// splitSections cuts markdown into sections at its headings, each as plain text.
+// splitSections cuts a page into the sections search indexes (richtext.Sections: at its
+// headings, plain text, anchored as the page's document anchors them).
 func splitSections(pageTitle, md string) []SearchSection {
-	secs := []SearchSection{{Title: pageTitle}}
-	var body strings.Builder
-	fence := ""
-	flush := func() {
-		secs[len(secs)-1].Body = strings.TrimSpace(body.String())
-		body.Reset()
+	parts := richtext.Sections(pageTitle, md, maxSections)
+	out := make([]SearchSection, len(parts))
+	for i, p := range parts {
+		out[i] = SearchSection(p)
 	}
-	for _, line := range strings.Split(md, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			if fence == "" {
-				fence = trimmed[:3]
-			} else if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if fence == "" {
-			if m := headingLine.FindStringSubmatch(line); m != nil {
-				if len(secs) < maxSections {
-					flush()
-					title := plainMarkdown(m[2])
-					secs = append(secs, SearchSection{Anchor: Slugify(title), Title: title})
-					continue
-				}
-			}
-		}
-		body.WriteString(plainMarkdown(line))
-		body.WriteByte('\n')
-	}
-	flush()
-	// The text before the first heading is a section only when there is some, or no heading.
-	if secs[0].Body == "" && len(secs) > 1 {
-		secs = secs[1:]
-	}
-	return secs
-}
-
-var (
-	mdImage  = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	mdLink   = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	mdHTML   = regexp.MustCompile(`<[^>]+>`)
-	mdMarks  = regexp.MustCompile("[*_`~]+")
-	mdPrefix = regexp.MustCompile(`^\s*(?:>+\s*|[-+*]\s+|\d+[.)]\s+|#{1,6}\s+)`)
-)
-
-// plainMarkdown strips the markdown syntax from a line, keeping its words.
-func plainMarkdown(s string) string {
-	s = mdImage.ReplaceAllString(s, "$1")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdHTML.ReplaceAllString(s, "")
-	s = mdPrefix.ReplaceAllString(s, "")
-	return mdMarks.ReplaceAllString(s, "")
+	return out
 }
 
 // searchTokens are the words of a query, lower-cased (at most 16).
