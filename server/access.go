@@ -5,7 +5,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // Access rules, in one place:

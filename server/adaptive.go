@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/internal/condition"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // apiAdaptiveSchema answers a site's visitor schema; before one is set, the empty schema as of

@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // The stages of the GET /v1/spaces/{id} request path above the store (the store's own stages are

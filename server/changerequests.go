@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 func (s *Server) toAPIChangeRequest(cr *store.ChangeRequest) (gen.ChangeRequest, error) {

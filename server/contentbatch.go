@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/internal/condition"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // The content batch (updateChangeRequestContent) in GitBook's 0.202.0 shape: changes told apart

@@ -2,7 +2,7 @@ package server
 
 import (
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // defaultCustomizations are the customizations every published site and site space answers:

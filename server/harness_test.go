@@ -24,7 +24,7 @@ import (
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // The spec every response is checked against, and the operations tests have called.

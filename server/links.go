@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // locations builds the ContentLocations of one revision of a space: the organization, the space

@@ -9,9 +9,9 @@ import (
 	"sort"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/internal/condition"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // sitePublishedURL is where a published site is read ({base}/s/{siteId}); nil while the site is

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-docs/quire/internal/condition"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/internal/condition"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // siteCoreWorld is the cast of the site tests: the content world (admin, read member, guest,

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 func (s *Server) toAPISpace(sp *store.Space, role store.Role) gen.Space {

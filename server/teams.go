@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // toAPITeam shows a team to a caller with an organization role; team owners and admins manage it.

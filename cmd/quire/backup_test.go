@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // A backup taken while writers are busy opens, passes the integrity check and holds every write

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // TestMain lets the test binary act as quire itself (QUIRE_TEST_MAIN holds the arguments,

@@ -11,7 +11,7 @@ import (
 	"image/png"
 	"io"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // demoEmail marks the demo: a database holding its user already has the demo.

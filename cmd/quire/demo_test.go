@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/server"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 func TestDemo(t *testing.T) {

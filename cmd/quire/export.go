@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/internal/gitsync"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // exportSpace writes a space's current revision in GitBook's Git Sync layout.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/internal/gitsync"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // importSpace reads a directory in Git Sync layout into a space through one change request,

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/internal/gitsync"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // copyTree copies the fixture to a fresh directory to break.

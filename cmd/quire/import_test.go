@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 const fixture = "../../testdata/gitsync/handbook"

@@ -33,7 +33,7 @@ import (
 
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 func main() {

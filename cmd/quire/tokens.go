@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // tokens administers API tokens: several named tokens per user, listed with their last use,

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // Page is a page of a space to write, with its subpages.

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 // Kinds of job.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/internal/jobs"
-	"github.com/quire-docs/quire/store"
+	store "github.com/quire-docs/quire/store/sqlite"
 )
 
 type clock struct{ now time.Time }

@@ -1,0 +1,545 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// FindSiteSectionsOf returns, by id, the sections (without their site spaces) the given site
+// spaces are in, in one query.
+func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []*SiteSpace) (map[string]*SiteSection, error) {
+	var ids []string
+	for _, ss := range spaces {
+		if ss.SectionID != nil {
+			ids = append(ids, *ss.SectionID)
+		}
+	}
+	out := map[string]*SiteSection{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.reader.QueryContext(ctx, siteSectionSelect+` WHERE sec.site_id = ? AND sec.id IN (SELECT value FROM json_each(?))`,
+		siteID, jsonStrings(ids))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read sections: %w", err)
+	}
+	secs, err := collect(rows, "sections", func(r *sql.Rows, sec *SiteSection) error { return scanSiteSection(r, sec) })
+	for _, sec := range secs {
+		out[sec.ID] = sec
+	}
+	return out, err
+}
+
+// FindSiteSections lists a site's sections, with their site spaces, in the structure's order.
+func (s *Store) FindSiteSections(ctx context.Context, siteID string, p Page) (List[*SiteSection], error) {
+	cur, err := decodeCursor(p.Cursor, 1)
+	if err != nil {
+		return List[*SiteSection]{}, err
+	}
+	var after any
+	if cur != nil {
+		after = cur[0]
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_sections WHERE site_id = ?`, siteID).Scan(&count); err != nil {
+		return List[*SiteSection]{}, fmt.Errorf("store: unable to count sections: %w", err)
+	}
+	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSectionColumns+`, sk.k FROM site_sections sec JOIN sk ON sk.id = sec.id
+		WHERE (?2 IS NULL OR sk.k > ?2) ORDER BY sk.k LIMIT ?3`, siteID, after, p.Size()+1)
+	if err != nil {
+		return List[*SiteSection]{}, fmt.Errorf("store: unable to list sections: %w", err)
+	}
+	keys := map[*SiteSection]string{}
+	items, err := collect(rows, "sections", func(r *sql.Rows, sec *SiteSection) error {
+		var k string
+		err := scanSiteSection(r, sec, &k)
+		keys[sec] = k
+		return err
+	})
+	if err != nil {
+		return List[*SiteSection]{}, err
+	}
+	list := finishPage(items, p.Size(), count, func(sec *SiteSection) []string { return []string{keys[sec]} })
+	if err := loadSectionSpaces(ctx, s.reader, list.Items); err != nil {
+		return List[*SiteSection]{}, err
+	}
+	return list, nil
+}
+
+// loadSectionSpaces fills the site spaces of sections, in one query.
+func loadSectionSpaces(ctx context.Context, q querier, secs []*SiteSection) error {
+	ids := make([]string, 0, len(secs))
+	by := make(map[string]*SiteSection, len(secs))
+	for _, sec := range secs {
+		sec.SiteSpaces = []*SiteSpace{}
+		ids = append(ids, sec.ID)
+		by[sec.ID] = sec
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, siteSpaceSelect+` WHERE ss.section_id IN (SELECT value FROM json_each(?))
+		ORDER BY ss.position, ss.id`, jsonStrings(ids))
+	if err != nil {
+		return fmt.Errorf("store: unable to read site spaces: %w", err)
+	}
+	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *SiteSpace) error { return scanSiteSpace(r, ss) })
+	for _, ss := range spaces {
+		sec := by[*ss.SectionID]
+		sec.SiteSpaces = append(sec.SiteSpaces, ss)
+	}
+	return err
+}
+
+// FindSiteSection returns a section of a site with its site spaces.
+func (s *Store) FindSiteSection(ctx context.Context, siteID, id string) (*SiteSection, error) {
+	return findSiteSection(ctx, s.reader, siteID, id)
+}
+
+func findSiteSection(ctx context.Context, q querier, siteID, id string) (*SiteSection, error) {
+	var sec SiteSection
+	err := scanSiteSection(q.QueryRowContext(ctx, siteSectionSelect+` WHERE sec.id = ? AND sec.site_id = ?`, id, siteID), &sec)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("Section")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find section: %w", err)
+	}
+	if err := loadSectionSpaces(ctx, q, []*SiteSection{&sec}); err != nil {
+		return nil, err
+	}
+	return &sec, nil
+}
+
+// FindSiteSectionGroups lists a site's section groups in the structure's order.
+func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p Page) (List[*SiteSectionGroup], error) {
+	cur, err := decodeCursor(p.Cursor, 1)
+	if err != nil {
+		return List[*SiteSectionGroup]{}, err
+	}
+	var after any
+	if cur != nil {
+		after = cur[0]
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_section_groups WHERE site_id = ?`, siteID).Scan(&count); err != nil {
+		return List[*SiteSectionGroup]{}, fmt.Errorf("store: unable to count section groups: %w", err)
+	}
+	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteGroupColumns+`, gk.k FROM site_section_groups g JOIN gk ON gk.id = g.id
+		WHERE (?2 IS NULL OR gk.k > ?2) ORDER BY gk.k LIMIT ?3`, siteID, after, p.Size()+1)
+	if err != nil {
+		return List[*SiteSectionGroup]{}, fmt.Errorf("store: unable to list section groups: %w", err)
+	}
+	keys := map[*SiteSectionGroup]string{}
+	items, err := collect(rows, "section groups", func(r *sql.Rows, g *SiteSectionGroup) error {
+		var k string
+		err := scanSiteGroup(r, g, &k)
+		keys[g] = k
+		return err
+	})
+	if err != nil {
+		return List[*SiteSectionGroup]{}, err
+	}
+	return finishPage(items, p.Size(), count, func(g *SiteSectionGroup) []string { return []string{keys[g]} }), nil
+}
+
+// FindSiteSectionGroup returns a section group of a site.
+func (s *Store) FindSiteSectionGroup(ctx context.Context, siteID, id string) (*SiteSectionGroup, error) {
+	return findSiteGroup(pointRead(ctx), s.reader, siteID, id)
+}
+
+func findSiteGroup(ctx context.Context, q querier, siteID, id string) (*SiteSectionGroup, error) {
+	var g SiteSectionGroup
+	err := scanSiteGroup(q.QueryRowContext(ctx, siteGroupSelect+` WHERE g.id = ? AND g.site_id = ?`, id, siteID), &g)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("Section group")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find section group: %w", err)
+	}
+	return &g, nil
+}
+
+// The writes.
+
+// nextSectionPosition is the position after the last section or group of a parent.
+func nextSectionPosition(ctx context.Context, tx *Tx, siteID string, parent *string) (float64, error) {
+	var pos float64
+	err := tx.QueryRowContext(ctx, `SELECT coalesce(max(p) + 1, 0) FROM (
+		SELECT max(position) AS p FROM site_sections WHERE site_id = ?1 AND group_id IS ?2
+		UNION ALL
+		SELECT max(position) FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2)`, siteID, nullString(parent)).Scan(&pos)
+	if err != nil {
+		return 0, fmt.Errorf("store: unable to place section: %w", err)
+	}
+	return pos, nil
+}
+
+// insertSection adds a section at the end of the site root, with a path derived from its title;
+// the first section of a site is the default.
+func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *string) (string, error) {
+	taken, err := takenPaths(ctx, tx, sectionPathsQuery, siteID, nil)
+	if err != nil {
+		return "", err
+	}
+	pos, err := nextSectionPosition(ctx, tx, siteID, nil)
+	if err != nil {
+		return "", err
+	}
+	id := NewID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position)
+		VALUES (?1, ?2, ?3, ?4, ?5, NOT EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default), ?6)`,
+		id, siteID, title, nullString(icon), uniquePath(Slugify(title), taken), pos); err != nil {
+		return "", fmt.Errorf("store: unable to add section: %w", err)
+	}
+	return id, nil
+}
+
+// AddSiteSection adds a section at the end of the site root with a space as its first site
+// space. The first section of a site whose spaces are at its root first gathers them into a
+// default section titled after the site, so a site has sections or root site spaces, not both.
+func (s *Store) AddSiteSection(ctx context.Context, siteID string, c SiteSectionCreate) (*SiteSection, error) {
+	var sec *SiteSection
+	err := s.write(ctx, func(tx *Tx) error {
+		var orgID, siteTitle string
+		var sections, rootSpaces int
+		err := tx.QueryRowContext(ctx, `SELECT organization_id, title,
+			(SELECT count(*) FROM site_sections WHERE site_id = ?1),
+			(SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND section_id IS NULL)
+			FROM sites WHERE id = ?1`, siteID).Scan(&orgID, &siteTitle, &sections, &rootSpaces)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("Site")
+		}
+		if err != nil {
+			return fmt.Errorf("store: unable to find site: %w", err)
+		}
+		title, err := liveSpaceTitle(ctx, tx, orgID, c.SpaceID, "spaceId")
+		if err != nil {
+			return err
+		}
+		if c.Title != nil {
+			title = *c.Title
+		} else if n := utf8.RuneCountInString(title); n < 2 || n > 128 {
+			// A section title has 2 to 128 characters; a space's may be shorter.
+			return Errorf(EINVALID, "Invalid body field \"title\": the space's title %q cannot title a section (2 to 128 characters); give a title.", title)
+		}
+		if sections == 0 && rootSpaces > 0 {
+			wrap, err := insertSection(ctx, tx, siteID, siteTitle, nil)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET section_id = ? WHERE site_id = ? AND section_id IS NULL`,
+				wrap, siteID); err != nil {
+				return fmt.Errorf("store: unable to gather root site spaces: %w", err)
+			}
+		}
+		id, err := insertSection(ctx, tx, siteID, title, c.Icon)
+		if err != nil {
+			return err
+		}
+		if _, err := insertSiteSpace(ctx, tx, orgID, siteID, c.SpaceID, &id, "spaceId"); err != nil {
+			return err
+		}
+		sec, err = findSiteSection(ctx, tx, siteID, id)
+		return err
+	})
+	return sec, err
+}
+
+// DeleteSiteSection deletes a section with its site spaces; a default section gives way to the
+// next in the structure's order. Deleting a missing one is no error.
+func (s *Store) DeleteSiteSection(ctx context.Context, siteID, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var def bool
+		err := tx.QueryRowContext(ctx, `SELECT is_default FROM site_sections WHERE id = ? AND site_id = ?`, id, siteID).Scan(&def)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("store: unable to find section: %w", err)
+		}
+		next := ""
+		if def {
+			rows, err := tx.QueryContext(ctx, structureKeys+` SELECT 'site_sections', id, 0 FROM sk ORDER BY k`, siteID)
+			if err != nil {
+				return fmt.Errorf("store: unable to read sections: %w", err)
+			}
+			order, err := collect(rows, "sections", func(r *sql.Rows, it *structureItem) error { return r.Scan(&it.table, &it.id, &it.position) })
+			if err != nil {
+				return err
+			}
+			for i, it := range order {
+				if it.id == id && len(order) > 1 {
+					next = order[(i+1)%len(order)].id
+				}
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM site_spaces WHERE section_id = ?`, id); err != nil {
+			return fmt.Errorf("store: unable to delete section site spaces: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM site_sections WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("store: unable to delete section: %w", err)
+		}
+		if next != "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET is_default = 1 WHERE id = ?`, next); err != nil {
+				return fmt.Errorf("store: unable to promote a default section: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// UpdateSiteSection applies an update. A path another section of the site has is a conflict;
+// a default site space that is not the section's is invalid.
+func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd SiteSectionUpdate) (*SiteSection, error) {
+	var sec *SiteSection
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findSiteSection(ctx, tx, siteID, id)
+		if err != nil {
+			return err
+		}
+		if upd.Path != nil && *upd.Path != cur.Path {
+			taken, err := takenPaths(ctx, tx, sectionPathsQuery, siteID, id)
+			if err != nil {
+				return err
+			}
+			if taken[*upd.Path] {
+				return Errorf(ECONFLICT, `Invalid body field "path": another section of this site already has the path %q.`, *upd.Path)
+			}
+		}
+		if upd.DefaultSiteSpace != nil {
+			found := false
+			for _, ss := range cur.SiteSpaces {
+				found = found || ss.ID == *upd.DefaultSiteSpace
+			}
+			if !found {
+				return Errorf(EINVALID, `Invalid body field "defaultSiteSpace": no site space %s in this section.`, *upd.DefaultSiteSpace)
+			}
+			if err := setDefaultSiteSpace(ctx, tx, siteID, &id, *upd.DefaultSiteSpace); err != nil {
+				return err
+			}
+		}
+		set := func(column string, value any) error {
+			if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET `+column+` = ? WHERE id = ?`, value, id); err != nil {
+				return fmt.Errorf("store: unable to update section %s: %w", column, err)
+			}
+			return nil
+		}
+		type change struct {
+			given  bool
+			column string
+			value  any
+		}
+		for _, c := range []change{
+			{upd.Title != nil, "title", nullString(upd.Title)},
+			{upd.Path != nil, "path", nullString(upd.Path)},
+			{upd.SetCondition, "condition", nullString(upd.Condition)},
+			{upd.SetIcon, "icon", nullString(upd.Icon)},
+			{upd.SetDescription, "description", nullString(upd.Description)},
+		} {
+			if c.given {
+				if err := set(c.column, c.value); err != nil {
+					return err
+				}
+			}
+		}
+		sec, err = findSiteSection(ctx, tx, siteID, id)
+		return err
+	})
+	return sec, err
+}
+
+// MoveSiteSection moves a section among the sections and groups of its parent, next to another
+// section of that parent.
+func (s *Store) MoveSiteSection(ctx context.Context, siteID, id string, m SiteMove) (*SiteSection, error) {
+	var sec *SiteSection
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findSiteSection(ctx, tx, siteID, id)
+		if err != nil {
+			return err
+		}
+		siblings, err := structureItems(ctx, tx, sectionSiblings, siteID, nullString(cur.GroupID))
+		if err != nil {
+			return err
+		}
+		if err := moveAmong(ctx, tx, siblings, structureItem{table: "site_sections", id: id}, m, "section"); err != nil {
+			return err
+		}
+		sec, err = findSiteSection(ctx, tx, siteID, id)
+		return err
+	})
+	return sec, err
+}
+
+// AddSiteSectionGroup adds a group at the end of its parent and moves the given sections into
+// it, in order.
+func (s *Store) AddSiteSectionGroup(ctx context.Context, siteID string, c SiteSectionGroupCreate) (*SiteSectionGroup, error) {
+	var g *SiteSectionGroup
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := siteOrganization(ctx, tx, siteID); err != nil {
+			return err
+		}
+		if c.Parent != nil {
+			if err := checkSiteRow(ctx, tx, "site_section_groups", siteID, *c.Parent, "parent", "section group"); err != nil {
+				return err
+			}
+		}
+		pos, err := nextSectionPosition(ctx, tx, siteID, c.Parent)
+		if err != nil {
+			return err
+		}
+		id := NewID()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_section_groups (id, site_id, parent_id, title, icon, position)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, siteID, nullString(c.Parent), c.Title, nullString(c.Icon), pos); err != nil {
+			return fmt.Errorf("store: unable to add section group: %w", err)
+		}
+		var sections []string
+		seen := map[string]bool{}
+		for _, sec := range c.Sections {
+			if !seen[sec] {
+				seen[sec] = true
+				sections = append(sections, sec)
+			}
+		}
+		if len(sections) > 0 {
+			res, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?1,
+				position = (SELECT j.key FROM json_each(?3) j WHERE j.value = site_sections.id)
+				WHERE site_id = ?2 AND id IN (SELECT value FROM json_each(?3))`, id, siteID, jsonStrings(sections))
+			if err != nil {
+				return fmt.Errorf("store: unable to group sections: %w", err)
+			}
+			if n, _ := res.RowsAffected(); int(n) != len(sections) {
+				for i, sec := range c.Sections {
+					if err := checkSiteRow(ctx, tx, "site_sections", siteID, sec, fmt.Sprintf("sections[%d]", i), "section"); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		g, err = findSiteGroup(ctx, tx, siteID, id)
+		return err
+	})
+	return g, err
+}
+
+// DeleteSiteSectionGroup deletes a group; its sections and subgroups take its place in its
+// parent, in order. Deleting a missing one is no error.
+func (s *Store) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		g, err := findSiteGroup(ctx, tx, siteID, id)
+		if ErrorCode(err) == ENOTFOUND {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		siblings, err := structureItems(ctx, tx, sectionSiblings, siteID, nullString(g.ParentID))
+		if err != nil {
+			return err
+		}
+		children, err := structureItems(ctx, tx, sectionSiblings, siteID, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?1 WHERE group_id = ?2`, nullString(g.ParentID), id); err != nil {
+			return fmt.Errorf("store: unable to ungroup sections: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET parent_id = ?1 WHERE parent_id = ?2`, nullString(g.ParentID), id); err != nil {
+			return fmt.Errorf("store: unable to ungroup groups: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM site_section_groups WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("store: unable to delete section group: %w", err)
+		}
+		order := make([]structureItem, 0, len(siblings)+len(children))
+		for _, it := range siblings {
+			if it.id == id {
+				order = append(order, children...)
+				continue
+			}
+			order = append(order, it)
+		}
+		return renumber(ctx, tx, order)
+	})
+}
+
+// UpdateSiteSectionGroup applies an update.
+func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, upd SiteSectionGroupUpdate) (*SiteSectionGroup, error) {
+	var g *SiteSectionGroup
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := findSiteGroup(ctx, tx, siteID, id); err != nil {
+			return err
+		}
+		if upd.Title != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET title = ? WHERE id = ?`, *upd.Title, id); err != nil {
+				return fmt.Errorf("store: unable to update section group: %w", err)
+			}
+		}
+		if upd.SetIcon {
+			if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET icon = ? WHERE id = ?`, nullString(upd.Icon), id); err != nil {
+				return fmt.Errorf("store: unable to update section group: %w", err)
+			}
+		}
+		var err error
+		g, err = findSiteGroup(ctx, tx, siteID, id)
+		return err
+	})
+	return g, err
+}
+
+// AddSectionToGroup moves a section of the site to the end of a group (where it stays when it
+// is already in it).
+func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID string) (*SiteSectionGroup, error) {
+	var g *SiteSectionGroup
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		if g, err = findSiteGroup(ctx, tx, siteID, groupID); err != nil {
+			return err
+		}
+		var group sql.NullString
+		err = tx.QueryRowContext(ctx, `SELECT group_id FROM site_sections WHERE id = ? AND site_id = ?`, sectionID, siteID).Scan(&group)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(EINVALID, `Invalid body field "sectionId": no section %s in this site.`, sectionID)
+		}
+		if err != nil {
+			return fmt.Errorf("store: unable to find section: %w", err)
+		}
+		if group.String == groupID {
+			return nil
+		}
+		pos, err := nextSectionPosition(ctx, tx, siteID, &groupID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?, position = ? WHERE id = ?`, groupID, pos, sectionID); err != nil {
+			return fmt.Errorf("store: unable to group section: %w", err)
+		}
+		return nil
+	})
+	return g, err
+}
+
+// RemoveSectionFromGroup moves a section of a group to the end of the site root; a section that
+// is not in the group stays where it is.
+func (s *Store) RemoveSectionFromGroup(ctx context.Context, siteID, groupID, sectionID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM site_sections WHERE id = ? AND site_id = ? AND group_id = ?`,
+			sectionID, siteID, groupID).Scan(&n); err != nil {
+			return fmt.Errorf("store: unable to find section: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+		pos, err := nextSectionPosition(ctx, tx, siteID, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = NULL, position = ? WHERE id = ?`, pos, sectionID); err != nil {
+			return fmt.Errorf("store: unable to ungroup section: %w", err)
+		}
+		return nil
+	})
+}
