@@ -5,7 +5,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // Access rules, in one place:

@@ -7,7 +7,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // apiAdaptiveSchema answers a site's visitor schema; before one is set, the empty schema as of

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 func (s *Server) toAPIChangeRequest(cr *store.ChangeRequest) (gen.ChangeRequest, error) {

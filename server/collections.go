@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 func (s *Server) toAPICollection(c *store.Collection, role store.Role) gen.Collection {

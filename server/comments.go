@@ -9,7 +9,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/richtext"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // Comments come in two families with the same operations: on a space's content

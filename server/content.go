@@ -6,7 +6,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/richtext"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // The content operations come in two families with the same shapes: the space's current

@@ -11,7 +11,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // The content batch (updateChangeRequestContent) in GitBook's 0.202.0 shape: changes told apart

@@ -2,7 +2,7 @@ package server
 
 import (
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // defaultCustomizations are the customizations every published site and site space answers:

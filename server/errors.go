@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // statusOf maps the store's error codes to HTTP statuses: the one table of it.

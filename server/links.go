@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // locations builds the ContentLocations of one revision of a space: the organization, the space

@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // Metrics are the Prometheus collectors of one quire process: requests by route and status,
@@ -53,7 +53,7 @@ func NewMetrics() *Metrics {
 }
 
 // watch adds a store's job queue and connection pools to what is scraped.
-func (m *Metrics) watch(st *store.Store) {
+func (m *Metrics) watch(st store.Store) {
 	m.registry.Register(storeCollector{st}) // already registered: nothing to do
 }
 
@@ -91,7 +91,7 @@ func (m *Metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // storeCollector reads the job queue and the connection pools when metrics are scraped.
-type storeCollector struct{ st *store.Store }
+type storeCollector struct{ st store.Store }
 
 var (
 	jobsPendingDesc = prometheus.NewDesc("quire_jobs_pending", "Durable jobs waiting to run, by kind.", []string{"kind"}, nil)

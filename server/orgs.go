@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 func (s *Server) GetApiInformation(ctx context.Context, _ gen.GetApiInformationRequestObject) (gen.GetApiInformationResponseObject, error) {

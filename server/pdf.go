@@ -18,7 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/pdf"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // PDF export. The API answers a signed link, {BaseURL}/pdf/{token}, valid for an hour; the link

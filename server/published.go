@@ -11,7 +11,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // sitePublishedURL is where a published site is read ({base}/s/{siteId}); nil while the site is

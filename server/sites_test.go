@@ -11,7 +11,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // siteCoreWorld is the cast of the site tests: the content world (admin, read member, guest,

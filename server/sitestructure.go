@@ -9,7 +9,7 @@ import (
 	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // The structure of a site: site spaces, sections and section groups. Access is the site's: the

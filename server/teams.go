@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // toAPITeam shows a team to a caller with an organization role; team owners and admins manage it.

@@ -13,7 +13,8 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/server"
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 func TestDemo(t *testing.T) {
@@ -29,7 +30,7 @@ func TestDemo(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	st, err := store.Open(ctx, db)
+	st, err := sqlite.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

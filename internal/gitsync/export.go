@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // Page is a page of a space to write, with its subpages.

@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	store "github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store"
 )
 
 // ImportPage is a page read from the layout, ready for an insert_page change. Its markdown links

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"testing"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // The store stages of the GET /v1/spaces/{id} request path, on a real database file. Benchmarks
@@ -17,7 +19,7 @@ func benchStore(b *testing.B) (st *Store, token, spaceID string) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	u := &User{Email: "bench@example.com", DisplayName: "Bench"}
+	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
 	if token, err = st.CreateUser(ctx, u); err != nil {
 		b.Fatal(err)
 	}
@@ -25,7 +27,7 @@ func benchStore(b *testing.B) (st *Store, token, spaceID string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sp, err := st.CreateSpace(ctx, org.ID, u.ID, SpaceCreate{Title: "Docs"})
+	sp, err := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Every committed write bumps the store's version; a cached read is served only while the version
@@ -51,7 +53,7 @@ func (d *dataVersion) bump()           { d.n.Add(1) }
 
 // spaceForUser is a cached FindSpaceForUser answer.
 type spaceForUser struct {
-	space  Space
-	role   Role
+	space  store.Space
+	role   store.Role
 	member bool
 }

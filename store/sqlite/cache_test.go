@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // A cached space read is never served after a write: not after the space changes, nor after the
@@ -15,9 +17,9 @@ func TestSpaceCacheInvalidatedByAnyWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	admin := &User{Email: "a@example.com", DisplayName: "A"}
-	reader := &User{Email: "r@example.com", DisplayName: "R"}
-	for _, u := range []*User{admin, reader} {
+	admin := &store.User{Email: "a@example.com", DisplayName: "A"}
+	reader := &store.User{Email: "r@example.com", DisplayName: "R"}
+	for _, u := range []*store.User{admin, reader} {
 		if _, err := st.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +28,7 @@ func TestSpaceCacheInvalidatedByAnyWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := st.CreateSpace(ctx, org.ID, admin.ID, SpaceCreate{Title: "Before"})
+	sp, err := st.CreateSpace(ctx, org.ID, admin.ID, store.SpaceCreate{Title: "Before"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,30 +36,30 @@ func TestSpaceCacheInvalidatedByAnyWrite(t *testing.T) {
 	if _, _, member, _ := st.FindSpaceForUser(ctx, sp.ID, reader.ID); member {
 		t.Fatal("reader is a member before joining")
 	}
-	if _, err := st.UpdateOrganization(ctx, org.ID, admin.ID, OrganizationUpdate{EmailDomains: &[]string{"example.com"}}); err != nil {
+	if _, err := st.UpdateOrganization(ctx, org.ID, admin.ID, store.OrganizationUpdate{EmailDomains: &[]string{"example.com"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.JoinOrganization(ctx, org.ID, reader); err != nil {
 		t.Fatal(err)
 	}
 	_, role, member, err := st.FindSpaceForUser(ctx, sp.ID, reader.ID)
-	if err != nil || !member || role != RoleRead {
+	if err != nil || !member || role != store.RoleRead {
 		t.Fatalf("after joining: role %q member %v err %v", role, member, err)
 	}
 	// Served from the cache now; then a write to the space must show.
 	st.FindSpaceForUser(ctx, sp.ID, reader.ID)
 	title := "After"
-	if _, err := st.UpdateSpace(ctx, sp.ID, SpaceUpdate{Title: &title}); err != nil {
+	if _, err := st.UpdateSpace(ctx, sp.ID, store.SpaceUpdate{Title: &title}); err != nil {
 		t.Fatal(err)
 	}
 	got, _, _, _ := st.FindSpaceForUser(ctx, sp.ID, reader.ID)
 	if got.Title != "After" {
 		t.Fatalf("title = %q after the update", got.Title)
 	}
-	if _, err := st.UpdateMemberRole(ctx, org.ID, reader.ID, RoleEdit); err != nil {
+	if _, err := st.UpdateMemberRole(ctx, org.ID, reader.ID, store.RoleEdit); err != nil {
 		t.Fatal(err)
 	}
-	if _, role, _, _ := st.FindSpaceForUser(ctx, sp.ID, reader.ID); role != RoleEdit {
+	if _, role, _, _ := st.FindSpaceForUser(ctx, sp.ID, reader.ID); role != store.RoleEdit {
 		t.Fatalf("role = %q after the change", role)
 	}
 	if err := st.RemoveMember(ctx, org.ID, reader.ID); err != nil {

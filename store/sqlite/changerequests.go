@@ -9,47 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// ChangeRequest proposes edits to a space: its own revision, started from the space's.
-type ChangeRequest struct {
-	ID                     string
-	SpaceID                string
-	Number                 int
-	Status                 string // draft | open | archived | merged
-	Subject                string
-	Description            json.RawMessage // a rich-text document, nil when unset
-	CreatedBy              User
-	RevisionInitial        string
-	RevisionID             string
-	RevisionMergedAncestor *string
-	RevisionMerged         *string
-	Comments               int
-	ConversationsCluster   *string
-	CreatedAt              time.Time
-	UpdatedAt              time.Time
-	Outdated               bool // main has moved on since the change request's base
-}
-
-// Base is the last revision the change request and the space had in common.
-func (c *ChangeRequest) Base() string {
-	if c.RevisionMergedAncestor != nil {
-		return *c.RevisionMergedAncestor
-	}
-	return c.RevisionInitial
-}
-
-// ChangeRequestFilter narrows a change request list; SpaceID or OrganizationID is set.
-type ChangeRequestFilter struct {
-	SpaceID           string
-	OrganizationID    string
-	Status            string
-	Creator           *string
-	Contributor       *string
-	RequestedReviewer *string
-	IssuesCluster     *string
-}
 
 const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.revision_initial,
 	c.revision_id, c.revision_merged_ancestor, c.revision_merged, c.comments, c.conversations_issues_cluster,
@@ -57,7 +19,7 @@ const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c
 
 const changeRequestFrom = ` FROM change_requests c JOIN spaces s ON s.id = c.space_id JOIN users u ON u.id = c.created_by`
 
-func scanChangeRequest(sc interface{ Scan(...any) error }, c *ChangeRequest) error {
+func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeRequest) error {
 	var desc, ancestor, merged, cluster sql.NullString
 	var created, updated, spaceRevision string
 	if err := scanUser(scanFirst{sc, []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &desc, &c.RevisionInitial,
@@ -83,9 +45,9 @@ func (s scanFirst) Scan(dest ...any) error { return s.row.Scan(append(s.first, d
 
 // CreateChangeRequest opens a change request on a space's current revision. Numbers are per
 // space, from 1; the single writer makes max+1 safe under concurrent creation.
-func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*ChangeRequest, error) {
+func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error) {
 	id := NewID()
-	var cr *ChangeRequest
+	var cr *store.ChangeRequest
 	err := s.write(ctx, func(tx *Tx) error {
 		sp, err := findLiveSpace(ctx, tx, spaceID)
 		if err != nil {
@@ -121,16 +83,16 @@ func countChangeRequests(ctx context.Context, tx *Tx, spaceID string) error {
 }
 
 // FindChangeRequest returns a change request of a space by id or by number.
-func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*ChangeRequest, error) {
+func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*store.ChangeRequest, error) {
 	return findChangeRequest(ctx, s.reader, spaceID, idOrNumber)
 }
 
-func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber string) (*ChangeRequest, error) {
+func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber string) (*store.ChangeRequest, error) {
 	number := -1
 	if n, err := strconv.Atoi(idOrNumber); err == nil && n > 0 && len(idOrNumber) < 12 {
 		number = n
 	}
-	var c ChangeRequest
+	var c store.ChangeRequest
 	err := scanChangeRequest(q.QueryRowContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+`
 		WHERE c.space_id = ? AND (c.id = ? OR c.number = ?) ORDER BY c.id = ? DESC LIMIT 1`,
 		spaceID, idOrNumber, number, idOrNumber), &c)
@@ -144,10 +106,10 @@ func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber strin
 }
 
 // FindChangeRequests lists change requests, newest first.
-func (s *Store) FindChangeRequests(ctx context.Context, f ChangeRequestFilter, p Page) (List[*ChangeRequest], error) {
+func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFilter, p store.Page) (store.List[*store.ChangeRequest], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*ChangeRequest]{}, err
+		return store.List[*store.ChangeRequest]{}, err
 	}
 	var where []string
 	var args []any
@@ -174,7 +136,7 @@ func (s *Store) FindChangeRequests(ctx context.Context, f ChangeRequestFilter, p
 	cond := strings.Join(where, " AND ")
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM change_requests c JOIN spaces s ON s.id = c.space_id WHERE `+cond, args...).Scan(&count); err != nil {
-		return List[*ChangeRequest]{}, fmt.Errorf("store: unable to count change requests: %w", err)
+		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to count change requests: %w", err)
 	}
 	if cur != nil {
 		cond += ` AND (c.created_at, c.id) < (?, ?)`
@@ -184,41 +146,34 @@ func (s *Store) FindChangeRequests(ctx context.Context, f ChangeRequestFilter, p
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+` WHERE `+cond+`
 		ORDER BY c.created_at DESC, c.id DESC LIMIT ?`, args...)
 	if err != nil {
-		return List[*ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
+		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
 	}
 	defer rows.Close()
-	var items []*ChangeRequest
+	var items []*store.ChangeRequest
 	for rows.Next() {
-		var c ChangeRequest
+		var c store.ChangeRequest
 		if err := scanChangeRequest(rows, &c); err != nil {
-			return List[*ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
+			return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
 		}
 		items = append(items, &c)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
+		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(c *ChangeRequest) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
-}
-
-// ChangeRequestUpdate holds the fields to change; nil leaves a field as it is.
-type ChangeRequestUpdate struct {
-	Subject     *string
-	Description json.RawMessage
-	Status      *string
+	return finishPage(items, p.Size(), count, func(c *store.ChangeRequest) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
 }
 
 // UpdateChangeRequest changes a change request's subject, description or status. A merged change
 // request keeps its status.
-func (s *Store) UpdateChangeRequest(ctx context.Context, spaceID, id string, upd ChangeRequestUpdate) (*ChangeRequest, error) {
-	var cr *ChangeRequest
+func (s *Store) UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error) {
+	var cr *store.ChangeRequest
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findChangeRequest(ctx, tx, spaceID, id)
 		if err != nil {
 			return err
 		}
 		if upd.Status != nil && cur.Status == "merged" && *upd.Status != "merged" {
-			return Errorf(ECONFLICT, "The change request is merged: its status cannot change.")
+			return store.Errorf(store.ECONFLICT, "The change request is merged: its status cannot change.")
 		}
 		if upd.Subject != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET subject = ? WHERE id = ?`, *upd.Subject, cur.ID); err != nil {
@@ -249,19 +204,19 @@ func (s *Store) UpdateChangeRequest(ctx context.Context, spaceID, id string, upd
 
 // checkWritable refuses content writes to a locked space and to a change request that is merged
 // or archived.
-func checkWritable(sp *Space, cr *ChangeRequest) error {
+func checkWritable(sp *store.Space, cr *store.ChangeRequest) error {
 	if sp.EditMode == "locked" {
-		return Errorf(EFORBIDDEN, "The space is locked: its content cannot change.")
+		return store.Errorf(store.EFORBIDDEN, "The space is locked: its content cannot change.")
 	}
 	if cr != nil && cr.Status != "open" && cr.Status != "draft" {
-		return Errorf(ECONFLICT, "The change request is %s: it takes no more changes.", cr.Status)
+		return store.Errorf(store.ECONFLICT, "The change request is %s: it takes no more changes.", cr.Status)
 	}
 	return nil
 }
 
 // writableChangeRequest returns a change request and its space when content may be written to
 // it (see checkWritable).
-func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*Space, *ChangeRequest, error) {
+func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
 	sp, err := findLiveSpace(ctx, tx, spaceID)
 	if err != nil {
 		return nil, nil, err
@@ -276,8 +231,8 @@ func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*
 // UpdateChangeRequestContent applies a batch of page changes to a change request as one new
 // revision, atomically. A revert_page change without a revision reverts to the change request's
 // base.
-func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []PageChange) (*BatchResult, error) {
-	var res *BatchResult
+func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error) {
+	var res *store.BatchResult
 	err := s.write(ctx, func(tx *Tx) error {
 		_, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
@@ -293,7 +248,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 		if err != nil {
 			return err
 		}
-		res = &BatchResult{Revision: revision, Refs: tree.refs, Pages: tree.outcomes()}
+		res = &store.BatchResult{Revision: revision, Refs: tree.refs, Pages: tree.outcomes()}
 		for ref, id := range tree.fileRefs {
 			res.Refs[ref] = id
 		}
@@ -306,7 +261,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 			if err != nil {
 				return err
 			}
-			byID := make(map[string]*RevisionFile, len(files))
+			byID := make(map[string]*store.RevisionFile, len(files))
 			for _, f := range files {
 				byID[f.ID] = f
 			}
@@ -331,7 +286,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 // a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
 // the new markdown become ids, uploaded files join the revision. It returns the revision, the
 // applied tree and what it changed.
-func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []PageChange) (string, *pageTree, []*RevisionPage, []*RevisionPage, error) {
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *pageTree, []*store.RevisionPage, []*store.RevisionPage, error) {
 	v, err := newView(ctx, tx, from)
 	if err != nil {
 		return "", nil, nil, nil, err
@@ -339,7 +294,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	tree := newPageTree(v, tx.now)
 	tree.base = from
 	known := map[string]bool{}
-	tree.older = func(revision, pageID string) (*RevisionPage, error) {
+	tree.older = func(revision, pageID string) (*store.RevisionPage, error) {
 		if !known[revision] {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM revisions WHERE id = ? AND space_id = ?`, revision, spaceID).Scan(&n); err != nil {
@@ -380,12 +335,12 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 }
 
 // MergeConflictError lists the pages a merge or update could not merge.
-func mergeConflictError(what string, conflicts []mergeConflict) *Error {
+func mergeConflictError(what string, conflicts []mergeConflict) *store.Error {
 	parts := make([]string, 0, len(conflicts))
 	for _, c := range conflicts {
 		parts = append(parts, fmt.Sprintf("%q (%s): %s", c.Title, c.PageID, c.Reason))
 	}
-	return Errorf(ECONFLICT, "%s has conflicts on %d page(s): %s", what, len(conflicts), strings.Join(parts, "; "))
+	return store.Errorf(store.ECONFLICT, "%s has conflicts on %d page(s): %s", what, len(conflicts), strings.Join(parts, "; "))
 }
 
 // MergeChangeRequest merges a change request into its space. With conflicts nothing changes and
@@ -490,7 +445,7 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 		return nil, nil, err
 	}
 	sort.Strings(changed)
-	sides := make([]map[string]*RevisionPage, 3)
+	sides := make([]map[string]*store.RevisionPage, 3)
 	for i, rev := range []string{base, mainRev, crRev} {
 		v, err := newView(ctx, tx, rev)
 		if err != nil {

@@ -5,47 +5,28 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// Collection groups spaces and other collections of an organization.
-type Collection struct {
-	ID             string
-	OrganizationID string
-	ParentID       *string
-	Title          string
-	Description    *string
-	DefaultLevel   Role // "" is null (no level); LevelInherit takes the parent's
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-}
-
-// CollectionUpdate holds the fields to change; nil leaves a field as it is.
-type CollectionUpdate struct {
-	Title           *string
-	Description     *string
-	SetDefaultLevel bool
-	DefaultLevel    Role
-}
 
 const collectionColumns = `c.id, c.organization_id, c.parent_id, c.title, c.description, c.default_level, c.created_at, c.updated_at`
 
-func scanCollection(sc interface{ Scan(...any) error }, c *Collection) error {
+func scanCollection(sc interface{ Scan(...any) error }, c *store.Collection) error {
 	var parent, desc, level sql.NullString
 	var created, updated string
 	if err := sc.Scan(&c.ID, &c.OrganizationID, &parent, &c.Title, &desc, &level, &created, &updated); err != nil {
 		return err
 	}
 	c.ParentID, c.Description = stringPtr(parent), stringPtr(desc)
-	c.DefaultLevel = Role(level.String)
+	c.DefaultLevel = store.Role(level.String)
 	c.CreatedAt, c.UpdatedAt = parseTime(created), parseTime(updated)
 	return nil
 }
 
 // CreateCollection creates a collection at the end of its parent (or of the top level).
-func (s *Store) CreateCollection(ctx context.Context, orgID, title string, parent *string) (*Collection, error) {
+func (s *Store) CreateCollection(ctx context.Context, orgID, title string, parent *string) (*store.Collection, error) {
 	id := NewID()
-	var c *Collection
+	var c *store.Collection
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := checkParent(ctx, tx, orgID, parent); err != nil {
 			return err
@@ -66,12 +47,12 @@ func (s *Store) CreateCollection(ctx context.Context, orgID, title string, paren
 }
 
 // FindCollection returns a collection, whatever its organization: the caller checks access.
-func (s *Store) FindCollection(ctx context.Context, id string) (*Collection, error) {
+func (s *Store) FindCollection(ctx context.Context, id string) (*store.Collection, error) {
 	return findCollection(ctx, s.reader, id)
 }
 
-func findCollection(ctx context.Context, q querier, id string) (*Collection, error) {
-	var c Collection
+func findCollection(ctx context.Context, q querier, id string) (*store.Collection, error) {
+	var c store.Collection
 	err := scanCollection(q.QueryRowContext(ctx, `SELECT `+collectionColumns+` FROM collections c WHERE c.id = ?`, id), &c)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Collection")
@@ -84,16 +65,16 @@ func findCollection(ctx context.Context, q querier, id string) (*Collection, err
 
 // FindCollections lists an organization's collections, oldest first; only top-level ones unless
 // nested.
-func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, p Page) (List[*Collection], error) {
+func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, p store.Page) (store.List[*store.Collection], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Collection]{}, err
+		return store.List[*store.Collection]{}, err
 	}
 	where := `c.organization_id = ?1 AND (?2 OR c.parent_id IS NULL)`
 	args := []any{orgID, nested}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM collections c WHERE `+where, args...).Scan(&count); err != nil {
-		return List[*Collection]{}, fmt.Errorf("store: unable to count collections: %w", err)
+		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to count collections: %w", err)
 	}
 	if cur != nil {
 		where += ` AND (c.created_at, c.id) > (?3, ?4)`
@@ -106,74 +87,46 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+collectionColumns+` FROM collections c WHERE `+where+`
 		ORDER BY c.created_at, c.id LIMIT ?5`, args...)
 	if err != nil {
-		return List[*Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
+		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
 	}
 	defer rows.Close()
-	var items []*Collection
+	var items []*store.Collection
 	for rows.Next() {
-		var c Collection
+		var c store.Collection
 		if err := scanCollection(rows, &c); err != nil {
-			return List[*Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
+			return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
 		}
 		items = append(items, &c)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
+		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(c *Collection) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
+	return finishPage(items, p.Size(), count, func(c *store.Collection) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
 }
 
 // CollectionLevels returns, for every collection of an organization, its parent and default
 // level, so content levels can be resolved through `inherit` without a query per item.
-func (s *Store) CollectionLevels(ctx context.Context, orgID string) (Levels, error) {
+func (s *Store) CollectionLevels(ctx context.Context, orgID string) (store.Levels, error) {
 	rows, err := s.reader.QueryContext(ctx, `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read collection levels: %w", err)
 	}
 	defer rows.Close()
-	out := Levels{}
+	out := store.Levels{}
 	for rows.Next() {
 		var id string
 		var parent, level sql.NullString
 		if err := rows.Scan(&id, &parent, &level); err != nil {
 			return nil, fmt.Errorf("store: unable to read collection levels: %w", err)
 		}
-		out[id] = LevelNode{Parent: stringPtr(parent), Level: Role(level.String)}
+		out[id] = store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}
 	}
 	return out, rows.Err()
 }
 
-// LevelNode is a collection's place in the level chain.
-type LevelNode struct {
-	Parent *string
-	Level  Role
-}
-
-// Levels maps collection ids to their level nodes.
-type Levels map[string]LevelNode
-
-// Resolve returns the level content gets from its own default level and, through `inherit`,
-// its ancestors'. "" means no level.
-func (l Levels) Resolve(level Role, parent *string) Role {
-	for depth := 0; level == LevelInherit && depth < 64; depth++ {
-		if parent == nil {
-			return RoleGuest
-		}
-		n, ok := l[*parent]
-		if !ok {
-			return RoleGuest
-		}
-		level, parent = n.Level, n.Parent
-	}
-	if level == LevelInherit {
-		return RoleGuest
-	}
-	return level
-}
-
 // UpdateCollection applies an update.
-func (s *Store) UpdateCollection(ctx context.Context, id string, upd CollectionUpdate) (*Collection, error) {
-	var c *Collection
+func (s *Store) UpdateCollection(ctx context.Context, id string, upd store.CollectionUpdate) (*store.Collection, error) {
+	var c *store.Collection
 	err := s.write(ctx, func(tx *Tx) error {
 		if upd.Title != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE collections SET title = ? WHERE id = ?`, *upd.Title, id); err != nil {
@@ -251,8 +204,8 @@ func (s *Store) DeleteCollection(ctx context.Context, id string) error {
 }
 
 // MoveCollection moves a collection; a collection cannot go into itself or a descendant.
-func (s *Store) MoveCollection(ctx context.Context, id string, m Move) (*Collection, error) {
-	var c *Collection
+func (s *Store) MoveCollection(ctx context.Context, id string, m store.Move) (*store.Collection, error) {
+	var c *store.Collection
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findCollection(ctx, tx, id)
 		if err != nil {
@@ -264,10 +217,10 @@ func (s *Store) MoveCollection(ctx context.Context, id string, m Move) (*Collect
 				return fmt.Errorf("store: unable to check move: %w", err)
 			}
 			if inside > 0 {
-				return Errorf(EINVALID, "parent: a collection cannot be moved into itself or one of its descendants.")
+				return store.Errorf(store.EINVALID, "parent: a collection cannot be moved into itself or one of its descendants.")
 			}
 		}
-		if err := moveItem(ctx, tx, cur.OrganizationID, Pointer{Kind: "collection", ID: id}, cur.ParentID, m); err != nil {
+		if err := moveItem(ctx, tx, cur.OrganizationID, store.Pointer{Kind: "collection", ID: id}, cur.ParentID, m); err != nil {
 			return err
 		}
 		c, err = findCollection(ctx, tx, id)
@@ -278,15 +231,15 @@ func (s *Store) MoveCollection(ctx context.Context, id string, m Move) (*Collect
 
 // TransferCollection moves a collection, with everything under it, to the top level of another
 // organization.
-func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) (*Collection, error) {
-	var c *Collection
+func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) (*store.Collection, error) {
+	var c *store.Collection
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findCollection(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if cur.OrganizationID == targetOrgID {
-			return Errorf(EINVALID, "organization: the collection is already in this organization.")
+			return store.Errorf(store.EINVALID, "organization: the collection is already in this organization.")
 		}
 		pos, err := nextPosition(ctx, tx, targetOrgID, nil)
 		if err != nil {

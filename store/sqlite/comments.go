@@ -6,93 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
-// CommentScope is where a comment thread lives: a space's content, or a change request's.
-type CommentScope struct {
-	SpaceID         string
-	ChangeRequestID *string
-}
-
-// Comment is a comment with its replies' summary and its reactions.
-type Comment struct {
-	ID              string
-	Scope           CommentScope
-	RevisionID      string
-	PageID          *string
-	NodeID          *string
-	TableRecord     *string
-	TableDefinition *string
-	PostedBy        User
-	Body            string
-	PostedAt        time.Time
-	EditedAt        *time.Time
-	ResolvedAt      *time.Time
-	ResolvedBy      *User
-	Replies         int
-	Repliers        []Replier
-	Reactions       []Reaction
-}
-
-// Reply is a reply to a comment.
-type Reply struct {
-	ID        string
-	CommentID string
-	PostedBy  User
-	Body      string
-	PostedAt  time.Time
-	EditedAt  *time.Time
-	Reactions []Reaction
-}
-
-// Replier is a user who replied to a comment: how often, and when last.
-type Replier struct {
-	User      User
-	Count     int
-	UpdatedAt time.Time
-}
-
-// Reaction is one emoji with the users who reacted with it, first reaction first.
-type Reaction struct {
-	Emoji string
-	Users []ReactionUser
-}
-
-// ReactionUser is a user's reaction.
-type ReactionUser struct {
-	User      User
-	ReactedAt time.Time
-}
-
-// NewComment is what posting a comment needs.
-type NewComment struct {
-	RevisionID      string
-	PageID          *string
-	NodeID          *string
-	TableRecord     *string
-	TableDefinition *string
-	UserID          string
-	Body            string
-}
-
-// CommentFilter narrows a comment list.
-type CommentFilter struct {
-	Status  string // all | open | resolved
-	PageID  *string
-	Authors []string
-	Asc     bool
-}
-
-// Update changes a comment or a reply; nil leaves a field as it is.
-type CommentUpdate struct {
-	Resolved *bool
-	Body     *string
-	Added    []string
-	Removed  []string
-}
-
-func scopeCR(s CommentScope) any { return nullString(s.ChangeRequestID) }
+func scopeCR(s store.CommentScope) any { return nullString(s.ChangeRequestID) }
 
 const commentColumns = `c.id, c.space_id, c.change_request_id, c.revision_id, c.page_id, c.node_id, c.table_record,
 	c.table_definition, c.body, c.posted_at, c.edited_at, c.resolved_at, c.replies, ` + userColumns + `,
@@ -100,7 +18,7 @@ const commentColumns = `c.id, c.space_id, c.change_request_id, c.revision_id, c.
 
 const commentFrom = ` FROM comments c JOIN users u ON u.id = c.posted_by LEFT JOIN users r ON r.id = c.resolved_by`
 
-func scanComment(sc interface{ Scan(...any) error }, c *Comment) error {
+func scanComment(sc interface{ Scan(...any) error }, c *store.Comment) error {
 	var cr, page, node, rec, def, edited, resolved sql.NullString
 	var posted string
 	var rid, remail, rname, rphoto, rcreated sql.NullString
@@ -114,14 +32,14 @@ func scanComment(sc interface{ Scan(...any) error }, c *Comment) error {
 	c.TableRecord, c.TableDefinition = stringPtr(rec), stringPtr(def)
 	c.PostedAt, c.EditedAt, c.ResolvedAt = parseTime(posted), parseNullTime(edited), parseNullTime(resolved)
 	if rid.Valid {
-		c.ResolvedBy = &User{ID: rid.String, Email: remail.String, DisplayName: rname.String, PhotoURL: stringPtr(rphoto),
+		c.ResolvedBy = &store.User{ID: rid.String, Email: remail.String, DisplayName: rname.String, PhotoURL: stringPtr(rphoto),
 			EmailVerified: rverified.Bool, CreatedAt: parseTime(rcreated.String)}
 	}
 	return nil
 }
 
 // PostComment posts a comment in a scope.
-func (s *Store) PostComment(ctx context.Context, scope CommentScope, nc NewComment) (*Comment, error) {
+func (s *Store) PostComment(ctx context.Context, scope store.CommentScope, nc store.NewComment) (*store.Comment, error) {
 	id := NewID()
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO comments (id, space_id, change_request_id, revision_id, page_id, node_id,
@@ -139,7 +57,7 @@ func (s *Store) PostComment(ctx context.Context, scope CommentScope, nc NewComme
 }
 
 // countComments refreshes the open-comment counter of a scope (the space's or the change request's).
-func countComments(ctx context.Context, tx *Tx, scope CommentScope) error {
+func countComments(ctx context.Context, tx *Tx, scope store.CommentScope) error {
 	var err error
 	if scope.ChangeRequestID == nil {
 		_, err = tx.ExecContext(ctx, `UPDATE spaces SET comments = (SELECT count(*) FROM comments
@@ -155,8 +73,8 @@ func countComments(ctx context.Context, tx *Tx, scope CommentScope) error {
 }
 
 // FindComment returns a comment of a scope.
-func (s *Store) FindComment(ctx context.Context, scope CommentScope, id string) (*Comment, error) {
-	c := &Comment{}
+func (s *Store) FindComment(ctx context.Context, scope store.CommentScope, id string) (*store.Comment, error) {
+	c := &store.Comment{}
 	err := scanComment(s.reader.QueryRowContext(ctx, `SELECT `+commentColumns+commentFrom+`
 		WHERE c.id = ? AND c.space_id = ? AND c.change_request_id IS ?`, id, scope.SpaceID, scopeCR(scope)), c)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -165,17 +83,17 @@ func (s *Store) FindComment(ctx context.Context, scope CommentScope, id string) 
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find comment: %w", err)
 	}
-	if err := s.fillComments(ctx, []*Comment{c}); err != nil {
+	if err := s.fillComments(ctx, []*store.Comment{c}); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
 // FindComments lists the comments of a scope, newest first unless Asc.
-func (s *Store) FindComments(ctx context.Context, scope CommentScope, f CommentFilter, p Page) (List[*Comment], error) {
+func (s *Store) FindComments(ctx context.Context, scope store.CommentScope, f store.CommentFilter, p store.Page) (store.List[*store.Comment], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Comment]{}, err
+		return store.List[*store.Comment]{}, err
 	}
 	where := []string{`c.space_id = ?`, `c.change_request_id IS ?`}
 	args := []any{scope.SpaceID, scopeCR(scope)}
@@ -194,7 +112,7 @@ func (s *Store) FindComments(ctx context.Context, scope CommentScope, f CommentF
 	cond := strings.Join(where, " AND ")
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM comments c WHERE `+cond, args...).Scan(&count); err != nil {
-		return List[*Comment]{}, fmt.Errorf("store: unable to count comments: %w", err)
+		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to count comments: %w", err)
 	}
 	cmp, dir := "<", "DESC"
 	if f.Asc {
@@ -208,37 +126,37 @@ func (s *Store) FindComments(ctx context.Context, scope CommentScope, f CommentF
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+commentColumns+commentFrom+` WHERE `+cond+`
 		ORDER BY c.posted_at `+dir+`, c.id `+dir+` LIMIT ?`, args...)
 	if err != nil {
-		return List[*Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
+		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
 	}
 	defer rows.Close()
-	var items []*Comment
+	var items []*store.Comment
 	for rows.Next() {
-		c := &Comment{}
+		c := &store.Comment{}
 		if err := scanComment(rows, c); err != nil {
-			return List[*Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
+			return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
 		}
 		items = append(items, c)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
+		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
 	}
-	list := finishPage(items, p.Size(), count, func(c *Comment) []string { return []string{formatTime(c.PostedAt), c.ID} })
+	list := finishPage(items, p.Size(), count, func(c *store.Comment) []string { return []string{formatTime(c.PostedAt), c.ID} })
 	if err := s.fillComments(ctx, list.Items); err != nil {
-		return List[*Comment]{}, err
+		return store.List[*store.Comment]{}, err
 	}
 	return list, nil
 }
 
 // fillComments loads the repliers and reactions of comments: two queries for any number of them.
-func (s *Store) fillComments(ctx context.Context, comments []*Comment) error {
+func (s *Store) fillComments(ctx context.Context, comments []*store.Comment) error {
 	if len(comments) == 0 {
 		return nil
 	}
 	ids := make([]string, len(comments))
-	byID := make(map[string]*Comment, len(comments))
+	byID := make(map[string]*store.Comment, len(comments))
 	for i, c := range comments {
 		ids[i], byID[c.ID] = c.ID, c
-		c.Repliers, c.Reactions = []Replier{}, []Reaction{}
+		c.Repliers, c.Reactions = []store.Replier{}, []store.Reaction{}
 	}
 	rows, err := s.reader.QueryContext(ctx, `SELECT x.comment_id, count(*), max(COALESCE(x.edited_at, x.posted_at)), `+userColumns+`
 		FROM comment_replies x JOIN users u ON u.id = x.posted_by
@@ -249,7 +167,7 @@ func (s *Store) fillComments(ctx context.Context, comments []*Comment) error {
 	}
 	for rows.Next() {
 		var cid, updated string
-		var r Replier
+		var r store.Replier
 		if err := scanUser(scanFirst{rows, []any{&cid, &r.Count, &updated}}, &r.User); err != nil {
 			rows.Close()
 			return fmt.Errorf("store: unable to load repliers: %w", err)
@@ -273,7 +191,7 @@ func (s *Store) fillComments(ctx context.Context, comments []*Comment) error {
 
 // loadReactions loads the reactions of comments (reply "") or of one comment's replies, keyed by
 // (comment id, reply id).
-func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf string) (map[[2]string][]Reaction, error) {
+func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf string) (map[[2]string][]store.Reaction, error) {
 	query := `SELECT x.comment_id, x.reply_id, x.emoji, x.reacted_at, ` + userColumns + `
 		FROM comment_reactions x JOIN users u ON u.id = x.user_id
 		WHERE x.comment_id IN (SELECT value FROM json_each(?1)) AND x.reply_id = '' AND ?2 = ''`
@@ -287,10 +205,10 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 		return nil, fmt.Errorf("store: unable to load reactions: %w", err)
 	}
 	defer rows.Close()
-	out := map[[2]string][]Reaction{}
+	out := map[[2]string][]store.Reaction{}
 	for rows.Next() {
 		var cid, rid, emoji, at string
-		var u User
+		var u store.User
 		if err := scanUser(scanFirst{rows, []any{&cid, &rid, &emoji, &at}}, &u); err != nil {
 			return nil, fmt.Errorf("store: unable to load reactions: %w", err)
 		}
@@ -301,9 +219,9 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 			i++
 		}
 		if i == len(list) {
-			list = append(list, Reaction{Emoji: emoji})
+			list = append(list, store.Reaction{Emoji: emoji})
 		}
-		list[i].Users = append(list[i].Users, ReactionUser{User: u, ReactedAt: parseTime(at)})
+		list[i].Users = append(list[i].Users, store.ReactionUser{User: u, ReactedAt: parseTime(at)})
 		out[key] = list
 	}
 	return out, rows.Err()
@@ -328,7 +246,7 @@ func react(ctx context.Context, tx *Tx, commentID, replyID, userID string, added
 
 // UpdateComment resolves or reopens a comment, changes its body, and applies the caller's
 // reactions. The caller checks who may do what.
-func (s *Store) UpdateComment(ctx context.Context, scope CommentScope, id, userID string, upd CommentUpdate) (*Comment, error) {
+func (s *Store) UpdateComment(ctx context.Context, scope store.CommentScope, id, userID string, upd store.CommentUpdate) (*store.Comment, error) {
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := commentExists(ctx, tx, scope, id); err != nil {
 			return err
@@ -368,7 +286,7 @@ func resolveComment(ctx context.Context, tx *Tx, id, userID string, resolved boo
 	return nil
 }
 
-func commentExists(ctx context.Context, tx *Tx, scope CommentScope, id string) error {
+func commentExists(ctx context.Context, tx *Tx, scope store.CommentScope, id string) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM comments WHERE id = ? AND space_id = ? AND change_request_id IS ?`,
 		id, scope.SpaceID, scopeCR(scope)).Scan(&n); err != nil {
@@ -381,7 +299,7 @@ func commentExists(ctx context.Context, tx *Tx, scope CommentScope, id string) e
 }
 
 // DeleteComment deletes a comment with its replies and reactions; a missing one is no error.
-func (s *Store) DeleteComment(ctx context.Context, scope CommentScope, id string) error {
+func (s *Store) DeleteComment(ctx context.Context, scope store.CommentScope, id string) error {
 	return s.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM comments WHERE id = ? AND space_id = ? AND change_request_id IS ?`,
 			id, scope.SpaceID, scopeCR(scope)); err != nil {
@@ -393,7 +311,7 @@ func (s *Store) DeleteComment(ctx context.Context, scope CommentScope, id string
 
 const replyColumns = `x.id, x.comment_id, x.body, x.posted_at, x.edited_at, ` + userColumns
 
-func scanReply(sc interface{ Scan(...any) error }, r *Reply) error {
+func scanReply(sc interface{ Scan(...any) error }, r *store.Reply) error {
 	var posted string
 	var edited sql.NullString
 	if err := scanUser(scanFirst{sc, []any{&r.ID, &r.CommentID, &r.Body, &posted, &edited}}, &r.PostedBy); err != nil {
@@ -404,7 +322,7 @@ func scanReply(sc interface{ Scan(...any) error }, r *Reply) error {
 }
 
 // PostReply posts a reply to a comment of a scope.
-func (s *Store) PostReply(ctx context.Context, scope CommentScope, commentID, userID, body string) (*Reply, error) {
+func (s *Store) PostReply(ctx context.Context, scope store.CommentScope, commentID, userID, body string) (*store.Reply, error) {
 	id := NewID()
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := commentExists(ctx, tx, scope, commentID); err != nil {
@@ -431,8 +349,8 @@ func countReplies(ctx context.Context, tx *Tx, commentID string) error {
 }
 
 // FindReply returns a reply of a comment of a scope.
-func (s *Store) FindReply(ctx context.Context, scope CommentScope, commentID, id string) (*Reply, error) {
-	r := &Reply{}
+func (s *Store) FindReply(ctx context.Context, scope store.CommentScope, commentID, id string) (*store.Reply, error) {
+	r := &store.Reply{}
 	err := scanReply(s.reader.QueryRowContext(ctx, `SELECT `+replyColumns+`
 		FROM comment_replies x JOIN users u ON u.id = x.posted_by JOIN comments c ON c.id = x.comment_id
 		WHERE x.id = ? AND x.comment_id = ? AND c.space_id = ? AND c.change_request_id IS ?`,
@@ -449,20 +367,20 @@ func (s *Store) FindReply(ctx context.Context, scope CommentScope, commentID, id
 	}
 	r.Reactions = reactions[[2]string{commentID, r.ID}]
 	if r.Reactions == nil {
-		r.Reactions = []Reaction{}
+		r.Reactions = []store.Reaction{}
 	}
 	return r, nil
 }
 
 // FindReplies lists a comment's replies, oldest first.
-func (s *Store) FindReplies(ctx context.Context, scope CommentScope, commentID string, p Page) (List[*Reply], error) {
+func (s *Store) FindReplies(ctx context.Context, scope store.CommentScope, commentID string, p store.Page) (store.List[*store.Reply], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Reply]{}, err
+		return store.List[*store.Reply]{}, err
 	}
 	c, err := s.FindComment(ctx, scope, commentID)
 	if err != nil {
-		return List[*Reply]{}, err
+		return store.List[*store.Reply]{}, err
 	}
 	after := []any{"", ""}
 	if cur != nil {
@@ -472,33 +390,33 @@ func (s *Store) FindReplies(ctx context.Context, scope CommentScope, commentID s
 		WHERE x.comment_id = ? AND (x.posted_at, x.id) > (?, ?) ORDER BY x.posted_at, x.id LIMIT ?`,
 		commentID, after[0], after[1], p.Size()+1)
 	if err != nil {
-		return List[*Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
+		return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
 	}
 	defer rows.Close()
-	var items []*Reply
+	var items []*store.Reply
 	for rows.Next() {
-		r := &Reply{}
+		r := &store.Reply{}
 		if err := scanReply(rows, r); err != nil {
-			return List[*Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
+			return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
 		}
 		items = append(items, r)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
+		return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
 	}
-	list := finishPage(items, p.Size(), c.Replies, func(r *Reply) []string { return []string{formatTime(r.PostedAt), r.ID} })
+	list := finishPage(items, p.Size(), c.Replies, func(r *store.Reply) []string { return []string{formatTime(r.PostedAt), r.ID} })
 	ids := make([]string, len(list.Items))
 	for i, r := range list.Items {
 		ids[i] = r.ID
 	}
 	reactions, err := s.loadReactions(ctx, ids, commentID)
 	if err != nil {
-		return List[*Reply]{}, err
+		return store.List[*store.Reply]{}, err
 	}
 	for _, r := range list.Items {
 		r.Reactions = reactions[[2]string{commentID, r.ID}]
 		if r.Reactions == nil {
-			r.Reactions = []Reaction{}
+			r.Reactions = []store.Reaction{}
 		}
 	}
 	return list, nil
@@ -506,7 +424,7 @@ func (s *Store) FindReplies(ctx context.Context, scope CommentScope, commentID s
 
 // UpdateReply changes a reply's body and applies the caller's reactions; Resolved resolves or
 // reopens the whole thread.
-func (s *Store) UpdateReply(ctx context.Context, scope CommentScope, commentID, id, userID string, upd CommentUpdate) (*Reply, error) {
+func (s *Store) UpdateReply(ctx context.Context, scope store.CommentScope, commentID, id, userID string, upd store.CommentUpdate) (*store.Reply, error) {
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := commentExists(ctx, tx, scope, commentID); err != nil {
 			return err
@@ -540,10 +458,10 @@ func (s *Store) UpdateReply(ctx context.Context, scope CommentScope, commentID, 
 }
 
 // DeleteReply deletes a reply and its reactions; a missing one is no error.
-func (s *Store) DeleteReply(ctx context.Context, scope CommentScope, commentID, id string) error {
+func (s *Store) DeleteReply(ctx context.Context, scope store.CommentScope, commentID, id string) error {
 	return s.write(ctx, func(tx *Tx) error {
 		if err := commentExists(ctx, tx, scope, commentID); err != nil {
-			if ErrorCode(err) == ENOTFOUND {
+			if store.ErrorCode(err) == store.ENOTFOUND {
 				return nil
 			}
 			return err
@@ -559,10 +477,10 @@ func (s *Store) DeleteReply(ctx context.Context, scope CommentScope, commentID, 
 }
 
 // FindCommenters lists the members of an organization who posted a comment or a reply in a scope.
-func (s *Store) FindCommenters(ctx context.Context, scope CommentScope, orgID string, p Page) (List[*Member], error) {
+func (s *Store) FindCommenters(ctx context.Context, scope store.CommentScope, orgID string, p store.Page) (store.List[*store.Member], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
-		return List[*Member]{}, err
+		return store.List[*store.Member]{}, err
 	}
 	const authors = `WITH a(user_id) AS (
 		SELECT posted_by FROM comments WHERE space_id = ?1 AND change_request_id IS ?2
@@ -573,7 +491,7 @@ func (s *Store) FindCommenters(ctx context.Context, scope CommentScope, orgID st
 	var count int
 	if err := s.reader.QueryRowContext(ctx, authors+` SELECT count(*) FROM a JOIN members m ON m.user_id = a.user_id AND m.organization_id = ?3`,
 		args...).Scan(&count); err != nil {
-		return List[*Member]{}, fmt.Errorf("store: unable to count commenters: %w", err)
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to count commenters: %w", err)
 	}
 	after := ""
 	if cur != nil {
@@ -583,19 +501,19 @@ func (s *Store) FindCommenters(ctx context.Context, scope CommentScope, orgID st
 		FROM a JOIN members m ON m.user_id = a.user_id AND m.organization_id = ?3 JOIN users u ON u.id = m.user_id
 		WHERE m.user_id > ?4 ORDER BY m.user_id LIMIT ?5`, append(args, after, p.Size()+1)...)
 	if err != nil {
-		return List[*Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
 	}
 	defer rows.Close()
-	var items []*Member
+	var items []*store.Member
 	for rows.Next() {
-		m := &Member{}
+		m := &store.Member{}
 		if err := scanMember(rows, m); err != nil {
-			return List[*Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
+			return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
 		}
 		items = append(items, m)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(m *Member) []string { return []string{m.User.ID} }), nil
+	return finishPage(items, p.Size(), count, func(m *store.Member) []string { return []string{m.User.ID} }), nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // benchSpaceWithPages is a space whose current revision holds n pages (100 top-level sections of
@@ -20,10 +22,10 @@ func benchSpaceWithPages(b *testing.B, n int) (st *Store, userID, spaceID string
 		b.Fatal(err)
 	}
 	sections := 100
-	var changes []PageChange
+	var changes []store.PageChange
 	for i := 0; i < sections; i++ {
 		ref, title := fmt.Sprintf("s%d", i), fmt.Sprintf("Section %d", i)
-		changes = append(changes, PageChange{Type: "insert_page", Ref: &ref, Title: &title})
+		changes = append(changes, store.PageChange{Type: "insert_page", Ref: &ref, Title: &title})
 	}
 	if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u, changes); err != nil {
 		b.Fatal(err)
@@ -31,12 +33,12 @@ func benchSpaceWithPages(b *testing.B, n int) (st *Store, userID, spaceID string
 	cr, _ = st.FindChangeRequest(ctx, sp.ID, cr.ID)
 	pages, _ := loadPages(ctx, st.reader, cr.RevisionID, false)
 	for i, p := range pages {
-		var batch []PageChange
+		var batch []store.PageChange
 		for j := 0; j < n/sections-1; j++ {
 			title := fmt.Sprintf("Page %d.%d", i, j)
 			md := fmt.Sprintf("# Page %d.%d\n\nSome text about topic %d and item %d.\n", i, j, i, j)
 			parent := p.ID
-			batch = append(batch, PageChange{Type: "insert_page", Title: &title, Markdown: &md, SetInto: true, Into: &parent})
+			batch = append(batch, store.PageChange{Type: "insert_page", Title: &title, Markdown: &md, SetInto: true, Into: &parent})
 		}
 		for len(batch) > 0 {
 			k := min(len(batch), 50)
@@ -74,16 +76,16 @@ func BenchmarkMergeTouching10Of5000Pages(b *testing.B) {
 			b.Fatal(err)
 		}
 		other, _ := st.CreateChangeRequest(ctx, spaceID, u, "main moves")
-		var edits []PageChange
+		var edits []store.PageChange
 		for j := 0; j < 10; j++ {
 			id, md := ids[(i*10+j*97)%len(ids)], fmt.Sprintf("edited %d %d", i, j)
-			edits = append(edits, PageChange{Type: "update_page", Page: &id, Markdown: &md})
+			edits = append(edits, store.PageChange{Type: "update_page", Page: &id, Markdown: &md})
 		}
 		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, cr.ID, u, edits); err != nil {
 			b.Fatal(err)
 		}
 		id, title := ids[(i*10+5000/2)%len(ids)], fmt.Sprintf("Moved on %d", i)
-		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, other.ID, u, []PageChange{{Type: "update_page", Page: &id, Title: &title}}); err != nil {
+		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, other.ID, u, []store.PageChange{{Type: "update_page", Page: &id, Title: &title}}); err != nil {
 			b.Fatal(err)
 		}
 		if _, c, err := st.MergeChangeRequest(ctx, spaceID, other.ID); err != nil || c {

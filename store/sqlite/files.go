@@ -13,31 +13,13 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	"sort"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// RevisionFile is a file of a revision.
-type RevisionFile struct {
-	ID          string
-	Name        string
-	ContentType string
-	Size        int64
-	SHA256      string // hex: the download URL names the bytes by it
-	Width       *int
-	Height      *int
-}
-
-// FileUpload is a file an insert_files change brings.
-type FileUpload struct {
-	ID          string // given when the batch is applied
-	Ref         *string
-	Name        string
-	ContentType string
-	Data        []byte
-}
 
 const fileColumns = `f.file_id, f.name, f.content_type, b.size, b.sha256, f.width, f.height`
 
-func scanFile(sc interface{ Scan(...any) error }, f *RevisionFile) error {
+func scanFile(sc interface{ Scan(...any) error }, f *store.RevisionFile) error {
 	var w, h sql.NullInt64
 	if err := sc.Scan(&f.ID, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &w, &h); err != nil {
 		return err
@@ -51,13 +33,13 @@ func scanFile(sc interface{ Scan(...any) error }, f *RevisionFile) error {
 
 // revisionFiles returns the files of a revision (cond narrows them, on file row f), by id. A file
 // is in a revision when a line of its chain added it at or before the seq the chain reads it at.
-func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args ...any) ([]*RevisionFile, error) {
+func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args ...any) ([]*store.RevisionFile, error) {
 	c, err := revisionChain(ctx, q, revisionID)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	var out []*RevisionFile
+	var out []*store.RevisionFile
 	for _, el := range c {
 		rows, err := q.QueryContext(ctx, `SELECT `+fileColumns+` FROM file_versions f JOIN blobs b ON b.id = f.blob_id
 			WHERE f.line_id = ? AND f.valid_from <= ? AND `+cond, append([]any{el.line, el.upto}, args...)...)
@@ -65,7 +47,7 @@ func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args
 			return nil, fmt.Errorf("store: unable to list files: %w", err)
 		}
 		for rows.Next() {
-			f := &RevisionFile{}
+			f := &store.RevisionFile{}
 			if err := scanFile(rows, f); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("store: unable to list files: %w", err)
@@ -85,28 +67,28 @@ func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args
 }
 
 // FindFiles lists the files of a revision, by id.
-func (s *Store) FindFiles(ctx context.Context, revisionID string, p Page) (List[*RevisionFile], error) {
+func (s *Store) FindFiles(ctx context.Context, revisionID string, p store.Page) (store.List[*store.RevisionFile], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
-		return List[*RevisionFile]{}, err
+		return store.List[*store.RevisionFile]{}, err
 	}
 	all, err := revisionFiles(ctx, s.reader, revisionID, "1 = 1")
 	if err != nil {
-		return List[*RevisionFile]{}, err
+		return store.List[*store.RevisionFile]{}, err
 	}
-	var items []*RevisionFile
+	var items []*store.RevisionFile
 	for _, f := range all {
 		if (cur == nil || f.ID > cur[0]) && len(items) <= p.Size() {
 			items = append(items, f)
 		}
 	}
-	return finishPage(items, p.Size(), len(all), func(f *RevisionFile) []string { return []string{f.ID} }), nil
+	return finishPage(items, p.Size(), len(all), func(f *store.RevisionFile) []string { return []string{f.ID} }), nil
 }
 
 // FindFile returns a file of a revision.
-func (s *Store) FindFile(ctx context.Context, revisionID, fileID string) (*RevisionFile, error) {
+func (s *Store) FindFile(ctx context.Context, revisionID, fileID string) (*store.RevisionFile, error) {
 	files, err := revisionFiles(pointRead(ctx), s.reader, revisionID, "f.file_id = ?", fileID)
-	if err != nil && ErrorCode(err) != ENOTFOUND {
+	if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
 		return nil, fmt.Errorf("store: unable to find file: %w", err)
 	}
 	if len(files) == 0 {
@@ -116,8 +98,8 @@ func (s *Store) FindFile(ctx context.Context, revisionID, fileID string) (*Revis
 }
 
 // FindFilesByID returns the files of a revision with the given ids.
-func (s *Store) FindFilesByID(ctx context.Context, revisionID string, ids []string) (map[string]*RevisionFile, error) {
-	out := map[string]*RevisionFile{}
+func (s *Store) FindFilesByID(ctx context.Context, revisionID string, ids []string) (map[string]*store.RevisionFile, error) {
+	out := map[string]*store.RevisionFile{}
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(start+500, len(ids))]
 		args := make([]any, len(chunk))
@@ -151,7 +133,7 @@ func (s *Store) FindBlob(ctx context.Context, sha, name string) (data []byte, co
 }
 
 // insertFiles adds uploaded files (their ids set) to a revision.
-func insertFiles(ctx context.Context, tx *Tx, revisionID string, files []FileUpload) error {
+func insertFiles(ctx context.Context, tx *Tx, revisionID string, files []store.FileUpload) error {
 	if len(files) == 0 {
 		return nil
 	}
@@ -229,6 +211,6 @@ func mergeFiles(ctx context.Context, tx *Tx, to, other string) error {
 }
 
 // FindAllFiles returns every file of a revision, by id.
-func (s *Store) FindAllFiles(ctx context.Context, revisionID string) ([]*RevisionFile, error) {
+func (s *Store) FindAllFiles(ctx context.Context, revisionID string) ([]*store.RevisionFile, error) {
 	return revisionFiles(ctx, s.reader, revisionID, "1 = 1")
 }

@@ -5,16 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-)
 
-// Job is a unit of work that outlives a request; it survives restarts in the jobs table.
-type Job struct {
-	ID       int64
-	Kind     string
-	Payload  string
-	RunAt    time.Time
-	Attempts int
-}
+	"github.com/quire-docs/quire/store"
+)
 
 // EnqueueJob schedules a job to run at runAt.
 func (s *Store) EnqueueJob(ctx context.Context, kind, payload string, runAt time.Time) error {
@@ -48,16 +41,16 @@ func (s *Store) EnsureJob(ctx context.Context, kind string) error {
 }
 
 // DueJobs returns up to limit pending jobs whose time has come, oldest first.
-func (s *Store) DueJobs(ctx context.Context, limit int) ([]Job, error) {
+func (s *Store) DueJobs(ctx context.Context, limit int) ([]store.Job, error) {
 	rows, err := s.reader.QueryContext(ctx, `SELECT id, kind, payload, run_at, attempts FROM jobs
 		WHERE state = 'pending' AND run_at <= ? ORDER BY run_at, id LIMIT ?`, formatTime(s.Now()), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find due jobs: %w", err)
 	}
 	defer rows.Close()
-	var out []Job
+	var out []store.Job
 	for rows.Next() {
-		var j Job
+		var j store.Job
 		var runAt string
 		if err := rows.Scan(&j.ID, &j.Kind, &j.Payload, &runAt, &j.Attempts); err != nil {
 			return nil, fmt.Errorf("store: unable to find due jobs: %w", err)
@@ -70,7 +63,7 @@ func (s *Store) DueJobs(ctx context.Context, limit int) ([]Job, error) {
 
 // FinishJob records a job's outcome. A job that failed is retried at retryAt until maxAttempts,
 // then marked failed; next, when set, schedules the job's next run (recurring jobs).
-func (s *Store) FinishJob(ctx context.Context, j Job, runErr error, retryAt time.Time, maxAttempts int, next *time.Time) error {
+func (s *Store) FinishJob(ctx context.Context, j store.Job, runErr error, retryAt time.Time, maxAttempts int, next *time.Time) error {
 	return s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
 		attempts := j.Attempts + 1

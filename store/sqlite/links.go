@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/quire-docs/quire/store"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -23,13 +25,6 @@ import (
 //   http(s)/mailto URLs               a URL
 // A page link that resolves to nothing is stored as written: it is broken. Whether a page or a
 // file target is there is decided when links are read, against that revision.
-
-// Link is one stored link.
-type Link struct {
-	PageID string // the page holding it
-	Kind   string // page | file | url
-	Target string
-}
 
 var linkParser = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
@@ -107,8 +102,8 @@ func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok
 }
 
 // pageLinks extracts and resolves the links of pages (their Markdown set).
-func pageLinks(pages []*RevisionPage, r linkResolver) []Link {
-	var out []Link
+func pageLinks(pages []*store.RevisionPage, r linkResolver) []store.Link {
+	var out []store.Link
 	for _, p := range pages {
 		seen := map[[2]string]bool{}
 		for _, d := range linkDestinations(p.Markdown) {
@@ -117,7 +112,7 @@ func pageLinks(pages []*RevisionPage, r linkResolver) []Link {
 				continue
 			}
 			seen[[2]string{kind, target}] = true
-			out = append(out, Link{PageID: p.ID, Kind: kind, Target: target})
+			out = append(out, store.Link{PageID: p.ID, Kind: kind, Target: target})
 		}
 	}
 	return out
@@ -164,8 +159,8 @@ func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 // writeLinks stores the links of newly written page versions. A page whose body and path are
 // those of the row it was read from keeps that row's links; the others' are extracted from their
 // markdown and resolved against the new content.
-func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkResolver) error {
-	var parse []*RevisionPage
+func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, r linkResolver) error {
+	var parse []*store.RevisionPage
 	var need []int64
 	for _, p := range changed {
 		if p.Stored.Version != 0 && p.BodyID == p.Stored.Body && p.Path == p.Stored.Path {
@@ -208,30 +203,8 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkReso
 	return nil
 }
 
-// LinkTarget is a target of a revision's links, with its status and the pages linking to it.
-type LinkTarget struct {
-	Kind    string
-	Target  string
-	Status  string // ok | broken | in-app
-	Sources []string
-}
-
-// LinkStats counts a revision's links (each page's link to a target once).
-type LinkStats struct {
-	Total  int
-	Broken int
-}
-
-// LinkFilter narrows a link list: to one page's links, to one status. AppPrefix is the URL
-// prefix of quire's own app: URL links under it are `in-app`.
-type LinkFilter struct {
-	PageID    *string
-	Status    *string
-	AppPrefix string
-}
-
 // revisionLinks returns the links of a revision's pages, and its pages and files by id.
-func revisionLinks(ctx context.Context, q querier, revisionID string) ([]Link, map[string]bool, map[string]bool, error) {
+func revisionLinks(ctx context.Context, q querier, revisionID string) ([]store.Link, map[string]bool, map[string]bool, error) {
 	v, err := newView(ctx, q, revisionID)
 	if err != nil {
 		return nil, nil, nil, err
@@ -246,7 +219,7 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]Link, m
 		versions[p.Stored.Version] = true
 		pageSet[p.ID] = true
 	}
-	var links []Link
+	var links []store.Link
 	for _, el := range v.c {
 		rows, err := q.QueryContext(ctx, `SELECT p.id, p.page_id, l.kind, l.target FROM page_versions p
 			JOIN page_links l ON l.version_id = p.id
@@ -256,7 +229,7 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]Link, m
 		}
 		for rows.Next() {
 			var version int64
-			var l Link
+			var l store.Link
 			if err := rows.Scan(&version, &l.PageID, &l.Kind, &l.Target); err != nil {
 				rows.Close()
 				return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
@@ -282,7 +255,7 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]Link, m
 }
 
 // linkStatus is ok, broken or in-app.
-func linkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
+func linkStatus(l store.Link, pages, files map[string]bool, appPrefix string) string {
 	switch {
 	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target]:
 		return "broken"
@@ -294,22 +267,22 @@ func linkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
 
 // FindLinks lists the targets of a revision's links, by kind and target, with the stats of all
 // of them (whatever the status filter).
-func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, p Page) (List[*LinkTarget], LinkStats, error) {
-	var stats LinkStats
+func (s *Store) FindLinks(ctx context.Context, revisionID string, f store.LinkFilter, p store.Page) (store.List[*store.LinkTarget], store.LinkStats, error) {
+	var stats store.LinkStats
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*LinkTarget]{}, stats, err
+		return store.List[*store.LinkTarget]{}, stats, err
 	}
-	var links []Link
+	var links []store.Link
 	var pages, files map[string]bool
 	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
 		links, pages, files, err = revisionLinks(ctx, tx, revisionID)
 		return err
 	}); err != nil {
-		return List[*LinkTarget]{}, stats, err
+		return store.List[*store.LinkTarget]{}, stats, err
 	}
-	byTarget := map[[2]string]*LinkTarget{}
-	var targets []*LinkTarget
+	byTarget := map[[2]string]*store.LinkTarget{}
+	var targets []*store.LinkTarget
 	for _, l := range links {
 		if f.PageID != nil && l.PageID != *f.PageID {
 			continue
@@ -317,7 +290,7 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, 
 		key := [2]string{l.Kind, l.Target}
 		lt := byTarget[key]
 		if lt == nil {
-			lt = &LinkTarget{Kind: l.Kind, Target: l.Target, Status: linkStatus(l, pages, files, f.AppPrefix)}
+			lt = &store.LinkTarget{Kind: l.Kind, Target: l.Target, Status: linkStatus(l, pages, files, f.AppPrefix)}
 			byTarget[key] = lt
 			targets = append(targets, lt)
 		}
@@ -334,7 +307,7 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, 
 		return targets[i].Target < targets[j].Target
 	})
 	count := 0
-	var items []*LinkTarget
+	var items []*store.LinkTarget
 	for _, lt := range targets {
 		if f.Status != nil && lt.Status != *f.Status {
 			continue
@@ -348,13 +321,13 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, 
 			items = append(items, lt)
 		}
 	}
-	return finishPage(items, p.Size(), count, func(lt *LinkTarget) []string { return []string{lt.Kind, lt.Target} }), stats, nil
+	return finishPage(items, p.Size(), count, func(lt *store.LinkTarget) []string { return []string{lt.Kind, lt.Target} }), stats, nil
 }
 
 // CountLinksBrokenSince counts the broken links of a revision that were not broken (or not
 // there) in another: the links a change request broke.
 func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID string) (int, error) {
-	var links, baseLinks []Link
+	var links, baseLinks []store.Link
 	var pages, files, basePages, baseFiles map[string]bool
 	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
 		if links, pages, files, err = revisionLinks(ctx, tx, revisionID); err != nil {
@@ -365,7 +338,7 @@ func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID st
 	}); err != nil {
 		return 0, err
 	}
-	brokenBefore := map[Link]bool{}
+	brokenBefore := map[store.Link]bool{}
 	for _, l := range baseLinks {
 		if linkStatus(l, basePages, baseFiles, "") == "broken" {
 			brokenBefore[l] = true
@@ -382,19 +355,19 @@ func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID st
 
 // FindBacklinks lists the pages of a revision that link to a page or a file, by page id: the
 // page versions holding such a link, kept when they are the versions the revision holds.
-func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target string, p Page) (List[string], error) {
+func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target string, p store.Page) (store.List[string], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
-		return List[string]{}, err
+		return store.List[string]{}, err
 	}
 	v, err := newView(ctx, s.reader, revisionID)
 	if err != nil {
-		return List[string]{}, err
+		return store.List[string]{}, err
 	}
 	rows, err := s.reader.QueryContext(ctx, `SELECT p.id, p.page_id FROM page_links l JOIN page_versions p ON p.id = l.version_id
 		WHERE l.kind = ? AND l.target = ?`, kind, target)
 	if err != nil {
-		return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
+		return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 	}
 	candidates := map[int64]string{}
 	var ids []string
@@ -403,18 +376,18 @@ func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target stri
 		var id string
 		if err := rows.Scan(&version, &id); err != nil {
 			rows.Close()
-			return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
+			return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 		}
 		candidates[version] = id
 		ids = append(ids, id)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
+		return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 	}
 	held, err := v.pages(ids, false)
 	if err != nil {
-		return List[string]{}, err
+		return store.List[string]{}, err
 	}
 	var all []string
 	for id, pg := range held {

@@ -5,29 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// Member is a user's membership of an organization.
-type Member struct {
-	OrganizationID string
-	User           User
-	Role           Role
-	Disabled       bool
-	SSO            bool
-	JoinedAt       time.Time
-	LastSeenAt     *time.Time
-	Spaces         int // spaces of the organization the member can read
-	Teams          int // teams of the organization the member is in
-}
-
-// MemberFilter narrows a member list. Role "guest" selects members without a role.
-type MemberFilter struct {
-	Role       *string
-	Search     string
-	ByLastSeen bool // sort by lastSeenAt, listing only members seen at least once
-	Asc        bool
-}
 
 // memberColumns: the first argument bound is the organization id, for the spaces count.
 const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
@@ -36,25 +16,25 @@ const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.
 	(SELECT count(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id
 		WHERE tm.user_id = m.user_id AND t.organization_id = m.organization_id)`
 
-func scanMember(sc interface{ Scan(...any) error }, m *Member) error {
+func scanMember(sc interface{ Scan(...any) error }, m *store.Member) error {
 	var role, seen sql.NullString
 	var joined string
 	if err := scanUser(sc, &m.User, &m.OrganizationID, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Spaces, &m.Teams); err != nil {
 		return err
 	}
-	m.Role = Role(role.String)
+	m.Role = store.Role(role.String)
 	m.JoinedAt = parseTime(joined)
 	m.LastSeenAt = parseNullTime(seen)
 	return nil
 }
 
 // FindMember returns a user's membership of an organization.
-func (s *Store) FindMember(ctx context.Context, orgID, userID string) (*Member, error) {
+func (s *Store) FindMember(ctx context.Context, orgID, userID string) (*store.Member, error) {
 	return findMember(ctx, s.reader, orgID, userID)
 }
 
-func findMember(ctx context.Context, q querier, orgID, userID string) (*Member, error) {
-	var m Member
+func findMember(ctx context.Context, q querier, orgID, userID string) (*store.Member, error) {
+	var m store.Member
 	err := scanMember(q.QueryRowContext(ctx, `SELECT `+memberColumns+`
 		FROM members m JOIN users u ON u.id = m.user_id
 		WHERE m.organization_id = ? AND m.user_id = ?`, orgID, userID), &m)
@@ -69,7 +49,7 @@ func findMember(ctx context.Context, q querier, orgID, userID string) (*Member, 
 
 // FindMemberRole returns only the role of a user in an organization: the cheap check every
 // request makes. ENOTFOUND when the user is not a member.
-func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (Role, error) {
+func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (store.Role, error) {
 	var role sql.NullString
 	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`,
 		orgID, userID).Scan(&role)
@@ -79,14 +59,14 @@ func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (Role,
 	if err != nil {
 		return "", fmt.Errorf("store: unable to find membership: %w", err)
 	}
-	return Role(role.String), nil
+	return store.Role(role.String), nil
 }
 
 // FindMembers lists an organization's members.
-func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p Page) (List[*Member], error) {
+func (s *Store) FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Member]{}, err
+		return store.List[*store.Member]{}, err
 	}
 	where := `m.organization_id = ?`
 	args := []any{orgID}
@@ -109,7 +89,7 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM members m JOIN users u ON u.id = m.user_id WHERE `+where, args...).Scan(&count); err != nil {
-		return List[*Member]{}, fmt.Errorf("store: unable to count members: %w", err)
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to count members: %w", err)
 	}
 	cmp, dir := "<", "DESC"
 	if f.Asc {
@@ -124,21 +104,21 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p
 		FROM members m JOIN users u ON u.id = m.user_id
 		WHERE `+where+` ORDER BY `+sortCol+` `+dir+`, m.user_id `+dir+` LIMIT ?`, args...)
 	if err != nil {
-		return List[*Member]{}, fmt.Errorf("store: unable to list members: %w", err)
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
 	}
 	defer rows.Close()
-	var items []*Member
+	var items []*store.Member
 	for rows.Next() {
-		var m Member
+		var m store.Member
 		if err := scanMember(rows, &m); err != nil {
-			return List[*Member]{}, fmt.Errorf("store: unable to list members: %w", err)
+			return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
 		}
 		items = append(items, &m)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Member]{}, fmt.Errorf("store: unable to list members: %w", err)
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(m *Member) []string {
+	return finishPage(items, p.Size(), count, func(m *store.Member) []string {
 		if f.ByLastSeen {
 			return []string{formatTime(*m.LastSeenAt), m.User.ID}
 		}
@@ -157,19 +137,19 @@ func checkNotLastAdmin(ctx context.Context, tx *Tx, orgID, userID string) error 
 		return fmt.Errorf("store: unable to count admins: %w", err)
 	}
 	if isAdmin == 1 && others == 0 {
-		return Errorf(ECONFLICT, "The organization's last admin cannot be removed or demoted.")
+		return store.Errorf(store.ECONFLICT, "The organization's last admin cannot be removed or demoted.")
 	}
 	return nil
 }
 
 // UpdateMemberRole changes a member's role (RoleGuest makes them a guest).
-func (s *Store) UpdateMemberRole(ctx context.Context, orgID, userID string, role Role) (*Member, error) {
-	var m *Member
+func (s *Store) UpdateMemberRole(ctx context.Context, orgID, userID string, role store.Role) (*store.Member, error) {
+	var m *store.Member
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := findMember(ctx, tx, orgID, userID); err != nil {
 			return err
 		}
-		if role != RoleAdmin {
+		if role != store.RoleAdmin {
 			if err := checkNotLastAdmin(ctx, tx, orgID, userID); err != nil {
 				return err
 			}
@@ -203,8 +183,8 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) error {
 }
 
 // TouchMember records that a member was seen now.
-func (s *Store) TouchMember(ctx context.Context, orgID, userID string) (*Member, error) {
-	var m *Member
+func (s *Store) TouchMember(ctx context.Context, orgID, userID string) (*store.Member, error) {
+	var m *store.Member
 	err := s.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE members SET last_seen_at = ? WHERE organization_id = ? AND user_id = ?`,
 			formatTime(tx.now), orgID, userID)
@@ -221,8 +201,8 @@ func (s *Store) TouchMember(ctx context.Context, orgID, userID string) (*Member,
 }
 
 // SetMemberSSO marks a member as one who signs in through the organization's SSO.
-func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*Member, error) {
-	var m *Member
+func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*store.Member, error) {
+	var m *store.Member
 	err := s.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE members SET sso = 1 WHERE organization_id = ? AND user_id = ?`, orgID, userID)
 		if err != nil {
@@ -240,7 +220,7 @@ func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*Member
 // JoinOrganization makes a user a member with the organization's default role, when the user's
 // verified email domain is one the organization allows. Joining again changes nothing, whatever
 // the domains allowed now (the creator of an organization is a member without any).
-func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *User) error {
+func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *store.User) error {
 	return s.write(ctx, func(tx *Tx) error {
 		var member int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE organization_id = ? AND user_id = ?`,

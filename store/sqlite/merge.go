@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Three-way merge of page trees, page by page and field by field, against the last common
@@ -25,7 +27,7 @@ type bodyLoader func(ids []int64) (map[int64]string, error)
 
 // threeWayMerge merges the pages with the given ids, as base, ours and theirs hold them (a
 // missing page is absent on that side). It returns each page's merged version (nil: absent).
-func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLoader) (map[string]*RevisionPage, []mergeConflict, error) {
+func threeWayMerge(ids []string, b, o, t map[string]*store.RevisionPage, bodies bodyLoader) (map[string]*store.RevisionPage, []mergeConflict, error) {
 	// Bodies are compared by id first; only ids that differ need their markdown compared.
 	need := map[int64]bool{}
 	for _, id := range ids {
@@ -58,7 +60,7 @@ func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLo
 			return nil, nil, err
 		}
 	}
-	sameBody := func(x, y *RevisionPage) bool {
+	sameBody := func(x, y *store.RevisionPage) bool {
 		if x.BodyID == y.BodyID {
 			return true
 		}
@@ -67,7 +69,7 @@ func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLo
 		return okx && oky && mx == my
 	}
 
-	merged := make(map[string]*RevisionPage, len(ids))
+	merged := make(map[string]*store.RevisionPage, len(ids))
 	var conflicts []mergeConflict
 	for _, id := range ids {
 		bp, op, tp := b[id], o[id], t[id]
@@ -114,14 +116,14 @@ func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLo
 // applyMerge puts merged pages into a tree over main's content and checks the result: a merged
 // page must still have its parent, a deleted page no subpages left, and no page may end up inside
 // itself. A page of main keeps its slug; one new to main, moved or renamed gives way.
-func applyMerge(tree *pageTree, merged map[string]*RevisionPage) []mergeConflict {
+func applyMerge(tree *pageTree, merged map[string]*store.RevisionPage) []mergeConflict {
 	ids := make([]string, 0, len(merged))
 	for id := range merged {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	tree.load(ids)
-	mainPages := map[string]*RevisionPage{}
+	mainPages := map[string]*store.RevisionPage{}
 	for _, id := range ids {
 		if m := tree.get(id); m != nil {
 			mainPages[id] = m.Clone()
@@ -189,14 +191,14 @@ func sortConflicts(c []mergeConflict) {
 }
 
 // samePage reports whether a page is unchanged between two revisions.
-func samePage(x, y *RevisionPage, sameBody func(x, y *RevisionPage) bool) bool {
+func samePage(x, y *store.RevisionPage, sameBody func(x, y *store.RevisionPage) bool) bool {
 	return equalPtr(x.ParentID, y.ParentID) && x.Position == y.Position && x.Title == y.Title &&
 		x.Slug == y.Slug && equalPtr(x.Emoji, y.Emoji) && x.Description == y.Description &&
 		x.Hidden == y.Hidden && sameMeta(x, y) && sameBody(x, y)
 }
 
 // mergePage merges one page present on both sides (and in the base, when bp is not nil).
-func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool) (*RevisionPage, string) {
+func mergePage(bp, op, tp *store.RevisionPage, sameBody func(x, y *store.RevisionPage) bool) (*store.RevisionPage, string) {
 	out := op.Clone()
 	var clashes []string
 	pick := func(name string, oursChanged, theirsChanged, same bool, takeTheirs func()) {

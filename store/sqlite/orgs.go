@@ -7,70 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
-
-// MergeRules say what a change request needs before it merges; stored as JSON.
-type MergeRules struct {
-	Type  string      `json:"type"`
-	Rules []MergeRule `json:"rules,omitempty"`
-}
-
-// MergeRule is one rule of a `rules` merge-rules configuration.
-type MergeRule struct {
-	Rule  string   `json:"rule"`
-	Users []string `json:"users"`
-}
-
-// Organization owns members, teams, collections and spaces.
-type Organization struct {
-	ID                 string
-	Title              string
-	Hostname           *string
-	Type               string
-	DefaultRole        Role
-	DefaultContentSite *string
-	Logo               *string
-	SSO                bool
-	AI                 bool
-	InviteLinks        bool
-	MergeRules         MergeRules
-	EmailDomains       []string
-	CreatedAt          time.Time
-
-	// Set by queries that know the caller: the caller's membership. CallerRole alone cannot tell a
-	// guest from a non-member (both are ""), hence CallerIsMember.
-	CallerIsMember bool
-	CallerRole     Role
-	CallerOwnsTeam bool
-}
-
-// AgentInstructions is an organization's instructions to its docs agent.
-type AgentInstructions struct {
-	Instructions json.RawMessage // nil when never set
-	UpdatedAt    time.Time
-	UpdatedBy    string
-}
-
-// OrganizationUpdate holds the fields to change; nil leaves a field as it is. The Set* flags
-// distinguish "set to null" from "leave alone" for the nullable fields.
-type OrganizationUpdate struct {
-	Title              *string
-	EmailDomains       *[]string
-	Hostname           *string
-	SetDefaultRole     bool
-	DefaultRole        Role
-	SetDefaultContent  bool
-	DefaultContentSite *string
-	SetLogo            bool
-	Logo               *string
-	SSO                *bool
-	AI                 *bool
-	InviteLinks        *bool
-	MergeRules         *MergeRules
-}
 
 const orgColumns = `o.id, o.title, o.hostname, o.type, o.default_role, o.default_content_site, o.logo,
 	o.sso, o.ai, o.invite_links, o.merge_rules, o.created_at,
@@ -82,7 +23,7 @@ const orgCallerColumns = `, m.user_id IS NOT NULL, m.role,
 	EXISTS (SELECT 1 FROM team_members tm JOIN teams t ON t.id = tm.team_id
 		WHERE t.organization_id = o.id AND tm.user_id = m.user_id AND tm.role = 'owner')`
 
-func scanOrg(sc interface{ Scan(...any) error }, o *Organization, withCaller bool) error {
+func scanOrg(sc interface{ Scan(...any) error }, o *store.Organization, withCaller bool) error {
 	var hostname, defRole, defSite, logo sql.NullString
 	var merge, created, domains string
 	dest := []any{&o.ID, &o.Title, &hostname, &o.Type, &defRole, &defSite, &logo,
@@ -95,8 +36,8 @@ func scanOrg(sc interface{ Scan(...any) error }, o *Organization, withCaller boo
 		return err
 	}
 	o.Hostname, o.DefaultContentSite, o.Logo = stringPtr(hostname), stringPtr(defSite), stringPtr(logo)
-	o.DefaultRole = Role(defRole.String)
-	o.CallerRole = Role(callerRole.String)
+	o.DefaultRole = store.Role(defRole.String)
+	o.CallerRole = store.Role(callerRole.String)
 	o.CreatedAt = parseTime(created)
 	if err := json.Unmarshal([]byte(merge), &o.MergeRules); err != nil {
 		return fmt.Errorf("store: bad merge rules of organization %s: %w", o.ID, err)
@@ -108,7 +49,7 @@ func scanOrg(sc interface{ Scan(...any) error }, o *Organization, withCaller boo
 }
 
 // CreateOrganization creates an organization whose only member, an admin, is the creator.
-func (s *Store) CreateOrganization(ctx context.Context, title, creatorID string) (*Organization, error) {
+func (s *Store) CreateOrganization(ctx context.Context, title, creatorID string) (*store.Organization, error) {
 	id := NewID()
 	err := s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
@@ -130,12 +71,12 @@ func (s *Store) CreateOrganization(ctx context.Context, title, creatorID string)
 
 // FindOrganizationForMember returns an organization with the caller's membership, or ENOTFOUND
 // when it does not exist or the caller is not a member: outsiders cannot tell the two apart.
-func (s *Store) FindOrganizationForMember(ctx context.Context, id, userID string) (*Organization, error) {
+func (s *Store) FindOrganizationForMember(ctx context.Context, id, userID string) (*store.Organization, error) {
 	return findOrganizationForMember(ctx, s.reader, id, userID)
 }
 
-func findOrganizationForMember(ctx context.Context, q querier, id, userID string) (*Organization, error) {
-	var o Organization
+func findOrganizationForMember(ctx context.Context, q querier, id, userID string) (*store.Organization, error) {
+	var o store.Organization
 	err := scanOrg(q.QueryRowContext(ctx, `SELECT `+orgColumns+orgCallerColumns+`
 		FROM organizations o JOIN members m ON m.organization_id = o.id AND m.user_id = ?
 		WHERE o.id = ?`, userID, id), &o, true)
@@ -149,8 +90,8 @@ func findOrganizationForMember(ctx context.Context, q querier, id, userID string
 }
 
 // FindOrganizationByID returns an organization whatever the caller (for joining by domain).
-func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*Organization, error) {
-	var o Organization
+func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*store.Organization, error) {
+	var o store.Organization
 	err := scanOrg(s.reader.QueryRowContext(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE o.id = ?`, id), &o, false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Organization")
@@ -162,14 +103,14 @@ func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*Organizat
 }
 
 // FindOrganizationsForUser lists the organizations a user is a member of, oldest first.
-func (s *Store) FindOrganizationsForUser(ctx context.Context, userID string, p Page) (List[*Organization], error) {
+func (s *Store) FindOrganizationsForUser(ctx context.Context, userID string, p store.Page) (store.List[*store.Organization], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Organization]{}, err
+		return store.List[*store.Organization]{}, err
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE user_id = ?`, userID).Scan(&count); err != nil {
-		return List[*Organization]{}, fmt.Errorf("store: unable to count organizations: %w", err)
+		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to count organizations: %w", err)
 	}
 	args := []any{userID}
 	where := ""
@@ -183,28 +124,28 @@ func (s *Store) FindOrganizationsForUser(ctx context.Context, userID string, p P
 		WHERE m.user_id = ?`+where+`
 		ORDER BY o.created_at, o.id LIMIT ?`, args...)
 	if err != nil {
-		return List[*Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
+		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
 	}
 	defer rows.Close()
-	var items []*Organization
+	var items []*store.Organization
 	for rows.Next() {
-		var o Organization
+		var o store.Organization
 		if err := scanOrg(rows, &o, true); err != nil {
-			return List[*Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
+			return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
 		}
 		items = append(items, &o)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
+		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(o *Organization) []string {
+	return finishPage(items, p.Size(), count, func(o *store.Organization) []string {
 		return []string{formatTime(o.CreatedAt), o.ID}
 	}), nil
 }
 
 // FindOrganizationsByEmailDomain lists the organizations that allow members of an email domain,
 // each with the user's membership where there is one.
-func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain, userID string) ([]*Organization, error) {
+func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain, userID string) ([]*store.Organization, error) {
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+orgColumns+orgCallerColumns+`
 		FROM organization_email_domains d
 		JOIN organizations o ON o.id = d.organization_id
@@ -215,9 +156,9 @@ func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain, user
 		return nil, fmt.Errorf("store: unable to find organizations by domain: %w", err)
 	}
 	defer rows.Close()
-	items := []*Organization{}
+	items := []*store.Organization{}
 	for rows.Next() {
-		var o Organization
+		var o store.Organization
 		if err := scanOrg(rows, &o, true); err != nil {
 			return nil, fmt.Errorf("store: unable to find organizations by domain: %w", err)
 		}
@@ -227,7 +168,7 @@ func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain, user
 }
 
 // UpdateOrganization applies an update and returns the organization as the caller sees it.
-func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd OrganizationUpdate) (*Organization, error) {
+func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd store.OrganizationUpdate) (*store.Organization, error) {
 	err := s.write(ctx, func(tx *Tx) error {
 		if upd.SetDefaultContent && upd.DefaultContentSite != nil {
 			var n int
@@ -236,7 +177,7 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 				return fmt.Errorf("store: unable to check default content: %w", err)
 			}
 			if n == 0 {
-				return Errorf(EINVALID, "defaultContent.site: no site %q in this organization.", *upd.DefaultContentSite)
+				return store.Errorf(store.EINVALID, "defaultContent.site: no site %q in this organization.", *upd.DefaultContentSite)
 			}
 		}
 		set := func(col string, v any) error {
@@ -251,7 +192,7 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 			if e := set("hostname", strings.ToLower(*upd.Hostname)); e != nil {
 				var se sqlite3.Error
 				if errors.As(e, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
-					return Errorf(ECONFLICT, "hostname: %q is taken by another organization.", *upd.Hostname)
+					return store.Errorf(store.ECONFLICT, "hostname: %q is taken by another organization.", *upd.Hostname)
 				}
 				err = errors.Join(err, e)
 			}
@@ -317,7 +258,7 @@ func (s *Store) DeleteInvite(ctx context.Context, orgID, inviteID string) error 
 }
 
 // FindAgentInstructions returns an organization's agent instructions (Instructions nil if unset).
-func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*AgentInstructions, error) {
+func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*store.AgentInstructions, error) {
 	var doc, at, by sql.NullString
 	var created string
 	err := s.reader.QueryRowContext(ctx, `SELECT instructions, instructions_updated_at, instructions_updated_by, created_at
@@ -328,7 +269,7 @@ func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*Agent
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read agent instructions: %w", err)
 	}
-	ai := &AgentInstructions{UpdatedAt: parseTime(created), UpdatedBy: by.String}
+	ai := &store.AgentInstructions{UpdatedAt: parseTime(created), UpdatedBy: by.String}
 	if doc.Valid {
 		ai.Instructions = json.RawMessage(doc.String)
 	}
@@ -339,7 +280,7 @@ func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*Agent
 }
 
 // UpdateAgentInstructions stores an organization's agent instructions.
-func (s *Store) UpdateAgentInstructions(ctx context.Context, orgID, userID string, doc json.RawMessage) (*AgentInstructions, error) {
+func (s *Store) UpdateAgentInstructions(ctx context.Context, orgID, userID string, doc json.RawMessage) (*store.AgentInstructions, error) {
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE organizations
 			SET instructions = ?, instructions_updated_at = ?, instructions_updated_by = ? WHERE id = ?`,

@@ -3,32 +3,9 @@ package sqlite
 import (
 	"encoding/base64"
 	"encoding/json"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// DefaultLimit is the page size when the caller gives none.
-const DefaultLimit = 50
-
-// Page asks for one page of a list: Cursor is the opaque `page` a previous list answered as its
-// next page ("" for the first page).
-type Page struct {
-	Cursor string
-	Limit  int
-}
-
-func (p Page) Size() int {
-	if p.Limit <= 0 {
-		return DefaultLimit
-	}
-	return p.Limit
-}
-
-// List is one page of a list: the items, the total count under the same filters, and the cursor
-// of the next page ("" on the last page).
-type List[T any] struct {
-	Items []T
-	Count int
-	Next  string
-}
 
 // cursor is the sort key of the last item of a page: keyset pagination resumes after it, so a
 // deep page costs what the first one does.
@@ -51,15 +28,15 @@ func decodeCursor(s string, n int) (cursor, error) {
 		err = json.Unmarshal(b, &keys)
 	}
 	if err != nil || len(keys) != n {
-		return nil, Errorf(EINVALID, "page: not a page cursor this list answered.")
+		return nil, store.Errorf(store.EINVALID, "page: not a page cursor this list answered.")
 	}
 	return keys, nil
 }
 
 // finishPage trims the one extra row a list query fetched to learn whether a next page exists,
 // and encodes the next cursor from the last kept item.
-func finishPage[T any](items []T, limit, count int, key func(T) []string) List[T] {
-	out := List[T]{Items: items, Count: count}
+func finishPage[T any](items []T, limit, count int, key func(T) []string) store.List[T] {
+	out := store.List[T]{Items: items, Count: count}
 	if len(items) > limit {
 		out.Items = items[:limit]
 		out.Next = encodeCursor(key(out.Items[limit-1])...)

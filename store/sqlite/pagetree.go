@@ -5,70 +5,28 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/quire-docs/quire/store"
 )
-
-// PageChange is one change of a content batch. Type is insert_page, update_page, delete_page,
-// revert_page or insert_files.
-type PageChange struct {
-	Type          string
-	Ref           *string
-	Page          *string // update_page, delete_page, revert_page: the page's id or a ref of the batch
-	Title         *string
-	Slug          *string // given explicitly: it must be free among the page's siblings
-	Emoji         *string // "" removes it
-	Icon          *string // "" removes it
-	Description   *string
-	Hidden        *bool
-	NoIndex       *bool
-	NoRobotsIndex *bool
-	Condition     *string // "" removes it
-	Markdown      *string
-	SetInto       bool         // Into was given: nil is the top level
-	Into          *string      // the parent page's id or a ref of the batch
-	Files         []FileUpload // insert_files
-	At            *int         // index among the new siblings; nil: the end
-	Revision      *string      // revert_page: the revision to revert to (nil: the batch's base)
-	Blocks        []string     // revert_page: block-level reverts, which are refused
-}
-
-// PageOutcome is what a batch did to one page, compared with the revision it started from:
-// created, updated or deleted. Ref is the batch's ref of a created page.
-type PageOutcome struct {
-	PageID string
-	Kind   string // created | updated | deleted
-	Ref    *string
-}
-
-// BatchResult is what a content batch wrote.
-type BatchResult struct {
-	Revision string
-	Refs     map[string]string // page and file refs to the ids they were given
-	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
-	Files    []*RevisionFile   // the files inserted, in order
-}
 
 // pageTree is a revision's pages being edited: loaded lazily from the revision it starts from
 // (only the pages a change reaches: by id, a parent's children, a subtree), with the batch's refs.
 // What it changes is told apart from what it only read by comparing with the loaded rows.
 type pageTree struct {
-	src   *view                    // the revision the tree starts from; nil: none
-	pages map[string]*RevisionPage // the loaded pages as they are now
-	orig  map[string]*RevisionPage // the loaded pages as src holds them
-	gone  map[string]bool          // pages of src deleted
-	kids  map[string]bool          // parents ("" the top level) whose children are loaded
+	src   *view                          // the revision the tree starts from; nil: none
+	pages map[string]*store.RevisionPage // the loaded pages as they are now
+	orig  map[string]*store.RevisionPage // the loaded pages as src holds them
+	gone  map[string]bool                // pages of src deleted
+	kids  map[string]bool                // parents ("" the top level) whose children are loaded
 	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
-	byParent map[string]map[string]*RevisionPage
+	byParent map[string]map[string]*store.RevisionPage
 	err      error // the first read that failed
 	refs     map[string]string
 	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
 	fileRefs map[string]string
-	files    []FileUpload
+	files    []store.FileUpload
 	now      time.Time
 	// fresh holds the pages the batch inserted, moved or gave a new slug: when slugs collide
 	// they give way, so a page the batch left alone keeps its path.
@@ -81,13 +39,13 @@ type pageTree struct {
 	touchedSet map[string]bool
 	// older returns a page as it is in another revision of the space (nil: not there), for
 	// revert_page; base is the revision reverted to when a change names none.
-	older func(revision, pageID string) (*RevisionPage, error)
+	older func(revision, pageID string) (*store.RevisionPage, error)
 	base  string
 }
 
 func newPageTree(src *view, now time.Time) *pageTree {
-	return &pageTree{src: src, pages: map[string]*RevisionPage{}, orig: map[string]*RevisionPage{}, gone: map[string]bool{},
-		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, refs: map[string]string{}, fileRefs: map[string]string{},
+	return &pageTree{src: src, pages: map[string]*store.RevisionPage{}, orig: map[string]*store.RevisionPage{}, gone: map[string]bool{},
+		kids: map[string]bool{}, byParent: map[string]map[string]*store.RevisionPage{}, refs: map[string]string{}, fileRefs: map[string]string{},
 		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, touchedSet: map[string]bool{}}
 }
 
@@ -103,12 +61,12 @@ func (t *pageTree) resolve(name string) string {
 }
 
 // siblings returns the children of a parent (nil for the top level) in order, without except.
-func (t *pageTree) siblings(parent *string, except string) []*RevisionPage {
+func (t *pageTree) siblings(parent *string, except string) []*store.RevisionPage {
 	key := ""
 	if parent != nil {
 		key = *parent
 	}
-	var out []*RevisionPage
+	var out []*store.RevisionPage
 	for _, p := range t.children(key) {
 		if p.ID != except {
 			out = append(out, p)
@@ -119,7 +77,7 @@ func (t *pageTree) siblings(parent *string, except string) []*RevisionPage {
 }
 
 // positionAt returns the position that places a page at index at among siblings.
-func positionAt(sibs []*RevisionPage, at int) float64 {
+func positionAt(sibs []*store.RevisionPage, at int) float64 {
 	switch {
 	case len(sibs) == 0:
 		return 0
@@ -153,7 +111,7 @@ func fieldErrorf(field, format string, args ...any) error {
 
 // apply applies a batch of changes in order; an invalid change fails the whole batch with an
 // EINVALID error naming the change (changes[i], or changes[i].field) and why.
-func (t *pageTree) apply(changes []PageChange) error {
+func (t *pageTree) apply(changes []store.PageChange) error {
 	for i, c := range changes {
 		err := t.applyOne(i, c)
 		if t.err != nil {
@@ -176,9 +134,9 @@ func (t *pageTree) apply(changes []PageChange) error {
 func changeError(i int, err error) error {
 	var fe *fieldError
 	if errors.As(err, &fe) {
-		return Errorf(EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
+		return store.Errorf(store.EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
 	}
-	return Errorf(EINVALID, "changes[%d]: %s", i, err.Error())
+	return store.Errorf(store.EINVALID, "changes[%d]: %s", i, err.Error())
 }
 
 // touch records that the batch changed a page.
@@ -191,16 +149,16 @@ func (t *pageTree) touch(id string) {
 
 // outcomes says what the batch did to each page it touched, against the revision it started
 // from; a page it created and deleted again is not there.
-func (t *pageTree) outcomes() []PageOutcome {
+func (t *pageTree) outcomes() []store.PageOutcome {
 	refOf := make(map[string]string, len(t.refs))
 	for ref, id := range t.refs {
 		refOf[id] = ref
 	}
-	var out []PageOutcome
+	var out []store.PageOutcome
 	for _, id := range t.touched {
 		was := t.orig[id] != nil
 		_, is := t.pages[id]
-		o := PageOutcome{PageID: id}
+		o := store.PageOutcome{PageID: id}
 		switch {
 		case was && is:
 			o.Kind = "updated"
@@ -218,10 +176,6 @@ func (t *pageTree) outcomes() []PageOutcome {
 	}
 	return out
 }
-
-// MaxFileSize is the largest file an insert_files change takes (inline base64 files are held to
-// less by the API).
-const MaxFileSize = 10 << 20
 
 // checkRef refuses a ref already used in the batch, or one that is the path of a page of the
 // revision the batch started from (a ./<ref>.md link would be ambiguous).
@@ -245,7 +199,7 @@ func (t *pageTree) checkRef(field, ref string) error {
 	return nil
 }
 
-func (t *pageTree) applyOne(i int, c PageChange) error {
+func (t *pageTree) applyOne(i int, c store.PageChange) error {
 	if c.Type != "insert_files" && c.Files != nil {
 		return fieldErrorf("files", "is only given with insert_files")
 	}
@@ -258,7 +212,7 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 		if c.Title != nil {
 			title = *c.Title
 		}
-		p := &RevisionPage{ID: NewID(), Title: title, CreatedAt: t.now, UpdatedAt: t.now}
+		p := &store.RevisionPage{ID: NewID(), Title: title, CreatedAt: t.now, UpdatedAt: t.now}
 		if c.Ref != nil {
 			if err := t.checkRef("ref", *c.Ref); err != nil {
 				return err
@@ -305,8 +259,8 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 			return fieldErrorf("files", "is required")
 		}
 		for j, f := range c.Files {
-			if len(f.Data) > MaxFileSize {
-				return fieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), MaxFileSize>>20)
+			if len(f.Data) > store.MaxFileSize {
+				return fieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), store.MaxFileSize>>20)
 			}
 			f.ID = NewID()
 			if f.Ref != nil {
@@ -324,7 +278,7 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 
 // revert puts a whole page back as it is in another revision: removed when it is not there,
 // restored (under its parent there, which must be in the tree) when it is.
-func (t *pageTree) revert(c PageChange) error {
+func (t *pageTree) revert(c store.PageChange) error {
 	if len(c.Blocks) > 0 {
 		return fieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
 	}
@@ -392,7 +346,7 @@ func (t *pageTree) target(name *string) (string, error) {
 }
 
 // place sets a page's parent and position from into/at.
-func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, isNew bool) error {
+func (t *pageTree) place(p *store.RevisionPage, setInto bool, into *string, at *int, isNew bool) error {
 	parent := p.ParentID
 	if setInto || isNew {
 		parent = nil
@@ -435,7 +389,7 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	return nil
 }
 
-func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
+func (t *pageTree) setFields(i int, p *store.RevisionPage, c store.PageChange) {
 	// A new title changes the URL only of a page new in this batch (its slug follows the title
 	// until given one); an existing page keeps its slug unless a slug is given.
 	existed := t.orig[p.ID] != nil
@@ -443,7 +397,7 @@ func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	if c.Title != nil {
 		p.Title = *c.Title
 		if c.Slug == nil && !existed && !explicit {
-			p.Slug = Slugify(*c.Title)
+			p.Slug = store.Slugify(*c.Title)
 			t.fresh[p.ID] = true
 		}
 	}
@@ -498,7 +452,7 @@ func (t *pageTree) normalize() { _, _ = t.normalizeBatch() }
 // another page's; when it collides, the index of the change that gave it is returned with an
 // error, and the tree is left half done.
 func (t *pageTree) normalizeBatch() (int, error) {
-	var fresh []*RevisionPage
+	var fresh []*store.RevisionPage
 	parents := map[string]bool{}
 	for id := range t.fresh {
 		p := t.pages[id]
@@ -518,7 +472,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 	}
 	sort.Strings(keys)
 	// Untouched pages first, then those given an explicit slug, then the other fresh pages.
-	rank := func(p *RevisionPage) int {
+	rank := func(p *store.RevisionPage) int {
 		if _, ok := t.explicitSlug[p.ID]; ok {
 			return 1
 		}
@@ -538,7 +492,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 					continue
 				}
 				if p.Slug == "" {
-					p.Slug = Slugify(p.Title)
+					p.Slug = store.Slugify(p.Title)
 				}
 				if r == 1 && used[p.Slug] {
 					return t.explicitSlug[p.ID], fieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
@@ -568,7 +522,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 }
 
 // fixPath recomputes a page's path from its parent's, and its subpages' when it changed.
-func (t *pageTree) fixPath(p *RevisionPage, seen map[string]bool) {
+func (t *pageTree) fixPath(p *store.RevisionPage, seen map[string]bool) {
 	if seen[p.ID] || t.err != nil {
 		return
 	}
@@ -590,38 +544,6 @@ func (t *pageTree) fixPath(p *RevisionPage, seen map[string]bool) {
 	for _, c := range t.children(p.ID) {
 		t.fixPath(c, seen)
 	}
-}
-
-// Slugify derives a URL slug from a title: lower-case letters and digits joined by hyphens,
-// accents dropped.
-func Slugify(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range norm.NFKD.String(title) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			dash = true
-		}
-		if b.Len() >= 100 {
-			break
-		}
-	}
-	s := strings.Trim(b.String(), "-")
-	if len(s) > 100 {
-		s = strings.Trim(s[:100], "-")
-	}
-	if s == "" {
-		return "page"
-	}
-	return s
 }
 
 func equalPtr[T comparable](a, b *T) bool {

@@ -1,11 +1,15 @@
 package sqlite
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/quire-docs/quire/store"
+)
 
 // How a pageTree reads its source revision lazily, and what it reports it changed.
 
 // adopt takes a page read from src into the tree, unless the tree already has it or deleted it.
-func (t *pageTree) adopt(p *RevisionPage) {
+func (t *pageTree) adopt(p *store.RevisionPage) {
 	if _, ok := t.pages[p.ID]; ok || t.gone[p.ID] {
 		return
 	}
@@ -14,21 +18,21 @@ func (t *pageTree) adopt(p *RevisionPage) {
 }
 
 // put puts a page into the tree, indexed under its parent.
-func (t *pageTree) put(p *RevisionPage) {
+func (t *pageTree) put(p *store.RevisionPage) {
 	if old := t.pages[p.ID]; old != nil {
 		t.unindex(old)
 	}
 	t.pages[p.ID] = p
 	key := parentKey(p)
 	if t.byParent[key] == nil {
-		t.byParent[key] = map[string]*RevisionPage{}
+		t.byParent[key] = map[string]*store.RevisionPage{}
 	}
 	t.byParent[key][p.ID] = p
 }
 
-func (t *pageTree) unindex(p *RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
+func (t *pageTree) unindex(p *store.RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
 
-func parentKey(p *RevisionPage) string {
+func parentKey(p *store.RevisionPage) string {
 	if p.ParentID == nil {
 		return ""
 	}
@@ -66,7 +70,7 @@ func (t *pageTree) load(ids []string) {
 }
 
 // get returns a page of the tree, nil when there is none.
-func (t *pageTree) get(id string) *RevisionPage {
+func (t *pageTree) get(id string) *store.RevisionPage {
 	if p, ok := t.pages[id]; ok {
 		return p
 	}
@@ -81,7 +85,7 @@ func (t *pageTree) get(id string) *RevisionPage {
 }
 
 // children returns the pages under a parent ("" the top level), unordered.
-func (t *pageTree) children(parent string) []*RevisionPage {
+func (t *pageTree) children(parent string) []*store.RevisionPage {
 	if !t.kids[parent] && t.src != nil && t.err == nil {
 		var p *string
 		if parent != "" {
@@ -97,7 +101,7 @@ func (t *pageTree) children(parent string) []*RevisionPage {
 		}
 	}
 	t.kids[parent] = true
-	out := make([]*RevisionPage, 0, len(t.byParent[parent]))
+	out := make([]*store.RevisionPage, 0, len(t.byParent[parent]))
 	for _, p := range t.byParent[parent] {
 		out = append(out, p)
 	}
@@ -116,7 +120,7 @@ func (t *pageTree) remove(id string) {
 }
 
 // set puts a page into the tree as given (a merge's result).
-func (t *pageTree) set(p *RevisionPage) {
+func (t *pageTree) set(p *store.RevisionPage) {
 	t.get(p.ID)
 	delete(t.gone, p.ID)
 	t.put(p)
@@ -150,7 +154,7 @@ func (t *pageTree) pathID(path string) (string, bool) {
 
 // result returns what the tree changed against src: pages added or changed, and pages deleted
 // (as src held them).
-func (t *pageTree) result() (changed, deleted []*RevisionPage) {
+func (t *pageTree) result() (changed, deleted []*store.RevisionPage) {
 	for id, p := range t.pages {
 		if o := t.orig[id]; o == nil || !sameRow(p, o) {
 			changed = append(changed, p)
@@ -165,9 +169,9 @@ func (t *pageTree) result() (changed, deleted []*RevisionPage) {
 }
 
 // replaced returns the rows of line that pages changed or deleted by the tree were read from.
-func (t *pageTree) replaced(line int64, changed, deleted []*RevisionPage) []int64 {
+func (t *pageTree) replaced(line int64, changed, deleted []*store.RevisionPage) []int64 {
 	var out []int64
-	for _, list := range [][]*RevisionPage{changed, deleted} {
+	for _, list := range [][]*store.RevisionPage{changed, deleted} {
 		for _, p := range list {
 			if o := t.orig[p.ID]; o != nil && o.Stored.Version != 0 && o.Stored.Line == line {
 				out = append(out, o.Stored.Version)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Purging a deleted space removes every row, body and blob only it used; what a duplicate of it
@@ -16,8 +18,8 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	st.Now = func() time.Time { return now }
-	u := &User{Email: "purge@example.com", DisplayName: "P"}
+	st.Clock = func() time.Time { return now }
+	u := &store.User{Email: "purge@example.com", DisplayName: "P"}
 	if _, err := st.CreateUser(ctx, u); err != nil {
 		t.Fatal(err)
 	}
@@ -29,8 +31,8 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, cr.ID, u.ID, []PageChange{
-			{Type: "insert_files", Files: []FileUpload{{Ref: str("logo"), Name: "logo.txt", ContentType: "text/plain", Data: []byte("shared bytes")}}},
+		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, cr.ID, u.ID, []store.PageChange{
+			{Type: "insert_files", Files: []store.FileUpload{{Ref: str("logo"), Name: "logo.txt", ContentType: "text/plain", Data: []byte("shared bytes")}}},
 			{Type: "insert_page", Ref: str("a"), Title: str(word + " A"), Markdown: str("See [b](/pages/b) and ![l](/files/logo).")},
 			{Type: "insert_page", Ref: str("b"), Title: str(word + " B"), Markdown: str(word + " body"), SetInto: true, Into: str("a")},
 		}); err != nil {
@@ -40,8 +42,8 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 			t.Fatalf("merge: %v %v", err, c)
 		}
 	}
-	a, _ := st.CreateSpace(ctx, org.ID, u.ID, SpaceCreate{Title: "A"})
-	other, _ := st.CreateSpace(ctx, org.ID, u.ID, SpaceCreate{Title: "Other"})
+	a, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "A"})
+	other, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Other"})
 	fill(a.ID, "alpha")
 	fill(other.ID, "other")
 	dup, err := st.DuplicateSpace(ctx, a.ID, u.ID)
@@ -51,7 +53,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	// The duplicate moves on by itself: its own change on top of what it shares.
 	dupPages, _ := st.FindRevision(ctx, dup.ID, dup.RevisionID)
 	cr, _ := st.CreateChangeRequest(ctx, dup.ID, u.ID, "dup edit")
-	if _, err := st.UpdateChangeRequestContent(ctx, dup.ID, cr.ID, u.ID, []PageChange{
+	if _, err := st.UpdateChangeRequestContent(ctx, dup.ID, cr.ID, u.ID, []store.PageChange{
 		{Type: "update_page", Page: &dupPages.Pages[1].ID, Markdown: str("dup body")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 		if err != nil || len(files) != 1 {
 			t.Fatalf("files of %s: %v %v", spaceID, files, err)
 		}
-		back, err := st.FindBacklinks(ctx, sp.RevisionID, "page", rev.Pages[1].ID, Page{})
+		back, err := st.FindBacklinks(ctx, sp.RevisionID, "page", rev.Pages[1].ID, store.Page{})
 		if err != nil || back.Count != 1 {
 			t.Fatalf("backlinks in %s: %+v %v", spaceID, back, err)
 		}
@@ -100,7 +102,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	aRev, _ := st.FindSpace(ctx, a.ID)
 	aPages, _ := st.FindRevision(ctx, a.ID, aRev.RevisionID)
 	acr, _ := st.CreateChangeRequest(ctx, a.ID, u.ID, "original edit")
-	if _, err := st.UpdateChangeRequestContent(ctx, a.ID, acr.ID, u.ID, []PageChange{
+	if _, err := st.UpdateChangeRequestContent(ctx, a.ID, acr.ID, u.ID, []store.PageChange{
 		{Type: "update_page", Page: &aPages.Pages[1].ID, Markdown: str("original moved on"), Title: str("Renamed")},
 		{Type: "delete_page", Page: &aPages.Pages[0].ID}}); err != nil {
 		t.Fatal(err)
@@ -115,7 +117,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	if err := st.DeleteSpace(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(RestoreWindow + time.Hour)
+	now = now.Add(store.RestoreWindow + time.Hour)
 	if n, err := st.PurgeDeletedSpaces(ctx); err != nil || n != 1 {
 		t.Fatalf("purge: %d %v", n, err)
 	}
@@ -129,7 +131,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	if err := st.DeleteSpace(ctx, dup.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(RestoreWindow + time.Hour)
+	now = now.Add(store.RestoreWindow + time.Hour)
 	if n, err := st.PurgeDeletedSpaces(ctx); err != nil || n != 1 {
 		t.Fatalf("purge: %d %v", n, err)
 	}

@@ -7,7 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // The content model: revisions that cost what they change.
@@ -53,65 +54,9 @@ import (
 // implements the same model on the same tables (and page metadata is one more column of
 // page_versions).
 
-// Revision is an immutable state of a space's content: its page tree and its parents.
-type Revision struct {
-	ID              string
-	SpaceID         string
-	Type            string // edits | merge | update
-	Parents         []string
-	ChangeRequestID *string // merge revisions: the change request merged
-	CreatedAt       time.Time
-	Pages           []*RevisionPage // in tree order: parents before children, siblings by position
-}
-
-// RevisionPage is a page of a revision. Its body (markdown) is loaded only where asked for.
-type RevisionPage struct {
-	ID          string
-	ParentID    *string
-	Position    float64
-	Title       string
-	Slug        string
-	Path        string
-	Emoji       *string
-	Description string
-	Hidden      bool
-	// Icon, NoIndex (kept out of search), NoRobotsIndex (published with a robots noindex) and
-	// Condition (the visitor condition deciding whether it shows) are set by content batches.
-	Icon          *string
-	NoIndex       bool
-	NoRobotsIndex bool
-	Condition     *string
-	BodyID        int64  // 0: not yet written (Markdown holds the new body)
-	Markdown      string // set by the queries that load bodies, and for new bodies
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-
-	// Stored is where a backend read the page from and wrote it to; only the backend reads it.
-	Stored PageRow
-}
-
-// PageRow is a backend's record of a page's stored row: the page_versions row it was read from
-// (0: not read) and its line, with the body and path it had there (a page written again with
-// both unchanged keeps that row's links), and the row written for it.
-type PageRow struct {
-	Version int64
-	Line    int64
-	Body    int64
-	Path    string
-	Written int64
-}
-
-// MarkRead records where a page just scanned was read from.
-func (p *RevisionPage) MarkRead() { p.Stored.Body, p.Stored.Path = p.BodyID, p.Path }
-
-func (p *RevisionPage) Clone() *RevisionPage {
-	c := *p
-	return &c
-}
-
 // FindRevision returns a revision of a space with its pages (without bodies).
-func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*Revision, error) {
-	var r *Revision
+func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*store.Revision, error) {
+	var r *store.Revision
 	err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
 		r, err = findRevision(ctx, tx, spaceID, id, &s.versions)
 		return err
@@ -131,8 +76,8 @@ func (s *Store) snapshot(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // findRevision reads a revision; cache (nil inside a write transaction, whose rows are not
 // committed yet) keeps the versions read.
-func findRevision(ctx context.Context, q querier, spaceID, id string, cache *versionCache) (*Revision, error) {
-	r := &Revision{}
+func findRevision(ctx context.Context, q querier, spaceID, id string, cache *versionCache) (*store.Revision, error) {
+	r := &store.Revision{}
 	var parents, created string
 	var crID sql.NullString
 	var ref lineRef
@@ -154,7 +99,7 @@ func findRevision(ctx context.Context, q querier, spaceID, id string, cache *ver
 		return nil, err
 	}
 	v := &view{ctx: ctx, q: q, c: c, snapshot: inTransaction(q)}
-	var pages []*RevisionPage
+	var pages []*store.RevisionPage
 	if cache != nil {
 		pages, err = v.allCached(cache)
 	} else {
@@ -170,7 +115,7 @@ func findRevision(ctx context.Context, q querier, spaceID, id string, cache *ver
 const pageColumns = `p.page_id, p.parent_id, p.position, p.title, p.slug, p.path, p.emoji, p.description,
 	p.hidden, p.icon, p.no_index, p.no_robots_index, p.visitor_condition, p.body_id, p.created_at, p.updated_at`
 
-func scanPage(sc interface{ Scan(...any) error }, p *RevisionPage, extra ...any) error {
+func scanPage(sc interface{ Scan(...any) error }, p *store.RevisionPage, extra ...any) error {
 	var parent, emoji, icon, condition sql.NullString
 	var created, updated string
 	if err := sc.Scan(append([]any{&p.ID, &parent, &p.Position, &p.Title, &p.Slug, &p.Path, &emoji, &p.Description,
@@ -184,7 +129,7 @@ func scanPage(sc interface{ Scan(...any) error }, p *RevisionPage, extra ...any)
 }
 
 // loadPages returns a revision's pages in tree order, with bodies when asked.
-func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) ([]*RevisionPage, error) {
+func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) ([]*store.RevisionPage, error) {
 	v, err := newView(ctx, q, revisionID)
 	if err != nil {
 		return nil, err
@@ -197,11 +142,11 @@ func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) (
 }
 
 // treeOrder sorts pages depth-first: each parent before its children, siblings by position.
-func treeOrder(pages []*RevisionPage) []*RevisionPage { return treeOrderUnder(pages, "") }
+func treeOrder(pages []*store.RevisionPage) []*store.RevisionPage { return treeOrderUnder(pages, "") }
 
 // treeOrderUnder is treeOrder for the pages under one page (root "": the whole tree).
-func treeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
-	children := map[string][]*RevisionPage{}
+func treeOrderUnder(pages []*store.RevisionPage, root string) []*store.RevisionPage {
+	children := map[string][]*store.RevisionPage{}
 	for _, p := range pages {
 		key := ""
 		if p.ParentID != nil {
@@ -212,7 +157,7 @@ func treeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
 	for _, list := range children {
 		sortSiblings(list)
 	}
-	out := make([]*RevisionPage, 0, len(pages))
+	out := make([]*store.RevisionPage, 0, len(pages))
 	var walk func(parent string)
 	walk = func(parent string) {
 		for _, p := range children[parent] {
@@ -225,7 +170,7 @@ func treeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
 }
 
 // sortSiblings orders the pages of one parent: by position, then id.
-func sortSiblings(list []*RevisionPage) {
+func sortSiblings(list []*store.RevisionPage) {
 	sort.Slice(list, func(i, j int) bool {
 		if list[i].Position != list[j].Position {
 			return list[i].Position < list[j].Position
@@ -235,11 +180,11 @@ func sortSiblings(list []*RevisionPage) {
 }
 
 // FindPage returns a page of a revision with its body.
-func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*RevisionPage, error) {
+func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*store.RevisionPage, error) {
 	ctx = pointRead(ctx)
 	v, err := newView(ctx, s.reader, revisionID)
 	if err != nil {
-		if ErrorCode(err) == ENOTFOUND {
+		if store.ErrorCode(err) == store.ENOTFOUND {
 			return nil, notFound("RevisionPage")
 		}
 		return nil, err
@@ -257,7 +202,7 @@ func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*Revis
 // FindSubpages returns the pages under a page (by its path) in tree order, without bodies. Paths
 // are unique in a revision and a subpage's path extends its parent's with "/", so the subtree is
 // one range of the path index.
-func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *RevisionPage) ([]*RevisionPage, error) {
+func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *store.RevisionPage) ([]*store.RevisionPage, error) {
 	v, err := newView(ctx, s.reader, revisionID)
 	if err != nil {
 		return nil, err
@@ -270,12 +215,12 @@ func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *Revis
 }
 
 // FindPageByPath returns the page at a path of a revision, with its body.
-func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*RevisionPage, error) {
+func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*store.RevisionPage, error) {
 	ctx = pointRead(ctx)
 	v, err := newView(ctx, s.reader, revisionID)
 	if err != nil {
-		if ErrorCode(err) == ENOTFOUND {
-			return nil, Errorf(ENOTFOUND, "No page at path %q.", path)
+		if store.ErrorCode(err) == store.ENOTFOUND {
+			return nil, store.Errorf(store.ENOTFOUND, "No page at path %q.", path)
 		}
 		return nil, err
 	}
@@ -284,19 +229,19 @@ func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*R
 		return nil, fmt.Errorf("store: unable to find page: %w", err)
 	}
 	if p == nil {
-		return nil, Errorf(ENOTFOUND, "No page at path %q.", path)
+		return nil, store.Errorf(store.ENOTFOUND, "No page at path %q.", path)
 	}
 	return p, nil
 }
 
 // sameRow reports whether two pages would be stored as the same row.
-func sameRow(a, b *RevisionPage) bool {
+func sameRow(a, b *store.RevisionPage) bool {
 	return a.BodyID != 0 && a.BodyID == b.BodyID && equalPtr(a.ParentID, b.ParentID) && a.Position == b.Position &&
 		a.Title == b.Title && a.Slug == b.Slug && a.Path == b.Path && equalPtr(a.Emoji, b.Emoji) &&
 		a.Description == b.Description && a.Hidden == b.Hidden && sameMeta(a, b) && a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
 }
 
 // sameMeta reports whether two pages have the same icon, indexing flags and condition.
-func sameMeta(a, b *RevisionPage) bool {
+func sameMeta(a, b *store.RevisionPage) bool {
 	return equalPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && equalPtr(a.Condition, b.Condition)
 }

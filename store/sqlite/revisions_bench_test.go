@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // cpuTime is the CPU time (user and system) the process has used: on a machine shared with other
@@ -66,12 +68,12 @@ func benchRevisions(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	u := &User{Email: "bench@example.com", DisplayName: "Bench"}
+	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
 	if _, err := st.CreateUser(ctx, u); err != nil {
 		b.Fatal(err)
 	}
 	org, _ := st.CreateOrganization(ctx, "Acme", u.ID)
-	sp, _ := st.CreateSpace(ctx, org.ID, u.ID, SpaceCreate{Title: "Docs"})
+	sp, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
 	r := rand.New(rand.NewSource(9))
 
 	// Ingest: each change request adds 1,000 pages under 5 new sections, 50 pages a batch.
@@ -86,10 +88,10 @@ func benchRevisions(b *testing.B, n int) {
 		}
 		var section string
 		for k := 0; k < 1000 && done < n; {
-			var batch []PageChange
+			var batch []store.PageChange
 			if k%200 == 0 {
 				ref, title := "section", fmt.Sprintf("Section %d", done/200)
-				batch = append(batch, PageChange{Type: "insert_page", Ref: &ref, Title: &title})
+				batch = append(batch, store.PageChange{Type: "insert_page", Ref: &ref, Title: &title})
 				section = ""
 				k++
 				done++
@@ -101,7 +103,7 @@ func benchRevisions(b *testing.B, n int) {
 				if into == "" {
 					into = "section"
 				}
-				batch = append(batch, PageChange{Type: "insert_page", Title: &title, Markdown: &md, SetInto: true, Into: &into})
+				batch = append(batch, store.PageChange{Type: "insert_page", Title: &title, Markdown: &md, SetInto: true, Into: &into})
 				k++
 				done++
 			}
@@ -135,13 +137,13 @@ func benchRevisions(b *testing.B, n int) {
 
 	// Merges of change requests that update 10 pages, while main moves on in between.
 	var mergeTimes []time.Duration
-	var openCR *ChangeRequest
+	var openCR *store.ChangeRequest
 	for i := 0; i < 20; i++ {
 		cr, _ := st.CreateChangeRequest(ctx, sp.ID, u.ID, "ten edits")
-		var edits []PageChange
+		var edits []store.PageChange
 		for j := 0; j < 10; j++ {
 			id, md := ids[r.Intn(len(ids))], benchPageMarkdown(r, fmt.Sprintf("Edited %d %d", i, j))
-			edits = append(edits, PageChange{Type: "update_page", Page: &id, Markdown: &md})
+			edits = append(edits, store.PageChange{Type: "update_page", Page: &id, Markdown: &md})
 		}
 		if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u.ID, edits); err != nil {
 			b.Fatal(err)
@@ -170,7 +172,7 @@ func benchRevisions(b *testing.B, n int) {
 		}
 	}
 	old, _ := st.FindRevision(ctx, sp.ID, oldRevision)
-	reads := func(revision string, pages []*RevisionPage) (byID, byPath float64) {
+	reads := func(revision string, pages []*store.RevisionPage) (byID, byPath float64) {
 		var idTimes, pathTimes []time.Duration
 		for i := 0; i < 200; i++ {
 			p := pages[r.Intn(len(pages))]

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // A database written by the old content model (every revision a full copy of its pages, files
@@ -104,13 +106,13 @@ func TestMigrationKeepsEveryRevision(t *testing.T) {
 				t.Fatalf("%s: revision %s files %v %v, want %v", when, rev, files, err, w.files)
 			}
 			if len(w.pages) > 0 {
-				back, err := st.FindBacklinks(ctx, rev, "page", "pg", Page{})
+				back, err := st.FindBacklinks(ctx, rev, "page", "pg", store.Page{})
 				if err != nil || back.Count != 1 || back.Items[0] != "pi" {
 					t.Fatalf("%s: revision %s backlinks of pg: %+v %v", when, rev, back, err)
 				}
 			}
 		}
-		links, stats, err := st.FindLinks(ctx, "r4", LinkFilter{}, Page{})
+		links, stats, err := st.FindLinks(ctx, "r4", store.LinkFilter{}, store.Page{})
 		if err != nil || stats.Total != 2 || stats.Broken != 0 || links.Count != 2 {
 			t.Fatalf("%s: links of r4: %+v %+v %v", when, links, stats, err)
 		}
@@ -123,10 +125,10 @@ func TestMigrationKeepsEveryRevision(t *testing.T) {
 	// New content builds on the migrated revisions: a batch on the change request, its merge.
 	md := "Guide v3"
 	pg := "pg"
-	if _, err := st.UpdateChangeRequestContent(ctx, "s1", "c1", "u1", []PageChange{{Type: "update_page", Page: &pg, Markdown: &md}}); err != nil {
+	if _, err := st.UpdateChangeRequestContent(ctx, "s1", "c1", "u1", []store.PageChange{{Type: "update_page", Page: &pg, Markdown: &md}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdateChangeRequestFromMain(ctx, "s1", "c1"); err == nil || ErrorCode(err) != ECONFLICT {
+	if _, err := st.UpdateChangeRequestFromMain(ctx, "s1", "c1"); err == nil || store.ErrorCode(err) != store.ECONFLICT {
 		t.Fatalf("update from main: %v, want a conflict on the guide", err)
 	}
 	title, slug := "Intro renamed", "intro-renamed"
@@ -135,7 +137,7 @@ func TestMigrationKeepsEveryRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdateChangeRequestContent(ctx, "s1", cr.ID, "u1", []PageChange{{Type: "update_page", Page: &pi, Title: &title, Slug: &slug}}); err != nil {
+	if _, err := st.UpdateChangeRequestContent(ctx, "s1", cr.ID, "u1", []store.PageChange{{Type: "update_page", Page: &pi, Title: &title, Slug: &slug}}); err != nil {
 		t.Fatal(err)
 	}
 	merged, conflicts, err := st.MergeChangeRequest(ctx, "s1", cr.ID)

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // A property test of the content model: random batches (insert, update, move, delete, and
@@ -199,7 +201,7 @@ func (w *modelWorld) title() string {
 // batch applies random changes to a change request, in the store and in the model.
 func (w *modelWorld) batch(cr *mCR) {
 	m := w.revs[cr.rev].clone()
-	var changes []PageChange
+	var changes []store.PageChange
 	type ins struct {
 		ref string
 		p   mPage
@@ -221,7 +223,7 @@ func (w *modelWorld) batch(cr *mCR) {
 			title := w.title()
 			md := fmt.Sprintf("# %s\n\nbody %d\n", title, w.r.Intn(1000))
 			ref := fmt.Sprintf("r%d", len(inserted))
-			c := PageChange{Type: "insert_page", Ref: &ref, Title: &title, Markdown: &md, SetInto: true}
+			c := store.PageChange{Type: "insert_page", Ref: &ref, Title: &title, Markdown: &md, SetInto: true}
 			if parent != "" {
 				into := parent
 				if isRef(into) {
@@ -230,7 +232,7 @@ func (w *modelWorld) batch(cr *mCR) {
 				c.Into = &into
 			}
 			changes = append(changes, c)
-			p := mPage{born: w.titles, parent: parent, position: m.endPosition(parent, ""), title: title, slug: Slugify(title), md: md}
+			p := mPage{born: w.titles, parent: parent, position: m.endPosition(parent, ""), title: title, slug: store.Slugify(title), md: md}
 			m.pages["ref:"+ref] = p
 			inserted = append(inserted, ins{ref, p})
 			continue
@@ -246,7 +248,7 @@ func (w *modelWorld) batch(cr *mCR) {
 					md = p.md
 				}
 			}
-			changes = append(changes, PageChange{Type: "update_page", Page: &id, Markdown: &md})
+			changes = append(changes, store.PageChange{Type: "update_page", Page: &id, Markdown: &md})
 			p := m.pages[id]
 			p.md = md
 			m.pages[id] = p
@@ -258,11 +260,11 @@ func (w *modelWorld) batch(cr *mCR) {
 			// A new title alone keeps an existing page's slug (its URL); half the renames also
 			// give a slug, unique so it collides with no sibling.
 			title := w.title()
-			c := PageChange{Type: "update_page", Page: &id, Title: &title}
+			c := store.PageChange{Type: "update_page", Page: &id, Title: &title}
 			p := m.pages[id]
 			p.title = title
 			if w.r.Intn(2) == 0 {
-				slug := Slugify(title) + "-r" + strconv.Itoa(w.r.Intn(1<<30))
+				slug := store.Slugify(title) + "-r" + strconv.Itoa(w.r.Intn(1<<30))
 				c.Slug, p.slug = &slug, slug
 			}
 			changes = append(changes, c)
@@ -279,7 +281,7 @@ func (w *modelWorld) batch(cr *mCR) {
 					continue
 				}
 			}
-			c := PageChange{Type: "update_page", Page: &id, SetInto: true}
+			c := store.PageChange{Type: "update_page", Page: &id, SetInto: true}
 			if parent != "" {
 				c.Into = &parent
 			}
@@ -292,7 +294,7 @@ func (w *modelWorld) batch(cr *mCR) {
 			if isRef(id) {
 				continue
 			}
-			changes = append(changes, PageChange{Type: "delete_page", Page: &id})
+			changes = append(changes, store.PageChange{Type: "delete_page", Page: &id})
 			m.deleteTree(id)
 		case op == 10: // revert_page: a page back to the change request's base, whole
 			base := w.revs[cr.base]
@@ -313,7 +315,7 @@ func (w *modelWorld) batch(cr *mCR) {
 			id := cands[w.r.Intn(len(cands))]
 			old, inBase := base.pages[id]
 			if !inBase {
-				changes = append(changes, PageChange{Type: "revert_page", Page: &id})
+				changes = append(changes, store.PageChange{Type: "revert_page", Page: &id})
 				m.deleteTree(id)
 				continue
 			}
@@ -322,12 +324,12 @@ func (w *modelWorld) batch(cr *mCR) {
 					continue // refused by the store: the parent must be there, and not below the page
 				}
 			}
-			changes = append(changes, PageChange{Type: "revert_page", Page: &id})
+			changes = append(changes, store.PageChange{Type: "revert_page", Page: &id})
 			m.pages[id] = old
 		default: // a file
 			ref := fmt.Sprintf("f%d", len(fileRefs))
 			fileRefs = append(fileRefs, ref)
-			changes = append(changes, PageChange{Type: "insert_files", Files: []FileUpload{{Ref: &ref, Name: ref + ".txt",
+			changes = append(changes, store.PageChange{Type: "insert_files", Files: []store.FileUpload{{Ref: &ref, Name: ref + ".txt",
 				ContentType: "text/plain", Data: []byte(fmt.Sprintf("file %d", w.r.Intn(5)))}}})
 		}
 	}
@@ -386,7 +388,7 @@ func (w *modelWorld) update(cr *mCR) {
 		w.t.Fatalf("update from main: store error %v, model conflicts %v", err, !ok)
 	}
 	if !ok {
-		if ErrorCode(err) != ECONFLICT {
+		if store.ErrorCode(err) != store.ECONFLICT {
 			w.t.Fatalf("update from main: %v", err)
 		}
 		return
@@ -455,12 +457,12 @@ func TestRevisionsAgainstModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			u := &User{Email: "model@example.com", DisplayName: "Model"}
+			u := &store.User{Email: "model@example.com", DisplayName: "Model"}
 			if _, err := st.CreateUser(ctx, u); err != nil {
 				t.Fatal(err)
 			}
 			org, _ := st.CreateOrganization(ctx, "Acme", u.ID)
-			sp, _ := st.CreateSpace(ctx, org.ID, u.ID, SpaceCreate{Title: "Docs"})
+			sp, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
 			w := &modelWorld{t: t, ctx: ctx, st: st, user: u.ID, space: sp.ID, r: rand.New(rand.NewSource(seed)),
 				revs: map[string]mRev{}, main: sp.RevisionID}
 			w.record(sp.RevisionID, mRev{pages: map[string]mPage{}, files: map[string]bool{}})

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // revisionWrite is a new revision: the content of revision from with pages changed (added or
@@ -20,8 +22,8 @@ type revisionWrite struct {
 	// The revision is appended to from's line when from is that line's head and the line is the
 	// owner's; otherwise it starts a line forked from from.
 	owner   string
-	changed []*RevisionPage
-	deleted []*RevisionPage
+	changed []*store.RevisionPage
+	deleted []*store.RevisionPage
 	tree    *pageTree    // the tree changed and deleted come from: it knows the rows they replace
 	links   linkResolver // resolves the links of changed pages against the new content
 }
@@ -112,7 +114,7 @@ func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) err
 }
 
 // writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line.
-func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*RevisionPage) error {
+func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*store.RevisionPage) error {
 	insBody, err := tx.PrepareContext(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
 	if err != nil {
 		return fmt.Errorf("store: unable to write pages: %w", err)
@@ -126,7 +128,7 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 		return fmt.Errorf("store: unable to write pages: %w", err)
 	}
 	defer insPage.Close()
-	write := func(p *RevisionPage, deleted bool) error {
+	write := func(p *store.RevisionPage, deleted bool) error {
 		if p.BodyID == 0 {
 			res, err := insBody.ExecContext(ctx, p.Markdown)
 			if err != nil {

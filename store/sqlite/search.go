@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Search covers the current revision of every space that is not deleted. The index is brought
@@ -20,22 +22,6 @@ import (
 
 // maxSections is how many sections of a page are indexed on their own; later ones join the last.
 const maxSections = 64
-
-// SearchSection is a section of a page that matched.
-type SearchSection struct {
-	Anchor string // "" for the text before the first heading
-	Title  string
-	Body   string // the section's text, shortened
-}
-
-// SearchPage is a page that matched, with its matching sections, best first.
-type SearchPage struct {
-	SpaceID  string
-	PageID   string
-	Title    string
-	Path     string
-	Sections []SearchSection
-}
 
 type indexedPage struct {
 	key    int64
@@ -47,8 +33,8 @@ type indexedPage struct {
 var headingLine = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$`)
 
 // splitSections cuts markdown into sections at its headings, each as plain text.
-func splitSections(pageTitle, md string) []SearchSection {
-	secs := []SearchSection{{Title: pageTitle}}
+func splitSections(pageTitle, md string) []store.SearchSection {
+	secs := []store.SearchSection{{Title: pageTitle}}
 	var body strings.Builder
 	fence := ""
 	flush := func() {
@@ -70,7 +56,7 @@ func splitSections(pageTitle, md string) []SearchSection {
 				if len(secs) < maxSections {
 					flush()
 					title := plainMarkdown(m[2])
-					secs = append(secs, SearchSection{Anchor: Slugify(title), Title: title})
+					secs = append(secs, store.SearchSection{Anchor: store.Slugify(title), Title: title})
 					continue
 				}
 			}
@@ -144,12 +130,12 @@ const searchCandidates = 2000
 
 // SearchSpace searches the current content of a space, best pages first. When all the words
 // together find nothing, the last one also matches as a prefix; then any of them is enough.
-func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p Page) (List[*SearchPage], error) {
+func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.Page) (store.List[*store.SearchPage], error) {
 	offset, err := searchOffset(p)
 	if err != nil {
-		return List[*SearchPage]{}, err
+		return store.List[*store.SearchPage]{}, err
 	}
-	empty := List[*SearchPage]{Items: []*SearchPage{}}
+	empty := store.List[*store.SearchPage]{Items: []*store.SearchPage{}}
 	var key int64
 	err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -167,17 +153,11 @@ func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p Page) 
 	if err != nil {
 		return empty, err
 	}
-	out := List[*SearchPage]{Count: len(keys), Items: pages}
+	out := store.List[*store.SearchPage]{Count: len(keys), Items: pages}
 	if offset+len(window) < len(keys) {
 		out.Next = encodeCursor(strconv.Itoa(offset + len(window)))
 	}
 	return out, nil
-}
-
-// SearchSpaceHits is a space of an organization search with its best matching pages.
-type SearchSpaceHits struct {
-	SpaceID string
-	Pages   []*SearchPage
 }
 
 // pagesPerSpace is how many pages an organization search answers per space.
@@ -185,12 +165,12 @@ const pagesPerSpace = 10
 
 // SearchOrganization searches the current content of every space of an organization: spaces
 // ranked by their best page, each with its best pages.
-func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p Page) (List[*SearchSpaceHits], error) {
+func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p store.Page) (store.List[*store.SearchSpaceHits], error) {
 	offset, err := searchOffset(p)
 	if err != nil {
-		return List[*SearchSpaceHits]{}, err
+		return store.List[*store.SearchSpaceHits]{}, err
 	}
-	empty := List[*SearchSpaceHits]{Items: []*SearchSpaceHits{}}
+	empty := store.List[*store.SearchSpaceHits]{Items: []*store.SearchSpaceHits{}}
 	keys, sections, err := s.searchCandidates(ctx, orgID, 0, math.MaxInt64, query)
 	if err != nil || len(keys) == 0 {
 		return empty, err
@@ -215,11 +195,11 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p P
 	if err != nil {
 		return empty, err
 	}
-	out := List[*SearchSpaceHits]{Count: len(order), Items: make([]*SearchSpaceHits, 0, len(window))}
+	out := store.List[*store.SearchSpaceHits]{Count: len(order), Items: make([]*store.SearchSpaceHits, 0, len(window))}
 	// pages come in window order, a space's pages together.
 	for _, pg := range pages {
 		if n := len(out.Items); n == 0 || out.Items[n-1].SpaceID != pg.SpaceID {
-			out.Items = append(out.Items, &SearchSpaceHits{SpaceID: pg.SpaceID})
+			out.Items = append(out.Items, &store.SearchSpaceHits{SpaceID: pg.SpaceID})
 		}
 		last := out.Items[len(out.Items)-1]
 		last.Pages = append(last.Pages, pg)
@@ -232,14 +212,14 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p P
 
 // searchOffset reads a ranked list's cursor: ranked results page by offset, the number of items
 // already answered.
-func searchOffset(p Page) (int, error) {
+func searchOffset(p store.Page) (int, error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil || cur == nil {
 		return 0, err
 	}
 	n, err := strconv.Atoi(cur[0])
 	if err != nil || n < 0 {
-		return 0, Errorf(EINVALID, "page: not a page cursor this list answered.")
+		return 0, store.Errorf(store.EINVALID, "page: not a page cursor this list answered.")
 	}
 	return n, nil
 }
@@ -336,9 +316,9 @@ func (s *Store) searchRows(ctx context.Context, query string, args ...any) ([]se
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
 // sections (in the order given): two queries whatever the number of hits.
-func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64][]int64) ([]*SearchPage, error) {
+func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64][]int64) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
-		return []*SearchPage{}, nil
+		return []*store.SearchPage{}, nil
 	}
 	var sectionIDs []int64
 	for _, k := range keys {
@@ -350,10 +330,10 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 	}
-	pages := map[int64]*SearchPage{}
+	pages := map[int64]*store.SearchPage{}
 	for rows.Next() {
 		var key int64
-		sp := &SearchPage{Sections: []SearchSection{}}
+		sp := &store.SearchPage{Sections: []store.SearchSection{}}
 		if err := rows.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
@@ -371,10 +351,10 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 	}
 	defer rows.Close()
-	secs := map[int64]SearchSection{}
+	secs := map[int64]store.SearchSection{}
 	for rows.Next() {
 		var id int64
-		var sec SearchSection
+		var sec store.SearchSection
 		if err := rows.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body); err != nil {
 			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 		}
@@ -384,7 +364,7 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 	}
-	out := make([]*SearchPage, 0, len(keys))
+	out := make([]*store.SearchPage, 0, len(keys))
 	for _, k := range keys {
 		pg, ok := pages[k]
 		if !ok {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // words of the generated pages: a few common ones, many rare ones.
@@ -34,10 +36,10 @@ func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 	ctx := context.Background()
 	st, _, spaceID := benchStore(b)
 	r := rand.New(rand.NewSource(1))
-	pages := make([]*RevisionPage, n)
+	pages := make([]*store.RevisionPage, n)
 	now := time.Now().UTC()
 	for i := range pages {
-		pages[i] = &RevisionPage{ID: NewID(), Position: float64(i), Title: fmt.Sprintf("Page %d", i),
+		pages[i] = &store.RevisionPage{ID: NewID(), Position: float64(i), Title: fmt.Sprintf("Page %d", i),
 			Slug: fmt.Sprintf("page-%d", i), Path: fmt.Sprintf("page-%d", i), Markdown: benchMarkdown(r, i),
 			CreatedAt: now, UpdatedAt: now}
 	}
@@ -73,7 +75,7 @@ func BenchmarkSearch100kPages(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				start := time.Now()
-				res, err := st.SearchSpace(ctx, spaceID, q.query, Page{Limit: 20})
+				res, err := st.SearchSpace(ctx, spaceID, q.query, store.Page{Limit: 20})
 				if err != nil || len(res.Items) == 0 {
 					b.Fatalf("search %q: %v (%d items)", q.query, err, len(res.Items))
 				}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // The search index is brought up to date in the transaction that changes a space's current
@@ -13,7 +15,7 @@ import (
 
 // indexSpace brings a space's search index to the given pages (all those of its new current
 // revision): pages gone or changed are removed, pages new or changed are indexed.
-func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*RevisionPage) error {
+func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*store.RevisionPage) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages WHERE space_id = ?`, spaceID)
 	if err != nil {
 		return fmt.Errorf("store: unable to read the search index: %w", err)
@@ -31,7 +33,7 @@ func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*RevisionPa
 
 // indexChanges brings a space's search index up to date with the pages a new current revision
 // changed and deleted: it reads and writes only their rows.
-func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted []*RevisionPage) error {
+func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted []*store.RevisionPage) error {
 	if len(changed)+len(deleted) == 0 {
 		return nil
 	}
@@ -90,7 +92,7 @@ func scanIndexed(rows *sql.Rows) (map[string]indexedPage, error) {
 
 // indexDiff returns the index rows of pages that changed (stale) and the pages to index (fresh);
 // it removes the pages it saw from indexed.
-func indexDiff(indexed map[string]indexedPage, pages []*RevisionPage) (stale []int64, fresh []*RevisionPage) {
+func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (stale []int64, fresh []*store.RevisionPage) {
 	for _, p := range pages {
 		ip, ok := indexed[p.ID]
 		delete(indexed, p.ID)
@@ -112,7 +114,7 @@ func indexDiff(indexed map[string]indexedPage, pages []*RevisionPage) (stale []i
 }
 
 // reindexPages removes stale index rows and indexes fresh pages.
-func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*RevisionPage) error {
+func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*store.RevisionPage) error {
 	if len(stale) > 0 {
 		sj, _ := json.Marshal(stale)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT value FROM json_each(?))`, string(sj)); err != nil {

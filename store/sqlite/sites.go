@@ -8,40 +8,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// SiteCreate holds the fields a new site starts with; Spaces become its root site spaces, in order.
-type SiteCreate struct {
-	Type       string
-	Title      string
-	Visibility string
-	Spaces     []string
-}
-
-// SiteFilter narrows a list of sites; nil fields do not filter.
-type SiteFilter struct {
-	Space     *string // only sites publishing this space
-	Title     *string // title contains, case-insensitively
-	Published *bool
-}
-
-// SiteUpdate holds the fields to change; nil leaves a field as it is. SetHostname and SetProxy
-// say whether Hostname and Proxy are given (nil then removes them).
-type SiteUpdate struct {
-	Title           *string
-	Visibility      *string
-	Basename        *string
-	SetHostname     bool
-	Hostname        *string
-	SetProxy        bool
-	Proxy           *string
-	AdaptiveEnabled *bool
-	AgentsContext   *string
-	// Checked to belong to the site in the same transaction; setting them is SetDefaultSiteSpace's
-	// and SetDefaultSiteSection's job.
-	DefaultSiteSpace   *string
-	DefaultSiteSection *string
-}
 
 // siteColumns reads a site with its count of site spaces, so a page of sites is one query.
 // (Deleting a space deletes its site spaces, so every one counted publishes a live space.)
@@ -50,7 +19,7 @@ const siteColumns = `s.id, s.organization_id, s.type, s.title, s.visibility, s.p
 	s.adaptive_schema_updated_at, s.share_key, s.created_at, s.updated_at,
 	(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = s.id)`
 
-func scanSite(sc interface{ Scan(...any) error }, site *Site) error {
+func scanSite(sc interface{ Scan(...any) error }, site *store.Site) error {
 	var hostname, basename, proxy, schema, schemaUpdated sql.NullString
 	var created, updated string
 	if err := sc.Scan(&site.ID, &site.OrganizationID, &site.Type, &site.Title, &site.Visibility, &site.Published,
@@ -69,9 +38,9 @@ func scanSite(sc interface{ Scan(...any) error }, site *Site) error {
 
 // CreateSite creates a site; each of c.Spaces, which must be live spaces of the organization,
 // becomes a site space at the root, in order, the first one the default.
-func (s *Store) CreateSite(ctx context.Context, orgID string, c SiteCreate) (*Site, error) {
+func (s *Store) CreateSite(ctx context.Context, orgID string, c store.SiteCreate) (*store.Site, error) {
 	id := NewID()
-	var site *Site
+	var site *store.Site
 	err := s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sites (id, organization_id, type, title, visibility, share_key, created_at, updated_at)
@@ -116,12 +85,12 @@ func uniquePath(base string, taken map[string]bool) string {
 }
 
 // FindSite returns a site, whatever its organization: the caller checks access.
-func (s *Store) FindSite(ctx context.Context, id string) (*Site, error) {
+func (s *Store) FindSite(ctx context.Context, id string) (*store.Site, error) {
 	return findSite(pointRead(ctx), s.reader, id)
 }
 
-func findSite(ctx context.Context, q querier, id string) (*Site, error) {
-	var site Site
+func findSite(ctx context.Context, q querier, id string) (*store.Site, error) {
+	var site store.Site
 	err := scanSite(q.QueryRowContext(ctx, `SELECT `+siteColumns+` FROM sites s WHERE s.id = ?`, id), &site)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Site")
@@ -133,10 +102,10 @@ func findSite(ctx context.Context, q querier, id string) (*Site, error) {
 }
 
 // FindSites lists an organization's sites, oldest first.
-func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, p Page) (List[*Site], error) {
+func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter, p store.Page) (store.List[*store.Site], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Site]{}, err
+		return store.List[*store.Site]{}, err
 	}
 	// One statement whatever the filters, so it is prepared once.
 	where := `s.organization_id = ?1
@@ -153,7 +122,7 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, p Pag
 	args := []any{orgID, nullString(f.Space), title, published}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM sites s WHERE `+where, args...).Scan(&count); err != nil {
-		return List[*Site]{}, fmt.Errorf("store: unable to count sites: %w", err)
+		return store.List[*store.Site]{}, fmt.Errorf("store: unable to count sites: %w", err)
 	}
 	if cur != nil {
 		where += ` AND (s.created_at, s.id) > (?5, ?6)`
@@ -166,27 +135,27 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, p Pag
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+siteColumns+` FROM sites s WHERE `+where+`
 		ORDER BY s.created_at, s.id LIMIT ?7`, args...)
 	if err != nil {
-		return List[*Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
+		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
 	}
 	defer rows.Close()
-	var items []*Site
+	var items []*store.Site
 	for rows.Next() {
-		var site Site
+		var site store.Site
 		if err := scanSite(rows, &site); err != nil {
-			return List[*Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
+			return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
 		}
 		items = append(items, &site)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
+		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(site *Site) []string { return []string{formatTime(site.CreatedAt), site.ID} }), nil
+	return finishPage(items, p.Size(), count, func(site *store.Site) []string { return []string{formatTime(site.CreatedAt), site.ID} }), nil
 }
 
 // UpdateSite applies an update. A hostname another site has is a conflict; default site space or
 // section ids that are not the site's are invalid.
-func (s *Store) UpdateSite(ctx context.Context, id string, upd SiteUpdate) (*Site, error) {
-	var site *Site
+func (s *Store) UpdateSite(ctx context.Context, id string, upd store.SiteUpdate) (*store.Site, error) {
+	var site *store.Site
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := findSite(ctx, tx, id); err != nil {
 			return err
@@ -205,7 +174,7 @@ func (s *Store) UpdateSite(ctx context.Context, id string, upd SiteUpdate) (*Sit
 			var other string
 			err := tx.QueryRowContext(ctx, `SELECT id FROM sites WHERE hostname = ? AND id != ?`, *upd.Hostname, id).Scan(&other)
 			if err == nil {
-				return Errorf(ECONFLICT, "The hostname %s is already used by another site.", *upd.Hostname)
+				return store.Errorf(store.ECONFLICT, "The hostname %s is already used by another site.", *upd.Hostname)
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("store: unable to check site hostname: %w", err)
@@ -247,14 +216,14 @@ func checkSiteRow(ctx context.Context, tx *Tx, table, siteID, id, field, what st
 		return fmt.Errorf("store: unable to find %s: %w", what, err)
 	}
 	if n == 0 {
-		return Errorf(EINVALID, `Invalid body field %q: no %s %s in this site.`, field, what, id)
+		return store.Errorf(store.EINVALID, `Invalid body field %q: no %s %s in this site.`, field, what, id)
 	}
 	return nil
 }
 
 // SetSitePublished publishes or unpublishes a site.
-func (s *Store) SetSitePublished(ctx context.Context, id string, published bool) (*Site, error) {
-	var site *Site
+func (s *Store) SetSitePublished(ctx context.Context, id string, published bool) (*store.Site, error) {
+	var site *store.Site
 	err := s.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sites SET published = ?, updated_at = ? WHERE id = ?`, published, formatTime(tx.now), id)
 		if err != nil {
@@ -284,16 +253,16 @@ func (s *Store) DeleteSite(ctx context.Context, id string) error {
 }
 
 // SetSiteAdaptiveSchema validates and stores a site's visitor schema (see ParseAdaptiveSchema).
-func (s *Store) SetSiteAdaptiveSchema(ctx context.Context, id string, schema map[string]any) (*Site, error) {
+func (s *Store) SetSiteAdaptiveSchema(ctx context.Context, id string, schema map[string]any) (*store.Site, error) {
 	normalizeAdaptiveSchema(schema)
-	if _, err := ParseAdaptiveSchema(schema); err != nil {
+	if _, err := store.ParseAdaptiveSchema(schema); err != nil {
 		return nil, err
 	}
 	raw, err := json.Marshal(schema)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to encode adaptive schema: %w", err)
 	}
-	var site *Site
+	var site *store.Site
 	err = s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
 		res, err := tx.ExecContext(ctx, `UPDATE sites SET adaptive_schema = ?, adaptive_schema_updated_at = ?, updated_at = ? WHERE id = ?`,

@@ -6,18 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // FindSiteSectionsOf returns, by id, the sections (without their site spaces) the given site
 // spaces are in, in one query.
-func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []*SiteSpace) (map[string]*SiteSection, error) {
+func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []*store.SiteSpace) (map[string]*store.SiteSection, error) {
 	var ids []string
 	for _, ss := range spaces {
 		if ss.SectionID != nil {
 			ids = append(ids, *ss.SectionID)
 		}
 	}
-	out := map[string]*SiteSection{}
+	out := map[string]*store.SiteSection{}
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -26,7 +28,7 @@ func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read sections: %w", err)
 	}
-	secs, err := collect(rows, "sections", func(r *sql.Rows, sec *SiteSection) error { return scanSiteSection(r, sec) })
+	secs, err := collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error { return scanSiteSection(r, sec) })
 	for _, sec := range secs {
 		out[sec.ID] = sec
 	}
@@ -34,10 +36,10 @@ func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []
 }
 
 // FindSiteSections lists a site's sections, with their site spaces, in the structure's order.
-func (s *Store) FindSiteSections(ctx context.Context, siteID string, p Page) (List[*SiteSection], error) {
+func (s *Store) FindSiteSections(ctx context.Context, siteID string, p store.Page) (store.List[*store.SiteSection], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
-		return List[*SiteSection]{}, err
+		return store.List[*store.SiteSection]{}, err
 	}
 	var after any
 	if cur != nil {
@@ -45,36 +47,36 @@ func (s *Store) FindSiteSections(ctx context.Context, siteID string, p Page) (Li
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_sections WHERE site_id = ?`, siteID).Scan(&count); err != nil {
-		return List[*SiteSection]{}, fmt.Errorf("store: unable to count sections: %w", err)
+		return store.List[*store.SiteSection]{}, fmt.Errorf("store: unable to count sections: %w", err)
 	}
 	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSectionColumns+`, sk.k FROM site_sections sec JOIN sk ON sk.id = sec.id
 		WHERE (?2 IS NULL OR sk.k > ?2) ORDER BY sk.k LIMIT ?3`, siteID, after, p.Size()+1)
 	if err != nil {
-		return List[*SiteSection]{}, fmt.Errorf("store: unable to list sections: %w", err)
+		return store.List[*store.SiteSection]{}, fmt.Errorf("store: unable to list sections: %w", err)
 	}
-	keys := map[*SiteSection]string{}
-	items, err := collect(rows, "sections", func(r *sql.Rows, sec *SiteSection) error {
+	keys := map[*store.SiteSection]string{}
+	items, err := collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error {
 		var k string
 		err := scanSiteSection(r, sec, &k)
 		keys[sec] = k
 		return err
 	})
 	if err != nil {
-		return List[*SiteSection]{}, err
+		return store.List[*store.SiteSection]{}, err
 	}
-	list := finishPage(items, p.Size(), count, func(sec *SiteSection) []string { return []string{keys[sec]} })
+	list := finishPage(items, p.Size(), count, func(sec *store.SiteSection) []string { return []string{keys[sec]} })
 	if err := loadSectionSpaces(ctx, s.reader, list.Items); err != nil {
-		return List[*SiteSection]{}, err
+		return store.List[*store.SiteSection]{}, err
 	}
 	return list, nil
 }
 
 // loadSectionSpaces fills the site spaces of sections, in one query.
-func loadSectionSpaces(ctx context.Context, q querier, secs []*SiteSection) error {
+func loadSectionSpaces(ctx context.Context, q querier, secs []*store.SiteSection) error {
 	ids := make([]string, 0, len(secs))
-	by := make(map[string]*SiteSection, len(secs))
+	by := make(map[string]*store.SiteSection, len(secs))
 	for _, sec := range secs {
-		sec.SiteSpaces = []*SiteSpace{}
+		sec.SiteSpaces = []*store.SiteSpace{}
 		ids = append(ids, sec.ID)
 		by[sec.ID] = sec
 	}
@@ -86,7 +88,7 @@ func loadSectionSpaces(ctx context.Context, q querier, secs []*SiteSection) erro
 	if err != nil {
 		return fmt.Errorf("store: unable to read site spaces: %w", err)
 	}
-	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *SiteSpace) error { return scanSiteSpace(r, ss) })
+	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error { return scanSiteSpace(r, ss) })
 	for _, ss := range spaces {
 		sec := by[*ss.SectionID]
 		sec.SiteSpaces = append(sec.SiteSpaces, ss)
@@ -95,12 +97,12 @@ func loadSectionSpaces(ctx context.Context, q querier, secs []*SiteSection) erro
 }
 
 // FindSiteSection returns a section of a site with its site spaces.
-func (s *Store) FindSiteSection(ctx context.Context, siteID, id string) (*SiteSection, error) {
+func (s *Store) FindSiteSection(ctx context.Context, siteID, id string) (*store.SiteSection, error) {
 	return findSiteSection(ctx, s.reader, siteID, id)
 }
 
-func findSiteSection(ctx context.Context, q querier, siteID, id string) (*SiteSection, error) {
-	var sec SiteSection
+func findSiteSection(ctx context.Context, q querier, siteID, id string) (*store.SiteSection, error) {
+	var sec store.SiteSection
 	err := scanSiteSection(q.QueryRowContext(ctx, siteSectionSelect+` WHERE sec.id = ? AND sec.site_id = ?`, id, siteID), &sec)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Section")
@@ -108,17 +110,17 @@ func findSiteSection(ctx context.Context, q querier, siteID, id string) (*SiteSe
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find section: %w", err)
 	}
-	if err := loadSectionSpaces(ctx, q, []*SiteSection{&sec}); err != nil {
+	if err := loadSectionSpaces(ctx, q, []*store.SiteSection{&sec}); err != nil {
 		return nil, err
 	}
 	return &sec, nil
 }
 
 // FindSiteSectionGroups lists a site's section groups in the structure's order.
-func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p Page) (List[*SiteSectionGroup], error) {
+func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p store.Page) (store.List[*store.SiteSectionGroup], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
-		return List[*SiteSectionGroup]{}, err
+		return store.List[*store.SiteSectionGroup]{}, err
 	}
 	var after any
 	if cur != nil {
@@ -126,33 +128,33 @@ func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p Page
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_section_groups WHERE site_id = ?`, siteID).Scan(&count); err != nil {
-		return List[*SiteSectionGroup]{}, fmt.Errorf("store: unable to count section groups: %w", err)
+		return store.List[*store.SiteSectionGroup]{}, fmt.Errorf("store: unable to count section groups: %w", err)
 	}
 	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteGroupColumns+`, gk.k FROM site_section_groups g JOIN gk ON gk.id = g.id
 		WHERE (?2 IS NULL OR gk.k > ?2) ORDER BY gk.k LIMIT ?3`, siteID, after, p.Size()+1)
 	if err != nil {
-		return List[*SiteSectionGroup]{}, fmt.Errorf("store: unable to list section groups: %w", err)
+		return store.List[*store.SiteSectionGroup]{}, fmt.Errorf("store: unable to list section groups: %w", err)
 	}
-	keys := map[*SiteSectionGroup]string{}
-	items, err := collect(rows, "section groups", func(r *sql.Rows, g *SiteSectionGroup) error {
+	keys := map[*store.SiteSectionGroup]string{}
+	items, err := collect(rows, "section groups", func(r *sql.Rows, g *store.SiteSectionGroup) error {
 		var k string
 		err := scanSiteGroup(r, g, &k)
 		keys[g] = k
 		return err
 	})
 	if err != nil {
-		return List[*SiteSectionGroup]{}, err
+		return store.List[*store.SiteSectionGroup]{}, err
 	}
-	return finishPage(items, p.Size(), count, func(g *SiteSectionGroup) []string { return []string{keys[g]} }), nil
+	return finishPage(items, p.Size(), count, func(g *store.SiteSectionGroup) []string { return []string{keys[g]} }), nil
 }
 
 // FindSiteSectionGroup returns a section group of a site.
-func (s *Store) FindSiteSectionGroup(ctx context.Context, siteID, id string) (*SiteSectionGroup, error) {
+func (s *Store) FindSiteSectionGroup(ctx context.Context, siteID, id string) (*store.SiteSectionGroup, error) {
 	return findSiteGroup(pointRead(ctx), s.reader, siteID, id)
 }
 
-func findSiteGroup(ctx context.Context, q querier, siteID, id string) (*SiteSectionGroup, error) {
-	var g SiteSectionGroup
+func findSiteGroup(ctx context.Context, q querier, siteID, id string) (*store.SiteSectionGroup, error) {
+	var g store.SiteSectionGroup
 	err := scanSiteGroup(q.QueryRowContext(ctx, siteGroupSelect+` WHERE g.id = ? AND g.site_id = ?`, id, siteID), &g)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Section group")
@@ -192,7 +194,7 @@ func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *stri
 	id := NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position)
 		VALUES (?1, ?2, ?3, ?4, ?5, NOT EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default), ?6)`,
-		id, siteID, title, nullString(icon), uniquePath(Slugify(title), taken), pos); err != nil {
+		id, siteID, title, nullString(icon), uniquePath(store.Slugify(title), taken), pos); err != nil {
 		return "", fmt.Errorf("store: unable to add section: %w", err)
 	}
 	return id, nil
@@ -201,8 +203,8 @@ func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *stri
 // AddSiteSection adds a section at the end of the site root with a space as its first site
 // space. The first section of a site whose spaces are at its root first gathers them into a
 // default section titled after the site, so a site has sections or root site spaces, not both.
-func (s *Store) AddSiteSection(ctx context.Context, siteID string, c SiteSectionCreate) (*SiteSection, error) {
-	var sec *SiteSection
+func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteSectionCreate) (*store.SiteSection, error) {
+	var sec *store.SiteSection
 	err := s.write(ctx, func(tx *Tx) error {
 		var orgID, siteTitle string
 		var sections, rootSpaces int
@@ -224,7 +226,7 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c SiteSection
 			title = *c.Title
 		} else if n := utf8.RuneCountInString(title); n < 2 || n > 128 {
 			// A section title has 2 to 128 characters; a space's may be shorter.
-			return Errorf(EINVALID, "Invalid body field \"title\": the space's title %q cannot title a section (2 to 128 characters); give a title.", title)
+			return store.Errorf(store.EINVALID, "Invalid body field \"title\": the space's title %q cannot title a section (2 to 128 characters); give a title.", title)
 		}
 		if sections == 0 && rootSpaces > 0 {
 			wrap, err := insertSection(ctx, tx, siteID, siteTitle, nil)
@@ -294,8 +296,8 @@ func (s *Store) DeleteSiteSection(ctx context.Context, siteID, id string) error 
 
 // UpdateSiteSection applies an update. A path another section of the site has is a conflict;
 // a default site space that is not the section's is invalid.
-func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd SiteSectionUpdate) (*SiteSection, error) {
-	var sec *SiteSection
+func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd store.SiteSectionUpdate) (*store.SiteSection, error) {
+	var sec *store.SiteSection
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findSiteSection(ctx, tx, siteID, id)
 		if err != nil {
@@ -307,7 +309,7 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd Si
 				return err
 			}
 			if taken[*upd.Path] {
-				return Errorf(ECONFLICT, `Invalid body field "path": another section of this site already has the path %q.`, *upd.Path)
+				return store.Errorf(store.ECONFLICT, `Invalid body field "path": another section of this site already has the path %q.`, *upd.Path)
 			}
 		}
 		if upd.DefaultSiteSpace != nil {
@@ -316,7 +318,7 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd Si
 				found = found || ss.ID == *upd.DefaultSiteSpace
 			}
 			if !found {
-				return Errorf(EINVALID, `Invalid body field "defaultSiteSpace": no site space %s in this section.`, *upd.DefaultSiteSpace)
+				return store.Errorf(store.EINVALID, `Invalid body field "defaultSiteSpace": no site space %s in this section.`, *upd.DefaultSiteSpace)
 			}
 			if err := setDefaultSiteSpace(ctx, tx, siteID, &id, *upd.DefaultSiteSpace); err != nil {
 				return err
@@ -354,8 +356,8 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd Si
 
 // MoveSiteSection moves a section among the sections and groups of its parent, next to another
 // section of that parent.
-func (s *Store) MoveSiteSection(ctx context.Context, siteID, id string, m SiteMove) (*SiteSection, error) {
-	var sec *SiteSection
+func (s *Store) MoveSiteSection(ctx context.Context, siteID, id string, m store.SiteMove) (*store.SiteSection, error) {
+	var sec *store.SiteSection
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findSiteSection(ctx, tx, siteID, id)
 		if err != nil {
@@ -376,8 +378,8 @@ func (s *Store) MoveSiteSection(ctx context.Context, siteID, id string, m SiteMo
 
 // AddSiteSectionGroup adds a group at the end of its parent and moves the given sections into
 // it, in order.
-func (s *Store) AddSiteSectionGroup(ctx context.Context, siteID string, c SiteSectionGroupCreate) (*SiteSectionGroup, error) {
-	var g *SiteSectionGroup
+func (s *Store) AddSiteSectionGroup(ctx context.Context, siteID string, c store.SiteSectionGroupCreate) (*store.SiteSectionGroup, error) {
+	var g *store.SiteSectionGroup
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := siteOrganization(ctx, tx, siteID); err != nil {
 			return err
@@ -430,7 +432,7 @@ func (s *Store) AddSiteSectionGroup(ctx context.Context, siteID string, c SiteSe
 func (s *Store) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) error {
 	return s.write(ctx, func(tx *Tx) error {
 		g, err := findSiteGroup(ctx, tx, siteID, id)
-		if ErrorCode(err) == ENOTFOUND {
+		if store.ErrorCode(err) == store.ENOTFOUND {
 			return nil
 		}
 		if err != nil {
@@ -466,8 +468,8 @@ func (s *Store) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) e
 }
 
 // UpdateSiteSectionGroup applies an update.
-func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, upd SiteSectionGroupUpdate) (*SiteSectionGroup, error) {
-	var g *SiteSectionGroup
+func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, upd store.SiteSectionGroupUpdate) (*store.SiteSectionGroup, error) {
+	var g *store.SiteSectionGroup
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := findSiteGroup(ctx, tx, siteID, id); err != nil {
 			return err
@@ -491,8 +493,8 @@ func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, u
 
 // AddSectionToGroup moves a section of the site to the end of a group (where it stays when it
 // is already in it).
-func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID string) (*SiteSectionGroup, error) {
-	var g *SiteSectionGroup
+func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID string) (*store.SiteSectionGroup, error) {
+	var g *store.SiteSectionGroup
 	err := s.write(ctx, func(tx *Tx) error {
 		var err error
 		if g, err = findSiteGroup(ctx, tx, siteID, groupID); err != nil {
@@ -501,7 +503,7 @@ func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionI
 		var group sql.NullString
 		err = tx.QueryRowContext(ctx, `SELECT group_id FROM site_sections WHERE id = ? AND site_id = ?`, sectionID, siteID).Scan(&group)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(EINVALID, `Invalid body field "sectionId": no section %s in this site.`, sectionID)
+			return store.Errorf(store.EINVALID, `Invalid body field "sectionId": no section %s in this site.`, sectionID)
 		}
 		if err != nil {
 			return fmt.Errorf("store: unable to find section: %w", err)

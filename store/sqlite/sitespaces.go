@@ -6,13 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // FindSiteSpaces lists a site's site spaces in the structure's order.
-func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f SiteSpaceFilter, p Page) (List[*SiteSpace], error) {
+func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f store.SiteSpaceFilter, p store.Page) (store.List[*store.SiteSpace], error) {
 	cur, err := decodeCursor(p.Cursor, 1)
 	if err != nil {
-		return List[*SiteSpace]{}, err
+		return store.List[*store.SiteSpace]{}, err
 	}
 	var def, after any
 	if f.Default != nil {
@@ -24,34 +26,34 @@ func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f SiteSpaceFi
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND (?2 IS NULL OR is_default = ?2)`,
 		siteID, def).Scan(&count); err != nil {
-		return List[*SiteSpace]{}, fmt.Errorf("store: unable to count site spaces: %w", err)
+		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to count site spaces: %w", err)
 	}
 	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSpaceColumns+`, ssk.k`+siteSpaceFrom+` JOIN ssk ON ssk.id = ss.id
 		WHERE ss.site_id = ?1 AND (?2 IS NULL OR ss.is_default = ?2) AND (?3 IS NULL OR ssk.k > ?3)
 		ORDER BY ssk.k LIMIT ?4`, siteID, def, after, p.Size()+1)
 	if err != nil {
-		return List[*SiteSpace]{}, fmt.Errorf("store: unable to list site spaces: %w", err)
+		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to list site spaces: %w", err)
 	}
-	keys := map[*SiteSpace]string{}
-	items, err := collect(rows, "site spaces", func(r *sql.Rows, ss *SiteSpace) error {
+	keys := map[*store.SiteSpace]string{}
+	items, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error {
 		var k string
 		err := scanSiteSpace(r, ss, &k)
 		keys[ss] = k
 		return err
 	})
 	if err != nil {
-		return List[*SiteSpace]{}, err
+		return store.List[*store.SiteSpace]{}, err
 	}
-	return finishPage(items, p.Size(), count, func(ss *SiteSpace) []string { return []string{keys[ss]} }), nil
+	return finishPage(items, p.Size(), count, func(ss *store.SiteSpace) []string { return []string{keys[ss]} }), nil
 }
 
 // FindSiteSpace returns a site space of a site.
-func (s *Store) FindSiteSpace(ctx context.Context, siteID, id string) (*SiteSpace, error) {
+func (s *Store) FindSiteSpace(ctx context.Context, siteID, id string) (*store.SiteSpace, error) {
 	return findSiteSpace(pointRead(ctx), s.reader, siteID, id)
 }
 
-func findSiteSpace(ctx context.Context, q querier, siteID, id string) (*SiteSpace, error) {
-	var ss SiteSpace
+func findSiteSpace(ctx context.Context, q querier, siteID, id string) (*store.SiteSpace, error) {
+	var ss store.SiteSpace
 	err := scanSiteSpace(q.QueryRowContext(ctx, siteSpaceSelect+` WHERE ss.id = ? AND ss.site_id = ?`, id, siteID), &ss)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Site space")
@@ -87,7 +89,7 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string,
 	}
 	id := NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, is_default, position)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, uniquePath(Slugify(title), taken), first, pos); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, uniquePath(store.Slugify(title), taken), first, pos); err != nil {
 		return "", fmt.Errorf("store: unable to add site space: %w", err)
 	}
 	return id, nil
@@ -95,8 +97,8 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string,
 
 // AddSiteSpace adds a live space of the site's organization to a section (nil: the default
 // section, or the root of a site without sections).
-func (s *Store) AddSiteSpace(ctx context.Context, siteID, spaceID string, sectionID *string) (*SiteSpace, error) {
-	var ss *SiteSpace
+func (s *Store) AddSiteSpace(ctx context.Context, siteID, spaceID string, sectionID *string) (*store.SiteSpace, error) {
+	var ss *store.SiteSpace
 	err := s.write(ctx, func(tx *Tx) error {
 		orgID, err := siteOrganization(ctx, tx, siteID)
 		if err != nil {
@@ -204,8 +206,8 @@ func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error 
 
 // UpdateSiteSpace applies an update. A path another site space of the container has is a
 // conflict; a space that is not live in the site's organization is invalid.
-func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd SiteSpaceUpdate) (*SiteSpace, error) {
-	var ss *SiteSpace
+func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd store.SiteSpaceUpdate) (*store.SiteSpace, error) {
+	var ss *store.SiteSpace
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findSiteSpace(ctx, tx, siteID, id)
 		if err != nil {
@@ -221,7 +223,7 @@ func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd Site
 				if cur.SectionID == nil {
 					where = "this site"
 				}
-				return Errorf(ECONFLICT, `Invalid body field "path": another site space of %s already has the path %q.`, where, *upd.Path)
+				return store.Errorf(store.ECONFLICT, `Invalid body field "path": another site space of %s already has the path %q.`, where, *upd.Path)
 			}
 		}
 		if upd.SpaceID != nil {
@@ -259,8 +261,8 @@ func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd Site
 }
 
 // MoveSiteSpace moves a site space among the site spaces of its container.
-func (s *Store) MoveSiteSpace(ctx context.Context, siteID, id string, m SiteMove) (*SiteSpace, error) {
-	var ss *SiteSpace
+func (s *Store) MoveSiteSpace(ctx context.Context, siteID, id string, m store.SiteMove) (*store.SiteSpace, error) {
+	var ss *store.SiteSpace
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findSiteSpace(ctx, tx, siteID, id)
 		if err != nil {

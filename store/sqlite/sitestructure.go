@@ -5,64 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// SiteSpaceFilter narrows a list of site spaces; nil does not filter.
-type SiteSpaceFilter struct {
-	Default *bool
-}
-
-// SiteSpaceUpdate holds the fields to change; nil leaves a field as it is. SetCondition says
-// whether Condition is given (nil then removes it).
-type SiteSpaceUpdate struct {
-	Path         *string
-	SetCondition bool
-	Condition    *string
-	SpaceID      *string
-}
-
-// SiteSectionCreate holds what a new section starts with: SpaceID becomes its first site space.
-type SiteSectionCreate struct {
-	SpaceID string
-	Title   *string // nil: the space's title
-	Icon    *string
-}
-
-// SiteSectionUpdate holds the fields to change; nil leaves a field as it is, and the Set flags
-// say whether a nullable field is given (nil then removes it).
-type SiteSectionUpdate struct {
-	Title            *string
-	Path             *string
-	DefaultSiteSpace *string
-	SetCondition     bool
-	Condition        *string
-	SetIcon          bool
-	Icon             *string
-	SetDescription   bool
-	Description      *string
-}
-
-// SiteSectionGroupCreate holds what a new group starts with: Sections are moved into it, in
-// order; it goes at the end of Parent (nil: the site root).
-type SiteSectionGroupCreate struct {
-	Title    string
-	Icon     *string
-	Sections []string
-	Parent   *string
-}
-
-// SiteSectionGroupUpdate holds the fields to change; SetIcon says whether Icon is given.
-type SiteSectionGroupUpdate struct {
-	Title   *string
-	SetIcon bool
-	Icon    *string
-}
-
-// SiteMove places an item just before or just after a sibling, or at the end when neither.
-type SiteMove struct {
-	Before *string
-	After  *string
-}
 
 // A site space is read with its space, whose columns come first.
 const (
@@ -71,9 +16,9 @@ const (
 	siteSpaceSelect  = `SELECT ` + siteSpaceColumns + siteSpaceFrom
 )
 
-func scanSiteSpace(sc interface{ Scan(...any) error }, ss *SiteSpace, extra ...any) error {
+func scanSiteSpace(sc interface{ Scan(...any) error }, ss *store.SiteSpace, extra ...any) error {
 	var section, cond sql.NullString
-	ss.Space = &Space{}
+	ss.Space = &store.Space{}
 	dest := append([]any{&ss.ID, &ss.SiteID, &section, &ss.Path, &cond, &ss.Default, &ss.Position}, extra...)
 	if err := scanSpace(scanWith{row: sc, extra: dest}, ss.Space); err != nil {
 		return err
@@ -88,7 +33,7 @@ const (
 	siteSectionSelect = `SELECT ` + siteSectionColumns + ` FROM site_sections sec`
 )
 
-func scanSiteSection(sc interface{ Scan(...any) error }, sec *SiteSection, extra ...any) error {
+func scanSiteSection(sc interface{ Scan(...any) error }, sec *store.SiteSection, extra ...any) error {
 	var group, desc, icon, cond sql.NullString
 	dest := append([]any{&sec.ID, &sec.SiteID, &group, &sec.Title, &desc, &icon, &sec.Path, &cond, &sec.Default, &sec.Position}, extra...)
 	if err := sc.Scan(dest...); err != nil {
@@ -103,7 +48,7 @@ const (
 	siteGroupSelect  = `SELECT ` + siteGroupColumns + ` FROM site_section_groups g`
 )
 
-func scanSiteGroup(sc interface{ Scan(...any) error }, g *SiteSectionGroup, extra ...any) error {
+func scanSiteGroup(sc interface{ Scan(...any) error }, g *store.SiteSectionGroup, extra ...any) error {
 	var parent, icon sql.NullString
 	if err := sc.Scan(append([]any{&g.ID, &g.SiteID, &parent, &g.Title, &icon, &g.Position}, extra...)...); err != nil {
 		return err
@@ -130,36 +75,36 @@ const structureKeys = `WITH RECURSIVE gk(id, k) AS (
 
 // FindSiteStructure reads a site's whole structure in three queries: groups, sections, and
 // site spaces with their spaces. An unknown site has an empty structure.
-func (s *Store) FindSiteStructure(ctx context.Context, siteID string) (*SiteStructure, error) {
+func (s *Store) FindSiteStructure(ctx context.Context, siteID string) (*store.SiteStructure, error) {
 	return findSiteStructure(ctx, s.reader, siteID)
 }
 
-func findSiteStructure(ctx context.Context, q querier, siteID string) (*SiteStructure, error) {
-	out := &SiteStructure{Groups: []*SiteSectionGroup{}, Sections: []*SiteSection{}, RootSiteSpaces: []*SiteSpace{}}
+func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.SiteStructure, error) {
+	out := &store.SiteStructure{Groups: []*store.SiteSectionGroup{}, Sections: []*store.SiteSection{}, RootSiteSpaces: []*store.SiteSpace{}}
 	rows, err := q.QueryContext(ctx, structureKeys+` `+siteGroupSelect+` JOIN gk ON gk.id = g.id ORDER BY gk.k`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read section groups: %w", err)
 	}
-	if out.Groups, err = collect(rows, "section groups", func(r *sql.Rows, g *SiteSectionGroup) error { return scanSiteGroup(r, g) }); err != nil {
+	if out.Groups, err = collect(rows, "section groups", func(r *sql.Rows, g *store.SiteSectionGroup) error { return scanSiteGroup(r, g) }); err != nil {
 		return nil, err
 	}
 	rows, err = q.QueryContext(ctx, structureKeys+` `+siteSectionSelect+` JOIN sk ON sk.id = sec.id ORDER BY sk.k`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read sections: %w", err)
 	}
-	if out.Sections, err = collect(rows, "sections", func(r *sql.Rows, sec *SiteSection) error { return scanSiteSection(r, sec) }); err != nil {
+	if out.Sections, err = collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error { return scanSiteSection(r, sec) }); err != nil {
 		return nil, err
 	}
-	bySection := make(map[string]*SiteSection, len(out.Sections))
+	bySection := make(map[string]*store.SiteSection, len(out.Sections))
 	for _, sec := range out.Sections {
-		sec.SiteSpaces = []*SiteSpace{}
+		sec.SiteSpaces = []*store.SiteSpace{}
 		bySection[sec.ID] = sec
 	}
 	rows, err = q.QueryContext(ctx, siteSpaceSelect+` WHERE ss.site_id = ? ORDER BY ss.position, ss.id`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read site spaces: %w", err)
 	}
-	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *SiteSpace) error { return scanSiteSpace(r, ss) })
+	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error { return scanSiteSpace(r, ss) })
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +155,7 @@ func liveSpaceTitle(ctx context.Context, tx *Tx, orgID, spaceID, field string) (
 	err := tx.QueryRowContext(ctx, `SELECT title FROM spaces WHERE id = ? AND organization_id = ? AND deleted_at IS NULL`,
 		spaceID, orgID).Scan(&title)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", Errorf(EINVALID, `Invalid body field %q: no space %s in this organization.`, field, spaceID)
+		return "", store.Errorf(store.EINVALID, `Invalid body field %q: no space %s in this organization.`, field, spaceID)
 	}
 	if err != nil {
 		return "", fmt.Errorf("store: unable to find space: %w", err)
@@ -283,9 +228,9 @@ func renumber(ctx context.Context, tx *Tx, order []structureItem) error {
 // moveAmong moves item just before or after a sibling of the kind table holds (what names it),
 // or to the end; it refuses a sibling that is not one, the item itself, and a move that changes
 // nothing.
-func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item structureItem, m SiteMove, what string) error {
+func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item structureItem, m store.SiteMove, what string) error {
 	if m.Before != nil && m.After != nil {
-		return Errorf(EINVALID, `Invalid body field "position": give before or after, not both.`)
+		return store.Errorf(store.EINVALID, `Invalid body field "position": give before or after, not both.`)
 	}
 	oldIndex := -1
 	rest := make([]structureItem, 0, len(siblings))
@@ -303,7 +248,7 @@ func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item struc
 			ref, field = m.After, "position.after"
 		}
 		if *ref == item.id {
-			return Errorf(EINVALID, `Invalid body field %q: a %s cannot be placed next to itself.`, field, what)
+			return store.Errorf(store.EINVALID, `Invalid body field %q: a %s cannot be placed next to itself.`, field, what)
 		}
 		at = -1
 		for i, it := range rest {
@@ -312,7 +257,7 @@ func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item struc
 			}
 		}
 		if at < 0 {
-			return Errorf(EINVALID, `Invalid body field %q: %s %s is not a sibling of this %s (it has another parent, or is not in this site).`,
+			return store.Errorf(store.EINVALID, `Invalid body field %q: %s %s is not a sibling of this %s (it has another parent, or is not in this site).`,
 				field, what, *ref, what)
 		}
 		if m.After != nil {
@@ -320,7 +265,7 @@ func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item struc
 		}
 	}
 	if oldIndex == at {
-		return Errorf(EINVALID, "The move would change nothing: the %s is already there.", what)
+		return store.Errorf(store.EINVALID, "The move would change nothing: the %s is already there.", what)
 	}
 	order := make([]structureItem, 0, len(siblings))
 	order = append(order, rest[:at]...)

@@ -6,60 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 	"unicode/utf8"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// RestoreWindow is how long a deleted space can be restored; after it the purge job removes it.
-const RestoreWindow = 7 * 24 * time.Hour
-
-// Space holds pages and files; it lives in an organization, optionally inside a collection.
-type Space struct {
-	ID                  string
-	OrganizationID      string
-	ParentID            *string
-	Title               string
-	Emoji               string
-	Visibility          string
-	EditMode            string
-	DefaultLevel        Role
-	Language            *string
-	MergeRules          MergeRules
-	RevisionID          string
-	Comments            int
-	ChangeRequests      int
-	ChangeRequestsOpen  int
-	ChangeRequestsDraft int
-	CreatedAt           time.Time
-	UpdatedAt           time.Time
-	DeletedAt           *time.Time
-}
-
-// SpaceCreate holds the fields a new space starts with.
-type SpaceCreate struct {
-	Title    string
-	Emoji    string
-	ParentID *string
-	Language *string
-	EditMode string
-}
-
-// SpaceUpdate holds the fields to change; nil leaves a field as it is.
-type SpaceUpdate struct {
-	Title           *string
-	Emoji           *string
-	EditMode        *string
-	Language        *string
-	MergeRules      *MergeRules
-	SetDefaultLevel bool
-	DefaultLevel    Role
-}
 
 const spaceColumns = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.visibility, s.edit_mode,
 	s.default_level, s.language, s.merge_rules, s.revision_id, s.comments, s.change_requests,
 	s.change_requests_open, s.change_requests_draft, s.created_at, s.updated_at, s.deleted_at`
 
-func scanSpace(sc interface{ Scan(...any) error }, s *Space) error {
+func scanSpace(sc interface{ Scan(...any) error }, s *store.Space) error {
 	var parent, level, lang, deleted sql.NullString
 	var merge, created, updated string
 	if err := sc.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode,
@@ -68,7 +24,7 @@ func scanSpace(sc interface{ Scan(...any) error }, s *Space) error {
 		return err
 	}
 	s.ParentID, s.Language = stringPtr(parent), stringPtr(lang)
-	s.DefaultLevel = Role(level.String)
+	s.DefaultLevel = store.Role(level.String)
 	s.CreatedAt, s.UpdatedAt, s.DeletedAt = parseTime(created), parseTime(updated), parseNullTime(deleted)
 	if err := json.Unmarshal([]byte(merge), &s.MergeRules); err != nil {
 		return fmt.Errorf("store: bad merge rules of space %s: %w", s.ID, err)
@@ -76,11 +32,11 @@ func scanSpace(sc interface{ Scan(...any) error }, s *Space) error {
 	return nil
 }
 
-func scanSpaces(rows *sql.Rows) ([]*Space, error) {
+func scanSpaces(rows *sql.Rows) ([]*store.Space, error) {
 	defer rows.Close()
-	var items []*Space
+	var items []*store.Space
 	for rows.Next() {
-		var sp Space
+		var sp store.Space
 		if err := scanSpace(rows, &sp); err != nil {
 			return nil, fmt.Errorf("store: unable to list spaces: %w", err)
 		}
@@ -93,7 +49,7 @@ func scanSpaces(rows *sql.Rows) ([]*Space, error) {
 }
 
 // CreateSpace creates a space at the end of its parent collection (or of the top level).
-func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c SpaceCreate) (*Space, error) {
+func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error) {
 	id := NewID()
 	if c.Title == "" {
 		c.Title = "Untitled"
@@ -101,7 +57,7 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c Spac
 	if c.EditMode == "" {
 		c.EditMode = "live"
 	}
-	var sp *Space
+	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := checkParent(ctx, tx, orgID, c.ParentID); err != nil {
 			return err
@@ -145,13 +101,13 @@ func setFirstRevision(ctx context.Context, tx *Tx, spaceID, from string) error {
 }
 
 // FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
-func (s *Store) FindSpace(ctx context.Context, id string) (*Space, error) {
+func (s *Store) FindSpace(ctx context.Context, id string) (*store.Space, error) {
 	return findSpace(pointRead(ctx), s.reader, id)
 }
 
 // FindSpaceForUser returns a space with the user's membership of its organization, in one
 // query: the hot path of every space request. member is false when the user is not a member.
-func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *Space, role Role, member bool, err error) {
+func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *store.Space, role store.Role, member bool, err error) {
 	key := id + "\x00" + userID
 	version := s.version.current() // taken before the read, so a write during it invalidates it
 	if c, ok := s.spaceCache.get(key, version); ok {
@@ -164,7 +120,7 @@ func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *Sp
 		}
 	}()
 	var r sql.NullString
-	sp = &Space{}
+	sp = &store.Space{}
 	err = scanSpace(scanWith{extra: []any{&member, &r}, row: s.reader.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,
 		EXISTS (SELECT 1 FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1),
 		(SELECT m.role FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1)
@@ -175,11 +131,11 @@ func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *Sp
 	if err != nil {
 		return nil, "", false, fmt.Errorf("store: unable to find space: %w", err)
 	}
-	return sp, Role(r.String), member, nil
+	return sp, store.Role(r.String), member, nil
 }
 
-func findSpace(ctx context.Context, q querier, id string) (*Space, error) {
-	var sp Space
+func findSpace(ctx context.Context, q querier, id string) (*store.Space, error) {
+	var sp store.Space
 	err := scanSpace(q.QueryRowContext(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE s.id = ?`, id), &sp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("Space")
@@ -192,14 +148,14 @@ func findSpace(ctx context.Context, q querier, id string) (*Space, error) {
 
 // FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
 // desc).
-func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p Page) (List[*Space], error) {
+func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store.Page) (store.List[*store.Space], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Space]{}, err
+		return store.List[*store.Space]{}, err
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM spaces WHERE organization_id = ? AND deleted_at IS NULL`, orgID).Scan(&count); err != nil {
-		return List[*Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
 	}
 	cmp, dir := ">", "ASC"
 	if desc {
@@ -218,24 +174,24 @@ func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p Page)
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE `+where+`
 		ORDER BY s.created_at `+dir+`, s.id `+dir+` LIMIT ?4`, args...)
 	if err != nil {
-		return List[*Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
 	}
 	items, err := scanSpaces(rows)
 	if err != nil {
-		return List[*Space]{}, err
+		return store.List[*store.Space]{}, err
 	}
-	return finishPage(items, p.Size(), count, func(sp *Space) []string { return []string{formatTime(sp.CreatedAt), sp.ID} }), nil
+	return finishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{formatTime(sp.CreatedAt), sp.ID} }), nil
 }
 
 // FindSpacesInCollection lists the spaces directly in a collection, in their order.
-func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, p Page) (List[*Space], error) {
+func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, p store.Page) (store.List[*store.Space], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Space]{}, err
+		return store.List[*store.Space]{}, err
 	}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM spaces WHERE parent_id = ? AND deleted_at IS NULL`, collectionID).Scan(&count); err != nil {
-		return List[*Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
 	}
 	where := `s.parent_id = ?1 AND s.deleted_at IS NULL`
 	args := []any{collectionID}
@@ -250,24 +206,24 @@ func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string,
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+spaceColumns+`, printf('%012d', s.position) FROM spaces s WHERE `+where+`
 		ORDER BY s.position, s.id LIMIT ?4`, args...)
 	if err != nil {
-		return List[*Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
 	}
 	defer rows.Close()
-	var items []*Space
+	var items []*store.Space
 	positions := map[string]string{}
 	for rows.Next() {
-		var sp Space
+		var sp store.Space
 		var pos string
 		if err := scanSpace(scanWith{row: rows, extra: []any{&pos}}, &sp); err != nil {
-			return List[*Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+			return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
 		}
 		positions[sp.ID] = pos
 		items = append(items, &sp)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(sp *Space) []string { return []string{positions[sp.ID], sp.ID} }), nil
+	return finishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{positions[sp.ID], sp.ID} }), nil
 }
 
 // scanWith scans extra trailing columns after the ones a scan function asks for.
@@ -279,8 +235,8 @@ type scanWith struct {
 func (s scanWith) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra...)...) }
 
 // UpdateSpace applies an update to a space that is not deleted.
-func (s *Store) UpdateSpace(ctx context.Context, id string, upd SpaceUpdate) (*Space, error) {
-	var sp *Space
+func (s *Store) UpdateSpace(ctx context.Context, id string, upd store.SpaceUpdate) (*store.Space, error) {
+	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := findLiveSpace(ctx, tx, id); err != nil {
 			return err
@@ -322,13 +278,13 @@ func (s *Store) UpdateSpace(ctx context.Context, id string, upd SpaceUpdate) (*S
 	return sp, err
 }
 
-func findLiveSpace(ctx context.Context, tx *Tx, id string) (*Space, error) {
+func findLiveSpace(ctx context.Context, tx *Tx, id string) (*store.Space, error) {
 	sp, err := findSpace(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
 	if sp.DeletedAt != nil {
-		return nil, Errorf(ENOTFOUND, "Space not found: it is deleted (restore it first).")
+		return nil, store.Errorf(store.ENOTFOUND, "Space not found: it is deleted (restore it first).")
 	}
 	return sp, nil
 }
@@ -350,18 +306,18 @@ func (s *Store) DeleteSpace(ctx context.Context, id string) error {
 }
 
 // RestoreSpace brings back a space deleted less than RestoreWindow ago, at the end of its parent.
-func (s *Store) RestoreSpace(ctx context.Context, id string) (*Space, error) {
-	var sp *Space
+func (s *Store) RestoreSpace(ctx context.Context, id string) (*store.Space, error) {
+	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findSpace(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if cur.DeletedAt == nil {
-			return Errorf(EINVALID, "The space is not deleted.")
+			return store.Errorf(store.EINVALID, "The space is not deleted.")
 		}
-		if tx.now.Sub(*cur.DeletedAt) > RestoreWindow {
-			return Errorf(EINVALID, "The space was deleted more than 7 days ago and cannot be restored.")
+		if tx.now.Sub(*cur.DeletedAt) > store.RestoreWindow {
+			return store.Errorf(store.EINVALID, "The space was deleted more than 7 days ago and cannot be restored.")
 		}
 		pos, err := nextPosition(ctx, tx, cur.OrganizationID, cur.ParentID)
 		if err != nil {
@@ -381,9 +337,9 @@ func (s *Store) RestoreSpace(ctx context.Context, id string) (*Space, error) {
 }
 
 // DuplicateSpace copies a space's settings into a new space placed right after it.
-func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*Space, error) {
+func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*store.Space, error) {
 	newID := NewID()
-	var sp *Space
+	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		src, err := findLiveSpace(ctx, tx, id)
 		if err != nil {
@@ -406,8 +362,8 @@ func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*Spac
 		if err := setFirstRevision(ctx, tx, newID, src.RevisionID); err != nil {
 			return err
 		}
-		if err := moveItem(ctx, tx, src.OrganizationID, Pointer{Kind: "space", ID: newID}, src.ParentID,
-			Move{After: &Pointer{Kind: "space", ID: id}}); err != nil && ErrorCode(err) != EINVALID {
+		if err := moveItem(ctx, tx, src.OrganizationID, store.Pointer{Kind: "space", ID: newID}, src.ParentID,
+			store.Move{After: &store.Pointer{Kind: "space", ID: id}}); err != nil && store.ErrorCode(err) != store.EINVALID {
 			return err
 		}
 		sp, err = findSpace(ctx, tx, newID)
@@ -417,14 +373,14 @@ func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*Spac
 }
 
 // MoveSpace moves a space to another parent or position.
-func (s *Store) MoveSpace(ctx context.Context, id string, m Move) (*Space, error) {
-	var sp *Space
+func (s *Store) MoveSpace(ctx context.Context, id string, m store.Move) (*store.Space, error) {
+	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findLiveSpace(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := moveItem(ctx, tx, cur.OrganizationID, Pointer{Kind: "space", ID: id}, cur.ParentID, m); err != nil {
+		if err := moveItem(ctx, tx, cur.OrganizationID, store.Pointer{Kind: "space", ID: id}, cur.ParentID, m); err != nil {
 			return err
 		}
 		sp, err = findSpace(ctx, tx, id)
@@ -434,15 +390,15 @@ func (s *Store) MoveSpace(ctx context.Context, id string, m Move) (*Space, error
 }
 
 // TransferSpace moves a space to the top level of another organization.
-func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*Space, error) {
-	var sp *Space
+func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*store.Space, error) {
+	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		cur, err := findLiveSpace(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if cur.OrganizationID == targetOrgID {
-			return Errorf(EINVALID, "organization: the space is already in this organization.")
+			return store.Errorf(store.EINVALID, "organization: the space is already in this organization.")
 		}
 		pos, err := nextPosition(ctx, tx, targetOrgID, nil)
 		if err != nil {
@@ -471,7 +427,7 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 	var n int64
 	err := s.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at < ?`,
-			formatTime(tx.now.Add(-RestoreWindow)))
+			formatTime(tx.now.Add(-store.RestoreWindow)))
 		if err != nil {
 			return fmt.Errorf("store: unable to purge spaces: %w", err)
 		}

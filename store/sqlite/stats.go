@@ -4,11 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // PoolStats reports the use of the database's connection pools, by name.
-func (s *Store) PoolStats() map[string]sql.DBStats {
-	return map[string]sql.DBStats{"writer": s.writer.Stats(), "reader": s.reader.Stats()}
+func (s *Store) PoolStats() map[string]store.PoolStats {
+	return map[string]store.PoolStats{"writer": poolStats(s.writer.Stats()), "reader": poolStats(s.reader.Stats())}
+}
+
+func poolStats(s sql.DBStats) store.PoolStats {
+	return store.PoolStats{InUse: s.InUse, Idle: s.Idle, WaitCount: s.WaitCount}
 }
 
 // PendingJobs counts the jobs waiting to run, by kind.

@@ -1,5 +1,6 @@
-// Package store keeps quire's data in SQLite. It knows nothing of HTTP: methods take a context and
-// return store-owned types or an *Error with a code the server maps to a status.
+// Package sqlite keeps quire's data in SQLite and implements the store contract. It knows nothing
+// of HTTP: methods take a context and return store types or a *store.Error with a code the server
+// maps to a status.
 package sqlite
 
 import (
@@ -26,8 +27,8 @@ var migrationFS embed.FS
 type Store struct {
 	writer *sql.DB
 	reader *sql.DB
-	// Now is the clock every write and every expiry check reads; tests replace it.
-	Now func() time.Time
+	// Clock is the clock every write and every expiry check reads (through Now); tests replace it.
+	Clock func() time.Time
 
 	version    dataVersion
 	spaceCache versionedCache[spaceForUser]
@@ -58,7 +59,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		writer.Close()
 		return nil, fmt.Errorf("store: unable to open %s: %w", path, err)
 	}
-	s := &Store{writer: writer, Now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{writer: writer, Clock: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()
 		return nil, err
@@ -134,6 +135,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Now is the time the store's clock reads.
+func (s *Store) Now() time.Time { return s.Clock() }
 
 // Tx is a write transaction carrying the one instant all its rows are stamped with.
 type Tx struct {

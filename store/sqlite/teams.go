@@ -5,41 +5,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// Team is a named group of an organization's members.
-type Team struct {
-	ID             string
-	OrganizationID string
-	Title          string
-	Members        int
-	Spaces         int
-	CreatedAt      time.Time
-	// CallerTeamRole is the caller's role in the team: "owner", "member" or "" when not in it.
-	CallerTeamRole string
-}
-
-// TeamFilter narrows a team list.
-type TeamFilter struct {
-	// Manager lists only the teams this user can manage: all of them for an organization admin,
-	// else the teams they own.
-	Manager *string
-	Title   string
-}
-
-// MemberTeam is one team of a member, with the member's role in it.
-type MemberTeam struct {
-	Team *Team
-	Role string
-}
 
 // teamColumns: the first argument bound is the caller's user id.
 const teamColumns = `t.id, t.organization_id, t.title, t.created_at,
 	(SELECT count(*) FROM team_members c WHERE c.team_id = t.id),
 	COALESCE((SELECT r.role FROM team_members r WHERE r.team_id = t.id AND r.user_id = ?1), '')`
 
-func scanTeam(sc interface{ Scan(...any) error }, t *Team, extra ...any) error {
+func scanTeam(sc interface{ Scan(...any) error }, t *store.Team, extra ...any) error {
 	var created string
 	if err := sc.Scan(append([]any{&t.ID, &t.OrganizationID, &t.Title, &created, &t.Members, &t.CallerTeamRole}, extra...)...); err != nil {
 		return err
@@ -56,16 +31,16 @@ func checkMembers(ctx context.Context, tx *Tx, orgID string, userIDs []string) e
 			return fmt.Errorf("store: unable to check member: %w", err)
 		}
 		if n == 0 {
-			return Errorf(EINVALID, "members: %q is not a member of this organization.", id)
+			return store.Errorf(store.EINVALID, "members: %q is not a member of this organization.", id)
 		}
 	}
 	return nil
 }
 
 // CreateTeam creates a team with the given organization members in it.
-func (s *Store) CreateTeam(ctx context.Context, orgID, callerID, title string, members []string) (*Team, error) {
+func (s *Store) CreateTeam(ctx context.Context, orgID, callerID, title string, members []string) (*store.Team, error) {
 	id := NewID()
-	var t *Team
+	var t *store.Team
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := checkMembers(ctx, tx, orgID, members); err != nil {
 			return err
@@ -87,12 +62,12 @@ func (s *Store) CreateTeam(ctx context.Context, orgID, callerID, title string, m
 }
 
 // FindTeam returns a team of an organization.
-func (s *Store) FindTeam(ctx context.Context, orgID, teamID, callerID string) (*Team, error) {
+func (s *Store) FindTeam(ctx context.Context, orgID, teamID, callerID string) (*store.Team, error) {
 	return findTeam(ctx, s.reader, orgID, teamID, callerID)
 }
 
-func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*Team, error) {
-	var t Team
+func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*store.Team, error) {
+	var t store.Team
 	err := scanTeam(q.QueryRowContext(ctx, `SELECT `+teamColumns+` FROM teams t
 		WHERE t.id = ?2 AND t.organization_id = ?3`, callerID, teamID, orgID), &t)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -105,10 +80,10 @@ func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*
 }
 
 // FindTeams lists an organization's teams, oldest first.
-func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f TeamFilter, p Page) (List[*Team], error) {
+func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.TeamFilter, p store.Page) (store.List[*store.Team], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*Team]{}, err
+		return store.List[*store.Team]{}, err
 	}
 	where := `t.organization_id = ?2`
 	args := []any{callerID, orgID}
@@ -128,7 +103,7 @@ func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f TeamFil
 	args = append(args, nullString(f.Manager))
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM teams t WHERE `+where, args...).Scan(&count); err != nil {
-		return List[*Team]{}, fmt.Errorf("store: unable to count teams: %w", err)
+		return store.List[*store.Team]{}, fmt.Errorf("store: unable to count teams: %w", err)
 	}
 	if cur != nil {
 		where += ` AND (t.created_at, t.id) > (?5, ?6)`
@@ -141,28 +116,28 @@ func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f TeamFil
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+teamColumns+` FROM teams t WHERE `+where+`
 		ORDER BY t.created_at, t.id LIMIT ?7`, args...)
 	if err != nil {
-		return List[*Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
+		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
 	}
 	defer rows.Close()
-	var items []*Team
+	var items []*store.Team
 	for rows.Next() {
-		var t Team
+		var t store.Team
 		if err := scanTeam(rows, &t); err != nil {
-			return List[*Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
+			return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
 		}
 		items = append(items, &t)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
+		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(t *Team) []string { return []string{formatTime(t.CreatedAt), t.ID} }), nil
+	return finishPage(items, p.Size(), count, func(t *store.Team) []string { return []string{formatTime(t.CreatedAt), t.ID} }), nil
 }
 
 // FindTeamsForMember lists the teams a member is in, with the member's role in each.
-func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID, title string, p Page) (List[*MemberTeam], error) {
+func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID, title string, p store.Page) (store.List[*store.MemberTeam], error) {
 	cur, err := decodeCursor(p.Cursor, 2)
 	if err != nil {
-		return List[*MemberTeam]{}, err
+		return store.List[*store.MemberTeam]{}, err
 	}
 	where := `t.organization_id = ?2 AND mt.user_id = ?3`
 	args := []any{callerID, orgID, userID}
@@ -176,7 +151,7 @@ func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID,
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM team_members mt JOIN teams t ON t.id = mt.team_id
 		WHERE `+where, args...).Scan(&count); err != nil {
-		return List[*MemberTeam]{}, fmt.Errorf("store: unable to count member teams: %w", err)
+		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to count member teams: %w", err)
 	}
 	if cur != nil {
 		where += ` AND (t.created_at, t.id) > (?5, ?6)`
@@ -190,28 +165,28 @@ func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID,
 		FROM team_members mt JOIN teams t ON t.id = mt.team_id
 		WHERE `+where+` ORDER BY t.created_at, t.id LIMIT ?7`, args...)
 	if err != nil {
-		return List[*MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
+		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
 	}
 	defer rows.Close()
-	var items []*MemberTeam
+	var items []*store.MemberTeam
 	for rows.Next() {
-		mt := &MemberTeam{Team: &Team{}}
+		mt := &store.MemberTeam{Team: &store.Team{}}
 		if err := scanTeam(rows, mt.Team, &mt.Role); err != nil {
-			return List[*MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
+			return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
 		}
 		items = append(items, mt)
 	}
 	if err := rows.Err(); err != nil {
-		return List[*MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
+		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(mt *MemberTeam) []string {
+	return finishPage(items, p.Size(), count, func(mt *store.MemberTeam) []string {
 		return []string{formatTime(mt.Team.CreatedAt), mt.Team.ID}
 	}), nil
 }
 
 // UpdateTeam renames a team.
-func (s *Store) UpdateTeam(ctx context.Context, orgID, teamID, callerID, title string) (*Team, error) {
-	var t *Team
+func (s *Store) UpdateTeam(ctx context.Context, orgID, teamID, callerID, title string) (*store.Team, error) {
+	var t *store.Team
 	err := s.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE teams SET title = ? WHERE id = ? AND organization_id = ?`, title, teamID, orgID)
 		if err != nil {

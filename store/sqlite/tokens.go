@@ -7,29 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
+
+	"github.com/quire-docs/quire/store"
 )
-
-// Token is an API token of a user, without its secret (only its hash is ever stored).
-type Token struct {
-	ID         string // the hex of the first 8 bytes of the token's SHA-256
-	Name       string
-	UserID     string
-	CreatedAt  time.Time
-	LastUsedAt *time.Time
-}
-
-// TokenTouchInterval is how stale a token's last-used time may get: a request refreshes it only
-// when it is older, so the hot path writes at most once per interval per token.
-const TokenTouchInterval = 5 * time.Minute
 
 func tokenID(hash []byte) string { return hex.EncodeToString(hash[:8]) }
 
 // CreateToken issues another token for the user with an email, returned in clear this once.
-func (s *Store) CreateToken(ctx context.Context, email, name string) (string, *Token, error) {
+func (s *Store) CreateToken(ctx context.Context, email, name string) (string, *store.Token, error) {
 	token := newToken()
-	hash := HashToken(token)
-	t := &Token{ID: tokenID(hash), Name: strings.TrimSpace(name)}
+	hash := store.HashToken(token)
+	t := &store.Token{ID: tokenID(hash), Name: strings.TrimSpace(name)}
 	if t.Name == "" {
 		t.Name = "default"
 	}
@@ -54,7 +42,7 @@ func (s *Store) CreateToken(ctx context.Context, email, name string) (string, *T
 }
 
 // FindTokens lists the tokens of the user with an email, oldest first.
-func (s *Store) FindTokens(ctx context.Context, email string) ([]*Token, error) {
+func (s *Store) FindTokens(ctx context.Context, email string) ([]*store.Token, error) {
 	rows, err := s.reader.QueryContext(ctx, `SELECT t.hash, t.name, t.user_id, t.created_at, t.last_used_at
 		FROM tokens t JOIN users u ON u.id = t.user_id
 		WHERE u.email = ? COLLATE NOCASE ORDER BY t.created_at, t.hash`, strings.TrimSpace(email))
@@ -62,12 +50,12 @@ func (s *Store) FindTokens(ctx context.Context, email string) ([]*Token, error) 
 		return nil, fmt.Errorf("store: unable to list tokens: %w", err)
 	}
 	defer rows.Close()
-	var out []*Token
+	var out []*store.Token
 	for rows.Next() {
 		var hash []byte
 		var created string
 		var used sql.NullString
-		t := &Token{}
+		t := &store.Token{}
 		if err := rows.Scan(&hash, &t.Name, &t.UserID, &created, &used); err != nil {
 			return nil, fmt.Errorf("store: unable to list tokens: %w", err)
 		}
@@ -85,7 +73,7 @@ func (s *Store) FindTokens(ctx context.Context, email string) ([]*Token, error) 
 func (s *Store) RevokeToken(ctx context.Context, id string) error {
 	prefix, err := hex.DecodeString(id)
 	if err != nil || len(prefix) != 8 {
-		return Errorf(EINVALID, "A token id is 16 hexadecimal characters.")
+		return store.Errorf(store.EINVALID, "A token id is 16 hexadecimal characters.")
 	}
 	// The hashes starting with the prefix are the range [prefix, prefix+1): the primary key's index.
 	lo := append(prefix, make([]byte, 24)...)
@@ -114,7 +102,7 @@ func bytesOf(b byte, n int) []byte {
 func (s *Store) TouchToken(ctx context.Context, token string) error {
 	return s.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE tokens SET last_used_at = ? WHERE hash = ?`,
-			formatTime(tx.now), HashToken(token)); err != nil {
+			formatTime(tx.now), store.HashToken(token)); err != nil {
 			return fmt.Errorf("store: unable to record token use: %w", err)
 		}
 		return nil

@@ -4,28 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Spaces and collections that share a parent (a collection, or the organization's top level)
 // form one ordered list of siblings; `position` is their order within it.
 
-// Pointer names a sibling: a space or a collection.
-type Pointer struct {
-	Kind string // "space" or "collection"
-	ID   string
-}
-
-// Move says where an item goes: under Parent (when SetParent; nil is the top level), just
-// before or after a sibling (at the end when neither).
-type Move struct {
-	SetParent bool
-	Parent    *string
-	Before    *Pointer
-	After     *Pointer
-}
-
 type sibling struct {
-	Pointer
+	store.Pointer
 	position int
 }
 
@@ -78,7 +65,7 @@ func checkParent(ctx context.Context, tx *Tx, orgID string, parent *string) erro
 		return fmt.Errorf("store: unable to check parent: %w", err)
 	}
 	if n == 0 {
-		return Errorf(EINVALID, "parent: no collection %q in this organization.", *parent)
+		return store.Errorf(store.EINVALID, "parent: no collection %q in this organization.", *parent)
 	}
 	return nil
 }
@@ -86,9 +73,9 @@ func checkParent(ctx context.Context, tx *Tx, orgID string, parent *string) erro
 // moveItem moves a space or collection among siblings, renumbering the target parent's children.
 // from is the item's current parent. It refuses moves that change nothing and positions that
 // name something that is not a sibling under the target parent.
-func moveItem(ctx context.Context, tx *Tx, orgID string, item Pointer, from *string, m Move) error {
+func moveItem(ctx context.Context, tx *Tx, orgID string, item store.Pointer, from *string, m store.Move) error {
 	if m.Before != nil && m.After != nil {
-		return Errorf(EINVALID, "position: give before or after, not both.")
+		return store.Errorf(store.EINVALID, "position: give before or after, not both.")
 	}
 	target := from
 	if m.SetParent {
@@ -116,7 +103,7 @@ func moveItem(ctx context.Context, tx *Tx, orgID string, item Pointer, from *str
 			ref, field = m.After, "position.after"
 		}
 		if *ref == item {
-			return Errorf(EINVALID, "%s: an item cannot be placed next to itself.", field)
+			return store.Errorf(store.EINVALID, "%s: an item cannot be placed next to itself.", field)
 		}
 		at = -1
 		for i, s := range rest {
@@ -125,7 +112,7 @@ func moveItem(ctx context.Context, tx *Tx, orgID string, item Pointer, from *str
 			}
 		}
 		if at < 0 {
-			return Errorf(EINVALID, "%s: %s %q is not under the target parent.", field, ref.Kind, ref.ID)
+			return store.Errorf(store.EINVALID, "%s: %s %q is not under the target parent.", field, ref.Kind, ref.ID)
 		}
 		if m.After != nil {
 			at++
@@ -133,7 +120,7 @@ func moveItem(ctx context.Context, tx *Tx, orgID string, item Pointer, from *str
 	}
 	sameParent := (from == nil && target == nil) || (from != nil && target != nil && *from == *target)
 	if sameParent && oldIndex == at {
-		return Errorf(EINVALID, "The move would change nothing: the item is already there.")
+		return store.Errorf(store.EINVALID, "The move would change nothing: the item is already there.")
 	}
 	order := make([]sibling, 0, len(rest)+1)
 	order = append(order, rest[:at]...)

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"fmt"
 	"sync"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // versionCache keeps page versions read from committed rows, by id, without bodies. A version
@@ -15,7 +17,7 @@ type versionCache struct {
 }
 
 type cachedVersion struct {
-	page    RevisionPage
+	page    store.RevisionPage
 	deleted bool
 }
 
@@ -52,8 +54,8 @@ func (c *versionCache) add(entries map[int64]*cachedVersion) {
 
 // allCached is view.all without bodies, through the cache: per element of the chain, the ids of
 // the versions valid there, then the rows of those not cached yet.
-func (v *view) allCached(c *versionCache) ([]*RevisionPage, error) {
-	var out []*RevisionPage
+func (v *view) allCached(c *versionCache) ([]*store.RevisionPage, error) {
+	var out []*store.RevisionPage
 	seen := map[string]bool{}
 	for i, el := range v.c {
 		valid, vargs := v.validAt(el)
@@ -88,7 +90,7 @@ func (v *view) allCached(c *versionCache) ([]*RevisionPage, error) {
 			}
 		}
 		// One allocation for the pages of the element: a large revision makes no garbage per page.
-		slab := make([]RevisionPage, 0, len(ids))
+		slab := make([]store.RevisionPage, 0, len(ids))
 		for _, e := range found {
 			if e == nil || seen[e.page.ID] {
 				continue

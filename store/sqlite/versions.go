@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // openSeq is valid_to of a page version still valid at its line's head.
@@ -72,7 +74,7 @@ type view struct {
 	snapshot bool // q is a transaction: what it reads does not move under it
 	// tombs holds the tombstones pages found deleted (version and line), by page id: a page
 	// brought back on the line that deleted it must end its tombstone.
-	tombs map[string]*RevisionPage
+	tombs map[string]*store.RevisionPage
 }
 
 func newView(ctx context.Context, q querier, revisionID string) (*view, error) {
@@ -105,8 +107,8 @@ func (v *view) shadowed(i int) (string, []any) {
 
 // query returns the pages of the revision matching cond (on page version p), with bodies when
 // asked. Each element of the chain answers for the pages no closer element touched.
-func (v *view) query(cond string, args []any, bodies bool) ([]*RevisionPage, error) {
-	var out []*RevisionPage
+func (v *view) query(cond string, args []any, bodies bool) ([]*store.RevisionPage, error) {
+	var out []*store.RevisionPage
 	for i, el := range v.c {
 		shadow, sargs := v.shadowed(i)
 		q := `SELECT ` + pageColumns + `, p.id FROM page_versions p`
@@ -121,7 +123,7 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*RevisionPage, err
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
 		for rows.Next() {
-			p := &RevisionPage{}
+			p := &store.RevisionPage{}
 			extra := []any{&p.Stored.Version}
 			if bodies {
 				extra = append(extra, &p.Markdown)
@@ -144,8 +146,8 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*RevisionPage, err
 
 // all returns every page of the revision (unordered). The closer elements are read first and
 // hide what they touched from the farther ones, in Go rather than with a probe per row.
-func (v *view) all(bodies bool) ([]*RevisionPage, error) {
-	var out []*RevisionPage
+func (v *view) all(bodies bool) ([]*store.RevisionPage, error) {
+	var out []*store.RevisionPage
 	seen := map[string]bool{}
 	for i, el := range v.c {
 		q := `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
@@ -158,7 +160,7 @@ func (v *view) all(bodies bool) ([]*RevisionPage, error) {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
 		for rows.Next() {
-			p := &RevisionPage{}
+			p := &store.RevisionPage{}
 			var deleted bool
 			extra := []any{&p.Stored.Version, &deleted}
 			if bodies {
@@ -189,8 +191,8 @@ func (v *view) all(bodies bool) ([]*RevisionPage, error) {
 }
 
 // pages returns the pages of the revision with the given ids (those it holds), by id.
-func (v *view) pages(ids []string, bodies bool) (map[string]*RevisionPage, error) {
-	out := make(map[string]*RevisionPage, len(ids))
+func (v *view) pages(ids []string, bodies bool) (map[string]*store.RevisionPage, error) {
+	out := make(map[string]*store.RevisionPage, len(ids))
 	rest := ids
 	for _, el := range v.c {
 		if len(rest) == 0 {
@@ -213,7 +215,7 @@ func (v *view) pages(ids []string, bodies bool) (map[string]*RevisionPage, error
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
 			for rows.Next() {
-				p := &RevisionPage{}
+				p := &store.RevisionPage{}
 				var deleted bool
 				extra := []any{&p.Stored.Version, &deleted}
 				if bodies {
@@ -230,7 +232,7 @@ func (v *view) pages(ids []string, bodies bool) (map[string]*RevisionPage, error
 					out[p.ID] = p
 				} else {
 					if v.tombs == nil {
-						v.tombs = map[string]*RevisionPage{}
+						v.tombs = map[string]*store.RevisionPage{}
 					}
 					v.tombs[p.ID] = p
 				}
@@ -252,7 +254,7 @@ func (v *view) pages(ids []string, bodies bool) (map[string]*RevisionPage, error
 }
 
 // page returns one page of the revision, nil when it holds none with that id.
-func (v *view) page(id string, bodies bool) (*RevisionPage, error) {
+func (v *view) page(id string, bodies bool) (*store.RevisionPage, error) {
 	m, err := v.pages([]string{id}, bodies)
 	if err != nil {
 		return nil, err
@@ -261,7 +263,7 @@ func (v *view) page(id string, bodies bool) (*RevisionPage, error) {
 }
 
 // children returns the pages of the revision under a parent (nil: the top level), unordered.
-func (v *view) children(parent *string) ([]*RevisionPage, error) {
+func (v *view) children(parent *string) ([]*store.RevisionPage, error) {
 	if parent == nil {
 		return v.query(`p.parent_id IS NULL`, nil, false)
 	}
@@ -269,7 +271,7 @@ func (v *view) children(parent *string) ([]*RevisionPage, error) {
 }
 
 // byPath returns the page of the revision at a path, nil when there is none.
-func (v *view) byPath(path string, bodies bool) (*RevisionPage, error) {
+func (v *view) byPath(path string, bodies bool) (*store.RevisionPage, error) {
 	pages, err := v.query(`p.path = ?`, []any{path}, bodies)
 	if err != nil || len(pages) == 0 {
 		return nil, err

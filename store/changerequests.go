@@ -1,0 +1,52 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// ChangeRequest proposes edits to a space: its own revision, started from the space's.
+type ChangeRequest struct {
+	ID                     string
+	SpaceID                string
+	Number                 int
+	Status                 string // draft | open | archived | merged
+	Subject                string
+	Description            json.RawMessage // a rich-text document, nil when unset
+	CreatedBy              User
+	RevisionInitial        string
+	RevisionID             string
+	RevisionMergedAncestor *string
+	RevisionMerged         *string
+	Comments               int
+	ConversationsCluster   *string
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
+	Outdated               bool // main has moved on since the change request's base
+}
+
+// ChangeRequestFilter narrows a change request list; SpaceID or OrganizationID is set.
+type ChangeRequestFilter struct {
+	SpaceID           string
+	OrganizationID    string
+	Status            string
+	Creator           *string
+	Contributor       *string
+	RequestedReviewer *string
+	IssuesCluster     *string
+}
+
+// ChangeRequestUpdate holds the fields to change; nil leaves a field as it is.
+type ChangeRequestUpdate struct {
+	Subject     *string
+	Description json.RawMessage
+	Status      *string
+}
+
+// Base is the last revision the change request and the space had in common.
+func (c *ChangeRequest) Base() string {
+	if c.RevisionMergedAncestor != nil {
+		return *c.RevisionMergedAncestor
+	}
+	return c.RevisionInitial
+}

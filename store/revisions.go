@@ -1,0 +1,61 @@
+package store
+
+import (
+	"time"
+)
+
+// Revision is an immutable state of a space's content: its page tree and its parents.
+type Revision struct {
+	ID              string
+	SpaceID         string
+	Type            string // edits | merge | update
+	Parents         []string
+	ChangeRequestID *string // merge revisions: the change request merged
+	CreatedAt       time.Time
+	Pages           []*RevisionPage // in tree order: parents before children, siblings by position
+}
+
+// RevisionPage is a page of a revision. Its body (markdown) is loaded only where asked for.
+type RevisionPage struct {
+	ID          string
+	ParentID    *string
+	Position    float64
+	Title       string
+	Slug        string
+	Path        string
+	Emoji       *string
+	Description string
+	Hidden      bool
+	// Icon, NoIndex (kept out of search), NoRobotsIndex (published with a robots noindex) and
+	// Condition (the visitor condition deciding whether it shows) are set by content batches.
+	Icon          *string
+	NoIndex       bool
+	NoRobotsIndex bool
+	Condition     *string
+	BodyID        int64  // 0: not yet written (Markdown holds the new body)
+	Markdown      string // set by the queries that load bodies, and for new bodies
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+
+	// Stored is where a backend read the page from and wrote it to; only the backend reads it.
+	Stored PageRow
+}
+
+// PageRow is a backend's record of a page's stored row: the page_versions row it was read from
+// (0: not read) and its line, with the body and path it had there (a page written again with
+// both unchanged keeps that row's links), and the row written for it.
+type PageRow struct {
+	Version int64
+	Line    int64
+	Body    int64
+	Path    string
+	Written int64
+}
+
+// MarkRead records where a page just scanned was read from.
+func (p *RevisionPage) MarkRead() { p.Stored.Body, p.Stored.Path = p.BodyID, p.Path }
+
+func (p *RevisionPage) Clone() *RevisionPage {
+	c := *p
+	return &c
+}

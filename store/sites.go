@@ -1,0 +1,34 @@
+package store
+
+// SiteCreate holds the fields a new site starts with; Spaces become its root site spaces, in order.
+type SiteCreate struct {
+	Type       string
+	Title      string
+	Visibility string
+	Spaces     []string
+}
+
+// SiteFilter narrows a list of sites; nil fields do not filter.
+type SiteFilter struct {
+	Space     *string // only sites publishing this space
+	Title     *string // title contains, case-insensitively
+	Published *bool
+}
+
+// SiteUpdate holds the fields to change; nil leaves a field as it is. SetHostname and SetProxy
+// say whether Hostname and Proxy are given (nil then removes them).
+type SiteUpdate struct {
+	Title           *string
+	Visibility      *string
+	Basename        *string
+	SetHostname     bool
+	Hostname        *string
+	SetProxy        bool
+	Proxy           *string
+	AdaptiveEnabled *bool
+	AgentsContext   *string
+	// Checked to belong to the site in the same transaction; setting them is SetDefaultSiteSpace's
+	// and SetDefaultSiteSection's job.
+	DefaultSiteSpace   *string
+	DefaultSiteSection *string
+}

@@ -1,0 +1,68 @@
+package store
+
+import "time"
+
+// Site publishes spaces of an organization.
+type Site struct {
+	ID                      string
+	OrganizationID          string
+	Type                    string
+	Title                   string
+	Visibility              string // public | unlisted | share-link | visitor-auth
+	Published               bool
+	Hostname                *string
+	Basename                *string
+	Proxy                   *string
+	AdaptiveEnabled         bool
+	AgentsContext           string
+	AdaptiveSchema          []byte // JSON; nil: none set
+	AdaptiveSchemaUpdatedAt *time.Time
+	ShareKey                string
+	SiteSpaces              int // how many site spaces the site has
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+}
+
+// SiteSpace is a space published by a site, in a section or at the root of a site without sections.
+type SiteSpace struct {
+	ID        string
+	SiteID    string
+	SectionID *string
+	Space     *Space
+	Path      string
+	Condition *string
+	Default   bool
+	Position  float64
+}
+
+// SiteSection is a section of a site: one or more site spaces (variants).
+type SiteSection struct {
+	ID          string
+	SiteID      string
+	GroupID     *string
+	Title       string
+	Description *string
+	Icon        *string
+	Path        string
+	Condition   *string
+	Default     bool
+	Position    float64
+	SiteSpaces  []*SiteSpace // in order
+}
+
+// SiteSectionGroup groups sections (and other groups) of a site.
+type SiteSectionGroup struct {
+	ID       string
+	SiteID   string
+	ParentID *string
+	Title    string
+	Icon     *string
+	Position float64
+}
+
+// SiteStructure is the whole structure of a site, read in a fixed number of queries.
+type SiteStructure struct {
+	Groups         []*SiteSectionGroup // in order within each parent
+	Sections       []*SiteSection      // in order within each group (or the root)
+	RootSiteSpaces []*SiteSpace        // a site without sections: its site spaces, in order
+}
