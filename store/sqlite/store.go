@@ -17,6 +17,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver, built with -tags sqlite_fts5
+
+	"github.com/quire-docs/quire/store"
 )
 
 //go:embed migrations/*.sql
@@ -278,3 +280,6 @@ func jsonStrings(ids []string) string {
 	b, _ := json.Marshal(ids)
 	return string(b)
 }
+
+// The SQLite store keeps the whole contract.
+var _ store.Store = (*Store)(nil)
