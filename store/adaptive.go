@@ -361,3 +361,14 @@ func (p *claimParser) object(at string, path []string, m map[string]any, depth i
 	}
 	return nil
 }
+
+// NormalizeAdaptiveSchema gives `unsigned` the one description the public schema allows when
+// it has none, so what is stored is what GitBook's clients validate.
+func NormalizeAdaptiveSchema(schema map[string]any) {
+	props, _ := schema["properties"].(map[string]any)
+	if u, ok := props["unsigned"].(map[string]any); ok {
+		if _, has := u["description"]; !has {
+			u["description"] = UnsignedDescription
+		}
+	}
+}

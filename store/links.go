@@ -1,5 +1,17 @@
 package store
 
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+)
+
 // Link is one stored link.
 type Link struct {
 	PageID string // the page holding it
@@ -27,4 +39,145 @@ type LinkFilter struct {
 	PageID    *string
 	Status    *string
 	AppPrefix string
+}
+
+var linkParser = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// LinkDestinations returns the destinations of a markdown's links, images and autolinks.
+func LinkDestinations(md string) []string {
+	src := []byte(md)
+	root := linkParser.Parser().Parse(text.NewReader(src))
+	var out []string
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Link:
+			out = append(out, string(n.Destination))
+		case *ast.Image:
+			out = append(out, string(n.Destination))
+		case *ast.AutoLink:
+			out = append(out, string(n.URL(src)))
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// LinkResolver finds link targets in the content being written.
+type LinkResolver interface {
+	HasPage(id string) bool
+	PathID(path string) (string, bool)
+}
+
+// ResolveLink turns a link destination of the page at pagePath into a stored link; ok is false
+// for what is not a link to record (an anchor in the same page, an unknown scheme).
+func ResolveLink(dest, pagePath string, r LinkResolver) (kind, target string, ok bool) {
+	dest = strings.TrimSpace(dest)
+	if dest == "" || strings.HasPrefix(dest, "#") {
+		return "", "", false
+	}
+	u, err := url.Parse(dest)
+	if err != nil {
+		return "", "", false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "mailto":
+		return "url", dest, true
+	case "":
+	default:
+		return "", "", false
+	}
+	p := u.Path
+	switch {
+	case strings.HasPrefix(p, "/pages/"):
+		x := strings.Trim(strings.TrimPrefix(p, "/pages/"), "/")
+		if r.HasPage(x) {
+			return "page", x, true
+		}
+		if id, ok := r.PathID(x); ok {
+			return "page", id, true
+		}
+		return "page", dest, true
+	case strings.HasPrefix(p, "/files/"):
+		return "file", strings.Trim(strings.TrimPrefix(p, "/files/"), "/"), true
+	case strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, "/"):
+		dir := path.Dir(pagePath)
+		target := path.Clean(path.Join(dir, strings.TrimSuffix(p, path.Ext(p))))
+		if base := path.Base(target); strings.EqualFold(base, "readme") {
+			target = path.Dir(target)
+		}
+		if id, ok := r.PathID(target); ok {
+			return "page", id, true
+		}
+		return "page", dest, true
+	}
+	return "", "", false
+}
+
+// PageLinks extracts and resolves the links of pages (their Markdown set).
+func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
+	var out []Link
+	for _, p := range pages {
+		seen := map[[2]string]bool{}
+		for _, d := range LinkDestinations(p.Markdown) {
+			kind, target, ok := ResolveLink(d, p.Path, r)
+			if !ok || seen[[2]string{kind, target}] {
+				continue
+			}
+			seen[[2]string{kind, target}] = true
+			out = append(out, Link{PageID: p.ID, Kind: kind, Target: target})
+		}
+	}
+	return out
+}
+
+var refLink = regexp.MustCompile(`\]\(\s*/(pages|files)/([^)\s#?/]+)`)
+
+// relRefLink is a relative link to a batch ref: ./<ref>.md for a page, ./<ref> for a file.
+var relRefLink = regexp.MustCompile(`\]\(\s*(?:<\./([^>#?/]+)>|\./([^)\s#?/]+))`)
+
+// RewriteRefs replaces the batch's refs in markdown links (/pages/<ref> and ./<ref>.md for pages,
+// /files/<ref> and ./<ref> for files) by the ids they were given, so the stored markdown links to
+// ids: /pages/<id> and /files/<id>.
+func RewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
+	if len(pageRefs) == 0 && len(fileRefs) == 0 {
+		return md
+	}
+	md = refLink.ReplaceAllStringFunc(md, func(m string) string {
+		sub := refLink.FindStringSubmatch(m)
+		refs := pageRefs
+		if sub[1] == "files" {
+			refs = fileRefs
+		}
+		if id, ok := refs[sub[2]]; ok {
+			return strings.Replace(m, "/"+sub[1]+"/"+sub[2], "/"+sub[1]+"/"+id, 1)
+		}
+		return m
+	})
+	return relRefLink.ReplaceAllStringFunc(md, func(m string) string {
+		sub := relRefLink.FindStringSubmatch(m)
+		name := sub[1] + sub[2]
+		if id, ok := fileRefs[name]; ok {
+			return "](/files/" + id
+		}
+		if strings.HasSuffix(name, ".md") {
+			if id, ok := pageRefs[strings.TrimSuffix(name, ".md")]; ok {
+				return "](/pages/" + id
+			}
+		}
+		return m
+	})
+}
+
+// LinkStatus is ok, broken or in-app.
+func LinkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
+	switch {
+	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target]:
+		return "broken"
+	case l.Kind == "url" && appPrefix != "" && strings.HasPrefix(l.Target, appPrefix):
+		return "in-app"
+	}
+	return "ok"
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -82,3 +84,51 @@ func Slugify(title string) string {
 	}
 	return s
 }
+
+// PositionAt returns the position that places a page at index at among siblings.
+func PositionAt(sibs []*RevisionPage, at int) float64 {
+	switch {
+	case len(sibs) == 0:
+		return 0
+	case at <= 0:
+		return sibs[0].Position - 1
+	case at >= len(sibs):
+		return sibs[len(sibs)-1].Position + 1
+	}
+	lo, hi := sibs[at-1].Position, sibs[at].Position
+	if mid := lo + (hi-lo)/2; lo < mid && mid < hi {
+		return mid
+	}
+	// The gap is worn out (a float halves only so often): spread the siblings out again.
+	for i, s := range sibs {
+		s.Position = float64(i)
+	}
+	return float64(at) - 0.5
+}
+
+// fieldError is a change's error about one of its fields.
+type fieldError struct {
+	field string
+	msg   string
+}
+
+func FieldErrorf(field, format string, args ...any) error {
+	return &fieldError{field, fmt.Sprintf(format, args...)}
+}
+
+func ChangeError(i int, err error) error {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		return Errorf(EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
+	}
+	return Errorf(EINVALID, "changes[%d]: %s", i, err.Error())
+}
+
+func EqualPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.msg }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"sort"
 	"time"
 )
 
@@ -58,4 +59,54 @@ func (p *RevisionPage) MarkRead() { p.Stored.Body, p.Stored.Path = p.BodyID, p.P
 func (p *RevisionPage) Clone() *RevisionPage {
 	c := *p
 	return &c
+}
+
+// TreeOrder sorts pages depth-first: each parent before its children, siblings by position.
+func TreeOrder(pages []*RevisionPage) []*RevisionPage { return TreeOrderUnder(pages, "") }
+
+// TreeOrderUnder is treeOrder for the pages under one page (root "": the whole tree).
+func TreeOrderUnder(pages []*RevisionPage, root string) []*RevisionPage {
+	children := map[string][]*RevisionPage{}
+	for _, p := range pages {
+		key := ""
+		if p.ParentID != nil {
+			key = *p.ParentID
+		}
+		children[key] = append(children[key], p)
+	}
+	for _, list := range children {
+		SortSiblings(list)
+	}
+	out := make([]*RevisionPage, 0, len(pages))
+	var walk func(parent string)
+	walk = func(parent string) {
+		for _, p := range children[parent] {
+			out = append(out, p)
+			walk(p.ID)
+		}
+	}
+	walk(root)
+	return out
+}
+
+// SortSiblings orders the pages of one parent: by position, then id.
+func SortSiblings(list []*RevisionPage) {
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].Position != list[j].Position {
+			return list[i].Position < list[j].Position
+		}
+		return list[i].ID < list[j].ID
+	})
+}
+
+// SameRow reports whether two pages would be stored as the same row.
+func SameRow(a, b *RevisionPage) bool {
+	return a.BodyID != 0 && a.BodyID == b.BodyID && EqualPtr(a.ParentID, b.ParentID) && a.Position == b.Position &&
+		a.Title == b.Title && a.Slug == b.Slug && a.Path == b.Path && EqualPtr(a.Emoji, b.Emoji) &&
+		a.Description == b.Description && a.Hidden == b.Hidden && sameMeta(a, b) && a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
+}
+
+// sameMeta reports whether two pages have the same icon, indexing flags and condition.
+func sameMeta(a, b *RevisionPage) bool {
+	return EqualPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && EqualPtr(a.Condition, b.Condition)
 }

@@ -46,7 +46,7 @@ func (s scanFirst) Scan(dest ...any) error { return s.row.Scan(append(s.first, d
 // CreateChangeRequest opens a change request on a space's current revision. Numbers are per
 // space, from 1; the single writer makes max+1 safe under concurrent creation.
 func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error) {
-	id := NewID()
+	id := store.NewID()
 	var cr *store.ChangeRequest
 	err := s.write(ctx, func(tx *Tx) error {
 		sp, err := findLiveSpace(ctx, tx, spaceID)
@@ -97,7 +97,7 @@ func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber strin
 		WHERE c.space_id = ? AND (c.id = ? OR c.number = ?) ORDER BY c.id = ? DESC LIMIT 1`,
 		spaceID, idOrNumber, number, idOrNumber), &c)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Change request")
+		return nil, store.NotFound("Change request")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find change request: %w", err)
@@ -107,7 +107,7 @@ func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber strin
 
 // FindChangeRequests lists change requests, newest first.
 func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFilter, p store.Page) (store.List[*store.ChangeRequest], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.ChangeRequest]{}, err
 	}
@@ -160,7 +160,7 @@ func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFil
 	if err := rows.Err(); err != nil {
 		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(c *store.ChangeRequest) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(c *store.ChangeRequest) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
 }
 
 // UpdateChangeRequest changes a change request's subject, description or status. A merged change
@@ -301,7 +301,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 				return nil, fmt.Errorf("store: unable to find revision: %w", err)
 			}
 			if n == 0 {
-				return nil, fieldErrorf("revision", "no revision %q in this space", revision)
+				return nil, store.FieldErrorf("revision", "no revision %q in this space", revision)
 			}
 			known[revision] = true
 		}
@@ -317,7 +317,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	changed, deleted := tree.result()
 	for _, p := range changed {
 		if p.BodyID == 0 {
-			p.Markdown = rewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
+			p.Markdown = store.RewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
 		}
 	}
 	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
@@ -335,7 +335,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 }
 
 // MergeConflictError lists the pages a merge or update could not merge.
-func mergeConflictError(what string, conflicts []mergeConflict) *store.Error {
+func mergeConflictError(what string, conflicts []store.MergeConflict) *store.Error {
 	parts := make([]string, 0, len(conflicts))
 	for _, c := range conflicts {
 		parts = append(parts, fmt.Sprintf("%q (%s): %s", c.Title, c.PageID, c.Reason))
@@ -435,7 +435,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 // the base are merged: every other page merges to main's version. They are found from the rows
 // written between the base and the change request's revision, so a merge costs what the change
 // request touched, not what the space holds.
-func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*pageTree, []mergeConflict, error) {
+func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*pageTree, []store.MergeConflict, error) {
 	mainRev, crRev := ours, theirs
 	if theirsIsMain {
 		mainRev, crRev = theirs, ours
@@ -459,7 +459,7 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 	if theirsIsMain {
 		op, tp = tp, op
 	}
-	merged, conflicts, err := threeWayMerge(changed, bp, op, tp, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
+	merged, conflicts, err := store.ThreeWayMerge(changed, bp, op, tp, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
 	if err != nil || len(conflicts) > 0 {
 		return nil, conflicts, err
 	}

@@ -25,7 +25,7 @@ func scanCollection(sc interface{ Scan(...any) error }, c *store.Collection) err
 
 // CreateCollection creates a collection at the end of its parent (or of the top level).
 func (s *Store) CreateCollection(ctx context.Context, orgID, title string, parent *string) (*store.Collection, error) {
-	id := NewID()
+	id := store.NewID()
 	var c *store.Collection
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := checkParent(ctx, tx, orgID, parent); err != nil {
@@ -55,7 +55,7 @@ func findCollection(ctx context.Context, q querier, id string) (*store.Collectio
 	var c store.Collection
 	err := scanCollection(q.QueryRowContext(ctx, `SELECT `+collectionColumns+` FROM collections c WHERE c.id = ?`, id), &c)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Collection")
+		return nil, store.NotFound("Collection")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find collection: %w", err)
@@ -66,7 +66,7 @@ func findCollection(ctx context.Context, q querier, id string) (*store.Collectio
 // FindCollections lists an organization's collections, oldest first; only top-level ones unless
 // nested.
 func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, p store.Page) (store.List[*store.Collection], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Collection]{}, err
 	}
@@ -101,7 +101,7 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(c *store.Collection) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(c *store.Collection) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
 }
 
 // CollectionLevels returns, for every collection of an organization, its parent and default

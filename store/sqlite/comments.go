@@ -40,7 +40,7 @@ func scanComment(sc interface{ Scan(...any) error }, c *store.Comment) error {
 
 // PostComment posts a comment in a scope.
 func (s *Store) PostComment(ctx context.Context, scope store.CommentScope, nc store.NewComment) (*store.Comment, error) {
-	id := NewID()
+	id := store.NewID()
 	err := s.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO comments (id, space_id, change_request_id, revision_id, page_id, node_id,
 			table_record, table_definition, posted_by, body, posted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -78,7 +78,7 @@ func (s *Store) FindComment(ctx context.Context, scope store.CommentScope, id st
 	err := scanComment(s.reader.QueryRowContext(ctx, `SELECT `+commentColumns+commentFrom+`
 		WHERE c.id = ? AND c.space_id = ? AND c.change_request_id IS ?`, id, scope.SpaceID, scopeCR(scope)), c)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Comment")
+		return nil, store.NotFound("Comment")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find comment: %w", err)
@@ -91,7 +91,7 @@ func (s *Store) FindComment(ctx context.Context, scope store.CommentScope, id st
 
 // FindComments lists the comments of a scope, newest first unless Asc.
 func (s *Store) FindComments(ctx context.Context, scope store.CommentScope, f store.CommentFilter, p store.Page) (store.List[*store.Comment], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Comment]{}, err
 	}
@@ -140,7 +140,7 @@ func (s *Store) FindComments(ctx context.Context, scope store.CommentScope, f st
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
 	}
-	list := finishPage(items, p.Size(), count, func(c *store.Comment) []string { return []string{formatTime(c.PostedAt), c.ID} })
+	list := store.FinishPage(items, p.Size(), count, func(c *store.Comment) []string { return []string{formatTime(c.PostedAt), c.ID} })
 	if err := s.fillComments(ctx, list.Items); err != nil {
 		return store.List[*store.Comment]{}, err
 	}
@@ -293,7 +293,7 @@ func commentExists(ctx context.Context, tx *Tx, scope store.CommentScope, id str
 		return fmt.Errorf("store: unable to find comment: %w", err)
 	}
 	if n == 0 {
-		return notFound("Comment")
+		return store.NotFound("Comment")
 	}
 	return nil
 }
@@ -323,7 +323,7 @@ func scanReply(sc interface{ Scan(...any) error }, r *store.Reply) error {
 
 // PostReply posts a reply to a comment of a scope.
 func (s *Store) PostReply(ctx context.Context, scope store.CommentScope, commentID, userID, body string) (*store.Reply, error) {
-	id := NewID()
+	id := store.NewID()
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := commentExists(ctx, tx, scope, commentID); err != nil {
 			return err
@@ -356,7 +356,7 @@ func (s *Store) FindReply(ctx context.Context, scope store.CommentScope, comment
 		WHERE x.id = ? AND x.comment_id = ? AND c.space_id = ? AND c.change_request_id IS ?`,
 		id, commentID, scope.SpaceID, scopeCR(scope)), r)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Reply")
+		return nil, store.NotFound("Reply")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find reply: %w", err)
@@ -374,7 +374,7 @@ func (s *Store) FindReply(ctx context.Context, scope store.CommentScope, comment
 
 // FindReplies lists a comment's replies, oldest first.
 func (s *Store) FindReplies(ctx context.Context, scope store.CommentScope, commentID string, p store.Page) (store.List[*store.Reply], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Reply]{}, err
 	}
@@ -404,7 +404,7 @@ func (s *Store) FindReplies(ctx context.Context, scope store.CommentScope, comme
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
 	}
-	list := finishPage(items, p.Size(), c.Replies, func(r *store.Reply) []string { return []string{formatTime(r.PostedAt), r.ID} })
+	list := store.FinishPage(items, p.Size(), c.Replies, func(r *store.Reply) []string { return []string{formatTime(r.PostedAt), r.ID} })
 	ids := make([]string, len(list.Items))
 	for i, r := range list.Items {
 		ids[i] = r.ID
@@ -434,7 +434,7 @@ func (s *Store) UpdateReply(ctx context.Context, scope store.CommentScope, comme
 			return fmt.Errorf("store: unable to find reply: %w", err)
 		}
 		if n == 0 {
-			return notFound("Reply")
+			return store.NotFound("Reply")
 		}
 		if upd.Body != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE comment_replies SET body = ?, edited_at = ? WHERE id = ?`, *upd.Body, formatTime(tx.now), id); err != nil {
@@ -478,7 +478,7 @@ func (s *Store) DeleteReply(ctx context.Context, scope store.CommentScope, comme
 
 // FindCommenters lists the members of an organization who posted a comment or a reply in a scope.
 func (s *Store) FindCommenters(ctx context.Context, scope store.CommentScope, orgID string, p store.Page) (store.List[*store.Member], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil {
 		return store.List[*store.Member]{}, err
 	}
@@ -515,5 +515,5 @@ func (s *Store) FindCommenters(ctx context.Context, scope store.CommentScope, or
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(m *store.Member) []string { return []string{m.User.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(m *store.Member) []string { return []string{m.User.ID} }), nil
 }

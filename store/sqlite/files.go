@@ -68,7 +68,7 @@ func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args
 
 // FindFiles lists the files of a revision, by id.
 func (s *Store) FindFiles(ctx context.Context, revisionID string, p store.Page) (store.List[*store.RevisionFile], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil {
 		return store.List[*store.RevisionFile]{}, err
 	}
@@ -82,7 +82,7 @@ func (s *Store) FindFiles(ctx context.Context, revisionID string, p store.Page) 
 			items = append(items, f)
 		}
 	}
-	return finishPage(items, p.Size(), len(all), func(f *store.RevisionFile) []string { return []string{f.ID} }), nil
+	return store.FinishPage(items, p.Size(), len(all), func(f *store.RevisionFile) []string { return []string{f.ID} }), nil
 }
 
 // FindFile returns a file of a revision.
@@ -92,7 +92,7 @@ func (s *Store) FindFile(ctx context.Context, revisionID, fileID string) (*store
 		return nil, fmt.Errorf("store: unable to find file: %w", err)
 	}
 	if len(files) == 0 {
-		return nil, notFound("File")
+		return nil, store.NotFound("File")
 	}
 	return files[0], nil
 }
@@ -124,7 +124,7 @@ func (s *Store) FindBlob(ctx context.Context, sha, name string) (data []byte, co
 		JOIN file_versions f ON f.blob_id = b.id AND f.name = ?
 		WHERE b.sha256 = ? LIMIT 1`, name, sha).Scan(&data, &contentType)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", notFound("File")
+		return nil, "", store.NotFound("File")
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("store: unable to read file: %w", err)

@@ -4,18 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/url"
-	"path"
-	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/quire-docs/quire/store"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/text"
 )
 
 // Links are extracted from a page's markdown when a revision is written and stored resolved:
@@ -26,140 +17,10 @@ import (
 // A page link that resolves to nothing is stored as written: it is broken. Whether a page or a
 // file target is there is decided when links are read, against that revision.
 
-var linkParser = goldmark.New(goldmark.WithExtensions(extension.GFM))
-
-// linkDestinations returns the destinations of a markdown's links, images and autolinks.
-func linkDestinations(md string) []string {
-	src := []byte(md)
-	root := linkParser.Parser().Parse(text.NewReader(src))
-	var out []string
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Link:
-			out = append(out, string(n.Destination))
-		case *ast.Image:
-			out = append(out, string(n.Destination))
-		case *ast.AutoLink:
-			out = append(out, string(n.URL(src)))
-		}
-		return ast.WalkContinue, nil
-	})
-	return out
-}
-
-// linkResolver finds link targets in the content being written.
-type linkResolver interface {
-	hasPage(id string) bool
-	pathID(path string) (string, bool)
-}
-
-// resolveLink turns a link destination of the page at pagePath into a stored link; ok is false
-// for what is not a link to record (an anchor in the same page, an unknown scheme).
-func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok bool) {
-	dest = strings.TrimSpace(dest)
-	if dest == "" || strings.HasPrefix(dest, "#") {
-		return "", "", false
-	}
-	u, err := url.Parse(dest)
-	if err != nil {
-		return "", "", false
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https", "mailto":
-		return "url", dest, true
-	case "":
-	default:
-		return "", "", false
-	}
-	p := u.Path
-	switch {
-	case strings.HasPrefix(p, "/pages/"):
-		x := strings.Trim(strings.TrimPrefix(p, "/pages/"), "/")
-		if r.hasPage(x) {
-			return "page", x, true
-		}
-		if id, ok := r.pathID(x); ok {
-			return "page", id, true
-		}
-		return "page", dest, true
-	case strings.HasPrefix(p, "/files/"):
-		return "file", strings.Trim(strings.TrimPrefix(p, "/files/"), "/"), true
-	case strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, "/"):
-		dir := path.Dir(pagePath)
-		target := path.Clean(path.Join(dir, strings.TrimSuffix(p, path.Ext(p))))
-		if base := path.Base(target); strings.EqualFold(base, "readme") {
-			target = path.Dir(target)
-		}
-		if id, ok := r.pathID(target); ok {
-			return "page", id, true
-		}
-		return "page", dest, true
-	}
-	return "", "", false
-}
-
-// pageLinks extracts and resolves the links of pages (their Markdown set).
-func pageLinks(pages []*store.RevisionPage, r linkResolver) []store.Link {
-	var out []store.Link
-	for _, p := range pages {
-		seen := map[[2]string]bool{}
-		for _, d := range linkDestinations(p.Markdown) {
-			kind, target, ok := resolveLink(d, p.Path, r)
-			if !ok || seen[[2]string{kind, target}] {
-				continue
-			}
-			seen[[2]string{kind, target}] = true
-			out = append(out, store.Link{PageID: p.ID, Kind: kind, Target: target})
-		}
-	}
-	return out
-}
-
-var refLink = regexp.MustCompile(`\]\(\s*/(pages|files)/([^)\s#?/]+)`)
-
-// relRefLink is a relative link to a batch ref: ./<ref>.md for a page, ./<ref> for a file.
-var relRefLink = regexp.MustCompile(`\]\(\s*(?:<\./([^>#?/]+)>|\./([^)\s#?/]+))`)
-
-// rewriteRefs replaces the batch's refs in markdown links (/pages/<ref> and ./<ref>.md for pages,
-// /files/<ref> and ./<ref> for files) by the ids they were given, so the stored markdown links to
-// ids: /pages/<id> and /files/<id>.
-func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
-	if len(pageRefs) == 0 && len(fileRefs) == 0 {
-		return md
-	}
-	md = refLink.ReplaceAllStringFunc(md, func(m string) string {
-		sub := refLink.FindStringSubmatch(m)
-		refs := pageRefs
-		if sub[1] == "files" {
-			refs = fileRefs
-		}
-		if id, ok := refs[sub[2]]; ok {
-			return strings.Replace(m, "/"+sub[1]+"/"+sub[2], "/"+sub[1]+"/"+id, 1)
-		}
-		return m
-	})
-	return relRefLink.ReplaceAllStringFunc(md, func(m string) string {
-		sub := relRefLink.FindStringSubmatch(m)
-		name := sub[1] + sub[2]
-		if id, ok := fileRefs[name]; ok {
-			return "](/files/" + id
-		}
-		if strings.HasSuffix(name, ".md") {
-			if id, ok := pageRefs[strings.TrimSuffix(name, ".md")]; ok {
-				return "](/pages/" + id
-			}
-		}
-		return m
-	})
-}
-
 // writeLinks stores the links of newly written page versions. A page whose body and path are
 // those of the row it was read from keeps that row's links; the others' are extracted from their
 // markdown and resolved against the new content.
-func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, r linkResolver) error {
+func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, r store.LinkResolver) error {
 	var parse []*store.RevisionPage
 	var need []int64
 	for _, p := range changed {
@@ -195,7 +56,7 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, r li
 	for _, p := range parse {
 		written[p.ID] = p.Stored.Written
 	}
-	for _, l := range pageLinks(parse, r) {
+	for _, l := range store.PageLinks(parse, r) {
 		if _, err := ins.ExecContext(ctx, written[l.PageID], l.Kind, l.Target); err != nil {
 			return fmt.Errorf("store: unable to write links: %w", err)
 		}
@@ -254,22 +115,11 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]store.L
 	return links, pageSet, fileSet, nil
 }
 
-// linkStatus is ok, broken or in-app.
-func linkStatus(l store.Link, pages, files map[string]bool, appPrefix string) string {
-	switch {
-	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target]:
-		return "broken"
-	case l.Kind == "url" && appPrefix != "" && strings.HasPrefix(l.Target, appPrefix):
-		return "in-app"
-	}
-	return "ok"
-}
-
 // FindLinks lists the targets of a revision's links, by kind and target, with the stats of all
 // of them (whatever the status filter).
 func (s *Store) FindLinks(ctx context.Context, revisionID string, f store.LinkFilter, p store.Page) (store.List[*store.LinkTarget], store.LinkStats, error) {
 	var stats store.LinkStats
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.LinkTarget]{}, stats, err
 	}
@@ -290,7 +140,7 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f store.LinkFi
 		key := [2]string{l.Kind, l.Target}
 		lt := byTarget[key]
 		if lt == nil {
-			lt = &store.LinkTarget{Kind: l.Kind, Target: l.Target, Status: linkStatus(l, pages, files, f.AppPrefix)}
+			lt = &store.LinkTarget{Kind: l.Kind, Target: l.Target, Status: store.LinkStatus(l, pages, files, f.AppPrefix)}
 			byTarget[key] = lt
 			targets = append(targets, lt)
 		}
@@ -321,7 +171,7 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f store.LinkFi
 			items = append(items, lt)
 		}
 	}
-	return finishPage(items, p.Size(), count, func(lt *store.LinkTarget) []string { return []string{lt.Kind, lt.Target} }), stats, nil
+	return store.FinishPage(items, p.Size(), count, func(lt *store.LinkTarget) []string { return []string{lt.Kind, lt.Target} }), stats, nil
 }
 
 // CountLinksBrokenSince counts the broken links of a revision that were not broken (or not
@@ -340,13 +190,13 @@ func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID st
 	}
 	brokenBefore := map[store.Link]bool{}
 	for _, l := range baseLinks {
-		if linkStatus(l, basePages, baseFiles, "") == "broken" {
+		if store.LinkStatus(l, basePages, baseFiles, "") == "broken" {
 			brokenBefore[l] = true
 		}
 	}
 	n := 0
 	for _, l := range links {
-		if linkStatus(l, pages, files, "") == "broken" && !brokenBefore[l] {
+		if store.LinkStatus(l, pages, files, "") == "broken" && !brokenBefore[l] {
 			n++
 		}
 	}
@@ -356,7 +206,7 @@ func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID st
 // FindBacklinks lists the pages of a revision that link to a page or a file, by page id: the
 // page versions holding such a link, kept when they are the versions the revision holds.
 func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target string, p store.Page) (store.List[string], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil {
 		return store.List[string]{}, err
 	}
@@ -402,5 +252,5 @@ func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target stri
 			items = append(items, id)
 		}
 	}
-	return finishPage(items, p.Size(), len(all), func(id string) []string { return []string{id} }), nil
+	return store.FinishPage(items, p.Size(), len(all), func(id string) []string { return []string{id} }), nil
 }

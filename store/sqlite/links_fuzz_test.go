@@ -3,6 +3,8 @@ package sqlite
 import (
 	"strings"
 	"testing"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Link extraction takes any markdown: destinations come out without a panic, each resolves to a
@@ -23,8 +25,8 @@ func FuzzLinkExtraction(f *testing.F) {
 	pages := fuzzPages{byID: map[string]bool{"abc": true}, byPath: map[string]string{"guide": "g1", "doc": "d1"}}
 	refs := map[string]string{"ref1": "P1", "file-ref": "F1"}
 	f.Fuzz(func(t *testing.T, md string) {
-		for _, dest := range linkDestinations(md) {
-			kind, target, ok := resolveLink(dest, "guide/intro", pages)
+		for _, dest := range store.LinkDestinations(md) {
+			kind, target, ok := store.ResolveLink(dest, "guide/intro", pages)
 			if !ok {
 				continue
 			}
@@ -35,11 +37,11 @@ func FuzzLinkExtraction(f *testing.F) {
 				t.Fatalf("%q resolved to an empty %s target", dest, kind)
 			}
 		}
-		if got := rewriteRefs(md, nil, nil); got != md {
+		if got := store.RewriteRefs(md, nil, nil); got != md {
 			t.Fatalf("rewriting without refs changed the markdown:\n%q\n%q", md, got)
 		}
-		once := rewriteRefs(md, refs, refs)
-		if twice := rewriteRefs(once, refs, refs); twice != once {
+		once := store.RewriteRefs(md, refs, refs)
+		if twice := store.RewriteRefs(once, refs, refs); twice != once {
 			t.Fatalf("rewriting refs is not stable:\n%q\n%q", once, twice)
 		}
 		if !strings.Contains(md, "/") && once != md {
@@ -54,9 +56,9 @@ type fuzzPages struct {
 	byPath map[string]string
 }
 
-func (f fuzzPages) hasPage(id string) bool { return f.byID[id] }
+func (f fuzzPages) HasPage(id string) bool { return f.byID[id] }
 
-func (f fuzzPages) pathID(path string) (string, bool) {
+func (f fuzzPages) PathID(path string) (string, bool) {
 	id, ok := f.byPath[path]
 	return id, ok
 }

@@ -39,7 +39,7 @@ func findMember(ctx context.Context, q querier, orgID, userID string) (*store.Me
 		FROM members m JOIN users u ON u.id = m.user_id
 		WHERE m.organization_id = ? AND m.user_id = ?`, orgID, userID), &m)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Member")
+		return nil, store.NotFound("Member")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find member: %w", err)
@@ -54,7 +54,7 @@ func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (store
 	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`,
 		orgID, userID).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("Organization")
+		return "", store.NotFound("Organization")
 	}
 	if err != nil {
 		return "", fmt.Errorf("store: unable to find membership: %w", err)
@@ -64,7 +64,7 @@ func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (store
 
 // FindMembers lists an organization's members.
 func (s *Store) FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Member]{}, err
 	}
@@ -118,7 +118,7 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f store.MemberFil
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(m *store.Member) []string {
+	return store.FinishPage(items, p.Size(), count, func(m *store.Member) []string {
 		if f.ByLastSeen {
 			return []string{formatTime(*m.LastSeenAt), m.User.ID}
 		}
@@ -192,7 +192,7 @@ func (s *Store) TouchMember(ctx context.Context, orgID, userID string) (*store.M
 			return fmt.Errorf("store: unable to touch member: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("Organization")
+			return store.NotFound("Organization")
 		}
 		m, err = findMember(ctx, tx, orgID, userID)
 		return err
@@ -209,7 +209,7 @@ func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*store.
 			return fmt.Errorf("store: unable to set member sso: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("Member")
+			return store.NotFound("Member")
 		}
 		m, err = findMember(ctx, tx, orgID, userID)
 		return err
@@ -238,7 +238,7 @@ func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *store.Use
 		// A domain the organization does not allow answers as an unknown organization would:
 		// an outsider must not learn which organization ids exist.
 		if allowed == 0 || !u.EmailVerified {
-			return notFound("Organization")
+			return store.NotFound("Organization")
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO members (organization_id, user_id, role, joined_at)
 			SELECT id, ?, default_role, ? FROM organizations WHERE id = ?`, u.ID, formatTime(tx.now), orgID); err != nil {

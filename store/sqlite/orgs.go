@@ -50,7 +50,7 @@ func scanOrg(sc interface{ Scan(...any) error }, o *store.Organization, withCall
 
 // CreateOrganization creates an organization whose only member, an admin, is the creator.
 func (s *Store) CreateOrganization(ctx context.Context, title, creatorID string) (*store.Organization, error) {
-	id := NewID()
+	id := store.NewID()
 	err := s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, title, created_at) VALUES (?, ?, ?)`,
@@ -81,7 +81,7 @@ func findOrganizationForMember(ctx context.Context, q querier, id, userID string
 		FROM organizations o JOIN members m ON m.organization_id = o.id AND m.user_id = ?
 		WHERE o.id = ?`, userID, id), &o, true)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Organization")
+		return nil, store.NotFound("Organization")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find organization: %w", err)
@@ -94,7 +94,7 @@ func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*store.Org
 	var o store.Organization
 	err := scanOrg(s.reader.QueryRowContext(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE o.id = ?`, id), &o, false)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Organization")
+		return nil, store.NotFound("Organization")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find organization: %w", err)
@@ -104,7 +104,7 @@ func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*store.Org
 
 // FindOrganizationsForUser lists the organizations a user is a member of, oldest first.
 func (s *Store) FindOrganizationsForUser(ctx context.Context, userID string, p store.Page) (store.List[*store.Organization], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Organization]{}, err
 	}
@@ -138,7 +138,7 @@ func (s *Store) FindOrganizationsForUser(ctx context.Context, userID string, p s
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(o *store.Organization) []string {
+	return store.FinishPage(items, p.Size(), count, func(o *store.Organization) []string {
 		return []string{formatTime(o.CreatedAt), o.ID}
 	}), nil
 }
@@ -264,7 +264,7 @@ func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*store
 	err := s.reader.QueryRowContext(ctx, `SELECT instructions, instructions_updated_at, instructions_updated_by, created_at
 		FROM organizations WHERE id = ?`, orgID).Scan(&doc, &at, &by, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Organization")
+		return nil, store.NotFound("Organization")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read agent instructions: %w", err)

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -72,41 +71,8 @@ func (t *pageTree) siblings(parent *string, except string) []*store.RevisionPage
 			out = append(out, p)
 		}
 	}
-	sortSiblings(out)
+	store.SortSiblings(out)
 	return out
-}
-
-// positionAt returns the position that places a page at index at among siblings.
-func positionAt(sibs []*store.RevisionPage, at int) float64 {
-	switch {
-	case len(sibs) == 0:
-		return 0
-	case at <= 0:
-		return sibs[0].Position - 1
-	case at >= len(sibs):
-		return sibs[len(sibs)-1].Position + 1
-	}
-	lo, hi := sibs[at-1].Position, sibs[at].Position
-	if mid := lo + (hi-lo)/2; lo < mid && mid < hi {
-		return mid
-	}
-	// The gap is worn out (a float halves only so often): spread the siblings out again.
-	for i, s := range sibs {
-		s.Position = float64(i)
-	}
-	return float64(at) - 0.5
-}
-
-// fieldError is a change's error about one of its fields.
-type fieldError struct {
-	field string
-	msg   string
-}
-
-func (e *fieldError) Error() string { return e.field + ": " + e.msg }
-
-func fieldErrorf(field, format string, args ...any) error {
-	return &fieldError{field, fmt.Sprintf(format, args...)}
 }
 
 // apply applies a batch of changes in order; an invalid change fails the whole batch with an
@@ -118,7 +84,7 @@ func (t *pageTree) apply(changes []store.PageChange) error {
 			return t.err
 		}
 		if err != nil {
-			return changeError(i, err)
+			return store.ChangeError(i, err)
 		}
 	}
 	i, err := t.normalizeBatch()
@@ -126,17 +92,9 @@ func (t *pageTree) apply(changes []store.PageChange) error {
 		return t.err
 	}
 	if err != nil {
-		return changeError(i, err)
+		return store.ChangeError(i, err)
 	}
 	return nil
-}
-
-func changeError(i int, err error) error {
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		return store.Errorf(store.EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
-	}
-	return store.Errorf(store.EINVALID, "changes[%d]: %s", i, err.Error())
 }
 
 // touch records that the batch changed a page.
@@ -181,10 +139,10 @@ func (t *pageTree) outcomes() []store.PageOutcome {
 // revision the batch started from (a ./<ref>.md link would be ambiguous).
 func (t *pageTree) checkRef(field, ref string) error {
 	if _, dup := t.refs[ref]; dup {
-		return fieldErrorf(field, "%q is already the ref of a page of this batch", ref)
+		return store.FieldErrorf(field, "%q is already the ref of a page of this batch", ref)
 	}
 	if _, dup := t.fileRefs[ref]; dup {
-		return fieldErrorf(field, "%q is already the ref of a file of this batch", ref)
+		return store.FieldErrorf(field, "%q is already the ref of a file of this batch", ref)
 	}
 	if t.src != nil && t.err == nil {
 		p, err := t.src.byPath(ref, false)
@@ -193,7 +151,7 @@ func (t *pageTree) checkRef(field, ref string) error {
 			return nil
 		}
 		if p != nil {
-			return fieldErrorf(field, "%q is the path of an existing page", ref)
+			return store.FieldErrorf(field, "%q is the path of an existing page", ref)
 		}
 	}
 	return nil
@@ -201,18 +159,18 @@ func (t *pageTree) checkRef(field, ref string) error {
 
 func (t *pageTree) applyOne(i int, c store.PageChange) error {
 	if c.Type != "insert_files" && c.Files != nil {
-		return fieldErrorf("files", "is only given with insert_files")
+		return store.FieldErrorf("files", "is only given with insert_files")
 	}
 	switch c.Type {
 	case "insert_page":
 		if c.Page != nil {
-			return fieldErrorf("page", "is not given when inserting")
+			return store.FieldErrorf("page", "is not given when inserting")
 		}
 		title := "Untitled"
 		if c.Title != nil {
 			title = *c.Title
 		}
-		p := &store.RevisionPage{ID: NewID(), Title: title, CreatedAt: t.now, UpdatedAt: t.now}
+		p := &store.RevisionPage{ID: store.NewID(), Title: title, CreatedAt: t.now, UpdatedAt: t.now}
 		if c.Ref != nil {
 			if err := t.checkRef("ref", *c.Ref); err != nil {
 				return err
@@ -229,7 +187,7 @@ func (t *pageTree) applyOne(i int, c store.PageChange) error {
 		return nil
 	case "update_page":
 		if c.Ref != nil {
-			return fieldErrorf("ref", "is only given when inserting")
+			return store.FieldErrorf("ref", "is only given when inserting")
 		}
 		id, err := t.target(c.Page)
 		if err != nil {
@@ -256,13 +214,13 @@ func (t *pageTree) applyOne(i int, c store.PageChange) error {
 		return t.revert(c)
 	case "insert_files":
 		if len(c.Files) == 0 {
-			return fieldErrorf("files", "is required")
+			return store.FieldErrorf("files", "is required")
 		}
 		for j, f := range c.Files {
 			if len(f.Data) > store.MaxFileSize {
-				return fieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), store.MaxFileSize>>20)
+				return store.FieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), store.MaxFileSize>>20)
 			}
-			f.ID = NewID()
+			f.ID = store.NewID()
 			if f.Ref != nil {
 				if err := t.checkRef(fmt.Sprintf("files[%d].ref", j), *f.Ref); err != nil {
 					return err
@@ -273,20 +231,20 @@ func (t *pageTree) applyOne(i int, c store.PageChange) error {
 		}
 		return nil
 	}
-	return fieldErrorf("operation", "unknown operation %q", c.Type)
+	return store.FieldErrorf("operation", "unknown operation %q", c.Type)
 }
 
 // revert puts a whole page back as it is in another revision: removed when it is not there,
 // restored (under its parent there, which must be in the tree) when it is.
 func (t *pageTree) revert(c store.PageChange) error {
 	if len(c.Blocks) > 0 {
-		return fieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
+		return store.FieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
 	}
 	if c.Page == nil {
-		return fieldErrorf("page", "is required")
+		return store.FieldErrorf("page", "is required")
 	}
 	if t.older == nil {
-		return fieldErrorf("operation", "revert_page is not available here")
+		return store.FieldErrorf("operation", "revert_page is not available here")
 	}
 	revision := t.base
 	if c.Revision != nil {
@@ -303,7 +261,7 @@ func (t *pageTree) revert(c store.PageChange) error {
 	cur := t.get(id)
 	switch {
 	case old == nil && cur == nil:
-		return fieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
+		return store.FieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
 	case old == nil:
 		t.deleteWithSubpages(id)
 		return nil
@@ -311,12 +269,12 @@ func (t *pageTree) revert(c store.PageChange) error {
 	if old.ParentID != nil {
 		parent := t.get(*old.ParentID)
 		if parent == nil {
-			return fieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
+			return store.FieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
 				revision, *old.ParentID)
 		}
 		for a := parent; a != nil; {
 			if a.ID == id {
-				return fieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
+				return store.FieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
 			}
 			if a.ParentID == nil {
 				break
@@ -336,11 +294,11 @@ func (t *pageTree) revert(c store.PageChange) error {
 
 func (t *pageTree) target(name *string) (string, error) {
 	if name == nil {
-		return "", fieldErrorf("page", "is required")
+		return "", store.FieldErrorf("page", "is required")
 	}
 	id := t.resolve(*name)
 	if id == "" {
-		return "", fieldErrorf("page", "no page %q in the change request's content", *name)
+		return "", store.FieldErrorf("page", "no page %q in the change request's content", *name)
 	}
 	return id, nil
 }
@@ -353,11 +311,11 @@ func (t *pageTree) place(p *store.RevisionPage, setInto bool, into *string, at *
 		if into != nil {
 			id := t.resolve(*into)
 			if id == "" {
-				return fieldErrorf("into", "no page %q in the change request's content", *into)
+				return store.FieldErrorf("into", "no page %q in the change request's content", *into)
 			}
 			for a := &id; a != nil; {
 				if *a == p.ID {
-					return fieldErrorf("into", "a page cannot go inside itself or its subpages")
+					return store.FieldErrorf("into", "a page cannot go inside itself or its subpages")
 				}
 				ap := t.get(*a)
 				if ap == nil {
@@ -372,17 +330,17 @@ func (t *pageTree) place(p *store.RevisionPage, setInto bool, into *string, at *
 	idx := len(sibs)
 	if at != nil {
 		if *at > len(sibs) {
-			return fieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
+			return store.FieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
 		}
 		idx = *at
 	}
-	if isNew || !equalPtr(p.ParentID, parent) {
+	if isNew || !store.EqualPtr(p.ParentID, parent) {
 		t.fresh[p.ID] = true
 	}
 	if !isNew {
 		t.unindex(p)
 	}
-	p.ParentID, p.Position = parent, positionAt(sibs, idx)
+	p.ParentID, p.Position = parent, store.PositionAt(sibs, idx)
 	if !isNew {
 		t.put(p)
 	}
@@ -484,7 +442,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 	renamed := map[string]bool{}
 	for _, parent := range keys {
 		sibs := t.children(parent)
-		sortSiblings(sibs)
+		store.SortSiblings(sibs)
 		used := map[string]bool{}
 		for r := 0; r < 3; r++ {
 			for _, p := range sibs {
@@ -495,7 +453,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 					p.Slug = store.Slugify(p.Title)
 				}
 				if r == 1 && used[p.Slug] {
-					return t.explicitSlug[p.ID], fieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
+					return t.explicitSlug[p.ID], store.FieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
 				}
 				slug := p.Slug
 				for n := 2; used[slug]; n++ {
@@ -544,11 +502,4 @@ func (t *pageTree) fixPath(p *store.RevisionPage, seen map[string]bool) {
 	for _, c := range t.children(p.ID) {
 		t.fixPath(c, seen)
 	}
-}
-
-func equalPtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }

@@ -126,10 +126,10 @@ func (t *pageTree) set(p *store.RevisionPage) {
 	t.put(p)
 }
 
-// hasPage and pathID resolve links against the tree.
-func (t *pageTree) hasPage(id string) bool { return t.get(id) != nil }
+// HasPage and PathID resolve links against the tree.
+func (t *pageTree) HasPage(id string) bool { return t.get(id) != nil }
 
-func (t *pageTree) pathID(path string) (string, bool) {
+func (t *pageTree) PathID(path string) (string, bool) {
 	for _, p := range t.pages {
 		if p.Path == path {
 			return p.ID, true
@@ -156,7 +156,7 @@ func (t *pageTree) pathID(path string) (string, bool) {
 // (as src held them).
 func (t *pageTree) result() (changed, deleted []*store.RevisionPage) {
 	for id, p := range t.pages {
-		if o := t.orig[id]; o == nil || !sameRow(p, o) {
+		if o := t.orig[id]; o == nil || !store.SameRow(p, o) {
 			changed = append(changed, p)
 		}
 	}

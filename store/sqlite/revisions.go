@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -84,7 +83,7 @@ func findRevision(ctx context.Context, q querier, spaceID, id string, cache *ver
 	err := q.QueryRowContext(ctx, `SELECT id, space_id, type, parents, change_request_id, created_at, line_id, seq
 		FROM revisions WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&r.ID, &r.SpaceID, &r.Type, &parents, &crID, &created, &ref.line, &ref.upto)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Revision")
+		return nil, store.NotFound("Revision")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find revision: %w", err)
@@ -108,7 +107,7 @@ func findRevision(ctx context.Context, q querier, spaceID, id string, cache *ver
 	if err != nil {
 		return nil, err
 	}
-	r.Pages = treeOrder(pages)
+	r.Pages = store.TreeOrder(pages)
 	return r, nil
 }
 
@@ -138,45 +137,7 @@ func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) (
 	if err != nil {
 		return nil, err
 	}
-	return treeOrder(pages), nil
-}
-
-// treeOrder sorts pages depth-first: each parent before its children, siblings by position.
-func treeOrder(pages []*store.RevisionPage) []*store.RevisionPage { return treeOrderUnder(pages, "") }
-
-// treeOrderUnder is treeOrder for the pages under one page (root "": the whole tree).
-func treeOrderUnder(pages []*store.RevisionPage, root string) []*store.RevisionPage {
-	children := map[string][]*store.RevisionPage{}
-	for _, p := range pages {
-		key := ""
-		if p.ParentID != nil {
-			key = *p.ParentID
-		}
-		children[key] = append(children[key], p)
-	}
-	for _, list := range children {
-		sortSiblings(list)
-	}
-	out := make([]*store.RevisionPage, 0, len(pages))
-	var walk func(parent string)
-	walk = func(parent string) {
-		for _, p := range children[parent] {
-			out = append(out, p)
-			walk(p.ID)
-		}
-	}
-	walk(root)
-	return out
-}
-
-// sortSiblings orders the pages of one parent: by position, then id.
-func sortSiblings(list []*store.RevisionPage) {
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].Position != list[j].Position {
-			return list[i].Position < list[j].Position
-		}
-		return list[i].ID < list[j].ID
-	})
+	return store.TreeOrder(pages), nil
 }
 
 // FindPage returns a page of a revision with its body.
@@ -185,7 +146,7 @@ func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*store
 	v, err := newView(ctx, s.reader, revisionID)
 	if err != nil {
 		if store.ErrorCode(err) == store.ENOTFOUND {
-			return nil, notFound("RevisionPage")
+			return nil, store.NotFound("RevisionPage")
 		}
 		return nil, err
 	}
@@ -194,7 +155,7 @@ func (s *Store) FindPage(ctx context.Context, revisionID, pageID string) (*store
 		return nil, fmt.Errorf("store: unable to find page: %w", err)
 	}
 	if p == nil {
-		return nil, notFound("RevisionPage")
+		return nil, store.NotFound("RevisionPage")
 	}
 	return p, nil
 }
@@ -211,7 +172,7 @@ func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *store
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load subpages: %w", err)
 	}
-	return treeOrderUnder(out, page.ID), nil
+	return store.TreeOrderUnder(out, page.ID), nil
 }
 
 // FindPageByPath returns the page at a path of a revision, with its body.
@@ -232,16 +193,4 @@ func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*s
 		return nil, store.Errorf(store.ENOTFOUND, "No page at path %q.", path)
 	}
 	return p, nil
-}
-
-// sameRow reports whether two pages would be stored as the same row.
-func sameRow(a, b *store.RevisionPage) bool {
-	return a.BodyID != 0 && a.BodyID == b.BodyID && equalPtr(a.ParentID, b.ParentID) && a.Position == b.Position &&
-		a.Title == b.Title && a.Slug == b.Slug && a.Path == b.Path && equalPtr(a.Emoji, b.Emoji) &&
-		a.Description == b.Description && a.Hidden == b.Hidden && sameMeta(a, b) && a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
-}
-
-// sameMeta reports whether two pages have the same icon, indexing flags and condition.
-func sameMeta(a, b *store.RevisionPage) bool {
-	return equalPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && equalPtr(a.Condition, b.Condition)
 }

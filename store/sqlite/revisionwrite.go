@@ -24,13 +24,13 @@ type revisionWrite struct {
 	owner   string
 	changed []*store.RevisionPage
 	deleted []*store.RevisionPage
-	tree    *pageTree    // the tree changed and deleted come from: it knows the rows they replace
-	links   linkResolver // resolves the links of changed pages against the new content
+	tree    *pageTree          // the tree changed and deleted come from: it knows the rows they replace
+	links   store.LinkResolver // resolves the links of changed pages against the new content
 }
 
 // writeRevision stores a new revision and returns its id.
 func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error) {
-	id := NewID()
+	id := store.NewID()
 	line, seq, appending, err := lineFor(ctx, tx, w)
 	if err != nil {
 		return "", err
@@ -68,7 +68,7 @@ func lineFor(ctx context.Context, tx *Tx, w revisionWrite) (line, seq int64, app
 		err := tx.QueryRowContext(ctx, `SELECT r.line_id, r.seq, l.space_id, l.change_request_id, l.head
 			FROM revisions r JOIN lines l ON l.id = r.line_id WHERE r.id = ?`, w.from).Scan(&fromLine, &fromSeq, &space, &owner, &head)
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, 0, false, notFound("Revision")
+			return 0, 0, false, store.NotFound("Revision")
 		}
 		if err != nil {
 			return 0, 0, false, fmt.Errorf("store: unable to read revision: %w", err)
@@ -169,7 +169,7 @@ func revisionLine(ctx context.Context, q querier, revisionID string) (lineRef, e
 	var ref lineRef
 	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ref, notFound("Revision")
+		return ref, store.NotFound("Revision")
 	}
 	if err != nil {
 		return ref, fmt.Errorf("store: unable to read revision: %w", err)

@@ -7,12 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -20,85 +17,11 @@ import (
 // Search covers the current revision of every space that is not deleted. The index is brought
 // up to date in the transaction that changes a space's current revision.
 
-// maxSections is how many sections of a page are indexed on their own; later ones join the last.
-const maxSections = 64
-
 type indexedPage struct {
 	key    int64
 	title  string
 	path   string
 	bodyID int64
-}
-
-var headingLine = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$`)
-
-// splitSections cuts markdown into sections at its headings, each as plain text.
-func splitSections(pageTitle, md string) []store.SearchSection {
-	secs := []store.SearchSection{{Title: pageTitle}}
-	var body strings.Builder
-	fence := ""
-	flush := func() {
-		secs[len(secs)-1].Body = strings.TrimSpace(body.String())
-		body.Reset()
-	}
-	for _, line := range strings.Split(md, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			if fence == "" {
-				fence = trimmed[:3]
-			} else if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if fence == "" {
-			if m := headingLine.FindStringSubmatch(line); m != nil {
-				if len(secs) < maxSections {
-					flush()
-					title := plainMarkdown(m[2])
-					secs = append(secs, store.SearchSection{Anchor: store.Slugify(title), Title: title})
-					continue
-				}
-			}
-		}
-		body.WriteString(plainMarkdown(line))
-		body.WriteByte('\n')
-	}
-	flush()
-	// The text before the first heading is a section only when there is some, or no heading.
-	if secs[0].Body == "" && len(secs) > 1 {
-		secs = secs[1:]
-	}
-	return secs
-}
-
-var (
-	mdImage  = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	mdLink   = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	mdHTML   = regexp.MustCompile(`<[^>]+>`)
-	mdMarks  = regexp.MustCompile("[*_`~]+")
-	mdPrefix = regexp.MustCompile(`^\s*(?:>+\s*|[-+*]\s+|\d+[.)]\s+|#{1,6}\s+)`)
-)
-
-// plainMarkdown strips the markdown syntax from a line, keeping its words.
-func plainMarkdown(s string) string {
-	s = mdImage.ReplaceAllString(s, "$1")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdHTML.ReplaceAllString(s, "")
-	s = mdPrefix.ReplaceAllString(s, "")
-	return mdMarks.ReplaceAllString(s, "")
-}
-
-// searchTokens are the words of a query, lower-cased (at most 16).
-func searchTokens(q string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(out) == 16 {
-			break
-		}
-		out = append(out, f)
-	}
-	return out
 }
 
 // ftsQuery is an FTS5 expression matching all (or, with either, any) of the words, within an
@@ -155,7 +78,7 @@ func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.
 	}
 	out := store.List[*store.SearchPage]{Count: len(keys), Items: pages}
 	if offset+len(window) < len(keys) {
-		out.Next = encodeCursor(strconv.Itoa(offset + len(window)))
+		out.Next = store.EncodeCursor(strconv.Itoa(offset + len(window)))
 	}
 	return out, nil
 }
@@ -205,7 +128,7 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p s
 		last.Pages = append(last.Pages, pg)
 	}
 	if offset+len(window) < len(order) {
-		out.Next = encodeCursor(strconv.Itoa(offset + len(window)))
+		out.Next = store.EncodeCursor(strconv.Itoa(offset + len(window)))
 	}
 	return out, nil
 }
@@ -213,7 +136,7 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p s
 // searchOffset reads a ranked list's cursor: ranked results page by offset, the number of items
 // already answered.
 func searchOffset(p store.Page) (int, error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil || cur == nil {
 		return 0, err
 	}
@@ -228,7 +151,7 @@ func searchOffset(p store.Page) (int, error) {
 // organization's scope when org is set), best first, with the ids of their matching sections.
 // Pages whose title matches rank first; the rest by the best bm25 rank of their sections.
 func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, query string) ([]int64, map[int64][]int64, error) {
-	words := searchTokens(query)
+	words := store.SearchTokens(query)
 	if len(words) == 0 {
 		return nil, nil, nil
 	}
@@ -358,7 +281,7 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 		if err := rows.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body); err != nil {
 			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 		}
-		sec.Body = shorten(sec.Body, 300)
+		sec.Body = store.Shorten(sec.Body, 300)
 		secs[id] = sec
 	}
 	if err := rows.Err(); err != nil {
@@ -378,17 +301,4 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 		out = append(out, pg)
 	}
 	return out, nil
-}
-
-// shorten cuts s to at most n runes, at a word boundary where it can, marking the cut.
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	cut := string(r)
-	if i := strings.LastIndexAny(cut, " \n\t"); i > n/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimSpace(cut) + "…"
 }

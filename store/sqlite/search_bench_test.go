@@ -39,7 +39,7 @@ func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 	pages := make([]*store.RevisionPage, n)
 	now := time.Now().UTC()
 	for i := range pages {
-		pages[i] = &store.RevisionPage{ID: NewID(), Position: float64(i), Title: fmt.Sprintf("Page %d", i),
+		pages[i] = &store.RevisionPage{ID: store.NewID(), Position: float64(i), Title: fmt.Sprintf("Page %d", i),
 			Slug: fmt.Sprintf("page-%d", i), Path: fmt.Sprintf("page-%d", i), Markdown: benchMarkdown(r, i),
 			CreatedAt: now, UpdatedAt: now}
 	}

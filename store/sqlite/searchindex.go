@@ -178,7 +178,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 		if _, err := insTitle.ExecContext(ctx, key, p.Title, scope); err != nil {
 			return fmt.Errorf("store: unable to index page: %w", err)
 		}
-		for i, sec := range splitSections(p.Title, bodies[p.BodyID]) {
+		for i, sec := range store.SplitSections(p.Title, bodies[p.BodyID]) {
 			id := key<<6 | int64(i)
 			if _, err := insSection.ExecContext(ctx, id, key, sec.Anchor, sec.Title, sec.Body); err != nil {
 				return fmt.Errorf("store: unable to index page: %w", err)

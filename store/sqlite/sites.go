@@ -39,12 +39,12 @@ func scanSite(sc interface{ Scan(...any) error }, site *store.Site) error {
 // CreateSite creates a site; each of c.Spaces, which must be live spaces of the organization,
 // becomes a site space at the root, in order, the first one the default.
 func (s *Store) CreateSite(ctx context.Context, orgID string, c store.SiteCreate) (*store.Site, error) {
-	id := NewID()
+	id := store.NewID()
 	var site *store.Site
 	err := s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sites (id, organization_id, type, title, visibility, share_key, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, c.Type, c.Title, c.Visibility, NewID(), now, now); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, c.Type, c.Title, c.Visibility, store.NewID(), now, now); err != nil {
 			return fmt.Errorf("store: unable to create site: %w", err)
 		}
 		if err := addRootSiteSpaces(ctx, tx, orgID, id, c.Spaces); err != nil {
@@ -93,7 +93,7 @@ func findSite(ctx context.Context, q querier, id string) (*store.Site, error) {
 	var site store.Site
 	err := scanSite(q.QueryRowContext(ctx, `SELECT `+siteColumns+` FROM sites s WHERE s.id = ?`, id), &site)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Site")
+		return nil, store.NotFound("Site")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find site: %w", err)
@@ -103,7 +103,7 @@ func findSite(ctx context.Context, q querier, id string) (*store.Site, error) {
 
 // FindSites lists an organization's sites, oldest first.
 func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter, p store.Page) (store.List[*store.Site], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Site]{}, err
 	}
@@ -149,7 +149,7 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter,
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(site *store.Site) []string { return []string{formatTime(site.CreatedAt), site.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(site *store.Site) []string { return []string{formatTime(site.CreatedAt), site.ID} }), nil
 }
 
 // UpdateSite applies an update. A hostname another site has is a conflict; default site space or
@@ -230,7 +230,7 @@ func (s *Store) SetSitePublished(ctx context.Context, id string, published bool)
 			return fmt.Errorf("store: unable to publish site: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("Site")
+			return store.NotFound("Site")
 		}
 		site, err = findSite(ctx, tx, id)
 		return err
@@ -254,7 +254,7 @@ func (s *Store) DeleteSite(ctx context.Context, id string) error {
 
 // SetSiteAdaptiveSchema validates and stores a site's visitor schema (see ParseAdaptiveSchema).
 func (s *Store) SetSiteAdaptiveSchema(ctx context.Context, id string, schema map[string]any) (*store.Site, error) {
-	normalizeAdaptiveSchema(schema)
+	store.NormalizeAdaptiveSchema(schema)
 	if _, err := store.ParseAdaptiveSchema(schema); err != nil {
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (s *Store) SetSiteAdaptiveSchema(ctx context.Context, id string, schema map
 			return fmt.Errorf("store: unable to set adaptive schema: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("Site")
+			return store.NotFound("Site")
 		}
 		site, err = findSite(ctx, tx, id)
 		return err

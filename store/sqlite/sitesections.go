@@ -37,7 +37,7 @@ func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []
 
 // FindSiteSections lists a site's sections, with their site spaces, in the structure's order.
 func (s *Store) FindSiteSections(ctx context.Context, siteID string, p store.Page) (store.List[*store.SiteSection], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil {
 		return store.List[*store.SiteSection]{}, err
 	}
@@ -64,7 +64,7 @@ func (s *Store) FindSiteSections(ctx context.Context, siteID string, p store.Pag
 	if err != nil {
 		return store.List[*store.SiteSection]{}, err
 	}
-	list := finishPage(items, p.Size(), count, func(sec *store.SiteSection) []string { return []string{keys[sec]} })
+	list := store.FinishPage(items, p.Size(), count, func(sec *store.SiteSection) []string { return []string{keys[sec]} })
 	if err := loadSectionSpaces(ctx, s.reader, list.Items); err != nil {
 		return store.List[*store.SiteSection]{}, err
 	}
@@ -105,7 +105,7 @@ func findSiteSection(ctx context.Context, q querier, siteID, id string) (*store.
 	var sec store.SiteSection
 	err := scanSiteSection(q.QueryRowContext(ctx, siteSectionSelect+` WHERE sec.id = ? AND sec.site_id = ?`, id, siteID), &sec)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Section")
+		return nil, store.NotFound("Section")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find section: %w", err)
@@ -118,7 +118,7 @@ func findSiteSection(ctx context.Context, q querier, siteID, id string) (*store.
 
 // FindSiteSectionGroups lists a site's section groups in the structure's order.
 func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p store.Page) (store.List[*store.SiteSectionGroup], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil {
 		return store.List[*store.SiteSectionGroup]{}, err
 	}
@@ -145,7 +145,7 @@ func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p stor
 	if err != nil {
 		return store.List[*store.SiteSectionGroup]{}, err
 	}
-	return finishPage(items, p.Size(), count, func(g *store.SiteSectionGroup) []string { return []string{keys[g]} }), nil
+	return store.FinishPage(items, p.Size(), count, func(g *store.SiteSectionGroup) []string { return []string{keys[g]} }), nil
 }
 
 // FindSiteSectionGroup returns a section group of a site.
@@ -157,7 +157,7 @@ func findSiteGroup(ctx context.Context, q querier, siteID, id string) (*store.Si
 	var g store.SiteSectionGroup
 	err := scanSiteGroup(q.QueryRowContext(ctx, siteGroupSelect+` WHERE g.id = ? AND g.site_id = ?`, id, siteID), &g)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Section group")
+		return nil, store.NotFound("Section group")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find section group: %w", err)
@@ -191,7 +191,7 @@ func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *stri
 	if err != nil {
 		return "", err
 	}
-	id := NewID()
+	id := store.NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position)
 		VALUES (?1, ?2, ?3, ?4, ?5, NOT EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default), ?6)`,
 		id, siteID, title, nullString(icon), uniquePath(store.Slugify(title), taken), pos); err != nil {
@@ -213,7 +213,7 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteS
 			(SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND section_id IS NULL)
 			FROM sites WHERE id = ?1`, siteID).Scan(&orgID, &siteTitle, &sections, &rootSpaces)
 		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("Site")
+			return store.NotFound("Site")
 		}
 		if err != nil {
 			return fmt.Errorf("store: unable to find site: %w", err)
@@ -393,7 +393,7 @@ func (s *Store) AddSiteSectionGroup(ctx context.Context, siteID string, c store.
 		if err != nil {
 			return err
 		}
-		id := NewID()
+		id := store.NewID()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO site_section_groups (id, site_id, parent_id, title, icon, position)
 			VALUES (?, ?, ?, ?, ?, ?)`, id, siteID, nullString(c.Parent), c.Title, nullString(c.Icon), pos); err != nil {
 			return fmt.Errorf("store: unable to add section group: %w", err)

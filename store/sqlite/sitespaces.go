@@ -12,7 +12,7 @@ import (
 
 // FindSiteSpaces lists a site's site spaces in the structure's order.
 func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f store.SiteSpaceFilter, p store.Page) (store.List[*store.SiteSpace], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
+	cur, err := store.DecodeCursor(p.Cursor, 1)
 	if err != nil {
 		return store.List[*store.SiteSpace]{}, err
 	}
@@ -44,7 +44,7 @@ func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f store.SiteS
 	if err != nil {
 		return store.List[*store.SiteSpace]{}, err
 	}
-	return finishPage(items, p.Size(), count, func(ss *store.SiteSpace) []string { return []string{keys[ss]} }), nil
+	return store.FinishPage(items, p.Size(), count, func(ss *store.SiteSpace) []string { return []string{keys[ss]} }), nil
 }
 
 // FindSiteSpace returns a site space of a site.
@@ -56,7 +56,7 @@ func findSiteSpace(ctx context.Context, q querier, siteID, id string) (*store.Si
 	var ss store.SiteSpace
 	err := scanSiteSpace(q.QueryRowContext(ctx, siteSpaceSelect+` WHERE ss.id = ? AND ss.site_id = ?`, id, siteID), &ss)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Site space")
+		return nil, store.NotFound("Site space")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find site space: %w", err)
@@ -87,7 +87,7 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string,
 		siteID, nullString(sectionID)).Scan(&pos, &first); err != nil {
 		return "", fmt.Errorf("store: unable to place site space: %w", err)
 	}
-	id := NewID()
+	id := store.NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, is_default, position)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, uniquePath(store.Slugify(title), taken), first, pos); err != nil {
 		return "", fmt.Errorf("store: unable to add site space: %w", err)

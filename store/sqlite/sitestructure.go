@@ -140,7 +140,7 @@ func siteOrganization(ctx context.Context, tx *Tx, siteID string) (string, error
 	var orgID string
 	err := tx.QueryRowContext(ctx, `SELECT organization_id FROM sites WHERE id = ?`, siteID).Scan(&orgID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("Site")
+		return "", store.NotFound("Site")
 	}
 	if err != nil {
 		return "", fmt.Errorf("store: unable to find site: %w", err)
@@ -297,7 +297,7 @@ func (s *Store) SetDefaultSiteSpace(ctx context.Context, siteID, siteSpaceID str
 		var section sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT section_id FROM site_spaces WHERE id = ? AND site_id = ?`, siteSpaceID, siteID).Scan(&section)
 		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("Site space")
+			return store.NotFound("Site space")
 		}
 		if err != nil {
 			return fmt.Errorf("store: unable to find site space: %w", err)
@@ -320,7 +320,7 @@ func (s *Store) SetDefaultSiteSection(ctx context.Context, siteID, sectionID str
 			return fmt.Errorf("store: unable to find section: %w", err)
 		}
 		if n == 0 {
-			return notFound("Section")
+			return store.NotFound("Section")
 		}
 		return setDefaultSection(ctx, tx, siteID, sectionID)
 	})

@@ -50,7 +50,7 @@ func scanSpaces(rows *sql.Rows) ([]*store.Space, error) {
 
 // CreateSpace creates a space at the end of its parent collection (or of the top level).
 func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error) {
-	id := NewID()
+	id := store.NewID()
 	if c.Title == "" {
 		c.Title = "Untitled"
 	}
@@ -126,7 +126,7 @@ func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *st
 		(SELECT m.role FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1)
 		FROM spaces s WHERE s.id = ?2`, userID, id)}, sp)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", false, notFound("Space")
+		return nil, "", false, store.NotFound("Space")
 	}
 	if err != nil {
 		return nil, "", false, fmt.Errorf("store: unable to find space: %w", err)
@@ -138,7 +138,7 @@ func findSpace(ctx context.Context, q querier, id string) (*store.Space, error) 
 	var sp store.Space
 	err := scanSpace(q.QueryRowContext(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE s.id = ?`, id), &sp)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Space")
+		return nil, store.NotFound("Space")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find space: %w", err)
@@ -149,7 +149,7 @@ func findSpace(ctx context.Context, q querier, id string) (*store.Space, error) 
 // FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
 // desc).
 func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store.Page) (store.List[*store.Space], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Space]{}, err
 	}
@@ -180,12 +180,12 @@ func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store
 	if err != nil {
 		return store.List[*store.Space]{}, err
 	}
-	return finishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{formatTime(sp.CreatedAt), sp.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{formatTime(sp.CreatedAt), sp.ID} }), nil
 }
 
 // FindSpacesInCollection lists the spaces directly in a collection, in their order.
 func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, p store.Page) (store.List[*store.Space], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Space]{}, err
 	}
@@ -223,7 +223,7 @@ func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string,
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{positions[sp.ID], sp.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{positions[sp.ID], sp.ID} }), nil
 }
 
 // scanWith scans extra trailing columns after the ones a scan function asks for.
@@ -338,7 +338,7 @@ func (s *Store) RestoreSpace(ctx context.Context, id string) (*store.Space, erro
 
 // DuplicateSpace copies a space's settings into a new space placed right after it.
 func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*store.Space, error) {
-	newID := NewID()
+	newID := store.NewID()
 	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
 		src, err := findLiveSpace(ctx, tx, id)

@@ -39,7 +39,7 @@ func checkMembers(ctx context.Context, tx *Tx, orgID string, userIDs []string) e
 
 // CreateTeam creates a team with the given organization members in it.
 func (s *Store) CreateTeam(ctx context.Context, orgID, callerID, title string, members []string) (*store.Team, error) {
-	id := NewID()
+	id := store.NewID()
 	var t *store.Team
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := checkMembers(ctx, tx, orgID, members); err != nil {
@@ -71,7 +71,7 @@ func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*
 	err := scanTeam(q.QueryRowContext(ctx, `SELECT `+teamColumns+` FROM teams t
 		WHERE t.id = ?2 AND t.organization_id = ?3`, callerID, teamID, orgID), &t)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Team")
+		return nil, store.NotFound("Team")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find team: %w", err)
@@ -81,7 +81,7 @@ func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*
 
 // FindTeams lists an organization's teams, oldest first.
 func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.TeamFilter, p store.Page) (store.List[*store.Team], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.Team]{}, err
 	}
@@ -130,12 +130,12 @@ func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.T
 	if err := rows.Err(); err != nil {
 		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(t *store.Team) []string { return []string{formatTime(t.CreatedAt), t.ID} }), nil
+	return store.FinishPage(items, p.Size(), count, func(t *store.Team) []string { return []string{formatTime(t.CreatedAt), t.ID} }), nil
 }
 
 // FindTeamsForMember lists the teams a member is in, with the member's role in each.
 func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID, title string, p store.Page) (store.List[*store.MemberTeam], error) {
-	cur, err := decodeCursor(p.Cursor, 2)
+	cur, err := store.DecodeCursor(p.Cursor, 2)
 	if err != nil {
 		return store.List[*store.MemberTeam]{}, err
 	}
@@ -179,7 +179,7 @@ func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID,
 	if err := rows.Err(); err != nil {
 		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
 	}
-	return finishPage(items, p.Size(), count, func(mt *store.MemberTeam) []string {
+	return store.FinishPage(items, p.Size(), count, func(mt *store.MemberTeam) []string {
 		return []string{formatTime(mt.Team.CreatedAt), mt.Team.ID}
 	}), nil
 }
@@ -193,7 +193,7 @@ func (s *Store) UpdateTeam(ctx context.Context, orgID, teamID, callerID, title s
 			return fmt.Errorf("store: unable to update team: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("Team")
+			return store.NotFound("Team")
 		}
 		t, err = findTeam(ctx, tx, orgID, teamID, callerID)
 		return err

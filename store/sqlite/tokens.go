@@ -24,7 +24,7 @@ func (s *Store) CreateToken(ctx context.Context, email, name string) (string, *s
 	err := s.write(ctx, func(tx *Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE email = ? COLLATE NOCASE`,
 			strings.TrimSpace(email)).Scan(&t.UserID); errors.Is(err, sql.ErrNoRows) {
-			return notFound("User")
+			return store.NotFound("User")
 		} else if err != nil {
 			return fmt.Errorf("store: unable to find user: %w", err)
 		}
@@ -84,7 +84,7 @@ func (s *Store) RevokeToken(ctx context.Context, id string) error {
 			return fmt.Errorf("store: unable to revoke token: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound("Token")
+			return store.NotFound("Token")
 		}
 		return nil
 	})

@@ -21,14 +21,14 @@ func newToken() string {
 	}
 	out := make([]byte, 0, 43)
 	for _, c := range b {
-		out = append(out, idAlphabet[int(c)%62])
+		out = append(out, store.IdAlphabet[int(c)%62])
 	}
 	return store.TokenPrefix + string(out)
 }
 
 // CreateUser creates a user with a verified email and one API token, returned in clear this once.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) (token string, err error) {
-	u.ID = NewID()
+	u.ID = store.NewID()
 	u.Email = strings.TrimSpace(u.Email)
 	u.EmailVerified = true
 	token = newToken()
@@ -81,7 +81,7 @@ func (s *Store) FindUserByToken(ctx context.Context, token string) (*store.User,
 		FROM tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.hash = ?`, store.HashToken(token)), &u, &used)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, time.Time{}, notFound("Token")
+		return nil, time.Time{}, store.NotFound("Token")
 	}
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("store: unable to find token: %w", err)

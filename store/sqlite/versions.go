@@ -33,7 +33,7 @@ func revisionChain(ctx context.Context, q querier, revisionID string) (chain, er
 	var ref lineRef
 	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("Revision")
+		return nil, store.NotFound("Revision")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find revision: %w", err)
