@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"context"
@@ -170,7 +170,7 @@ func modelMerge(base, ours, theirs mRev) (mRev, bool) {
 type modelWorld struct {
 	t      *testing.T
 	ctx    context.Context
-	st     *Store
+	st     store.Store
 	user   string
 	space  string
 	r      *rand.Rand
@@ -448,15 +448,12 @@ func (w *modelWorld) check(step int) {
 	}
 }
 
-func TestRevisionsAgainstModel(t *testing.T) {
+// revisionsAgainstModel runs the property test for a few seeds.
+func revisionsAgainstModel(t *testing.T, open Opener) {
 	for seed := int64(1); seed <= modelSeeds; seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			ctx := context.Background()
-			st, err := Open(ctx, t.TempDir()+"/quire.db")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := open(t, nil)
 			u := &store.User{Email: "model@example.com", DisplayName: "Model"}
 			if _, err := st.CreateUser(ctx, u); err != nil {
 				t.Fatal(err)
@@ -497,5 +494,5 @@ func TestRevisionsAgainstModel(t *testing.T) {
 	}
 }
 
-// The size of the property test in `make test`; raise them locally to search longer.
+// The size of the property test; raise them locally to search longer.
 var modelSeeds, modelSteps = int64(3), 60
