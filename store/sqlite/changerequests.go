@@ -248,13 +248,13 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 		if err != nil {
 			return err
 		}
-		res = &store.BatchResult{Revision: revision, Refs: tree.refs, Pages: tree.outcomes()}
-		for ref, id := range tree.fileRefs {
+		res = &store.BatchResult{Revision: revision, Refs: tree.Refs, Pages: tree.Outcomes()}
+		for ref, id := range tree.FileRefs {
 			res.Refs[ref] = id
 		}
-		if len(tree.files) > 0 {
-			ids := make([]any, len(tree.files))
-			for i, f := range tree.files {
+		if len(tree.Files) > 0 {
+			ids := make([]any, len(tree.Files))
+			for i, f := range tree.Files {
 				ids[i] = f.ID
 			}
 			files, err := revisionFiles(ctx, tx, revision, "f.file_id IN ("+placeholders(len(ids))+")", ids...)
@@ -265,7 +265,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 			for _, f := range files {
 				byID[f.ID] = f
 			}
-			for _, f := range tree.files {
+			for _, f := range tree.Files {
 				res.Files = append(res.Files, byID[f.ID])
 			}
 		}
@@ -286,15 +286,15 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 // a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
 // the new markdown become ids, uploaded files join the revision. It returns the revision, the
 // applied tree and what it changed.
-func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *pageTree, []*store.RevisionPage, []*store.RevisionPage, error) {
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *store.PageTree, []*store.RevisionPage, []*store.RevisionPage, error) {
 	v, err := newView(ctx, tx, from)
 	if err != nil {
 		return "", nil, nil, nil, err
 	}
-	tree := newPageTree(v, tx.now)
-	tree.base = from
+	tree := store.NewPageTree(v, tx.now)
+	tree.Base = from
 	known := map[string]bool{}
-	tree.older = func(revision, pageID string) (*store.RevisionPage, error) {
+	tree.Older = func(revision, pageID string) (*store.RevisionPage, error) {
 		if !known[revision] {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM revisions WHERE id = ? AND space_id = ?`, revision, spaceID).Scan(&n); err != nil {
@@ -311,13 +311,13 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		}
 		return old.page(pageID, false)
 	}
-	if err := tree.apply(changes); err != nil {
+	if err := tree.Apply(changes); err != nil {
 		return "", nil, nil, nil, err
 	}
-	changed, deleted := tree.result()
+	changed, deleted := tree.Result()
 	for _, p := range changed {
 		if p.BodyID == 0 {
-			p.Markdown = store.RewriteRefs(p.Markdown, tree.refs, tree.fileRefs)
+			p.Markdown = store.RewriteRefs(p.Markdown, tree.Refs, tree.FileRefs)
 		}
 	}
 	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
@@ -325,10 +325,10 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	if err != nil {
 		return "", nil, nil, nil, err
 	}
-	if tree.err != nil {
-		return "", nil, nil, nil, tree.err
+	if tree.Err != nil {
+		return "", nil, nil, nil, tree.Err
 	}
-	if err := insertFiles(ctx, tx, revision, tree.files); err != nil {
+	if err := insertFiles(ctx, tx, revision, tree.Files); err != nil {
 		return "", nil, nil, nil, err
 	}
 	return revision, tree, changed, deleted, nil
@@ -359,14 +359,14 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 			revision, conflicts = sp.RevisionID, true
 			return nil
 		}
-		changed, deleted := tree.result()
+		changed, deleted := tree.Result()
 		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge", parents: []string{sp.RevisionID, cr.RevisionID},
 			crID: &cr.ID, from: sp.RevisionID, changed: changed, deleted: deleted, tree: tree, links: tree})
 		if err != nil {
 			return err
 		}
-		if tree.err != nil {
-			return tree.err
+		if tree.Err != nil {
+			return tree.Err
 		}
 		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
 			return err
@@ -409,14 +409,14 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		}
 		// The change request's new line forks from main's head: it holds only what the change
 		// request changed.
-		changed, deleted := tree.result()
+		changed, deleted := tree.Result()
 		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update", parents: []string{cr.RevisionID, sp.RevisionID},
 			from: sp.RevisionID, owner: cr.ID, changed: changed, deleted: deleted, tree: tree, links: tree})
 		if err != nil {
 			return err
 		}
-		if tree.err != nil {
-			return tree.err
+		if tree.Err != nil {
+			return tree.Err
 		}
 		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
 			return err
@@ -435,7 +435,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 // the base are merged: every other page merges to main's version. They are found from the rows
 // written between the base and the change request's revision, so a merge costs what the change
 // request touched, not what the space holds.
-func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*pageTree, []store.MergeConflict, error) {
+func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*store.PageTree, []store.MergeConflict, error) {
 	mainRev, crRev := ours, theirs
 	if theirsIsMain {
 		mainRev, crRev = theirs, ours
@@ -451,7 +451,7 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 		if err != nil {
 			return nil, nil, err
 		}
-		if sides[i], err = v.pages(changed, false); err != nil {
+		if sides[i], err = v.Pages(changed, false); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -467,9 +467,9 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 	if err != nil {
 		return nil, nil, err
 	}
-	tree := newPageTree(v, tx.now)
-	if conflicts := applyMerge(tree, merged); len(conflicts) > 0 {
-		return nil, conflicts, tree.err
+	tree := store.NewPageTree(v, tx.now)
+	if conflicts := store.ApplyMerge(tree, merged); len(conflicts) > 0 {
+		return nil, conflicts, tree.Err
 	}
-	return tree, nil, tree.err
+	return tree, nil, tree.Err
 }

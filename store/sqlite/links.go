@@ -235,7 +235,7 @@ func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target stri
 	if err := rows.Err(); err != nil {
 		return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
 	}
-	held, err := v.pages(ids, false)
+	held, err := v.Pages(ids, false)
 	if err != nil {
 		return store.List[string]{}, err
 	}

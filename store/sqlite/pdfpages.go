@@ -18,7 +18,7 @@ func (s *Store) FindPagesWithBodies(ctx context.Context, revisionID string, ids 
 	if err != nil {
 		return nil, err
 	}
-	found, err := v.pages(ids, true)
+	found, err := v.Pages(ids, true)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find pages: %w", err)
 	}

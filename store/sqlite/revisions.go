@@ -185,7 +185,7 @@ func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*s
 		}
 		return nil, err
 	}
-	p, err := v.byPath(path, true)
+	p, err := v.ByPath(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find page: %w", err)
 	}

@@ -24,7 +24,7 @@ type revisionWrite struct {
 	owner   string
 	changed []*store.RevisionPage
 	deleted []*store.RevisionPage
-	tree    *pageTree          // the tree changed and deleted come from: it knows the rows they replace
+	tree    *store.PageTree    // the tree changed and deleted come from: it knows the rows they replace
 	links   store.LinkResolver // resolves the links of changed pages against the new content
 }
 
@@ -44,7 +44,7 @@ func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error)
 		return "", fmt.Errorf("store: unable to write revision: %w", err)
 	}
 	if appending && w.tree != nil {
-		if err := closeVersions(ctx, tx, seq, w.tree.replaced(line, w.changed, w.deleted)); err != nil {
+		if err := closeVersions(ctx, tx, seq, replaced(w.tree, line, w.changed, w.deleted)); err != nil {
 			return "", err
 		}
 	}
@@ -175,4 +175,25 @@ func revisionLine(ctx context.Context, q querier, revisionID string) (lineRef, e
 		return ref, fmt.Errorf("store: unable to read revision: %w", err)
 	}
 	return ref, nil
+}
+
+// replaced returns the rows of line that pages changed or deleted by the tree were read from.
+func replaced(t *store.PageTree, line int64, changed, deleted []*store.RevisionPage) []int64 {
+	var out []int64
+	for _, list := range [][]*store.RevisionPage{changed, deleted} {
+		for _, p := range list {
+			if o := t.Orig[p.ID]; o != nil && o.Stored.Version != 0 && o.Stored.Line == line {
+				out = append(out, o.Stored.Version)
+			}
+		}
+	}
+	// A page back on the line that deleted it (revert_page): its tombstone ends here.
+	if v, ok := t.Src.(*view); ok && v != nil {
+		for _, p := range changed {
+			if tomb := v.tombs[p.ID]; tomb != nil && t.Orig[p.ID] == nil && tomb.Stored.Line == line {
+				out = append(out, tomb.Stored.Version)
+			}
+		}
+	}
+	return out
 }

@@ -44,7 +44,7 @@ func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 			CreatedAt: now, UpdatedAt: now}
 	}
 	err := st.write(ctx, func(tx *Tx) error {
-		tree := newPageTree(nil, tx.now)
+		tree := store.NewPageTree(nil, tx.now)
 		rev, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", changed: pages, links: tree})
 		if err != nil {
 			return err

@@ -190,8 +190,8 @@ func (v *view) all(bodies bool) ([]*store.RevisionPage, error) {
 	return out, nil
 }
 
-// pages returns the pages of the revision with the given ids (those it holds), by id.
-func (v *view) pages(ids []string, bodies bool) (map[string]*store.RevisionPage, error) {
+// Pages returns the pages of the revision with the given ids (those it holds), by id.
+func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage, error) {
 	out := make(map[string]*store.RevisionPage, len(ids))
 	rest := ids
 	for _, el := range v.c {
@@ -255,23 +255,23 @@ func (v *view) pages(ids []string, bodies bool) (map[string]*store.RevisionPage,
 
 // page returns one page of the revision, nil when it holds none with that id.
 func (v *view) page(id string, bodies bool) (*store.RevisionPage, error) {
-	m, err := v.pages([]string{id}, bodies)
+	m, err := v.Pages([]string{id}, bodies)
 	if err != nil {
 		return nil, err
 	}
 	return m[id], nil
 }
 
-// children returns the pages of the revision under a parent (nil: the top level), unordered.
-func (v *view) children(parent *string) ([]*store.RevisionPage, error) {
+// Children returns the pages of the revision under a parent (nil: the top level), unordered.
+func (v *view) Children(parent *string) ([]*store.RevisionPage, error) {
 	if parent == nil {
 		return v.query(`p.parent_id IS NULL`, nil, false)
 	}
 	return v.query(`p.parent_id = ?`, []any{*parent}, false)
 }
 
-// byPath returns the page of the revision at a path, nil when there is none.
-func (v *view) byPath(path string, bodies bool) (*store.RevisionPage, error) {
+// ByPath returns the page of the revision at a path, nil when there is none.
+func (v *view) ByPath(path string, bodies bool) (*store.RevisionPage, error) {
 	pages, err := v.query(`p.path = ?`, []any{path}, bodies)
 	if err != nil || len(pages) == 0 {
 		return nil, err

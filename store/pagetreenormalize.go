@@ -1,10 +1,8 @@
-package sqlite
+package store
 
 import (
 	"sort"
 	"strconv"
-
-	"github.com/quire-docs/quire/store"
 )
 
 // Normalising a page tree after a batch: positions, slugs and paths.
@@ -12,13 +10,13 @@ import (
 // normalize makes slugs unique among the siblings of fresh pages (a -2, -3… suffix on later
 // ones, fresh pages after the others) and recomputes the paths of fresh pages and, where a path
 // changed, of their subpages. Only the parents of fresh pages and the moved subtrees are read.
-func (t *pageTree) normalize() { _, _ = t.normalizeBatch() }
+func (t *PageTree) normalize() { _, _ = t.normalizeBatch() }
 
 // normalizeBatch is normalize for a batch: a slug the batch gave explicitly does not give way to
 // another page's; when it collides, the index of the change that gave it is returned with an
 // error, and the tree is left half done.
-func (t *pageTree) normalizeBatch() (int, error) {
-	var fresh []*store.RevisionPage
+func (t *PageTree) normalizeBatch() (int, error) {
+	var fresh []*RevisionPage
 	parents := map[string]bool{}
 	for id := range t.fresh {
 		p := t.pages[id]
@@ -38,7 +36,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 	}
 	sort.Strings(keys)
 	// Untouched pages first, then those given an explicit slug, then the other fresh pages.
-	rank := func(p *store.RevisionPage) int {
+	rank := func(p *RevisionPage) int {
 		if _, ok := t.explicitSlug[p.ID]; ok {
 			return 1
 		}
@@ -50,7 +48,7 @@ func (t *pageTree) normalizeBatch() (int, error) {
 	renamed := map[string]bool{}
 	for _, parent := range keys {
 		sibs := t.children(parent)
-		store.SortSiblings(sibs)
+		SortSiblings(sibs)
 		used := map[string]bool{}
 		for r := 0; r < 3; r++ {
 			for _, p := range sibs {
@@ -58,10 +56,10 @@ func (t *pageTree) normalizeBatch() (int, error) {
 					continue
 				}
 				if p.Slug == "" {
-					p.Slug = store.Slugify(p.Title)
+					p.Slug = Slugify(p.Title)
 				}
 				if r == 1 && used[p.Slug] {
-					return t.explicitSlug[p.ID], store.FieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
+					return t.explicitSlug[p.ID], FieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
 				}
 				slug := p.Slug
 				for n := 2; used[slug]; n++ {
@@ -88,8 +86,8 @@ func (t *pageTree) normalizeBatch() (int, error) {
 }
 
 // fixPath recomputes a page's path from its parent's, and its subpages' when it changed.
-func (t *pageTree) fixPath(p *store.RevisionPage, seen map[string]bool) {
-	if seen[p.ID] || t.err != nil {
+func (t *PageTree) fixPath(p *RevisionPage, seen map[string]bool) {
+	if seen[p.ID] || t.Err != nil {
 		return
 	}
 	seen[p.ID] = true
