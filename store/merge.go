@@ -103,6 +103,7 @@ func ThreeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies BodyLo
 	return merged, nil, nil
 }
 
+// SortConflicts orders conflicts by page, so a merge reports them the same way every time.
 func SortConflicts(c []MergeConflict) {
 	sort.Slice(c, func(i, j int) bool { return c[i].PageID < c[j].PageID })
 }

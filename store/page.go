@@ -23,6 +23,7 @@ type List[T any] struct {
 	Next  string
 }
 
+// Size is the number of items the page asks for (DefaultLimit when unset).
 func (p Page) Size() int {
 	if p.Limit <= 0 {
 		return DefaultLimit
@@ -30,18 +31,19 @@ func (p Page) Size() int {
 	return p.Limit
 }
 
-// cursor is the sort key of the last item of a page: keyset pagination resumes after it, so a
+// Cursor is the sort key of the last item of a page: keyset pagination resumes after it, so a
 // deep page costs what the first one does.
-type cursor []string
+type Cursor []string
 
+// EncodeCursor makes the opaque cursor of a page from the sort keys of its last item.
 func EncodeCursor(keys ...string) string {
 	b, _ := json.Marshal(keys)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // DecodeCursor returns the keys of a cursor, nil for the first page, or an EINVALID error when
-// the cursor was not made by encodeCursor with n keys.
-func DecodeCursor(s string, n int) (cursor, error) {
+// the cursor was not made by EncodeCursor with n keys.
+func DecodeCursor(s string, n int) (Cursor, error) {
 	if s == "" {
 		return nil, nil
 	}

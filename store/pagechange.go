@@ -112,10 +112,12 @@ type fieldError struct {
 	msg   string
 }
 
+// FieldErrorf is an error about one field of a change (ChangeError places it in the batch).
 func FieldErrorf(field, format string, args ...any) error {
 	return &fieldError{field, fmt.Sprintf(format, args...)}
 }
 
+// ChangeError makes the error of change i of a batch EINVALID, naming the change.
 func ChangeError(i int, err error) error {
 	var fe *fieldError
 	if errors.As(err, &fe) {
@@ -124,6 +126,7 @@ func ChangeError(i int, err error) error {
 	return Errorf(EINVALID, "changes[%d]: %s", i, err.Error())
 }
 
+// EqualPtr reports whether two optional values are both unset or equal.
 func EqualPtr[T comparable](a, b *T) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil

@@ -9,7 +9,7 @@ import (
 // (only the pages a change reaches: by id, a parent's children, a subtree), with the batch's refs.
 // What it changes is told apart from what it only read by comparing with the loaded rows.
 type PageTree struct {
-	Src   pageSource               // the revision the tree starts from; nil: none
+	Src   PageSource               // the revision the tree starts from; nil: none
 	pages map[string]*RevisionPage // the loaded pages as they are now
 	Orig  map[string]*RevisionPage // the loaded pages as src holds them
 	gone  map[string]bool          // pages of src deleted
@@ -38,9 +38,9 @@ type PageTree struct {
 	Base  string
 }
 
-// pageSource is what a page tree reads of the revision it starts from; a backend implements it
+// PageSource is what a page tree reads of the revision it starts from; a backend implements it
 // over its storage.
-type pageSource interface {
+type PageSource interface {
 	// Pages returns the pages with the given ids the revision holds, by id.
 	Pages(ids []string, bodies bool) (map[string]*RevisionPage, error)
 	// Children returns the pages under a parent (nil: the top level), unordered.
@@ -50,7 +50,7 @@ type pageSource interface {
 }
 
 // NewPageTree starts a tree from src (nil: no revision).
-func NewPageTree(src pageSource, now time.Time) *PageTree {
+func NewPageTree(src PageSource, now time.Time) *PageTree {
 	return &PageTree{Src: src, pages: map[string]*RevisionPage{}, Orig: map[string]*RevisionPage{}, gone: map[string]bool{},
 		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, Refs: map[string]string{}, FileRefs: map[string]string{},
 		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, touchedSet: map[string]bool{}}

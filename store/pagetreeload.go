@@ -125,6 +125,7 @@ func (t *PageTree) set(p *RevisionPage) {
 // HasPage and PathID resolve links against the tree.
 func (t *PageTree) HasPage(id string) bool { return t.get(id) != nil }
 
+// PathID returns the page at a path of the tree, as the batch left it.
 func (t *PageTree) PathID(path string) (string, bool) {
 	for _, p := range t.pages {
 		if p.Path == path {

@@ -56,6 +56,7 @@ type PageRow struct {
 // MarkRead records where a page just scanned was read from.
 func (p *RevisionPage) MarkRead() { p.Stored.Body, p.Stored.Path = p.BodyID, p.Path }
 
+// Clone returns a copy of the page, to edit without changing what was read.
 func (p *RevisionPage) Clone() *RevisionPage {
 	c := *p
 	return &c
