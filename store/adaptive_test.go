@@ -1,16 +1,14 @@
-package sqlite
+package store
 
 import (
 	"reflect"
 	"testing"
-
-	"github.com/quire-docs/quire/store"
 )
 
 // A schema stored before claims had to be described reads in the public shape, and its claims
 // still parse.
 func TestLegacyAdaptiveSchemaReadsInThePublicShape(t *testing.T) {
-	site := &store.Site{ID: "s", AdaptiveSchema: []byte(`{"type":"object","description":"Visitors","additionalProperties":false,
+	site := &Site{ID: "s", AdaptiveSchema: []byte(`{"type":"object","description":"Visitors","additionalProperties":false,
 		"properties":{"admin":{"type":"boolean"},"beta":{"type":"boolean","description":"Beta testers"},
 		"unsigned":{"type":"object","description":"Claims the visitor sets","additionalProperties":false,
 			"properties":{"dark":{"type":"boolean"}}}}}`)}
@@ -21,7 +19,7 @@ func TestLegacyAdaptiveSchemaReadsInThePublicShape(t *testing.T) {
 	want := map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
 		"admin": map[string]any{"type": "boolean", "description": "admin"},
 		"beta":  map[string]any{"type": "boolean", "description": "Beta testers"},
-		"unsigned": map[string]any{"type": "object", "description": store.UnsignedDescription, "additionalProperties": false,
+		"unsigned": map[string]any{"type": "object", "description": UnsignedDescription, "additionalProperties": false,
 			"properties": map[string]any{"dark": map[string]any{"type": "boolean", "description": "dark"}}},
 	}}
 	if !reflect.DeepEqual(m, want) {

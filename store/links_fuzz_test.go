@@ -1,10 +1,8 @@
-package sqlite
+package store
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/quire-docs/quire/store"
 )
 
 // Link extraction takes any markdown: destinations come out without a panic, each resolves to a
@@ -25,8 +23,8 @@ func FuzzLinkExtraction(f *testing.F) {
 	pages := fuzzPages{byID: map[string]bool{"abc": true}, byPath: map[string]string{"guide": "g1", "doc": "d1"}}
 	refs := map[string]string{"ref1": "P1", "file-ref": "F1"}
 	f.Fuzz(func(t *testing.T, md string) {
-		for _, dest := range store.LinkDestinations(md) {
-			kind, target, ok := store.ResolveLink(dest, "guide/intro", pages)
+		for _, dest := range LinkDestinations(md) {
+			kind, target, ok := ResolveLink(dest, "guide/intro", pages)
 			if !ok {
 				continue
 			}
@@ -37,11 +35,11 @@ func FuzzLinkExtraction(f *testing.F) {
 				t.Fatalf("%q resolved to an empty %s target", dest, kind)
 			}
 		}
-		if got := store.RewriteRefs(md, nil, nil); got != md {
+		if got := RewriteRefs(md, nil, nil); got != md {
 			t.Fatalf("rewriting without refs changed the markdown:\n%q\n%q", md, got)
 		}
-		once := store.RewriteRefs(md, refs, refs)
-		if twice := store.RewriteRefs(once, refs, refs); twice != once {
+		once := RewriteRefs(md, refs, refs)
+		if twice := RewriteRefs(once, refs, refs); twice != once {
 			t.Fatalf("rewriting refs is not stable:\n%q\n%q", once, twice)
 		}
 		if !strings.Contains(md, "/") && once != md {
