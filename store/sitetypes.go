@@ -2,6 +2,9 @@ package store
 
 import "time"
 
+// The types of sites and their structure, shared by sites.go (sites) and sitestructure.go (site
+// spaces, sections, section groups).
+
 // Site publishes spaces of an organization.
 type Site struct {
 	ID                      string

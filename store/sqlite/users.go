@@ -21,7 +21,7 @@ func newToken() string {
 	}
 	out := make([]byte, 0, 43)
 	for _, c := range b {
-		out = append(out, store.IdAlphabet[int(c)%62])
+		out = append(out, store.IDAlphabet[int(c)%62])
 	}
 	return store.TokenPrefix + string(out)
 }

@@ -2,7 +2,8 @@ package store
 
 import "crypto/rand"
 
-const IdAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+// IDAlphabet is the characters ids and tokens are made of.
+const IDAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 // NewID returns 20 random base62 characters from crypto/rand.
 func NewID() string {
@@ -15,7 +16,7 @@ func NewID() string {
 		for _, c := range b {
 			// 248 = 4*62: rejecting the rest keeps every character equally likely.
 			if c < 248 && i < 20 {
-				out[i] = IdAlphabet[c%62]
+				out[i] = IDAlphabet[c%62]
 				i++
 			}
 		}
