@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 		{"Paging", paging},
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
+		{"UpdateFromMain", updateFromMain},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"Jobs", jobs},
