@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
 		{"UpdateFromMain", updateFromMain},
+		{"Comments", comments},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"Jobs", jobs},
