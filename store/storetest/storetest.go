@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 		{"PageTree", pageTree},
 		{"UpdateFromMain", updateFromMain},
 		{"Comments", comments},
+		{"Sites", sites},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"Jobs", jobs},
