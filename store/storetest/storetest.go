@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 		fn   func(*testing.T, Opener)
 	}{
 		{"Access", access},
+		{"Levels", levels},
 		{"Paging", paging},
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
