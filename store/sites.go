@@ -1,5 +1,10 @@
 package store
 
+import (
+	"strconv"
+	"strings"
+)
+
 // SiteCreate holds the fields a new site starts with; Spaces become its root site spaces, in order.
 type SiteCreate struct {
 	Type       string
@@ -31,4 +36,21 @@ type SiteUpdate struct {
 	// and SetDefaultSiteSection's job.
 	DefaultSiteSpace   *string
 	DefaultSiteSection *string
+}
+
+// UniquePath returns base, or base-2, base-3… when taken, within the 100 characters of a path.
+func UniquePath(base string, taken map[string]bool) string {
+	if !taken[base] {
+		return base
+	}
+	for n := 2; ; n++ {
+		suffix := "-" + strconv.Itoa(n)
+		b := base
+		if len(b)+len(suffix) > 100 {
+			b = strings.TrimRight(b[:100-len(suffix)], "-")
+		}
+		if p := b + suffix; !taken[p] {
+			return p
+		}
+	}
 }

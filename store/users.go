@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"strings"
 	"time"
@@ -32,4 +33,17 @@ func (u *User) EmailDomain() string {
 		return ""
 	}
 	return strings.ToLower(u.Email[at+1:])
+}
+
+// NewToken returns a new API token: TokenPrefix and 32 random base62 characters.
+func NewToken() string {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("store: crypto/rand failed: " + err.Error())
+	}
+	out := make([]byte, 0, 43)
+	for _, c := range b {
+		out = append(out, IDAlphabet[int(c)%62])
+	}
+	return TokenPrefix + string(out)
 }

@@ -67,23 +67,6 @@ func addRootSiteSpaces(ctx context.Context, tx *Tx, orgID, siteID string, spaceI
 	return nil
 }
 
-// uniquePath returns base, or base-2, base-3… when taken, within the 100 characters of a path.
-func uniquePath(base string, taken map[string]bool) string {
-	if !taken[base] {
-		return base
-	}
-	for n := 2; ; n++ {
-		suffix := "-" + strconv.Itoa(n)
-		b := base
-		if len(b)+len(suffix) > 100 {
-			b = strings.TrimRight(b[:100-len(suffix)], "-")
-		}
-		if p := b + suffix; !taken[p] {
-			return p
-		}
-	}
-}
-
 // FindSite returns a site, whatever its organization: the caller checks access.
 func (s *Store) FindSite(ctx context.Context, id string) (*store.Site, error) {
 	return findSite(pointRead(ctx), s.reader, id)

@@ -194,7 +194,7 @@ func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *stri
 	id := store.NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position)
 		VALUES (?1, ?2, ?3, ?4, ?5, NOT EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default), ?6)`,
-		id, siteID, title, nullString(icon), uniquePath(store.Slugify(title), taken), pos); err != nil {
+		id, siteID, title, nullString(icon), store.UniquePath(store.Slugify(title), taken), pos); err != nil {
 		return "", fmt.Errorf("store: unable to add section: %w", err)
 	}
 	return id, nil

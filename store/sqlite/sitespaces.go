@@ -89,7 +89,7 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string,
 	}
 	id := store.NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, is_default, position)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, uniquePath(store.Slugify(title), taken), first, pos); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, store.UniquePath(store.Slugify(title), taken), first, pos); err != nil {
 		return "", fmt.Errorf("store: unable to add site space: %w", err)
 	}
 	return id, nil

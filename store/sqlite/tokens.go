@@ -15,7 +15,7 @@ func tokenID(hash []byte) string { return hex.EncodeToString(hash[:8]) }
 
 // CreateToken issues another token for the user with an email, returned in clear this once.
 func (s *Store) CreateToken(ctx context.Context, email, name string) (string, *store.Token, error) {
-	token := newToken()
+	token := store.NewToken()
 	hash := store.HashToken(token)
 	t := &store.Token{ID: tokenID(hash), Name: strings.TrimSpace(name)}
 	if t.Name == "" {

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -14,24 +13,12 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-func newToken() string {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("store: crypto/rand failed: " + err.Error())
-	}
-	out := make([]byte, 0, 43)
-	for _, c := range b {
-		out = append(out, store.IDAlphabet[int(c)%62])
-	}
-	return store.TokenPrefix + string(out)
-}
-
 // CreateUser creates a user with a verified email and one API token, returned in clear this once.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) (token string, err error) {
 	u.ID = store.NewID()
 	u.Email = strings.TrimSpace(u.Email)
 	u.EmailVerified = true
-	token = newToken()
+	token = store.NewToken()
 	err = s.write(ctx, func(tx *Tx) error {
 		u.CreatedAt = tx.now
 		_, err := tx.ExecContext(ctx, `
