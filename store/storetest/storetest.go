@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"Paging", paging},
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
+		{"Links", links},
 		{"UpdateFromMain", updateFromMain},
 		{"Comments", comments},
 		{"Sites", sites},
