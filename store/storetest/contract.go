@@ -199,6 +199,24 @@ func search(t *testing.T, open Opener) {
 			t.Fatalf("search %q found %q", c.q, l.Items[0].Title)
 		}
 	}
+	// Across the organization: hits grouped by space, and another organization's content unseen.
+	other := w.space("Zoo")
+	w.commit(other.ID, insert("z", "Zebras", "Every zebra has stripes."))
+	elsewhere, err := w.st.CreateOrganization(ctx, "Elsewhere", w.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign, _ := w.st.CreateSpace(ctx, elsewhere.ID, w.user, store.SpaceCreate{Title: "Foreign"})
+	w.commit(foreign.ID, insert("z", "Foreign zebra", "A zebra abroad."))
+	hits, err := w.st.SearchOrganization(ctx, w.org, "zebra", store.Page{})
+	if err != nil || hits.Count != 2 || len(hits.Items) != 2 {
+		t.Fatalf("organization search: %+v, %v; want two spaces", hits, err)
+	}
+	for _, h := range hits.Items {
+		if h.SpaceID != sp.ID && h.SpaceID != other.ID || len(h.Pages) != 1 {
+			t.Fatalf("organization search hit %+v", h)
+		}
+	}
 }
 
 // jobs: a job is due when its time comes, a failure is retried at the time given, a success is
