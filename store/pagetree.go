@@ -11,14 +11,14 @@ import (
 type PageTree struct {
 	Src   PageSource               // the revision the tree starts from; nil: none
 	pages map[string]*RevisionPage // the loaded pages as they are now
-	Orig  map[string]*RevisionPage // the loaded pages as src holds them
+	Orig  map[string]*RevisionPage // the loaded pages as Src holds them
 	gone  map[string]bool          // pages of src deleted
 	kids  map[string]bool          // parents ("" the top level) whose children are loaded
 	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
 	byParent map[string]map[string]*RevisionPage
-	Err      error // the first read that failed
-	Refs     map[string]string
-	// FileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
+	Err      error             // the first read that failed
+	Refs     map[string]string // the batch's page refs, to the ids they were given
+	// FileRefs and Files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
 	FileRefs map[string]string
 	Files    []FileUpload
@@ -33,7 +33,7 @@ type PageTree struct {
 	touched    []string
 	touchedSet map[string]bool
 	// Older returns a page as it is in another revision of the space (nil: not there), for
-	// revert_page; base is the revision reverted to when a change names none.
+	// revert_page; Base is the revision reverted to when a change names none.
 	Older func(revision, pageID string) (*RevisionPage, error)
 	Base  string
 }
