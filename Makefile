@@ -46,7 +46,7 @@ bench: build
 	bash testdata/bench/load.sh
 
 bench-revisions:
-	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/ | grep -E 'pages:|^Benchmark|^ok'
+	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/sqlite/ | grep -E 'pages:|^Benchmark|^ok'
 
 # Fuzzing beyond the committed corpus (which every `go test` runs): FUZZTIME per target.
 FUZZTIME ?= 30s

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // The stages of the GET /v1/spaces/{id} request path above the store (the store's own stages are
@@ -20,7 +21,7 @@ import (
 // benchFixture is quire's full handler over a fresh database with one user, organization and space.
 type benchFixture struct {
 	e       *echo.Echo
-	st      *store.Store
+	st      store.Store
 	token   string
 	orgID   string
 	spaceID string
@@ -29,7 +30,7 @@ type benchFixture struct {
 func newBenchFixture(b *testing.B) *benchFixture {
 	b.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, b.TempDir()+"/quire.db")
+	st, err := sqlite.Open(ctx, b.TempDir()+"/quire.db")
 	if err != nil {
 		b.Fatal(err)
 	}

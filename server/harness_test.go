@@ -25,6 +25,7 @@ import (
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // The spec every response is checked against, and the operations tests have called.
@@ -90,7 +91,7 @@ func (c *testClock) Advance(d time.Duration) {
 // testServer is quire over a fresh database file, served on loopback.
 type testServer struct {
 	URL    string
-	Store  *store.Store
+	Store  store.Store
 	Clock  *testClock
 	Runner *jobs.Runner
 	Secret []byte
@@ -101,13 +102,13 @@ const testBaseURL = "http://quire.test"
 
 func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	t.Helper()
-	st, err := store.Open(context.Background(), t.TempDir()+"/quire.db")
+	st, err := sqlite.Open(context.Background(), t.TempDir()+"/quire.db")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	clock := &testClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	st.Now = clock.Now
+	st.Clock = clock.Now
 	logs := &syncBuffer{}
 	log := slog.New(server.LogHandler{Handler: slog.NewJSONHandler(logs, nil)})
 	secret := []byte("test-visitor-secret")

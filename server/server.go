@@ -20,7 +20,7 @@ var Build = "dev"
 
 // Server implements every operation of openapi.yaml over the store.
 type Server struct {
-	Store *store.Store
+	Store store.Store
 	Log   *slog.Logger
 	// BaseURL is the absolute URL quire is reached at, without a trailing slash; resource URLs
 	// (`urls.location`, `urls.app`) are built under it.
@@ -35,7 +35,7 @@ type Server struct {
 var _ gen.StrictServerInterface = (*Server)(nil)
 
 // New returns a server over a store.
-func New(st *store.Store, log *slog.Logger, baseURL string, visitorSecret []byte) *Server {
+func New(st store.Store, log *slog.Logger, baseURL string, visitorSecret []byte) *Server {
 	return &Server{Store: st, Log: log, BaseURL: strings.TrimRight(baseURL, "/"), VisitorSecret: visitorSecret,
 		Fetcher: fetch.New(fetch.Options{})}
 }

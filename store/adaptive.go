@@ -29,9 +29,6 @@ type AdaptiveClaim struct {
 	Description string
 }
 
-// Unsigned reports whether the claim is one the visitor sets (under `unsigned`).
-func (c AdaptiveClaim) Unsigned() bool { return len(c.Path) > 1 && c.Path[0] == "unsigned" }
-
 // DraftSchema is the only `$schema` a visitor schema may name.
 const DraftSchema = "http://json-schema.org/draft-07/schema#"
 
@@ -50,19 +47,6 @@ const (
 // EmptyAdaptiveSchema is the visitor schema of a site that has not set one: no claims.
 func EmptyAdaptiveSchema() map[string]any {
 	return map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
-}
-
-// AdaptiveSchemaObject returns the site's visitor schema, the empty one when none is set.
-func (site *Site) AdaptiveSchemaObject() (map[string]any, error) {
-	if site.AdaptiveSchema == nil {
-		return EmptyAdaptiveSchema(), nil
-	}
-	var m map[string]any
-	if err := json.Unmarshal(site.AdaptiveSchema, &m); err != nil {
-		return nil, fmt.Errorf("store: bad adaptive schema of site %s: %w", site.ID, err)
-	}
-	upgradeAdaptiveSchema(m)
-	return m, nil
 }
 
 // upgradeAdaptiveSchema brings a schema stored before claims had to be described (boolean
@@ -86,30 +70,6 @@ func upgradeAdaptiveSchema(m map[string]any) {
 		u["description"] = UnsignedDescription
 		inner, _ := u["properties"].(map[string]any)
 		describe(inner)
-	}
-}
-
-// AdaptiveClaims returns the claims of the site's visitor schema (see ParseAdaptiveSchema).
-func (site *Site) AdaptiveClaims() ([]AdaptiveClaim, error) {
-	m, err := site.AdaptiveSchemaObject()
-	if err != nil {
-		return nil, err
-	}
-	claims, err := ParseAdaptiveSchema(m)
-	if err != nil {
-		return nil, fmt.Errorf("store: bad adaptive schema of site %s: %w", site.ID, err)
-	}
-	return claims, nil
-}
-
-// normalizeAdaptiveSchema gives `unsigned` the one description the public schema allows when
-// it has none, so what is stored is what GitBook's clients validate.
-func normalizeAdaptiveSchema(schema map[string]any) {
-	props, _ := schema["properties"].(map[string]any)
-	if u, ok := props["unsigned"].(map[string]any); ok {
-		if _, has := u["description"]; !has {
-			u["description"] = UnsignedDescription
-		}
 	}
 }
 
@@ -155,100 +115,6 @@ func ParseAdaptiveSchema(schema map[string]any) ([]AdaptiveClaim, error) {
 }
 
 type claimParser struct{ claims []AdaptiveClaim }
-
-func (p *claimParser) add(c AdaptiveClaim) error {
-	if len(p.claims) == maxClaims {
-		return schemaError("jsonSchema", fmt.Sprintf("has more than %d claims", maxClaims))
-	}
-	p.claims = append(p.claims, c)
-	return nil
-}
-
-func (p *claimParser) unsigned(at string, v any) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return schemaError(at, "must be an object")
-	}
-	if err := checkKeywords(at, m, "the unsigned claims", "type", "description", "properties", "additionalProperties"); err != nil {
-		return err
-	}
-	if err := checkObjectSchema(at, m); err != nil {
-		return err
-	}
-	if d, ok := m["description"]; ok && d != UnsignedDescription {
-		return schemaError(at+".description", fmt.Sprintf("must be %q", UnsignedDescription))
-	}
-	props, err := schemaProperties(at, m)
-	if err != nil {
-		return err
-	}
-	for _, name := range sortedKeys(props) {
-		if err := p.claim(at+".properties."+name, []string{"unsigned", name}, props[name], 0); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// claim checks the claim schema v at path (its property names from visitor.claims) and adds
-// it, or, for an object, its properties.
-func (p *claimParser) claim(at string, path []string, v any, depth int) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return schemaError(at, "must be an object")
-	}
-	kind, err := claimKind(at, m)
-	if err != nil {
-		return err
-	}
-	c := AdaptiveClaim{Path: path, Kind: kind}
-	switch kind {
-	case ClaimBoolean, ClaimNumber:
-		err = checkKeywords(at, m, "a "+kind+" claim", "type", "description")
-	case ClaimString:
-		if err = checkKeywords(at, m, "a string claim", "type", "description", "enum"); err == nil {
-			c.Enum, err = claimEnum(at, m)
-		}
-	case ClaimArray:
-		if err = checkKeywords(at, m, "an array claim", "type", "description", "items"); err == nil {
-			c.Items, c.Enum, err = arrayItems(at+".items", m["items"])
-		}
-	case ClaimObject:
-		return p.object(at, path, m, depth)
-	}
-	if err != nil {
-		return err
-	}
-	if c.Description, err = claimDescription(at, m); err != nil {
-		return err
-	}
-	return p.add(c)
-}
-
-func (p *claimParser) object(at string, path []string, m map[string]any, depth int) error {
-	if err := checkKeywords(at, m, "an object claim", "type", "description", "properties", "additionalProperties"); err != nil {
-		return err
-	}
-	if depth+1 > maxClaimDepth {
-		return schemaError(at, fmt.Sprintf("nests objects deeper than %d levels", maxClaimDepth))
-	}
-	if err := checkObjectSchema(at, m); err != nil {
-		return err
-	}
-	if _, err := claimDescription(at, m); err != nil {
-		return err
-	}
-	props, err := schemaProperties(at, m)
-	if err != nil {
-		return err
-	}
-	for _, name := range sortedKeys(props) {
-		if err := p.claim(at+".properties."+name, append(slices.Clip(path), name), props[name], depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func claimKind(at string, m map[string]any) (string, error) {
 	kind, _ := m["type"].(string)
@@ -371,4 +237,138 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Unsigned reports whether the claim is one the visitor sets (under `unsigned`).
+func (c AdaptiveClaim) Unsigned() bool { return len(c.Path) > 1 && c.Path[0] == "unsigned" }
+
+// AdaptiveSchemaObject returns the site's visitor schema, the empty one when none is set.
+func (site *Site) AdaptiveSchemaObject() (map[string]any, error) {
+	if site.AdaptiveSchema == nil {
+		return EmptyAdaptiveSchema(), nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(site.AdaptiveSchema, &m); err != nil {
+		return nil, fmt.Errorf("store: bad adaptive schema of site %s: %w", site.ID, err)
+	}
+	upgradeAdaptiveSchema(m)
+	return m, nil
+}
+
+// AdaptiveClaims returns the claims of the site's visitor schema (see ParseAdaptiveSchema).
+func (site *Site) AdaptiveClaims() ([]AdaptiveClaim, error) {
+	m, err := site.AdaptiveSchemaObject()
+	if err != nil {
+		return nil, err
+	}
+	claims, err := ParseAdaptiveSchema(m)
+	if err != nil {
+		return nil, fmt.Errorf("store: bad adaptive schema of site %s: %w", site.ID, err)
+	}
+	return claims, nil
+}
+
+func (p *claimParser) add(c AdaptiveClaim) error {
+	if len(p.claims) == maxClaims {
+		return schemaError("jsonSchema", fmt.Sprintf("has more than %d claims", maxClaims))
+	}
+	p.claims = append(p.claims, c)
+	return nil
+}
+
+func (p *claimParser) unsigned(at string, v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return schemaError(at, "must be an object")
+	}
+	if err := checkKeywords(at, m, "the unsigned claims", "type", "description", "properties", "additionalProperties"); err != nil {
+		return err
+	}
+	if err := checkObjectSchema(at, m); err != nil {
+		return err
+	}
+	if d, ok := m["description"]; ok && d != UnsignedDescription {
+		return schemaError(at+".description", fmt.Sprintf("must be %q", UnsignedDescription))
+	}
+	props, err := schemaProperties(at, m)
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(props) {
+		if err := p.claim(at+".properties."+name, []string{"unsigned", name}, props[name], 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim checks the claim schema v at path (its property names from visitor.claims) and adds
+// it, or, for an object, its properties.
+func (p *claimParser) claim(at string, path []string, v any, depth int) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return schemaError(at, "must be an object")
+	}
+	kind, err := claimKind(at, m)
+	if err != nil {
+		return err
+	}
+	c := AdaptiveClaim{Path: path, Kind: kind}
+	switch kind {
+	case ClaimBoolean, ClaimNumber:
+		err = checkKeywords(at, m, "a "+kind+" claim", "type", "description")
+	case ClaimString:
+		if err = checkKeywords(at, m, "a string claim", "type", "description", "enum"); err == nil {
+			c.Enum, err = claimEnum(at, m)
+		}
+	case ClaimArray:
+		if err = checkKeywords(at, m, "an array claim", "type", "description", "items"); err == nil {
+			c.Items, c.Enum, err = arrayItems(at+".items", m["items"])
+		}
+	case ClaimObject:
+		return p.object(at, path, m, depth)
+	}
+	if err != nil {
+		return err
+	}
+	if c.Description, err = claimDescription(at, m); err != nil {
+		return err
+	}
+	return p.add(c)
+}
+
+func (p *claimParser) object(at string, path []string, m map[string]any, depth int) error {
+	if err := checkKeywords(at, m, "an object claim", "type", "description", "properties", "additionalProperties"); err != nil {
+		return err
+	}
+	if depth+1 > maxClaimDepth {
+		return schemaError(at, fmt.Sprintf("nests objects deeper than %d levels", maxClaimDepth))
+	}
+	if err := checkObjectSchema(at, m); err != nil {
+		return err
+	}
+	if _, err := claimDescription(at, m); err != nil {
+		return err
+	}
+	props, err := schemaProperties(at, m)
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(props) {
+		if err := p.claim(at+".properties."+name, append(slices.Clip(path), name), props[name], depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NormalizeAdaptiveSchema gives `unsigned` the one description the public schema allows when
+// it has none, so what is stored is what GitBook's clients validate.
+func NormalizeAdaptiveSchema(schema map[string]any) {
+	props, _ := schema["properties"].(map[string]any)
+	if u, ok := props["unsigned"].(map[string]any); ok {
+		if _, has := u["description"]; !has {
+			u["description"] = UnsignedDescription
+		}
+	}
 }

@@ -19,8 +19,6 @@ type Error struct {
 	Message string
 }
 
-func (e *Error) Error() string { return e.Message }
-
 // Errorf returns an *Error with the code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
@@ -35,5 +33,7 @@ func ErrorCode(err error) string {
 	return ""
 }
 
+func (e *Error) Error() string { return e.Message }
+
 // ErrNotFound is the not-found error for a kind of thing, named in the message.
-func notFound(what string) *Error { return Errorf(ENOTFOUND, "%s not found.", what) }
+func NotFound(what string) *Error { return Errorf(ENOTFOUND, "%s not found.", what) }

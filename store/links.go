@@ -1,24 +1,12 @@
 package store
 
 import (
-	"context"
-	"database/sql"
-	"fmt"
 	"github.com/quire-docs/quire/internal/richtext"
 	"net/url"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
-
-// Links are extracted from a page's markdown when a revision is written and stored resolved:
-//   /pages/<id>, /pages/<slug path>  a page (by id, else by path)
-//   relative .md paths                a page, by path from the linking page's folder
-//   /files/<id>                       a file
-//   http(s)/mailto URLs               a URL
-// A page link that resolves to nothing is stored as written: it is broken. Whether a page or a
-// file target is there is decided when links are read, against that revision.
 
 // Link is one stored link.
 type Link struct {
@@ -27,15 +15,37 @@ type Link struct {
 	Target string
 }
 
-// linkResolver finds link targets in the content being written.
-type linkResolver interface {
-	hasPage(id string) bool
-	pathID(path string) (string, bool)
+// LinkTarget is a target of a revision's links, with its status and the pages linking to it.
+type LinkTarget struct {
+	Kind    string
+	Target  string
+	Status  string // ok | broken | in-app
+	Sources []string
 }
 
-// resolveLink turns a link destination of the page at pagePath into a stored link; ok is false
+// LinkStats counts a revision's links (each page's link to a target once).
+type LinkStats struct {
+	Total  int
+	Broken int
+}
+
+// LinkFilter narrows a link list: to one page's links, to one status. AppPrefix is the URL
+// prefix of quire's own app: URL links under it are `in-app`.
+type LinkFilter struct {
+	PageID    *string
+	Status    *string
+	AppPrefix string
+}
+
+// LinkResolver finds link targets in the content being written.
+type LinkResolver interface {
+	HasPage(id string) bool
+	PathID(path string) (string, bool)
+}
+
+// ResolveLink turns a link destination of the page at pagePath into a stored link; ok is false
 // for what is not a link to record (an anchor in the same page, an unknown scheme).
-func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok bool) {
+func ResolveLink(dest, pagePath string, r LinkResolver) (kind, target string, ok bool) {
 	dest = strings.TrimSpace(dest)
 	if dest == "" || strings.HasPrefix(dest, "#") {
 		return "", "", false
@@ -55,10 +65,10 @@ func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok
 	switch {
 	case strings.HasPrefix(p, "/pages/"):
 		x := strings.Trim(strings.TrimPrefix(p, "/pages/"), "/")
-		if r.hasPage(x) {
+		if r.HasPage(x) {
 			return "page", x, true
 		}
-		if id, ok := r.pathID(x); ok {
+		if id, ok := r.PathID(x); ok {
 			return "page", id, true
 		}
 		return "page", dest, true
@@ -70,7 +80,7 @@ func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok
 		if base := path.Base(target); strings.EqualFold(base, "readme") {
 			target = path.Dir(target)
 		}
-		if id, ok := r.pathID(target); ok {
+		if id, ok := r.PathID(target); ok {
 			return "page", id, true
 		}
 		return "page", dest, true
@@ -78,13 +88,13 @@ func resolveLink(dest, pagePath string, r linkResolver) (kind, target string, ok
 	return "", "", false
 }
 
-// pageLinks extracts and resolves the links of pages (their Markdown set).
-func pageLinks(pages []*RevisionPage, r linkResolver) []Link {
+// PageLinks extracts and resolves the links of pages (their Markdown set).
+func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
 	var out []Link
 	for _, p := range pages {
 		seen := map[[2]string]bool{}
 		for _, d := range richtext.Links(p.Markdown) {
-			kind, target, ok := resolveLink(d, p.Path, r)
+			kind, target, ok := ResolveLink(d, p.Path, r)
 			if !ok || seen[[2]string{kind, target}] {
 				continue
 			}
@@ -100,10 +110,10 @@ var refLink = regexp.MustCompile(`\]\(\s*/(pages|files)/([^)\s#?/]+)`)
 // relRefLink is a relative link to a batch ref: ./<ref>.md for a page, ./<ref> for a file.
 var relRefLink = regexp.MustCompile(`\]\(\s*(?:<\./([^>#?/]+)>|\./([^)\s#?/]+))`)
 
-// rewriteRefs replaces the batch's refs in markdown links (/pages/<ref> and ./<ref>.md for pages,
+// RewriteRefs replaces the batch's refs in markdown links (/pages/<ref> and ./<ref>.md for pages,
 // /files/<ref> and ./<ref> for files) by the ids they were given, so the stored markdown links to
 // ids: /pages/<id> and /files/<id>.
-func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
+func RewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 	if len(pageRefs) == 0 && len(fileRefs) == 0 {
 		return md
 	}
@@ -133,128 +143,8 @@ func rewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 	})
 }
 
-// writeLinks stores the links of newly written page versions. A page whose body and path are
-// those of the row it was read from keeps that row's links; the others' are extracted from their
-// markdown and resolved against the new content.
-func writeLinks(ctx context.Context, tx *Tx, changed []*RevisionPage, r linkResolver) error {
-	var parse []*RevisionPage
-	var need []int64
-	for _, p := range changed {
-		if p.version != 0 && p.BodyID == p.readBody && p.Path == p.readPath {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
-				SELECT ?, kind, target FROM page_links WHERE version_id = ?`, p.written, p.version); err != nil {
-				return fmt.Errorf("store: unable to copy links: %w", err)
-			}
-			continue
-		}
-		parse = append(parse, p)
-		if p.Markdown == "" && p.BodyID != 0 {
-			need = append(need, p.BodyID)
-		}
-	}
-	if len(need) > 0 {
-		bodies, err := loadBodies(ctx, tx, need)
-		if err != nil {
-			return err
-		}
-		for _, p := range parse {
-			if p.Markdown == "" && p.BodyID != 0 {
-				p.Markdown = bodies[p.BodyID]
-			}
-		}
-	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO page_links (version_id, kind, target) VALUES (?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("store: unable to write links: %w", err)
-	}
-	defer ins.Close()
-	written := make(map[string]int64, len(parse))
-	for _, p := range parse {
-		written[p.ID] = p.written
-	}
-	for _, l := range pageLinks(parse, r) {
-		if _, err := ins.ExecContext(ctx, written[l.PageID], l.Kind, l.Target); err != nil {
-			return fmt.Errorf("store: unable to write links: %w", err)
-		}
-	}
-	return nil
-}
-
-// LinkTarget is a target of a revision's links, with its status and the pages linking to it.
-type LinkTarget struct {
-	Kind    string
-	Target  string
-	Status  string // ok | broken | in-app
-	Sources []string
-}
-
-// LinkStats counts a revision's links (each page's link to a target once).
-type LinkStats struct {
-	Total  int
-	Broken int
-}
-
-// LinkFilter narrows a link list: to one page's links, to one status. AppPrefix is the URL
-// prefix of quire's own app: URL links under it are `in-app`.
-type LinkFilter struct {
-	PageID    *string
-	Status    *string
-	AppPrefix string
-}
-
-// revisionLinks returns the links of a revision's pages, and its pages and files by id.
-func revisionLinks(ctx context.Context, q querier, revisionID string) ([]Link, map[string]bool, map[string]bool, error) {
-	v, err := newView(ctx, q, revisionID)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	pages, err := v.all(false)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	versions := make(map[int64]bool, len(pages))
-	pageSet := make(map[string]bool, len(pages))
-	for _, p := range pages {
-		versions[p.version] = true
-		pageSet[p.ID] = true
-	}
-	var links []Link
-	for _, el := range v.c {
-		rows, err := q.QueryContext(ctx, `SELECT p.id, p.page_id, l.kind, l.target FROM page_versions p
-			JOIN page_links l ON l.version_id = p.id
-			WHERE p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, el.line, el.upto, el.upto)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
-		}
-		for rows.Next() {
-			var version int64
-			var l Link
-			if err := rows.Scan(&version, &l.PageID, &l.Kind, &l.Target); err != nil {
-				rows.Close()
-				return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
-			}
-			if versions[version] {
-				links = append(links, l)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
-		}
-	}
-	files, err := revisionFiles(ctx, q, revisionID, "1 = 1")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	fileSet := make(map[string]bool, len(files))
-	for _, f := range files {
-		fileSet[f.ID] = true
-	}
-	return links, pageSet, fileSet, nil
-}
-
-// linkStatus is ok, broken or in-app.
-func linkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
+// LinkStatus is ok, broken or in-app.
+func LinkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
 	switch {
 	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target]:
 		return "broken"
@@ -262,144 +152,4 @@ func linkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
 		return "in-app"
 	}
 	return "ok"
-}
-
-// FindLinks lists the targets of a revision's links, by kind and target, with the stats of all
-// of them (whatever the status filter).
-func (s *Store) FindLinks(ctx context.Context, revisionID string, f LinkFilter, p Page) (List[*LinkTarget], LinkStats, error) {
-	var stats LinkStats
-	cur, err := decodeCursor(p.Cursor, 2)
-	if err != nil {
-		return List[*LinkTarget]{}, stats, err
-	}
-	var links []Link
-	var pages, files map[string]bool
-	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
-		links, pages, files, err = revisionLinks(ctx, tx, revisionID)
-		return err
-	}); err != nil {
-		return List[*LinkTarget]{}, stats, err
-	}
-	byTarget := map[[2]string]*LinkTarget{}
-	var targets []*LinkTarget
-	for _, l := range links {
-		if f.PageID != nil && l.PageID != *f.PageID {
-			continue
-		}
-		key := [2]string{l.Kind, l.Target}
-		lt := byTarget[key]
-		if lt == nil {
-			lt = &LinkTarget{Kind: l.Kind, Target: l.Target, Status: linkStatus(l, pages, files, f.AppPrefix)}
-			byTarget[key] = lt
-			targets = append(targets, lt)
-		}
-		lt.Sources = append(lt.Sources, l.PageID)
-		stats.Total++
-		if lt.Status == "broken" {
-			stats.Broken++
-		}
-	}
-	sort.Slice(targets, func(i, j int) bool {
-		if targets[i].Kind != targets[j].Kind {
-			return targets[i].Kind < targets[j].Kind
-		}
-		return targets[i].Target < targets[j].Target
-	})
-	count := 0
-	var items []*LinkTarget
-	for _, lt := range targets {
-		if f.Status != nil && lt.Status != *f.Status {
-			continue
-		}
-		count++
-		sort.Strings(lt.Sources)
-		if cur != nil && (lt.Kind < cur[0] || (lt.Kind == cur[0] && lt.Target <= cur[1])) {
-			continue
-		}
-		if len(items) <= p.limit() {
-			items = append(items, lt)
-		}
-	}
-	return finishPage(items, p.limit(), count, func(lt *LinkTarget) []string { return []string{lt.Kind, lt.Target} }), stats, nil
-}
-
-// CountLinksBrokenSince counts the broken links of a revision that were not broken (or not
-// there) in another: the links a change request broke.
-func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID string) (int, error) {
-	var links, baseLinks []Link
-	var pages, files, basePages, baseFiles map[string]bool
-	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
-		if links, pages, files, err = revisionLinks(ctx, tx, revisionID); err != nil {
-			return err
-		}
-		baseLinks, basePages, baseFiles, err = revisionLinks(ctx, tx, baseID)
-		return err
-	}); err != nil {
-		return 0, err
-	}
-	brokenBefore := map[Link]bool{}
-	for _, l := range baseLinks {
-		if linkStatus(l, basePages, baseFiles, "") == "broken" {
-			brokenBefore[l] = true
-		}
-	}
-	n := 0
-	for _, l := range links {
-		if linkStatus(l, pages, files, "") == "broken" && !brokenBefore[l] {
-			n++
-		}
-	}
-	return n, nil
-}
-
-// FindBacklinks lists the pages of a revision that link to a page or a file, by page id: the
-// page versions holding such a link, kept when they are the versions the revision holds.
-func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target string, p Page) (List[string], error) {
-	cur, err := decodeCursor(p.Cursor, 1)
-	if err != nil {
-		return List[string]{}, err
-	}
-	v, err := newView(ctx, s.reader, revisionID)
-	if err != nil {
-		return List[string]{}, err
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT p.id, p.page_id FROM page_links l JOIN page_versions p ON p.id = l.version_id
-		WHERE l.kind = ? AND l.target = ?`, kind, target)
-	if err != nil {
-		return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
-	}
-	candidates := map[int64]string{}
-	var ids []string
-	for rows.Next() {
-		var version int64
-		var id string
-		if err := rows.Scan(&version, &id); err != nil {
-			rows.Close()
-			return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
-		}
-		candidates[version] = id
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
-	}
-	held, err := v.pages(ids, false)
-	if err != nil {
-		return List[string]{}, err
-	}
-	var all []string
-	for id, pg := range held {
-		if candidates[pg.version] == id {
-			all = append(all, id)
-		}
-	}
-	sort.Strings(all)
-	var items []string
-	for _, id := range all {
-		if (cur == nil || id > cur[0]) && len(items) <= p.limit() {
-			items = append(items, id)
-		}
-	}
-	return finishPage(items, p.limit(), len(all), func(id string) []string { return []string{id} }), nil
 }

@@ -25,7 +25,7 @@ func FuzzLinkExtraction(f *testing.F) {
 	refs := map[string]string{"ref1": "P1", "file-ref": "F1"}
 	f.Fuzz(func(t *testing.T, md string) {
 		for _, dest := range richtext.Links(md) {
-			kind, target, ok := resolveLink(dest, "guide/intro", pages)
+			kind, target, ok := ResolveLink(dest, "guide/intro", pages)
 			if !ok {
 				continue
 			}
@@ -36,11 +36,11 @@ func FuzzLinkExtraction(f *testing.F) {
 				t.Fatalf("%q resolved to an empty %s target", dest, kind)
 			}
 		}
-		if got := rewriteRefs(md, nil, nil); got != md {
+		if got := RewriteRefs(md, nil, nil); got != md {
 			t.Fatalf("rewriting without refs changed the markdown:\n%q\n%q", md, got)
 		}
-		once := rewriteRefs(md, refs, refs)
-		if twice := rewriteRefs(once, refs, refs); twice != once {
+		once := RewriteRefs(md, refs, refs)
+		if twice := RewriteRefs(once, refs, refs); twice != once {
 			t.Fatalf("rewriting refs is not stable:\n%q\n%q", once, twice)
 		}
 		if !strings.Contains(md, "/") && once != md {
@@ -55,9 +55,9 @@ type fuzzPages struct {
 	byPath map[string]string
 }
 
-func (f fuzzPages) hasPage(id string) bool { return f.byID[id] }
+func (f fuzzPages) HasPage(id string) bool { return f.byID[id] }
 
-func (f fuzzPages) pathID(path string) (string, bool) {
+func (f fuzzPages) PathID(path string) (string, bool) {
 	id, ok := f.byPath[path]
 	return id, ok
 }

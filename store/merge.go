@@ -1,31 +1,23 @@
 package store
 
 import (
-	"context"
-	"fmt"
 	"sort"
 	"strings"
 )
 
-// Three-way merge of page trees, page by page and field by field, against the last common
-// revision (base): a field changed on one side only takes that side; changed the same way on
-// both, it merges cleanly; changed differently on both, the page is a conflict. A page deleted on
-// one side and changed on the other is a conflict too; deleted on one side and untouched on the
-// other, it is deleted.
-
-// mergeConflict names a page that cannot merge and why.
-type mergeConflict struct {
+// MergeConflict names a page that cannot merge and why.
+type MergeConflict struct {
 	PageID string
 	Title  string
 	Reason string
 }
 
-// bodyLoader returns the markdown of page bodies by id.
-type bodyLoader func(ids []int64) (map[int64]string, error)
+// BodyLoader returns the markdown of page bodies by id.
+type BodyLoader func(ids []int64) (map[int64]string, error)
 
-// threeWayMerge merges the pages with the given ids, as base, ours and theirs hold them (a
+// ThreeWayMerge merges the pages with the given ids, as base, ours and theirs hold them (a
 // missing page is absent on that side). It returns each page's merged version (nil: absent).
-func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLoader) (map[string]*RevisionPage, []mergeConflict, error) {
+func ThreeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies BodyLoader) (map[string]*RevisionPage, []MergeConflict, error) {
 	// Bodies are compared by id first; only ids that differ need their markdown compared.
 	need := map[int64]bool{}
 	for _, id := range ids {
@@ -68,7 +60,7 @@ func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLo
 	}
 
 	merged := make(map[string]*RevisionPage, len(ids))
-	var conflicts []mergeConflict
+	var conflicts []MergeConflict
 	for _, id := range ids {
 		bp, op, tp := b[id], o[id], t[id]
 		switch {
@@ -83,20 +75,20 @@ func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLo
 			continue
 		case bp != nil && op == nil:
 			if !samePage(bp, tp, sameBody) {
-				conflicts = append(conflicts, mergeConflict{id, tp.Title, "deleted on one side, changed on the other"})
+				conflicts = append(conflicts, MergeConflict{id, tp.Title, "deleted on one side, changed on the other"})
 			}
 			merged[id] = nil
 			continue
 		case bp != nil && tp == nil:
 			if !samePage(bp, op, sameBody) {
-				conflicts = append(conflicts, mergeConflict{id, op.Title, "deleted on one side, changed on the other"})
+				conflicts = append(conflicts, MergeConflict{id, op.Title, "deleted on one side, changed on the other"})
 			}
 			merged[id] = nil
 			continue
 		}
 		p, reason := mergePage(bp, op, tp, sameBody)
 		if reason != "" {
-			conflicts = append(conflicts, mergeConflict{id, op.Title, reason})
+			conflicts = append(conflicts, MergeConflict{id, op.Title, reason})
 			continue
 		}
 		if p.UpdatedAt.Before(tp.UpdatedAt) {
@@ -105,99 +97,27 @@ func threeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies bodyLo
 		merged[id] = p
 	}
 	if len(conflicts) > 0 {
-		sortConflicts(conflicts)
+		SortConflicts(conflicts)
 		return nil, conflicts, nil
 	}
 	return merged, nil, nil
 }
 
-// applyMerge puts merged pages into a tree over main's content and checks the result: a merged
-// page must still have its parent, a deleted page no subpages left, and no page may end up inside
-// itself. A page of main keeps its slug; one new to main, moved or renamed gives way.
-func applyMerge(tree *pageTree, merged map[string]*RevisionPage) []mergeConflict {
-	ids := make([]string, 0, len(merged))
-	for id := range merged {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	tree.load(ids)
-	mainPages := map[string]*RevisionPage{}
-	for _, id := range ids {
-		if m := tree.get(id); m != nil {
-			mainPages[id] = m.clone()
-		}
-	}
-	var removed []string
-	for _, id := range ids {
-		if p := merged[id]; p != nil {
-			if mainPages[id] == nil {
-				tree.kids[id] = true // new to main: main holds no subpages of it
-			}
-			tree.set(p.clone())
-		} else if tree.get(id) != nil {
-			tree.remove(id)
-			removed = append(removed, id)
-		}
-	}
-	var conflicts []mergeConflict
-	for _, id := range removed {
-		for _, c := range tree.children(id) {
-			conflicts = append(conflicts, mergeConflict{c.ID, c.Title, "its parent page was deleted on the other side"})
-		}
-	}
-	for _, id := range ids {
-		p := tree.pages[id]
-		if p == nil {
-			continue
-		}
-		seen := map[string]bool{p.ID: true}
-		for a := p.ParentID; a != nil; {
-			parent := tree.get(*a)
-			if parent == nil {
-				conflicts = append(conflicts, mergeConflict{p.ID, p.Title, "its parent page was deleted on the other side"})
-				break
-			}
-			if seen[parent.ID] {
-				conflicts = append(conflicts, mergeConflict{p.ID, p.Title, "moved inside each other on the two sides"})
-				break
-			}
-			seen[parent.ID] = true
-			a = parent.ParentID
-		}
-	}
-	if len(conflicts) > 0 {
-		sortConflicts(conflicts)
-		return conflicts
-	}
-	for _, id := range ids {
-		p := tree.pages[id]
-		if p == nil {
-			continue
-		}
-		if m := mainPages[id]; m == nil || m.Slug != p.Slug || !equalPtr(m.ParentID, p.ParentID) {
-			tree.fresh[id] = true
-		} else {
-			p.Path = m.Path // where main put it: the other side may have read an older parent path
-		}
-	}
-	tree.normalize()
-	return nil
-}
-
-func sortConflicts(c []mergeConflict) {
+// SortConflicts orders conflicts by page, so a merge reports them the same way every time.
+func SortConflicts(c []MergeConflict) {
 	sort.Slice(c, func(i, j int) bool { return c[i].PageID < c[j].PageID })
 }
 
 // samePage reports whether a page is unchanged between two revisions.
 func samePage(x, y *RevisionPage, sameBody func(x, y *RevisionPage) bool) bool {
-	return equalPtr(x.ParentID, y.ParentID) && x.Position == y.Position && x.Title == y.Title &&
-		x.Slug == y.Slug && equalPtr(x.Emoji, y.Emoji) && x.Description == y.Description &&
+	return EqualPtr(x.ParentID, y.ParentID) && x.Position == y.Position && x.Title == y.Title &&
+		x.Slug == y.Slug && EqualPtr(x.Emoji, y.Emoji) && x.Description == y.Description &&
 		x.Hidden == y.Hidden && sameMeta(x, y) && sameBody(x, y)
 }
 
 // mergePage merges one page present on both sides (and in the base, when bp is not nil).
 func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool) (*RevisionPage, string) {
-	out := op.clone()
+	out := op.Clone()
 	var clashes []string
 	pick := func(name string, oursChanged, theirsChanged, same bool, takeTheirs func()) {
 		switch {
@@ -216,21 +136,21 @@ func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool)
 		}
 		return out, ""
 	}
-	pick("location", !(equalPtr(bp.ParentID, op.ParentID) && bp.Position == op.Position),
-		!(equalPtr(bp.ParentID, tp.ParentID) && bp.Position == tp.Position),
-		equalPtr(op.ParentID, tp.ParentID) && op.Position == tp.Position,
+	pick("location", !(EqualPtr(bp.ParentID, op.ParentID) && bp.Position == op.Position),
+		!(EqualPtr(bp.ParentID, tp.ParentID) && bp.Position == tp.Position),
+		EqualPtr(op.ParentID, tp.ParentID) && op.Position == tp.Position,
 		func() { out.ParentID, out.Position = tp.ParentID, tp.Position })
 	pick("title", bp.Title != op.Title, bp.Title != tp.Title, op.Title == tp.Title, func() { out.Title = tp.Title })
 	pick("slug", bp.Slug != op.Slug, bp.Slug != tp.Slug, op.Slug == tp.Slug, func() { out.Slug = tp.Slug })
-	pick("emoji", !equalPtr(bp.Emoji, op.Emoji), !equalPtr(bp.Emoji, tp.Emoji), equalPtr(op.Emoji, tp.Emoji), func() { out.Emoji = tp.Emoji })
+	pick("emoji", !EqualPtr(bp.Emoji, op.Emoji), !EqualPtr(bp.Emoji, tp.Emoji), EqualPtr(op.Emoji, tp.Emoji), func() { out.Emoji = tp.Emoji })
 	pick("description", bp.Description != op.Description, bp.Description != tp.Description, op.Description == tp.Description,
 		func() { out.Description = tp.Description })
 	pick("hidden", bp.Hidden != op.Hidden, bp.Hidden != tp.Hidden, op.Hidden == tp.Hidden, func() { out.Hidden = tp.Hidden })
-	pick("icon", !equalPtr(bp.Icon, op.Icon), !equalPtr(bp.Icon, tp.Icon), equalPtr(op.Icon, tp.Icon), func() { out.Icon = tp.Icon })
+	pick("icon", !EqualPtr(bp.Icon, op.Icon), !EqualPtr(bp.Icon, tp.Icon), EqualPtr(op.Icon, tp.Icon), func() { out.Icon = tp.Icon })
 	pick("noIndex", bp.NoIndex != op.NoIndex, bp.NoIndex != tp.NoIndex, op.NoIndex == tp.NoIndex, func() { out.NoIndex = tp.NoIndex })
 	pick("noRobotsIndex", bp.NoRobotsIndex != op.NoRobotsIndex, bp.NoRobotsIndex != tp.NoRobotsIndex, op.NoRobotsIndex == tp.NoRobotsIndex,
 		func() { out.NoRobotsIndex = tp.NoRobotsIndex })
-	pick("condition", !equalPtr(bp.Condition, op.Condition), !equalPtr(bp.Condition, tp.Condition), equalPtr(op.Condition, tp.Condition),
+	pick("condition", !EqualPtr(bp.Condition, op.Condition), !EqualPtr(bp.Condition, tp.Condition), EqualPtr(op.Condition, tp.Condition),
 		func() { out.Condition = tp.Condition })
 	pick("content", !sameBody(bp, op), !sameBody(bp, tp), sameBody(op, tp), func() { out.BodyID = tp.BodyID })
 	if len(clashes) > 0 {
@@ -239,37 +159,75 @@ func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool)
 	return out, ""
 }
 
-// loadBodies returns the markdown of page bodies.
-func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		rows, err := q.QueryContext(ctx, `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			var md string
-			if err := rows.Scan(&id, &md); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: unable to load bodies: %w", err)
-			}
-			out[id] = md
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+// ApplyMerge puts merged pages into a tree over main's content and checks the result: a merged
+// page must still have its parent, a deleted page no subpages left, and no page may end up inside
+// itself. A page of main keeps its slug; one new to main, moved or renamed gives way.
+func ApplyMerge(tree *PageTree, merged map[string]*RevisionPage) []MergeConflict {
+	ids := make([]string, 0, len(merged))
+	for id := range merged {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	tree.load(ids)
+	mainPages := map[string]*RevisionPage{}
+	for _, id := range ids {
+		if m := tree.get(id); m != nil {
+			mainPages[id] = m.Clone()
 		}
 	}
-	return out, nil
-}
-
-// placeholders returns "?, ?, …" for n arguments.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+	var removed []string
+	for _, id := range ids {
+		if p := merged[id]; p != nil {
+			if mainPages[id] == nil {
+				tree.kids[id] = true // new to main: main holds no subpages of it
+			}
+			tree.set(p.Clone())
+		} else if tree.get(id) != nil {
+			tree.remove(id)
+			removed = append(removed, id)
+		}
+	}
+	var conflicts []MergeConflict
+	for _, id := range removed {
+		for _, c := range tree.children(id) {
+			conflicts = append(conflicts, MergeConflict{PageID: c.ID, Title: c.Title, Reason: "its parent page was deleted on the other side"})
+		}
+	}
+	for _, id := range ids {
+		p := tree.pages[id]
+		if p == nil {
+			continue
+		}
+		seen := map[string]bool{p.ID: true}
+		for a := p.ParentID; a != nil; {
+			parent := tree.get(*a)
+			if parent == nil {
+				conflicts = append(conflicts, MergeConflict{PageID: p.ID, Title: p.Title, Reason: "its parent page was deleted on the other side"})
+				break
+			}
+			if seen[parent.ID] {
+				conflicts = append(conflicts, MergeConflict{PageID: p.ID, Title: p.Title, Reason: "moved inside each other on the two sides"})
+				break
+			}
+			seen[parent.ID] = true
+			a = parent.ParentID
+		}
+	}
+	if len(conflicts) > 0 {
+		SortConflicts(conflicts)
+		return conflicts
+	}
+	for _, id := range ids {
+		p := tree.pages[id]
+		if p == nil {
+			continue
+		}
+		if m := mainPages[id]; m == nil || m.Slug != p.Slug || !EqualPtr(m.ParentID, p.ParentID) {
+			tree.fresh[id] = true
+		} else {
+			p.Path = m.Path // where main put it: the other side may have read an older parent path
+		}
+	}
+	tree.normalize()
+	return nil
 }

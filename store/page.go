@@ -15,13 +15,6 @@ type Page struct {
 	Limit  int
 }
 
-func (p Page) limit() int {
-	if p.Limit <= 0 {
-		return DefaultLimit
-	}
-	return p.Limit
-}
-
 // List is one page of a list: the items, the total count under the same filters, and the cursor
 // of the next page ("" on the last page).
 type List[T any] struct {
@@ -30,18 +23,27 @@ type List[T any] struct {
 	Next  string
 }
 
-// cursor is the sort key of the last item of a page: keyset pagination resumes after it, so a
-// deep page costs what the first one does.
-type cursor []string
+// Size is the number of items the page asks for (DefaultLimit when unset).
+func (p Page) Size() int {
+	if p.Limit <= 0 {
+		return DefaultLimit
+	}
+	return p.Limit
+}
 
-func encodeCursor(keys ...string) string {
+// Cursor is the sort key of the last item of a page: keyset pagination resumes after it, so a
+// deep page costs what the first one does.
+type Cursor []string
+
+// EncodeCursor makes the opaque cursor of a page from the sort keys of its last item.
+func EncodeCursor(keys ...string) string {
 	b, _ := json.Marshal(keys)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// decodeCursor returns the keys of a cursor, nil for the first page, or an EINVALID error when
-// the cursor was not made by encodeCursor with n keys.
-func decodeCursor(s string, n int) (cursor, error) {
+// DecodeCursor returns the keys of a cursor, nil for the first page, or an EINVALID error when
+// the cursor was not made by EncodeCursor with n keys.
+func DecodeCursor(s string, n int) (Cursor, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -56,13 +58,13 @@ func decodeCursor(s string, n int) (cursor, error) {
 	return keys, nil
 }
 
-// finishPage trims the one extra row a list query fetched to learn whether a next page exists,
+// FinishPage trims the one extra row a list query fetched to learn whether a next page exists,
 // and encodes the next cursor from the last kept item.
-func finishPage[T any](items []T, limit, count int, key func(T) []string) List[T] {
+func FinishPage[T any](items []T, limit, count int, key func(T) []string) List[T] {
 	out := List[T]{Items: items, Count: count}
 	if len(items) > limit {
 		out.Items = items[:limit]
-		out.Next = encodeCursor(key(out.Items[limit-1])...)
+		out.Next = EncodeCursor(key(out.Items[limit-1])...)
 	}
 	if out.Items == nil {
 		out.Items = []T{}

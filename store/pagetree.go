@@ -1,74 +1,27 @@
 package store
 
 import (
-	"errors"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 )
 
-// PageChange is one change of a content batch. Type is insert_page, update_page, delete_page,
-// revert_page or insert_files.
-type PageChange struct {
-	Type          string
-	Ref           *string
-	Page          *string // update_page, delete_page, revert_page: the page's id or a ref of the batch
-	Title         *string
-	Slug          *string // given explicitly: it must be free among the page's siblings
-	Emoji         *string // "" removes it
-	Icon          *string // "" removes it
-	Description   *string
-	Hidden        *bool
-	NoIndex       *bool
-	NoRobotsIndex *bool
-	Condition     *string // "" removes it
-	Markdown      *string
-	SetInto       bool         // Into was given: nil is the top level
-	Into          *string      // the parent page's id or a ref of the batch
-	Files         []FileUpload // insert_files
-	At            *int         // index among the new siblings; nil: the end
-	Revision      *string      // revert_page: the revision to revert to (nil: the batch's base)
-	Blocks        []string     // revert_page: block-level reverts, which are refused
-}
-
-// PageOutcome is what a batch did to one page, compared with the revision it started from:
-// created, updated or deleted. Ref is the batch's ref of a created page.
-type PageOutcome struct {
-	PageID string
-	Kind   string // created | updated | deleted
-	Ref    *string
-}
-
-// BatchResult is what a content batch wrote.
-type BatchResult struct {
-	Revision string
-	Refs     map[string]string // page and file refs to the ids they were given
-	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
-	Files    []*RevisionFile   // the files inserted, in order
-}
-
-// pageTree is a revision's pages being edited: loaded lazily from the revision it starts from
+// PageTree is a revision's pages being edited: loaded lazily from the revision it starts from
 // (only the pages a change reaches: by id, a parent's children, a subtree), with the batch's refs.
 // What it changes is told apart from what it only read by comparing with the loaded rows.
-type pageTree struct {
-	src   *view                    // the revision the tree starts from; nil: none
+type PageTree struct {
+	Src   PageSource               // the revision the tree starts from; nil: none
 	pages map[string]*RevisionPage // the loaded pages as they are now
-	orig  map[string]*RevisionPage // the loaded pages as src holds them
+	Orig  map[string]*RevisionPage // the loaded pages as Src holds them
 	gone  map[string]bool          // pages of src deleted
 	kids  map[string]bool          // parents ("" the top level) whose children are loaded
 	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
 	byParent map[string]map[string]*RevisionPage
-	err      error // the first read that failed
-	refs     map[string]string
-	// fileRefs and files are what insert_files changes bring: the ids of the batch's file refs,
+	Err      error             // the first read that failed
+	Refs     map[string]string // the batch's page refs, to the ids they were given
+	// FileRefs and Files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
-	fileRefs map[string]string
-	files    []FileUpload
+	FileRefs map[string]string
+	Files    []FileUpload
 	now      time.Time
 	// fresh holds the pages the batch inserted, moved or gave a new slug: when slugs collide
 	// they give way, so a page the batch left alone keeps its path.
@@ -79,21 +32,33 @@ type pageTree struct {
 	// touched holds the pages the batch changed, in the order it first touched them.
 	touched    []string
 	touchedSet map[string]bool
-	// older returns a page as it is in another revision of the space (nil: not there), for
-	// revert_page; base is the revision reverted to when a change names none.
-	older func(revision, pageID string) (*RevisionPage, error)
-	base  string
+	// Older returns a page as it is in another revision of the space (nil: not there), for
+	// revert_page; Base is the revision reverted to when a change names none.
+	Older func(revision, pageID string) (*RevisionPage, error)
+	Base  string
 }
 
-func newPageTree(src *view, now time.Time) *pageTree {
-	return &pageTree{src: src, pages: map[string]*RevisionPage{}, orig: map[string]*RevisionPage{}, gone: map[string]bool{},
-		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, refs: map[string]string{}, fileRefs: map[string]string{},
+// PageSource is what a page tree reads of the revision it starts from; a backend implements it
+// over its storage.
+type PageSource interface {
+	// Pages returns the pages with the given ids the revision holds, by id.
+	Pages(ids []string, bodies bool) (map[string]*RevisionPage, error)
+	// Children returns the pages under a parent (nil: the top level), unordered.
+	Children(parent *string) ([]*RevisionPage, error)
+	// ByPath returns the page at a path, nil when there is none.
+	ByPath(path string, bodies bool) (*RevisionPage, error)
+}
+
+// NewPageTree starts a tree from src (nil: no revision).
+func NewPageTree(src PageSource, now time.Time) *PageTree {
+	return &PageTree{Src: src, pages: map[string]*RevisionPage{}, Orig: map[string]*RevisionPage{}, gone: map[string]bool{},
+		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, Refs: map[string]string{}, FileRefs: map[string]string{},
 		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, touchedSet: map[string]bool{}}
 }
 
 // resolve returns the id of a page named by ref or id, or "" when there is none.
-func (t *pageTree) resolve(name string) string {
-	if id, ok := t.refs[name]; ok {
+func (t *PageTree) resolve(name string) string {
+	if id, ok := t.Refs[name]; ok {
 		return id
 	}
 	if t.get(name) != nil {
@@ -103,7 +68,7 @@ func (t *pageTree) resolve(name string) string {
 }
 
 // siblings returns the children of a parent (nil for the top level) in order, without except.
-func (t *pageTree) siblings(parent *string, except string) []*RevisionPage {
+func (t *PageTree) siblings(parent *string, except string) []*RevisionPage {
 	key := ""
 	if parent != nil {
 		key = *parent
@@ -114,91 +79,50 @@ func (t *pageTree) siblings(parent *string, except string) []*RevisionPage {
 			out = append(out, p)
 		}
 	}
-	sortSiblings(out)
+	SortSiblings(out)
 	return out
 }
 
-// positionAt returns the position that places a page at index at among siblings.
-func positionAt(sibs []*RevisionPage, at int) float64 {
-	switch {
-	case len(sibs) == 0:
-		return 0
-	case at <= 0:
-		return sibs[0].Position - 1
-	case at >= len(sibs):
-		return sibs[len(sibs)-1].Position + 1
-	}
-	lo, hi := sibs[at-1].Position, sibs[at].Position
-	if mid := lo + (hi-lo)/2; lo < mid && mid < hi {
-		return mid
-	}
-	// The gap is worn out (a float halves only so often): spread the siblings out again.
-	for i, s := range sibs {
-		s.Position = float64(i)
-	}
-	return float64(at) - 0.5
-}
-
-// fieldError is a change's error about one of its fields.
-type fieldError struct {
-	field string
-	msg   string
-}
-
-func (e *fieldError) Error() string { return e.field + ": " + e.msg }
-
-func fieldErrorf(field, format string, args ...any) error {
-	return &fieldError{field, fmt.Sprintf(format, args...)}
-}
-
-// apply applies a batch of changes in order; an invalid change fails the whole batch with an
+// Apply applies a batch of changes in order; an invalid change fails the whole batch with an
 // EINVALID error naming the change (changes[i], or changes[i].field) and why.
-func (t *pageTree) apply(changes []PageChange) error {
+func (t *PageTree) Apply(changes []PageChange) error {
 	for i, c := range changes {
 		err := t.applyOne(i, c)
-		if t.err != nil {
-			return t.err
+		if t.Err != nil {
+			return t.Err
 		}
 		if err != nil {
-			return changeError(i, err)
+			return ChangeError(i, err)
 		}
 	}
 	i, err := t.normalizeBatch()
-	if t.err != nil {
-		return t.err
+	if t.Err != nil {
+		return t.Err
 	}
 	if err != nil {
-		return changeError(i, err)
+		return ChangeError(i, err)
 	}
 	return nil
 }
 
-func changeError(i int, err error) error {
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		return Errorf(EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
-	}
-	return Errorf(EINVALID, "changes[%d]: %s", i, err.Error())
-}
-
 // touch records that the batch changed a page.
-func (t *pageTree) touch(id string) {
+func (t *PageTree) touch(id string) {
 	if !t.touchedSet[id] {
 		t.touchedSet[id] = true
 		t.touched = append(t.touched, id)
 	}
 }
 
-// outcomes says what the batch did to each page it touched, against the revision it started
+// Outcomes says what the batch did to each page it touched, against the revision it started
 // from; a page it created and deleted again is not there.
-func (t *pageTree) outcomes() []PageOutcome {
-	refOf := make(map[string]string, len(t.refs))
-	for ref, id := range t.refs {
+func (t *PageTree) Outcomes() []PageOutcome {
+	refOf := make(map[string]string, len(t.Refs))
+	for ref, id := range t.Refs {
 		refOf[id] = ref
 	}
 	var out []PageOutcome
 	for _, id := range t.touched {
-		was := t.orig[id] != nil
+		was := t.Orig[id] != nil
 		_, is := t.pages[id]
 		o := PageOutcome{PageID: id}
 		switch {
@@ -219,40 +143,36 @@ func (t *pageTree) outcomes() []PageOutcome {
 	return out
 }
 
-// MaxFileSize is the largest file an insert_files change takes (inline base64 files are held to
-// less by the API).
-const MaxFileSize = 10 << 20
-
 // checkRef refuses a ref already used in the batch, or one that is the path of a page of the
 // revision the batch started from (a ./<ref>.md link would be ambiguous).
-func (t *pageTree) checkRef(field, ref string) error {
-	if _, dup := t.refs[ref]; dup {
-		return fieldErrorf(field, "%q is already the ref of a page of this batch", ref)
+func (t *PageTree) checkRef(field, ref string) error {
+	if _, dup := t.Refs[ref]; dup {
+		return FieldErrorf(field, "%q is already the ref of a page of this batch", ref)
 	}
-	if _, dup := t.fileRefs[ref]; dup {
-		return fieldErrorf(field, "%q is already the ref of a file of this batch", ref)
+	if _, dup := t.FileRefs[ref]; dup {
+		return FieldErrorf(field, "%q is already the ref of a file of this batch", ref)
 	}
-	if t.src != nil && t.err == nil {
-		p, err := t.src.byPath(ref, false)
+	if t.Src != nil && t.Err == nil {
+		p, err := t.Src.ByPath(ref, false)
 		if err != nil {
-			t.err = err
+			t.Err = err
 			return nil
 		}
 		if p != nil {
-			return fieldErrorf(field, "%q is the path of an existing page", ref)
+			return FieldErrorf(field, "%q is the path of an existing page", ref)
 		}
 	}
 	return nil
 }
 
-func (t *pageTree) applyOne(i int, c PageChange) error {
+func (t *PageTree) applyOne(i int, c PageChange) error {
 	if c.Type != "insert_files" && c.Files != nil {
-		return fieldErrorf("files", "is only given with insert_files")
+		return FieldErrorf("files", "is only given with insert_files")
 	}
 	switch c.Type {
 	case "insert_page":
 		if c.Page != nil {
-			return fieldErrorf("page", "is not given when inserting")
+			return FieldErrorf("page", "is not given when inserting")
 		}
 		title := "Untitled"
 		if c.Title != nil {
@@ -263,7 +183,7 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 			if err := t.checkRef("ref", *c.Ref); err != nil {
 				return err
 			}
-			t.refs[*c.Ref] = p.ID
+			t.Refs[*c.Ref] = p.ID
 		}
 		if err := t.place(p, c.SetInto, c.Into, c.At, true); err != nil {
 			return err
@@ -275,7 +195,7 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 		return nil
 	case "update_page":
 		if c.Ref != nil {
-			return fieldErrorf("ref", "is only given when inserting")
+			return FieldErrorf("ref", "is only given when inserting")
 		}
 		id, err := t.target(c.Page)
 		if err != nil {
@@ -302,39 +222,39 @@ func (t *pageTree) applyOne(i int, c PageChange) error {
 		return t.revert(c)
 	case "insert_files":
 		if len(c.Files) == 0 {
-			return fieldErrorf("files", "is required")
+			return FieldErrorf("files", "is required")
 		}
 		for j, f := range c.Files {
 			if len(f.Data) > MaxFileSize {
-				return fieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), MaxFileSize>>20)
+				return FieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), MaxFileSize>>20)
 			}
 			f.ID = NewID()
 			if f.Ref != nil {
 				if err := t.checkRef(fmt.Sprintf("files[%d].ref", j), *f.Ref); err != nil {
 					return err
 				}
-				t.fileRefs[*f.Ref] = f.ID
+				t.FileRefs[*f.Ref] = f.ID
 			}
-			t.files = append(t.files, f)
+			t.Files = append(t.Files, f)
 		}
 		return nil
 	}
-	return fieldErrorf("operation", "unknown operation %q", c.Type)
+	return FieldErrorf("operation", "unknown operation %q", c.Type)
 }
 
 // revert puts a whole page back as it is in another revision: removed when it is not there,
 // restored (under its parent there, which must be in the tree) when it is.
-func (t *pageTree) revert(c PageChange) error {
+func (t *PageTree) revert(c PageChange) error {
 	if len(c.Blocks) > 0 {
-		return fieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
+		return FieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
 	}
 	if c.Page == nil {
-		return fieldErrorf("page", "is required")
+		return FieldErrorf("page", "is required")
 	}
-	if t.older == nil {
-		return fieldErrorf("operation", "revert_page is not available here")
+	if t.Older == nil {
+		return FieldErrorf("operation", "revert_page is not available here")
 	}
-	revision := t.base
+	revision := t.Base
 	if c.Revision != nil {
 		revision = *c.Revision
 	}
@@ -342,14 +262,14 @@ func (t *pageTree) revert(c PageChange) error {
 	if id == "" {
 		id = *c.Page // a page deleted since may be restored
 	}
-	old, err := t.older(revision, id)
+	old, err := t.Older(revision, id)
 	if err != nil {
 		return err
 	}
 	cur := t.get(id)
 	switch {
 	case old == nil && cur == nil:
-		return fieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
+		return FieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
 	case old == nil:
 		t.deleteWithSubpages(id)
 		return nil
@@ -357,12 +277,12 @@ func (t *pageTree) revert(c PageChange) error {
 	if old.ParentID != nil {
 		parent := t.get(*old.ParentID)
 		if parent == nil {
-			return fieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
+			return FieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
 				revision, *old.ParentID)
 		}
 		for a := parent; a != nil; {
 			if a.ID == id {
-				return fieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
+				return FieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
 			}
 			if a.ParentID == nil {
 				break
@@ -370,7 +290,7 @@ func (t *pageTree) revert(c PageChange) error {
 			a = t.get(*a.ParentID)
 		}
 	}
-	p := old.clone()
+	p := old.Clone()
 	p.Markdown, p.UpdatedAt = "", t.now
 	// Its path is recomputed: the path it had there follows parents that may have moved since.
 	t.fresh[id] = true
@@ -380,30 +300,30 @@ func (t *pageTree) revert(c PageChange) error {
 	return nil
 }
 
-func (t *pageTree) target(name *string) (string, error) {
+func (t *PageTree) target(name *string) (string, error) {
 	if name == nil {
-		return "", fieldErrorf("page", "is required")
+		return "", FieldErrorf("page", "is required")
 	}
 	id := t.resolve(*name)
 	if id == "" {
-		return "", fieldErrorf("page", "no page %q in the change request's content", *name)
+		return "", FieldErrorf("page", "no page %q in the change request's content", *name)
 	}
 	return id, nil
 }
 
 // place sets a page's parent and position from into/at.
-func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, isNew bool) error {
+func (t *PageTree) place(p *RevisionPage, setInto bool, into *string, at *int, isNew bool) error {
 	parent := p.ParentID
 	if setInto || isNew {
 		parent = nil
 		if into != nil {
 			id := t.resolve(*into)
 			if id == "" {
-				return fieldErrorf("into", "no page %q in the change request's content", *into)
+				return FieldErrorf("into", "no page %q in the change request's content", *into)
 			}
 			for a := &id; a != nil; {
 				if *a == p.ID {
-					return fieldErrorf("into", "a page cannot go inside itself or its subpages")
+					return FieldErrorf("into", "a page cannot go inside itself or its subpages")
 				}
 				ap := t.get(*a)
 				if ap == nil {
@@ -418,27 +338,27 @@ func (t *pageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	idx := len(sibs)
 	if at != nil {
 		if *at > len(sibs) {
-			return fieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
+			return FieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
 		}
 		idx = *at
 	}
-	if isNew || !equalPtr(p.ParentID, parent) {
+	if isNew || !EqualPtr(p.ParentID, parent) {
 		t.fresh[p.ID] = true
 	}
 	if !isNew {
 		t.unindex(p)
 	}
-	p.ParentID, p.Position = parent, positionAt(sibs, idx)
+	p.ParentID, p.Position = parent, PositionAt(sibs, idx)
 	if !isNew {
 		t.put(p)
 	}
 	return nil
 }
 
-func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
+func (t *PageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	// A new title changes the URL only of a page new in this batch (its slug follows the title
 	// until given one); an existing page keeps its slug unless a slug is given.
-	existed := t.orig[p.ID] != nil
+	existed := t.Orig[p.ID] != nil
 	_, explicit := t.explicitSlug[p.ID]
 	if c.Title != nil {
 		p.Title = *c.Title
@@ -481,152 +401,10 @@ func (t *pageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	}
 }
 
-func (t *pageTree) deleteWithSubpages(id string) {
+func (t *PageTree) deleteWithSubpages(id string) {
 	t.touch(id)
 	for _, c := range t.children(id) {
 		t.deleteWithSubpages(c.ID)
 	}
 	t.remove(id)
-}
-
-// normalize makes slugs unique among the siblings of fresh pages (a -2, -3… suffix on later
-// ones, fresh pages after the others) and recomputes the paths of fresh pages and, where a path
-// changed, of their subpages. Only the parents of fresh pages and the moved subtrees are read.
-func (t *pageTree) normalize() { _, _ = t.normalizeBatch() }
-
-// normalizeBatch is normalize for a batch: a slug the batch gave explicitly does not give way to
-// another page's; when it collides, the index of the change that gave it is returned with an
-// error, and the tree is left half done.
-func (t *pageTree) normalizeBatch() (int, error) {
-	var fresh []*RevisionPage
-	parents := map[string]bool{}
-	for id := range t.fresh {
-		p := t.pages[id]
-		if p == nil {
-			continue
-		}
-		fresh = append(fresh, p)
-		key := ""
-		if p.ParentID != nil {
-			key = *p.ParentID
-		}
-		parents[key] = true
-	}
-	keys := make([]string, 0, len(parents))
-	for k := range parents {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	// Untouched pages first, then those given an explicit slug, then the other fresh pages.
-	rank := func(p *RevisionPage) int {
-		if _, ok := t.explicitSlug[p.ID]; ok {
-			return 1
-		}
-		if t.fresh[p.ID] {
-			return 2
-		}
-		return 0
-	}
-	renamed := map[string]bool{}
-	for _, parent := range keys {
-		sibs := t.children(parent)
-		sortSiblings(sibs)
-		used := map[string]bool{}
-		for r := 0; r < 3; r++ {
-			for _, p := range sibs {
-				if rank(p) != r {
-					continue
-				}
-				if p.Slug == "" {
-					p.Slug = Slugify(p.Title)
-				}
-				if r == 1 && used[p.Slug] {
-					return t.explicitSlug[p.ID], fieldErrorf("slug", "%q is already the slug of a sibling page", p.Slug)
-				}
-				slug := p.Slug
-				for n := 2; used[slug]; n++ {
-					slug = p.Slug + "-" + strconv.Itoa(n)
-				}
-				used[slug] = true
-				if slug != p.Slug {
-					renamed[p.ID] = true
-				}
-				p.Slug = slug
-			}
-		}
-	}
-	for id := range renamed {
-		if !t.fresh[id] {
-			fresh = append(fresh, t.pages[id])
-		}
-	}
-	sort.Slice(fresh, func(i, j int) bool { return fresh[i].ID < fresh[j].ID })
-	for _, p := range fresh {
-		t.fixPath(p, map[string]bool{})
-	}
-	return 0, nil
-}
-
-// fixPath recomputes a page's path from its parent's, and its subpages' when it changed.
-func (t *pageTree) fixPath(p *RevisionPage, seen map[string]bool) {
-	if seen[p.ID] || t.err != nil {
-		return
-	}
-	seen[p.ID] = true
-	path := p.Slug
-	if p.ParentID != nil {
-		parent := t.get(*p.ParentID)
-		if parent == nil {
-			return
-		}
-		path = parent.Path + "/" + p.Slug
-	}
-	// A fresh page's subpages are looked at even when its path is what it was: a merge may have
-	// put them back where main had them while the page came from the other side.
-	if path == p.Path && !t.fresh[p.ID] {
-		return
-	}
-	p.Path = path
-	for _, c := range t.children(p.ID) {
-		t.fixPath(c, seen)
-	}
-}
-
-// Slugify derives a URL slug from a title: lower-case letters and digits joined by hyphens,
-// accents dropped.
-func Slugify(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range norm.NFKD.String(title) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			dash = true
-		}
-		if b.Len() >= 100 {
-			break
-		}
-	}
-	s := strings.Trim(b.String(), "-")
-	if len(s) > 100 {
-		s = strings.Trim(s[:100], "-")
-	}
-	if s == "" {
-		return "page"
-	}
-	return s
-}
-
-func equalPtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }

@@ -2,19 +2,26 @@ package store
 
 import "sort"
 
-// How a pageTree reads its source revision lazily, and what it reports it changed.
+// How a PageTree reads its source revision lazily, and what it reports it changed.
+
+func parentKey(p *RevisionPage) string {
+	if p.ParentID == nil {
+		return ""
+	}
+	return *p.ParentID
+}
 
 // adopt takes a page read from src into the tree, unless the tree already has it or deleted it.
-func (t *pageTree) adopt(p *RevisionPage) {
+func (t *PageTree) adopt(p *RevisionPage) {
 	if _, ok := t.pages[p.ID]; ok || t.gone[p.ID] {
 		return
 	}
-	t.orig[p.ID] = p
-	t.put(p.clone())
+	t.Orig[p.ID] = p
+	t.put(p.Clone())
 }
 
 // put puts a page into the tree, indexed under its parent.
-func (t *pageTree) put(p *RevisionPage) {
+func (t *PageTree) put(p *RevisionPage) {
 	if old := t.pages[p.ID]; old != nil {
 		t.unindex(old)
 	}
@@ -26,24 +33,17 @@ func (t *pageTree) put(p *RevisionPage) {
 	t.byParent[key][p.ID] = p
 }
 
-func (t *pageTree) unindex(p *RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
-
-func parentKey(p *RevisionPage) string {
-	if p.ParentID == nil {
-		return ""
-	}
-	return *p.ParentID
-}
+func (t *PageTree) unindex(p *RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
 
 // load reads pages of src by id into the tree.
-func (t *pageTree) load(ids []string) {
-	if t.src == nil || t.err != nil {
+func (t *PageTree) load(ids []string) {
+	if t.Src == nil || t.Err != nil {
 		return
 	}
 	var need []string
 	for _, id := range ids {
 		_, loaded := t.pages[id]
-		_, known := t.orig[id]
+		_, known := t.Orig[id]
 		if !loaded && !t.gone[id] && !known {
 			need = append(need, id)
 		}
@@ -51,29 +51,29 @@ func (t *pageTree) load(ids []string) {
 	if len(need) == 0 {
 		return
 	}
-	found, err := t.src.pages(need, false)
+	found, err := t.Src.Pages(need, false)
 	if err != nil {
-		t.err = err
+		t.Err = err
 		return
 	}
 	for _, id := range need {
 		if p := found[id]; p != nil {
 			t.adopt(p)
 		} else {
-			t.orig[id] = nil
+			t.Orig[id] = nil
 		}
 	}
 }
 
 // get returns a page of the tree, nil when there is none.
-func (t *pageTree) get(id string) *RevisionPage {
+func (t *PageTree) get(id string) *RevisionPage {
 	if p, ok := t.pages[id]; ok {
 		return p
 	}
 	if t.gone[id] {
 		return nil
 	}
-	if _, known := t.orig[id]; known {
+	if _, known := t.Orig[id]; known {
 		return nil
 	}
 	t.load([]string{id})
@@ -81,15 +81,15 @@ func (t *pageTree) get(id string) *RevisionPage {
 }
 
 // children returns the pages under a parent ("" the top level), unordered.
-func (t *pageTree) children(parent string) []*RevisionPage {
-	if !t.kids[parent] && t.src != nil && t.err == nil {
+func (t *PageTree) children(parent string) []*RevisionPage {
+	if !t.kids[parent] && t.Src != nil && t.Err == nil {
 		var p *string
 		if parent != "" {
 			p = &parent
 		}
-		list, err := t.src.children(p)
+		list, err := t.Src.Children(p)
 		if err != nil {
-			t.err = err
+			t.Err = err
 		} else {
 			for _, c := range list {
 				t.adopt(c)
@@ -105,8 +105,8 @@ func (t *pageTree) children(parent string) []*RevisionPage {
 }
 
 // remove deletes one page from the tree (not its subpages).
-func (t *pageTree) remove(id string) {
-	if t.orig[id] != nil {
+func (t *PageTree) remove(id string) {
+	if t.Orig[id] != nil {
 		t.gone[id] = true
 	}
 	if p := t.pages[id]; p != nil {
@@ -116,27 +116,28 @@ func (t *pageTree) remove(id string) {
 }
 
 // set puts a page into the tree as given (a merge's result).
-func (t *pageTree) set(p *RevisionPage) {
+func (t *PageTree) set(p *RevisionPage) {
 	t.get(p.ID)
 	delete(t.gone, p.ID)
 	t.put(p)
 }
 
-// hasPage and pathID resolve links against the tree.
-func (t *pageTree) hasPage(id string) bool { return t.get(id) != nil }
+// HasPage and PathID resolve links against the tree.
+func (t *PageTree) HasPage(id string) bool { return t.get(id) != nil }
 
-func (t *pageTree) pathID(path string) (string, bool) {
+// PathID returns the page at a path of the tree, as the batch left it.
+func (t *PageTree) PathID(path string) (string, bool) {
 	for _, p := range t.pages {
 		if p.Path == path {
 			return p.ID, true
 		}
 	}
-	if t.src == nil || t.err != nil {
+	if t.Src == nil || t.Err != nil {
 		return "", false
 	}
-	p, err := t.src.byPath(path, false)
+	p, err := t.Src.ByPath(path, false)
 	if err != nil {
-		t.err = err
+		t.Err = err
 		return "", false
 	}
 	if p == nil || t.gone[p.ID] {
@@ -148,39 +149,18 @@ func (t *pageTree) pathID(path string) (string, bool) {
 	return p.ID, true
 }
 
-// result returns what the tree changed against src: pages added or changed, and pages deleted
+// Result returns what the tree changed against src: pages added or changed, and pages deleted
 // (as src held them).
-func (t *pageTree) result() (changed, deleted []*RevisionPage) {
+func (t *PageTree) Result() (changed, deleted []*RevisionPage) {
 	for id, p := range t.pages {
-		if o := t.orig[id]; o == nil || !sameRow(p, o) {
+		if o := t.Orig[id]; o == nil || !SameRow(p, o) {
 			changed = append(changed, p)
 		}
 	}
 	for id := range t.gone {
-		deleted = append(deleted, t.orig[id])
+		deleted = append(deleted, t.Orig[id])
 	}
 	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
 	sort.Slice(deleted, func(i, j int) bool { return deleted[i].ID < deleted[j].ID })
 	return changed, deleted
-}
-
-// replaced returns the rows of line that pages changed or deleted by the tree were read from.
-func (t *pageTree) replaced(line int64, changed, deleted []*RevisionPage) []int64 {
-	var out []int64
-	for _, list := range [][]*RevisionPage{changed, deleted} {
-		for _, p := range list {
-			if o := t.orig[p.ID]; o != nil && o.version != 0 && o.readLine == line {
-				out = append(out, o.version)
-			}
-		}
-	}
-	// A page back on the line that deleted it (revert_page): its tombstone ends here.
-	if t.src != nil {
-		for _, p := range changed {
-			if tomb := t.src.tombs[p.ID]; tomb != nil && t.orig[p.ID] == nil && tomb.readLine == line {
-				out = append(out, tomb.version)
-			}
-		}
-	}
-	return out
 }

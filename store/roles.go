@@ -29,10 +29,3 @@ func (r Role) Max(o Role) Role {
 	}
 	return r
 }
-
-func nullRole(r Role) any {
-	if r == RoleGuest {
-		return nil
-	}
-	return string(r)
-}

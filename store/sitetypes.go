@@ -2,8 +2,8 @@ package store
 
 import "time"
 
-// The types of sites and their structure, shared by store/sites.go (sites) and
-// store/sitestructure.go (site spaces, sections, section groups).
+// The types of sites and their structure, shared by sites.go (sites) and sitestructure.go (site
+// spaces, sections, section groups).
 
 // Site publishes spaces of an organization.
 type Site struct {

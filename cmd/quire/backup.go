@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // backup takes a consistent copy of a database, also while quire serves it.
@@ -30,7 +30,7 @@ func backup(args []string) error {
 		return fmt.Errorf("no database at %s: %w", *dbPath, err)
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func checkDatabase(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, path)
+	st, err := sqlite.Open(ctx, path)
 	if err != nil {
 		return err
 	}

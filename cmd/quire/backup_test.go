@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // A backup taken while writers are busy opens, passes the integrity check and holds every write
@@ -80,7 +80,7 @@ func TestBackupDuringWritesAndRestore(t *testing.T) {
 	if out, err := quireCommand("restore", "--from", backupFile, "--db", restored).CombinedOutput(); err == nil || !strings.Contains(string(out), "exists") {
 		t.Fatalf("a restore over an existing database: %v %s", err, out)
 	}
-	st, err := store.Open(context.Background(), restored)
+	st, err := sqlite.Open(context.Background(), restored)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // TestMain lets the test binary act as quire itself (QUIRE_TEST_MAIN holds the arguments,
@@ -147,7 +147,7 @@ func TestNoAcknowledgedWriteLostOnKill(t *testing.T) {
 			t.Fatalf("acknowledged collection %s (%s) after the restart: %d %v", id, title, status, c)
 		}
 	}
-	st, err := store.Open(context.Background(), db)
+	st, err := sqlite.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // demoEmail marks the demo: a database holding its user already has the demo.
@@ -35,7 +36,7 @@ func demo(args []string, stdout io.Writer) error {
 		return err
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ Then open:
 	return nil
 }
 
-func createDemo(ctx context.Context, st *store.Store) (*demoResult, error) {
+func createDemo(ctx context.Context, st store.Store) (*demoResult, error) {
 	u := &store.User{Email: demoEmail, DisplayName: "Demo User"}
 	token, err := st.CreateUser(ctx, u)
 	if store.ErrorCode(err) == store.ECONFLICT {
@@ -145,7 +146,7 @@ func createDemo(ctx context.Context, st *store.Store) (*demoResult, error) {
 }
 
 // demoSpace creates a space whose content comes through a merged change request.
-func demoSpace(ctx context.Context, st *store.Store, orgID, userID, title string, changes []store.PageChange) (*store.Space, error) {
+func demoSpace(ctx context.Context, st store.Store, orgID, userID, title string, changes []store.PageChange) (*store.Space, error) {
 	sp, err := st.CreateSpace(ctx, orgID, userID, store.SpaceCreate{Title: title})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 func TestDemo(t *testing.T) {
@@ -29,7 +30,7 @@ func TestDemo(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	st, err := store.Open(ctx, db)
+	st, err := sqlite.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-docs/quire/internal/gitsync"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // exportSpace writes a space's current revision in GitBook's Git Sync layout.
@@ -26,7 +27,7 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	ctx := context.Background()
-	st, err := store.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 }
 
 // loadSpace reads a space's current revision: its page tree with bodies, and its files.
-func loadSpace(ctx context.Context, st *store.Store, id string) (*gitsync.Space, error) {
+func loadSpace(ctx context.Context, st store.Store, id string) (*gitsync.Space, error) {
 	space, err := st.FindSpace(ctx, id)
 	if err != nil {
 		return nil, err

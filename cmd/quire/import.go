@@ -12,6 +12,7 @@ import (
 
 	"github.com/quire-docs/quire/internal/gitsync"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // importSpace reads a directory in Git Sync layout into a space through one change request,
@@ -40,7 +41,7 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 		return errors.New("nothing imported: the table of contents lists no pages")
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// importStore is what an import reads and writes (a *store.Store; tests make a write fail).
+// importStore is what an import reads and writes (a store.Store; tests make a write fail).
 type importStore interface {
 	FindOrganizationByID(ctx context.Context, id string) (*store.Organization, error)
 	FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error)

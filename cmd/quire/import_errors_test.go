@@ -107,7 +107,7 @@ func TestImportRefusesBrokenLayouts(t *testing.T) {
 }
 
 // failingMerge is a store whose merges fail: the import has written its space and change request.
-type failingMerge struct{ *store.Store }
+type failingMerge struct{ store.Store }
 
 func (failingMerge) MergeChangeRequest(context.Context, string, string) (string, bool, error) {
 	return "", false, errors.New("disk full")
@@ -123,7 +123,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	withStore(t, db, func(st *store.Store) {
+	withStore(t, db, func(st store.Store) {
 		if _, err := importInto(ctx, failingMerge{st}, im, orgID, "", fixture, io.Discard); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Fatalf("error %v", err)
 		}
@@ -150,7 +150,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 	})
 }
 
-func mustAdmin(t *testing.T, st *store.Store, orgID string) string {
+func mustAdmin(t *testing.T, st store.Store, orgID string) string {
 	t.Helper()
 	members, err := st.FindMembers(context.Background(), orgID, store.MemberFilter{}, store.Page{Limit: 1})
 	if err != nil || len(members.Items) == 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 const fixture = "../../testdata/gitsync/handbook"
@@ -32,9 +33,9 @@ func runCommand(t *testing.T, cmd command, args ...string) (string, string, erro
 }
 
 // withStore opens the database for a look at what a command wrote.
-func withStore(t *testing.T, db string, fn func(st *store.Store)) {
+func withStore(t *testing.T, db string, fn func(st store.Store)) {
 	t.Helper()
-	st, err := store.Open(context.Background(), db)
+	st, err := sqlite.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func withStore(t *testing.T, db string, fn func(st *store.Store)) {
 func mustOrg(t *testing.T, db string) string {
 	t.Helper()
 	var orgID string
-	withStore(t, db, func(st *store.Store) {
+	withStore(t, db, func(st store.Store) {
 		ctx := context.Background()
 		u := &store.User{Email: "ada@example.com", DisplayName: "Ada"}
 		if _, err := st.CreateUser(ctx, u); err != nil {
@@ -64,7 +65,7 @@ func mustOrg(t *testing.T, db string) string {
 func spacesOf(t *testing.T, db, orgID string) []*store.Space {
 	t.Helper()
 	var out []*store.Space
-	withStore(t, db, func(st *store.Store) {
+	withStore(t, db, func(st store.Store) {
 		list, err := st.FindSpaces(context.Background(), orgID, false, store.Page{Limit: 100})
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +112,7 @@ func TestImportExportRoundTrip(t *testing.T) {
 		t.Fatalf("spaces: %+v", spaces)
 	}
 	first := spaces[0]
-	withStore(t, db, func(st *store.Store) {
+	withStore(t, db, func(st store.Store) {
 		rev, err := st.FindRevision(ctx, first.ID, first.RevisionID)
 		if err != nil {
 			t.Fatal(err)
@@ -276,7 +277,7 @@ func TestImportIntoExistingSpace(t *testing.T) {
 	if n := len(spacesOf(t, db, orgID)); n != 1 {
 		t.Fatalf("%d spaces", n)
 	}
-	withStore(t, db, func(st *store.Store) {
+	withStore(t, db, func(st store.Store) {
 		sp, err := st.FindSpace(context.Background(), sp.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -318,7 +319,7 @@ func TestImportIntoExistingSpace(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nothing imported: space "+sp.ID+" is locked") {
 		t.Fatalf("import into a locked space: %v", err)
 	}
-	withStore(t, db, func(st *store.Store) {
+	withStore(t, db, func(st store.Store) {
 		for status, want := range map[string]int{"merged": 2, "archived": 0, "open": 0} {
 			crs, err := st.FindChangeRequests(context.Background(), store.ChangeRequestFilter{SpaceID: sp.ID, Status: status}, store.Page{Limit: 10})
 			if err != nil {

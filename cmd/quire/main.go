@@ -34,6 +34,7 @@ import (
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 func main() {
@@ -125,7 +126,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	st, err := store.Open(ctx, cfg.db)
+	st, err := sqlite.Open(ctx, cfg.db)
 	if err != nil {
 		return err
 	}
@@ -291,7 +292,7 @@ func createUser(args []string) error {
 		return errors.New("--email and --name are required")
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // tokens administers API tokens: several named tokens per user, listed with their last use,
@@ -38,7 +38,7 @@ func tokens(verb string, args []string) error {
 		return errors.New("usage: quire tokens revoke --db PATH ID")
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

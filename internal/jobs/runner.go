@@ -27,7 +27,7 @@ type Handler struct {
 
 // Runner claims due jobs from the store and runs them.
 type Runner struct {
-	Store    *store.Store
+	Store    store.Store
 	Log      *slog.Logger
 	Handlers map[string]Handler
 	// Observe, when set, is told of every run (the metrics' hook).
@@ -35,7 +35,7 @@ type Runner struct {
 }
 
 // New returns a runner with quire's job handlers.
-func New(st *store.Store, log *slog.Logger) *Runner {
+func New(st store.Store, log *slog.Logger) *Runner {
 	return &Runner{Store: st, Log: log, Handlers: map[string]Handler{
 		PurgeDeletedSpaces: {
 			Every: time.Hour,

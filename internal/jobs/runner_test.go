@@ -10,19 +10,20 @@ import (
 
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/sqlite"
 )
 
 type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
 
-func mustOpen(t *testing.T, path string, c *clock) *store.Store {
+func mustOpen(t *testing.T, path string, c *clock) *sqlite.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), path)
+	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.Now = c.Now
+	st.Clock = c.Now
 	return st
 }
 
