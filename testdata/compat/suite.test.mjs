@@ -2335,6 +2335,43 @@ step('sites: structure, defaults, adaptive content, publishing', async () => {
     await rejectsWith(404, api.getSiteById(S.org, site.id), 'a deleted site');
 });
 
+step('the current client (0.202.0) drives the gap-fills and reads what the seed\'s client wrote', async () => {
+    need(S.org, S.handbook, S.guide);
+    const api = new GitBookAPILatest({ endpoint: QUIRE_URL, authToken: ALICE_TOKEN, serviceBinding: { fetch: recordingFetch } });
+    const info = await api.getApiInformation();
+    assert.equal(info.status, 200);
+    assert.equal((await api.user.getAuthenticatedUser()).data.id, S.aliceId ?? (await alice.user.getAuthenticatedUser()).data.id);
+
+    const org = await api.orgs.createOrganization({ title: 'Latest Client Inc' });
+    assert.equal(org.status, 201);
+    assert.equal(org.data.permissions.admin, true);
+    assert.equal(typeof org.data.permissions.access, 'boolean', 'permissions.access, which 0.202.0 requires');
+    const sp = await api.orgs.createSpace(org.data.id, { title: 'Latest' });
+    assert.equal(sp.status, 201);
+    assert.equal(sp.data.organization, org.data.id);
+
+    // Pages the 0.146.0 client wrote, read as documents and as markdown.
+    const doc = await api.spaces.getPageByPath(S.handbook, 'guide', { format: 'document' });
+    assert.equal(doc.data.id, S.guide);
+    assert.equal(doc.data.document.object, 'document');
+    assert.ok(Array.isArray(doc.data.tags) && doc.data.layout.coverMask, 'tags and the full layout');
+    const md = await api.spaces.getPageByPath(S.handbook, 'guide', { format: 'markdown' });
+    assert.equal(typeof md.data.markdown, 'string');
+    assert.equal((await api.spaces.getPageById(S.handbook, S.guide)).data.id, S.guide);
+    const pages = await api.spaces.listPages(S.handbook);
+    assert.ok(JSON.stringify(pages.data).includes(S.guide));
+
+    // A site of the new organization, published and read, then unpublished.
+    const site = await api.orgs.createSite(org.data.id, { title: 'Latest docs' });
+    assert.equal(site.status, 201);
+    const published = await api.orgs.publishSite(org.data.id, site.data.id);
+    assert.equal(published.data.published, true);
+    const view = await api.orgs.getPublishedContentSite(org.data.id, site.data.id);
+    assert.equal(view.data.object, 'published-content-site');
+    assert.ok(view.data.customizations?.site?.styling, 'customizations carry styling');
+    assert.equal((await api.orgs.unpublishSite(org.data.id, site.data.id)).data.published, false);
+});
+
 step('unknown collection and team ids answer 404', async () => {
     need(S.org);
     await rejectsWith(404, alice.collections.getCollectionById('noSuchCollection0000'), 'GET unknown collection');
