@@ -35,5 +35,5 @@ func ErrorCode(err error) string {
 
 func (e *Error) Error() string { return e.Message }
 
-// ErrNotFound is the not-found error for a kind of thing, named in the message.
+// NotFound is the not-found error for a kind of thing, named in the message.
 func NotFound(what string) *Error { return Errorf(ENOTFOUND, "%s not found.", what) }

@@ -334,7 +334,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	return revision, tree, changed, deleted, nil
 }
 
-// MergeConflictError lists the pages a merge or update could not merge.
+// mergeConflictError is the ECONFLICT error listing the pages a merge or update could not merge.
 func mergeConflictError(what string, conflicts []store.MergeConflict) *store.Error {
 	parts := make([]string, 0, len(conflicts))
 	for _, c := range conflicts {

@@ -222,13 +222,6 @@ func parseNullTime(s sql.NullString) *time.Time {
 	return &t
 }
 
-func nullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return formatTime(*t)
-}
-
 func nullString(s *string) any {
 	if s == nil {
 		return nil
