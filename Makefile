@@ -19,6 +19,8 @@ run: build
 	@echo "quire: serving on http://$(ADDR) with database $(DB)"
 	@echo "create a user and API token (in another terminal):"
 	@echo "  ./bin/quire users create --db $(DB) --email you@example.com --name 'Your Name'"
+	@echo "or a sample organization to look around in (prints a token and URLs):"
+	@echo "  ./bin/quire demo --db $(DB)"
 	./bin/quire serve --addr $(ADDR) --db $(DB)
 
 vet:
