@@ -5,6 +5,7 @@
 package publicspec
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -83,4 +84,25 @@ func Schema(version, name string) (*openapi3.Schema, error) {
 		return nil, fmt.Errorf("GitBook's %s spec has no schema %s", version, name)
 	}
 	return ref.Value, nil
+}
+
+// Validate checks a Go value, as it marshals to JSON, against a component schema of a published
+// spec.
+func Validate(version, schema string, value any) error {
+	s, err := Schema(version, schema)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(value)
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if err := s.VisitJSON(v); err != nil {
+		return fmt.Errorf("not a %s of GitBook's %s spec: %w\n%s", schema, version, err, b)
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package richtext
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,21 +14,9 @@ import (
 // bug of the public spec.
 func validatePublic(t *testing.T, doc *Document) {
 	t.Helper()
-	b, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
 	for _, version := range []string{publicspec.V146, publicspec.V202} {
-		schema, err := publicspec.Schema(version, "JSONDocument")
-		if err != nil {
+		if err := publicspec.Validate(version, "JSONDocument", doc); err != nil {
 			t.Fatal(err)
-		}
-		if err := schema.VisitJSON(v); err != nil {
-			t.Fatalf("%s: the document does not validate against JSONDocument: %v\n%s", version, err, b)
 		}
 	}
 }
