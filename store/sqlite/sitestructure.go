@@ -229,48 +229,21 @@ func renumber(ctx context.Context, tx *Tx, order []structureItem) error {
 // or to the end; it refuses a sibling that is not one, the item itself, and a move that changes
 // nothing.
 func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item structureItem, m store.SiteMove, what string) error {
-	if m.Before != nil && m.After != nil {
-		return store.Errorf(store.EINVALID, `Invalid body field "position": give before or after, not both.`)
+	key := func(it structureItem) string { return it.table + ":" + it.id }
+	ref := func(id *string) *string {
+		if id == nil {
+			return nil
+		}
+		k := item.table + ":" + *id
+		return &k
 	}
-	oldIndex := -1
-	rest := make([]structureItem, 0, len(siblings))
-	for i, it := range siblings {
-		if it.id == item.id {
-			oldIndex = i
-			item = it
-			continue
-		}
-		rest = append(rest, it)
+	order, unchanged, err := store.Reorder(siblings, item, key, ref(m.Before), ref(m.After))
+	if err != nil {
+		return err
 	}
-	at := len(rest)
-	if ref, field := m.Before, "position.before"; ref != nil || m.After != nil {
-		if ref == nil {
-			ref, field = m.After, "position.after"
-		}
-		if *ref == item.id {
-			return store.Errorf(store.EINVALID, `Invalid body field %q: a %s cannot be placed next to itself.`, field, what)
-		}
-		at = -1
-		for i, it := range rest {
-			if it.id == *ref && it.table == item.table {
-				at = i
-			}
-		}
-		if at < 0 {
-			return store.Errorf(store.EINVALID, `Invalid body field %q: %s %s is not a sibling of this %s (it has another parent, or is not in this site).`,
-				field, what, *ref, what)
-		}
-		if m.After != nil {
-			at++
-		}
-	}
-	if oldIndex == at {
+	if unchanged {
 		return store.Errorf(store.EINVALID, "The move would change nothing: the %s is already there.", what)
 	}
-	order := make([]structureItem, 0, len(siblings))
-	order = append(order, rest[:at]...)
-	order = append(order, item)
-	order = append(order, rest[at:]...)
 	return renumber(ctx, tx, order)
 }
 

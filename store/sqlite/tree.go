@@ -74,9 +74,6 @@ func checkParent(ctx context.Context, tx *Tx, orgID string, parent *string) erro
 // from is the item's current parent. It refuses moves that change nothing and positions that
 // name something that is not a sibling under the target parent.
 func moveItem(ctx context.Context, tx *Tx, orgID string, item store.Pointer, from *string, m store.Move) error {
-	if m.Before != nil && m.After != nil {
-		return store.Errorf(store.EINVALID, "position: give before or after, not both.")
-	}
 	target := from
 	if m.SetParent {
 		target = m.Parent
@@ -88,44 +85,22 @@ func moveItem(ctx context.Context, tx *Tx, orgID string, item store.Pointer, fro
 	if err != nil {
 		return err
 	}
-	oldIndex := -1
-	rest := make([]sibling, 0, len(list))
-	for i, s := range list {
-		if s.Pointer == item {
-			oldIndex = i
-			continue
+	key := func(s sibling) string { return s.Kind + ":" + s.ID }
+	ref := func(p *store.Pointer) *string {
+		if p == nil {
+			return nil
 		}
-		rest = append(rest, s)
+		k := p.Kind + ":" + p.ID
+		return &k
 	}
-	at := len(rest)
-	if ref, field := m.Before, "position.before"; ref != nil || m.After != nil {
-		if ref == nil {
-			ref, field = m.After, "position.after"
-		}
-		if *ref == item {
-			return store.Errorf(store.EINVALID, "%s: an item cannot be placed next to itself.", field)
-		}
-		at = -1
-		for i, s := range rest {
-			if s.Pointer == *ref {
-				at = i
-			}
-		}
-		if at < 0 {
-			return store.Errorf(store.EINVALID, "%s: %s %q is not under the target parent.", field, ref.Kind, ref.ID)
-		}
-		if m.After != nil {
-			at++
-		}
+	order, unchanged, err := store.Reorder(list, sibling{Pointer: item, position: -1}, key, ref(m.Before), ref(m.After))
+	if err != nil {
+		return err
 	}
 	sameParent := (from == nil && target == nil) || (from != nil && target != nil && *from == *target)
-	if sameParent && oldIndex == at {
+	if sameParent && unchanged {
 		return store.Errorf(store.EINVALID, "The move would change nothing: the item is already there.")
 	}
-	order := make([]sibling, 0, len(rest)+1)
-	order = append(order, rest[:at]...)
-	order = append(order, sibling{Pointer: item})
-	order = append(order, rest[at:]...)
 	for i, s := range order {
 		table := "spaces"
 		if s.Kind == "collection" {
