@@ -264,11 +264,7 @@ func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) 
 			return err
 		}
 		for _, sp := range spaces {
-			if err := reindexSpace(ctx, tx, sp); err != nil {
-				return err
-			}
-			// The sites publishing it belong to the organization it leaves.
-			if err := deleteSiteSpacesOfSpace(ctx, tx, sp); err != nil {
+			if err := spaceTransferred(ctx, tx, sp); err != nil {
 				return err
 			}
 		}

@@ -408,17 +408,23 @@ func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*sto
 			WHERE id = ?`, targetOrgID, pos, formatTime(tx.now), id); err != nil {
 			return fmt.Errorf("store: unable to transfer space: %w", err)
 		}
-		// The sites publishing it belong to the organization it leaves.
-		if err := deleteSiteSpacesOfSpace(ctx, tx, id); err != nil {
-			return err
-		}
-		if err := reindexSpace(ctx, tx, id); err != nil {
+		if err := spaceTransferred(ctx, tx, id); err != nil {
 			return err
 		}
 		sp, err = findSpace(ctx, tx, id)
 		return err
 	})
 	return sp, err
+}
+
+// spaceTransferred does what a space's move to another organization (on its own or with its
+// collection) entails beyond the move: the sites publishing it belong to the organization it
+// leaves, and its search rows must carry the new organization.
+func spaceTransferred(ctx context.Context, tx *Tx, spaceID string) error {
+	if err := deleteSiteSpacesOfSpace(ctx, tx, spaceID); err != nil {
+		return err
+	}
+	return reindexSpace(ctx, tx, spaceID)
 }
 
 // PurgeDeletedSpaces removes for good the spaces deleted more than RestoreWindow ago, with the
