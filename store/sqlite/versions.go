@@ -111,34 +111,17 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*store.RevisionPag
 	var out []*store.RevisionPage
 	for i, el := range v.c {
 		shadow, sargs := v.shadowed(i)
-		q := `SELECT ` + pageColumns + `, p.id FROM page_versions p`
-		if bodies {
-			q = `SELECT ` + pageColumns + `, p.id, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
-		}
 		valid, vargs := v.validAt(el)
-		q += ` WHERE ` + valid + ` AND p.deleted = 0 AND ` + cond + shadow
+		q := versionSelect(bodies) + ` WHERE ` + valid + ` AND p.deleted = 0 AND ` + cond + shadow
 		all := append(vargs, args...)
 		rows, err := v.q.QueryContext(v.ctx, q, append(all, sargs...)...)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
-		for rows.Next() {
-			p := &store.RevisionPage{}
-			extra := []any{&p.Stored.Version}
-			if bodies {
-				extra = append(extra, &p.Markdown)
-			}
-			if err := scanPage(rows, p, extra...); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: unable to load pages: %w", err)
-			}
-			p.MarkRead()
-			p.Stored.Line = el.line
+		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, _ bool) {
 			out = append(out, p)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -150,41 +133,24 @@ func (v *view) all(bodies bool) ([]*store.RevisionPage, error) {
 	var out []*store.RevisionPage
 	seen := map[string]bool{}
 	for i, el := range v.c {
-		q := `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
-		if bodies {
-			q = `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
-		}
 		valid, vargs := v.validAt(el)
-		rows, err := v.q.QueryContext(v.ctx, q+` WHERE `+valid, vargs...)
+		rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE `+valid, vargs...)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
-		for rows.Next() {
-			p := &store.RevisionPage{}
-			var deleted bool
-			extra := []any{&p.Stored.Version, &deleted}
-			if bodies {
-				extra = append(extra, &p.Markdown)
-			}
-			if err := scanPage(rows, p, extra...); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: unable to load pages: %w", err)
-			}
+		last := i == len(v.c)-1
+		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, deleted bool) {
 			if seen[p.ID] {
-				continue
+				return
 			}
-			p.MarkRead()
-			p.Stored.Line = el.line
-			if i < len(v.c)-1 {
+			if !last {
 				seen[p.ID] = true
 			}
 			if !deleted {
 				out = append(out, p)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -201,45 +167,27 @@ func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage,
 		touched := map[string]bool{}
 		for start := 0; start < len(rest); start += 500 {
 			chunk := rest[start:min(start+500, len(rest))]
-			q := `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
-			if bodies {
-				q = `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
-			}
 			args := []any{el.line, el.upto, el.upto}
 			for _, id := range chunk {
 				args = append(args, id)
 			}
-			rows, err := v.q.QueryContext(v.ctx, q+` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?
+			rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?
 				AND p.page_id IN (`+placeholders(len(chunk))+`)`, args...)
 			if err != nil {
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
-			for rows.Next() {
-				p := &store.RevisionPage{}
-				var deleted bool
-				extra := []any{&p.Stored.Version, &deleted}
-				if bodies {
-					extra = append(extra, &p.Markdown)
-				}
-				if err := scanPage(rows, p, extra...); err != nil {
-					rows.Close()
-					return nil, fmt.Errorf("store: unable to load pages: %w", err)
-				}
+			if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, deleted bool) {
 				touched[p.ID] = true
-				p.MarkRead()
-				p.Stored.Line = el.line
 				if !deleted {
 					out[p.ID] = p
-				} else {
-					if v.tombs == nil {
-						v.tombs = map[string]*store.RevisionPage{}
-					}
-					v.tombs[p.ID] = p
+					return
 				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, fmt.Errorf("store: unable to load pages: %w", err)
+				if v.tombs == nil {
+					v.tombs = map[string]*store.RevisionPage{}
+				}
+				v.tombs[p.ID] = p
+			}); err != nil {
+				return nil, err
 			}
 		}
 		next := rest[:0:0]
@@ -340,4 +288,37 @@ func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, erro
 		return nil, err
 	}
 	return touchedBetween(ctx, q, "page_versions", "page_id", x, y)
+}
+
+// versionSelect selects page version rows (as p) with their row id and tombstone flag, and their
+// body when asked: what scanVersions reads.
+func versionSelect(bodies bool) string {
+	if bodies {
+		return `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
+	}
+	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
+}
+
+// scanVersions reads the rows of a versionSelect on one line, handing each page (marked as read
+// from that line) to fn with whether the row is a tombstone; it closes the rows.
+func scanVersions(rows *sql.Rows, bodies bool, line int64, fn func(p *store.RevisionPage, deleted bool)) error {
+	defer rows.Close()
+	for rows.Next() {
+		p := &store.RevisionPage{}
+		var deleted bool
+		extra := []any{&p.Stored.Version, &deleted}
+		if bodies {
+			extra = append(extra, &p.Markdown)
+		}
+		if err := scanPage(rows, p, extra...); err != nil {
+			return fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		p.MarkRead()
+		p.Stored.Line = line
+		fn(p, deleted)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: unable to load pages: %w", err)
+	}
+	return nil
 }
