@@ -359,16 +359,10 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 			revision, conflicts = sp.RevisionID, true
 			return nil
 		}
-		changed, deleted := tree.Result()
-		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge", parents: []string{sp.RevisionID, cr.RevisionID},
-			crID: &cr.ID, from: sp.RevisionID, changed: changed, deleted: deleted, tree: tree, links: tree})
+		var changed, deleted []*store.RevisionPage
+		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
+			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID}, tree, cr.RevisionID)
 		if err != nil {
-			return err
-		}
-		if tree.Err != nil {
-			return tree.Err
-		}
-		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
 			return err
 		}
 		if err := indexChanges(ctx, tx, spaceID, changed, deleted); err != nil {
@@ -409,16 +403,8 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		}
 		// The change request's new line forks from main's head: it holds only what the change
 		// request changed.
-		changed, deleted := tree.Result()
-		revision, err = writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update", parents: []string{cr.RevisionID, sp.RevisionID},
-			from: sp.RevisionID, owner: cr.ID, changed: changed, deleted: deleted, tree: tree, links: tree})
-		if err != nil {
-			return err
-		}
-		if tree.Err != nil {
-			return tree.Err
-		}
-		if err := mergeFiles(ctx, tx, revision, cr.RevisionID); err != nil {
+		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
+			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID}, tree, cr.RevisionID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?
@@ -472,4 +458,23 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 		return nil, conflicts, tree.Err
 	}
 	return tree, nil, tree.Err
+}
+
+// writeMerged writes what a three-way merge gave (a change request merged into main, or main
+// pulled into a change request) as the revision w describes, with the change request's files,
+// and answers it with the pages it changed and deleted.
+func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
+	w.changed, w.deleted = tree.Result()
+	w.tree, w.links = tree, tree
+	revision, err := writeRevision(ctx, tx, w)
+	if err == nil {
+		err = tree.Err
+	}
+	if err == nil {
+		err = mergeFiles(ctx, tx, revision, crRevision)
+	}
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return revision, w.changed, w.deleted, nil
 }
