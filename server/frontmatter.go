@@ -66,31 +66,22 @@ func (f *frontmatter) apply(meta *pageMeta) error {
 			return fmt.Errorf("%s: too long", name)
 		}
 	}
-	if f.Description != nil {
-		meta.Description = f.Description
-	}
-	if f.Emoji != nil {
-		meta.Emoji = f.Emoji
-	}
-	if f.Icon != nil {
-		meta.Icon = f.Icon
-	}
-	if f.Hidden != nil {
-		meta.Hidden = f.Hidden
-	}
-	if f.NoIndex != nil {
-		meta.NoIndex = f.NoIndex
-	}
-	if f.NoRobotsIndex != nil {
-		meta.NoRobotsIndex = f.NoRobotsIndex
-	}
-	if f.If != nil {
-		meta.Condition = f.If
-	}
-	if f.Condition != nil {
-		meta.Condition = f.Condition
-	}
+	override(&meta.Description, f.Description)
+	override(&meta.Emoji, f.Emoji)
+	override(&meta.Icon, f.Icon)
+	override(&meta.Hidden, f.Hidden)
+	override(&meta.NoIndex, f.NoIndex)
+	override(&meta.NoRobotsIndex, f.NoRobotsIndex)
+	override(&meta.Condition, f.If)
+	override(&meta.Condition, f.Condition)
 	return nil
+}
+
+// override sets a field the frontmatter gives (it wins over the change's own).
+func override[T any](dst **T, v *T) {
+	if v != nil {
+		*dst = v
+	}
 }
 
 // splitFrontmatter returns the body after a leading "---" block and the block read; front is

@@ -32,7 +32,7 @@ func demo(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	dbPath := fs.String("db", "./quire.db", "SQLite database file (created if missing)")
 	baseURL := fs.String("base-url", "http://127.0.0.1:8080", "the URL `quire serve` will be reached at, for the links printed")
-	if err := fs.Parse(args); err != nil {
+	if err := parseWithEnv(fs, args); err != nil {
 		return err
 	}
 	ctx := context.Background()

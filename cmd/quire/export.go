@@ -19,7 +19,7 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 	dbPath := fs.String("db", "./quire.db", "SQLite database file")
 	spaceID := fs.String("space", "", "the space to export")
 	to := fs.String("to", "", "the directory to write (empty or absent)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseWithEnv(fs, args); err != nil {
 		return err
 	}
 	if *spaceID == "" || *to == "" {

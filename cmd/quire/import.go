@@ -24,7 +24,7 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	orgID := fs.String("org", "", "the organization to import into")
 	from := fs.String("from", "", "the directory to read")
 	spaceID := fs.String("space", "", "an existing space to add the pages to (default: a new space)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseWithEnv(fs, args); err != nil {
 		return err
 	}
 	if *orgID == "" || *from == "" {
