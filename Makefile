@@ -53,7 +53,7 @@ bench-revisions:
 # Fuzzing beyond the committed corpus (which every `go test` runs): FUZZTIME per target.
 FUZZTIME ?= 30s
 FUZZ_TARGETS := ./server/:FuzzSearchQuery ./server/:FuzzPageCursor ./server/:FuzzContentBatchBody \
-	./store/:FuzzLinkExtraction ./internal/richtext/:FuzzRichtextRoundTrip
+	./store/:FuzzLinkExtraction ./internal/markdown/:FuzzRichtextRoundTrip
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \

@@ -10,7 +10,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 )
 
 // Defines values for AgentInstructionsObject.
@@ -3066,58 +3066,58 @@ type DefaultContentType string
 type DefaultLevel string
 
 // DocumentBlockCode defines model for DocumentBlockCode.
-type DocumentBlockCode = richtext.Node
+type DocumentBlockCode = markdown.Node
 
 // DocumentBlockCodeLine defines model for DocumentBlockCodeLine.
-type DocumentBlockCodeLine = richtext.Node
+type DocumentBlockCodeLine = markdown.Node
 
 // DocumentBlockDivider defines model for DocumentBlockDivider.
-type DocumentBlockDivider = richtext.Node
+type DocumentBlockDivider = markdown.Node
 
 // DocumentBlockHeading A heading; `data.id` is its anchor, as `#id` links and `anchor` refs name it.
-type DocumentBlockHeading = richtext.Node
+type DocumentBlockHeading = markdown.Node
 
 // DocumentBlockHint A hint (markdown `> [!NOTE]`, `[!TIP]`, `[!WARNING]`, `[!CAUTION]`).
-type DocumentBlockHint = richtext.Node
+type DocumentBlockHint = markdown.Node
 
 // DocumentBlockImage An image, a space file (`/files/<id>` in markdown) or a URL; its title is its caption.
-type DocumentBlockImage = richtext.Node
+type DocumentBlockImage = markdown.Node
 
 // DocumentBlockImages A row of images (a markdown paragraph holding only images).
-type DocumentBlockImages = richtext.Node
+type DocumentBlockImages = markdown.Node
 
 // DocumentBlockListItem defines model for DocumentBlockListItem.
-type DocumentBlockListItem = richtext.Node
+type DocumentBlockListItem = markdown.Node
 
 // DocumentBlockListOrdered defines model for DocumentBlockListOrdered.
-type DocumentBlockListOrdered = richtext.Node
+type DocumentBlockListOrdered = markdown.Node
 
 // DocumentBlockListTasks defines model for DocumentBlockListTasks.
-type DocumentBlockListTasks = richtext.Node
+type DocumentBlockListTasks = markdown.Node
 
 // DocumentBlockListUnordered defines model for DocumentBlockListUnordered.
-type DocumentBlockListUnordered = richtext.Node
+type DocumentBlockListUnordered = markdown.Node
 
 // DocumentBlockParagraph defines model for DocumentBlockParagraph.
-type DocumentBlockParagraph = richtext.Node
+type DocumentBlockParagraph = markdown.Node
 
 // DocumentBlockQuote defines model for DocumentBlockQuote.
-type DocumentBlockQuote = richtext.Node
+type DocumentBlockQuote = markdown.Node
 
 // DocumentBlockTable A table: text columns (`definition`, shown in `view.columns` order), rows (`records`, in `orderIndex` order) whose values name the fragments holding each cell's content.
-type DocumentBlockTable = richtext.Node
+type DocumentBlockTable = markdown.Node
 
 // DocumentEmptyData defines model for DocumentEmptyData.
 type DocumentEmptyData = map[string]any
 
 // DocumentEssentialBlock defines model for DocumentEssentialBlock.
-type DocumentEssentialBlock = richtext.Node
+type DocumentEssentialBlock = markdown.Node
 
 // DocumentHintStyle defines model for DocumentHintStyle.
 type DocumentHintStyle = string
 
 // DocumentImageCaption defines model for DocumentImageCaption.
-type DocumentImageCaption = richtext.Node
+type DocumentImageCaption = markdown.Node
 
 // DocumentImageRef defines model for DocumentImageRef.
 type DocumentImageRef = map[string]any
@@ -3126,31 +3126,31 @@ type DocumentImageRef = map[string]any
 type DocumentImagesAlign = string
 
 // DocumentInlineContent defines model for DocumentInlineContent.
-type DocumentInlineContent = richtext.Node
+type DocumentInlineContent = markdown.Node
 
 // DocumentInlineImage defines model for DocumentInlineImage.
-type DocumentInlineImage = richtext.Node
+type DocumentInlineImage = markdown.Node
 
 // DocumentInlineLink defines model for DocumentInlineLink.
-type DocumentInlineLink = richtext.Node
+type DocumentInlineLink = markdown.Node
 
 // DocumentLinkContent defines model for DocumentLinkContent.
-type DocumentLinkContent = richtext.Node
+type DocumentLinkContent = markdown.Node
 
 // DocumentLinkRef defines model for DocumentLinkRef.
 type DocumentLinkRef = map[string]any
 
 // DocumentListItemContent defines model for DocumentListItemContent.
-type DocumentListItemContent = richtext.Node
+type DocumentListItemContent = markdown.Node
 
 // DocumentMark defines model for DocumentMark.
-type DocumentMark = richtext.Mark
+type DocumentMark = markdown.Mark
 
 // DocumentMarkType defines model for DocumentMarkType.
 type DocumentMarkType = string
 
 // DocumentQuoteContent defines model for DocumentQuoteContent.
-type DocumentQuoteContent = richtext.Node
+type DocumentQuoteContent = markdown.Node
 
 // DocumentRefAnchor A heading's anchor; in the document's own page when `page` is absent.
 type DocumentRefAnchor = map[string]any
@@ -3165,7 +3165,7 @@ type DocumentRefPage = map[string]any
 type DocumentRefURL = map[string]any
 
 // DocumentTableCell defines model for DocumentTableCell.
-type DocumentTableCell = richtext.Node
+type DocumentTableCell = markdown.Node
 
 // DocumentTableColumnAlign defines model for DocumentTableColumnAlign.
 type DocumentTableColumnAlign = string
@@ -3180,16 +3180,16 @@ type DocumentTableTextColumn = map[string]any
 type DocumentTableViewGrid = map[string]any
 
 // DocumentText defines model for DocumentText.
-type DocumentText = richtext.Node
+type DocumentText = markdown.Node
 
 // DocumentTextAlignment defines model for DocumentTextAlignment.
 type DocumentTextAlignment = string
 
 // DocumentTextLeaf defines model for DocumentTextLeaf.
-type DocumentTextLeaf = richtext.Leaf
+type DocumentTextLeaf = markdown.Leaf
 
 // DocumentTopLevelBlock defines model for DocumentTopLevelBlock.
-type DocumentTopLevelBlock = richtext.Node
+type DocumentTopLevelBlock = markdown.Node
 
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
@@ -3225,7 +3225,7 @@ type GitBlob struct {
 type Icon = string
 
 // JSONDocument A rich-text document.
-type JSONDocument = richtext.Document
+type JSONDocument = markdown.Document
 
 // Language defines model for Language.
 type Language string

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -56,11 +56,10 @@ func (t *thread) requireComment() error {
 
 // commentBody is a stored (markdown) body as the API answers it: markdown, or with format=document
 // the rich-text document derived from it.
-func (t *thread) commentBody(markdown string, format *gen.PageFormat) gen.CommentBody {
+func (t *thread) commentBody(md string, format *gen.PageFormat) gen.CommentBody {
 	if format != nil && *format == gen.PageFormatDocument {
-		return gen.CommentBody{Document: richtext.Options{SpaceID: t.sp.ID}.FromMarkdown(markdown)}
+		return gen.CommentBody{Document: markdown.Options{SpaceID: t.sp.ID}.FromMarkdown(md)}
 	}
-	md := markdown
 	return gen.CommentBody{Markdown: &md}
 }
 
@@ -76,7 +75,7 @@ func (t *thread) bodyMarkdown(b gen.CommentBodyInput) (string, error) {
 	if b.Document == nil {
 		return "", badRequest(`Invalid body field "body": give "markdown" or "document".`)
 	}
-	md := strings.TrimSpace(richtext.Options{SpaceID: t.sp.ID}.ToMarkdown(b.Document))
+	md := strings.TrimSpace(markdown.Options{SpaceID: t.sp.ID}.ToMarkdown(b.Document))
 	if md == "" {
 		return "", badRequest(`Invalid body field "body.document": the document has no content.`)
 	}
@@ -226,13 +225,13 @@ func (s *Server) checkTarget(ctx context.Context, t *thread, page, node *string)
 	if err != nil {
 		return err
 	}
-	if node != nil && !hasNode(richtext.FromMarkdown(p.Markdown).Nodes, *node) {
+	if node != nil && !hasNode(markdown.FromMarkdown(p.Markdown).Nodes, *node) {
 		return badRequest(fmt.Sprintf(`Invalid body field "node": the page has no node %q.`, *node))
 	}
 	return nil
 }
 
-func hasNode(nodes []*richtext.Node, key string) bool {
+func hasNode(nodes []*markdown.Node, key string) bool {
 	for _, n := range nodes {
 		if n.Key == key || hasNode(n.Nodes, key) || hasNode(n.Fragments, key) {
 			return true

@@ -5,7 +5,7 @@ import (
 	"net/url"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -83,7 +83,7 @@ func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen
 			md := p.Markdown
 			out.Markdown = &md
 		} else {
-			out.Document = richtext.Options{SpaceID: sp.ID, PagePath: p.Path, ResolvePage: resolve}.FromMarkdown(p.Markdown)
+			out.Document = markdown.Options{SpaceID: sp.ID, PagePath: p.Path, ResolvePage: resolve}.FromMarkdown(p.Markdown)
 		}
 	}
 	return out, nil

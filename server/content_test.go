@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 )
 
 // contentFixture is an organization with one space, an admin who edits it, a `read` member, a
@@ -712,7 +712,7 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 const contentDocMarkdown = "# Getting started\n\nRead the [API docs](https://api.example.com/docs) first.\n\n" +
 	"- one\n- two\n\n```go\nfmt.Println(\"hi\")\nreturn\n```\n\n![Diagram](https://img.example.com/d.png)\n"
 
-func contentNodeTypes(nodes []*richtext.Node) []string {
+func contentNodeTypes(nodes []*markdown.Node) []string {
 	out := []string{}
 	for _, n := range nodes {
 		if n.Type != "" {
@@ -724,10 +724,10 @@ func contentNodeTypes(nodes []*richtext.Node) []string {
 	return out
 }
 
-func contentChildren(n *richtext.Node) []*richtext.Node { return n.Nodes }
+func contentChildren(n *markdown.Node) []*markdown.Node { return n.Nodes }
 
 // contentText is the text of a document node's leaves, through its descendants.
-func contentText(n *richtext.Node) string { return richtext.Text([]*richtext.Node{n}) }
+func contentText(n *markdown.Node) string { return markdown.Text([]*markdown.Node{n}) }
 
 // contentCheckDocument checks the document form of contentDocMarkdown.
 func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
@@ -759,7 +759,7 @@ func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
 		t.Fatalf("code text %q", got)
 	}
 	para := contentChildren(d.Nodes[1])
-	var link *richtext.Node
+	var link *markdown.Node
 	for _, n := range para {
 		if n.Object == "inline" && n.Type == "link" {
 			link = n

@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 )
 
 // Documents are checked twice: the harness validates every response against openapi.yaml, and
 // these tests validate the documents against GitBook's published JSONDocument schema as well.
 // wantPublicDocument validates a document against the public JSONDocument schema (directly: the
 // public Document's "Empty" branch cannot match inside RevisionPageDocument's allOf).
-func wantPublicDocument(t *testing.T, doc *richtext.Document) {
+func wantPublicDocument(t *testing.T, doc *markdown.Document) {
 	t.Helper()
 	if err := publicspec.Validate(publicspec.V146, "JSONDocument", doc); err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func wantPublicDocument(t *testing.T, doc *richtext.Document) {
 }
 
 // docLinks lists the refs of a document's links, in order, through every block and table cell.
-func docLinks(nodes []*richtext.Node) []map[string]any {
+func docLinks(nodes []*markdown.Node) []map[string]any {
 	var out []map[string]any
 	for _, n := range nodes {
 		if n.Object == "inline" && n.Type == "link" {
@@ -36,7 +36,7 @@ func docLinks(nodes []*richtext.Node) []map[string]any {
 	return out
 }
 
-func docFind(nodes []*richtext.Node, typ string) *richtext.Node {
+func docFind(nodes []*markdown.Node, typ string) *markdown.Node {
 	for _, n := range nodes {
 		if n.Type == typ {
 			return n
@@ -113,7 +113,7 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 	}
 
 	// Back to markdown, the links are the links written (by id).
-	back := richtext.Options{SpaceID: f.space.Id}.ToMarkdown(doc)
+	back := markdown.Options{SpaceID: f.space.Id}.ToMarkdown(doc)
 	for _, l := range []string{"(/pages/" + target + ")", "(/pages/" + target + "#requirements)",
 		"(/spaces/otherSpace/pages/p9)", "(#details)", "(/files/fSheet)", "(https://example.com/docs)",
 		`![Chart](/files/fChart "Sales")`, "[relative](/pages/" + target + ")", "> [!WARNING]", "| a | [one](/pages/" + target + ") |"} {

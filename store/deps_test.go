@@ -7,7 +7,7 @@ import (
 )
 
 // TestNoDriverOutsideTheImplementation keeps the contract apart from SQL: the server, the job
-// runner and store itself build without any database driver; only store/sqlite links one.
+// runner and store itself build without any database driver; only store/sqlite (and store/postgres) link one, over the driver-free SQL code of store/sqlstore.
 func TestNoDriverOutsideTheImplementation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -24,7 +24,7 @@ func TestNoDriverOutsideTheImplementation(t *testing.T) {
 	}
 	for _, p := range deps {
 		if strings.HasPrefix(p, "github.com/mattn/go-sqlite3") || strings.HasPrefix(p, "github.com/jackc/pgx") ||
-			strings.HasPrefix(p, "github.com/lib/pq") || p == "github.com/quire-docs/quire/store/sqlite" {
+			strings.HasPrefix(p, "github.com/lib/pq") || strings.HasPrefix(p, "github.com/quire-docs/quire/store/sql") || p == "github.com/quire-docs/quire/store/postgres" {
 			t.Errorf("%s is a dependency of server, jobs or store: only cmd may pick a backend", p)
 		}
 	}

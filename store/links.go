@@ -1,7 +1,7 @@
 package store
 
 import (
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 	"net/url"
 	"path"
 	"regexp"
@@ -93,7 +93,7 @@ func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
 	var out []Link
 	for _, p := range pages {
 		seen := map[[2]string]bool{}
-		for _, d := range richtext.Links(p.Markdown) {
+		for _, d := range markdown.Links(p.Markdown) {
 			kind, target, ok := ResolveLink(d, p.Path, r)
 			if !ok || seen[[2]string{kind, target}] {
 				continue

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 	"strings"
 	"testing"
 )
@@ -24,7 +24,7 @@ func FuzzLinkExtraction(f *testing.F) {
 	pages := fuzzPages{byID: map[string]bool{"abc": true}, byPath: map[string]string{"guide": "g1", "doc": "d1"}}
 	refs := map[string]string{"ref1": "P1", "file-ref": "F1"}
 	f.Fuzz(func(t *testing.T, md string) {
-		for _, dest := range richtext.Links(md) {
+		for _, dest := range markdown.Links(md) {
 			kind, target, ok := ResolveLink(dest, "guide/intro", pages)
 			if !ok {
 				continue

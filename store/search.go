@@ -1,7 +1,7 @@
 package store
 
 import (
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,10 +32,10 @@ type SearchSpaceHits struct {
 // maxSections is how many sections of a page are indexed on their own; later ones join the last.
 const maxSections = 64
 
-// SplitSections cuts a page into the sections search indexes: richtext.Sections (at its top-level
+// SplitSections cuts a page into the sections search indexes: markdown.Sections (at its top-level
 // headings, as plain text, each anchored by the id its heading has in the page's document).
 func SplitSections(pageTitle, md string) []SearchSection {
-	parts := richtext.Sections(pageTitle, md, maxSections)
+	parts := markdown.Sections(pageTitle, md, maxSections)
 	out := make([]SearchSection, len(parts))
 	for i, p := range parts {
 		out[i] = SearchSection(p)

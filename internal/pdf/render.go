@@ -18,7 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-pdf/fpdf"
-	"github.com/quire-docs/quire/internal/richtext"
+	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 )
@@ -134,7 +134,7 @@ func (w *Writer) AddPage(p Page) {
 
 	src := []byte(p.Markdown)
 	r := &renderer{pdf: pdf, src: src}
-	root := richtext.Parse(src)
+	root := markdown.Parse(src)
 	r.children(root, 0)
 	pdf.SetLeftMargin(margin)
 }
@@ -307,7 +307,7 @@ func (r *renderer) table(n *east.Table) {
 		_, header := row.(*east.TableHeader)
 		var cells []string
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, richtext.InlineText(cell, r.src))
+			cells = append(cells, markdown.InlineText(cell, r.src))
 		}
 		st := ""
 		if header {
@@ -405,7 +405,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		switch ch := ch.(type) {
 		case *ast.Text:
-			r.run(richtext.TextValue(ch, r.src), size, st, "")
+			r.run(markdown.TextValue(ch, r.src), size, st, "")
 			if ch.HardLineBreak() {
 				r.flush()
 				r.pdf.Ln(lineHeight(size))
@@ -417,7 +417,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 		case *ast.CodeSpan:
 			mono := st
 			mono.mono = true
-			r.run(richtext.InlineText(ch, r.src), size, mono, "")
+			r.run(markdown.InlineText(ch, r.src), size, mono, "")
 		case *ast.Emphasis:
 			em := st
 			if ch.Level >= 2 {
@@ -440,7 +440,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 			r.run(box, size, mono, "")
 		case *ast.Link:
 			dest := string(ch.Destination)
-			label := richtext.InlineText(ch, r.src)
+			label := markdown.InlineText(ch, r.src)
 			ln := st
 			ln.link = true
 			r.inlineLink(ch, size, ln, clickable(dest))
@@ -459,7 +459,7 @@ func (r *renderer) inlines(n ast.Node, size float64, st style) {
 			}
 			r.run(string(ch.Label(r.src)), size, ln, clickable(target))
 		case *ast.Image:
-			alt := strings.TrimSpace(richtext.InlineText(ch, r.src))
+			alt := strings.TrimSpace(markdown.InlineText(ch, r.src))
 			muted := st
 			muted.italic, muted.muted = true, true
 			if alt == "" {
@@ -485,7 +485,7 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		switch ch := ch.(type) {
 		case *ast.Text:
-			s := richtext.TextValue(ch, r.src)
+			s := markdown.TextValue(ch, r.src)
 			if ch.SoftLineBreak() || ch.HardLineBreak() {
 				s += " "
 			}
@@ -495,7 +495,7 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 		case *ast.CodeSpan:
 			mono := st
 			mono.mono = true
-			r.run(richtext.InlineText(ch, r.src), size, mono, url)
+			r.run(markdown.InlineText(ch, r.src), size, mono, url)
 		case *ast.Emphasis:
 			em := st
 			if ch.Level >= 2 {
@@ -505,7 +505,7 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 			}
 			r.inlineLink(ch, size, em, url)
 		case *ast.Image:
-			alt := strings.TrimSpace(richtext.InlineText(ch, r.src))
+			alt := strings.TrimSpace(markdown.InlineText(ch, r.src))
 			if alt == "" {
 				alt = "image"
 			}

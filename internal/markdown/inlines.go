@@ -1,0 +1,194 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The marks markdown writes with delimiters, in the order they open.
+var delimiters = map[string]string{"bold": "**", "italic": "*", "strikethrough": "~~"}
+
+// inlines writes text and inline nodes. Marks open and close like a stack, so neighbouring runs
+// that share a mark share its delimiters (**a *b*** rather than **a*****b***), and whitespace at
+// a run's edge goes outside the delimiters, where markdown accepts them.
+func (w *writer) inlines(nodes []*Node) string {
+	var b strings.Builder
+	var open []string
+	closeTo := func(k int) {
+		for len(open) > k {
+			m := open[len(open)-1]
+			open = open[:len(open)-1]
+			s := b.String()
+			t := strings.TrimRight(s, " \t\n")
+			b.Reset()
+			b.WriteString(t + delimiters[m] + s[len(t):])
+		}
+	}
+	for _, n := range nodes {
+		switch n.Object {
+		case "text":
+			for _, l := range n.Leaves {
+				w.leaf(&b, l, &open, closeTo)
+			}
+		case "inline":
+			switch n.Type {
+			case "link":
+				b.WriteString(w.link(n))
+			case "inline-image":
+				b.WriteString(w.imageMarkdown(n.Data, str(n.Data, "caption")))
+			case "inline-math":
+				b.WriteString(escapeText(str(n.Data, "formula"), w.inTable))
+			case "emoji":
+				b.WriteString(emojiText(str(n.Data, "code")))
+			default:
+				b.WriteString(w.inlines(n.Nodes))
+			}
+		default:
+			b.WriteString(w.inlines(n.Nodes))
+		}
+	}
+	closeTo(0)
+	return b.String()
+}
+
+func (w *writer) leaf(b *strings.Builder, l *Leaf, open *[]string, closeTo func(int)) {
+	text := l.Text
+	if text == "" {
+		return
+	}
+	code := false
+	has := map[string]bool{}
+	for _, m := range l.Marks {
+		if m.Type == "code" {
+			code = true
+		} else if delimiters[m.Type] != "" {
+			has[m.Type] = true
+		}
+	}
+	// Keep the open marks this leaf has too, up to the first it lacks.
+	k := 0
+	for k < len(*open) && has[(*open)[k]] {
+		k++
+	}
+	closeTo(k)
+	if !code && strings.TrimSpace(text) == "" {
+		b.WriteString(text) // no delimiters open around whitespace alone
+		return
+	}
+	kept := map[string]bool{}
+	for _, m := range (*open)[:k] {
+		kept[m] = true
+	}
+	var opening []string
+	for _, m := range l.Marks {
+		if has[m.Type] && !kept[m.Type] {
+			opening = append(opening, m.Type)
+			kept[m.Type] = true
+		}
+	}
+	if len(opening) > 0 {
+		lead := text[:len(text)-len(strings.TrimLeft(text, " \t\n"))]
+		b.WriteString(lead)
+		text = text[len(lead):]
+		for _, m := range opening {
+			b.WriteString(delimiters[m])
+			*open = append(*open, m)
+		}
+	}
+	if code {
+		b.WriteString(w.codeSpan(text))
+	} else {
+		b.WriteString(escapeText(text, w.inTable))
+	}
+}
+
+// codeSpan writes text as a code span, fenced by more backticks than it holds in a row.
+func (w *writer) codeSpan(text string) string {
+	text = strings.ReplaceAll(text, "\n", " ")
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if w.inTable {
+		text = strings.ReplaceAll(text, "|", `\|`)
+	}
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") ||
+		(len(text) > 1 && text[0] == ' ' && text[len(text)-1] == ' ' && strings.TrimSpace(text) != "") {
+		text = " " + text + " "
+	}
+	return fence + text + fence
+}
+
+func (w *writer) link(n *Node) string {
+	inner := w.inlines(n.Nodes)
+	ref := refOf(n)
+	dest := w.opts.destFor(ref)
+	if dest == "" && str(ref, "kind") != "url" {
+		return inner
+	}
+	if strings.HasPrefix(dest, "http://") || strings.HasPrefix(dest, "https://") || strings.HasPrefix(dest, "mailto:") {
+		if Text(n.Nodes) == dest && len(n.Nodes) == 1 && len(n.Nodes[0].Leaves) == 1 && len(n.Nodes[0].Leaves[0].Marks) == 0 &&
+			!strings.ContainsAny(dest, "<> \t\n") {
+			return "<" + dest + ">"
+		}
+	}
+	return "[" + inner + "](" + linkDest(dest) + ")"
+}
+
+var (
+	entityLike  = regexp.MustCompile(`&(#?[A-Za-z0-9]+;)`)
+	wwwLike     = regexp.MustCompile(`(?i)(www)\.`)
+	emailLike   = regexp.MustCompile(`([A-Za-z0-9._+-])@`)
+	escapeChars = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+		"<", `\<`, "~", `\~`)
+)
+
+// escapeText escapes what markdown would read as syntax inside a line of text.
+func escapeText(s string, inTable bool) string {
+	s = escapeChars.Replace(s)
+	s = entityLike.ReplaceAllString(s, `\&$1`)
+	// GFM's autolinks would make links of URLs, www. names and addresses in plain text.
+	s = strings.ReplaceAll(s, "://", `:\/\/`)
+	s = wwwLike.ReplaceAllString(s, `${1}\.`)
+	s = emailLike.ReplaceAllString(s, `$1\@`)
+	// goldmark counts an escaped ~ into a neighbouring ~~ run: at the edges, write it as an entity.
+	if strings.HasPrefix(s, `\~`) {
+		s = "&#126;" + s[2:]
+	}
+	if strings.HasSuffix(s, `\~`) {
+		s = s[:len(s)-2] + "&#126;"
+	}
+	if strings.HasSuffix(s, "!") {
+		s = s[:len(s)-1] + `\!`
+	}
+	if inTable {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	return s
+}
+
+// emojiText is the character of an emoji inline whose code is its hex code point(s).
+func emojiText(code string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(code, "-") {
+		var r rune
+		for _, c := range strings.ToLower(part) {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r*16 + (c - '0')
+			case c >= 'a' && c <= 'f':
+				r = r*16 + (c - 'a' + 10)
+			default:
+				return ""
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

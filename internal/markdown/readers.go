@@ -1,0 +1,148 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// quire reads markdown through this one goldmark configuration (GFM, `{#anchor}` heading
+// attributes, GitBook's hint blocks): documents, the links a page holds, the sections search
+// indexes and the PDF export all see the same tree.
+
+// Parse parses markdown into goldmark's tree.
+func Parse(src []byte) ast.Node { return md.Parser().Parse(text.NewReader(src)) }
+
+// Links returns the destinations of a markdown's links, images and autolinks, in order.
+func Links(markdown string) []string {
+	src := []byte(markdown)
+	var out []string
+	_ = ast.Walk(Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Link:
+			out = append(out, string(n.Destination))
+		case *ast.Image:
+			out = append(out, string(n.Destination))
+		case *ast.AutoLink:
+			out = append(out, string(n.URL(src)))
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// Section is a part of a page as search indexes it: the text under one heading.
+type Section struct {
+	Anchor string // the id the heading has in the page's document; "" before the first heading
+	Title  string
+	Body   string
+}
+
+// Sections cuts a page into sections at its top-level headings (ATX or setext), at most max:
+// the text before the first heading is a section titled with the page's title when there is
+// some, or when there is no heading. A section's anchor is the id its heading gets in the page's
+// document, so a search hit links where the reader lands. Bodies are plain text: markup gone,
+// code kept as text.
+func Sections(pageTitle, markdown string, max int) []Section {
+	src := []byte(markdown)
+	root := Parse(src)
+	ids := headingIDs(root, src)
+	secs := []Section{{Title: pageTitle}}
+	var body strings.Builder
+	flush := func() {
+		secs[len(secs)-1].Body = strings.TrimSpace(body.String())
+		body.Reset()
+	}
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && len(secs) < max {
+			flush()
+			secs = append(secs, Section{Anchor: ids[h], Title: strings.TrimSpace(InlineText(h, src))})
+			continue
+		}
+		blockText(&body, n, src)
+	}
+	flush()
+	if secs[0].Body == "" && len(secs) > 1 {
+		secs = secs[1:]
+	}
+	return secs
+}
+
+// headingIDs gives every heading the id FromMarkdown gives it, assigned in document order the
+// same way (explicit {#id} first, else from its text, made unique).
+func headingIDs(root ast.Node, src []byte) map[*ast.Heading]string {
+	c := &converter{src: src, anchors: anchors{}}
+	out := map[*ast.Heading]string{}
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			if id, ok := c.heading(h).Data["id"].(string); ok {
+				out[h] = id
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// InlineText is the text an inline container shows: escapes and entities resolved (not in code
+// spans), line breaks as spaces.
+func InlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(ch ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := ch.(type) {
+		case *ast.Text:
+			b.WriteString(TextValue(t, src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// blockText writes the plain text of a block: each paragraph, heading and code line on its own
+// line.
+func blockText(b *strings.Builder, n ast.Node, src []byte) {
+	switch n := n.(type) {
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b.Write(seg.Value(src))
+		}
+		b.WriteByte('\n')
+		return
+	case *ast.HTMLBlock:
+		return
+	}
+	if n.Type() == ast.TypeBlock && n.HasChildren() && n.FirstChild().Type() == ast.TypeInline {
+		b.WriteString(strings.TrimSpace(InlineText(n, src)))
+		b.WriteByte('\n')
+		return
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		blockText(b, c, src)
+	}
+}
+
+// TextValue is the text a text node shows: backslash escapes and entity references resolved, as
+// an HTML renderer would, except in raw text (code spans).
+func TextValue(t *ast.Text, src []byte) string {
+	v := t.Segment.Value(src)
+	if t.IsRaw() {
+		return string(v)
+	}
+	return string(util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(v))))
+}

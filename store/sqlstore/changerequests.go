@@ -1,0 +1,480 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quire-docs/quire/store"
+)
+
+const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.revision_initial,
+	c.revision_id, c.revision_merged_ancestor, c.revision_merged, c.comments, c.conversations_issues_cluster,
+	c.created_at, c.updated_at, s.revision_id, ` + userColumns
+
+const changeRequestFrom = ` FROM change_requests c JOIN spaces s ON s.id = c.space_id JOIN users u ON u.id = c.created_by`
+
+func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeRequest) error {
+	var desc, ancestor, merged, cluster sql.NullString
+	var created, updated, spaceRevision string
+	if err := scanUser(scanFirst{sc, []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &desc, &c.RevisionInitial,
+		&c.RevisionID, &ancestor, &merged, &c.Comments, &cluster, &created, &updated, &spaceRevision}}, &c.CreatedBy); err != nil {
+		return err
+	}
+	if desc.Valid {
+		c.Description = json.RawMessage(desc.String)
+	}
+	c.RevisionMergedAncestor, c.RevisionMerged, c.ConversationsCluster = stringPtr(ancestor), stringPtr(merged), stringPtr(cluster)
+	c.CreatedAt, c.UpdatedAt = parseTime(created), parseTime(updated)
+	c.Outdated = (c.Status == "open" || c.Status == "draft") && spaceRevision != c.Base()
+	return nil
+}
+
+// scanFirst scans leading columns before the ones a scan function asks for.
+type scanFirst struct {
+	row   interface{ Scan(...any) error }
+	first []any
+}
+
+func (s scanFirst) Scan(dest ...any) error { return s.row.Scan(append(s.first, dest...)...) }
+
+// CreateChangeRequest opens a change request on a space's current revision. Numbers are per
+// space, from 1; the single writer makes max+1 safe under concurrent creation.
+func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error) {
+	id := store.NewID()
+	var cr *store.ChangeRequest
+	err := s.write(ctx, func(tx *Tx) error {
+		sp, err := findLiveSpace(ctx, tx, spaceID)
+		if err != nil {
+			return err
+		}
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO change_requests (id, space_id, number, subject, created_by,
+			revision_initial, revision_id, created_at, updated_at)
+			SELECT ?, ?, COALESCE(max(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM change_requests WHERE space_id = ?`,
+			id, spaceID, subject, userID, sp.RevisionID, sp.RevisionID, now, now, spaceID); err != nil {
+			return fmt.Errorf("store: unable to create change request: %w", err)
+		}
+		if err := countChangeRequests(ctx, tx, spaceID); err != nil {
+			return err
+		}
+		cr, err = findChangeRequest(ctx, tx, spaceID, id)
+		return err
+	})
+	return cr, err
+}
+
+// countChangeRequests refreshes a space's change request counters.
+func countChangeRequests(ctx context.Context, tx *Tx, spaceID string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE spaces SET
+		change_requests = (SELECT count(*) FROM change_requests WHERE space_id = ?1),
+		change_requests_open = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'open'),
+		change_requests_draft = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'draft')
+		WHERE id = ?1`, spaceID)
+	if err != nil {
+		return fmt.Errorf("store: unable to count change requests: %w", err)
+	}
+	return nil
+}
+
+// FindChangeRequest returns a change request of a space by id or by number.
+func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*store.ChangeRequest, error) {
+	return findChangeRequest(ctx, s.reader, spaceID, idOrNumber)
+}
+
+func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber string) (*store.ChangeRequest, error) {
+	number := -1
+	if n, err := strconv.Atoi(idOrNumber); err == nil && n > 0 && len(idOrNumber) < 12 {
+		number = n
+	}
+	var c store.ChangeRequest
+	err := scanChangeRequest(q.QueryRowContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+`
+		WHERE c.space_id = ? AND (c.id = ? OR c.number = ?) ORDER BY c.id = ? DESC LIMIT 1`,
+		spaceID, idOrNumber, number, idOrNumber), &c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Change request")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find change request: %w", err)
+	}
+	return &c, nil
+}
+
+// FindChangeRequests lists change requests, newest first.
+func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFilter, p store.Page) (store.List[*store.ChangeRequest], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.ChangeRequest]{}, err
+	}
+	var where []string
+	var args []any
+	if f.SpaceID != "" {
+		where, args = append(where, `c.space_id = ?`), append(args, f.SpaceID)
+	} else {
+		where, args = append(where, `s.organization_id = ? AND s.deleted_at IS NULL`), append(args, f.OrganizationID)
+	}
+	where, args = append(where, `c.status = ?`), append(args, f.Status)
+	if f.Creator != nil {
+		where, args = append(where, `c.created_by = ?`), append(args, *f.Creator)
+	}
+	if f.Contributor != nil {
+		where = append(where, `EXISTS (SELECT 1 FROM change_request_contributors x WHERE x.change_request_id = c.id AND x.user_id = ?)`)
+		args = append(args, *f.Contributor)
+	}
+	if f.RequestedReviewer != nil {
+		where = append(where, `EXISTS (SELECT 1 FROM change_request_reviewers r WHERE r.change_request_id = c.id AND r.user_id = ?)`)
+		args = append(args, *f.RequestedReviewer)
+	}
+	if f.IssuesCluster != nil {
+		where, args = append(where, `c.conversations_issues_cluster = ?`), append(args, *f.IssuesCluster)
+	}
+	cond := strings.Join(where, " AND ")
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM change_requests c JOIN spaces s ON s.id = c.space_id WHERE `+cond, args...).Scan(&count); err != nil {
+		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to count change requests: %w", err)
+	}
+	if cur != nil {
+		cond += ` AND (c.created_at, c.id) < (?, ?)`
+		args = append(args, cur[0], cur[1])
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+` WHERE `+cond+`
+		ORDER BY c.created_at DESC, c.id DESC LIMIT ?`, args...)
+	if err != nil {
+		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.ChangeRequest
+	for rows.Next() {
+		var c store.ChangeRequest
+		if err := scanChangeRequest(rows, &c); err != nil {
+			return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
+		}
+		items = append(items, &c)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(c *store.ChangeRequest) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
+}
+
+// UpdateChangeRequest changes a change request's subject, description or status. A merged change
+// request keeps its status.
+func (s *Store) UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error) {
+	var cr *store.ChangeRequest
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findChangeRequest(ctx, tx, spaceID, id)
+		if err != nil {
+			return err
+		}
+		if upd.Status != nil && cur.Status == "merged" && *upd.Status != "merged" {
+			return store.Errorf(store.ECONFLICT, "The change request is merged: its status cannot change.")
+		}
+		if upd.Subject != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET subject = ? WHERE id = ?`, *upd.Subject, cur.ID); err != nil {
+				return fmt.Errorf("store: unable to update change request: %w", err)
+			}
+		}
+		if upd.Description != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET description = ? WHERE id = ?`, string(upd.Description), cur.ID); err != nil {
+				return fmt.Errorf("store: unable to update change request: %w", err)
+			}
+		}
+		if upd.Status != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = ? WHERE id = ?`, *upd.Status, cur.ID); err != nil {
+				return fmt.Errorf("store: unable to update change request: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET updated_at = ? WHERE id = ?`, formatTime(tx.now), cur.ID); err != nil {
+			return fmt.Errorf("store: unable to update change request: %w", err)
+		}
+		if err := countChangeRequests(ctx, tx, spaceID); err != nil {
+			return err
+		}
+		cr, err = findChangeRequest(ctx, tx, spaceID, cur.ID)
+		return err
+	})
+	return cr, err
+}
+
+// checkWritable refuses content writes to a locked space and to a change request that is merged
+// or archived.
+func checkWritable(sp *store.Space, cr *store.ChangeRequest) error {
+	if sp.EditMode == "locked" {
+		return store.Errorf(store.EFORBIDDEN, "The space is locked: its content cannot change.")
+	}
+	if cr != nil && cr.Status != "open" && cr.Status != "draft" {
+		return store.Errorf(store.ECONFLICT, "The change request is %s: it takes no more changes.", cr.Status)
+	}
+	return nil
+}
+
+// writableChangeRequest returns a change request and its space when content may be written to
+// it (see checkWritable).
+func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
+	sp, err := findLiveSpace(ctx, tx, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err := findChangeRequest(ctx, tx, spaceID, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, cr, checkWritable(sp, cr)
+}
+
+// UpdateChangeRequestContent applies a batch of page changes to a change request as one new
+// revision, atomically. A revert_page change without a revision reverts to the change request's
+// base.
+func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error) {
+	var res *store.BatchResult
+	err := s.write(ctx, func(tx *Tx) error {
+		_, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
+		if err != nil {
+			return err
+		}
+		base := cr.Base()
+		for i := range changes {
+			if changes[i].Type == "revert_page" && changes[i].Revision == nil {
+				changes[i].Revision = &base
+			}
+		}
+		revision, tree, _, _, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
+		if err != nil {
+			return err
+		}
+		res = &store.BatchResult{Revision: revision, Refs: tree.Refs, Pages: tree.Outcomes()}
+		for ref, id := range tree.FileRefs {
+			res.Refs[ref] = id
+		}
+		if len(tree.Files) > 0 {
+			ids := make([]any, len(tree.Files))
+			for i, f := range tree.Files {
+				ids[i] = f.ID
+			}
+			files, err := revisionFiles(ctx, tx, revision, "f.file_id IN ("+placeholders(len(ids))+")", ids...)
+			if err != nil {
+				return err
+			}
+			byID := make(map[string]*store.RevisionFile, len(files))
+			for _, f := range files {
+				byID[f.ID] = f
+			}
+			for _, f := range tree.Files {
+				res.Files = append(res.Files, byID[f.ID])
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?`,
+			revision, formatTime(tx.now), cr.ID); err != nil {
+			return fmt.Errorf("store: unable to update change request: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)`,
+			cr.ID, userID); err != nil {
+			return fmt.Errorf("store: unable to record contributor: %w", err)
+		}
+		return nil
+	})
+	return res, err
+}
+
+// applyBatch applies a batch of changes to the pages of revision from and writes the result as
+// a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
+// the new markdown become ids, uploaded files join the revision. It returns the revision, the
+// applied tree and what it changed.
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *store.PageTree, []*store.RevisionPage, []*store.RevisionPage, error) {
+	v, err := newView(ctx, tx, from)
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	tree := store.NewPageTree(v, tx.now)
+	tree.Base = from
+	known := map[string]bool{}
+	tree.Older = func(revision, pageID string) (*store.RevisionPage, error) {
+		if !known[revision] {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM revisions WHERE id = ? AND space_id = ?`, revision, spaceID).Scan(&n); err != nil {
+				return nil, fmt.Errorf("store: unable to find revision: %w", err)
+			}
+			if n == 0 {
+				return nil, store.FieldErrorf("revision", "no revision %q in this space", revision)
+			}
+			known[revision] = true
+		}
+		old, err := newView(ctx, tx, revision)
+		if err != nil {
+			return nil, err
+		}
+		return old.page(pageID, false)
+	}
+	if err := tree.Apply(changes); err != nil {
+		return "", nil, nil, nil, err
+	}
+	changed, deleted := tree.Result()
+	for _, p := range changed {
+		if p.BodyID == 0 {
+			p.Markdown = store.RewriteRefs(p.Markdown, tree.Refs, tree.FileRefs)
+		}
+	}
+	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
+		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree})
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	if tree.Err != nil {
+		return "", nil, nil, nil, tree.Err
+	}
+	if err := insertFiles(ctx, tx, revision, tree.Files); err != nil {
+		return "", nil, nil, nil, err
+	}
+	return revision, tree, changed, deleted, nil
+}
+
+// mergeConflictError is the ECONFLICT error listing the pages a merge or update could not merge.
+func mergeConflictError(what string, conflicts []store.MergeConflict) *store.Error {
+	parts := make([]string, 0, len(conflicts))
+	for _, c := range conflicts {
+		parts = append(parts, fmt.Sprintf("%q (%s): %s", c.Title, c.PageID, c.Reason))
+	}
+	return store.Errorf(store.ECONFLICT, "%s has conflicts on %d page(s): %s", what, len(conflicts), strings.Join(parts, "; "))
+}
+
+// MergeChangeRequest merges a change request into its space. With conflicts nothing changes and
+// conflicts is true; otherwise the space's new revision (with both parents) is returned.
+func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (revision string, conflicts bool, err error) {
+	err = s.write(ctx, func(tx *Tx) error {
+		sp, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
+		if err != nil {
+			return err
+		}
+		tree, found, err := mergeRevisions(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID, false)
+		if err != nil {
+			return err
+		}
+		if len(found) > 0 {
+			revision, conflicts = sp.RevisionID, true
+			return nil
+		}
+		var changed, deleted []*store.RevisionPage
+		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
+			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID}, tree, cr.RevisionID)
+		if err != nil {
+			return err
+		}
+		if err := indexChanges(ctx, tx, spaceID, changed, deleted); err != nil {
+			return err
+		}
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`, revision, now, spaceID); err != nil {
+			return fmt.Errorf("store: unable to merge: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = 'merged', revision_merged = ?, updated_at = ? WHERE id = ?`,
+			revision, now, cr.ID); err != nil {
+			return fmt.Errorf("store: unable to merge: %w", err)
+		}
+		return countChangeRequests(ctx, tx, spaceID)
+	})
+	return revision, conflicts, err
+}
+
+// UpdateChangeRequestFromMain pulls the space's current content into a change request. A
+// conflict is an ECONFLICT error and changes nothing.
+func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID string) (string, error) {
+	var revision string
+	err := s.write(ctx, func(tx *Tx) error {
+		sp, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
+		if err != nil {
+			return err
+		}
+		if sp.RevisionID == cr.Base() {
+			revision = cr.RevisionID // already up to date
+			return nil
+		}
+		tree, found, err := mergeRevisions(ctx, tx, cr.Base(), cr.RevisionID, sp.RevisionID, true)
+		if err != nil {
+			return err
+		}
+		if len(found) > 0 {
+			return mergeConflictError("Updating from the space's content", found)
+		}
+		// The change request's new line forks from main's head: it holds only what the change
+		// request changed.
+		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
+			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID}, tree, cr.RevisionID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?
+			WHERE id = ?`, revision, sp.RevisionID, formatTime(tx.now), cr.ID); err != nil {
+			return fmt.Errorf("store: unable to update change request: %w", err)
+		}
+		return nil
+	})
+	return revision, err
+}
+
+// mergeRevisions three-way merges ours and theirs against base into a tree over main's content
+// (theirs when theirsIsMain, else ours). Only the pages the change request's side changed since
+// the base are merged: every other page merges to main's version. They are found from the rows
+// written between the base and the change request's revision, so a merge costs what the change
+// request touched, not what the space holds.
+func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*store.PageTree, []store.MergeConflict, error) {
+	mainRev, crRev := ours, theirs
+	if theirsIsMain {
+		mainRev, crRev = theirs, ours
+	}
+	changed, err := changedPageIDs(ctx, tx, base, crRev)
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(changed)
+	sides := make([]map[string]*store.RevisionPage, 3)
+	for i, rev := range []string{base, mainRev, crRev} {
+		v, err := newView(ctx, tx, rev)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sides[i], err = v.Pages(changed, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	bp, op, tp := sides[0], sides[1], sides[2]
+	if theirsIsMain {
+		op, tp = tp, op
+	}
+	merged, conflicts, err := store.ThreeWayMerge(changed, bp, op, tp, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
+	if err != nil || len(conflicts) > 0 {
+		return nil, conflicts, err
+	}
+	v, err := newView(ctx, tx, mainRev)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree := store.NewPageTree(v, tx.now)
+	if conflicts := store.ApplyMerge(tree, merged); len(conflicts) > 0 {
+		return nil, conflicts, tree.Err
+	}
+	return tree, nil, tree.Err
+}
+
+// writeMerged writes what a three-way merge gave (a change request merged into main, or main
+// pulled into a change request) as the revision w describes, with the change request's files,
+// and answers it with the pages it changed and deleted.
+func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
+	w.changed, w.deleted = tree.Result()
+	w.tree, w.links = tree, tree
+	revision, err := writeRevision(ctx, tx, w)
+	if err == nil {
+		err = tree.Err
+	}
+	if err == nil {
+		err = mergeFiles(ctx, tx, revision, crRevision)
+	}
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return revision, w.changed, w.deleted, nil
+}

@@ -1,0 +1,249 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// memberColumns: the first argument bound is the organization id, for the spaces count.
+const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
+	CASE WHEN m.role IS NULL THEN 0 ELSE
+		(SELECT count(*) FROM spaces s WHERE s.organization_id = m.organization_id AND s.deleted_at IS NULL) END,
+	(SELECT count(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id
+		WHERE tm.user_id = m.user_id AND t.organization_id = m.organization_id)`
+
+func scanMember(sc interface{ Scan(...any) error }, m *store.Member) error {
+	var role, seen sql.NullString
+	var joined string
+	if err := scanUser(sc, &m.User, &m.OrganizationID, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Spaces, &m.Teams); err != nil {
+		return err
+	}
+	m.Role = store.Role(role.String)
+	m.JoinedAt = parseTime(joined)
+	m.LastSeenAt = parseNullTime(seen)
+	return nil
+}
+
+// FindMember returns a user's membership of an organization.
+func (s *Store) FindMember(ctx context.Context, orgID, userID string) (*store.Member, error) {
+	return findMember(ctx, s.reader, orgID, userID)
+}
+
+func findMember(ctx context.Context, q querier, orgID, userID string) (*store.Member, error) {
+	var m store.Member
+	err := scanMember(q.QueryRowContext(ctx, `SELECT `+memberColumns+`
+		FROM members m JOIN users u ON u.id = m.user_id
+		WHERE m.organization_id = ? AND m.user_id = ?`, orgID, userID), &m)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Member")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find member: %w", err)
+	}
+	return &m, nil
+}
+
+// FindMemberRole returns only the role of a user in an organization: the cheap check every
+// request makes. ENOTFOUND when the user is not a member.
+func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (store.Role, error) {
+	var role sql.NullString
+	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`,
+		orgID, userID).Scan(&role)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", store.NotFound("Organization")
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to find membership: %w", err)
+	}
+	return store.Role(role.String), nil
+}
+
+// FindMembers lists an organization's members.
+func (s *Store) FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.Member]{}, err
+	}
+	where := `m.organization_id = ?`
+	args := []any{orgID}
+	if f.Role != nil {
+		if *f.Role == "guest" {
+			where += ` AND m.role IS NULL`
+		} else {
+			where += ` AND m.role = ?`
+			args = append(args, *f.Role)
+		}
+	}
+	if f.Search != "" {
+		where += ` AND (u.display_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
+		args = append(args, likeContains(f.Search), likeContains(f.Search))
+	}
+	sortCol := "m.joined_at"
+	if f.ByLastSeen {
+		sortCol = "m.last_seen_at"
+		where += ` AND m.last_seen_at IS NOT NULL`
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM members m JOIN users u ON u.id = m.user_id WHERE `+where, args...).Scan(&count); err != nil {
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to count members: %w", err)
+	}
+	cmp, dir := "<", "DESC"
+	if f.Asc {
+		cmp, dir = ">", "ASC"
+	}
+	if cur != nil {
+		where += ` AND (` + sortCol + `, m.user_id) ` + cmp + ` (?, ?)`
+		args = append(args, cur[0], cur[1])
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+memberColumns+`
+		FROM members m JOIN users u ON u.id = m.user_id
+		WHERE `+where+` ORDER BY `+sortCol+` `+dir+`, m.user_id `+dir+` LIMIT ?`, args...)
+	if err != nil {
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.Member
+	for rows.Next() {
+		var m store.Member
+		if err := scanMember(rows, &m); err != nil {
+			return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
+		}
+		items = append(items, &m)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(m *store.Member) []string {
+		if f.ByLastSeen {
+			return []string{formatTime(*m.LastSeenAt), m.User.ID}
+		}
+		return []string{formatTime(m.JoinedAt), m.User.ID}
+	}), nil
+}
+
+// checkNotLastAdmin refuses a change that would leave an organization without an admin.
+func checkNotLastAdmin(ctx context.Context, tx *Tx, orgID, userID string) error {
+	var isAdmin, others int
+	err := tx.QueryRowContext(ctx, `SELECT
+		EXISTS (SELECT 1 FROM members WHERE organization_id = ?1 AND user_id = ?2 AND role = 'admin'),
+		(SELECT count(*) FROM members WHERE organization_id = ?1 AND user_id != ?2 AND role = 'admin')`,
+		orgID, userID).Scan(&isAdmin, &others)
+	if err != nil {
+		return fmt.Errorf("store: unable to count admins: %w", err)
+	}
+	if isAdmin == 1 && others == 0 {
+		return store.Errorf(store.ECONFLICT, "The organization's last admin cannot be removed or demoted.")
+	}
+	return nil
+}
+
+// UpdateMemberRole changes a member's role (RoleGuest makes them a guest).
+func (s *Store) UpdateMemberRole(ctx context.Context, orgID, userID string, role store.Role) (*store.Member, error) {
+	var m *store.Member
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := findMember(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		if role != store.RoleAdmin {
+			if err := checkNotLastAdmin(ctx, tx, orgID, userID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE members SET role = ? WHERE organization_id = ? AND user_id = ?`,
+			nullRole(role), orgID, userID); err != nil {
+			return fmt.Errorf("store: unable to update member: %w", err)
+		}
+		var err error
+		m, err = findMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// RemoveMember removes a user from an organization and its teams; removing a non-member is no error.
+func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if err := checkNotLastAdmin(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM team_members WHERE user_id = ?
+			AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)`, userID, orgID); err != nil {
+			return fmt.Errorf("store: unable to remove member from teams: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
+			return fmt.Errorf("store: unable to remove member: %w", err)
+		}
+		return nil
+	})
+}
+
+// TouchMember records that a member was seen now.
+func (s *Store) TouchMember(ctx context.Context, orgID, userID string) (*store.Member, error) {
+	var m *store.Member
+	err := s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE members SET last_seen_at = ? WHERE organization_id = ? AND user_id = ?`,
+			formatTime(tx.now), orgID, userID)
+		if err != nil {
+			return fmt.Errorf("store: unable to touch member: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Organization")
+		}
+		m, err = findMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// SetMemberSSO marks a member as one who signs in through the organization's SSO.
+func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*store.Member, error) {
+	var m *store.Member
+	err := s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE members SET sso = 1 WHERE organization_id = ? AND user_id = ?`, orgID, userID)
+		if err != nil {
+			return fmt.Errorf("store: unable to set member sso: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Member")
+		}
+		m, err = findMember(ctx, tx, orgID, userID)
+		return err
+	})
+	return m, err
+}
+
+// JoinOrganization makes a user a member with the organization's default role, when the user's
+// verified email domain is one the organization allows. Joining again changes nothing, whatever
+// the domains allowed now (the creator of an organization is a member without any).
+func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *store.User) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var member int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE organization_id = ? AND user_id = ?`,
+			orgID, u.ID).Scan(&member); err != nil {
+			return fmt.Errorf("store: unable to check membership: %w", err)
+		}
+		if member > 0 {
+			return nil
+		}
+		var allowed int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM organization_email_domains
+			WHERE organization_id = ? AND domain = ?`, orgID, u.EmailDomain()).Scan(&allowed); err != nil {
+			return fmt.Errorf("store: unable to check email domain: %w", err)
+		}
+		// A domain the organization does not allow answers as an unknown organization would:
+		// an outsider must not learn which organization ids exist.
+		if allowed == 0 || !u.EmailVerified {
+			return store.NotFound("Organization")
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO members (organization_id, user_id, role, joined_at)
+			SELECT id, ?, default_role, ? FROM organizations WHERE id = ?`, u.ID, formatTime(tx.now), orgID); err != nil {
+			return fmt.Errorf("store: unable to join organization: %w", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,48 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Three-way merge of page trees, page by page and field by field, against the last common
+// revision (base): a field changed on one side only takes that side; changed the same way on
+// both, it merges cleanly; changed differently on both, the page is a conflict. A page deleted on
+// one side and changed on the other is a conflict too; deleted on one side and untouched on the
+// other, it is deleted.
+
+// loadBodies returns the markdown of page bodies.
+func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var md string
+			if err := rows.Scan(&id, &md); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+			}
+			out[id] = md
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// placeholders returns "?, ?, …" for n arguments.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}

@@ -1,0 +1,199 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// revisionWrite is a new revision: the content of revision from with pages changed (added or
+// updated) and deleted. Only those are written; the rest is read through from's line.
+type revisionWrite struct {
+	spaceID string
+	typ     string // edits | merge | update
+	parents []string
+	crID    *string // merge revisions: the change request merged
+	from    string  // "": a space's first, empty revision
+	// owner is the change request whose line the revision goes on ("": the space's main line).
+	// The revision is appended to from's line when from is that line's head and the line is the
+	// owner's; otherwise it starts a line forked from from.
+	owner   string
+	changed []*store.RevisionPage
+	deleted []*store.RevisionPage
+	tree    *store.PageTree    // the tree changed and deleted come from: it knows the rows they replace
+	links   store.LinkResolver // resolves the links of changed pages against the new content
+}
+
+// writeRevision stores a new revision and returns its id.
+func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error) {
+	id := store.NewID()
+	line, seq, appending, err := lineFor(ctx, tx, w)
+	if err != nil {
+		return "", err
+	}
+	pj, _ := json.Marshal(w.parents)
+	if w.parents == nil {
+		pj = []byte("[]")
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO revisions (id, space_id, type, parents, change_request_id, created_at, line_id, seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, w.spaceID, w.typ, string(pj), nullString(w.crID), formatTime(tx.now), line, seq); err != nil {
+		return "", fmt.Errorf("store: unable to write revision: %w", err)
+	}
+	if appending && w.tree != nil {
+		if err := closeVersions(ctx, tx, seq, replaced(w.tree, line, w.changed, w.deleted)); err != nil {
+			return "", err
+		}
+	}
+	if err := writeVersions(ctx, tx, line, seq, w.changed, w.deleted); err != nil {
+		return "", err
+	}
+	if err := writeLinks(ctx, tx, w.changed, w.links); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// lineFor picks the line and seq of a new revision, appending to from's line or forking a new one.
+func lineFor(ctx context.Context, tx *Tx, w revisionWrite) (line, seq int64, appending bool, err error) {
+	var parent any
+	var parentSeq any
+	if w.from != "" {
+		var fromLine, fromSeq, head int64
+		var space string
+		var owner sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT r.line_id, r.seq, l.space_id, l.change_request_id, l.head
+			FROM revisions r JOIN lines l ON l.id = r.line_id WHERE r.id = ?`, w.from).Scan(&fromLine, &fromSeq, &space, &owner, &head)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, 0, false, store.NotFound("Revision")
+		}
+		if err != nil {
+			return 0, 0, false, fmt.Errorf("store: unable to read revision: %w", err)
+		}
+		if space == w.spaceID && owner.String == w.owner && head == fromSeq {
+			if _, err := tx.ExecContext(ctx, `UPDATE lines SET head = ? WHERE id = ?`, head+1, fromLine); err != nil {
+				return 0, 0, false, fmt.Errorf("store: unable to write revision: %w", err)
+			}
+			return fromLine, head + 1, true, nil
+		}
+		parent, parentSeq = fromLine, fromSeq
+	}
+	var owner any
+	if w.owner != "" {
+		owner = w.owner
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO lines (space_id, parent_id, parent_seq, change_request_id, head) VALUES (?, ?, ?, ?, 1)`,
+		w.spaceID, parent, parentSeq, owner)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("store: unable to write revision: %w", err)
+	}
+	line, err = res.LastInsertId()
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("store: unable to write revision: %w", err)
+	}
+	return line, 1, false, nil
+}
+
+// closeVersions ends, at seq, the versions of a line that a new revision on it replaces (the rows
+// of other lines it read stay as they are: the new rows hide them).
+func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) error {
+	for start := 0; start < len(replaced); start += 500 {
+		chunk := replaced[start:min(start+500, len(replaced))]
+		args := []any{seq}
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE page_versions SET valid_to = ? WHERE id IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
+			return fmt.Errorf("store: unable to close page versions: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line.
+func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*store.RevisionPage) error {
+	insBody, err := tx.PrepareContext(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
+	if err != nil {
+		return fmt.Errorf("store: unable to write pages: %w", err)
+	}
+	defer insBody.Close()
+	insPage, err := tx.PrepareContext(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
+		parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index,
+		visitor_condition, body_id, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store: unable to write pages: %w", err)
+	}
+	defer insPage.Close()
+	write := func(p *store.RevisionPage, deleted bool) error {
+		if p.BodyID == 0 {
+			res, err := insBody.ExecContext(ctx, p.Markdown)
+			if err != nil {
+				return fmt.Errorf("store: unable to write page body: %w", err)
+			}
+			if p.BodyID, err = res.LastInsertId(); err != nil {
+				return fmt.Errorf("store: unable to write page body: %w", err)
+			}
+		}
+		res, err := insPage.ExecContext(ctx, line, p.ID, seq, openSeq, deleted, nullString(p.ParentID), p.Position, p.Title,
+			p.Slug, p.Path, nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex,
+			nullString(p.Condition), p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt))
+		if err != nil {
+			return fmt.Errorf("store: unable to write page: %w", err)
+		}
+		if !deleted {
+			if p.Stored.Written, err = res.LastInsertId(); err != nil {
+				return fmt.Errorf("store: unable to write page: %w", err)
+			}
+		}
+		return nil
+	}
+	for _, p := range changed {
+		if err := write(p, false); err != nil {
+			return err
+		}
+	}
+	for _, p := range deleted {
+		if err := write(p, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// revisionLine returns the line and seq of a revision.
+func revisionLine(ctx context.Context, q querier, revisionID string) (lineRef, error) {
+	var ref lineRef
+	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ref, store.NotFound("Revision")
+	}
+	if err != nil {
+		return ref, fmt.Errorf("store: unable to read revision: %w", err)
+	}
+	return ref, nil
+}
+
+// replaced returns the rows of line that pages changed or deleted by the tree were read from.
+func replaced(t *store.PageTree, line int64, changed, deleted []*store.RevisionPage) []int64 {
+	var out []int64
+	for _, list := range [][]*store.RevisionPage{changed, deleted} {
+		for _, p := range list {
+			if o := t.Orig[p.ID]; o != nil && o.Stored.Version != 0 && o.Stored.Line == line {
+				out = append(out, o.Stored.Version)
+			}
+		}
+	}
+	// A page back on the line that deleted it (revert_page): its tombstone ends here.
+	if v, ok := t.Src.(*view); ok && v != nil {
+		for _, p := range changed {
+			if tomb := v.tombs[p.ID]; tomb != nil && t.Orig[p.ID] == nil && tomb.Stored.Line == line {
+				out = append(out, tomb.Stored.Version)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,304 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// Search covers the current revision of every space that is not deleted. The index is brought
+// up to date in the transaction that changes a space's current revision.
+
+type indexedPage struct {
+	key    int64
+	title  string
+	path   string
+	bodyID int64
+}
+
+// ftsQuery is an FTS5 expression matching all (or, with either, any) of the words, within an
+// organization's scope when org is not empty; with prefix the last word also matches as a prefix,
+// for search as you type.
+func ftsQuery(org string, words []string, either, prefix bool) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = `"` + w + `"`
+	}
+	if prefix {
+		quoted[len(quoted)-1] += "*"
+	}
+	op := " "
+	if either {
+		op = " OR "
+	}
+	expr := "(" + strings.Join(quoted, op) + ")"
+	if org != "" {
+		expr = `scope : "o` + org + `" AND ` + expr
+	}
+	return expr
+}
+
+// searchCandidates bounds ranking: bm25 needs every match scored, so a query matching more
+// sections (or titles) than this ranks the first this many of each. count and paging then cover
+// the pages of those candidates.
+const searchCandidates = 2000
+
+// SearchSpace searches the current content of a space, best pages first. When all the words
+// together find nothing, the last one also matches as a prefix; then any of them is enough.
+func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.Page) (store.List[*store.SearchPage], error) {
+	offset, err := searchOffset(p)
+	if err != nil {
+		return store.List[*store.SearchPage]{}, err
+	}
+	empty := store.List[*store.SearchPage]{Items: []*store.SearchPage{}}
+	var key int64
+	err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return empty, nil
+	}
+	if err != nil {
+		return empty, fmt.Errorf("store: unable to search: %w", err)
+	}
+	keys, sections, err := s.searchCandidates(ctx, "", key<<40, (key+1)<<40-1, query)
+	if err != nil || len(keys) == 0 {
+		return empty, err
+	}
+	window := keys[min(offset, len(keys)):min(len(keys), offset+p.Size())]
+	pages, err := s.searchHits(ctx, window, sections)
+	if err != nil {
+		return empty, err
+	}
+	out := store.List[*store.SearchPage]{Count: len(keys), Items: pages}
+	if offset+len(window) < len(keys) {
+		out.Next = store.EncodeCursor(strconv.Itoa(offset + len(window)))
+	}
+	return out, nil
+}
+
+// pagesPerSpace is how many pages an organization search answers per space.
+const pagesPerSpace = 10
+
+// SearchOrganization searches the current content of every space of an organization: spaces
+// ranked by their best page, each with its best pages.
+func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p store.Page) (store.List[*store.SearchSpaceHits], error) {
+	offset, err := searchOffset(p)
+	if err != nil {
+		return store.List[*store.SearchSpaceHits]{}, err
+	}
+	empty := store.List[*store.SearchSpaceHits]{Items: []*store.SearchSpaceHits{}}
+	keys, sections, err := s.searchCandidates(ctx, orgID, 0, math.MaxInt64, query)
+	if err != nil || len(keys) == 0 {
+		return empty, err
+	}
+	var order []int64 // space keys, by their best page
+	bySpace := map[int64][]int64{}
+	for _, k := range keys {
+		sk := k >> 34
+		if _, ok := bySpace[sk]; !ok {
+			order = append(order, sk)
+		}
+		if len(bySpace[sk]) < pagesPerSpace {
+			bySpace[sk] = append(bySpace[sk], k)
+		}
+	}
+	window := order[min(offset, len(order)):min(len(order), offset+p.Size())]
+	var wanted []int64
+	for _, sk := range window {
+		wanted = append(wanted, bySpace[sk]...)
+	}
+	pages, err := s.searchHits(ctx, wanted, sections)
+	if err != nil {
+		return empty, err
+	}
+	out := store.List[*store.SearchSpaceHits]{Count: len(order), Items: make([]*store.SearchSpaceHits, 0, len(window))}
+	// pages come in window order, a space's pages together.
+	for _, pg := range pages {
+		if n := len(out.Items); n == 0 || out.Items[n-1].SpaceID != pg.SpaceID {
+			out.Items = append(out.Items, &store.SearchSpaceHits{SpaceID: pg.SpaceID})
+		}
+		last := out.Items[len(out.Items)-1]
+		last.Pages = append(last.Pages, pg)
+	}
+	if offset+len(window) < len(order) {
+		out.Next = store.EncodeCursor(strconv.Itoa(offset + len(window)))
+	}
+	return out, nil
+}
+
+// searchOffset reads a ranked list's cursor: ranked results page by offset, the number of items
+// already answered.
+func searchOffset(p store.Page) (int, error) {
+	cur, err := store.DecodeCursor(p.Cursor, 1)
+	if err != nil || cur == nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(cur[0])
+	if err != nil || n < 0 {
+		return 0, store.Errorf(store.EINVALID, "page: not a page cursor this list answered.")
+	}
+	return n, nil
+}
+
+// searchCandidates returns the keys of the pages matching a query within a rowid range (and an
+// organization's scope when org is set), best first, with the ids of their matching sections.
+// Pages whose title matches rank first; the rest by the best bm25 rank of their sections.
+func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, query string) ([]int64, map[int64][]int64, error) {
+	words := store.SearchTokens(query)
+	if len(words) == 0 {
+		return nil, nil, nil
+	}
+	run := func(either, prefix bool) ([]int64, map[int64][]int64, error) {
+		expr := ftsQuery(org, words, either, prefix)
+		titleRank, err := s.searchRows(ctx, `SELECT rowid, rank FROM search_titles WHERE search_titles MATCH ?
+			AND rowid BETWEEN ? AND ? LIMIT ?`, expr, lo>>6, hi>>6, searchCandidates)
+		if err != nil {
+			return nil, nil, err
+		}
+		sectionRank, err := s.searchRows(ctx, `SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ?
+			AND rowid BETWEEN ? AND ? LIMIT ?`, expr, lo, hi, searchCandidates)
+		if err != nil {
+			return nil, nil, err
+		}
+		best := map[int64]float64{}
+		sections := map[int64][]int64{}
+		for _, h := range sectionRank {
+			pg := h.id >> 6
+			if r, ok := best[pg]; !ok || h.rank < r {
+				best[pg] = h.rank
+			}
+			sections[pg] = append(sections[pg], h.id)
+		}
+		inTitle := map[int64]float64{}
+		for _, h := range titleRank {
+			inTitle[h.id] = h.rank
+			if _, ok := best[h.id]; !ok {
+				best[h.id] = h.rank
+				sections[h.id] = []int64{h.id << 6} // the page's first section, for its text
+			}
+		}
+		keys := make([]int64, 0, len(best))
+		for pg := range best {
+			keys = append(keys, pg)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			ti, iok := inTitle[keys[i]]
+			tj, jok := inTitle[keys[j]]
+			switch {
+			case iok != jok:
+				return iok
+			case iok && ti != tj:
+				return ti < tj
+			case best[keys[i]] != best[keys[j]]:
+				return best[keys[i]] < best[keys[j]]
+			}
+			return keys[i] < keys[j]
+		})
+		return keys, sections, nil
+	}
+	// All the words; then the last one as a prefix too; then any of them.
+	keys, sections, err := run(false, false)
+	if err == nil && len(keys) == 0 {
+		keys, sections, err = run(false, true)
+	}
+	if err == nil && len(keys) == 0 && len(words) > 1 {
+		keys, sections, err = run(true, true)
+	}
+	return keys, sections, err
+}
+
+type searchHit struct {
+	id   int64
+	rank float64
+}
+
+// searchRows runs a ranked FTS query of rowid and rank.
+func (s *Store) searchRows(ctx context.Context, query string, args ...any) ([]searchHit, error) {
+	rows, err := s.reader.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to search: %w", err)
+	}
+	defer rows.Close()
+	var out []searchHit
+	for rows.Next() {
+		var h searchHit
+		if err := rows.Scan(&h.id, &h.rank); err != nil {
+			return nil, fmt.Errorf("store: unable to search: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// searchHits loads the pages of search hits, in the order of keys, each with its matching
+// sections (in the order given): two queries whatever the number of hits.
+func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64][]int64) ([]*store.SearchPage, error) {
+	if len(keys) == 0 {
+		return []*store.SearchPage{}, nil
+	}
+	var sectionIDs []int64
+	for _, k := range keys {
+		sectionIDs = append(sectionIDs, sections[k]...)
+	}
+	kj, _ := json.Marshal(keys)
+	rows, err := s.reader.QueryContext(ctx, `SELECT id, space_id, page_id, title, path FROM search_pages
+		WHERE id IN (SELECT value FROM json_each(?))`, string(kj))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+	}
+	pages := map[int64]*store.SearchPage{}
+	for rows.Next() {
+		var key int64
+		sp := &store.SearchPage{Sections: []store.SearchSection{}}
+		if err := rows.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+		}
+		pages[key] = sp
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+	}
+	sj, _ := json.Marshal(sectionIDs)
+	rows, err = s.reader.QueryContext(ctx, `SELECT id, anchor, title, body FROM search_sections
+		WHERE id IN (SELECT value FROM json_each(?))`, string(sj))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+	}
+	defer rows.Close()
+	secs := map[int64]store.SearchSection{}
+	for rows.Next() {
+		var id int64
+		var sec store.SearchSection
+		if err := rows.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body); err != nil {
+			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+		}
+		sec.Body = store.Shorten(sec.Body, 300)
+		secs[id] = sec
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+	}
+	out := make([]*store.SearchPage, 0, len(keys))
+	for _, k := range keys {
+		pg, ok := pages[k]
+		if !ok {
+			continue
+		}
+		for _, id := range sections[k] {
+			if sec, ok := secs[id]; ok {
+				pg.Sections = append(pg.Sections, sec)
+			}
+		}
+		out = append(out, pg)
+	}
+	return out, nil
+}

@@ -1,0 +1,236 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// The search index is brought up to date in the transaction that changes a space's current
+// revision, from the pages that revision changed (a merge, a template) or from all its pages (a
+// restore, a transfer, a duplicate).
+
+// indexSpace brings a space's search index to the given pages (all those of its new current
+// revision): pages gone or changed are removed, pages new or changed are indexed.
+func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*store.RevisionPage) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages WHERE space_id = ?`, spaceID)
+	if err != nil {
+		return fmt.Errorf("store: unable to read the search index: %w", err)
+	}
+	indexed, err := scanIndexed(rows)
+	if err != nil {
+		return err
+	}
+	stale, fresh := indexDiff(indexed, pages)
+	for _, ip := range indexed {
+		stale = append(stale, ip.key)
+	}
+	return reindexPages(ctx, tx, spaceID, stale, fresh)
+}
+
+// indexChanges brings a space's search index up to date with the pages a new current revision
+// changed and deleted: it reads and writes only their rows.
+func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted []*store.RevisionPage) error {
+	if len(changed)+len(deleted) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(changed)+len(deleted))
+	for _, p := range changed {
+		ids = append(ids, p.ID)
+	}
+	for _, p := range deleted {
+		ids = append(ids, p.ID)
+	}
+	indexed := map[string]indexedPage{}
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := []any{spaceID}
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages
+			WHERE space_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("store: unable to read the search index: %w", err)
+		}
+		part, err := scanIndexed(rows)
+		if err != nil {
+			return err
+		}
+		for id, ip := range part {
+			indexed[id] = ip
+		}
+	}
+	stale, fresh := indexDiff(indexed, changed)
+	for _, p := range deleted {
+		if ip, ok := indexed[p.ID]; ok {
+			stale = append(stale, ip.key)
+		}
+	}
+	return reindexPages(ctx, tx, spaceID, stale, fresh)
+}
+
+func scanIndexed(rows *sql.Rows) (map[string]indexedPage, error) {
+	defer rows.Close()
+	indexed := map[string]indexedPage{}
+	for rows.Next() {
+		var ip indexedPage
+		var pageID string
+		if err := rows.Scan(&ip.key, &pageID, &ip.title, &ip.path, &ip.bodyID); err != nil {
+			return nil, fmt.Errorf("store: unable to read the search index: %w", err)
+		}
+		indexed[pageID] = ip
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to read the search index: %w", err)
+	}
+	return indexed, nil
+}
+
+// indexDiff returns the index rows of pages that changed (stale) and the pages to index (fresh);
+// it removes the pages it saw from indexed.
+func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (stale []int64, fresh []*store.RevisionPage) {
+	for _, p := range pages {
+		ip, ok := indexed[p.ID]
+		delete(indexed, p.ID)
+		if p.NoIndex { // kept out of search: dropped from the index if it was there
+			if ok {
+				stale = append(stale, ip.key)
+			}
+			continue
+		}
+		if ok && ip.bodyID == p.BodyID && ip.title == p.Title && ip.path == p.Path {
+			continue
+		}
+		if ok {
+			stale = append(stale, ip.key)
+		}
+		fresh = append(fresh, p)
+	}
+	return stale, fresh
+}
+
+// reindexPages removes stale index rows and indexes fresh pages.
+func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*store.RevisionPage) error {
+	if len(stale) > 0 {
+		sj, _ := json.Marshal(stale)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT value FROM json_each(?))`, string(sj)); err != nil {
+			return fmt.Errorf("store: unable to update the search index: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE id IN (SELECT value FROM json_each(?))`, string(sj)); err != nil {
+			return fmt.Errorf("store: unable to update the search index: %w", err)
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	var orgID string
+	if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM spaces WHERE id = ?`, spaceID).Scan(&orgID); err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	spaceKey, err := searchSpaceKey(ctx, tx, spaceID)
+	if err != nil {
+		return err
+	}
+	var nextKey int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(id) + 1, ?1) FROM search_pages WHERE id BETWEEN ?1 AND ?2`,
+		spaceKey<<34, (spaceKey+1)<<34-1).Scan(&nextKey); err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	var need []int64
+	for _, p := range fresh {
+		need = append(need, p.BodyID)
+	}
+	bodies, err := loadBodies(ctx, tx, need)
+	if err != nil {
+		return err
+	}
+	insPage, err := tx.PrepareContext(ctx, `INSERT INTO search_pages (id, space_id, page_id, title, path, body_id) VALUES (?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	defer insPage.Close()
+	insSection, err := tx.PrepareContext(ctx, `INSERT INTO search_sections (id, page, anchor, title, body) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	defer insSection.Close()
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO search_fts (rowid, title, body, scope) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	defer insFTS.Close()
+	insTitle, err := tx.PrepareContext(ctx, `INSERT INTO search_titles (rowid, title, scope) VALUES (?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	defer insTitle.Close()
+	scope := "o" + orgID
+	for _, p := range fresh {
+		key := nextKey
+		nextKey++
+		if _, err := insPage.ExecContext(ctx, key, spaceID, p.ID, p.Title, p.Path, p.BodyID); err != nil {
+			return fmt.Errorf("store: unable to index page: %w", err)
+		}
+		if _, err := insTitle.ExecContext(ctx, key, p.Title, scope); err != nil {
+			return fmt.Errorf("store: unable to index page: %w", err)
+		}
+		for i, sec := range store.SplitSections(p.Title, bodies[p.BodyID]) {
+			id := key<<6 | int64(i)
+			if _, err := insSection.ExecContext(ctx, id, key, sec.Anchor, sec.Title, sec.Body); err != nil {
+				return fmt.Errorf("store: unable to index page: %w", err)
+			}
+			title := sec.Title
+			if i > 0 {
+				title = p.Title + " " + sec.Title
+			}
+			if _, err := insFTS.ExecContext(ctx, id, title, sec.Body, scope); err != nil {
+				return fmt.Errorf("store: unable to index page: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// searchSpaceKey returns a space's key in the index, giving it one the first time.
+func searchSpaceKey(ctx context.Context, tx *Tx, spaceID string) (int64, error) {
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO search_spaces (space_id) VALUES (?)`, spaceID); err != nil {
+		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	var key int64
+	if err := tx.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key); err != nil {
+		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	return key, nil
+}
+
+// reindexSpace rebuilds a space's index from its current revision (after a transfer changed its
+// organization, or a restore brought it back).
+func reindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
+	if err := unindexSpace(ctx, tx, spaceID); err != nil {
+		return err
+	}
+	var rev string
+	if err := tx.QueryRowContext(ctx, `SELECT revision_id FROM spaces WHERE id = ?`, spaceID).Scan(&rev); err != nil {
+		return fmt.Errorf("store: unable to reindex space: %w", err)
+	}
+	pages, err := loadPages(ctx, tx, rev, false)
+	if err != nil {
+		return err
+	}
+	return indexSpace(ctx, tx, spaceID, pages)
+}
+
+// unindexSpace drops a space from the search index.
+func unindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT id FROM search_pages WHERE space_id = ?)`, spaceID); err != nil {
+		return fmt.Errorf("store: unable to unindex space: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE space_id = ?`, spaceID); err != nil {
+		return fmt.Errorf("store: unable to unindex space: %w", err)
+	}
+	return nil
+}

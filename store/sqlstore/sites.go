@@ -1,0 +1,263 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// siteColumns reads a site with its count of site spaces, so a page of sites is one query.
+// (Deleting a space deletes its site spaces, so every one counted publishes a live space.)
+const siteColumns = `s.id, s.organization_id, s.type, s.title, s.visibility, s.published, s.hostname,
+	s.basename, s.proxy, s.adaptive_enabled, s.agents_context, s.adaptive_schema,
+	s.adaptive_schema_updated_at, s.share_key, s.created_at, s.updated_at,
+	(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = s.id)`
+
+func scanSite(sc interface{ Scan(...any) error }, site *store.Site) error {
+	var hostname, basename, proxy, schema, schemaUpdated sql.NullString
+	var created, updated string
+	if err := sc.Scan(&site.ID, &site.OrganizationID, &site.Type, &site.Title, &site.Visibility, &site.Published,
+		&hostname, &basename, &proxy, &site.AdaptiveEnabled, &site.AgentsContext, &schema,
+		&schemaUpdated, &site.ShareKey, &created, &updated, &site.SiteSpaces); err != nil {
+		return err
+	}
+	site.Hostname, site.Basename, site.Proxy = stringPtr(hostname), stringPtr(basename), stringPtr(proxy)
+	if schema.Valid {
+		site.AdaptiveSchema = []byte(schema.String)
+	}
+	site.AdaptiveSchemaUpdatedAt = parseNullTime(schemaUpdated)
+	site.CreatedAt, site.UpdatedAt = parseTime(created), parseTime(updated)
+	return nil
+}
+
+// CreateSite creates a site; each of c.Spaces, which must be live spaces of the organization,
+// becomes a site space at the root, in order, the first one the default.
+func (s *Store) CreateSite(ctx context.Context, orgID string, c store.SiteCreate) (*store.Site, error) {
+	id := store.NewID()
+	var site *store.Site
+	err := s.write(ctx, func(tx *Tx) error {
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sites (id, organization_id, type, title, visibility, share_key, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, orgID, c.Type, c.Title, c.Visibility, store.NewID(), now, now); err != nil {
+			return fmt.Errorf("store: unable to create site: %w", err)
+		}
+		if err := addRootSiteSpaces(ctx, tx, orgID, id, c.Spaces); err != nil {
+			return err
+		}
+		var err error
+		site, err = findSite(ctx, tx, id)
+		return err
+	})
+	return site, err
+}
+
+// addRootSiteSpaces adds the site spaces a new site starts with, at its root, in order.
+func addRootSiteSpaces(ctx context.Context, tx *Tx, orgID, siteID string, spaceIDs []string) error {
+	for i, spaceID := range spaceIDs {
+		if _, err := insertSiteSpace(ctx, tx, orgID, siteID, spaceID, nil, "spaces["+strconv.Itoa(i)+"]"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FindSite returns a site, whatever its organization: the caller checks access.
+func (s *Store) FindSite(ctx context.Context, id string) (*store.Site, error) {
+	return findSite(pointRead(ctx), s.reader, id)
+}
+
+func findSite(ctx context.Context, q querier, id string) (*store.Site, error) {
+	var site store.Site
+	err := scanSite(q.QueryRowContext(ctx, `SELECT `+siteColumns+` FROM sites s WHERE s.id = ?`, id), &site)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Site")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find site: %w", err)
+	}
+	return &site, nil
+}
+
+// FindSites lists an organization's sites, oldest first.
+func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter, p store.Page) (store.List[*store.Site], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.Site]{}, err
+	}
+	// One statement whatever the filters, so it is prepared once.
+	where := `s.organization_id = ?1
+		AND (?2 IS NULL OR EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = s.id AND ss.space_id = ?2))
+		AND (?3 IS NULL OR s.title LIKE ?3 ESCAPE '\')
+		AND (?4 IS NULL OR s.published = ?4)`
+	var title, published any
+	if f.Title != nil {
+		title = likeContains(*f.Title)
+	}
+	if f.Published != nil {
+		published = *f.Published
+	}
+	args := []any{orgID, nullString(f.Space), title, published}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM sites s WHERE `+where, args...).Scan(&count); err != nil {
+		return store.List[*store.Site]{}, fmt.Errorf("store: unable to count sites: %w", err)
+	}
+	if cur != nil {
+		where += ` AND (s.created_at, s.id) > (?5, ?6)`
+		args = append(args, cur[0], cur[1])
+	} else {
+		where += ` AND ?5 IS NULL AND ?6 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+siteColumns+` FROM sites s WHERE `+where+`
+		ORDER BY s.created_at, s.id LIMIT ?7`, args...)
+	if err != nil {
+		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.Site
+	for rows.Next() {
+		var site store.Site
+		if err := scanSite(rows, &site); err != nil {
+			return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
+		}
+		items = append(items, &site)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(site *store.Site) []string { return []string{formatTime(site.CreatedAt), site.ID} }), nil
+}
+
+// UpdateSite applies an update. A hostname another site has is a conflict; default site space or
+// section ids that are not the site's are invalid.
+func (s *Store) UpdateSite(ctx context.Context, id string, upd store.SiteUpdate) (*store.Site, error) {
+	var site *store.Site
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := findSite(ctx, tx, id); err != nil {
+			return err
+		}
+		if upd.DefaultSiteSpace != nil {
+			if err := checkSiteRow(ctx, tx, "site_spaces", id, *upd.DefaultSiteSpace, "defaultSiteSpace", "site space"); err != nil {
+				return err
+			}
+		}
+		if upd.DefaultSiteSection != nil {
+			if err := checkSiteRow(ctx, tx, "site_sections", id, *upd.DefaultSiteSection, "defaultSiteSection", "section"); err != nil {
+				return err
+			}
+		}
+		if upd.SetHostname && upd.Hostname != nil {
+			var other string
+			err := tx.QueryRowContext(ctx, `SELECT id FROM sites WHERE hostname = ? AND id != ?`, *upd.Hostname, id).Scan(&other)
+			if err == nil {
+				return store.Errorf(store.ECONFLICT, "The hostname %s is already used by another site.", *upd.Hostname)
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("store: unable to check site hostname: %w", err)
+			}
+		}
+		type change struct {
+			given  bool
+			column string
+			value  any
+		}
+		sets, args := []string{"updated_at = ?"}, []any{formatTime(tx.now)}
+		for _, c := range []change{
+			{upd.Title != nil, "title", nullString(upd.Title)},
+			{upd.Visibility != nil, "visibility", nullString(upd.Visibility)},
+			{upd.Basename != nil, "basename", nullString(upd.Basename)},
+			{upd.SetHostname, "hostname", nullString(upd.Hostname)},
+			{upd.SetProxy, "proxy", nullString(upd.Proxy)},
+			{upd.AdaptiveEnabled != nil, "adaptive_enabled", upd.AdaptiveEnabled != nil && *upd.AdaptiveEnabled},
+			{upd.AgentsContext != nil, "agents_context", nullString(upd.AgentsContext)},
+		} {
+			if c.given {
+				sets, args = append(sets, c.column+" = ?"), append(args, c.value)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sites SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, id)...); err != nil {
+			return fmt.Errorf("store: unable to update site: %w", err)
+		}
+		var err error
+		site, err = findSite(ctx, tx, id)
+		return err
+	})
+	return site, err
+}
+
+// checkSiteRow checks that a site space or section (table) of that id is the site's.
+func checkSiteRow(ctx context.Context, tx *Tx, table, siteID, id, field, what string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE id = ? AND site_id = ?`, id, siteID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to find %s: %w", what, err)
+	}
+	if n == 0 {
+		return store.Errorf(store.EINVALID, `Invalid body field %q: no %s %s in this site.`, field, what, id)
+	}
+	return nil
+}
+
+// SetSitePublished publishes or unpublishes a site.
+func (s *Store) SetSitePublished(ctx context.Context, id string, published bool) (*store.Site, error) {
+	var site *store.Site
+	err := s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sites SET published = ?, updated_at = ? WHERE id = ?`, published, formatTime(tx.now), id)
+		if err != nil {
+			return fmt.Errorf("store: unable to publish site: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Site")
+		}
+		site, err = findSite(ctx, tx, id)
+		return err
+	})
+	return site, err
+}
+
+// DeleteSite deletes a site with its structure. Deleting a missing site is no error.
+func (s *Store) DeleteSite(ctx context.Context, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sites WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("store: unable to delete site: %w", err)
+		}
+		// An organization whose default content it was has none now.
+		if _, err := tx.ExecContext(ctx, `UPDATE organizations SET default_content_site = NULL WHERE default_content_site = ?`, id); err != nil {
+			return fmt.Errorf("store: unable to clear default content: %w", err)
+		}
+		return nil
+	})
+}
+
+// SetSiteAdaptiveSchema validates and stores a site's visitor schema (see ParseAdaptiveSchema).
+func (s *Store) SetSiteAdaptiveSchema(ctx context.Context, id string, schema map[string]any) (*store.Site, error) {
+	store.NormalizeAdaptiveSchema(schema)
+	if _, err := store.ParseAdaptiveSchema(schema); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to encode adaptive schema: %w", err)
+	}
+	var site *store.Site
+	err = s.write(ctx, func(tx *Tx) error {
+		now := formatTime(tx.now)
+		res, err := tx.ExecContext(ctx, `UPDATE sites SET adaptive_schema = ?, adaptive_schema_updated_at = ?, updated_at = ? WHERE id = ?`,
+			string(raw), now, now, id)
+		if err != nil {
+			return fmt.Errorf("store: unable to set adaptive schema: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Site")
+		}
+		site, err = findSite(ctx, tx, id)
+		return err
+	})
+	return site, err
+}

@@ -1,0 +1,282 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// FindSiteSpaces lists a site's site spaces in the structure's order.
+func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f store.SiteSpaceFilter, p store.Page) (store.List[*store.SiteSpace], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 1)
+	if err != nil {
+		return store.List[*store.SiteSpace]{}, err
+	}
+	var def, after any
+	if f.Default != nil {
+		def = *f.Default
+	}
+	if cur != nil {
+		after = cur[0]
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND (?2 IS NULL OR is_default = ?2)`,
+		siteID, def).Scan(&count); err != nil {
+		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to count site spaces: %w", err)
+	}
+	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSpaceColumns+`, ssk.k`+siteSpaceFrom+` JOIN ssk ON ssk.id = ss.id
+		WHERE ss.site_id = ?1 AND (?2 IS NULL OR ss.is_default = ?2) AND (?3 IS NULL OR ssk.k > ?3)
+		ORDER BY ssk.k LIMIT ?4`, siteID, def, after, p.Size()+1)
+	if err != nil {
+		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to list site spaces: %w", err)
+	}
+	keys := map[*store.SiteSpace]string{}
+	items, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error {
+		var k string
+		err := scanSiteSpace(r, ss, &k)
+		keys[ss] = k
+		return err
+	})
+	if err != nil {
+		return store.List[*store.SiteSpace]{}, err
+	}
+	return store.FinishPage(items, p.Size(), count, func(ss *store.SiteSpace) []string { return []string{keys[ss]} }), nil
+}
+
+// FindSiteSpace returns a site space of a site.
+func (s *Store) FindSiteSpace(ctx context.Context, siteID, id string) (*store.SiteSpace, error) {
+	return findSiteSpace(pointRead(ctx), s.reader, siteID, id)
+}
+
+func findSiteSpace(ctx context.Context, q querier, siteID, id string) (*store.SiteSpace, error) {
+	var ss store.SiteSpace
+	err := scanSiteSpace(q.QueryRowContext(ctx, siteSpaceSelect+` WHERE ss.id = ? AND ss.site_id = ?`, id, siteID), &ss)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Site space")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find site space: %w", err)
+	}
+	return &ss, nil
+}
+
+const (
+	siteSpacePathsQuery = `SELECT path FROM site_spaces WHERE site_id = ?1 AND section_id IS ?2 AND id IS NOT ?3`
+	sectionPathsQuery   = `SELECT path FROM site_sections WHERE site_id = ?1 AND id IS NOT ?2`
+)
+
+// insertSiteSpace adds a space of the organization at the end of a container (a section, or
+// nil: the site root), with a path derived from its title; the first one is the default.
+func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string, sectionID *string, field string) (string, error) {
+	title, err := liveSpaceTitle(ctx, tx, orgID, spaceID, field)
+	if err != nil {
+		return "", err
+	}
+	taken, err := takenPaths(ctx, tx, siteSpacePathsQuery, siteID, nullString(sectionID), nil)
+	if err != nil {
+		return "", err
+	}
+	var pos float64
+	var first bool
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(position) + 1, 0), NOT EXISTS (SELECT 1 FROM site_spaces
+		WHERE site_id = ?1 AND section_id IS ?2 AND is_default) FROM site_spaces WHERE site_id = ?1 AND section_id IS ?2`,
+		siteID, nullString(sectionID)).Scan(&pos, &first); err != nil {
+		return "", fmt.Errorf("store: unable to place site space: %w", err)
+	}
+	id := store.NewID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, is_default, position)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, store.UniquePath(store.Slugify(title), taken), first, pos); err != nil {
+		return "", fmt.Errorf("store: unable to add site space: %w", err)
+	}
+	return id, nil
+}
+
+// AddSiteSpace adds a live space of the site's organization to a section (nil: the default
+// section, or the root of a site without sections).
+func (s *Store) AddSiteSpace(ctx context.Context, siteID, spaceID string, sectionID *string) (*store.SiteSpace, error) {
+	var ss *store.SiteSpace
+	err := s.write(ctx, func(tx *Tx) error {
+		orgID, err := siteOrganization(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		if sectionID != nil {
+			if err := checkSiteRow(ctx, tx, "site_sections", siteID, *sectionID, "sectionId", "section"); err != nil {
+				return err
+			}
+		} else {
+			var def string
+			err := tx.QueryRowContext(ctx, `SELECT id FROM site_sections WHERE site_id = ? ORDER BY is_default DESC, position, id LIMIT 1`,
+				siteID).Scan(&def)
+			if err == nil {
+				sectionID = &def
+			} else if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("store: unable to find the default section: %w", err)
+			}
+		}
+		id, err := insertSiteSpace(ctx, tx, orgID, siteID, spaceID, sectionID, "spaceId")
+		if err != nil {
+			return err
+		}
+		ss, err = findSiteSpace(ctx, tx, siteID, id)
+		return err
+	})
+	return ss, err
+}
+
+// goneDefault is where a default site space was: its container and position.
+type goneDefault struct {
+	SiteID    string  `json:"site"`
+	SectionID *string `json:"section"`
+	Position  float64 `json:"position"`
+}
+
+// promoteSiteSpaces makes, in each container whose default went, the site space that came
+// next the default (the first one when the default was last), in one statement.
+func promoteSiteSpaces(ctx context.Context, tx *Tx, gone []goneDefault) error {
+	if len(gone) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(gone)
+	if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET is_default = 1 WHERE id IN (
+		SELECT (SELECT x.id FROM site_spaces x
+			WHERE x.site_id = json_extract(g.value, '$.site') AND x.section_id IS json_extract(g.value, '$.section')
+			ORDER BY x.position <= json_extract(g.value, '$.position'), x.position, x.id LIMIT 1)
+		FROM json_each(?) g)`, string(b)); err != nil {
+		return fmt.Errorf("store: unable to promote a default site space: %w", err)
+	}
+	return nil
+}
+
+// DeleteSiteSpace removes a site space; a default gives way to the next. Deleting a missing
+// one is no error.
+func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var g goneDefault
+		var section sql.NullString
+		var def bool
+		err := tx.QueryRowContext(ctx, `SELECT site_id, section_id, position, is_default FROM site_spaces WHERE id = ? AND site_id = ?`,
+			id, siteID).Scan(&g.SiteID, &section, &g.Position, &def)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("store: unable to find site space: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM site_spaces WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("store: unable to delete site space: %w", err)
+		}
+		if !def {
+			return nil
+		}
+		g.SectionID = stringPtr(section)
+		return promoteSiteSpaces(ctx, tx, []goneDefault{g})
+	})
+}
+
+// deleteSiteSpacesOfSpace removes every site space of a space, in every site, promoting the
+// next site space where a default goes. Sections left without site spaces stay.
+func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT site_id, section_id, position FROM site_spaces WHERE space_id = ? AND is_default`, spaceID)
+	if err != nil {
+		return fmt.Errorf("store: unable to find the site spaces of a space: %w", err)
+	}
+	gone, err := collect(rows, "site spaces", func(r *sql.Rows, g *goneDefault) error {
+		var section sql.NullString
+		err := r.Scan(&g.SiteID, &section, &g.Position)
+		g.SectionID = stringPtr(section)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM site_spaces WHERE space_id = ?`, spaceID); err != nil {
+		return fmt.Errorf("store: unable to delete the site spaces of a space: %w", err)
+	}
+	list := make([]goneDefault, len(gone))
+	for i, g := range gone {
+		list[i] = *g
+	}
+	return promoteSiteSpaces(ctx, tx, list)
+}
+
+// UpdateSiteSpace applies an update. A path another site space of the container has is a
+// conflict; a space that is not live in the site's organization is invalid.
+func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd store.SiteSpaceUpdate) (*store.SiteSpace, error) {
+	var ss *store.SiteSpace
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findSiteSpace(ctx, tx, siteID, id)
+		if err != nil {
+			return err
+		}
+		if upd.Path != nil && *upd.Path != cur.Path {
+			taken, err := takenPaths(ctx, tx, siteSpacePathsQuery, siteID, nullString(cur.SectionID), id)
+			if err != nil {
+				return err
+			}
+			if taken[*upd.Path] {
+				where := "this section"
+				if cur.SectionID == nil {
+					where = "this site"
+				}
+				return store.Errorf(store.ECONFLICT, `Invalid body field "path": another site space of %s already has the path %q.`, where, *upd.Path)
+			}
+		}
+		if upd.SpaceID != nil {
+			orgID, err := siteOrganization(ctx, tx, siteID)
+			if err != nil {
+				return err
+			}
+			if _, err := liveSpaceTitle(ctx, tx, orgID, *upd.SpaceID, "spaceId"); err != nil {
+				return err
+			}
+		}
+		set := func(column string, value any) error {
+			if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET `+column+` = ? WHERE id = ?`, value, id); err != nil {
+				return fmt.Errorf("store: unable to update site space %s: %w", column, err)
+			}
+			return nil
+		}
+		errs := []error{}
+		if upd.Path != nil {
+			errs = append(errs, set("path", *upd.Path))
+		}
+		if upd.SetCondition {
+			errs = append(errs, set("condition", nullString(upd.Condition)))
+		}
+		if upd.SpaceID != nil {
+			errs = append(errs, set("space_id", *upd.SpaceID))
+		}
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		ss, err = findSiteSpace(ctx, tx, siteID, id)
+		return err
+	})
+	return ss, err
+}
+
+// MoveSiteSpace moves a site space among the site spaces of its container.
+func (s *Store) MoveSiteSpace(ctx context.Context, siteID, id string, m store.SiteMove) (*store.SiteSpace, error) {
+	var ss *store.SiteSpace
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findSiteSpace(ctx, tx, siteID, id)
+		if err != nil {
+			return err
+		}
+		siblings, err := structureItems(ctx, tx, siteSpaceSiblings, siteID, nullString(cur.SectionID))
+		if err != nil {
+			return err
+		}
+		if err := moveAmong(ctx, tx, siblings, structureItem{table: "site_spaces", id: id}, m, "site space"); err != nil {
+			return err
+		}
+		ss, err = findSiteSpace(ctx, tx, siteID, id)
+		return err
+	})
+	return ss, err
+}

@@ -1,0 +1,300 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// A site space is read with its space, whose columns come first.
+const (
+	siteSpaceColumns = spaceColumns + `, ss.id, ss.site_id, ss.section_id, ss.path, ss.condition, ss.is_default, ss.position`
+	siteSpaceFrom    = ` FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id`
+	siteSpaceSelect  = `SELECT ` + siteSpaceColumns + siteSpaceFrom
+)
+
+func scanSiteSpace(sc interface{ Scan(...any) error }, ss *store.SiteSpace, extra ...any) error {
+	var section, cond sql.NullString
+	ss.Space = &store.Space{}
+	dest := append([]any{&ss.ID, &ss.SiteID, &section, &ss.Path, &cond, &ss.Default, &ss.Position}, extra...)
+	if err := scanSpace(scanWith{row: sc, extra: dest}, ss.Space); err != nil {
+		return err
+	}
+	ss.SectionID, ss.Condition = stringPtr(section), stringPtr(cond)
+	return nil
+}
+
+const (
+	siteSectionColumns = `sec.id, sec.site_id, sec.group_id, sec.title, sec.description, sec.icon, sec.path,
+	sec.condition, sec.is_default, sec.position`
+	siteSectionSelect = `SELECT ` + siteSectionColumns + ` FROM site_sections sec`
+)
+
+func scanSiteSection(sc interface{ Scan(...any) error }, sec *store.SiteSection, extra ...any) error {
+	var group, desc, icon, cond sql.NullString
+	dest := append([]any{&sec.ID, &sec.SiteID, &group, &sec.Title, &desc, &icon, &sec.Path, &cond, &sec.Default, &sec.Position}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return err
+	}
+	sec.GroupID, sec.Description, sec.Icon, sec.Condition = stringPtr(group), stringPtr(desc), stringPtr(icon), stringPtr(cond)
+	return nil
+}
+
+const (
+	siteGroupColumns = `g.id, g.site_id, g.parent_id, g.title, g.icon, g.position`
+	siteGroupSelect  = `SELECT ` + siteGroupColumns + ` FROM site_section_groups g`
+)
+
+func scanSiteGroup(sc interface{ Scan(...any) error }, g *store.SiteSectionGroup, extra ...any) error {
+	var parent, icon sql.NullString
+	if err := sc.Scan(append([]any{&g.ID, &g.SiteID, &parent, &g.Title, &icon, &g.Position}, extra...)...); err != nil {
+		return err
+	}
+	g.ParentID, g.Icon = stringPtr(parent), stringPtr(icon)
+	return nil
+}
+
+// structureKeys gives every group (gk), section (sk) and site space (ssk) of site ?1 a key that
+// sorts them as the structure reads, depth first: a group just before its children, siblings by
+// position. Lists
+// page on these keys, so a list reads in the structure's order.
+const structureKeys = `WITH RECURSIVE gk(id, k) AS (
+		SELECT id, printf('%012d', position) || id FROM site_section_groups WHERE site_id = ?1 AND parent_id IS NULL
+		UNION ALL
+		SELECT c.id, gk.k || '/' || printf('%012d', c.position) || c.id
+		FROM site_section_groups c JOIN gk ON c.parent_id = gk.id),
+	sk(id, k) AS (
+		SELECT x.id, coalesce(gk.k || '/', '') || printf('%012d', x.position) || x.id
+		FROM site_sections x LEFT JOIN gk ON gk.id = x.group_id WHERE x.site_id = ?1),
+	ssk(id, k) AS (
+		SELECT y.id, coalesce(sk.k || '/', '') || printf('%012d', y.position) || y.id
+		FROM site_spaces y LEFT JOIN sk ON sk.id = y.section_id WHERE y.site_id = ?1)`
+
+// FindSiteStructure reads a site's whole structure in three queries: groups, sections, and
+// site spaces with their spaces. An unknown site has an empty structure.
+func (s *Store) FindSiteStructure(ctx context.Context, siteID string) (*store.SiteStructure, error) {
+	return findSiteStructure(ctx, s.reader, siteID)
+}
+
+func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.SiteStructure, error) {
+	out := &store.SiteStructure{Groups: []*store.SiteSectionGroup{}, Sections: []*store.SiteSection{}, RootSiteSpaces: []*store.SiteSpace{}}
+	rows, err := q.QueryContext(ctx, structureKeys+` `+siteGroupSelect+` JOIN gk ON gk.id = g.id ORDER BY gk.k`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read section groups: %w", err)
+	}
+	if out.Groups, err = collect(rows, "section groups", func(r *sql.Rows, g *store.SiteSectionGroup) error { return scanSiteGroup(r, g) }); err != nil {
+		return nil, err
+	}
+	rows, err = q.QueryContext(ctx, structureKeys+` `+siteSectionSelect+` JOIN sk ON sk.id = sec.id ORDER BY sk.k`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read sections: %w", err)
+	}
+	if out.Sections, err = collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error { return scanSiteSection(r, sec) }); err != nil {
+		return nil, err
+	}
+	bySection := make(map[string]*store.SiteSection, len(out.Sections))
+	for _, sec := range out.Sections {
+		sec.SiteSpaces = []*store.SiteSpace{}
+		bySection[sec.ID] = sec
+	}
+	rows, err = q.QueryContext(ctx, siteSpaceSelect+` WHERE ss.site_id = ? ORDER BY ss.position, ss.id`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read site spaces: %w", err)
+	}
+	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error { return scanSiteSpace(r, ss) })
+	if err != nil {
+		return nil, err
+	}
+	for _, ss := range spaces {
+		if ss.SectionID == nil {
+			out.RootSiteSpaces = append(out.RootSiteSpaces, ss)
+		} else if sec := bySection[*ss.SectionID]; sec != nil {
+			sec.SiteSpaces = append(sec.SiteSpaces, ss)
+		}
+	}
+	return out, nil
+}
+
+// collect scans every row into a new T.
+func collect[T any](rows *sql.Rows, what string, scan func(*sql.Rows, *T) error) ([]*T, error) {
+	defer rows.Close()
+	out := []*T{}
+	for rows.Next() {
+		v := new(T)
+		if err := scan(rows, v); err != nil {
+			return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
+	}
+	return out, nil
+}
+
+// siteOrganization returns the organization of a site.
+func siteOrganization(ctx context.Context, tx *Tx, siteID string) (string, error) {
+	var orgID string
+	err := tx.QueryRowContext(ctx, `SELECT organization_id FROM sites WHERE id = ?`, siteID).Scan(&orgID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", store.NotFound("Site")
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to find site: %w", err)
+	}
+	return orgID, nil
+}
+
+// liveSpaceTitle returns the title of a space that is live in an organization; field names the
+// request field that gave its id.
+func liveSpaceTitle(ctx context.Context, tx *Tx, orgID, spaceID, field string) (string, error) {
+	var title string
+	err := tx.QueryRowContext(ctx, `SELECT title FROM spaces WHERE id = ? AND organization_id = ? AND deleted_at IS NULL`,
+		spaceID, orgID).Scan(&title)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", store.Errorf(store.EINVALID, `Invalid body field %q: no space %s in this organization.`, field, spaceID)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to find space: %w", err)
+	}
+	return title, nil
+}
+
+// takenPaths returns the paths a query lists.
+func takenPaths(ctx context.Context, tx *Tx, query string, args ...any) (map[string]bool, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read paths: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("store: unable to read paths: %w", err)
+		}
+		out[p] = true
+	}
+	return out, rows.Err()
+}
+
+// structureItem is one of an ordered list of siblings: a site space, a section or a group.
+type structureItem struct {
+	table    string // site_spaces, site_sections or site_section_groups
+	id       string
+	position float64
+}
+
+func structureItems(ctx context.Context, tx *Tx, query string, args ...any) ([]structureItem, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read siblings: %w", err)
+	}
+	items, err := collect(rows, "siblings", func(r *sql.Rows, it *structureItem) error {
+		return r.Scan(&it.table, &it.id, &it.position)
+	})
+	out := make([]structureItem, len(items))
+	for i, it := range items {
+		out[i] = *it
+	}
+	return out, err
+}
+
+const (
+	siteSpaceSiblings = `SELECT 'site_spaces', id, position FROM site_spaces WHERE site_id = ?1 AND section_id IS ?2 ORDER BY 3, 2`
+	// Sections and groups share one order within their parent.
+	sectionSiblings = `SELECT 'site_sections', id, position FROM site_sections WHERE site_id = ?1 AND group_id IS ?2
+		UNION ALL
+		SELECT 'site_section_groups', id, position FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2
+		ORDER BY 3, 2`
+)
+
+// renumber writes the positions of an order, leaving the rows already in place alone.
+func renumber(ctx context.Context, tx *Tx, order []structureItem) error {
+	for i, it := range order {
+		if it.position == float64(i) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE `+it.table+` SET position = ? WHERE id = ?`, float64(i), it.id); err != nil {
+			return fmt.Errorf("store: unable to reorder: %w", err)
+		}
+	}
+	return nil
+}
+
+// moveAmong moves item just before or after a sibling of the kind table holds (what names it),
+// or to the end; it refuses a sibling that is not one, the item itself, and a move that changes
+// nothing.
+func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item structureItem, m store.SiteMove, what string) error {
+	key := func(it structureItem) string { return it.table + ":" + it.id }
+	ref := func(id *string) *string {
+		if id == nil {
+			return nil
+		}
+		k := item.table + ":" + *id
+		return &k
+	}
+	order, unchanged, err := store.Reorder(siblings, item, key, ref(m.Before), ref(m.After))
+	if err != nil {
+		return err
+	}
+	if unchanged {
+		return store.Errorf(store.EINVALID, "The move would change nothing: the %s is already there.", what)
+	}
+	return renumber(ctx, tx, order)
+}
+
+// setDefaultSiteSpace makes a site space the only default of its container.
+func setDefaultSiteSpace(ctx context.Context, tx *Tx, siteID string, sectionID *string, id string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET is_default = (id = ?3) WHERE site_id = ?1 AND section_id IS ?2`,
+		siteID, nullString(sectionID), id); err != nil {
+		return fmt.Errorf("store: unable to set the default site space: %w", err)
+	}
+	return nil
+}
+
+func setDefaultSection(ctx context.Context, tx *Tx, siteID, id string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET is_default = (id = ?2) WHERE site_id = ?1`, siteID, id); err != nil {
+		return fmt.Errorf("store: unable to set the default section: %w", err)
+	}
+	return nil
+}
+
+// SetDefaultSiteSpace makes a site space the site's default: the default of its container and,
+// when it is in a section, that section the default section.
+func (s *Store) SetDefaultSiteSpace(ctx context.Context, siteID, siteSpaceID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var section sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT section_id FROM site_spaces WHERE id = ? AND site_id = ?`, siteSpaceID, siteID).Scan(&section)
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.NotFound("Site space")
+		}
+		if err != nil {
+			return fmt.Errorf("store: unable to find site space: %w", err)
+		}
+		if err := setDefaultSiteSpace(ctx, tx, siteID, stringPtr(section), siteSpaceID); err != nil {
+			return err
+		}
+		if section.Valid {
+			return setDefaultSection(ctx, tx, siteID, section.String)
+		}
+		return nil
+	})
+}
+
+// SetDefaultSiteSection makes a section the site's default section.
+func (s *Store) SetDefaultSiteSection(ctx context.Context, siteID, sectionID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM site_sections WHERE id = ? AND site_id = ?`, sectionID, siteID).Scan(&n); err != nil {
+			return fmt.Errorf("store: unable to find section: %w", err)
+		}
+		if n == 0 {
+			return store.NotFound("Section")
+		}
+		return setDefaultSection(ctx, tx, siteID, sectionID)
+	})
+}

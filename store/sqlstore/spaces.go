@@ -1,0 +1,466 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/quire-docs/quire/store"
+)
+
+const spaceColumns = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.visibility, s.edit_mode,
+	s.default_level, s.language, s.merge_rules, s.revision_id, s.comments, s.change_requests,
+	s.change_requests_open, s.change_requests_draft, s.created_at, s.updated_at, s.deleted_at`
+
+func scanSpace(sc interface{ Scan(...any) error }, s *store.Space) error {
+	var parent, level, lang, deleted sql.NullString
+	var merge, created, updated string
+	if err := sc.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode,
+		&level, &lang, &merge, &s.RevisionID, &s.Comments, &s.ChangeRequests,
+		&s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &created, &updated, &deleted); err != nil {
+		return err
+	}
+	s.ParentID, s.Language = stringPtr(parent), stringPtr(lang)
+	s.DefaultLevel = store.Role(level.String)
+	s.CreatedAt, s.UpdatedAt, s.DeletedAt = parseTime(created), parseTime(updated), parseNullTime(deleted)
+	if err := json.Unmarshal([]byte(merge), &s.MergeRules); err != nil {
+		return fmt.Errorf("store: bad merge rules of space %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+func scanSpaces(rows *sql.Rows) ([]*store.Space, error) {
+	defer rows.Close()
+	var items []*store.Space
+	for rows.Next() {
+		var sp store.Space
+		if err := scanSpace(rows, &sp); err != nil {
+			return nil, fmt.Errorf("store: unable to list spaces: %w", err)
+		}
+		items = append(items, &sp)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to list spaces: %w", err)
+	}
+	return items, nil
+}
+
+// CreateSpace creates a space at the end of its parent collection (or of the top level).
+func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error) {
+	id := store.NewID()
+	if c.Title == "" {
+		c.Title = "Untitled"
+	}
+	if c.EditMode == "" {
+		c.EditMode = "live"
+	}
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		if err := checkParent(ctx, tx, orgID, c.ParentID); err != nil {
+			return err
+		}
+		pos, err := nextPosition(ctx, tx, orgID, c.ParentID)
+		if err != nil {
+			return err
+		}
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, edit_mode,
+			language, revision_id, position, created_by, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+			id, orgID, nullString(c.ParentID), c.Title, c.Emoji, c.EditMode, nullString(c.Language),
+			pos, creatorID, now, now); err != nil {
+			return fmt.Errorf("store: unable to create space: %w", err)
+		}
+		if err := setFirstRevision(ctx, tx, id, ""); err != nil {
+			return err
+		}
+		sp, err = findSpace(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+// setFirstRevision writes a space's first revision with the pages of revision from ("": none)
+// and makes it current. The revision forks from from's line: it shares every page, writing none.
+func setFirstRevision(ctx context.Context, tx *Tx, spaceID, from string) error {
+	rev, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{}, from: from})
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ? WHERE id = ?`, rev, spaceID); err != nil {
+		return fmt.Errorf("store: unable to set the first revision: %w", err)
+	}
+	if from == "" {
+		return nil
+	}
+	// The search index is per space: a copy's pages are indexed for it.
+	return reindexSpace(ctx, tx, spaceID)
+}
+
+// FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
+func (s *Store) FindSpace(ctx context.Context, id string) (*store.Space, error) {
+	return findSpace(pointRead(ctx), s.reader, id)
+}
+
+// FindSpaceForUser returns a space with the user's membership of its organization, in one
+// query: the hot path of every space request. member is false when the user is not a member.
+func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *store.Space, role store.Role, member bool, err error) {
+	key := id + "\x00" + userID
+	version := s.version.current() // taken before the read, so a write during it invalidates it
+	if c, ok := s.spaceCache.get(key, version); ok {
+		cp := c.space
+		return &cp, c.role, c.member, nil
+	}
+	defer func() {
+		if err == nil {
+			s.spaceCache.put(key, version, spaceForUser{space: *sp, role: role, member: member})
+		}
+	}()
+	var r sql.NullString
+	sp = &store.Space{}
+	err = scanSpace(scanWith{extra: []any{&member, &r}, row: s.reader.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,
+		EXISTS (SELECT 1 FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1),
+		(SELECT m.role FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1)
+		FROM spaces s WHERE s.id = ?2`, userID, id)}, sp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", false, store.NotFound("Space")
+	}
+	if err != nil {
+		return nil, "", false, fmt.Errorf("store: unable to find space: %w", err)
+	}
+	return sp, store.Role(r.String), member, nil
+}
+
+func findSpace(ctx context.Context, q querier, id string) (*store.Space, error) {
+	var sp store.Space
+	err := scanSpace(q.QueryRowContext(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE s.id = ?`, id), &sp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Space")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find space: %w", err)
+	}
+	return &sp, nil
+}
+
+// FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
+// desc).
+func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store.Page) (store.List[*store.Space], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.Space]{}, err
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM spaces WHERE organization_id = ? AND deleted_at IS NULL`, orgID).Scan(&count); err != nil {
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
+	}
+	cmp, dir := ">", "ASC"
+	if desc {
+		cmp, dir = "<", "DESC"
+	}
+	where := `s.organization_id = ?1 AND s.deleted_at IS NULL`
+	args := []any{orgID}
+	if cur != nil {
+		where += ` AND (s.created_at, s.id) ` + cmp + ` (?2, ?3)`
+		args = append(args, cur[0], cur[1])
+	} else {
+		where += ` AND ?2 IS NULL AND ?3 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE `+where+`
+		ORDER BY s.created_at `+dir+`, s.id `+dir+` LIMIT ?4`, args...)
+	if err != nil {
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+	}
+	items, err := scanSpaces(rows)
+	if err != nil {
+		return store.List[*store.Space]{}, err
+	}
+	return store.FinishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{formatTime(sp.CreatedAt), sp.ID} }), nil
+}
+
+// FindSpacesInCollection lists the spaces directly in a collection, in their order.
+func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, p store.Page) (store.List[*store.Space], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.Space]{}, err
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM spaces WHERE parent_id = ? AND deleted_at IS NULL`, collectionID).Scan(&count); err != nil {
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
+	}
+	where := `s.parent_id = ?1 AND s.deleted_at IS NULL`
+	args := []any{collectionID}
+	if cur != nil {
+		where += ` AND (printf('%012d', s.position), s.id) > (?2, ?3)`
+		args = append(args, cur[0], cur[1])
+	} else {
+		where += ` AND ?2 IS NULL AND ?3 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+spaceColumns+`, printf('%012d', s.position) FROM spaces s WHERE `+where+`
+		ORDER BY s.position, s.id LIMIT ?4`, args...)
+	if err != nil {
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.Space
+	positions := map[string]string{}
+	for rows.Next() {
+		var sp store.Space
+		var pos string
+		if err := scanSpace(scanWith{row: rows, extra: []any{&pos}}, &sp); err != nil {
+			return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+		}
+		positions[sp.ID] = pos
+		items = append(items, &sp)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{positions[sp.ID], sp.ID} }), nil
+}
+
+// scanWith scans extra trailing columns after the ones a scan function asks for.
+type scanWith struct {
+	row   interface{ Scan(...any) error }
+	extra []any
+}
+
+func (s scanWith) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra...)...) }
+
+// UpdateSpace applies an update to a space that is not deleted.
+func (s *Store) UpdateSpace(ctx context.Context, id string, upd store.SpaceUpdate) (*store.Space, error) {
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := findLiveSpace(ctx, tx, id); err != nil {
+			return err
+		}
+		set := func(col string, v any) error {
+			if _, err := tx.ExecContext(ctx, `UPDATE spaces SET `+col+` = ? WHERE id = ?`, v, id); err != nil {
+				return fmt.Errorf("store: unable to update space: %w", err)
+			}
+			return nil
+		}
+		var errs []error
+		if upd.Title != nil {
+			errs = append(errs, set("title", *upd.Title))
+		}
+		if upd.Emoji != nil {
+			errs = append(errs, set("emoji", *upd.Emoji))
+		}
+		if upd.EditMode != nil {
+			errs = append(errs, set("edit_mode", *upd.EditMode))
+		}
+		if upd.Language != nil {
+			errs = append(errs, set("language", *upd.Language))
+		}
+		if upd.MergeRules != nil {
+			b, _ := json.Marshal(upd.MergeRules)
+			errs = append(errs, set("merge_rules", string(b)))
+		}
+		if upd.SetDefaultLevel {
+			errs = append(errs, set("default_level", nullRole(upd.DefaultLevel)))
+		}
+		errs = append(errs, set("updated_at", formatTime(tx.now)))
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		var err error
+		sp, err = findSpace(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+func findLiveSpace(ctx context.Context, tx *Tx, id string) (*store.Space, error) {
+	sp, err := findSpace(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if sp.DeletedAt != nil {
+		return nil, store.Errorf(store.ENOTFOUND, "Space not found: it is deleted (restore it first).")
+	}
+	return sp, nil
+}
+
+// DeleteSpace soft-deletes a space: hidden from lists, restorable for RestoreWindow, then purged.
+// Deleting a missing or already deleted space is no error.
+func (s *Store) DeleteSpace(ctx context.Context, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
+			now, now, id); err != nil {
+			return fmt.Errorf("store: unable to delete space: %w", err)
+		}
+		if err := deleteSiteSpacesOfSpace(ctx, tx, id); err != nil {
+			return err
+		}
+		return unindexSpace(ctx, tx, id)
+	})
+}
+
+// RestoreSpace brings back a space deleted less than RestoreWindow ago, at the end of its parent.
+func (s *Store) RestoreSpace(ctx context.Context, id string) (*store.Space, error) {
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.DeletedAt == nil {
+			return store.Errorf(store.EINVALID, "The space is not deleted.")
+		}
+		if tx.now.Sub(*cur.DeletedAt) > store.RestoreWindow {
+			return store.Errorf(store.EINVALID, "The space was deleted more than 7 days ago and cannot be restored.")
+		}
+		pos, err := nextPosition(ctx, tx, cur.OrganizationID, cur.ParentID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET deleted_at = NULL, position = ?, updated_at = ? WHERE id = ?`,
+			pos, formatTime(tx.now), id); err != nil {
+			return fmt.Errorf("store: unable to restore space: %w", err)
+		}
+		if err := reindexSpace(ctx, tx, id); err != nil {
+			return err
+		}
+		sp, err = findSpace(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+// DuplicateSpace copies a space's settings into a new space placed right after it.
+func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*store.Space, error) {
+	newID := store.NewID()
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		src, err := findLiveSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		title := src.Title + " (copy)"
+		for utf8.RuneCountInString(title) > 50 {
+			r := []rune(title)
+			title = string(r[:50])
+		}
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, visibility,
+			edit_mode, default_level, language, merge_rules, revision_id, position, created_by, created_at, updated_at)
+			SELECT ?, organization_id, parent_id, ?, emoji, visibility, edit_mode, default_level, language, merge_rules,
+				'', position, ?, ?, ? FROM spaces WHERE id = ?`,
+			newID, title, creatorID, now, now, id); err != nil {
+			return fmt.Errorf("store: unable to duplicate space: %w", err)
+		}
+		// The copy starts with the original's current content, shared rather than copied.
+		if err := setFirstRevision(ctx, tx, newID, src.RevisionID); err != nil {
+			return err
+		}
+		if err := moveItem(ctx, tx, src.OrganizationID, store.Pointer{Kind: "space", ID: newID}, src.ParentID,
+			store.Move{After: &store.Pointer{Kind: "space", ID: id}}); err != nil && store.ErrorCode(err) != store.EINVALID {
+			return err
+		}
+		sp, err = findSpace(ctx, tx, newID)
+		return err
+	})
+	return sp, err
+}
+
+// MoveSpace moves a space to another parent or position.
+func (s *Store) MoveSpace(ctx context.Context, id string, m store.Move) (*store.Space, error) {
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findLiveSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := moveItem(ctx, tx, cur.OrganizationID, store.Pointer{Kind: "space", ID: id}, cur.ParentID, m); err != nil {
+			return err
+		}
+		sp, err = findSpace(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+// TransferSpace moves a space to the top level of another organization.
+func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*store.Space, error) {
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		cur, err := findLiveSpace(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.OrganizationID == targetOrgID {
+			return store.Errorf(store.EINVALID, "organization: the space is already in this organization.")
+		}
+		pos, err := nextPosition(ctx, tx, targetOrgID, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET organization_id = ?, parent_id = NULL, position = ?, updated_at = ?
+			WHERE id = ?`, targetOrgID, pos, formatTime(tx.now), id); err != nil {
+			return fmt.Errorf("store: unable to transfer space: %w", err)
+		}
+		if err := spaceTransferred(ctx, tx, id); err != nil {
+			return err
+		}
+		sp, err = findSpace(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+// spaceTransferred does what a space's move to another organization (on its own or with its
+// collection) entails beyond the move: the sites publishing it belong to the organization it
+// leaves, and its search rows must carry the new organization.
+func spaceTransferred(ctx context.Context, tx *Tx, spaceID string) error {
+	if err := deleteSiteSpacesOfSpace(ctx, tx, spaceID); err != nil {
+		return err
+	}
+	return reindexSpace(ctx, tx, spaceID)
+}
+
+// PurgeDeletedSpaces removes for good the spaces deleted more than RestoreWindow ago, with the
+// content only they used (see purgeContent).
+func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at < ?`,
+			formatTime(tx.now.Add(-store.RestoreWindow)))
+		if err != nil {
+			return fmt.Errorf("store: unable to purge spaces: %w", err)
+		}
+		n, _ = res.RowsAffected()
+		if n == 0 {
+			return nil
+		}
+		return purgeContent(ctx, tx)
+	})
+	return int(n), err
+}
+
+// SpaceTitles returns the titles of spaces by id, in one query.
+func (s *Store) SpaceTitles(ctx context.Context, ids []string) (map[string]string, error) {
+	b, _ := json.Marshal(ids)
+	rows, err := s.reader.QueryContext(ctx, `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`, string(b))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read space titles: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]string, len(ids))
+	for rows.Next() {
+		var id, title string
+		if err := rows.Scan(&id, &title); err != nil {
+			return nil, fmt.Errorf("store: unable to read space titles: %w", err)
+		}
+		out[id] = title
+	}
+	return out, rows.Err()
+}

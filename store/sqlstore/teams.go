@@ -1,0 +1,212 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// teamColumns: the first argument bound is the caller's user id.
+const teamColumns = `t.id, t.organization_id, t.title, t.created_at,
+	(SELECT count(*) FROM team_members c WHERE c.team_id = t.id),
+	COALESCE((SELECT r.role FROM team_members r WHERE r.team_id = t.id AND r.user_id = ?1), '')`
+
+func scanTeam(sc interface{ Scan(...any) error }, t *store.Team, extra ...any) error {
+	var created string
+	if err := sc.Scan(append([]any{&t.ID, &t.OrganizationID, &t.Title, &created, &t.Members, &t.CallerTeamRole}, extra...)...); err != nil {
+		return err
+	}
+	t.CreatedAt = parseTime(created)
+	return nil
+}
+
+// checkMembers returns EINVALID naming the first user id that is not a member of the organization.
+func checkMembers(ctx context.Context, tx *Tx, orgID string, userIDs []string) error {
+	for _, id := range userIDs {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE organization_id = ? AND user_id = ?`, orgID, id).Scan(&n); err != nil {
+			return fmt.Errorf("store: unable to check member: %w", err)
+		}
+		if n == 0 {
+			return store.Errorf(store.EINVALID, "members: %q is not a member of this organization.", id)
+		}
+	}
+	return nil
+}
+
+// CreateTeam creates a team with the given organization members in it.
+func (s *Store) CreateTeam(ctx context.Context, orgID, callerID, title string, members []string) (*store.Team, error) {
+	id := store.NewID()
+	var t *store.Team
+	err := s.write(ctx, func(tx *Tx) error {
+		if err := checkMembers(ctx, tx, orgID, members); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`,
+			id, orgID, title, formatTime(tx.now)); err != nil {
+			return fmt.Errorf("store: unable to create team: %w", err)
+		}
+		for _, u := range members {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO team_members (team_id, user_id, role) VALUES (?, ?, 'member')`, id, u); err != nil {
+				return fmt.Errorf("store: unable to add team member: %w", err)
+			}
+		}
+		var err error
+		t, err = findTeam(ctx, tx, orgID, id, callerID)
+		return err
+	})
+	return t, err
+}
+
+// FindTeam returns a team of an organization.
+func (s *Store) FindTeam(ctx context.Context, orgID, teamID, callerID string) (*store.Team, error) {
+	return findTeam(ctx, s.reader, orgID, teamID, callerID)
+}
+
+func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*store.Team, error) {
+	var t store.Team
+	err := scanTeam(q.QueryRowContext(ctx, `SELECT `+teamColumns+` FROM teams t
+		WHERE t.id = ?2 AND t.organization_id = ?3`, callerID, teamID, orgID), &t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Team")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find team: %w", err)
+	}
+	return &t, nil
+}
+
+// FindTeams lists an organization's teams, oldest first.
+func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.TeamFilter, p store.Page) (store.List[*store.Team], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.Team]{}, err
+	}
+	where := `t.organization_id = ?2`
+	args := []any{callerID, orgID}
+	if f.Title != "" {
+		where += ` AND t.title LIKE ?3 ESCAPE '\'`
+		args = append(args, likeContains(f.Title))
+	} else {
+		where += ` AND ?3 IS NULL`
+		args = append(args, nil)
+	}
+	if f.Manager != nil {
+		where += ` AND (EXISTS (SELECT 1 FROM members am WHERE am.organization_id = t.organization_id AND am.user_id = ?4 AND am.role = 'admin')
+			OR EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = ?4 AND o.role = 'owner'))`
+	} else {
+		where += ` AND ?4 IS NULL`
+	}
+	args = append(args, nullString(f.Manager))
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM teams t WHERE `+where, args...).Scan(&count); err != nil {
+		return store.List[*store.Team]{}, fmt.Errorf("store: unable to count teams: %w", err)
+	}
+	if cur != nil {
+		where += ` AND (t.created_at, t.id) > (?5, ?6)`
+		args = append(args, cur[0], cur[1])
+	} else {
+		where += ` AND ?5 IS NULL AND ?6 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+teamColumns+` FROM teams t WHERE `+where+`
+		ORDER BY t.created_at, t.id LIMIT ?7`, args...)
+	if err != nil {
+		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.Team
+	for rows.Next() {
+		var t store.Team
+		if err := scanTeam(rows, &t); err != nil {
+			return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
+		}
+		items = append(items, &t)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(t *store.Team) []string { return []string{formatTime(t.CreatedAt), t.ID} }), nil
+}
+
+// FindTeamsForMember lists the teams a member is in, with the member's role in each.
+func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID, title string, p store.Page) (store.List[*store.MemberTeam], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.MemberTeam]{}, err
+	}
+	where := `t.organization_id = ?2 AND mt.user_id = ?3`
+	args := []any{callerID, orgID, userID}
+	if title != "" {
+		where += ` AND t.title LIKE ?4 ESCAPE '\'`
+		args = append(args, likeContains(title))
+	} else {
+		where += ` AND ?4 IS NULL`
+		args = append(args, nil)
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM team_members mt JOIN teams t ON t.id = mt.team_id
+		WHERE `+where, args...).Scan(&count); err != nil {
+		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to count member teams: %w", err)
+	}
+	if cur != nil {
+		where += ` AND (t.created_at, t.id) > (?5, ?6)`
+		args = append(args, cur[0], cur[1])
+	} else {
+		where += ` AND ?5 IS NULL AND ?6 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+teamColumns+`, mt.role
+		FROM team_members mt JOIN teams t ON t.id = mt.team_id
+		WHERE `+where+` ORDER BY t.created_at, t.id LIMIT ?7`, args...)
+	if err != nil {
+		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.MemberTeam
+	for rows.Next() {
+		mt := &store.MemberTeam{Team: &store.Team{}}
+		if err := scanTeam(rows, mt.Team, &mt.Role); err != nil {
+			return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
+		}
+		items = append(items, mt)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(mt *store.MemberTeam) []string {
+		return []string{formatTime(mt.Team.CreatedAt), mt.Team.ID}
+	}), nil
+}
+
+// UpdateTeam renames a team.
+func (s *Store) UpdateTeam(ctx context.Context, orgID, teamID, callerID, title string) (*store.Team, error) {
+	var t *store.Team
+	err := s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE teams SET title = ? WHERE id = ? AND organization_id = ?`, title, teamID, orgID)
+		if err != nil {
+			return fmt.Errorf("store: unable to update team: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Team")
+		}
+		t, err = findTeam(ctx, tx, orgID, teamID, callerID)
+		return err
+	})
+	return t, err
+}
+
+// DeleteTeam deletes a team; deleting a missing one is no error.
+func (s *Store) DeleteTeam(ctx context.Context, orgID, teamID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM teams WHERE id = ? AND organization_id = ?`, teamID, orgID); err != nil {
+			return fmt.Errorf("store: unable to delete team: %w", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,324 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// openSeq is valid_to of a page version still valid at its line's head.
+const openSeq = int64(1) << 62
+
+// lineRef is a line read up to a seq.
+type lineRef struct {
+	line int64
+	upto int64
+	head int64 // the line's head when the chain was read
+}
+
+// chain is where a revision's content lives: its own line at its seq, then the line that one
+// forked from at the fork's seq, and so on up to a line with no parent. A page's version in the
+// revision is the one valid in the first element that touched it.
+type chain []lineRef
+
+// revisionChain returns the chain of a revision ("" : the empty chain).
+func revisionChain(ctx context.Context, q querier, revisionID string) (chain, error) {
+	if revisionID == "" {
+		return nil, nil
+	}
+	var ref lineRef
+	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Revision")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find revision: %w", err)
+	}
+	return lineChain(ctx, q, ref)
+}
+
+// validAt is the SQL condition that page version p is valid at an element of the chain. At the
+// head of a line the versions valid are the open ones: an equality the index answers directly.
+// That holds only while the line's head stays what the chain read, so only in a transaction.
+func (v *view) validAt(el lineRef) (string, []any) {
+	if v.snapshot && el.upto == el.head {
+		return `p.line_id = ? AND p.valid_to = ?`, []any{el.line, openSeq}
+	}
+	return `p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, []any{el.line, el.upto, el.upto}
+}
+
+// lineChain returns the chain that starts at a line read up to a seq.
+func lineChain(ctx context.Context, q querier, ref lineRef) (chain, error) {
+	c := chain{ref}
+	for {
+		var parent, seq sql.NullInt64
+		if err := q.QueryRowContext(ctx, `SELECT parent_id, parent_seq, head FROM lines WHERE id = ?`, c[len(c)-1].line).Scan(&parent, &seq, &c[len(c)-1].head); err != nil {
+			return nil, fmt.Errorf("store: unable to read line: %w", err)
+		}
+		if !parent.Valid {
+			return c, nil
+		}
+		c = append(c, lineRef{line: parent.Int64, upto: seq.Int64})
+	}
+}
+
+// view reads the pages of one revision.
+type view struct {
+	ctx      context.Context
+	q        querier
+	c        chain
+	snapshot bool // q is a transaction: what it reads does not move under it
+	// tombs holds the tombstones pages found deleted (version and line), by page id: a page
+	// brought back on the line that deleted it must end its tombstone.
+	tombs map[string]*store.RevisionPage
+}
+
+func newView(ctx context.Context, q querier, revisionID string) (*view, error) {
+	c, err := revisionChain(ctx, q, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	return &view{ctx: ctx, q: q, c: c, snapshot: inTransaction(q)}, nil
+}
+
+func inTransaction(q querier) bool {
+	switch q.(type) {
+	case *Tx, *sql.Tx:
+		return true
+	}
+	return false
+}
+
+// shadowed is the SQL condition that page version p is not hidden by a closer element of the
+// chain than element i (one that touched the page).
+func (v *view) shadowed(i int) (string, []any) {
+	var b strings.Builder
+	var args []any
+	for j := 0; j < i; j++ {
+		b.WriteString(` AND NOT EXISTS (SELECT 1 FROM page_versions x WHERE x.line_id = ? AND x.page_id = p.page_id AND x.valid_from <= ?)`)
+		args = append(args, v.c[j].line, v.c[j].upto)
+	}
+	return b.String(), args
+}
+
+// query returns the pages of the revision matching cond (on page version p), with bodies when
+// asked. Each element of the chain answers for the pages no closer element touched.
+func (v *view) query(cond string, args []any, bodies bool) ([]*store.RevisionPage, error) {
+	var out []*store.RevisionPage
+	for i, el := range v.c {
+		shadow, sargs := v.shadowed(i)
+		valid, vargs := v.validAt(el)
+		q := versionSelect(bodies) + ` WHERE ` + valid + ` AND p.deleted = 0 AND ` + cond + shadow
+		all := append(vargs, args...)
+		rows, err := v.q.QueryContext(v.ctx, q, append(all, sargs...)...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, _ bool) {
+			out = append(out, p)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// all returns every page of the revision (unordered). The closer elements are read first and
+// hide what they touched from the farther ones, in Go rather than with a probe per row.
+func (v *view) all(bodies bool) ([]*store.RevisionPage, error) {
+	var out []*store.RevisionPage
+	seen := map[string]bool{}
+	for i, el := range v.c {
+		valid, vargs := v.validAt(el)
+		rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE `+valid, vargs...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		last := i == len(v.c)-1
+		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, deleted bool) {
+			if seen[p.ID] {
+				return
+			}
+			if !last {
+				seen[p.ID] = true
+			}
+			if !deleted {
+				out = append(out, p)
+			}
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Pages returns the pages of the revision with the given ids (those it holds), by id.
+func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage, error) {
+	out := make(map[string]*store.RevisionPage, len(ids))
+	rest := ids
+	for _, el := range v.c {
+		if len(rest) == 0 {
+			break
+		}
+		touched := map[string]bool{}
+		for start := 0; start < len(rest); start += 500 {
+			chunk := rest[start:min(start+500, len(rest))]
+			args := []any{el.line, el.upto, el.upto}
+			for _, id := range chunk {
+				args = append(args, id)
+			}
+			rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?
+				AND p.page_id IN (`+placeholders(len(chunk))+`)`, args...)
+			if err != nil {
+				return nil, fmt.Errorf("store: unable to load pages: %w", err)
+			}
+			if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, deleted bool) {
+				touched[p.ID] = true
+				if !deleted {
+					out[p.ID] = p
+					return
+				}
+				if v.tombs == nil {
+					v.tombs = map[string]*store.RevisionPage{}
+				}
+				v.tombs[p.ID] = p
+			}); err != nil {
+				return nil, err
+			}
+		}
+		next := rest[:0:0]
+		for _, id := range rest {
+			if !touched[id] {
+				next = append(next, id)
+			}
+		}
+		rest = next
+	}
+	return out, nil
+}
+
+// page returns one page of the revision, nil when it holds none with that id.
+func (v *view) page(id string, bodies bool) (*store.RevisionPage, error) {
+	m, err := v.Pages([]string{id}, bodies)
+	if err != nil {
+		return nil, err
+	}
+	return m[id], nil
+}
+
+// Children returns the pages of the revision under a parent (nil: the top level), unordered.
+func (v *view) Children(parent *string) ([]*store.RevisionPage, error) {
+	if parent == nil {
+		return v.query(`p.parent_id IS NULL`, nil, false)
+	}
+	return v.query(`p.parent_id = ?`, []any{*parent}, false)
+}
+
+// ByPath returns the page of the revision at a path, nil when there is none.
+func (v *view) ByPath(path string, bodies bool) (*store.RevisionPage, error) {
+	pages, err := v.query(`p.path = ?`, []any{path}, bodies)
+	if err != nil || len(pages) == 0 {
+		return nil, err
+	}
+	return pages[0], nil
+}
+
+// touchedBetween returns the ids (idColumn of table: page or file versions) that may differ
+// between the revisions of chains x and y: what the elements the two chains do not share
+// touched. Where the chains part inside one line, what that line touched between the two seqs
+// counts; chains with different roots share nothing (every row of both counts).
+func touchedBetween(ctx context.Context, q querier, table, idColumn string, x, y chain) ([]string, error) {
+	i, j := len(x)-1, len(y)-1
+	type span struct{ line, lo, hi int64 }
+	var spans []span
+	for i >= 0 && j >= 0 && x[i].line == y[j].line {
+		if x[i].upto != y[j].upto {
+			spans = append(spans, span{x[i].line, min(x[i].upto, y[j].upto), max(x[i].upto, y[j].upto)})
+			i, j = i-1, j-1
+			break
+		}
+		i, j = i-1, j-1
+	}
+	for ; i >= 0; i-- {
+		spans = append(spans, span{x[i].line, 0, x[i].upto})
+	}
+	for ; j >= 0; j-- {
+		spans = append(spans, span{y[j].line, 0, y[j].upto})
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range spans {
+		rows, err := q.QueryContext(ctx, `SELECT DISTINCT `+idColumn+` FROM `+table+` WHERE line_id = ? AND valid_from > ? AND valid_from <= ?`,
+			s.line, s.lo, s.hi)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// changedPageIDs lists the pages that may differ between two revisions (a superset: a page
+// touched and set back counts), in time proportional to what was written between them.
+func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, error) {
+	x, err := revisionChain(ctx, q, a)
+	if err != nil {
+		return nil, err
+	}
+	y, err := revisionChain(ctx, q, b)
+	if err != nil {
+		return nil, err
+	}
+	return touchedBetween(ctx, q, "page_versions", "page_id", x, y)
+}
+
+// versionSelect selects page version rows (as p) with their row id and tombstone flag, and their
+// body when asked: what scanVersions reads.
+func versionSelect(bodies bool) string {
+	if bodies {
+		return `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
+	}
+	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
+}
+
+// scanVersions reads the rows of a versionSelect on one line, handing each page (marked as read
+// from that line) to fn with whether the row is a tombstone; it closes the rows.
+func scanVersions(rows *sql.Rows, bodies bool, line int64, fn func(p *store.RevisionPage, deleted bool)) error {
+	defer rows.Close()
+	for rows.Next() {
+		p := &store.RevisionPage{}
+		var deleted bool
+		extra := []any{&p.Stored.Version, &deleted}
+		if bodies {
+			extra = append(extra, &p.Markdown)
+		}
+		if err := scanPage(rows, p, extra...); err != nil {
+			return fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		p.MarkRead()
+		p.Stored.Line = line
+		fn(p, deleted)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: unable to load pages: %w", err)
+	}
+	return nil
+}
