@@ -106,4 +106,4 @@ export ALICE_TOKEN ALICE_ID BOB_TOKEN BOB_ID
 
 echo "compat: quire at $url, running the suite" >&2
 cd "$compat_dir"
-node --test --test-reporter=spec suite.test.mjs
+node --test --test-reporter=spec *.test.mjs

@@ -11,24 +11,11 @@
 // The steps form one scenario and run in order; a step whose prerequisite failed is skipped,
 // not failed, so the first failure is the one to read.
 
-import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
-// The current client (0.202.0, installed under an alias): the content batch is in it.
-import { GitBookAPI as GitBookAPILatest, GitBookAPIError as GitBookAPIErrorLatest } from 'gitbook-api-latest';
-import { recordingFetch, validation, mendsApplied } from './validate.mjs';
-
-const QUIRE_URL = requiredEnv('QUIRE_URL').replace(/\/+$/, '');
-const ALICE_TOKEN = requiredEnv('ALICE_TOKEN');
-const BOB_TOKEN = requiredEnv('BOB_TOKEN');
-const BOB_ID = requiredEnv('BOB_ID');
-const API = `${QUIRE_URL}/v1`;
-
-function requiredEnv(name) {
-    const v = process.env[name];
-    if (!v) throw new Error(`${name} must be set (run the suite through testdata/compat/run.sh)`);
-    return v;
-}
+import {
+    suiteKit, need, rejectsWith, rejectsWithAnyOf, has, booleans, optionalTimestamp, checkList, TIMESTAMP,
+    GitBookAPIError, GitBookAPILatest, GitBookAPIErrorLatest, recordingFetch, QUIRE_URL, ALICE_TOKEN, BOB_TOKEN, BOB_ID, API,
+} from './kit.mjs';
 
 // The operations of openapi.yaml this suite must exercise. Every one is called at least once;
 // the last step checks that.
@@ -95,192 +82,18 @@ const CLIENT_METHOD_TO_OPERATION = {
 const RAW_ONLY = ['createOrganization'];
 const LATEST_ONLY = ['updateChangeRequestContent'];
 
-const called = new Set();
-let broken = false;
-
-// ---------------------------------------------------------------------------------------------
-// Clients
-
-const CLIENT_GROUPS = new Set(['user', 'orgs', 'spaces', 'collections', 'emailDomains']);
-
-/** A GitBookAPI whose method calls are recorded by operationId. */
-function client(authToken) {
-    const api = new GitBookAPI({ endpoint: QUIRE_URL, authToken, serviceBinding: { fetch: recordingFetch } });
-    const record = (name) => called.add(CLIENT_METHOD_TO_OPERATION[name] ?? name);
-    return new Proxy(api, {
-        get(target, prop) {
-            const value = target[prop];
-            if (prop === 'getApiInformation') {
-                return (...args) => {
-                    record(prop);
-                    return value.apply(target, args);
-                };
-            }
-            if (typeof prop === 'string' && CLIENT_GROUPS.has(prop)) {
-                return new Proxy(value, {
-                    get(group, method) {
-                        const fn = group[method];
-                        if (typeof fn !== 'function') return fn;
-                        return (...args) => {
-                            record(method);
-                            return fn(...args);
-                        };
-                    },
-                });
-            }
-            return value;
-        },
-    });
-}
-
-const alice = client(ALICE_TOKEN);
-const bob = client(BOB_TOKEN);
-const anonymous = client(undefined);
-const impostor = client('gb_api_thisIsNotARealToken000000000000');
-
-/** A request the client cannot make: plain fetch with the bearer token. */
-async function raw(operationId, token, method, path, body) {
-    called.add(operationId);
-    const headers = { Accept: 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await recordingFetch(`${API}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let data = null;
-    if (text) {
-        try {
-            data = JSON.parse(text);
-        } catch {
-            data = text;
-        }
-    }
-    return { status: res.status, data, headers: res.headers };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Steps
-
-class Missing extends Error {}
-
-/** Skip the step when a value an earlier step should have produced is absent. */
-function need(...values) {
-    for (const v of values) if (v === undefined || v === null) throw new Missing();
-}
-
-function step(name, fn) {
-    test(name, { timeout: 30_000 }, async (t) => {
-        try {
-            await fn(t);
-        } catch (err) {
-            if (err instanceof Missing) {
-                t.skip('an earlier step it depends on failed');
-                return;
-            }
-            broken = true;
-            throw err;
-        }
-    });
-}
-
-/** Await a client call that must fail with the given HTTP status. */
-async function rejectsWith(status, promise, what) {
-    let err;
-    try {
-        const res = await promise;
-        assert.fail(`${what}: expected HTTP ${status}, got ${res?.status}`);
-    } catch (e) {
-        if (e instanceof assert.AssertionError) throw e;
-        err = e;
-    }
-    assert.ok(err instanceof GitBookAPIError, `${what}: expected a GitBookAPIError, got ${err}`);
-    assert.equal(err.code, status, `${what}: expected HTTP ${status}, got ${err.code} (${err.errorMessage})`);
-    assert.equal(err.response.status, status);
-    assert.equal(typeof err.errorMessage, 'string');
-    assert.ok(err.errorMessage.length > 0, `${what}: the error has an empty message`);
-    return err;
-}
-
-/** Await a client call that must fail with one of the given HTTP statuses. */
-async function rejectsWithAnyOf(statuses, promise, what) {
-    let err;
-    try {
-        const res = await promise;
-        assert.fail(`${what}: expected HTTP ${statuses.join(' or ')}, got ${res?.status}`);
-    } catch (e) {
-        if (e instanceof assert.AssertionError) throw e;
-        err = e;
-    }
-    assert.ok(err instanceof GitBookAPIError, `${what}: expected a GitBookAPIError, got ${err}`);
-    assert.ok(statuses.includes(err.code),
-        `${what}: expected HTTP ${statuses.join(' or ')}, got ${err.code} (${err.errorMessage})`);
-    return err;
-}
+const kit = suiteKit({
+    operations: OPERATIONS,
+    clientMethodToOperation: CLIENT_METHOD_TO_OPERATION,
+    rawOnly: RAW_ONLY,
+    latestOnly: LATEST_ONLY,
+});
+const { alice, bob, anonymous, impostor, raw, step, called } = kit;
 
 // ---------------------------------------------------------------------------------------------
 // Shapes (the required fields of openapi.yaml's schemas)
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
-
-function has(obj, key, type, where) {
-    assert.ok(obj !== null && typeof obj === 'object', `${where}: not an object: ${JSON.stringify(obj)}`);
-    assert.ok(key in obj, `${where}: missing required field "${key}" in ${JSON.stringify(obj)}`);
-    const v = obj[key];
-    switch (type) {
-        case 'string':
-            assert.equal(typeof v, 'string', `${where}.${key} is not a string: ${JSON.stringify(v)}`);
-            break;
-        case 'id':
-            assert.equal(typeof v, 'string', `${where}.${key} is not a string: ${JSON.stringify(v)}`);
-            assert.ok(v.length > 0, `${where}.${key} is empty`);
-            break;
-        case 'boolean':
-            assert.equal(typeof v, 'boolean', `${where}.${key} is not a boolean: ${JSON.stringify(v)}`);
-            break;
-        case 'integer':
-            assert.ok(Number.isInteger(v), `${where}.${key} is not an integer: ${JSON.stringify(v)}`);
-            break;
-        case 'timestamp':
-            assert.match(String(v), TIMESTAMP, `${where}.${key} is not an RFC 3339 UTC timestamp: ${v}`);
-            break;
-        case 'url':
-            assert.equal(typeof v, 'string', `${where}.${key} is not a string`);
-            assert.doesNotThrow(() => new URL(v), `${where}.${key} is not an absolute URL: ${v}`);
-            break;
-        case 'array':
-            assert.ok(Array.isArray(v), `${where}.${key} is not an array: ${JSON.stringify(v)}`);
-            break;
-        case 'object':
-            assert.ok(v !== null && typeof v === 'object' && !Array.isArray(v), `${where}.${key} is not an object`);
-            break;
-        case 'present':
-            break;
-        default:
-            throw new Error(`unknown type ${type}`);
-    }
-    return v;
-}
-
-function booleans(obj, keys, where) {
-    for (const k of keys) has(obj, k, 'boolean', where);
-}
-
-function optionalTimestamp(obj, key, where) {
-    if (obj[key] !== undefined) has(obj, key, 'timestamp', where);
-}
-
-function checkList(body, itemCheck, where) {
-    has(body, 'items', 'array', where);
-    has(body, 'count', 'integer', where);
-    assert.ok(body.count >= body.items.length, `${where}: count ${body.count} < items ${body.items.length}`);
-    if (body.next !== undefined) has(body.next, 'page', 'string', `${where}.next`);
-    body.items.forEach((item, i) => itemCheck(item, `${where}.items[${i}]`));
-    return body.items;
-}
 
 function checkUser(u, where = 'user') {
     assert.equal(has(u, 'object', 'string', where), 'user');
@@ -2383,27 +2196,4 @@ step('unknown collection and team ids answer 404', async () => {
 
 // ---------------------------------------------------------------------------------------------
 
-step('every listed operation was exercised', async (t) => {
-    if (broken) {
-        t.skip('earlier steps failed; coverage is not meaningful');
-        return;
-    }
-    const missing = OPERATIONS.filter((op) => !called.has(op));
-    assert.deepEqual(missing, [], `operations never called: ${missing.join(', ')}`);
-});
-
-step('every answer validates against the public spec of its operation', async () => {
-    assert.ok(validation.checked > 0, 'no answer was recorded');
-    const distinct = [...new Set(validation.violations)];
-    assert.deepEqual(distinct, [], `${distinct.length} answers do not fit the public spec:\n  ${distinct.join('\n  ')}`);
-});
-
-after(() => {
-    console.log(`# public-spec validation: ${validation.checked} answers of ${validation.byOperation.size} operations; ` +
-        `${validation.violations.length} violations; mends: ${mendsApplied.length}`);
-    for (const m of mendsApplied) console.log(`#   mend ${m}`);
-    const viaClient = OPERATIONS.filter((op) => !RAW_ONLY.includes(op) && !LATEST_ONLY.includes(op));
-    console.log(`# operations: ${OPERATIONS.length} (${viaClient.length} through @gitbook/api@0.146.0, ` +
-        `${LATEST_ONLY.length} through @gitbook/api@0.202.0: ${LATEST_ONLY.join(', ')}, ` +
-        `${RAW_ONLY.length} by raw fetch: ${RAW_ONLY.join(', ')}); called: ${called.size}`);
-});
+kit.finish();
