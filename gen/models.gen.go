@@ -421,6 +421,135 @@ func (e ContentRefFileKind) Valid() bool {
 	}
 }
 
+// Defines values for ConversationIssueObject.
+const (
+	ConversationIssueObjectConversationIssue ConversationIssueObject = "conversation-issue"
+)
+
+// Valid indicates whether the value is a known member of the ConversationIssueObject enum.
+func (e ConversationIssueObject) Valid() bool {
+	switch e {
+	case ConversationIssueObjectConversationIssue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationObject.
+const (
+	ConversationObjectConversation ConversationObject = "conversation"
+)
+
+// Valid indicates whether the value is a known member of the ConversationObject enum.
+func (e ConversationObject) Valid() bool {
+	switch e {
+	case ConversationObjectConversation:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationPartRole.
+const (
+	ConversationPartRoleAssistant  ConversationPartRole = "assistant"
+	ConversationPartRoleTeamMember ConversationPartRole = "team-member"
+	ConversationPartRoleUser       ConversationPartRole = "user"
+)
+
+// Valid indicates whether the value is a known member of the ConversationPartRole enum.
+func (e ConversationPartRole) Valid() bool {
+	switch e {
+	case ConversationPartRoleAssistant:
+		return true
+	case ConversationPartRoleTeamMember:
+		return true
+	case ConversationPartRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationPartType.
+const (
+	ConversationPartTypeMessage ConversationPartType = "message"
+)
+
+// Valid indicates whether the value is a known member of the ConversationPartType enum.
+func (e ConversationPartType) Valid() bool {
+	switch e {
+	case ConversationPartTypeMessage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationsIssuesClusterObject.
+const (
+	ConversationsIssuesClusterObjectIssuesCluster ConversationsIssuesClusterObject = "issues-cluster"
+)
+
+// Valid indicates whether the value is a known member of the ConversationsIssuesClusterObject enum.
+func (e ConversationsIssuesClusterObject) Valid() bool {
+	switch e {
+	case ConversationsIssuesClusterObjectIssuesCluster:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationsIssuesClusterOrderBy.
+const (
+	ClusterOrderByConversations ConversationsIssuesClusterOrderBy = "conversations"
+	ClusterOrderByIssues        ConversationsIssuesClusterOrderBy = "issues"
+	ClusterOrderByTasksBacklog  ConversationsIssuesClusterOrderBy = "tasksBacklog"
+	ClusterOrderByTasksStarted  ConversationsIssuesClusterOrderBy = "tasksStarted"
+	ClusterOrderByTasksTotal    ConversationsIssuesClusterOrderBy = "tasksTotal"
+	ClusterOrderByUpdatedAt     ConversationsIssuesClusterOrderBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the ConversationsIssuesClusterOrderBy enum.
+func (e ConversationsIssuesClusterOrderBy) Valid() bool {
+	switch e {
+	case ClusterOrderByConversations:
+		return true
+	case ClusterOrderByIssues:
+		return true
+	case ClusterOrderByTasksBacklog:
+		return true
+	case ClusterOrderByTasksStarted:
+		return true
+	case ClusterOrderByTasksTotal:
+		return true
+	case ClusterOrderByUpdatedAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConversationsIssuesClusterStatus.
+const (
+	ClusterStatusAnalysing ConversationsIssuesClusterStatus = "analysing"
+	ClusterStatusPending   ConversationsIssuesClusterStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ConversationsIssuesClusterStatus enum.
+func (e ConversationsIssuesClusterStatus) Valid() bool {
+	switch e {
+	case ClusterStatusAnalysing:
+		return true
+	case ClusterStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CustomizationAIMode.
 const (
 	CustomizationAIModeAssistant CustomizationAIMode = "assistant"
@@ -2887,6 +3016,148 @@ type ContentReferenceUsage struct {
 	TargetReference ContentLocation `json:"targetReference"`
 }
 
+// Conversation defines model for Conversation.
+type Conversation struct {
+	CreatedAt   Timestamp          `json:"createdAt"`
+	Id          string             `json:"id"`
+	Object      ConversationObject `json:"object"`
+	ProcessedAt *Timestamp         `json:"processedAt,omitempty"`
+
+	// Source `email`, or `integration:{integration}:{installation}`.
+	Source  string  `json:"source"`
+	Subject *string `json:"subject,omitempty"`
+	Urls    struct {
+		Location URL  `json:"location"`
+		Source   *URL `json:"source,omitempty"`
+	} `json:"urls"`
+}
+
+// ConversationInput defines model for ConversationInput.
+type ConversationInput struct {
+	// Id Unique within the conversation's source; ingesting it again replaces the conversation.
+	Id       string                `json:"id"`
+	Metadata *ConversationMetadata `json:"metadata,omitempty"`
+	Parts    []ConversationPart    `json:"parts"`
+	Subject  *string               `json:"subject,omitempty"`
+}
+
+// ConversationIssue defines model for ConversationIssue.
+type ConversationIssue struct {
+	Cluster      string                  `json:"cluster"`
+	Conversation string                  `json:"conversation"`
+	CreatedAt    Timestamp               `json:"createdAt"`
+	Id           string                  `json:"id"`
+	IngestedAt   Timestamp               `json:"ingestedAt"`
+	Object       ConversationIssueObject `json:"object"`
+	Summary      string                  `json:"summary"`
+	Title        string                  `json:"title"`
+	Urls         struct {
+		Location URL `json:"location"`
+	} `json:"urls"`
+}
+
+// ConversationIssueList defines model for ConversationIssueList.
+type ConversationIssueList struct {
+	Count int                                 `json:"count"`
+	Items []ConversationIssueWithConversation `json:"items"`
+	Next  *ListNext                           `json:"next,omitempty"`
+}
+
+// ConversationIssueObject defines model for ConversationIssueObject.
+type ConversationIssueObject string
+
+// ConversationIssueWithConversation defines model for ConversationIssueWithConversation.
+type ConversationIssueWithConversation struct {
+	Conversation Conversation      `json:"conversation"`
+	Issue        ConversationIssue `json:"issue"`
+}
+
+// ConversationList defines model for ConversationList.
+type ConversationList struct {
+	Count int            `json:"count"`
+	Items []Conversation `json:"items"`
+	Next  *ListNext      `json:"next,omitempty"`
+}
+
+// ConversationMetadata defines model for ConversationMetadata.
+type ConversationMetadata struct {
+	Attributes *map[string]string `json:"attributes,omitempty"`
+	CreatedAt  *Timestamp         `json:"createdAt,omitempty"`
+
+	// Url Where the conversation can be read in its source.
+	Url *string `json:"url,omitempty"`
+}
+
+// ConversationObject defines model for ConversationObject.
+type ConversationObject string
+
+// ConversationPart defines model for ConversationPart.
+type ConversationPart struct {
+	// Body Markdown or HTML.
+	Body string               `json:"body"`
+	Role ConversationPartRole `json:"role"`
+	Type ConversationPartType `json:"type"`
+}
+
+// ConversationPartRole defines model for ConversationPartRole.
+type ConversationPartRole string
+
+// ConversationPartType defines model for ConversationPartType.
+type ConversationPartType string
+
+// ConversationWithParts defines model for ConversationWithParts.
+type ConversationWithParts struct {
+	Conversation Conversation         `json:"conversation"`
+	Metadata     ConversationMetadata `json:"metadata"`
+	Parts        []ConversationPart   `json:"parts"`
+}
+
+// ConversationsIssuesCluster defines model for ConversationsIssuesCluster.
+type ConversationsIssuesCluster struct {
+	CreatedAt Timestamp                        `json:"createdAt"`
+	Icon      string                           `json:"icon"`
+	Id        string                           `json:"id"`
+	Label     string                           `json:"label"`
+	Object    ConversationsIssuesClusterObject `json:"object"`
+
+	// Sources Issues per conversation source.
+	Sources map[string]int `json:"sources"`
+	Stats   struct {
+		Conversations  int `json:"conversations"`
+		Issues         int `json:"issues"`
+		TasksBacklog   int `json:"tasksBacklog"`
+		TasksCancelled int `json:"tasksCancelled"`
+		TasksCompleted int `json:"tasksCompleted"`
+		TasksStarted   int `json:"tasksStarted"`
+		TasksTotal     int `json:"tasksTotal"`
+	} `json:"stats"`
+	Summary   string    `json:"summary"`
+	UpdatedAt Timestamp `json:"updatedAt"`
+	Urls      struct {
+		App      URL `json:"app"`
+		Location URL `json:"location"`
+	} `json:"urls"`
+
+	// WeeklyPulse Issues per week (Monday to Monday, UTC) over the 13 weeks ending with this one, oldest first.
+	WeeklyPulse []int `json:"weeklyPulse"`
+}
+
+// ConversationsIssuesClusterList defines model for ConversationsIssuesClusterList.
+type ConversationsIssuesClusterList struct {
+	Count int                          `json:"count"`
+	Items []ConversationsIssuesCluster `json:"items"`
+	Next  *ListNext                    `json:"next,omitempty"`
+}
+
+// ConversationsIssuesClusterObject defines model for ConversationsIssuesClusterObject.
+type ConversationsIssuesClusterObject string
+
+// ConversationsIssuesClusterOrderBy defines model for ConversationsIssuesClusterOrderBy.
+type ConversationsIssuesClusterOrderBy string
+
+// ConversationsIssuesClusterStatus defines model for ConversationsIssuesClusterStatus.
+type ConversationsIssuesClusterStatus string
+
 // CreateChangeRequestRequest defines model for CreateChangeRequestRequest.
 type CreateChangeRequestRequest struct {
 	// AgentTaskId The agent task the change request implements.
@@ -4551,6 +4822,49 @@ type ListCollectionsInOrganizationByIdParams struct {
 	Nested *bool `form:"nested,omitempty" json:"nested,omitempty"`
 }
 
+// ListConversationsParams defines parameters for ListConversations.
+type ListConversationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Source Only the conversations of this source (`email`, `integration:…`).
+	Source *string `form:"source,omitempty" json:"source,omitempty"`
+}
+
+// ListConversationsIssuesClustersParams defines parameters for ListConversationsIssuesClusters.
+type ListConversationsIssuesClustersParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit     `form:"limit,omitempty" json:"limit,omitempty"`
+	Order *ListOrder `form:"order,omitempty" json:"order,omitempty"`
+
+	// OrderBy The sort key (default `updatedAt`); the task counts are always 0 in quire, so ordering by them orders by id.
+	OrderBy *ConversationsIssuesClusterOrderBy `form:"orderBy,omitempty" json:"orderBy,omitempty"`
+
+	// Status Only the clusters holding issues of conversations re-ingested since the last analysis: `pending` while the analysis job waits, `analysing` once it has started.
+	Status *ConversationsIssuesClusterStatus `form:"status,omitempty" json:"status,omitempty"`
+}
+
+// ListConversationsIssuesParams defines parameters for ListConversationsIssues.
+type ListConversationsIssuesParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cluster Only the issues of this cluster.
+	Cluster *string `form:"cluster,omitempty" json:"cluster,omitempty"`
+
+	// Conversation Only the issues of the conversations with this id (in any source).
+	Conversation *string `form:"conversation,omitempty" json:"conversation,omitempty"`
+}
+
 // ListMembersInOrganizationByIdParams defines parameters for ListMembersInOrganizationById.
 type ListMembersInOrganizationByIdParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -5105,6 +5419,9 @@ type UpdateOrganizationAgentInstructionsJSONRequestBody = UpdateAgentInstruction
 
 // CreateCollectionJSONRequestBody defines body for CreateCollection for application/json ContentType.
 type CreateCollectionJSONRequestBody = CreateCollectionRequest
+
+// IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
+type IngestConversationJSONRequestBody = ConversationInput
 
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest

@@ -69,6 +69,27 @@ type ServerInterface interface {
 
 	// (POST /orgs/{organizationId}/collections)
 	CreateCollection(ctx echo.Context, organizationId OrganizationId) error
+	// ListConversations The organization's conversations, newest first.
+	// (GET /orgs/{organizationId}/conversations)
+	ListConversations(ctx echo.Context, organizationId OrganizationId, params ListConversationsParams) error
+	// IngestConversation Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// (POST /orgs/{organizationId}/conversations)
+	IngestConversation(ctx echo.Context, organizationId OrganizationId) error
+	// ListConversationsIssuesClusters The organization's clusters of similar issues.
+	// (GET /orgs/{organizationId}/conversations-clusters)
+	ListConversationsIssuesClusters(ctx echo.Context, organizationId OrganizationId, params ListConversationsIssuesClustersParams) error
+
+	// (GET /orgs/{organizationId}/conversations-clusters/{clusterId})
+	GetConversationsIssuesCluster(ctx echo.Context, organizationId OrganizationId, clusterId string) error
+	// ListConversationsIssues The issues found in the organization's conversations, newest conversation first.
+	// (GET /orgs/{organizationId}/conversations-issues)
+	ListConversationsIssues(ctx echo.Context, organizationId OrganizationId, params ListConversationsIssuesParams) error
+
+	// (GET /orgs/{organizationId}/conversations-issues/{issueId})
+	GetConversationIssueById(ctx echo.Context, organizationId OrganizationId, issueId string) error
+	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
+	// (GET /orgs/{organizationId}/conversations/{conversationId})
+	GetConversationById(ctx echo.Context, organizationId OrganizationId, conversationId string) error
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx echo.Context, organizationId OrganizationId) error
@@ -747,6 +768,232 @@ func (w *ServerInterfaceWrapper) CreateCollection(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.CreateCollection(ctx, organizationId)
+	return err
+}
+
+// ListConversations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListConversations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListConversationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "source" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "source", ctx.QueryParams(), &params.Source, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter source: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListConversations(ctx, organizationId, params)
+	return err
+}
+
+// IngestConversation converts echo context to params.
+func (w *ServerInterfaceWrapper) IngestConversation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.IngestConversation(ctx, organizationId)
+	return err
+}
+
+// ListConversationsIssuesClusters converts echo context to params.
+func (w *ServerInterfaceWrapper) ListConversationsIssuesClusters(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListConversationsIssuesClustersParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "order" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order", ctx.QueryParams(), &params.Order, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter order: %s", err))
+	}
+
+	// ------------- Optional query parameter "orderBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "orderBy", ctx.QueryParams(), &params.OrderBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter orderBy: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListConversationsIssuesClusters(ctx, organizationId, params)
+	return err
+}
+
+// GetConversationsIssuesCluster converts echo context to params.
+func (w *ServerInterfaceWrapper) GetConversationsIssuesCluster(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "clusterId" -------------
+	var clusterId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "clusterId", ctx.Param("clusterId"), &clusterId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter clusterId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetConversationsIssuesCluster(ctx, organizationId, clusterId)
+	return err
+}
+
+// ListConversationsIssues converts echo context to params.
+func (w *ServerInterfaceWrapper) ListConversationsIssues(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListConversationsIssuesParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cluster" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cluster", ctx.QueryParams(), &params.Cluster, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cluster: %s", err))
+	}
+
+	// ------------- Optional query parameter "conversation" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "conversation", ctx.QueryParams(), &params.Conversation, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter conversation: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListConversationsIssues(ctx, organizationId, params)
+	return err
+}
+
+// GetConversationIssueById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetConversationIssueById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "issueId" -------------
+	var issueId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "issueId", ctx.Param("issueId"), &issueId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter issueId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetConversationIssueById(ctx, organizationId, issueId)
+	return err
+}
+
+// GetConversationById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetConversationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "conversationId" -------------
+	var conversationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "conversationId", ctx.Param("conversationId"), &conversationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter conversationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetConversationById(ctx, organizationId, conversationId)
 	return err
 }
 
@@ -4485,6 +4732,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId", wrapper.UpdateSiteSectionGroupById, options.OperationMiddlewares["updateSiteSectionGroupById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections", wrapper.AddSectionToGroup, options.OperationMiddlewares["addSectionToGroup"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections/:siteSectionId", wrapper.RemoveSectionFromGroup, options.OperationMiddlewares["removeSectionFromGroup"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-clusters", wrapper.ListConversationsIssuesClusters, options.OperationMiddlewares["listConversationsIssuesClusters"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-clusters/:clusterId", wrapper.GetConversationsIssuesCluster, options.OperationMiddlewares["getConversationsIssuesCluster"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/conversations", wrapper.ListConversations, options.OperationMiddlewares["listConversations"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/conversations", wrapper.IngestConversation, options.OperationMiddlewares["ingestConversation"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-issues", wrapper.ListConversationsIssues, options.OperationMiddlewares["listConversationsIssues"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-issues/:issueId", wrapper.GetConversationIssueById, options.OperationMiddlewares["getConversationIssueById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/conversations/:conversationId", wrapper.GetConversationById, options.OperationMiddlewares["getConversationById"]...)
 
 }
 
@@ -5945,6 +6199,623 @@ func (response CreateCollection413JSONResponse) VisitCreateCollectionResponse(w 
 type CreateCollection429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response CreateCollection429JSONResponse) VisitCreateCollectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListConversationsParams
+}
+
+type ListConversationsResponseObject interface {
+	VisitListConversationsResponse(w http.ResponseWriter) error
+}
+
+type ListConversations200JSONResponse ConversationList
+
+func (response ListConversations200JSONResponse) VisitListConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListConversations400JSONResponse) VisitListConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListConversations401JSONResponse) VisitListConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversations403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListConversations403JSONResponse) VisitListConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversations404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListConversations404JSONResponse) VisitListConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListConversations429JSONResponse) VisitListConversationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type IngestConversationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *IngestConversationJSONRequestBody
+}
+
+type IngestConversationResponseObject interface {
+	VisitIngestConversationResponse(w http.ResponseWriter) error
+}
+
+type IngestConversation204Response struct {
+}
+
+func (response IngestConversation204Response) VisitIngestConversationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type IngestConversation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response IngestConversation400JSONResponse) VisitIngestConversationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type IngestConversation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response IngestConversation401JSONResponse) VisitIngestConversationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type IngestConversation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response IngestConversation403JSONResponse) VisitIngestConversationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type IngestConversation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response IngestConversation404JSONResponse) VisitIngestConversationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type IngestConversation413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response IngestConversation413JSONResponse) VisitIngestConversationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type IngestConversation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response IngestConversation429JSONResponse) VisitIngestConversationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesClustersRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListConversationsIssuesClustersParams
+}
+
+type ListConversationsIssuesClustersResponseObject interface {
+	VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error
+}
+
+type ListConversationsIssuesClusters200JSONResponse ConversationsIssuesClusterList
+
+func (response ListConversationsIssuesClusters200JSONResponse) VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesClusters400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListConversationsIssuesClusters400JSONResponse) VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesClusters401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListConversationsIssuesClusters401JSONResponse) VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesClusters403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListConversationsIssuesClusters403JSONResponse) VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesClusters404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListConversationsIssuesClusters404JSONResponse) VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesClusters429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListConversationsIssuesClusters429JSONResponse) VisitListConversationsIssuesClustersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationsIssuesClusterRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	ClusterId      string         `json:"clusterId"`
+}
+
+type GetConversationsIssuesClusterResponseObject interface {
+	VisitGetConversationsIssuesClusterResponse(w http.ResponseWriter) error
+}
+
+type GetConversationsIssuesCluster200JSONResponse ConversationsIssuesCluster
+
+func (response GetConversationsIssuesCluster200JSONResponse) VisitGetConversationsIssuesClusterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationsIssuesCluster401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetConversationsIssuesCluster401JSONResponse) VisitGetConversationsIssuesClusterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationsIssuesCluster403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetConversationsIssuesCluster403JSONResponse) VisitGetConversationsIssuesClusterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationsIssuesCluster404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetConversationsIssuesCluster404JSONResponse) VisitGetConversationsIssuesClusterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationsIssuesCluster429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetConversationsIssuesCluster429JSONResponse) VisitGetConversationsIssuesClusterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssuesRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListConversationsIssuesParams
+}
+
+type ListConversationsIssuesResponseObject interface {
+	VisitListConversationsIssuesResponse(w http.ResponseWriter) error
+}
+
+type ListConversationsIssues200JSONResponse ConversationIssueList
+
+func (response ListConversationsIssues200JSONResponse) VisitListConversationsIssuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssues400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListConversationsIssues400JSONResponse) VisitListConversationsIssuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssues401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListConversationsIssues401JSONResponse) VisitListConversationsIssuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssues403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListConversationsIssues403JSONResponse) VisitListConversationsIssuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssues404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListConversationsIssues404JSONResponse) VisitListConversationsIssuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListConversationsIssues429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListConversationsIssues429JSONResponse) VisitListConversationsIssuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationIssueByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	IssueId        string         `json:"issueId"`
+}
+
+type GetConversationIssueByIdResponseObject interface {
+	VisitGetConversationIssueByIdResponse(w http.ResponseWriter) error
+}
+
+type GetConversationIssueById200JSONResponse ConversationIssueWithConversation
+
+func (response GetConversationIssueById200JSONResponse) VisitGetConversationIssueByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationIssueById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetConversationIssueById401JSONResponse) VisitGetConversationIssueByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationIssueById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetConversationIssueById403JSONResponse) VisitGetConversationIssueByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationIssueById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetConversationIssueById404JSONResponse) VisitGetConversationIssueByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationIssueById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetConversationIssueById429JSONResponse) VisitGetConversationIssueByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	ConversationId string         `json:"conversationId"`
+}
+
+type GetConversationByIdResponseObject interface {
+	VisitGetConversationByIdResponse(w http.ResponseWriter) error
+}
+
+type GetConversationById200JSONResponse ConversationWithParts
+
+func (response GetConversationById200JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetConversationById401JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetConversationById403JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetConversationById404JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetConversationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetConversationById429JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -15826,6 +16697,27 @@ type StrictServerInterface interface {
 
 	// (POST /orgs/{organizationId}/collections)
 	CreateCollection(ctx context.Context, request CreateCollectionRequestObject) (CreateCollectionResponseObject, error)
+	// ListConversations The organization's conversations, newest first.
+	// (GET /orgs/{organizationId}/conversations)
+	ListConversations(ctx context.Context, request ListConversationsRequestObject) (ListConversationsResponseObject, error)
+	// IngestConversation Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// (POST /orgs/{organizationId}/conversations)
+	IngestConversation(ctx context.Context, request IngestConversationRequestObject) (IngestConversationResponseObject, error)
+	// ListConversationsIssuesClusters The organization's clusters of similar issues.
+	// (GET /orgs/{organizationId}/conversations-clusters)
+	ListConversationsIssuesClusters(ctx context.Context, request ListConversationsIssuesClustersRequestObject) (ListConversationsIssuesClustersResponseObject, error)
+
+	// (GET /orgs/{organizationId}/conversations-clusters/{clusterId})
+	GetConversationsIssuesCluster(ctx context.Context, request GetConversationsIssuesClusterRequestObject) (GetConversationsIssuesClusterResponseObject, error)
+	// ListConversationsIssues The issues found in the organization's conversations, newest conversation first.
+	// (GET /orgs/{organizationId}/conversations-issues)
+	ListConversationsIssues(ctx context.Context, request ListConversationsIssuesRequestObject) (ListConversationsIssuesResponseObject, error)
+
+	// (GET /orgs/{organizationId}/conversations-issues/{issueId})
+	GetConversationIssueById(ctx context.Context, request GetConversationIssueByIdRequestObject) (GetConversationIssueByIdResponseObject, error)
+	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
+	// (GET /orgs/{organizationId}/conversations/{conversationId})
+	GetConversationById(ctx context.Context, request GetConversationByIdRequestObject) (GetConversationByIdResponseObject, error)
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx context.Context, request JoinOrganizationRequestObject) (JoinOrganizationResponseObject, error)
@@ -16739,6 +17631,210 @@ func (sh *strictHandler) CreateCollection(ctx echo.Context, organizationId Organ
 		return err
 	} else if validResponse, ok := response.(CreateCollectionResponseObject); ok {
 		return validResponse.VisitCreateCollectionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListConversations operation middleware
+func (sh *strictHandler) ListConversations(ctx echo.Context, organizationId OrganizationId, params ListConversationsParams) error {
+	var request ListConversationsRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListConversations(ctx.Request().Context(), request.(ListConversationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListConversations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListConversationsResponseObject); ok {
+		return validResponse.VisitListConversationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// IngestConversation operation middleware
+func (sh *strictHandler) IngestConversation(ctx echo.Context, organizationId OrganizationId) error {
+	var request IngestConversationRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body IngestConversationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.IngestConversation(ctx.Request().Context(), request.(IngestConversationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "IngestConversation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(IngestConversationResponseObject); ok {
+		return validResponse.VisitIngestConversationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListConversationsIssuesClusters operation middleware
+func (sh *strictHandler) ListConversationsIssuesClusters(ctx echo.Context, organizationId OrganizationId, params ListConversationsIssuesClustersParams) error {
+	var request ListConversationsIssuesClustersRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListConversationsIssuesClusters(ctx.Request().Context(), request.(ListConversationsIssuesClustersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListConversationsIssuesClusters")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListConversationsIssuesClustersResponseObject); ok {
+		return validResponse.VisitListConversationsIssuesClustersResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetConversationsIssuesCluster operation middleware
+func (sh *strictHandler) GetConversationsIssuesCluster(ctx echo.Context, organizationId OrganizationId, clusterId string) error {
+	var request GetConversationsIssuesClusterRequestObject
+
+	request.OrganizationId = organizationId
+	request.ClusterId = clusterId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetConversationsIssuesCluster(ctx.Request().Context(), request.(GetConversationsIssuesClusterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetConversationsIssuesCluster")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetConversationsIssuesClusterResponseObject); ok {
+		return validResponse.VisitGetConversationsIssuesClusterResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListConversationsIssues operation middleware
+func (sh *strictHandler) ListConversationsIssues(ctx echo.Context, organizationId OrganizationId, params ListConversationsIssuesParams) error {
+	var request ListConversationsIssuesRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListConversationsIssues(ctx.Request().Context(), request.(ListConversationsIssuesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListConversationsIssues")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListConversationsIssuesResponseObject); ok {
+		return validResponse.VisitListConversationsIssuesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetConversationIssueById operation middleware
+func (sh *strictHandler) GetConversationIssueById(ctx echo.Context, organizationId OrganizationId, issueId string) error {
+	var request GetConversationIssueByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.IssueId = issueId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetConversationIssueById(ctx.Request().Context(), request.(GetConversationIssueByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetConversationIssueById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetConversationIssueByIdResponseObject); ok {
+		return validResponse.VisitGetConversationIssueByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetConversationById operation middleware
+func (sh *strictHandler) GetConversationById(ctx echo.Context, organizationId OrganizationId, conversationId string) error {
+	var request GetConversationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.ConversationId = conversationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetConversationById(ctx.Request().Context(), request.(GetConversationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetConversationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetConversationByIdResponseObject); ok {
+		return validResponse.VisitGetConversationByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -6,6 +6,7 @@ package server
 import (
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
@@ -30,6 +31,9 @@ type Server struct {
 	// Fetcher makes every server-side request to another server (files of a content batch given
 	// by URL…), under its address rules.
 	Fetcher *fetch.Fetcher
+	// WakeJobs, when set, asks the job runner to look for due jobs after a delay: how a job a
+	// request enqueued (conversation analysis) runs promptly under `quire serve`.
+	WakeJobs func(after time.Duration)
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

@@ -145,6 +145,7 @@ func serve(args []string) error {
 		return err
 	}
 	runner := jobs.New(st, log)
+	srv.WakeJobs = runner.WakeAfter
 	if opts.Metrics != nil {
 		runner.Observe = opts.Metrics.ObserveJob
 	}

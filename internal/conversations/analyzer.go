@@ -247,6 +247,9 @@ func (a *Analyzer) Clusters(now time.Time) []Cluster {
 	return out
 }
 
+// NextSeq is the sequence number the next new cluster's ID is made from (part of State).
+func (a *Analyzer) NextSeq() int { return a.nextSeq }
+
 // State exports what a store persists.
 func (a *Analyzer) State() State {
 	s := State{Issues: a.Issues(), NextSeq: a.nextSeq}

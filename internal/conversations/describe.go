@@ -64,16 +64,14 @@ func (a *Analyzer) describe(cs *clusterState, now time.Time) Cluster {
 		Sources: map[string]int{},
 	}
 	convs := map[string]bool{}
-	current := weekStart(now)
+	created := make([]time.Time, 0, len(members))
 	for _, is := range members {
 		c.Issues = append(c.Issues, is.ID)
 		c.Sources[is.Source]++
 		convs[convKey(is.Source, is.Conversation)] = true
-		weeks := int(current.Sub(weekStart(is.CreatedAt)).Hours()) / (24 * 7)
-		if weeks >= 0 && weeks < PulseWeeks {
-			c.WeeklyPulse[PulseWeeks-1-weeks]++
-		}
+		created = append(created, is.CreatedAt)
 	}
+	c.WeeklyPulse = WeeklyPulse(created, now)
 	c.Stats = Stats{Issues: len(members), Conversations: len(convs)}
 	terms := a.distinctiveTerms(members)
 	c.Label = a.label(terms)
@@ -81,6 +79,23 @@ func (a *Analyzer) describe(cs *clusterState, now time.Time) Cluster {
 	c.Summary = a.summary(members)
 	return c
 }
+
+// WeeklyPulse counts times per week over the PulseWeeks weeks ending with the week of now
+// (Monday 00:00 UTC to Monday), oldest first; times outside those weeks are not counted.
+func WeeklyPulse(times []time.Time, now time.Time) [PulseWeeks]int {
+	var out [PulseWeeks]int
+	current := weekStart(now)
+	for _, t := range times {
+		weeks := int(current.Sub(weekStart(t)).Hours()) / (24 * 7)
+		if weeks >= 0 && weeks < PulseWeeks {
+			out[PulseWeeks-1-weeks]++
+		}
+	}
+	return out
+}
+
+// PulseStart is the first instant the weekly pulse ending with the week of now counts.
+func PulseStart(now time.Time) time.Time { return weekStart(now).AddDate(0, 0, -7*(PulseWeeks-1)) }
 
 // weekStart is the Monday 00:00 UTC opening the week of t.
 func weekStart(t time.Time) time.Time {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/quire-docs/quire/store"
@@ -32,11 +33,15 @@ type Runner struct {
 	Handlers map[string]Handler
 	// Observe, when set, is told of every run (the metrics' hook).
 	Observe func(kind string, err error)
+
+	wakeOnce sync.Once
+	wake     chan struct{}
 }
 
 // New returns a runner with quire's job handlers.
 func New(st store.Store, log *slog.Logger) *Runner {
 	return &Runner{Store: st, Log: log, Handlers: map[string]Handler{
+		store.JobAnalyseConversations: analyseConversations(st, log),
 		PurgeDeletedSpaces: {
 			Every: time.Hour,
 			Run: func(ctx context.Context, _ string) error {
@@ -100,7 +105,7 @@ func (r *Runner) RunDue(ctx context.Context) (int, error) {
 	return len(jobs), nil
 }
 
-// Loop runs due jobs every interval until ctx ends.
+// Loop runs due jobs every interval, and when woken (WakeAfter), until ctx ends.
 func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -112,6 +117,23 @@ func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-r.wakeChan():
 		}
 	}
+}
+
+// WakeAfter makes a running Loop look for due jobs after d, rather than at its next tick: how a
+// job enqueued by a request runs promptly.
+func (r *Runner) WakeAfter(d time.Duration) {
+	time.AfterFunc(d, func() {
+		select {
+		case r.wakeChan() <- struct{}{}:
+		default: // a wake-up is already waiting
+		}
+	})
+}
+
+func (r *Runner) wakeChan() chan struct{} {
+	r.wakeOnce.Do(func() { r.wake = make(chan struct{}, 1) })
+	return r.wake
 }

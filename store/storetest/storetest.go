@@ -39,6 +39,8 @@ func Run(t *testing.T, open Opener) {
 		{"Search", search},
 		{"Jobs", jobs},
 		{"Purge", purge},
+		{"ConversationsIngest", conversationsIngest},
+		{"ConversationsAnalysis", conversationsAnalysis},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}

@@ -1,0 +1,399 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// IngestConversation stores a conversation, replacing the one with the same source and id,
+// marks it pending and queues the organization's analysis job unless one is queued already.
+func (s *Store) IngestConversation(ctx context.Context, orgID string, in store.ConversationInput) error {
+	parts, err := json.Marshal(in.Parts)
+	if err != nil {
+		return fmt.Errorf("store: unable to encode parts: %w", err)
+	}
+	attrs := in.Attributes
+	if attrs == nil {
+		attrs = map[string]string{}
+	}
+	attrJSON, err := json.Marshal(attrs)
+	if err != nil {
+		return fmt.Errorf("store: unable to encode attributes: %w", err)
+	}
+	return s.write(ctx, func(tx *Tx) error {
+		now := formatTime(tx.now)
+		var metaCreated, created any
+		created = now
+		if in.CreatedAt != nil {
+			metaCreated = formatTime(*in.CreatedAt)
+			created = metaCreated
+		}
+		// A re-ingestion without a creation time keeps the first ingestion's.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations
+			(organization_id, source, id, subject, parts, url, attributes, metadata_created_at,
+			 created_at, ingested_at, processed_at, revision, pending)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, 1)
+			ON CONFLICT (organization_id, source, id) DO UPDATE SET
+				subject = excluded.subject, parts = excluded.parts, url = excluded.url,
+				attributes = excluded.attributes, metadata_created_at = excluded.metadata_created_at,
+				created_at = COALESCE(excluded.metadata_created_at, conversations.created_at),
+				ingested_at = excluded.ingested_at,
+				revision = conversations.revision + 1, pending = 1`,
+			orgID, in.Source, in.ID, nullString(in.Subject), string(parts), nullString(in.URL), string(attrJSON),
+			metaCreated, created, now); err != nil {
+			return fmt.Errorf("store: unable to store conversation: %w", err)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO conversation_analysis (organization_id, queued, version, next_seq)
+			VALUES (?, 1, 0, 1)
+			ON CONFLICT (organization_id) DO UPDATE SET queued = 1 WHERE conversation_analysis.queued = 0`, orgID)
+		if err != nil {
+			return fmt.Errorf("store: unable to queue analysis: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err // already queued: the waiting job takes this conversation too
+		}
+		payload, _ := json.Marshal(map[string]string{"organization": orgID})
+		return enqueueJob(ctx, tx, store.JobAnalyseConversations, string(payload), tx.now.Add(store.ConversationAnalysisDelay))
+	})
+}
+
+const conversationColumns = `c.source, c.id, c.subject, c.parts, c.url, c.attributes, c.metadata_created_at,
+	c.created_at, c.ingested_at, c.processed_at, c.revision, c.pending`
+
+func scanConversation(sc interface{ Scan(...any) error }, c *store.Conversation, extra ...any) error {
+	var subject, url, metaCreated, processed sql.NullString
+	var parts, attrs, created, ingested string
+	var pending int
+	if err := sc.Scan(append([]any{&c.Source, &c.ID, &subject, &parts, &url, &attrs, &metaCreated,
+		&created, &ingested, &processed, &c.Revision, &pending}, extra...)...); err != nil {
+		return err
+	}
+	c.Subject, c.URL = stringPtr(subject), stringPtr(url)
+	c.MetadataCreatedAt, c.ProcessedAt = parseNullTime(metaCreated), parseNullTime(processed)
+	c.CreatedAt, c.IngestedAt = parseTime(created), parseTime(ingested)
+	c.Pending = pending != 0
+	if err := json.Unmarshal([]byte(parts), &c.Parts); err != nil {
+		return fmt.Errorf("parts: %w", err)
+	}
+	return json.Unmarshal([]byte(attrs), &c.Attributes)
+}
+
+// FindConversation returns the conversation with an id, the most recently ingested when
+// several sources have one.
+func (s *Store) FindConversation(ctx context.Context, orgID, id string) (*store.Conversation, error) {
+	var c store.Conversation
+	err := scanConversation(s.reader.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations c
+		WHERE c.organization_id = ? AND c.id = ? ORDER BY c.ingested_at DESC, c.source LIMIT 1`, orgID, id), &c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Conversation")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find conversation: %w", err)
+	}
+	return &c, nil
+}
+
+// FindConversations lists conversations, newest first, of one source or all.
+func (s *Store) FindConversations(ctx context.Context, orgID string, source *string, p store.Page) (store.List[*store.Conversation], error) {
+	var out store.List[*store.Conversation]
+	cur, err := store.DecodeCursor(p.Cursor, 3)
+	if err != nil {
+		return out, err
+	}
+	where := `c.organization_id = ?1 AND (?2 IS NULL OR c.source = ?2)`
+	args := []any{orgID, nullString(source)}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversations c WHERE `+where, args...).Scan(&count); err != nil {
+		return out, fmt.Errorf("store: unable to count conversations: %w", err)
+	}
+	if cur != nil {
+		where += ` AND (c.created_at, c.source, c.id) < (?3, ?4, ?5)`
+		args = append(args, cur[0], cur[1], cur[2])
+	} else {
+		where += ` AND ?3 IS NULL AND ?4 IS NULL AND ?5 IS NULL`
+		args = append(args, nil, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+conversationColumns+` FROM conversations c WHERE `+where+`
+		ORDER BY c.created_at DESC, c.source DESC, c.id DESC LIMIT ?6`, args...)
+	if err != nil {
+		return out, fmt.Errorf("store: unable to list conversations: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.Conversation
+	for rows.Next() {
+		var c store.Conversation
+		if err := scanConversation(rows, &c); err != nil {
+			return out, fmt.Errorf("store: unable to list conversations: %w", err)
+		}
+		items = append(items, &c)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("store: unable to list conversations: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(c *store.Conversation) []string {
+		return []string{formatTime(c.CreatedAt), c.Source, c.ID}
+	}), nil
+}
+
+const issueColumns = `i.id, i.title, i.summary, i.source, i.conversation_id, i.cluster_id, i.created_at, i.ingested_at, i.text`
+
+func scanIssue(sc interface{ Scan(...any) error }, is *store.ConversationIssue, extra ...any) error {
+	var created, ingested string
+	if err := sc.Scan(append([]any{&is.ID, &is.Title, &is.Summary, &is.Source, &is.Conversation, &is.Cluster,
+		&created, &ingested, &is.Text}, extra...)...); err != nil {
+		return err
+	}
+	is.CreatedAt, is.IngestedAt = parseTime(created), parseTime(ingested)
+	return nil
+}
+
+func scanIssueWithConversation(sc interface{ Scan(...any) error }) (*store.IssueWithConversation, error) {
+	iw := &store.IssueWithConversation{Issue: &store.ConversationIssue{}, Conversation: &store.Conversation{}}
+	c := iw.Conversation
+	var subject, url, metaCreated, processed sql.NullString
+	var parts, attrs, created, ingested string
+	var pending int
+	if err := scanIssue(sc, iw.Issue, &c.Source, &c.ID, &subject, &parts, &url, &attrs, &metaCreated,
+		&created, &ingested, &processed, &c.Revision, &pending); err != nil {
+		return nil, err
+	}
+	c.Subject, c.URL = stringPtr(subject), stringPtr(url)
+	c.MetadataCreatedAt, c.ProcessedAt = parseNullTime(metaCreated), parseNullTime(processed)
+	c.CreatedAt, c.IngestedAt = parseTime(created), parseTime(ingested)
+	c.Pending = pending != 0
+	if err := json.Unmarshal([]byte(parts), &c.Parts); err != nil {
+		return nil, err
+	}
+	return iw, json.Unmarshal([]byte(attrs), &c.Attributes)
+}
+
+const issueJoin = ` FROM conversation_issues i JOIN conversations c
+	ON c.organization_id = i.organization_id AND c.source = i.source AND c.id = i.conversation_id`
+
+// FindConversationIssue returns an issue with its conversation.
+func (s *Store) FindConversationIssue(ctx context.Context, orgID, id string) (*store.IssueWithConversation, error) {
+	iw, err := scanIssueWithConversation(s.reader.QueryRowContext(ctx, `SELECT `+issueColumns+`, `+conversationColumns+
+		issueJoin+` WHERE i.organization_id = ? AND i.id = ?`, orgID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Conversation issue")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find conversation issue: %w", err)
+	}
+	return iw, nil
+}
+
+// FindConversationIssues lists issues with their conversations, newest conversation first.
+func (s *Store) FindConversationIssues(ctx context.Context, orgID string, f store.ConversationIssueFilter, p store.Page) (store.List[*store.IssueWithConversation], error) {
+	var out store.List[*store.IssueWithConversation]
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return out, err
+	}
+	where := `i.organization_id = ?1 AND (?2 IS NULL OR i.cluster_id = ?2) AND (?3 IS NULL OR i.conversation_id = ?3)`
+	args := []any{orgID, nullString(f.Cluster), nullString(f.Conversation)}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversation_issues i WHERE `+where, args...).Scan(&count); err != nil {
+		return out, fmt.Errorf("store: unable to count conversation issues: %w", err)
+	}
+	if cur != nil {
+		where += ` AND (i.created_at, i.id) < (?4, ?5)`
+		args = append(args, cur[0], cur[1])
+	} else {
+		where += ` AND ?4 IS NULL AND ?5 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+issueColumns+`, `+conversationColumns+issueJoin+` WHERE `+where+`
+		ORDER BY i.created_at DESC, i.id DESC LIMIT ?6`, args...)
+	if err != nil {
+		return out, fmt.Errorf("store: unable to list conversation issues: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.IssueWithConversation
+	for rows.Next() {
+		iw, err := scanIssueWithConversation(rows)
+		if err != nil {
+			return out, fmt.Errorf("store: unable to list conversation issues: %w", err)
+		}
+		items = append(items, iw)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("store: unable to list conversation issues: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(iw *store.IssueWithConversation) []string {
+		return []string{formatTime(iw.Issue.CreatedAt), iw.Issue.ID}
+	}), nil
+}
+
+// clusterSortKeys are the sort expressions of the cluster orders, and whether the key is an integer.
+var clusterSortKeys = map[string]struct {
+	expr    string
+	integer bool
+}{
+	"":              {"k.updated_at", false},
+	"updatedAt":     {"k.updated_at", false},
+	"issues":        {"k.issues", true},
+	"conversations": {"k.conversations", true},
+	// quire has no tasks on clusters: every count is 0, so these order by id alone (an
+	// expression, as a bare 0 in ORDER BY would name a column).
+	"tasksTotal":   {"(k.issues * 0)", true},
+	"tasksBacklog": {"(k.issues * 0)", true},
+	"tasksStarted": {"(k.issues * 0)", true},
+}
+
+const clusterColumns = `k.id, k.label, k.icon, k.summary, k.sources, k.issues, k.conversations, k.created_at, k.updated_at`
+
+func scanCluster(sc interface{ Scan(...any) error }, k *store.ConversationsCluster, extra ...any) error {
+	var sources, created, updated string
+	if err := sc.Scan(append([]any{&k.ID, &k.Label, &k.Icon, &k.Summary, &sources, &k.Issues, &k.Conversations,
+		&created, &updated}, extra...)...); err != nil {
+		return err
+	}
+	k.CreatedAt, k.UpdatedAt = parseTime(created), parseTime(updated)
+	return json.Unmarshal([]byte(sources), &k.Sources)
+}
+
+// clusterStatus is the condition that a cluster holds issues of conversations re-ingested since
+// the last analysis, the organization's queue flag telling pending (queued) from analysing.
+// ?2 is the status asked for, or NULL for every cluster.
+const clusterStatus = ` AND (?2 IS NULL OR EXISTS (
+	SELECT 1 FROM conversation_issues si JOIN conversations sc
+		ON sc.organization_id = si.organization_id AND sc.source = si.source AND sc.id = si.conversation_id
+	WHERE si.organization_id = k.organization_id AND si.cluster_id = k.id AND sc.pending = 1
+		AND EXISTS (SELECT 1 FROM conversation_analysis a WHERE a.organization_id = k.organization_id
+			AND a.queued = (CASE WHEN ?2 = 'pending' THEN 1 ELSE 0 END))))`
+
+// FindConversationsCluster returns a cluster.
+func (s *Store) FindConversationsCluster(ctx context.Context, orgID, id string) (*store.ConversationsCluster, error) {
+	var k store.ConversationsCluster
+	err := scanCluster(s.reader.QueryRowContext(ctx, `SELECT `+clusterColumns+` FROM conversation_clusters k
+		WHERE k.organization_id = ? AND k.id = ?`, orgID, id), &k)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Conversations issues cluster")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find cluster: %w", err)
+	}
+	items := []*store.ConversationsCluster{&k}
+	return &k, s.fillPulses(ctx, orgID, items)
+}
+
+// FindConversationsClusters lists clusters in the filter's order.
+func (s *Store) FindConversationsClusters(ctx context.Context, orgID string, f store.ConversationsClusterFilter, p store.Page) (store.List[*store.ConversationsCluster], error) {
+	var out store.List[*store.ConversationsCluster]
+	sk, ok := clusterSortKeys[f.OrderBy]
+	if !ok {
+		return out, store.Errorf(store.EINVALID, "orderBy: %q is not a cluster order.", f.OrderBy)
+	}
+	if f.Status != "" && f.Status != "pending" && f.Status != "analysing" {
+		return out, store.Errorf(store.EINVALID, "status: %q is not a cluster status.", f.Status)
+	}
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return out, err
+	}
+	var status any
+	if f.Status != "" {
+		status = f.Status
+	}
+	where := `k.organization_id = ?1` + clusterStatus
+	args := []any{orgID, status}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversation_clusters k WHERE `+where, args...).Scan(&count); err != nil {
+		return out, fmt.Errorf("store: unable to count clusters: %w", err)
+	}
+	op, dir := "<", "DESC"
+	if f.Asc {
+		op, dir = ">", "ASC"
+	}
+	if cur != nil {
+		var key any = cur[0]
+		if sk.integer {
+			n, err := strconv.ParseInt(cur[0], 10, 64)
+			if err != nil {
+				return out, store.Errorf(store.EINVALID, "page: not a page cursor this list answered.")
+			}
+			key = n
+		}
+		where += ` AND (` + sk.expr + `, k.id) ` + op + ` (?3, ?4)`
+		args = append(args, key, cur[1])
+	} else {
+		where += ` AND ?3 IS NULL AND ?4 IS NULL`
+		args = append(args, nil, nil)
+	}
+	args = append(args, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+clusterColumns+`, `+sk.expr+` FROM conversation_clusters k WHERE `+where+`
+		ORDER BY `+sk.expr+` `+dir+`, k.id `+dir+` LIMIT ?5`, args...)
+	if err != nil {
+		return out, fmt.Errorf("store: unable to list clusters: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.ConversationsCluster
+	keys := map[*store.ConversationsCluster]string{}
+	for rows.Next() {
+		var k store.ConversationsCluster
+		var key any
+		if err := scanCluster(rows, &k, &key); err != nil {
+			return out, fmt.Errorf("store: unable to list clusters: %w", err)
+		}
+		switch v := key.(type) {
+		case []byte:
+			keys[&k] = string(v)
+		default:
+			keys[&k] = fmt.Sprint(v)
+		}
+		items = append(items, &k)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("store: unable to list clusters: %w", err)
+	}
+	rows.Close()
+	out = store.FinishPage(items, p.Size(), count, func(k *store.ConversationsCluster) []string { return []string{keys[k], k.ID} })
+	return out, s.fillPulses(ctx, orgID, out.Items)
+}
+
+// fillPulses computes the weekly pulse of clusters from their issues' creation times, as of the
+// store's clock.
+func (s *Store) fillPulses(ctx context.Context, orgID string, items []*store.ConversationsCluster) error {
+	if len(items) == 0 {
+		return nil
+	}
+	now := s.Now()
+	ids := make([]string, len(items))
+	byID := map[string]*store.ConversationsCluster{}
+	for i, k := range items {
+		ids[i] = k.ID
+		byID[k.ID] = k
+	}
+	rows, err := s.reader.QueryContext(ctx, `SELECT cluster_id, created_at FROM conversation_issues
+		WHERE organization_id = ? AND cluster_id IN (SELECT value FROM json_each(?)) AND created_at >= ?`,
+		orgID, jsonStrings(ids), formatTime(store.PulseStart(now)))
+	if err != nil {
+		return fmt.Errorf("store: unable to read weekly pulses: %w", err)
+	}
+	defer rows.Close()
+	times := map[string][]time.Time{}
+	for rows.Next() {
+		var id, created string
+		if err := rows.Scan(&id, &created); err != nil {
+			return fmt.Errorf("store: unable to read weekly pulses: %w", err)
+		}
+		times[id] = append(times[id], parseTime(created))
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: unable to read weekly pulses: %w", err)
+	}
+	for id, k := range byID {
+		k.WeeklyPulse = store.WeeklyPulse(times[id], now)
+	}
+	return nil
+}
