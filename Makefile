@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build run test test-go test-compat compat-deps bench bench-revisions vet fuzz
+.PHONY: all generate build run test test-go test-compat compat-deps bench bench-revisions bench-conversations vet fuzz
 
 all: build
 
@@ -46,6 +46,14 @@ test-compat:
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
 	bash testdata/bench/load.sh
+
+# Conversations (issue 16): BenchmarkConversationsAnalyse10000 (internal/jobs) ingests 10,000
+# conversations through the store and runs the one analysis job they queue, reporting the seconds of
+# each part and the adjusted Rand index of the stored clusters against the labelled corpus (10,000
+# perturbed samples, and the 382-conversation corpus itself); BenchmarkAnalyze10000
+# (internal/conversations) is the engine alone. `make bench-conversations` runs only those.
+bench-conversations:
+	$(GO) test $(TAGS) -run '^$$' -bench 'Analy[sz]e10000' -benchtime 1x ./internal/jobs/ ./internal/conversations/ | grep -E '^Benchmark|^ok'
 
 bench-revisions:
 	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/sqlite/ | grep -E 'pages:|^Benchmark|^ok'

@@ -168,3 +168,9 @@ func issueID(source, conversation string, index int) string {
 	h := sha256.Sum256([]byte(source + "\x00" + conversation + "\x00" + string(rune('0'+index))))
 	return "iss_" + hex.EncodeToString(h[:8])
 }
+
+// IssueID is the ID of the issue at a position (from 0) of a conversation: what lets a caller
+// holding stored issues put a conversation's issues back in order.
+func IssueID(source, conversation string, index int) string {
+	return issueID(source, conversation, index)
+}
