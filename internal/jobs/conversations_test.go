@@ -378,3 +378,31 @@ func BenchmarkConversationsAnalyse10000(b *testing.B) {
 	whole.run(b)
 	b.ReportMetric(ari(ls, whole.issues(b)), "ARI-corpus")
 }
+
+// A running loop woken by WakeAfter runs the job a request enqueued without waiting for its tick.
+func TestWakeAfterRunsDueJobsPromptly(t *testing.T) {
+	c := &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
+	st := mustOpen(t, t.TempDir()+"/quire.db", c)
+	defer st.Close()
+	ran := make(chan string, 1)
+	r := &jobs.Runner{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handlers: map[string]jobs.Handler{
+		"note": {Run: func(_ context.Context, payload string) error { ran <- payload; return nil }},
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.Loop(ctx, time.Hour) }()
+	defer func() { cancel(); <-done }()
+	time.Sleep(50 * time.Millisecond) // the loop's first pass finds nothing
+	if err := st.EnqueueJob(context.Background(), "note", "woken", c.now); err != nil {
+		t.Fatal(err)
+	}
+	r.WakeAfter(10 * time.Millisecond)
+	select {
+	case p := <-ran:
+		if p != "woken" {
+			t.Fatalf("ran %q", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the woken loop did not run the job")
+	}
+}

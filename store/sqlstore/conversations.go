@@ -107,7 +107,7 @@ func (s *Store) FindConversations(ctx context.Context, orgID string, source *str
 	if err != nil {
 		return out, err
 	}
-	where := `c.organization_id = ?1 AND (?2 IS NULL OR c.source = ?2)`
+	where := `c.organization_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.source = ?2)`
 	args := []any{orgID, nullString(source)}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversations c WHERE `+where, args...).Scan(&count); err != nil {
@@ -117,7 +117,7 @@ func (s *Store) FindConversations(ctx context.Context, orgID string, source *str
 		where += ` AND (c.created_at, c.source, c.id) < (?3, ?4, ?5)`
 		args = append(args, cur[0], cur[1], cur[2])
 	} else {
-		where += ` AND ?3 IS NULL AND ?4 IS NULL AND ?5 IS NULL`
+		where += ` AND CAST(?3 AS TEXT) IS NULL AND CAST(?4 AS TEXT) IS NULL AND CAST(?5 AS TEXT) IS NULL`
 		args = append(args, nil, nil, nil)
 	}
 	args = append(args, p.Size()+1)
@@ -198,7 +198,7 @@ func (s *Store) FindConversationIssues(ctx context.Context, orgID string, f stor
 	if err != nil {
 		return out, err
 	}
-	where := `i.organization_id = ?1 AND (?2 IS NULL OR i.cluster_id = ?2) AND (?3 IS NULL OR i.conversation_id = ?3)`
+	where := `i.organization_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR i.cluster_id = ?2) AND (CAST(?3 AS TEXT) IS NULL OR i.conversation_id = ?3)`
 	args := []any{orgID, nullString(f.Cluster), nullString(f.Conversation)}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversation_issues i WHERE `+where, args...).Scan(&count); err != nil {
@@ -208,7 +208,7 @@ func (s *Store) FindConversationIssues(ctx context.Context, orgID string, f stor
 		where += ` AND (i.created_at, i.id) < (?4, ?5)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?4 IS NULL AND ?5 IS NULL`
+		where += ` AND CAST(?4 AS TEXT) IS NULL AND CAST(?5 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)
@@ -265,12 +265,12 @@ func scanCluster(sc interface{ Scan(...any) error }, k *store.ConversationsClust
 // clusterStatus is the condition that a cluster holds issues of conversations re-ingested since
 // the last analysis, the organization's queue flag telling pending (queued) from analysing.
 // ?2 is the status asked for, or NULL for every cluster.
-const clusterStatus = ` AND (?2 IS NULL OR EXISTS (
+const clusterStatus = ` AND (CAST(?2 AS TEXT) IS NULL OR EXISTS (
 	SELECT 1 FROM conversation_issues si JOIN conversations sc
 		ON sc.organization_id = si.organization_id AND sc.source = si.source AND sc.id = si.conversation_id
 	WHERE si.organization_id = k.organization_id AND si.cluster_id = k.id AND sc.pending = 1
 		AND EXISTS (SELECT 1 FROM conversation_analysis a WHERE a.organization_id = k.organization_id
-			AND a.queued = (CASE WHEN ?2 = 'pending' THEN 1 ELSE 0 END))))`
+			AND a.queued = (CASE WHEN CAST(?2 AS TEXT) = 'pending' THEN 1 ELSE 0 END))))`
 
 // FindConversationsCluster returns a cluster.
 func (s *Store) FindConversationsCluster(ctx context.Context, orgID, id string) (*store.ConversationsCluster, error) {
@@ -327,7 +327,7 @@ func (s *Store) FindConversationsClusters(ctx context.Context, orgID string, f s
 		where += ` AND (` + sk.expr + `, k.id) ` + op + ` (?3, ?4)`
 		args = append(args, key, cur[1])
 	} else {
-		where += ` AND ?3 IS NULL AND ?4 IS NULL`
+		where += ` AND CAST(?3 AS TEXT) IS NULL AND CAST(?4 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)
