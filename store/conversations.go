@@ -11,9 +11,13 @@ import (
 // conversations; its payload is {"organization": id}. Ingestion enqueues it.
 const JobAnalyseConversations = "analyse_conversations"
 
-// ConversationAnalysisDelay is how long after the ingestion that queued it the analysis job
-// runs: conversations ingested meanwhile join the same pass.
-const ConversationAnalysisDelay = time.Second
+// ConversationAnalysisDelay is how long after the last ingestion the queued analysis job runs:
+// each ingestion while it waits moves it later, so a burst of ingestions is one pass; but never
+// later than ConversationAnalysisMaxWait after it was queued.
+const (
+	ConversationAnalysisDelay   = time.Second
+	ConversationAnalysisMaxWait = 30 * time.Second
+)
 
 // PulseWeeks is the length of a cluster's weekly pulse.
 const PulseWeeks = conversations.PulseWeeks
@@ -142,7 +146,8 @@ type ConversationAnalysisResult struct {
 type Conversations interface {
 	// IngestConversation stores a conversation, replacing the one with the same source and id,
 	// marks it pending and queues the organization's analysis job unless one is already queued
-	// and not yet started: a burst of ingestions is one pass.
+	// and not yet started, which it then delays (ConversationAnalysisDelay, within
+	// ConversationAnalysisMaxWait): a burst of ingestions is one pass.
 	IngestConversation(ctx context.Context, orgID string, in ConversationInput) error
 	// FindConversation returns the conversation with an id (the most recently ingested when
 	// several sources have that id), with its parts and metadata.

@@ -15,7 +15,7 @@ import (
 // read transaction (a consistent snapshot taken after the claim).
 func (s *Store) StartConversationAnalysis(ctx context.Context, orgID string) (*store.ConversationAnalysis, error) {
 	if err := s.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE conversation_analysis SET queued = 0 WHERE organization_id = ?`, orgID)
+		_, err := tx.ExecContext(ctx, `UPDATE conversation_analysis SET queued = 0, queued_at = NULL WHERE organization_id = ?`, orgID)
 		if err != nil {
 			return fmt.Errorf("store: unable to claim analysis: %w", err)
 		}

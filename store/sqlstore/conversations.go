@@ -50,17 +50,38 @@ func (s *Store) IngestConversation(ctx context.Context, orgID string, in store.C
 			metaCreated, created, now); err != nil {
 			return fmt.Errorf("store: unable to store conversation: %w", err)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO conversation_analysis (organization_id, queued, version, next_seq)
-			VALUES (?, 1, 0, 1)
-			ON CONFLICT (organization_id) DO UPDATE SET queued = 1 WHERE conversation_analysis.queued = 0`, orgID)
+		runAt := tx.now.Add(store.ConversationAnalysisDelay)
+		var queued int
+		var queuedAt sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT queued, queued_at FROM conversation_analysis WHERE organization_id = ?`, orgID).Scan(&queued, &queuedAt)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = tx.ExecContext(ctx, `INSERT INTO conversation_analysis (organization_id, queued, queued_at, version, next_seq)
+				VALUES (?, 1, ?, 0, 1)`, orgID, now)
+		case err != nil:
+		case queued == 1:
+			// Queued and not started: the job waits for the burst to end, within its bound. (A
+			// running job of the organization, pending until it finishes, may be moved too, to no
+			// effect: finishing it sets its state whatever its time.)
+			if latest := parseTime(queuedAt.String).Add(store.ConversationAnalysisMaxWait); runAt.After(latest) {
+				runAt = latest
+			}
+			payload, _ := json.Marshal(map[string]string{"organization": orgID})
+			_, err = tx.ExecContext(ctx, `UPDATE jobs SET run_at = ?, updated_at = ?
+				WHERE kind = ? AND payload = ? AND state = 'pending' AND attempts = 0 AND run_at < ?`,
+				formatTime(runAt), now, store.JobAnalyseConversations, string(payload), formatTime(runAt))
+			if err != nil {
+				return fmt.Errorf("store: unable to delay analysis: %w", err)
+			}
+			return nil
+		default:
+			_, err = tx.ExecContext(ctx, `UPDATE conversation_analysis SET queued = 1, queued_at = ? WHERE organization_id = ?`, now, orgID)
+		}
 		if err != nil {
 			return fmt.Errorf("store: unable to queue analysis: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return err // already queued: the waiting job takes this conversation too
-		}
 		payload, _ := json.Marshal(map[string]string{"organization": orgID})
-		return enqueueJob(ctx, tx, store.JobAnalyseConversations, string(payload), tx.now.Add(store.ConversationAnalysisDelay))
+		return enqueueJob(ctx, tx, store.JobAnalyseConversations, string(payload), runAt)
 	})
 }
 

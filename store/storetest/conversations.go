@@ -44,7 +44,22 @@ func conversationsIngest(t *testing.T, open Opener) {
 	if err != nil || len(jobs) != 0 {
 		t.Fatalf("the analysis job is due before its delay: %v %v", jobs, err)
 	}
-	clock.now = clock.now.Add(store.ConversationAnalysisDelay)
+	// Each ingestion while the job waits moves it later, but not past its bound.
+	queuedAt := clock.now
+	for clock.now.Sub(queuedAt) < store.ConversationAnalysisMaxWait+5*time.Second {
+		clock.now = clock.now.Add(store.ConversationAnalysisDelay * 9 / 10)
+		if jobs, _ = w.st.DueJobs(ctx, 10); len(jobs) != 0 && clock.now.Before(queuedAt.Add(store.ConversationAnalysisMaxWait)) {
+			t.Fatalf("the job ran %s into a burst", clock.now.Sub(queuedAt))
+		}
+		if len(jobs) != 0 {
+			break
+		}
+		ingest(store.ConversationInput{ID: "n00", Source: "integration:intercom:inst1", Parts: []store.ConversationPart{}})
+	}
+	if len(jobs) != 1 {
+		t.Fatalf("the job was not due %s after it was queued", clock.now.Sub(queuedAt))
+	}
+	pending(1)
 	if jobs, _ = w.st.DueJobs(ctx, 10); len(jobs) != 1 || jobs[0].Kind != store.JobAnalyseConversations || jobs[0].Payload != `{"organization":"`+w.org+`"}` {
 		t.Fatalf("due jobs %+v", jobs)
 	}

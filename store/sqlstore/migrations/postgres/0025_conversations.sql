@@ -60,6 +60,7 @@ CREATE INDEX conversation_clusters_by_issues ON conversation_clusters(organizati
 CREATE TABLE conversation_analysis (
     organization_id TEXT PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
     queued BIGINT NOT NULL,              -- 1: a job is queued and has not started
+    queued_at TEXT,                       -- when that job was queued
     version BIGINT NOT NULL,             -- bumped by every saved pass
     next_seq BIGINT NOT NULL,            -- the engine's next cluster number
     analysed_at TEXT
