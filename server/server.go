@@ -9,6 +9,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
+	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -30,6 +31,9 @@ type Server struct {
 	// Fetcher makes every server-side request to another server (files of a content batch given
 	// by URL…), under its address rules.
 	Fetcher *fetch.Fetcher
+	// Translator is the machine translator translation runs use; nil when none is configured
+	// (running a translation then answers 400).
+	Translator *translate.Client
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

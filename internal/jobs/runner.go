@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -48,6 +49,13 @@ func New(st store.Store, log *slog.Logger) *Runner {
 			},
 		},
 	}}
+}
+
+// Translations makes the runner run translation jobs through a translator; with none (nil),
+// each queued run ends with that reason.
+func (r *Runner) Translations(c *translate.Client) {
+	r.Handlers[store.TranslationRunJob] = Handler{MaxAttempts: 1,
+		Run: (&translate.Runner{Store: r.Store, Client: c, Log: r.Log}).Run}
 }
 
 // Start schedules the recurring jobs that are not yet pending.

@@ -1,0 +1,186 @@
+package translate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// Runner runs translations: the handler of store.TranslationRunJob.
+type Runner struct {
+	Store  store.Store
+	Client *Client
+	Log    *slog.Logger
+}
+
+// Run runs the translation whose id is the job's payload. Whatever happens, the run ends with the
+// translation completed and its stats counted; a failed run writes nothing to the result space,
+// logs why, and the next run retries everything this one would have done.
+func (r *Runner) Run(ctx context.Context, id string) error {
+	t, err := r.Store.StartTranslationRun(ctx, id)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return nil // deleted since the run was queued
+	}
+	if err != nil {
+		return err
+	}
+	start := r.Store.Now()
+	out, runErr := r.run(ctx, t)
+	out.DurationMS = r.Store.Now().Sub(start).Milliseconds()
+	if runErr != nil {
+		out = store.TranslationRun{DurationMS: out.DurationMS, Err: runErr.Error()}
+		r.Log.Error("translation run failed", "translation", t.ID, "err", runErr)
+	}
+	if err := r.Store.FinishTranslationRun(ctx, t.ID, out); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+		return err
+	}
+	if runErr == nil {
+		r.Log.Info("translation run", "translation", t.ID, "pages", out.Pages, "words", out.Words, "ms", out.DurationMS)
+	}
+	return runErr
+}
+
+// plan is what one run writes: the batch for the result space and the page records it changes.
+type plan struct {
+	changes []store.PageChange
+	upsert  []store.TranslatedPage // ResultPageID is a batch ref for new pages until the batch ran
+	deleted []string
+	pages   int
+	words   int
+	newRefs map[string]bool
+}
+
+func (r *Runner) run(ctx context.Context, t *store.Translation) (store.TranslationRun, error) {
+	if r.Client == nil {
+		return store.TranslationRun{}, fmt.Errorf("no translator is configured (--translator-url)")
+	}
+	src, err := r.Store.FindSpace(ctx, t.SourceSpaceID)
+	if err != nil || src.DeletedAt != nil || src.OrganizationID != t.OrganizationID {
+		return store.TranslationRun{}, fmt.Errorf("the source space %s is no longer there", t.SourceSpaceID)
+	}
+	langs, err := r.Client.Languages(ctx)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	from, to, err := Resolve(langs, t.SourceLanguage, t.Language)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	records, err := r.Store.FindTranslatedPages(ctx, t.ID)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	result, err := r.resultSpace(ctx, t, src)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	known := records // the source pages translated before, for the count of distinct pages
+	var stale []string
+	if t.ResultSpaceID == nil || *t.ResultSpaceID != result.ID {
+		for id := range records { // a new result space: what the old one held is no guide
+			stale = append(stale, id)
+		}
+		records = map[string]store.TranslatedPage{}
+	}
+	srcRev, err := r.Store.FindRevision(ctx, src.ID, src.RevisionID)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	resRev, err := r.Store.FindRevision(ctx, result.ID, result.RevisionID)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	p, err := r.plan(ctx, t, srcRev, resRev, records, from, to)
+	if err != nil {
+		return store.TranslationRun{}, err
+	}
+	out := store.TranslationRun{Pages: p.pages, Words: p.words, Deleted: append(p.deleted, stale...)}
+	revision := result.RevisionID
+	refs := map[string]string{}
+	if len(p.changes) > 0 {
+		subject := fmt.Sprintf("Translation into %s", t.Language)
+		cr, err := r.Store.CreateChangeRequest(ctx, result.ID, t.RunBy, subject)
+		if err != nil {
+			return out, err
+		}
+		res, err := r.Store.UpdateChangeRequestContent(ctx, result.ID, cr.ID, t.RunBy, p.changes)
+		if err != nil {
+			return out, fmt.Errorf("writing the translated pages: %w", err)
+		}
+		refs = res.Refs
+		rev, conflicts, err := r.Store.MergeChangeRequest(ctx, result.ID, cr.ID)
+		if err != nil {
+			return out, err
+		}
+		if conflicts {
+			return out, fmt.Errorf("the result space changed during the run; change request %d was left unmerged", cr.Number)
+		}
+		revision = rev
+	}
+	out.Revision = &revision
+	for _, u := range p.upsert {
+		if p.newRefs[u.ResultPageID] {
+			u.ResultPageID = refs[u.ResultPageID]
+		}
+		if _, ok := known[u.SourcePageID]; !ok {
+			out.NewPages++
+		}
+		out.Upsert = append(out.Upsert, u)
+	}
+	return out, nil
+}
+
+// resultSpace returns the translation's result space, creating it on the first run (or when the
+// one it had was deleted): same organization, titled with the language, in that language.
+func (r *Runner) resultSpace(ctx context.Context, t *store.Translation, src *store.Space) (*store.Space, error) {
+	if t.ResultSpaceID != nil {
+		sp, err := r.Store.FindSpace(ctx, *t.ResultSpaceID)
+		if err == nil && sp.DeletedAt == nil {
+			return sp, nil
+		}
+		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+			return nil, err
+		}
+	}
+	suffix := " (" + t.Language + ")"
+	title := src.Title
+	for utf8.RuneCountInString(title+suffix) > 50 {
+		_, size := utf8.DecodeLastRuneInString(title)
+		title = title[:len(title)-size]
+	}
+	lang := t.Language
+	sp, err := r.Store.CreateSpace(ctx, t.OrganizationID, t.RunBy, store.SpaceCreate{Title: strings.TrimSpace(title) + suffix, Language: &lang})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Store.SetTranslationResultSpace(ctx, t.ID, sp.ID); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// pageHash identifies what a source page's translation depends on: its fields, its body (by the
+// stored body's id: an unchanged page keeps it across revisions), and the glossary.
+func pageHash(p *store.RevisionPage, terms []string) string {
+	h := sha256.New()
+	str := func(s *string) string {
+		if s == nil {
+			return "\x01"
+		}
+		return *s
+	}
+	for _, f := range []string{p.Title, p.Description, p.Slug, str(p.Emoji), str(p.Icon), str(p.Condition),
+		strconv.FormatBool(p.Hidden), strconv.FormatBool(p.NoIndex), strconv.FormatBool(p.NoRobotsIndex),
+		strconv.FormatInt(p.BodyID, 10), strings.Join(terms, "\x02")} {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
