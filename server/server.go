@@ -34,6 +34,8 @@ type Server struct {
 	// Translator is the machine translator translation runs use; nil when none is configured
 	// (running a translation then answers 400).
 	Translator *translate.Client
+	// JobQueued, when set, is told that a job was queued (the runner's Wake), so it starts now.
+	JobQueued func()
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

@@ -52,9 +52,11 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})
 	}
 	if opts.TranslatorURL != "" {
-		// Its own fetcher, under the same address rule: a page of text can take a CPU-bound
-		// translator longer than the default fetch timeout.
-		f := fetch.New(fetch.Options{AllowPrivate: opts.AllowPrivateURLs, Timeout: translatorTimeout})
+		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default
+		// fetch timeout; and the address rule is lifted for it, since its URL is the operator's
+		// own (LibreTranslate is usually run on the same machine or a private network), never a
+		// caller's. The fetcher's other rules (scheme, timeout, size cap, redirects) still apply.
+		f := fetch.New(fetch.Options{AllowPrivate: true, Timeout: translatorTimeout})
 		s.Translator = translate.NewClient(opts.TranslatorURL, opts.TranslatorKey, f)
 	}
 	e := echo.New()

@@ -179,5 +179,8 @@ func (s *Server) RunTranslation(ctx context.Context, req gen.RunTranslationReque
 	if err := s.Store.QueueTranslationRun(ctx, req.OrganizationId, req.TranslationId, caller(ctx).ID); err != nil {
 		return nil, err
 	}
+	if s.JobQueued != nil {
+		s.JobQueued()
+	}
 	return gen.RunTranslation204Response{}, nil
 }

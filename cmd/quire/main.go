@@ -151,6 +151,7 @@ func serve(args []string) error {
 	}
 	runner := jobs.New(st, log)
 	runner.Translations(srv.Translator)
+	srv.JobQueued = runner.Wake
 	if opts.Metrics != nil {
 		runner.Observe = opts.Metrics.ObserveJob
 	}
