@@ -9,6 +9,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/store"
 )
 
 const trInstallMarkdown = "Install the guide with `quire install --force` and read [the page](https://example.com/guide).\n\n" +
@@ -221,3 +222,60 @@ func (w *trWorld) loggedFailure(t *testing.T, reason string) bool {
 
 // markdownDocument is a rich-text document made from markdown by the project's own conversion.
 func markdownDocument(md string) *markdown.Document { return markdown.FromMarkdown(md) }
+
+// A result page keeps the source page's fields (visibility, condition, emoji), with its
+// description translated; the translation shows running while the translator works. A result
+// page deleted by hand comes back on the next run; a result space deleted is made again.
+func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
+	w := newTranslationWorld(t)
+	var during []string
+	w.lt.OnTranslate = func() {
+		list, _ := w.Store.FindTranslations(context.Background(), w.org, store.Page{})
+		during = append(during, list.Items[0].Status)
+	}
+	w.edit(t, map[string]any{"operation": "insert_page", "ref": "beta", "title": "Hello", "document": map[string]any{"markdown": "Hello world.\n"},
+		"hidden": true, "condition": `visitor.claims.plan === "pro"`, "emoji": "1f680", "description": "The world"},
+		crInsert("Read", "Read the page.\n", "read"))
+	tr := w.run(t, w.create(t, "fr", nil).Id)
+	if len(during) == 0 || during[0] != store.TranslationRunning {
+		t.Fatalf("status while translating %q, want running", during)
+	}
+	ctx := context.Background()
+	sp, _ := w.Store.FindSpace(ctx, tr.Result.Space)
+	rev, err := w.Store.FindRevision(ctx, sp.ID, sp.RevisionID)
+	if err != nil || len(rev.Pages) != 2 {
+		t.Fatalf("result revision %+v %v", rev, err)
+	}
+	p := rev.Pages[0]
+	if p.Title != "[fr] bonjour" || !p.Hidden || p.Condition == nil || *p.Condition != `visitor.claims.plan === "pro"` ||
+		p.Emoji == nil || *p.Emoji != "1f680" || p.Description != "[fr] le monde" || p.Slug != "hello" {
+		t.Fatalf("result page %+v", p)
+	}
+
+	// A result page deleted by hand: sent again and put back.
+	var cr gen.ChangeRequest
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Oops"}).Decode(t, &cr)
+	postBatch(t, w.testServer, w.admin, sp.ID, cr.Id, []map[string]any{crDelete(rev.Pages[1].ID)})
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.ID, cr.Id, "/merge"), nil)
+	w.lt.Reset()
+	w.run(t, tr.Id)
+	if sent := w.lt.Sent(); len(sent) != 2 || sent[0] != "Read" {
+		t.Fatalf("after a result page was deleted, sent %q", sent)
+	}
+	if pages, _ := w.pages(t, sp.ID); pages["read"].Title != "[fr] lisez" || len(pages) != 2 {
+		t.Fatalf("result pages %+v", pages)
+	}
+
+	// The result space deleted: a new one, with every page.
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+sp.ID, nil)
+	again := w.run(t, tr.Id)
+	if again.Result == nil || again.Result.Space == sp.ID {
+		t.Fatalf("after the result space was deleted: %+v", again.Result)
+	}
+	if pages, _ := w.pages(t, again.Result.Space); len(pages) != 2 || pages["hello"].Title != "[fr] bonjour" {
+		t.Fatalf("the new result space's pages %+v", pages)
+	}
+	if again.Stats.TotalPages != 2 {
+		t.Fatalf("distinct pages %d, want 2 however often they were written", again.Stats.TotalPages)
+	}
+}
