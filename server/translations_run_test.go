@@ -279,3 +279,35 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 		t.Fatalf("distinct pages %d, want 2 however often they were written", again.Stats.TotalPages)
 	}
 }
+
+// A batch the result space refuses (a page written there by hand holds the slug a new page
+// needs) fails the run with the reason; its change request is archived and the result's content
+// is as it was.
+func TestTranslationRefusedBatchIsArchived(t *testing.T) {
+	w := newTranslationWorld(t)
+	w.edit(t, crInsert("Hello", "Hello world.\n", "a"))
+	tr := w.run(t, w.create(t, "fr", nil).Id)
+	var cr gen.ChangeRequest
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+tr.Result.Space+"/change-requests", map[string]any{"subject": "By hand"}).Decode(t, &cr)
+	postBatch(t, w.testServer, w.admin, tr.Result.Space, cr.Id, []map[string]any{crInsert("World", "Written by hand.\n", "w")})
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(tr.Result.Space, cr.Id, "/merge"), nil)
+	before, _ := w.pages(t, tr.Result.Space)
+
+	w.edit(t, crInsert("World", "The world.\n", "b"))
+	failed := w.run(t, tr.Id)
+	if !w.loggedFailure(t, `"world" is already the slug of a sibling page`) {
+		t.Fatalf("no reason logged: %v", w.Logs.Lines(t))
+	}
+	if failed.Result.Revision != tr.Result.Revision || failed.Stats.Runs != 2 || failed.Stats.TotalPages != 1 {
+		t.Fatalf("after the refused batch: %+v %+v", failed.Result, failed.Stats)
+	}
+	if after, _ := w.pages(t, tr.Result.Space); !reflect.DeepEqual(after, before) {
+		t.Fatalf("the result changed: %+v, was %+v", after, before)
+	}
+	if got := w.changeRequests(t, tr.Result.Space, "archived"); !reflect.DeepEqual(got, []string{"Translation into fr"}) {
+		t.Fatalf("archived change requests %q", got)
+	}
+	if got := w.changeRequests(t, tr.Result.Space, "open"); len(got) != 0 {
+		t.Fatalf("open change requests %q", got)
+	}
+}

@@ -110,17 +110,16 @@ func (r *Runner) run(ctx context.Context, t *store.Translation) (store.Translati
 		if err != nil {
 			return out, err
 		}
-		res, err := r.Store.UpdateChangeRequestContent(ctx, result.ID, cr.ID, t.RunBy, p.changes)
+		rev, err := r.writeAndMerge(ctx, result.ID, cr, t.RunBy, p.changes, refs)
 		if err != nil {
-			return out, fmt.Errorf("writing the translated pages: %w", err)
-		}
-		refs = res.Refs
-		rev, conflicts, err := r.Store.MergeChangeRequest(ctx, result.ID, cr.ID)
-		if err != nil {
+			// The run's change request never reaches the result's content: it is archived, so
+			// the space's open change requests show only people's work.
+			archived := "archived"
+			if _, aerr := r.Store.UpdateChangeRequest(context.WithoutCancel(ctx), result.ID, cr.ID,
+				store.ChangeRequestUpdate{Status: &archived}); aerr != nil {
+				r.Log.Error("archiving a failed translation's change request", "space", result.ID, "change_request", cr.ID, "err", aerr)
+			}
 			return out, err
-		}
-		if conflicts {
-			return out, fmt.Errorf("the result space changed during the run; change request %d was left unmerged", cr.Number)
 		}
 		revision = rev
 	}
@@ -135,6 +134,27 @@ func (r *Runner) run(ctx context.Context, t *store.Translation) (store.Translati
 		out.Upsert = append(out.Upsert, u)
 	}
 	return out, nil
+}
+
+// writeAndMerge writes a run's batch into its change request and merges it; refs receives the
+// ids the batch's refs were given.
+func (r *Runner) writeAndMerge(ctx context.Context, spaceID string, cr *store.ChangeRequest, userID string,
+	changes []store.PageChange, refs map[string]string) (string, error) {
+	res, err := r.Store.UpdateChangeRequestContent(ctx, spaceID, cr.ID, userID, changes)
+	if err != nil {
+		return "", fmt.Errorf("writing the translated pages: %w", err)
+	}
+	for k, v := range res.Refs {
+		refs[k] = v
+	}
+	rev, conflicts, err := r.Store.MergeChangeRequest(ctx, spaceID, cr.ID)
+	if err != nil {
+		return "", err
+	}
+	if conflicts {
+		return "", fmt.Errorf("the result space changed during the run: change request %d conflicts with it", cr.Number)
+	}
+	return rev, nil
 }
 
 // resultSpace returns the translation's result space, creating it on the first run (or when the
