@@ -30,6 +30,7 @@ type Translation struct {
 	CreatedBy      string
 	RunBy          string // the user who queued the latest run: its change request is theirs
 	LastError      string // why the latest run failed, "" when it did not
+	Pending        *PendingTranslationRun
 	Stats          TranslationStats
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
@@ -78,6 +79,15 @@ type TranslationRun struct {
 	Deleted  []string
 }
 
+// PendingTranslationRun is a run whose change request was written and is being merged: if the
+// run is cut short before it is recorded, the next run records it when the change request was
+// merged (and archives it when not).
+type PendingTranslationRun struct {
+	ChangeRequestID string         `json:"changeRequest"`
+	SpaceID         string         `json:"space"`
+	Run             TranslationRun `json:"run"`
+}
+
 // Translations are an organization's translations and the state of their runs.
 type Translations interface {
 	// CreateTranslation creates a pending translation that has never run.
@@ -94,6 +104,9 @@ type Translations interface {
 	// FinishTranslationRun records a run's outcome and stats, and with a successful run its result
 	// revision and page records, all at once; the translation is completed.
 	FinishTranslationRun(ctx context.Context, id string, r TranslationRun) error
+	// StageTranslationRun records a run about to be merged (see PendingTranslationRun);
+	// FinishTranslationRun clears it.
+	StageTranslationRun(ctx context.Context, id string, p PendingTranslationRun) error
 	// QueueTranslationRun marks a translation pending and enqueues its run job, at once.
 	QueueTranslationRun(ctx context.Context, orgID string, id string, userID string) error
 	// SetTranslationResultSpace records the result space a first run created, before it writes

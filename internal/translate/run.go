@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/quire-docs/quire/store"
@@ -31,11 +32,15 @@ func (r *Runner) Run(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	if t.Pending != nil {
+		if t, err = r.recoverPending(ctx, t); err != nil {
+			return err
+		}
+	}
 	start := r.Store.Now()
-	out, runErr := r.run(ctx, t)
-	out.DurationMS = r.Store.Now().Sub(start).Milliseconds()
+	out, runErr := r.run(ctx, t, start)
 	if runErr != nil {
-		out = store.TranslationRun{DurationMS: out.DurationMS, Err: runErr.Error()}
+		out = store.TranslationRun{DurationMS: r.Store.Now().Sub(start).Milliseconds(), Err: runErr.Error()}
 		r.Log.Error("translation run failed", "translation", t.ID, "err", runErr)
 	}
 	if err := r.Store.FinishTranslationRun(ctx, t.ID, out); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
@@ -57,7 +62,7 @@ type plan struct {
 	newRefs map[string]bool
 }
 
-func (r *Runner) run(ctx context.Context, t *store.Translation) (store.TranslationRun, error) {
+func (r *Runner) run(ctx context.Context, t *store.Translation, start time.Time) (store.TranslationRun, error) {
 	if r.Client == nil {
 		return store.TranslationRun{}, fmt.Errorf("no translator is configured (--translator-url)")
 	}
@@ -101,16 +106,34 @@ func (r *Runner) run(ctx context.Context, t *store.Translation) (store.Translati
 	if err != nil {
 		return store.TranslationRun{}, err
 	}
-	out := store.TranslationRun{Pages: p.pages, Words: p.words, Deleted: append(p.deleted, stale...)}
+	// outcome is the run's record once the batch's refs have their ids.
+	outcome := func(refs map[string]string, revision *string) store.TranslationRun {
+		out := store.TranslationRun{Pages: p.pages, Words: p.words, Deleted: append(p.deleted, stale...), Revision: revision,
+			DurationMS: r.Store.Now().Sub(start).Milliseconds()}
+		for _, u := range p.upsert {
+			if p.newRefs[u.ResultPageID] {
+				u.ResultPageID = refs[u.ResultPageID]
+			}
+			if _, ok := known[u.SourcePageID]; !ok {
+				out.NewPages++
+			}
+			out.Upsert = append(out.Upsert, u)
+		}
+		return out
+	}
 	revision := result.RevisionID
 	refs := map[string]string{}
 	if len(p.changes) > 0 {
 		subject := fmt.Sprintf("Translation into %s", t.Language)
 		cr, err := r.Store.CreateChangeRequest(ctx, result.ID, t.RunBy, subject)
 		if err != nil {
-			return out, err
+			return store.TranslationRun{}, err
 		}
-		rev, err := r.writeAndMerge(ctx, result.ID, cr, t.RunBy, p.changes, refs)
+		stage := func(refs map[string]string) error {
+			return r.Store.StageTranslationRun(ctx, t.ID, store.PendingTranslationRun{ChangeRequestID: cr.ID, SpaceID: result.ID,
+				Run: outcome(refs, nil)})
+		}
+		rev, err := r.writeAndMerge(ctx, result.ID, cr, t.RunBy, p.changes, refs, stage)
 		if err != nil {
 			// The run's change request never reaches the result's content: it is archived, so
 			// the space's open change requests show only people's work.
@@ -119,33 +142,52 @@ func (r *Runner) run(ctx context.Context, t *store.Translation) (store.Translati
 				store.ChangeRequestUpdate{Status: &archived}); aerr != nil {
 				r.Log.Error("archiving a failed translation's change request", "space", result.ID, "change_request", cr.ID, "err", aerr)
 			}
-			return out, err
+			return store.TranslationRun{}, err
 		}
 		revision = rev
 	}
-	out.Revision = &revision
-	for _, u := range p.upsert {
-		if p.newRefs[u.ResultPageID] {
-			u.ResultPageID = refs[u.ResultPageID]
+	return outcome(refs, &revision), nil
+}
+
+// recoverPending records the run a crash cut short between its merge and its record (its
+// change request was merged), or archives its change request (it was not), and returns the
+// translation as it is now.
+func (r *Runner) recoverPending(ctx context.Context, t *store.Translation) (*store.Translation, error) {
+	p := t.Pending
+	cr, err := r.Store.FindChangeRequest(ctx, p.SpaceID, p.ChangeRequestID)
+	switch {
+	case err == nil && cr.Status == "merged" && cr.RevisionMerged != nil:
+		run := p.Run
+		run.Revision = cr.RevisionMerged
+		r.Log.Info("recording an interrupted translation run", "translation", t.ID, "change_request", cr.ID)
+		if err := r.Store.FinishTranslationRun(ctx, t.ID, run); err != nil {
+			return nil, err
 		}
-		if _, ok := known[u.SourcePageID]; !ok {
-			out.NewPages++
+	case err == nil && (cr.Status == "open" || cr.Status == "draft"):
+		archived := "archived"
+		if _, err := r.Store.UpdateChangeRequest(ctx, p.SpaceID, cr.ID, store.ChangeRequestUpdate{Status: &archived}); err != nil {
+			return nil, err
 		}
-		out.Upsert = append(out.Upsert, u)
+	case err != nil && store.ErrorCode(err) != store.ENOTFOUND:
+		return nil, err
 	}
-	return out, nil
+	// What was not recorded is done again by this run; its record clears the pending one.
+	return r.Store.StartTranslationRun(ctx, t.ID)
 }
 
 // writeAndMerge writes a run's batch into its change request and merges it; refs receives the
 // ids the batch's refs were given.
 func (r *Runner) writeAndMerge(ctx context.Context, spaceID string, cr *store.ChangeRequest, userID string,
-	changes []store.PageChange, refs map[string]string) (string, error) {
+	changes []store.PageChange, refs map[string]string, stage func(map[string]string) error) (string, error) {
 	res, err := r.Store.UpdateChangeRequestContent(ctx, spaceID, cr.ID, userID, changes)
 	if err != nil {
 		return "", fmt.Errorf("writing the translated pages: %w", err)
 	}
 	for k, v := range res.Refs {
 		refs[k] = v
+	}
+	if err := stage(refs); err != nil {
+		return "", err
 	}
 	rev, conflicts, err := r.Store.MergeChangeRequest(ctx, spaceID, cr.ID)
 	if err != nil {

@@ -11,17 +11,17 @@ import (
 )
 
 const translationColumns = `id, organization_id, status, source_space_id, source_language, language, instructions,
-	result_space_id, result_revision_id, created_by, run_by, last_error,
+	result_space_id, result_revision_id, created_by, run_by, last_error, pending_run,
 	runs, total_words, total_pages, total_duration_ms, latest_duration_ms, latest_pages, latest_words,
 	created_at, updated_at`
 
 func scanTranslation(sc interface{ Scan(...any) error }) (*store.Translation, error) {
 	var t store.Translation
-	var instructions, resultSpace, resultRevision sql.NullString
+	var instructions, resultSpace, resultRevision, pending sql.NullString
 	var created, updated string
 	st := &t.Stats
 	if err := sc.Scan(&t.ID, &t.OrganizationID, &t.Status, &t.SourceSpaceID, &t.SourceLanguage, &t.Language, &instructions,
-		&resultSpace, &resultRevision, &t.CreatedBy, &t.RunBy, &t.LastError,
+		&resultSpace, &resultRevision, &t.CreatedBy, &t.RunBy, &t.LastError, &pending,
 		&st.Runs, &st.TotalWords, &st.TotalPages, &st.TotalDurationMS, &st.LatestDurationMS, &st.LatestPages, &st.LatestWords,
 		&created, &updated); err != nil {
 		return nil, err
@@ -34,6 +34,12 @@ func scanTranslation(sc interface{ Scan(...any) error }) (*store.Translation, er
 	}
 	if resultRevision.Valid {
 		t.ResultRevision = &resultRevision.String
+	}
+	if pending.Valid {
+		t.Pending = &store.PendingTranslationRun{}
+		if err := json.Unmarshal([]byte(pending.String), t.Pending); err != nil {
+			return nil, fmt.Errorf("pending run of translation %s: %w", t.ID, err)
+		}
 	}
 	t.CreatedAt, t.UpdatedAt = parseTime(created), parseTime(updated)
 	return &t, nil
@@ -196,6 +202,24 @@ func (s *Store) SetTranslationResultSpace(ctx context.Context, id, spaceID strin
 	})
 }
 
+// StageTranslationRun records a run about to be merged; FinishTranslationRun clears it.
+func (s *Store) StageTranslationRun(ctx context.Context, id string, p store.PendingTranslationRun) error {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE translations SET pending_run = ? WHERE id = ?`, string(raw), id)
+		if err != nil {
+			return fmt.Errorf("store: unable to stage translation run: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Translation")
+		}
+		return nil
+	})
+}
+
 // FindTranslatedPages returns the page records of a translation, by source page id.
 func (s *Store) FindTranslatedPages(ctx context.Context, id string) (map[string]store.TranslatedPage, error) {
 	rows, err := s.reader.QueryContext(ctx, `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
@@ -222,7 +246,7 @@ func (s *Store) FindTranslatedPages(ctx context.Context, id string) (map[string]
 // revision and page records, all at once.
 func (s *Store) FinishTranslationRun(ctx context.Context, id string, r store.TranslationRun) error {
 	return s.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE translations SET status = ?, last_error = ?,
+		res, err := tx.ExecContext(ctx, `UPDATE translations SET status = ?, last_error = ?, pending_run = NULL,
 			result_revision_id = COALESCE(?, result_revision_id),
 			runs = runs + 1, total_words = total_words + ?, total_pages = total_pages + ?,
 			total_duration_ms = total_duration_ms + ?, latest_duration_ms = ?, latest_pages = ?, latest_words = ?,

@@ -78,12 +78,22 @@ func translations(t *testing.T, open Opener) {
 	rev := "rev-1"
 	run := store.TranslationRun{DurationMS: 2500, Pages: 2, NewPages: 2, Words: 10, Revision: &rev,
 		Upsert: []store.TranslatedPage{{SourcePageID: "s1", ResultPageID: "r1", SourceHash: "h1"}, {SourcePageID: "s2", ResultPageID: "r2", SourceHash: "h2"}}}
+	// Staged before its merge, the run is read back whole; recording it clears it.
+	if err := w.st.StageTranslationRun(ctx, a.ID, store.PendingTranslationRun{ChangeRequestID: "cr1", SpaceID: result.ID, Run: run}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := w.st.FindTranslation(ctx, w.org, a.ID); got.Pending == nil || got.Pending.ChangeRequestID != "cr1" ||
+		got.Pending.SpaceID != result.ID || len(got.Pending.Run.Upsert) != 2 || *got.Pending.Run.Revision != rev || got.Pending.Run.Words != 10 {
+		t.Fatalf("staged %+v", got.Pending)
+	}
+	wantCode(t, w.st.StageTranslationRun(ctx, "nope", store.PendingTranslationRun{}), store.ENOTFOUND)
 	if err := w.st.FinishTranslationRun(ctx, a.ID, run); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := w.st.FindTranslation(ctx, w.org, a.ID)
 	want := store.TranslationStats{Runs: 1, TotalWords: 10, TotalPages: 2, TotalDurationMS: 2500, LatestDurationMS: 2500, LatestPages: 2, LatestWords: 10}
-	if got.Status != store.TranslationCompleted || got.Stats != want || *got.ResultSpaceID != result.ID || *got.ResultRevision != rev || got.LastError != "" {
+	if got.Status != store.TranslationCompleted || got.Stats != want || *got.ResultSpaceID != result.ID || *got.ResultRevision != rev ||
+		got.LastError != "" || got.Pending != nil {
 		t.Fatalf("after a run %+v", got)
 	}
 

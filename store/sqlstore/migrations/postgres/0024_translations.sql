@@ -14,6 +14,9 @@ CREATE TABLE translations (
     created_by         TEXT NOT NULL,
     run_by             TEXT NOT NULL,
     last_error         TEXT NOT NULL DEFAULT '',
+    -- A run written and about to be merged: {"changeRequest": id, "run": …} (JSON), so a run
+    -- interrupted between its merge and its record is recorded by the next one.
+    pending_run        TEXT,
     runs               BIGINT NOT NULL DEFAULT 0,
     total_words        BIGINT NOT NULL DEFAULT 0,
     total_pages        BIGINT NOT NULL DEFAULT 0,
