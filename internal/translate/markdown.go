@@ -227,9 +227,10 @@ func unescapeMarkdown(s string) string {
 
 const punctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
-// markdownSyntax is what a translation must not turn into markup where it goes back in.
+// markdownSyntax is what a translation must not turn into markup where it goes back in
+// (a "{" would let it open a {% … %} tag).
 var markdownSyntax = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
-	`<`, `\<`, `|`, `\|`, `&`, `\&`)
+	`<`, `\<`, `|`, `\|`, `&`, `\&`, `{`, `\{`)
 
 func escapeMarkdown(s string) string { return markdownSyntax.Replace(s) }
 

@@ -99,3 +99,14 @@ func TestPlainAndGlossary(t *testing.T) {
 		t.Fatalf("glossary %q", got)
 	}
 }
+
+// What a translator answers is text: markup in it (emphasis, links, HTML, tags, table pipes) is
+// escaped, and line breaks cannot start new blocks.
+func TestTranslationsCannotInjectMarkup(t *testing.T) {
+	text := Markdown("| A |\n|---|\n| cell |\n\nSome text.\n", nil)
+	got := text.Render([]string{"A", "x | y", "*bold* [link](https://evil.test) <script>alert(1)</script> {% if true %}\n\n# heading"})
+	want := "| A |\n|---|\n| x \\| y |\n\n\\*bold\\* \\[link\\](https://evil.test) \\<script>alert(1)\\</script> \\{% if true %} # heading\n"
+	if got != want {
+		t.Fatalf("rendered\n%q\nwant\n%q", got, want)
+	}
+}
