@@ -2437,6 +2437,42 @@ func (e TeamObject) Valid() bool {
 	}
 }
 
+// Defines values for TranslationObject.
+const (
+	TranslationObjectTranslation TranslationObject = "translation"
+)
+
+// Valid indicates whether the value is a known member of the TranslationObject enum.
+func (e TranslationObject) Valid() bool {
+	switch e {
+	case TranslationObjectTranslation:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TranslationStatus.
+const (
+	TranslationStatusCompleted TranslationStatus = "completed"
+	TranslationStatusPending   TranslationStatus = "pending"
+	TranslationStatusRunning   TranslationStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the TranslationStatus enum.
+func (e TranslationStatus) Valid() bool {
+	switch e {
+	case TranslationStatusCompleted:
+		return true
+	case TranslationStatusPending:
+		return true
+	case TranslationStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TrialDecision.
 const (
 	Downgrade TrialDecision = "downgrade"
@@ -3205,6 +3241,14 @@ type CreateTeamRequest struct {
 	// Members User ids of organization members.
 	Members *[]string `json:"members,omitempty"`
 	Title   TeamTitle `json:"title"`
+}
+
+// CreateTranslationRequest defines model for CreateTranslationRequest.
+type CreateTranslationRequest struct {
+	// Instructions A rich-text document.
+	Instructions *JSONDocument     `json:"instructions,omitempty"`
+	Language     Language          `json:"language"`
+	Source       TranslationSource `json:"source"`
 }
 
 // CustomizationAIMode defines model for CustomizationAIMode.
@@ -4447,6 +4491,67 @@ type TransferRequest struct {
 	Organization string `json:"organization"`
 }
 
+// Translation defines model for Translation.
+type Translation struct {
+	CreatedAt time.Time `json:"createdAt"`
+	Id        string    `json:"id"`
+
+	// Instructions A rich-text document.
+	Instructions JSONDocument      `json:"instructions"`
+	Language     Language          `json:"language"`
+	Object       TranslationObject `json:"object"`
+	Permissions  struct {
+		Edit bool `json:"edit"`
+		View bool `json:"view"`
+	} `json:"permissions"`
+	Result *TranslationResult `json:"result,omitempty"`
+	Source TranslationSource  `json:"source"`
+
+	// Stats Counts over the runs; durations in seconds.
+	Stats     TranslationStats  `json:"stats"`
+	Status    TranslationStatus `json:"status"`
+	UpdatedAt time.Time         `json:"updatedAt"`
+	Urls      struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// TranslationList defines model for TranslationList.
+type TranslationList struct {
+	Count int           `json:"count"`
+	Items []Translation `json:"items"`
+	Next  *ListNext     `json:"next,omitempty"`
+}
+
+// TranslationObject defines model for TranslationObject.
+type TranslationObject string
+
+// TranslationResult defines model for TranslationResult.
+type TranslationResult struct {
+	Revision string `json:"revision"`
+	Space    string `json:"space"`
+}
+
+// TranslationSource defines model for TranslationSource.
+type TranslationSource struct {
+	Language Language `json:"language"`
+	Space    string   `json:"space"`
+}
+
+// TranslationStats Counts over the runs; durations in seconds.
+type TranslationStats struct {
+	LatestPages       int `json:"latestPages"`
+	LatestRunDuration int `json:"latestRunDuration"`
+	LatestWords       int `json:"latestWords"`
+	Runs              int `json:"runs"`
+	TotalDuration     int `json:"totalDuration"`
+	TotalPages        int `json:"totalPages"`
+	TotalWords        int `json:"totalWords"`
+}
+
+// TranslationStatus defines model for TranslationStatus.
+type TranslationStatus string
+
 // TrialDecision defines model for TrialDecision.
 type TrialDecision string
 
@@ -4602,6 +4707,12 @@ type UpdateSpaceRequest struct {
 // UpdateTeamRequest defines model for UpdateTeamRequest.
 type UpdateTeamRequest struct {
 	Title TeamTitle `json:"title"`
+}
+
+// UpdateTranslationRequest defines model for UpdateTranslationRequest.
+type UpdateTranslationRequest struct {
+	// Instructions A rich-text document.
+	Instructions JSONDocument `json:"instructions"`
 }
 
 // User defines model for User.
@@ -4999,6 +5110,15 @@ type ListTeamsInOrganizationByIdParams struct {
 
 	// Title Case-insensitive text the team title contains.
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// ListTranslationsParams defines parameters for ListTranslations.
+type ListTranslationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetSpaceByIdParams defines parameters for GetSpaceById.
@@ -5472,6 +5592,12 @@ type CreateOrganizationTeamJSONRequestBody = CreateTeamRequest
 
 // UpdateTeamInOrganizationByIdJSONRequestBody defines body for UpdateTeamInOrganizationById for application/json ContentType.
 type UpdateTeamInOrganizationByIdJSONRequestBody = UpdateTeamRequest
+
+// CreateTranslationJSONRequestBody defines body for CreateTranslation for application/json ContentType.
+type CreateTranslationJSONRequestBody = CreateTranslationRequest
+
+// UpdateTranslationJSONRequestBody defines body for UpdateTranslation for application/json ContentType.
+type UpdateTranslationJSONRequestBody = UpdateTranslationRequest
 
 // UpdateSpaceByIdJSONRequestBody defines body for UpdateSpaceById for application/json ContentType.
 type UpdateSpaceByIdJSONRequestBody = UpdateSpaceRequest

@@ -227,6 +227,24 @@ type ServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/teams/{teamId})
 	UpdateTeamInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string) error
+
+	// (GET /orgs/{organizationId}/translations)
+	ListTranslations(ctx echo.Context, organizationId OrganizationId, params ListTranslationsParams) error
+
+	// (POST /orgs/{organizationId}/translations)
+	CreateTranslation(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteTranslation Delete a translation (204 also when it does not exist); its result space stays.
+	// (DELETE /orgs/{organizationId}/translations/{translationId})
+	DeleteTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error
+
+	// (GET /orgs/{organizationId}/translations/{translationId})
+	GetTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error
+
+	// (PUT /orgs/{organizationId}/translations/{translationId})
+	UpdateTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error
+	// RunTranslation Queue a run of the translation through the configured translator (400 without one).
+	// (POST /orgs/{organizationId}/translations/{translationId}/run)
+	RunTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error
 	// DeleteSpaceById Soft-delete a space; it can be restored for 7 days, then it is purged.
 	// (DELETE /spaces/{spaceId})
 	DeleteSpaceById(ctx echo.Context, spaceId SpaceId) error
@@ -2363,6 +2381,150 @@ func (w *ServerInterfaceWrapper) UpdateTeamInOrganizationById(ctx echo.Context) 
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateTeamInOrganizationById(ctx, organizationId, teamId)
+	return err
+}
+
+// ListTranslations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTranslations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTranslationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTranslations(ctx, organizationId, params)
+	return err
+}
+
+// CreateTranslation converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateTranslation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateTranslation(ctx, organizationId)
+	return err
+}
+
+// DeleteTranslation converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteTranslation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "translationId" -------------
+	var translationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "translationId", ctx.Param("translationId"), &translationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter translationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteTranslation(ctx, organizationId, translationId)
+	return err
+}
+
+// GetTranslation converts echo context to params.
+func (w *ServerInterfaceWrapper) GetTranslation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "translationId" -------------
+	var translationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "translationId", ctx.Param("translationId"), &translationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter translationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetTranslation(ctx, organizationId, translationId)
+	return err
+}
+
+// UpdateTranslation converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateTranslation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "translationId" -------------
+	var translationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "translationId", ctx.Param("translationId"), &translationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter translationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateTranslation(ctx, organizationId, translationId)
+	return err
+}
+
+// RunTranslation converts echo context to params.
+func (w *ServerInterfaceWrapper) RunTranslation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "translationId" -------------
+	var translationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "translationId", ctx.Param("translationId"), &translationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter translationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RunTranslation(ctx, organizationId, translationId)
 	return err
 }
 
@@ -4739,6 +4901,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-issues", wrapper.ListConversationsIssues, options.OperationMiddlewares["listConversationsIssues"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-issues/:issueId", wrapper.GetConversationIssueById, options.OperationMiddlewares["getConversationIssueById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations/:conversationId", wrapper.GetConversationById, options.OperationMiddlewares["getConversationById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/translations", wrapper.ListTranslations, options.OperationMiddlewares["listTranslations"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/translations", wrapper.CreateTranslation, options.OperationMiddlewares["createTranslation"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.DeleteTranslation, options.OperationMiddlewares["deleteTranslation"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.GetTranslation, options.OperationMiddlewares["getTranslation"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.UpdateTranslation, options.OperationMiddlewares["updateTranslation"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/translations/:translationId/run", wrapper.RunTranslation, options.OperationMiddlewares["runTranslation"]...)
 
 }
 
@@ -11028,6 +11196,525 @@ func (response UpdateTeamInOrganizationById429JSONResponse) VisitUpdateTeamInOrg
 	return err
 }
 
+type ListTranslationsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListTranslationsParams
+}
+
+type ListTranslationsResponseObject interface {
+	VisitListTranslationsResponse(w http.ResponseWriter) error
+}
+
+type ListTranslations200JSONResponse TranslationList
+
+func (response ListTranslations200JSONResponse) VisitListTranslationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTranslations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListTranslations400JSONResponse) VisitListTranslationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTranslations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListTranslations401JSONResponse) VisitListTranslationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTranslations404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListTranslations404JSONResponse) VisitListTranslationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTranslations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListTranslations429JSONResponse) VisitListTranslationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateTranslationJSONRequestBody
+}
+
+type CreateTranslationResponseObject interface {
+	VisitCreateTranslationResponse(w http.ResponseWriter) error
+}
+
+type CreateTranslation201JSONResponse Translation
+
+func (response CreateTranslation201JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateTranslation400JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateTranslation401JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateTranslation403JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateTranslation404JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslation413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateTranslation413JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTranslation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateTranslation429JSONResponse) VisitCreateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTranslationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TranslationId  string         `json:"translationId"`
+}
+
+type DeleteTranslationResponseObject interface {
+	VisitDeleteTranslationResponse(w http.ResponseWriter) error
+}
+
+type DeleteTranslation204Response struct {
+}
+
+func (response DeleteTranslation204Response) VisitDeleteTranslationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTranslation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteTranslation401JSONResponse) VisitDeleteTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTranslation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteTranslation403JSONResponse) VisitDeleteTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTranslation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteTranslation404JSONResponse) VisitDeleteTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTranslation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteTranslation429JSONResponse) VisitDeleteTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTranslationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TranslationId  string         `json:"translationId"`
+}
+
+type GetTranslationResponseObject interface {
+	VisitGetTranslationResponse(w http.ResponseWriter) error
+}
+
+type GetTranslation200JSONResponse Translation
+
+func (response GetTranslation200JSONResponse) VisitGetTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTranslation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetTranslation401JSONResponse) VisitGetTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTranslation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetTranslation404JSONResponse) VisitGetTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTranslation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetTranslation429JSONResponse) VisitGetTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TranslationId  string         `json:"translationId"`
+	Body           *UpdateTranslationJSONRequestBody
+}
+
+type UpdateTranslationResponseObject interface {
+	VisitUpdateTranslationResponse(w http.ResponseWriter) error
+}
+
+type UpdateTranslation200JSONResponse Translation
+
+func (response UpdateTranslation200JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateTranslation400JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateTranslation401JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateTranslation403JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateTranslation404JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslation413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateTranslation413JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTranslation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateTranslation429JSONResponse) VisitUpdateTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunTranslationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TranslationId  string         `json:"translationId"`
+}
+
+type RunTranslationResponseObject interface {
+	VisitRunTranslationResponse(w http.ResponseWriter) error
+}
+
+type RunTranslation204Response struct {
+}
+
+func (response RunTranslation204Response) VisitRunTranslationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RunTranslation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RunTranslation400JSONResponse) VisitRunTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunTranslation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RunTranslation401JSONResponse) VisitRunTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunTranslation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RunTranslation403JSONResponse) VisitRunTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunTranslation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RunTranslation404JSONResponse) VisitRunTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RunTranslation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RunTranslation429JSONResponse) VisitRunTranslationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteSpaceByIdRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 }
@@ -16855,6 +17542,24 @@ type StrictServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/teams/{teamId})
 	UpdateTeamInOrganizationById(ctx context.Context, request UpdateTeamInOrganizationByIdRequestObject) (UpdateTeamInOrganizationByIdResponseObject, error)
+
+	// (GET /orgs/{organizationId}/translations)
+	ListTranslations(ctx context.Context, request ListTranslationsRequestObject) (ListTranslationsResponseObject, error)
+
+	// (POST /orgs/{organizationId}/translations)
+	CreateTranslation(ctx context.Context, request CreateTranslationRequestObject) (CreateTranslationResponseObject, error)
+	// DeleteTranslation Delete a translation (204 also when it does not exist); its result space stays.
+	// (DELETE /orgs/{organizationId}/translations/{translationId})
+	DeleteTranslation(ctx context.Context, request DeleteTranslationRequestObject) (DeleteTranslationResponseObject, error)
+
+	// (GET /orgs/{organizationId}/translations/{translationId})
+	GetTranslation(ctx context.Context, request GetTranslationRequestObject) (GetTranslationResponseObject, error)
+
+	// (PUT /orgs/{organizationId}/translations/{translationId})
+	UpdateTranslation(ctx context.Context, request UpdateTranslationRequestObject) (UpdateTranslationResponseObject, error)
+	// RunTranslation Queue a run of the translation through the configured translator (400 without one).
+	// (POST /orgs/{organizationId}/translations/{translationId}/run)
+	RunTranslation(ctx context.Context, request RunTranslationRequestObject) (RunTranslationResponseObject, error)
 	// DeleteSpaceById Soft-delete a space; it can be restored for 7 days, then it is purged.
 	// (DELETE /spaces/{spaceId})
 	DeleteSpaceById(ctx context.Context, request DeleteSpaceByIdRequestObject) (DeleteSpaceByIdResponseObject, error)
@@ -19388,6 +20093,207 @@ func (sh *strictHandler) UpdateTeamInOrganizationById(ctx echo.Context, organiza
 		return err
 	} else if validResponse, ok := response.(UpdateTeamInOrganizationByIdResponseObject); ok {
 		return validResponse.VisitUpdateTeamInOrganizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListTranslations operation middleware
+func (sh *strictHandler) ListTranslations(ctx echo.Context, organizationId OrganizationId, params ListTranslationsParams) error {
+	var request ListTranslationsRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTranslations(ctx.Request().Context(), request.(ListTranslationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTranslations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTranslationsResponseObject); ok {
+		return validResponse.VisitListTranslationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateTranslation operation middleware
+func (sh *strictHandler) CreateTranslation(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateTranslationRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateTranslationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTranslation(ctx.Request().Context(), request.(CreateTranslationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTranslation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateTranslationResponseObject); ok {
+		return validResponse.VisitCreateTranslationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteTranslation operation middleware
+func (sh *strictHandler) DeleteTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error {
+	var request DeleteTranslationRequestObject
+
+	request.OrganizationId = organizationId
+	request.TranslationId = translationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTranslation(ctx.Request().Context(), request.(DeleteTranslationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTranslation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteTranslationResponseObject); ok {
+		return validResponse.VisitDeleteTranslationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetTranslation operation middleware
+func (sh *strictHandler) GetTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error {
+	var request GetTranslationRequestObject
+
+	request.OrganizationId = organizationId
+	request.TranslationId = translationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTranslation(ctx.Request().Context(), request.(GetTranslationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTranslation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetTranslationResponseObject); ok {
+		return validResponse.VisitGetTranslationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateTranslation operation middleware
+func (sh *strictHandler) UpdateTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error {
+	var request UpdateTranslationRequestObject
+
+	request.OrganizationId = organizationId
+	request.TranslationId = translationId
+
+	var body UpdateTranslationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTranslation(ctx.Request().Context(), request.(UpdateTranslationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTranslation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateTranslationResponseObject); ok {
+		return validResponse.VisitUpdateTranslationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RunTranslation operation middleware
+func (sh *strictHandler) RunTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error {
+	var request RunTranslationRequestObject
+
+	request.OrganizationId = organizationId
+	request.TranslationId = translationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RunTranslation(ctx.Request().Context(), request.(RunTranslationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RunTranslation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RunTranslationResponseObject); ok {
+		return validResponse.VisitRunTranslationResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -58,6 +58,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixCommentRows()...)
 	rows = append(rows, matrixSiteRows()...)
 	rows = append(rows, matrixConversationRows()...)
+	rows = append(rows, matrixTranslationRows()...)
 	return rows
 }
 

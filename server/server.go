@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
+	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -32,8 +33,11 @@ type Server struct {
 	// by URL…), under its address rules.
 	Fetcher *fetch.Fetcher
 	// WakeJobs, when set, asks the job runner to look for due jobs after a delay: how a job a
-	// request enqueued (conversation analysis) runs promptly under `quire serve`.
+	// request enqueued (conversation analysis, a translation run) runs promptly under `quire serve`.
 	WakeJobs func(after time.Duration)
+	// Translator is the machine translator translation runs use; nil when none is configured
+	// (running a translation then answers 400).
+	Translator *translate.Client
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

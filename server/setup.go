@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
+	"github.com/quire-docs/quire/internal/translate"
 )
 
 // Options configure the HTTP handler.
@@ -27,7 +28,13 @@ type Options struct {
 	// AllowPrivateURLs lets server-side fetches reach loopback, private and link-local addresses
 	// (tests on loopback, private deployments).
 	AllowPrivateURLs bool
+	// TranslatorURL is the LibreTranslate-protocol server translation runs use ("": none), with
+	// its API key.
+	TranslatorURL, TranslatorKey string
 }
+
+// translatorTimeout bounds one request to the translator.
+const translatorTimeout = 2 * time.Minute
 
 // contentBatchRoute is the Echo route of updateChangeRequestContent.
 const contentBatchRoute = "/v1/spaces/:spaceId/change-requests/:changeRequestId/content"
@@ -43,6 +50,14 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	if opts.AllowPrivateURLs {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})
+	}
+	if opts.TranslatorURL != "" {
+		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default
+		// fetch timeout; and the address rule is lifted for it, since its URL is the operator's
+		// own (LibreTranslate is usually run on the same machine or a private network), never a
+		// caller's. The fetcher's other rules (scheme, timeout, size cap, redirects) still apply.
+		f := fetch.New(fetch.Options{AllowPrivate: true, Timeout: translatorTimeout})
+		s.Translator = translate.NewClient(opts.TranslatorURL, opts.TranslatorKey, f)
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

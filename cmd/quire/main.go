@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -45,7 +45,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -89,6 +89,8 @@ type serveConfig struct {
 	rateLimit         int
 	trustedProxies    []*net.IPNet
 	allowPrivateURLs  bool
+	translatorURL     string
+	translatorKey     string
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -101,6 +103,8 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
 	fs.BoolVar(&c.allowPrivateURLs, "allow-private-urls", false,
 		"let server-side fetches (files given by URL…) reach loopback, private and link-local addresses")
+	fs.StringVar(&c.translatorURL, "translator-url", "", "base URL of a LibreTranslate-protocol server that runs translations (none when empty)")
+	fs.StringVar(&c.translatorKey, "translator-key", "", "API key sent to the translator (api_key)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -136,7 +140,8 @@ func serve(args []string) error {
 		return err
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
-	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs}
+	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
+		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}
@@ -145,6 +150,7 @@ func serve(args []string) error {
 		return err
 	}
 	runner := jobs.New(st, log)
+	runner.Translations(srv.Translator)
 	srv.WakeJobs = runner.WakeAfter
 	if opts.Metrics != nil {
 		runner.Observe = opts.Metrics.ObserveJob

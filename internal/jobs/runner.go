@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -53,6 +54,13 @@ func New(st store.Store, log *slog.Logger) *Runner {
 			},
 		},
 	}}
+}
+
+// Translations makes the runner run translation jobs through a translator; with none (nil),
+// each queued run ends with that reason.
+func (r *Runner) Translations(c *translate.Client) {
+	r.Handlers[store.TranslationRunJob] = Handler{MaxAttempts: 1,
+		Run: (&translate.Runner{Store: r.Store, Client: c, Log: r.Log}).Run}
 }
 
 // Start schedules the recurring jobs that are not yet pending.
@@ -105,7 +113,16 @@ func (r *Runner) RunDue(ctx context.Context) (int, error) {
 	return len(jobs), nil
 }
 
-// Loop runs due jobs every interval, and when woken (WakeAfter), until ctx ends.
+// Wake makes a running Loop look for due jobs now rather than at its next tick (a job was just
+// queued).
+func (r *Runner) Wake() {
+	select {
+	case r.wakeChan() <- struct{}{}:
+	default: // a wake-up is already waiting
+	}
+}
+
+// Loop runs due jobs every interval, and when woken (Wake, WakeAfter), until ctx ends.
 func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -125,12 +142,7 @@ func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
 // WakeAfter makes a running Loop look for due jobs after d, rather than at its next tick: how a
 // job enqueued by a request runs promptly.
 func (r *Runner) WakeAfter(d time.Duration) {
-	time.AfterFunc(d, func() {
-		select {
-		case r.wakeChan() <- struct{}{}:
-		default: // a wake-up is already waiting
-		}
-	})
+	time.AfterFunc(d, r.Wake)
 }
 
 func (r *Runner) wakeChan() chan struct{} {

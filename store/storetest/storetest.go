@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"Purge", purge},
 		{"ConversationsIngest", conversationsIngest},
 		{"ConversationsAnalysis", conversationsAnalysis},
+		{"Translations", translations},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}

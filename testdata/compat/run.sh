@@ -28,6 +28,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/quire-compat.XXXXXX")
 server_pid=
+translator_pid=
 
 cleanup() {
     local rc=$?
@@ -40,6 +41,10 @@ cleanup() {
         done
         kill -KILL "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
+    fi
+    if [[ -n "$translator_pid" ]]; then
+        kill -TERM "$translator_pid" 2>/dev/null || true
+        wait "$translator_pid" 2>/dev/null || true
     fi
     if [[ $rc -ne 0 && -f "$tmp/server.log" ]]; then
         echo "compat: last lines of the server log:" >&2
@@ -61,7 +66,22 @@ s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });
 ')
 url=http://127.0.0.1:$port
 
+# The stand-in machine translator (translator.mjs, LibreTranslate's protocol) translation runs use.
+translator_key=compat-translator-key
+TRANSLATOR_KEY=$translator_key node "$compat_dir/translator.mjs" >"$tmp/translator.port" 2>"$tmp/translator.log" &
+translator_pid=$!
+for _ in $(seq 1 50); do
+    [[ -s "$tmp/translator.port" ]] && break
+    sleep 0.1
+done
+translator_port=$(cat "$tmp/translator.port")
+if [[ -z "$translator_port" ]]; then
+    echo "compat: the stand-in translator did not start" >&2
+    exit 1
+fi
+
 "$bin" serve --addr "127.0.0.1:$port" --db "$db" --base-url "$url" --rate-limit 0 \
+    --translator-url "http://127.0.0.1:$translator_port" --translator-key "$translator_key" \
     >"$tmp/server.log" 2>&1 &
 server_pid=$!
 
@@ -106,4 +126,4 @@ export ALICE_TOKEN ALICE_ID BOB_TOKEN BOB_ID
 
 echo "compat: quire at $url, running the suite" >&2
 cd "$compat_dir"
-node --test --test-reporter=spec *.test.mjs
+node --test --test-reporter=spec ${COMPAT_FILES:-*.test.mjs}

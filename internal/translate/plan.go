@@ -1,0 +1,208 @@
+package translate
+
+import (
+	"context"
+	"slices"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// bodyBatch is how many page bodies are read at once.
+const bodyBatch = 100
+
+// The plan of a run, as one content batch for the result space:
+//   - every source page has a result page, recorded by source page id with the hash of what was
+//     translated; a page without one (new, or its result page deleted by hand) is inserted, one
+//     whose hash changed is translated again, the others are not sent;
+//   - for each parent, the result pages standing for the source's children must be in the source's
+//     order: when they are not (a page moved in, out or along), each is placed in turn at its index,
+//     which leaves them, in order, before any other page of that parent;
+//   - result pages of deleted source pages are deleted last, after the moves took their surviving
+//     subpages elsewhere, and only the topmost of them (a delete takes the subpages along).
+
+func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev *store.Revision,
+	records map[string]store.TranslatedPage, from, to string) (*plan, error) {
+	terms := Glossary(t.Instructions)
+	resPages := map[string]*store.RevisionPage{}
+	for _, p := range resRev.Pages {
+		resPages[p.ID] = p
+	}
+	srcPages := map[string]*store.RevisionPage{}
+	children := map[string][]*store.RevisionPage{} // by source parent id, "" the top level
+	for _, p := range srcRev.Pages {
+		srcPages[p.ID] = p
+		parent := ""
+		if p.ParentID != nil {
+			parent = *p.ParentID
+		}
+		children[parent] = append(children[parent], p)
+	}
+
+	out := &plan{newRefs: map[string]bool{}}
+	// key is how the batch names a source page's result page: its id, or a ref when it is new.
+	key := map[string]string{}
+	survivor := map[string]string{} // result page id -> source page id, for pages that stay
+	var stale []string              // source pages to translate
+	for _, p := range srcRev.Pages {
+		rec, ok := records[p.ID]
+		if ok && resPages[rec.ResultPageID] != nil {
+			key[p.ID] = rec.ResultPageID
+			survivor[rec.ResultPageID] = p.ID
+		} else {
+			ref := "translation:" + p.ID
+			key[p.ID] = ref
+			out.newRefs[ref] = true
+		}
+		if !ok || rec.SourceHash != pageHash(p, terms) || out.newRefs[key[p.ID]] {
+			stale = append(stale, p.ID)
+		}
+	}
+
+	fields, err := r.translatePages(ctx, srcRev.ID, stale, terms, from, to, out)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range stale {
+		out.upsert = append(out.upsert, store.TranslatedPage{SourcePageID: id, ResultPageID: key[id], SourceHash: pageHash(srcPages[id], terms)})
+	}
+
+	// Placement and content, parent by parent in tree order (a new parent is inserted before its
+	// children are placed in it).
+	resChildren := map[string][]string{} // result parent ("" top level) -> surviving children in order
+	for _, p := range resRev.Pages {
+		if _, ok := survivor[p.ID]; !ok {
+			continue
+		}
+		parent := ""
+		if p.ParentID != nil {
+			parent = *p.ParentID
+		}
+		resChildren[parent] = append(resChildren[parent], p.ID)
+	}
+	parents := []string{""}
+	for _, p := range srcRev.Pages {
+		parents = append(parents, p.ID)
+	}
+	for _, sp := range parents {
+		kids := children[sp]
+		if len(kids) == 0 {
+			continue
+		}
+		var into *string
+		resParent := ""
+		if sp != "" {
+			k := key[sp]
+			into, resParent = &k, k
+		}
+		want := make([]string, len(kids))
+		for i, k := range kids {
+			want[i] = key[k.ID]
+		}
+		moved := !slices.Equal(want, resChildren[resParent])
+		for i, k := range kids {
+			c, translated := fields[k.ID]
+			switch {
+			case out.newRefs[key[k.ID]]:
+				c.Type, c.Ref = "insert_page", ptr(key[k.ID])
+				c.Slug = ptr(k.Slug)
+			case moved || translated:
+				c.Type, c.Page = "update_page", ptr(key[k.ID])
+				if res := resPages[key[k.ID]]; translated && res.Slug != k.Slug {
+					c.Slug = ptr(k.Slug)
+				}
+			default:
+				continue
+			}
+			if moved || c.Type == "insert_page" {
+				c.SetInto, c.Into, c.At = true, into, ptr(i)
+			}
+			out.changes = append(out.changes, c)
+		}
+	}
+
+	// Deletes: the result pages of source pages gone, unless one of their parents (after the
+	// moves) goes too.
+	gone := map[string]bool{}
+	for id, rec := range records {
+		if srcPages[id] == nil {
+			out.deleted = append(out.deleted, id)
+			if resPages[rec.ResultPageID] != nil {
+				gone[rec.ResultPageID] = true
+			}
+		}
+	}
+	parentAfter := func(resID string) *string {
+		if src, ok := survivor[resID]; ok {
+			if p := srcPages[src].ParentID; p != nil {
+				k := key[*p]
+				return &k
+			}
+			return nil
+		}
+		return resPages[resID].ParentID
+	}
+	for _, p := range resRev.Pages { // tree order: deterministic batches
+		if !gone[p.ID] {
+			continue
+		}
+		covered := false
+		for a := parentAfter(p.ID); a != nil && resPages[*a] != nil; a = parentAfter(*a) {
+			if gone[*a] {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out.changes = append(out.changes, store.PageChange{Type: "delete_page", Page: ptr(p.ID)})
+		}
+	}
+	return out, nil
+}
+
+// translatePages translates the pages with the given ids (title, description and markdown; each
+// page's texts go to the translator together) and returns the fields of their changes.
+func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []string,
+	from, to string, out *plan) (map[string]store.PageChange, error) {
+	fields := map[string]store.PageChange{}
+	for start := 0; start < len(ids); start += bodyBatch {
+		pages, err := r.Store.FindPagesWithBodies(ctx, revisionID, ids[start:min(start+bodyBatch, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pages {
+			texts := []*Text{Plain(p.Title, terms), Plain(p.Description, terms), Markdown(p.Markdown, terms)}
+			var segments []string
+			for _, tx := range texts {
+				segments = append(segments, tx.Segments()...)
+				out.words += tx.Words()
+			}
+			translated := segments
+			if len(segments) > 0 {
+				if translated, err = r.Client.Translate(ctx, segments, from, to); err != nil {
+					return nil, err
+				}
+			}
+			var rendered [3]string
+			for i, tx := range texts {
+				n := len(tx.Segments())
+				rendered[i], translated = tx.Render(translated[:n]), translated[n:]
+			}
+			c := store.PageChange{Title: &rendered[0], Description: &rendered[1], Markdown: &rendered[2],
+				Emoji: orEmpty(p.Emoji), Icon: orEmpty(p.Icon), Condition: orEmpty(p.Condition),
+				Hidden: ptr(p.Hidden), NoIndex: ptr(p.NoIndex), NoRobotsIndex: ptr(p.NoRobotsIndex)}
+			fields[p.ID] = c
+			out.pages++
+		}
+	}
+	return fields, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// orEmpty is an optional field as a change sets it: "" removes it.
+func orEmpty(s *string) *string {
+	if s == nil {
+		return ptr("")
+	}
+	return s
+}

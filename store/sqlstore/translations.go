@@ -1,0 +1,278 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/quire-docs/quire/store"
+)
+
+const translationColumns = `id, organization_id, status, source_space_id, source_language, language, instructions,
+	result_space_id, result_revision_id, created_by, run_by, last_error, pending_run,
+	runs, total_words, total_pages, total_duration_ms, latest_duration_ms, latest_pages, latest_words,
+	created_at, updated_at`
+
+func scanTranslation(sc interface{ Scan(...any) error }) (*store.Translation, error) {
+	var t store.Translation
+	var instructions, resultSpace, resultRevision, pending sql.NullString
+	var created, updated string
+	st := &t.Stats
+	if err := sc.Scan(&t.ID, &t.OrganizationID, &t.Status, &t.SourceSpaceID, &t.SourceLanguage, &t.Language, &instructions,
+		&resultSpace, &resultRevision, &t.CreatedBy, &t.RunBy, &t.LastError, &pending,
+		&st.Runs, &st.TotalWords, &st.TotalPages, &st.TotalDurationMS, &st.LatestDurationMS, &st.LatestPages, &st.LatestWords,
+		&created, &updated); err != nil {
+		return nil, err
+	}
+	if instructions.Valid {
+		t.Instructions = json.RawMessage(instructions.String)
+	}
+	if resultSpace.Valid {
+		t.ResultSpaceID = &resultSpace.String
+	}
+	if resultRevision.Valid {
+		t.ResultRevision = &resultRevision.String
+	}
+	if pending.Valid {
+		t.Pending = &store.PendingTranslationRun{}
+		if err := json.Unmarshal([]byte(pending.String), t.Pending); err != nil {
+			return nil, fmt.Errorf("pending run of translation %s: %w", t.ID, err)
+		}
+	}
+	t.CreatedAt, t.UpdatedAt = parseTime(created), parseTime(updated)
+	return &t, nil
+}
+
+func nullJSON(doc json.RawMessage) any {
+	if doc == nil {
+		return nil
+	}
+	return string(doc)
+}
+
+// CreateTranslation creates a pending translation that has never run.
+func (s *Store) CreateTranslation(ctx context.Context, orgID string, c store.TranslationCreate) (*store.Translation, error) {
+	id := store.NewID()
+	var t *store.Translation
+	err := s.write(ctx, func(tx *Tx) error {
+		now := formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO translations (id, organization_id, status, source_space_id,
+			source_language, language, instructions, created_by, run_by, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, orgID, store.TranslationPending, c.SourceSpaceID, c.SourceLanguage, c.Language, nullJSON(c.Instructions),
+			c.CreatedBy, c.CreatedBy, now, now); err != nil {
+			return fmt.Errorf("store: unable to create translation: %w", err)
+		}
+		var err error
+		t, err = findTranslation(ctx, tx, orgID, id)
+		return err
+	})
+	return t, err
+}
+
+// FindTranslation returns a translation of an organization (any organization when orgID is "").
+func (s *Store) FindTranslation(ctx context.Context, orgID, id string) (*store.Translation, error) {
+	return findTranslation(ctx, s.reader, orgID, id)
+}
+
+func findTranslation(ctx context.Context, q querier, orgID, id string) (*store.Translation, error) {
+	t, err := scanTranslation(q.QueryRowContext(ctx, `SELECT `+translationColumns+` FROM translations
+		WHERE id = ? AND (? = '' OR organization_id = ?)`, id, orgID, orgID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Translation")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find translation: %w", err)
+	}
+	return t, nil
+}
+
+// FindTranslations lists an organization's translations, oldest first.
+func (s *Store) FindTranslations(ctx context.Context, orgID string, p store.Page) (store.List[*store.Translation], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.Translation]{}, err
+	}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM translations WHERE organization_id = ?`, orgID).Scan(&count); err != nil {
+		return store.List[*store.Translation]{}, fmt.Errorf("store: unable to count translations: %w", err)
+	}
+	where, args := `organization_id = ?`, []any{orgID}
+	if cur != nil {
+		where += ` AND (created_at, id) > (?, ?)`
+		args = append(args, cur[0], cur[1])
+	}
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+translationColumns+` FROM translations WHERE `+where+`
+		ORDER BY created_at, id LIMIT ?`, append(args, p.Size()+1)...)
+	if err != nil {
+		return store.List[*store.Translation]{}, fmt.Errorf("store: unable to list translations: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.Translation
+	for rows.Next() {
+		t, err := scanTranslation(rows)
+		if err != nil {
+			return store.List[*store.Translation]{}, fmt.Errorf("store: unable to list translations: %w", err)
+		}
+		items = append(items, t)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.Translation]{}, fmt.Errorf("store: unable to list translations: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(t *store.Translation) []string {
+		return []string{formatTime(t.CreatedAt), t.ID}
+	}), nil
+}
+
+// UpdateTranslationInstructions replaces a translation's instructions.
+func (s *Store) UpdateTranslationInstructions(ctx context.Context, orgID, id string, doc json.RawMessage) (*store.Translation, error) {
+	var t *store.Translation
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := findTranslation(ctx, tx, orgID, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET instructions = ?, updated_at = ? WHERE id = ?`,
+			nullJSON(doc), formatTime(tx.now), id); err != nil {
+			return fmt.Errorf("store: unable to update translation: %w", err)
+		}
+		var err error
+		t, err = findTranslation(ctx, tx, orgID, id)
+		return err
+	})
+	return t, err
+}
+
+// DeleteTranslation deletes a translation and its page records; its result space stays.
+func (s *Store) DeleteTranslation(ctx context.Context, orgID, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM translation_pages WHERE translation_id IN
+			(SELECT id FROM translations WHERE id = ? AND organization_id = ?)`, id, orgID); err != nil {
+			return fmt.Errorf("store: unable to delete translation pages: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM translations WHERE id = ? AND organization_id = ?`, id, orgID); err != nil {
+			return fmt.Errorf("store: unable to delete translation: %w", err)
+		}
+		return nil
+	})
+}
+
+// QueueTranslationRun marks a translation pending and enqueues its run job, at once.
+func (s *Store) QueueTranslationRun(ctx context.Context, orgID, id, userID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := findTranslation(ctx, tx, orgID, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET status = ?, run_by = ?, updated_at = ? WHERE id = ?`,
+			store.TranslationPending, userID, formatTime(tx.now), id); err != nil {
+			return fmt.Errorf("store: unable to queue translation: %w", err)
+		}
+		return enqueueJob(ctx, tx, store.TranslationRunJob, id, tx.now)
+	})
+}
+
+// StartTranslationRun marks a translation running and returns it.
+func (s *Store) StartTranslationRun(ctx context.Context, id string) (*store.Translation, error) {
+	var t *store.Translation
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET status = ?, updated_at = ? WHERE id = ?`,
+			store.TranslationRunning, formatTime(tx.now), id); err != nil {
+			return fmt.Errorf("store: unable to start translation: %w", err)
+		}
+		var err error
+		t, err = findTranslation(ctx, tx, "", id)
+		return err
+	})
+	return t, err
+}
+
+// SetTranslationResultSpace records the result space a first run created.
+func (s *Store) SetTranslationResultSpace(ctx context.Context, id, spaceID string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE translations SET result_space_id = ?, updated_at = ? WHERE id = ?`,
+			spaceID, formatTime(tx.now), id)
+		if err != nil {
+			return fmt.Errorf("store: unable to set translation result: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Translation")
+		}
+		return nil
+	})
+}
+
+// StageTranslationRun records a run about to be merged; FinishTranslationRun clears it.
+func (s *Store) StageTranslationRun(ctx context.Context, id string, p store.PendingTranslationRun) error {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE translations SET pending_run = ? WHERE id = ?`, string(raw), id)
+		if err != nil {
+			return fmt.Errorf("store: unable to stage translation run: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Translation")
+		}
+		return nil
+	})
+}
+
+// FindTranslatedPages returns the page records of a translation, by source page id.
+func (s *Store) FindTranslatedPages(ctx context.Context, id string) (map[string]store.TranslatedPage, error) {
+	rows, err := s.reader.QueryContext(ctx, `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
+		WHERE translation_id = ?`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]store.TranslatedPage{}
+	for rows.Next() {
+		var p store.TranslatedPage
+		if err := rows.Scan(&p.SourcePageID, &p.ResultPageID, &p.SourceHash); err != nil {
+			return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
+		}
+		out[p.SourcePageID] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
+	}
+	return out, nil
+}
+
+// FinishTranslationRun records a run's outcome and stats, and with a successful run its result
+// revision and page records, all at once.
+func (s *Store) FinishTranslationRun(ctx context.Context, id string, r store.TranslationRun) error {
+	return s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE translations SET status = ?, last_error = ?, pending_run = NULL,
+			result_revision_id = COALESCE(?, result_revision_id),
+			runs = runs + 1, total_words = total_words + ?, total_pages = total_pages + ?,
+			total_duration_ms = total_duration_ms + ?, latest_duration_ms = ?, latest_pages = ?, latest_words = ?,
+			updated_at = ? WHERE id = ?`,
+			store.TranslationCompleted, r.Err, nullString(r.Revision), r.Words, r.NewPages,
+			r.DurationMS, r.DurationMS, r.Pages, r.Words, formatTime(tx.now), id)
+		if err != nil {
+			return fmt.Errorf("store: unable to finish translation run: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.NotFound("Translation")
+		}
+		if len(r.Deleted) > 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM translation_pages WHERE translation_id = ?
+				AND source_page_id IN (SELECT value FROM json_each(?))`, id, jsonStrings(r.Deleted)); err != nil {
+				return fmt.Errorf("store: unable to forget translated pages: %w", err)
+			}
+		}
+		for _, p := range r.Upsert {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO translation_pages (translation_id, source_page_id, result_page_id, source_hash)
+				VALUES (?, ?, ?, ?) ON CONFLICT (translation_id, source_page_id)
+				DO UPDATE SET result_page_id = excluded.result_page_id, source_hash = excluded.source_hash`,
+				id, p.SourcePageID, p.ResultPageID, p.SourceHash); err != nil {
+				return fmt.Errorf("store: unable to record translated page: %w", err)
+			}
+		}
+		return nil
+	})
+}
