@@ -30,6 +30,8 @@ type Server struct {
 	// Fetcher makes every server-side request to another server (files of a content batch given
 	// by URL…), under its address rules.
 	Fetcher *fetch.Fetcher
+	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
+	samlKeys spKeys
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

@@ -16,6 +16,7 @@ type Store interface {
 	ChangeRequests
 	Comments
 	Sites
+	SSO
 	Jobs
 	Admin
 }
@@ -86,7 +87,8 @@ type Orgs interface {
 	JoinOrganization(ctx context.Context, orgID string, u *User) error
 	// RemoveMember removes a user from an organization and its teams; removing a non-member is no error.
 	RemoveMember(ctx context.Context, orgID string, userID string) error
-	// SetMemberSSO marks a member as one who signs in through the organization's SSO.
+	// SetMemberSSO marks a member as one who signs in through the organization's SSO: ECONFLICT
+	// when the organization has no SAML provider to sign in through.
 	SetMemberSSO(ctx context.Context, orgID string, userID string) (*Member, error)
 	// TouchMember records that a member was seen now.
 	TouchMember(ctx context.Context, orgID string, userID string) (*Member, error)
