@@ -39,6 +39,8 @@ func Run(t *testing.T, open Opener) {
 		{"Search", search},
 		{"Jobs", jobs},
 		{"Purge", purge},
+		{"SAMLProviders", samlProviders},
+		{"SAMLLogins", samlLogins},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}
