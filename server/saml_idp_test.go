@@ -90,6 +90,8 @@ type assertionFor struct {
 	audience    string    // the SP entity id the assertion is restricted to
 	unsigned    bool
 	mutate      func(*saml.Assertion)
+	// encryptTo, when set, is quire's SP descriptor: the assertion is encrypted to its key.
+	encryptTo *saml.SPSSODescriptor
 }
 
 // response makes a Response the way an IdP does (DefaultAssertionMaker, signed assertion, signed
@@ -102,9 +104,12 @@ func (i *testIdP) response(t testing.TB, a assertionFor) string {
 		Now:                     a.now,
 		Request:                 saml.AuthnRequest{ID: a.requestID},
 		ServiceProviderMetadata: &saml.EntityDescriptor{EntityID: a.audience},
-		SPSSODescriptor:         &saml.SPSSODescriptor{},
+		SPSSODescriptor:         a.encryptTo,
 		ACSEndpoint:             &saml.IndexedEndpoint{Binding: saml.HTTPPostBinding, Location: a.acsURL},
 		RelayState:              a.relayState,
+	}
+	if req.SPSSODescriptor == nil {
+		req.SPSSODescriptor = &saml.SPSSODescriptor{}
 	}
 	session := &saml.Session{ID: "s1", Index: "1", CreateTime: a.now, ExpireTime: a.now.Add(time.Hour),
 		NameID: a.email, NameIDFormat: string(saml.EmailAddressNameIDFormat), UserEmail: a.email, UserCommonName: a.name}

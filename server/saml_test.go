@@ -139,16 +139,49 @@ func TestSAMLLogin(t *testing.T) {
 		}
 		ts.Expect(t, http.StatusOK, &testUser{Token: body["token"].(string)}, "GET", "/user", nil)
 	})
-	t.Run("ExistingUserIsLinkedByEmail", func(t *testing.T) {
+	t.Run("EncryptedAssertion", func(t *testing.T) {
+		meta := ts.spMetadata(t, w.prov)
+		a := ts.loginFor(w.prov, "hank@acme.test", "Hank")
+		a.encryptTo = &meta.SPSSODescriptors[0]
+		raw := w.idp.response(t, a)
+		if xml, _ := decodeB64(raw); !strings.Contains(xml, "EncryptedAssertion") || strings.Contains(xml, "hank@acme.test") {
+			t.Fatal("the test IdP did not encrypt the assertion")
+		}
+		status, body := ts.postACS(t, w.prov, raw, "")
+		user, _ := body["user"].(map[string]any)
+		if status != http.StatusOK || user["email"] != "hank@acme.test" {
+			t.Fatalf("ACS answered %d: %v", status, body)
+		}
+	})
+	t.Run("AccountOutsideTheOrganizationIsNotTakenOver", func(t *testing.T) {
+		eve := ts.MustCreateUser(t, "eve@elsewhere.test", "Eve")
+		before := w.memberCount(t)
+		status, body := ts.postACS(t, w.prov, w.idp.response(t, ts.loginFor(w.prov, "eve@elsewhere.test", "Eve")), "")
+		e, _ := body["error"].(map[string]any)
+		if msg, _ := e["message"].(string); status != http.StatusForbidden || !strings.HasPrefix(msg, "email:") {
+			t.Fatalf("ACS answered %d: %v", status, body)
+		}
+		if after := w.memberCount(t); after != before {
+			t.Fatalf("members %d -> %d", before, after)
+		}
+		ts.Expect(t, http.StatusNotFound, w.admin, "GET", "/orgs/"+w.org.Id+"/members/"+eve.ID, nil)
+	})
+	t.Run("ExistingMemberIsLinkedByEmail", func(t *testing.T) {
 		eve := ts.MustCreateUser(t, "eve@acme.test", "Eve")
-		status, body := ts.postACS(t, w.prov, w.idp.response(t, ts.loginFor(w.prov, "eve@acme.test", "Eve")), "")
+		ts.MustAddMember(t, w.admin, w.org.Id, eve, "read")
+		status, body := ts.postACS(t, w.prov, w.idp.response(t, ts.loginFor(w.prov, "Eve@Acme.test", "Eve")), "")
 		user, _ := body["user"].(map[string]any)
 		if status != http.StatusOK || body["created"] != false || user["id"] != eve.ID {
 			t.Fatalf("ACS answered %d: %v", status, body)
 		}
 		m := memberGet(t, ts, w.admin, w.org.Id, eve.ID)
-		if !m.Sso || memberRole(m) != "edit" {
+		if !m.Sso || memberRole(m) != "read" {
 			t.Fatalf("member %s", mustJSONText(t, m))
+		}
+		var me gen.User
+		ts.Expect(t, http.StatusOK, &testUser{Token: body["token"].(string)}, "GET", "/user", nil).Decode(t, &me)
+		if me.Id != eve.ID {
+			t.Fatalf("the token is %s's", me.Id)
 		}
 	})
 	t.Run("ExistingMemberKeepsTheirRole", func(t *testing.T) {

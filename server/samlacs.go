@@ -135,8 +135,11 @@ func (s *Server) serveSAMLACS(c echo.Context) error {
 	expires := assertion.IssueInstant.Add(saml.MaxIssueDelay + saml.MaxClockSkew)
 	login, err := s.Store.LoginWithSAML(r.Context(), p.ID, store.SAMLAssertion{
 		ID: assertion.ID, ExpiresAt: expires, Email: email, DisplayName: assertionName(assertion)})
-	if store.ErrorCode(err) == store.ECONFLICT {
+	switch store.ErrorCode(err) {
+	case store.ECONFLICT:
 		return &httpError{http.StatusForbidden, "replay: this assertion was already used to sign in."}
+	case store.EFORBIDDEN:
+		return err
 	}
 	if err != nil {
 		return err

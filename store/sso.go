@@ -75,8 +75,10 @@ type SSO interface {
 	FindSAMLProviders(ctx context.Context, orgID string, p Page) (List[*SAMLProvider], error)
 	// LoginWithSAML consumes a verified assertion of a provider, in one transaction: its id is
 	// recorded (ECONFLICT when it was already, and then nothing else changes); the user with its
-	// email is found or created; the user becomes an SSO member (a new member gets the provider's
-	// default role and team; an existing one keeps their role); and a new API token is issued.
+	// email is created, or found when already a member of the provider's organization (EFORBIDDEN
+	// for an account outside it: an organization's IdP must not take over other accounts); the
+	// user becomes an SSO member (a new member gets the provider's default role and team; an
+	// existing one keeps their role); and a new API token is issued.
 	LoginWithSAML(ctx context.Context, providerID string, a SAMLAssertion) (*SSOLogin, error)
 	// UpdateSAMLProvider applies an update to a provider.
 	UpdateSAMLProvider(ctx context.Context, orgID string, id string, upd SAMLProviderUpdate) (*SAMLProvider, error)

@@ -61,6 +61,13 @@ func (s *Store) LoginWithSAML(ctx context.Context, providerID string, a store.SA
 			p.OrganizationID, userID).Scan(&member); err != nil {
 			return fmt.Errorf("store: unable to check membership: %w", err)
 		}
+		if member == 0 && !out.UserCreated {
+			// An identity provider is trusted by its organization's admin, not by quire: it may
+			// sign in the people it creates and the organization's own members, never take over
+			// an account that lives outside the organization.
+			return store.Errorf(store.EFORBIDDEN, "email: an account with this email exists outside the organization; "+
+				"it must join the organization before signing in through its SSO.")
+		}
 		if member == 0 {
 			out.Joined = true
 			if _, err := tx.ExecContext(ctx, `INSERT INTO members (organization_id, user_id, role, sso, joined_at)

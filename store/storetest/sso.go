@@ -202,6 +202,21 @@ func samlLogins(t *testing.T, open Opener) {
 			t.Fatalf("login %+v member %+v", l, l.Member)
 		}
 	})
+	t.Run("AccountOutsideTheOrganization", func(t *testing.T) {
+		out := &store.User{Email: "outsider@example.org", DisplayName: "Outsider"}
+		if _, err := st.CreateUser(ctx, out); err != nil {
+			t.Fatal(err)
+		}
+		_, err := st.LoginWithSAML(ctx, p.ID, assertion("o1", "outsider@example.org"))
+		wantCode(t, err, store.EFORBIDDEN)
+		if _, err := st.FindMember(ctx, w.org, out.ID); store.ErrorCode(err) != store.ENOTFOUND {
+			t.Fatalf("the outsider became a member (%v)", err)
+		}
+		// Refused, the assertion was not consumed: the same id logs a member in.
+		if _, err := st.LoginWithSAML(ctx, p.ID, assertion("o1", "dana@example.com")); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("IdsArePerProvider", func(t *testing.T) {
 		q, err := st.CreateSAMLProvider(ctx, w.org, store.SAMLProviderCreate{Label: "Azure", EntityID: "https://azure.example/",
 			Certificate: "CERT", SSOURL: "https://azure.example/sso"})
