@@ -55,6 +55,16 @@ func TestSAMLProviders(t *testing.T) {
 		if o.Sso == nil || !*o.Sso {
 			t.Fatal("the organization's sso flag is not on once it has a provider")
 		}
+		msg := ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id, map[string]any{"sso": false, "title": "Renamed"}).ErrorMessage(t)
+		if !strings.HasPrefix(msg, "sso:") {
+			t.Fatalf("message %q", msg)
+		}
+		o = gen.Organization{}
+		ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id, nil).Decode(t, &o)
+		if o.Sso == nil || !*o.Sso || o.Title != "Acme" {
+			t.Fatalf("a refused update changed the organization: %s", mustJSONText(t, o))
+		}
+		ts.Expect(t, http.StatusOK, olga, "PATCH", "/orgs/"+other.Id, map[string]any{"sso": false}) // no provider: fine
 	})
 	t.Run("CreateWithBase64CertificateAndDefaults", func(t *testing.T) {
 		body := providerBody(idp, "Azure")

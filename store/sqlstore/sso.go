@@ -223,3 +223,19 @@ func (s *Store) DeleteSAMLProvider(ctx context.Context, orgID, id string) error 
 		return nil
 	})
 }
+
+// checkSSOOff refuses to turn an organization's sso flag off while it has SAML providers: an
+// organization that signs people in through its IdP keeps the flag on.
+func checkSSOOff(ctx context.Context, tx *Tx, orgID string, on bool) error {
+	if on {
+		return nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM saml_providers WHERE organization_id = ?`, orgID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to count SAML providers: %w", err)
+	}
+	if n > 0 {
+		return store.Errorf(store.EINVALID, "sso: the organization signs people in through %d SAML provider(s), so its sso flag stays on; delete them first.", n)
+	}
+	return nil
+}

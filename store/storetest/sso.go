@@ -44,8 +44,14 @@ func samlProviders(t *testing.T, open Opener) {
 		if err != nil || !o.SSO {
 			t.Fatalf("the organization's sso flag is off after a provider was added (%v)", err)
 		}
+		off := false
+		_, err = st.UpdateOrganization(ctx, w.org, w.user, store.OrganizationUpdate{SSO: &off})
+		wantCode(t, err, store.EINVALID)
 		if err := st.DeleteSAMLProvider(ctx, w.org, p.ID); err != nil {
 			t.Fatal(err)
+		}
+		if o, err := st.UpdateOrganization(ctx, w.org, w.user, store.OrganizationUpdate{SSO: &off}); err != nil || o.SSO {
+			t.Fatalf("without providers the sso flag turns off: %+v (%v)", o, err)
 		}
 	})
 	c := base
