@@ -14419,8 +14419,6 @@ type SetUserAsSSOMemberForOrganizationResponse struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
-	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *Conflict
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
 }
@@ -14443,11 +14441,6 @@ func (r SetUserAsSSOMemberForOrganizationResponse) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r SetUserAsSSOMemberForOrganizationResponse) GetJSON404() *NotFound {
 	return r.JSON404
-}
-
-// GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r SetUserAsSSOMemberForOrganizationResponse) GetJSON409() *Conflict {
-	return r.JSON409
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -17294,8 +17287,6 @@ type ListSSOProviderLoginsInOrganizationResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SSOProviderLoginList
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *NotFound
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
 }
@@ -17303,11 +17294,6 @@ type ListSSOProviderLoginsInOrganizationResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListSSOProviderLoginsInOrganizationResponse) GetJSON200() *SSOProviderLoginList {
 	return r.JSON200
-}
-
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r ListSSOProviderLoginsInOrganizationResponse) GetJSON404() *NotFound {
-	return r.JSON404
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25718,13 +25704,6 @@ func ParseSetUserAsSSOMemberForOrganizationResponse(rsp *http.Response) (*SetUse
 		}
 		response.JSON404 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Conflict
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON409 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28025,13 +28004,6 @@ func ParseListSSOProviderLoginsInOrganizationResponse(rsp *http.Response) (*List
 			return nil, err
 		}
 		response.JSON200 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest NotFound
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

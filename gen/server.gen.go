@@ -6801,20 +6801,6 @@ func (response SetUserAsSSOMemberForOrganization404JSONResponse) VisitSetUserAsS
 	return err
 }
 
-type SetUserAsSSOMemberForOrganization409JSONResponse struct{ ConflictJSONResponse }
-
-func (response SetUserAsSSOMemberForOrganization409JSONResponse) VisitSetUserAsSSOMemberForOrganizationResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(409)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type SetUserAsSSOMemberForOrganization429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SetUserAsSSOMemberForOrganization429JSONResponse) VisitSetUserAsSSOMemberForOrganizationResponse(w http.ResponseWriter) error {
@@ -10349,20 +10335,6 @@ func (response ListSSOProviderLoginsInOrganization200JSONResponse) VisitListSSOP
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type ListSSOProviderLoginsInOrganization404JSONResponse struct{ NotFoundJSONResponse }
-
-func (response ListSSOProviderLoginsInOrganization404JSONResponse) VisitListSSOProviderLoginsInOrganizationResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }

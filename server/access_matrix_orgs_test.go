@@ -74,7 +74,6 @@ func matrixOrgRows() []matrixRow {
 			return matrixReq("POST", w.orgPath("/ping"), nil)
 		}},
 		{"setUserAsSSOMemberForOrganization", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
-			w.samlProvider(t) // SSO members sign in through one
 			return matrixReq("POST", w.orgPath("/members/"+w.freshMember(t).ID+"/sso"), nil)
 		}},
 		// Another member's spaces and permissions: an admin's business (a member may read their own).

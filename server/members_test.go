@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -450,17 +449,6 @@ func TestSetUserAsSSOMemberForOrganization(t *testing.T) {
 	ts.MustAddMember(t, alice, org.Id, carol, "read")
 	ts.MustCreateOrg(t, outsider, "Elsewhere")
 	path := func(u *testUser) string { return "/orgs/" + org.Id + "/members/" + u.ID + "/sso" }
-
-	t.Run("NoProviderToSignInThrough", func(t *testing.T) {
-		msg := ts.Expect(t, http.StatusConflict, alice, "POST", path(bob), nil).ErrorMessage(t)
-		if !strings.Contains(msg, "SAML provider") {
-			t.Fatalf("message %q", msg)
-		}
-		if memberGet(t, ts, alice, org.Id, bob.ID).Sso {
-			t.Fatal("bob became an SSO member of an organization without SSO")
-		}
-	})
-	ts.MustCreateSAMLProvider(t, alice, org.Id, providerBody(newTestIdP(t, "https://idp.example/metadata"), "Okta"))
 
 	t.Run("AdminMarksAMember", func(t *testing.T) {
 		var m gen.Member

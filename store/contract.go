@@ -87,8 +87,7 @@ type Orgs interface {
 	JoinOrganization(ctx context.Context, orgID string, u *User) error
 	// RemoveMember removes a user from an organization and its teams; removing a non-member is no error.
 	RemoveMember(ctx context.Context, orgID string, userID string) error
-	// SetMemberSSO marks a member as one who signs in through the organization's SSO: ECONFLICT
-	// when the organization has no SAML provider to sign in through.
+	// SetMemberSSO marks a member as one who signs in through the organization's SSO.
 	SetMemberSSO(ctx context.Context, orgID string, userID string) (*Member, error)
 	// TouchMember records that a member was seen now.
 	TouchMember(ctx context.Context, orgID string, userID string) (*Member, error)

@@ -200,8 +200,7 @@ func (s *Store) TouchMember(ctx context.Context, orgID, userID string) (*store.M
 	return m, err
 }
 
-// SetMemberSSO marks a member as one who signs in through the organization's SSO: ECONFLICT
-// when the organization has no SAML provider to sign in through.
+// SetMemberSSO marks a member as one who signs in through the organization's SSO.
 func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*store.Member, error) {
 	var m *store.Member
 	err := s.write(ctx, func(tx *Tx) error {
@@ -211,13 +210,6 @@ func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) (*store.
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return store.NotFound("Member")
-		}
-		var providers int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM saml_providers WHERE organization_id = ?`, orgID).Scan(&providers); err != nil {
-			return fmt.Errorf("store: unable to count SAML providers: %w", err)
-		}
-		if providers == 0 {
-			return store.Errorf(store.ECONFLICT, "The organization has no SAML provider for its SSO members to sign in through: add one first.")
 		}
 		m, err = findMember(ctx, tx, orgID, userID)
 		return err

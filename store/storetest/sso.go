@@ -246,23 +246,27 @@ func samlLogins(t *testing.T, open Opener) {
 		_, err := st.LoginWithSAML(ctx, "nosuchprovider000000", assertion("b1", "eve@example.com"))
 		wantCode(t, err, store.ENOTFOUND)
 	})
-	t.Run("SetMemberSSONeedsAProvider", func(t *testing.T) {
-		other := &store.User{Email: "other@elsewhere.example", DisplayName: "Other"}
-		if _, err := st.CreateUser(ctx, other); err != nil {
+	t.Run("MarkedMemberIsLinked", func(t *testing.T) {
+		// A member marked SSO-managed by an admin signs in through the provider as themselves.
+		u := &store.User{Email: "gus@example.com", DisplayName: "Gus"}
+		if _, err := st.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
-		org, err := st.CreateOrganization(ctx, "Elsewhere", other.ID)
-		if err != nil {
+		_, err := st.SetMemberSSO(ctx, w.org, u.ID)
+		wantCode(t, err, store.ENOTFOUND) // not a member yet
+		if _, err := st.UpdateOrganization(ctx, w.org, w.user, store.OrganizationUpdate{EmailDomains: &[]string{"example.com"}}); err != nil {
 			t.Fatal(err)
 		}
-		_, err = st.SetMemberSSO(ctx, org.ID, other.ID)
-		wantCode(t, err, store.ECONFLICT)
-		if m, _ := st.FindMember(ctx, org.ID, other.ID); m == nil || m.SSO {
-			t.Fatal("the member became an SSO member of an organization without a provider")
+		if err := st.JoinOrganization(ctx, w.org, u); err != nil {
+			t.Fatal(err)
 		}
-		m, err := st.SetMemberSSO(ctx, w.org, w.user)
+		m, err := st.SetMemberSSO(ctx, w.org, u.ID)
 		if err != nil || !m.SSO {
 			t.Fatalf("member %+v (%v)", m, err)
+		}
+		l, err := st.LoginWithSAML(ctx, p.ID, assertion("g1", "gus@example.com"))
+		if err != nil || l.UserCreated || l.Joined || l.Member.User.ID != u.ID || l.Member.Role != store.RoleRead {
+			t.Fatalf("login %+v (%v)", l, err)
 		}
 	})
 }

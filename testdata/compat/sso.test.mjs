@@ -62,12 +62,6 @@ step('setup: an organization bob joins, with a team', async () => {
     S.team = team.data.id;
 });
 
-step('setUserAsSSOMemberForOrganization: 409 while the organization has no SAML provider', async () => {
-    need(S.org);
-    const err = await rejectsWith(409, alice.orgs.setUserAsSsoMemberForOrganization(S.org, BOB_ID), 'no provider yet');
-    assert.match(err.errorMessage, /SAML provider/);
-});
-
 step('createOrganizationSAMLProvider: 201 with quire\'s service URLs, default team and role', async () => {
     need(S.org, S.team);
     const r = await alice.orgs.createOrganizationSamlProvider(S.org, {
