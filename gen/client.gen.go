@@ -271,6 +271,31 @@ type ClientInterface interface {
 	// Corresponds with POST /orgs/{organizationId}/ping (the `UpdateOrganizationMemberLastSeenAt` operationId).
 	UpdateOrganizationMemberLastSeenAt(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSAMLProvidersInOrganizationById performs a GET /orgs/{organizationId}/saml (the `ListSAMLProvidersInOrganizationById` operationId) request.
+	ListSAMLProvidersInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListSAMLProvidersInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOrganizationSAMLProviderWithBody performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request,
+	// with any type of body and a specified content type.
+	CreateOrganizationSAMLProviderWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOrganizationSAMLProvider performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request.
+	// Takes a body of the `application/json` content type.
+	CreateOrganizationSAMLProvider(ctx context.Context, organizationId OrganizationId, body CreateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteOrganizationSAMLProvider performs a DELETE /orgs/{organizationId}/saml/{samlProviderId} (the `DeleteOrganizationSAMLProvider` operationId) request.
+	DeleteOrganizationSAMLProvider(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOrganizationSAMLProviderById performs a GET /orgs/{organizationId}/saml/{samlProviderId} (the `GetOrganizationSAMLProviderById` operationId) request.
+	GetOrganizationSAMLProviderById(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOrganizationSAMLProviderWithBody performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request,
+	// with any type of body and a specified content type.
+	UpdateOrganizationSAMLProviderWithBody(ctx context.Context, organizationId OrganizationId, samlProviderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOrganizationSAMLProvider performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request.
+	// Takes a body of the `application/json` content type.
+	UpdateOrganizationSAMLProvider(ctx context.Context, organizationId OrganizationId, samlProviderId string, body UpdateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
 	//
 	// Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
@@ -485,6 +510,11 @@ type ClientInterface interface {
 	// CreateSpace performs a POST /orgs/{organizationId}/spaces (the `CreateSpace` operationId) request.
 	// Takes a body of the `application/json` content type.
 	CreateSpace(ctx context.Context, organizationId OrganizationId, body CreateSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
+	//
+	// Corresponds with GET /orgs/{organizationId}/sso (the `ListSSOProviderLoginsInOrganization` operationId).
+	ListSSOProviderLoginsInOrganization(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTeamsInOrganizationById performs a GET /orgs/{organizationId}/teams (the `ListTeamsInOrganizationById` operationId) request.
 	ListTeamsInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListTeamsInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1562,6 +1592,101 @@ func (c *Client) UpdateOrganizationMemberLastSeenAt(ctx context.Context, organiz
 	return c.Client.Do(req)
 }
 
+// ListSAMLProvidersInOrganizationById performs a GET /orgs/{organizationId}/saml (the `ListSAMLProvidersInOrganizationById` operationId) request.
+func (c *Client) ListSAMLProvidersInOrganizationById(ctx context.Context, organizationId OrganizationId, params *ListSAMLProvidersInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSAMLProvidersInOrganizationByIdRequest(c.Server, organizationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOrganizationSAMLProviderWithBody performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) CreateOrganizationSAMLProviderWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOrganizationSAMLProviderRequestWithBody(c.Server, organizationId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOrganizationSAMLProvider performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) CreateOrganizationSAMLProvider(ctx context.Context, organizationId OrganizationId, body CreateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOrganizationSAMLProviderRequest(c.Server, organizationId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteOrganizationSAMLProvider performs a DELETE /orgs/{organizationId}/saml/{samlProviderId} (the `DeleteOrganizationSAMLProvider` operationId) request.
+func (c *Client) DeleteOrganizationSAMLProvider(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteOrganizationSAMLProviderRequest(c.Server, organizationId, samlProviderId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOrganizationSAMLProviderById performs a GET /orgs/{organizationId}/saml/{samlProviderId} (the `GetOrganizationSAMLProviderById` operationId) request.
+func (c *Client) GetOrganizationSAMLProviderById(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOrganizationSAMLProviderByIdRequest(c.Server, organizationId, samlProviderId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOrganizationSAMLProviderWithBody performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request,
+// with any type of body and a specified content type.
+func (c *Client) UpdateOrganizationSAMLProviderWithBody(ctx context.Context, organizationId OrganizationId, samlProviderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOrganizationSAMLProviderRequestWithBody(c.Server, organizationId, samlProviderId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOrganizationSAMLProvider performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request.
+// Takes a body of the `application/json` content type.
+func (c *Client) UpdateOrganizationSAMLProvider(ctx context.Context, organizationId OrganizationId, samlProviderId string, body UpdateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOrganizationSAMLProviderRequest(c.Server, organizationId, samlProviderId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
 //
 // Corresponds with GET /orgs/{organizationId}/search (the `SearchOrganizationContent` operationId).
@@ -2195,6 +2320,21 @@ func (c *Client) CreateSpaceWithBody(ctx context.Context, organizationId Organiz
 // Takes a body of the `application/json` content type.
 func (c *Client) CreateSpace(ctx context.Context, organizationId OrganizationId, body CreateSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateSpaceRequest(c.Server, organizationId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
+//
+// Corresponds with GET /orgs/{organizationId}/sso (the `ListSSOProviderLoginsInOrganization` operationId).
+func (c *Client) ListSSOProviderLoginsInOrganization(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSSOProviderLoginsInOrganizationRequest(c.Server, organizationId)
 	if err != nil {
 		return nil, err
 	}
@@ -5497,6 +5637,262 @@ func NewUpdateOrganizationMemberLastSeenAtRequest(server string, organizationId 
 	return req, nil
 }
 
+// NewListSAMLProvidersInOrganizationByIdRequest constructs an http.Request for the ListSAMLProvidersInOrganizationById method
+func NewListSAMLProvidersInOrganizationByIdRequest(server string, organizationId OrganizationId, params *ListSAMLProvidersInOrganizationByIdParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/saml", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateOrganizationSAMLProviderRequest calls the generic CreateOrganizationSAMLProvider builder with application/json body
+func NewCreateOrganizationSAMLProviderRequest(server string, organizationId OrganizationId, body CreateOrganizationSAMLProviderJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateOrganizationSAMLProviderRequestWithBody(server, organizationId, "application/json", bodyReader)
+}
+
+// NewCreateOrganizationSAMLProviderRequestWithBody constructs an http.Request for the CreateOrganizationSAMLProvider method, with any body, and a specified content type
+func NewCreateOrganizationSAMLProviderRequestWithBody(server string, organizationId OrganizationId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/saml", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteOrganizationSAMLProviderRequest constructs an http.Request for the DeleteOrganizationSAMLProvider method
+func NewDeleteOrganizationSAMLProviderRequest(server string, organizationId OrganizationId, samlProviderId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "samlProviderId", samlProviderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/saml/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetOrganizationSAMLProviderByIdRequest constructs an http.Request for the GetOrganizationSAMLProviderById method
+func NewGetOrganizationSAMLProviderByIdRequest(server string, organizationId OrganizationId, samlProviderId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "samlProviderId", samlProviderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/saml/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateOrganizationSAMLProviderRequest calls the generic UpdateOrganizationSAMLProvider builder with application/json body
+func NewUpdateOrganizationSAMLProviderRequest(server string, organizationId OrganizationId, samlProviderId string, body UpdateOrganizationSAMLProviderJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateOrganizationSAMLProviderRequestWithBody(server, organizationId, samlProviderId, "application/json", bodyReader)
+}
+
+// NewUpdateOrganizationSAMLProviderRequestWithBody constructs an http.Request for the UpdateOrganizationSAMLProvider method, with any body, and a specified content type
+func NewUpdateOrganizationSAMLProviderRequestWithBody(server string, organizationId OrganizationId, samlProviderId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "samlProviderId", samlProviderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/saml/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewSearchOrganizationContentRequest constructs an http.Request for the SearchOrganizationContent method
 func NewSearchOrganizationContentRequest(server string, organizationId OrganizationId, params *SearchOrganizationContentParams) (*http.Request, error) {
 	var err error
@@ -7287,6 +7683,40 @@ func NewCreateSpaceRequestWithBody(server string, organizationId OrganizationId,
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListSSOProviderLoginsInOrganizationRequest constructs an http.Request for the ListSSOProviderLoginsInOrganization method
+func NewListSSOProviderLoginsInOrganizationRequest(server string, organizationId OrganizationId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/sso", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -12509,6 +12939,41 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /orgs/{organizationId}/ping (the `UpdateOrganizationMemberLastSeenAt` operationId).
 	UpdateOrganizationMemberLastSeenAtWithResponse(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*UpdateOrganizationMemberLastSeenAtResponse, error)
 
+	// ListSAMLProvidersInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/saml (the `ListSAMLProvidersInOrganizationById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	ListSAMLProvidersInOrganizationByIdWithResponse(ctx context.Context, organizationId OrganizationId, params *ListSAMLProvidersInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*ListSAMLProvidersInOrganizationByIdResponse, error)
+
+	// CreateOrganizationSAMLProviderWithBodyWithResponse performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	CreateOrganizationSAMLProviderWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOrganizationSAMLProviderResponse, error)
+
+	// CreateOrganizationSAMLProviderWithResponse performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	CreateOrganizationSAMLProviderWithResponse(ctx context.Context, organizationId OrganizationId, body CreateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOrganizationSAMLProviderResponse, error)
+
+	// DeleteOrganizationSAMLProviderWithResponse performs a DELETE /orgs/{organizationId}/saml/{samlProviderId} (the `DeleteOrganizationSAMLProvider` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	DeleteOrganizationSAMLProviderWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*DeleteOrganizationSAMLProviderResponse, error)
+
+	// GetOrganizationSAMLProviderByIdWithResponse performs a GET /orgs/{organizationId}/saml/{samlProviderId} (the `GetOrganizationSAMLProviderById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetOrganizationSAMLProviderByIdWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*GetOrganizationSAMLProviderByIdResponse, error)
+
+	// UpdateOrganizationSAMLProviderWithBodyWithResponse performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request,
+	// with any type of body and a specified content type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	UpdateOrganizationSAMLProviderWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOrganizationSAMLProviderResponse, error)
+
+	// UpdateOrganizationSAMLProviderWithResponse performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request.
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	UpdateOrganizationSAMLProviderWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, body UpdateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOrganizationSAMLProviderResponse, error)
+
 	// SearchOrganizationContentWithResponse Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -12771,6 +13236,13 @@ type ClientWithResponsesInterface interface {
 	// CreateSpaceWithResponse performs a POST /orgs/{organizationId}/spaces (the `CreateSpace` operationId) request.
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	CreateSpaceWithResponse(ctx context.Context, organizationId OrganizationId, body CreateSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSpaceResponse, error)
+
+	// ListSSOProviderLoginsInOrganizationWithResponse How to sign in to the organization through its identity providers (no token needed).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/sso (the `ListSSOProviderLoginsInOrganization` operationId).
+	ListSSOProviderLoginsInOrganizationWithResponse(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*ListSSOProviderLoginsInOrganizationResponse, error)
 
 	// ListTeamsInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/teams (the `ListTeamsInOrganizationById` operationId) request.
 	//
@@ -15812,6 +16284,379 @@ func (r UpdateOrganizationMemberLastSeenAtResponse) ContentType() string {
 	return ""
 }
 
+type ListSAMLProvidersInOrganizationByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SAMLProviderList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetJSON200() *SAMLProviderList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSAMLProvidersInOrganizationByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSAMLProvidersInOrganizationByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSAMLProvidersInOrganizationByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSAMLProvidersInOrganizationByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateOrganizationSAMLProviderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *SAMLProvider
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON201() *SAMLProvider {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateOrganizationSAMLProviderResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateOrganizationSAMLProviderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateOrganizationSAMLProviderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateOrganizationSAMLProviderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateOrganizationSAMLProviderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteOrganizationSAMLProviderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteOrganizationSAMLProviderResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteOrganizationSAMLProviderResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteOrganizationSAMLProviderResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteOrganizationSAMLProviderResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteOrganizationSAMLProviderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteOrganizationSAMLProviderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteOrganizationSAMLProviderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteOrganizationSAMLProviderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetOrganizationSAMLProviderByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SAMLProvider
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOrganizationSAMLProviderByIdResponse) GetJSON200() *SAMLProvider {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOrganizationSAMLProviderByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOrganizationSAMLProviderByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOrganizationSAMLProviderByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetOrganizationSAMLProviderByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOrganizationSAMLProviderByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOrganizationSAMLProviderByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOrganizationSAMLProviderByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOrganizationSAMLProviderByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateOrganizationSAMLProviderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SAMLProvider
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON200() *SAMLProvider {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateOrganizationSAMLProviderResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateOrganizationSAMLProviderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateOrganizationSAMLProviderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateOrganizationSAMLProviderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateOrganizationSAMLProviderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type SearchOrganizationContentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18100,6 +18945,54 @@ func (r CreateSpaceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSSOProviderLoginsInOrganizationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SSOProviderLoginList
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSSOProviderLoginsInOrganizationResponse) GetJSON200() *SSOProviderLoginList {
+	return r.JSON200
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSSOProviderLoginsInOrganizationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSSOProviderLoginsInOrganizationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSSOProviderLoginsInOrganizationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSSOProviderLoginsInOrganizationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSSOProviderLoginsInOrganizationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23935,6 +24828,83 @@ func (c *ClientWithResponses) UpdateOrganizationMemberLastSeenAtWithResponse(ctx
 	return ParseUpdateOrganizationMemberLastSeenAtResponse(rsp)
 }
 
+// ListSAMLProvidersInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/saml (the `ListSAMLProvidersInOrganizationById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) ListSAMLProvidersInOrganizationByIdWithResponse(ctx context.Context, organizationId OrganizationId, params *ListSAMLProvidersInOrganizationByIdParams, reqEditors ...RequestEditorFn) (*ListSAMLProvidersInOrganizationByIdResponse, error) {
+	rsp, err := c.ListSAMLProvidersInOrganizationById(ctx, organizationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSAMLProvidersInOrganizationByIdResponse(rsp)
+}
+
+// CreateOrganizationSAMLProviderWithBodyWithResponse performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) CreateOrganizationSAMLProviderWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOrganizationSAMLProviderResponse, error) {
+	rsp, err := c.CreateOrganizationSAMLProviderWithBody(ctx, organizationId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOrganizationSAMLProviderResponse(rsp)
+}
+
+// CreateOrganizationSAMLProviderWithResponse performs a POST /orgs/{organizationId}/saml (the `CreateOrganizationSAMLProvider` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) CreateOrganizationSAMLProviderWithResponse(ctx context.Context, organizationId OrganizationId, body CreateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOrganizationSAMLProviderResponse, error) {
+	rsp, err := c.CreateOrganizationSAMLProvider(ctx, organizationId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOrganizationSAMLProviderResponse(rsp)
+}
+
+// DeleteOrganizationSAMLProviderWithResponse performs a DELETE /orgs/{organizationId}/saml/{samlProviderId} (the `DeleteOrganizationSAMLProvider` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) DeleteOrganizationSAMLProviderWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*DeleteOrganizationSAMLProviderResponse, error) {
+	rsp, err := c.DeleteOrganizationSAMLProvider(ctx, organizationId, samlProviderId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteOrganizationSAMLProviderResponse(rsp)
+}
+
+// GetOrganizationSAMLProviderByIdWithResponse performs a GET /orgs/{organizationId}/saml/{samlProviderId} (the `GetOrganizationSAMLProviderById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetOrganizationSAMLProviderByIdWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, reqEditors ...RequestEditorFn) (*GetOrganizationSAMLProviderByIdResponse, error) {
+	rsp, err := c.GetOrganizationSAMLProviderById(ctx, organizationId, samlProviderId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOrganizationSAMLProviderByIdResponse(rsp)
+}
+
+// UpdateOrganizationSAMLProviderWithBodyWithResponse performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request,
+// with any type of body and a specified content type.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateOrganizationSAMLProviderWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOrganizationSAMLProviderResponse, error) {
+	rsp, err := c.UpdateOrganizationSAMLProviderWithBody(ctx, organizationId, samlProviderId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOrganizationSAMLProviderResponse(rsp)
+}
+
+// UpdateOrganizationSAMLProviderWithResponse performs a PATCH /orgs/{organizationId}/saml/{samlProviderId} (the `UpdateOrganizationSAMLProvider` operationId) request.
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) UpdateOrganizationSAMLProviderWithResponse(ctx context.Context, organizationId OrganizationId, samlProviderId string, body UpdateOrganizationSAMLProviderJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOrganizationSAMLProviderResponse, error) {
+	rsp, err := c.UpdateOrganizationSAMLProvider(ctx, organizationId, samlProviderId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOrganizationSAMLProviderResponse(rsp)
+}
+
 // SearchOrganizationContentWithResponse Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -24453,6 +25423,19 @@ func (c *ClientWithResponses) CreateSpaceWithResponse(ctx context.Context, organ
 		return nil, err
 	}
 	return ParseCreateSpaceResponse(rsp)
+}
+
+// ListSSOProviderLoginsInOrganizationWithResponse How to sign in to the organization through its identity providers (no token needed).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/sso (the `ListSSOProviderLoginsInOrganization` operationId).
+func (c *ClientWithResponses) ListSSOProviderLoginsInOrganizationWithResponse(ctx context.Context, organizationId OrganizationId, reqEditors ...RequestEditorFn) (*ListSSOProviderLoginsInOrganizationResponse, error) {
+	rsp, err := c.ListSSOProviderLoginsInOrganization(ctx, organizationId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSSOProviderLoginsInOrganizationResponse(rsp)
 }
 
 // ListTeamsInOrganizationByIdWithResponse performs a GET /orgs/{organizationId}/teams (the `ListTeamsInOrganizationById` operationId) request.
@@ -27539,6 +28522,307 @@ func ParseUpdateOrganizationMemberLastSeenAtResponse(rsp *http.Response) (*Updat
 	return response, nil
 }
 
+// ParseListSAMLProvidersInOrganizationByIdResponse parses an HTTP response from a ListSAMLProvidersInOrganizationByIdWithResponse call
+func ParseListSAMLProvidersInOrganizationByIdResponse(rsp *http.Response) (*ListSAMLProvidersInOrganizationByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSAMLProvidersInOrganizationByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SAMLProviderList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateOrganizationSAMLProviderResponse parses an HTTP response from a CreateOrganizationSAMLProviderWithResponse call
+func ParseCreateOrganizationSAMLProviderResponse(rsp *http.Response) (*CreateOrganizationSAMLProviderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateOrganizationSAMLProviderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest SAMLProvider
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteOrganizationSAMLProviderResponse parses an HTTP response from a DeleteOrganizationSAMLProviderWithResponse call
+func ParseDeleteOrganizationSAMLProviderResponse(rsp *http.Response) (*DeleteOrganizationSAMLProviderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteOrganizationSAMLProviderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetOrganizationSAMLProviderByIdResponse parses an HTTP response from a GetOrganizationSAMLProviderByIdWithResponse call
+func ParseGetOrganizationSAMLProviderByIdResponse(rsp *http.Response) (*GetOrganizationSAMLProviderByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOrganizationSAMLProviderByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SAMLProvider
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateOrganizationSAMLProviderResponse parses an HTTP response from a UpdateOrganizationSAMLProviderWithResponse call
+func ParseUpdateOrganizationSAMLProviderResponse(rsp *http.Response) (*UpdateOrganizationSAMLProviderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateOrganizationSAMLProviderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SAMLProvider
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseSearchOrganizationContentResponse parses an HTTP response from a SearchOrganizationContentWithResponse call
 func ParseSearchOrganizationContentResponse(rsp *http.Response) (*SearchOrganizationContentResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -29385,6 +30669,39 @@ func ParseCreateSpaceResponse(rsp *http.Response) (*CreateSpaceResponse, error) 
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSSOProviderLoginsInOrganizationResponse parses an HTTP response from a ListSSOProviderLoginsInOrganizationWithResponse call
+func ParseListSSOProviderLoginsInOrganizationResponse(rsp *http.Response) (*ListSSOProviderLoginsInOrganizationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSSOProviderLoginsInOrganizationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SSOProviderLoginList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

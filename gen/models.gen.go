@@ -1924,6 +1924,39 @@ func (e RevisionType) Valid() bool {
 	}
 }
 
+// Defines values for SAMLProviderObject.
+const (
+	SamlProvider SAMLProviderObject = "saml-provider"
+)
+
+// Valid indicates whether the value is a known member of the SAMLProviderObject enum.
+func (e SAMLProviderObject) Valid() bool {
+	switch e {
+	case SamlProvider:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SAMLProviderStatus.
+const (
+	SAMLProviderStatusActive  SAMLProviderStatus = "active"
+	SAMLProviderStatusPending SAMLProviderStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the SAMLProviderStatus enum.
+func (e SAMLProviderStatus) Valid() bool {
+	switch e {
+	case SAMLProviderStatusActive:
+		return true
+	case SAMLProviderStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteAdaptiveSchemaObject.
 const (
 	SiteAdaptiveSchemaObjectSiteAdaptiveSchema SiteAdaptiveSchemaObject = "site-adaptive-schema"
@@ -3215,6 +3248,21 @@ type CreateOrganizationRequest struct {
 	Title        OrganizationTitle `json:"title"`
 }
 
+// CreateSAMLProviderRequest Stricter than the public API, which requires only `label`: a provider without its identity provider's entity ID, certificate and sign-in URL could not log anyone in.
+type CreateSAMLProviderRequest struct {
+	// Certificate The identity provider's signing certificate, PEM or the bare base64 body.
+	Certificate SAMLProviderCertificate `json:"certificate"`
+
+	// DefaultRole A member role, or null for a guest.
+	DefaultRole nullable.Nullable[MemberRoleOrGuest] `json:"defaultRole,omitempty"`
+
+	// DefaultTeam Id of a team of the organization that members signing in join.
+	DefaultTeam *string              `json:"defaultTeam,omitempty"`
+	EntityID    SAMLProviderEntityID `json:"entityID"`
+	Label       SAMLProviderLabel    `json:"label"`
+	SsoURL      SAMLProviderSSOURL   `json:"ssoURL"`
+}
+
 // CreateSiteRequest defines model for CreateSiteRequest.
 type CreateSiteRequest struct {
 	Spaces     *[]string       `json:"spaces,omitempty"`
@@ -3994,6 +4042,72 @@ type RevisionPage struct {
 // RevisionType defines model for RevisionType.
 type RevisionType string
 
+// SAMLProvider defines model for SAMLProvider.
+type SAMLProvider struct {
+	// Certificate The identity provider's signing certificate, PEM or the bare base64 body.
+	Certificate SAMLProviderCertificate `json:"certificate"`
+	CreatedAt   Timestamp               `json:"createdAt"`
+
+	// DefaultRole A member role, or null for a guest.
+	DefaultRole nullable.Nullable[MemberRoleOrGuest] `json:"defaultRole"`
+	DefaultTeam *Team                                `json:"defaultTeam,omitempty"`
+	EntityID    SAMLProviderEntityID                 `json:"entityID"`
+	Id          string                               `json:"id"`
+	Label       SAMLProviderLabel                    `json:"label"`
+	Object      SAMLProviderObject                   `json:"object"`
+
+	// Service quire's side of the provider, to configure in the identity provider.
+	Service struct {
+		AcsURL   string `json:"acsURL"`
+		EntityID string `json:"entityID"`
+		StartURL string `json:"startURL"`
+	} `json:"service"`
+	SsoURL SAMLProviderSSOURL `json:"ssoURL"`
+
+	// Status Always `active`; a provider is complete from its creation.
+	Status SAMLProviderStatus `json:"status"`
+	Urls   struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// SAMLProviderCertificate The identity provider's signing certificate, PEM or the bare base64 body.
+type SAMLProviderCertificate = string
+
+// SAMLProviderEntityID defines model for SAMLProviderEntityID.
+type SAMLProviderEntityID = string
+
+// SAMLProviderLabel defines model for SAMLProviderLabel.
+type SAMLProviderLabel = string
+
+// SAMLProviderList defines model for SAMLProviderList.
+type SAMLProviderList struct {
+	Count int            `json:"count"`
+	Items []SAMLProvider `json:"items"`
+	Next  *ListNext      `json:"next,omitempty"`
+}
+
+// SAMLProviderObject defines model for SAMLProviderObject.
+type SAMLProviderObject string
+
+// SAMLProviderSSOURL defines model for SAMLProviderSSOURL.
+type SAMLProviderSSOURL = string
+
+// SAMLProviderStatus Always `active`; a provider is complete from its creation.
+type SAMLProviderStatus string
+
+// SSOProviderLogin defines model for SSOProviderLogin.
+type SSOProviderLogin struct {
+	Id       string            `json:"id"`
+	Label    SAMLProviderLabel `json:"label"`
+	StartURL string            `json:"startURL"`
+}
+
+// SSOProviderLoginList defines model for SSOProviderLoginList.
+type SSOProviderLoginList struct {
+	Items []SSOProviderLogin `json:"items"`
+}
+
 // SearchPageList defines model for SearchPageList.
 type SearchPageList struct {
 	Count int                `json:"count"`
@@ -4645,6 +4759,21 @@ type UpdateOrganizationRequest struct {
 // UpdateResult defines model for UpdateResult.
 type UpdateResult string
 
+// UpdateSAMLProviderRequest defines model for UpdateSAMLProviderRequest.
+type UpdateSAMLProviderRequest struct {
+	// Certificate The identity provider's signing certificate, PEM or the bare base64 body.
+	Certificate *SAMLProviderCertificate `json:"certificate,omitempty"`
+
+	// DefaultRole A member role, or null for a guest.
+	DefaultRole nullable.Nullable[MemberRoleOrGuest] `json:"defaultRole,omitempty"`
+
+	// DefaultTeam Id of a team of the organization; the empty string clears it.
+	DefaultTeam *string               `json:"defaultTeam,omitempty"`
+	EntityID    *SAMLProviderEntityID `json:"entityID,omitempty"`
+	Label       *SAMLProviderLabel    `json:"label,omitempty"`
+	SsoURL      *SAMLProviderSSOURL   `json:"ssoURL,omitempty"`
+}
+
 // UpdateSectionGroupRequest defines model for UpdateSectionGroupRequest.
 type UpdateSectionGroupRequest struct {
 	Icon  nullable.Nullable[string] `json:"icon,omitempty"`
@@ -5013,6 +5142,15 @@ type ListTeamsForOrganizationMemberParams struct {
 
 	// Title Case-insensitive text the team title contains.
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// ListSAMLProvidersInOrganizationByIdParams defines parameters for ListSAMLProvidersInOrganizationById.
+type ListSAMLProvidersInOrganizationByIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // SearchOrganizationContentParams defines parameters for SearchOrganizationContent.
@@ -5545,6 +5683,12 @@ type IngestConversationJSONRequestBody = ConversationInput
 
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
+
+// CreateOrganizationSAMLProviderJSONRequestBody defines body for CreateOrganizationSAMLProvider for application/json ContentType.
+type CreateOrganizationSAMLProviderJSONRequestBody = CreateSAMLProviderRequest
+
+// UpdateOrganizationSAMLProviderJSONRequestBody defines body for UpdateOrganizationSAMLProvider for application/json ContentType.
+type UpdateOrganizationSAMLProviderJSONRequestBody = UpdateSAMLProviderRequest
 
 // CreateSiteJSONRequestBody defines body for CreateSite for application/json ContentType.
 type CreateSiteJSONRequestBody = CreateSiteRequest

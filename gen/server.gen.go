@@ -120,6 +120,21 @@ type ServerInterface interface {
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	// (POST /orgs/{organizationId}/ping)
 	UpdateOrganizationMemberLastSeenAt(ctx echo.Context, organizationId OrganizationId) error
+
+	// (GET /orgs/{organizationId}/saml)
+	ListSAMLProvidersInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListSAMLProvidersInOrganizationByIdParams) error
+
+	// (POST /orgs/{organizationId}/saml)
+	CreateOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId) error
+
+	// (DELETE /orgs/{organizationId}/saml/{samlProviderId})
+	DeleteOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error
+
+	// (GET /orgs/{organizationId}/saml/{samlProviderId})
+	GetOrganizationSAMLProviderById(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error
+
+	// (PATCH /orgs/{organizationId}/saml/{samlProviderId})
+	UpdateOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error
 	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
 	// (GET /orgs/{organizationId}/search)
 	SearchOrganizationContent(ctx echo.Context, organizationId OrganizationId, params SearchOrganizationContentParams) error
@@ -212,6 +227,9 @@ type ServerInterface interface {
 
 	// (POST /orgs/{organizationId}/spaces)
 	CreateSpace(ctx echo.Context, organizationId OrganizationId) error
+	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
+	// (GET /orgs/{organizationId}/sso)
+	ListSSOProviderLoginsInOrganization(ctx echo.Context, organizationId OrganizationId) error
 
 	// (GET /orgs/{organizationId}/teams)
 	ListTeamsInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListTeamsInOrganizationByIdParams) error
@@ -1321,6 +1339,126 @@ func (w *ServerInterfaceWrapper) UpdateOrganizationMemberLastSeenAt(ctx echo.Con
 	return err
 }
 
+// ListSAMLProvidersInOrganizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSAMLProvidersInOrganizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSAMLProvidersInOrganizationByIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSAMLProvidersInOrganizationById(ctx, organizationId, params)
+	return err
+}
+
+// CreateOrganizationSAMLProvider converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateOrganizationSAMLProvider(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateOrganizationSAMLProvider(ctx, organizationId)
+	return err
+}
+
+// DeleteOrganizationSAMLProvider converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteOrganizationSAMLProvider(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "samlProviderId" -------------
+	var samlProviderId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "samlProviderId", ctx.Param("samlProviderId"), &samlProviderId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter samlProviderId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteOrganizationSAMLProvider(ctx, organizationId, samlProviderId)
+	return err
+}
+
+// GetOrganizationSAMLProviderById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOrganizationSAMLProviderById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "samlProviderId" -------------
+	var samlProviderId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "samlProviderId", ctx.Param("samlProviderId"), &samlProviderId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter samlProviderId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOrganizationSAMLProviderById(ctx, organizationId, samlProviderId)
+	return err
+}
+
+// UpdateOrganizationSAMLProvider converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateOrganizationSAMLProvider(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "samlProviderId" -------------
+	var samlProviderId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "samlProviderId", ctx.Param("samlProviderId"), &samlProviderId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter samlProviderId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateOrganizationSAMLProvider(ctx, organizationId, samlProviderId)
+	return err
+}
+
 // SearchOrganizationContent converts echo context to params.
 func (w *ServerInterfaceWrapper) SearchOrganizationContent(ctx echo.Context) error {
 	var err error
@@ -2247,6 +2385,22 @@ func (w *ServerInterfaceWrapper) CreateSpace(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.CreateSpace(ctx, organizationId)
+	return err
+}
+
+// ListSSOProviderLoginsInOrganization converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSSOProviderLoginsInOrganization(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSSOProviderLoginsInOrganization(ctx, organizationId)
 	return err
 }
 
@@ -4907,6 +5061,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.GetTranslation, options.OperationMiddlewares["getTranslation"]...)
 	router.PUT(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.UpdateTranslation, options.OperationMiddlewares["updateTranslation"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/translations/:translationId/run", wrapper.RunTranslation, options.OperationMiddlewares["runTranslation"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/saml", wrapper.ListSAMLProvidersInOrganizationById, options.OperationMiddlewares["listSAMLProvidersInOrganizationById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/saml", wrapper.CreateOrganizationSAMLProvider, options.OperationMiddlewares["createOrganizationSAMLProvider"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/saml/:samlProviderId", wrapper.DeleteOrganizationSAMLProvider, options.OperationMiddlewares["deleteOrganizationSAMLProvider"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/saml/:samlProviderId", wrapper.GetOrganizationSAMLProviderById, options.OperationMiddlewares["getOrganizationSAMLProviderById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/saml/:samlProviderId", wrapper.UpdateOrganizationSAMLProvider, options.OperationMiddlewares["updateOrganizationSAMLProvider"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sso", wrapper.ListSSOProviderLoginsInOrganization, options.OperationMiddlewares["listSSOProviderLoginsInOrganization"]...)
 
 }
 
@@ -7852,6 +8012,466 @@ func (response UpdateOrganizationMemberLastSeenAt429JSONResponse) VisitUpdateOrg
 	return err
 }
 
+type ListSAMLProvidersInOrganizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListSAMLProvidersInOrganizationByIdParams
+}
+
+type ListSAMLProvidersInOrganizationByIdResponseObject interface {
+	VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error
+}
+
+type ListSAMLProvidersInOrganizationById200JSONResponse SAMLProviderList
+
+func (response ListSAMLProvidersInOrganizationById200JSONResponse) VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSAMLProvidersInOrganizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSAMLProvidersInOrganizationById400JSONResponse) VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSAMLProvidersInOrganizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSAMLProvidersInOrganizationById401JSONResponse) VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSAMLProvidersInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSAMLProvidersInOrganizationById403JSONResponse) VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSAMLProvidersInOrganizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSAMLProvidersInOrganizationById404JSONResponse) VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSAMLProvidersInOrganizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSAMLProvidersInOrganizationById429JSONResponse) VisitListSAMLProvidersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProviderRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateOrganizationSAMLProviderJSONRequestBody
+}
+
+type CreateOrganizationSAMLProviderResponseObject interface {
+	VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error
+}
+
+type CreateOrganizationSAMLProvider201JSONResponse SAMLProvider
+
+func (response CreateOrganizationSAMLProvider201JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProvider400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateOrganizationSAMLProvider400JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProvider401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateOrganizationSAMLProvider401JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProvider403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateOrganizationSAMLProvider403JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProvider404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateOrganizationSAMLProvider404JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProvider413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateOrganizationSAMLProvider413JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationSAMLProvider429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateOrganizationSAMLProvider429JSONResponse) VisitCreateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOrganizationSAMLProviderRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SamlProviderId string         `json:"samlProviderId"`
+}
+
+type DeleteOrganizationSAMLProviderResponseObject interface {
+	VisitDeleteOrganizationSAMLProviderResponse(w http.ResponseWriter) error
+}
+
+type DeleteOrganizationSAMLProvider204Response struct {
+}
+
+func (response DeleteOrganizationSAMLProvider204Response) VisitDeleteOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteOrganizationSAMLProvider401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteOrganizationSAMLProvider401JSONResponse) VisitDeleteOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOrganizationSAMLProvider403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteOrganizationSAMLProvider403JSONResponse) VisitDeleteOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOrganizationSAMLProvider404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteOrganizationSAMLProvider404JSONResponse) VisitDeleteOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOrganizationSAMLProvider429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteOrganizationSAMLProvider429JSONResponse) VisitDeleteOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationSAMLProviderByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SamlProviderId string         `json:"samlProviderId"`
+}
+
+type GetOrganizationSAMLProviderByIdResponseObject interface {
+	VisitGetOrganizationSAMLProviderByIdResponse(w http.ResponseWriter) error
+}
+
+type GetOrganizationSAMLProviderById200JSONResponse SAMLProvider
+
+func (response GetOrganizationSAMLProviderById200JSONResponse) VisitGetOrganizationSAMLProviderByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationSAMLProviderById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOrganizationSAMLProviderById401JSONResponse) VisitGetOrganizationSAMLProviderByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationSAMLProviderById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOrganizationSAMLProviderById403JSONResponse) VisitGetOrganizationSAMLProviderByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationSAMLProviderById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOrganizationSAMLProviderById404JSONResponse) VisitGetOrganizationSAMLProviderByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationSAMLProviderById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOrganizationSAMLProviderById429JSONResponse) VisitGetOrganizationSAMLProviderByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProviderRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SamlProviderId string         `json:"samlProviderId"`
+	Body           *UpdateOrganizationSAMLProviderJSONRequestBody
+}
+
+type UpdateOrganizationSAMLProviderResponseObject interface {
+	VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error
+}
+
+type UpdateOrganizationSAMLProvider200JSONResponse SAMLProvider
+
+func (response UpdateOrganizationSAMLProvider200JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProvider400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateOrganizationSAMLProvider400JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProvider401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateOrganizationSAMLProvider401JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProvider403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateOrganizationSAMLProvider403JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProvider404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateOrganizationSAMLProvider404JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProvider413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateOrganizationSAMLProvider413JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationSAMLProvider429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateOrganizationSAMLProvider429JSONResponse) VisitUpdateOrganizationSAMLProviderResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchOrganizationContentRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	Params         SearchOrganizationContentParams
@@ -10725,6 +11345,42 @@ func (response CreateSpace413JSONResponse) VisitCreateSpaceResponse(w http.Respo
 type CreateSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response CreateSpace429JSONResponse) VisitCreateSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSSOProviderLoginsInOrganizationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+}
+
+type ListSSOProviderLoginsInOrganizationResponseObject interface {
+	VisitListSSOProviderLoginsInOrganizationResponse(w http.ResponseWriter) error
+}
+
+type ListSSOProviderLoginsInOrganization200JSONResponse SSOProviderLoginList
+
+func (response ListSSOProviderLoginsInOrganization200JSONResponse) VisitListSSOProviderLoginsInOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSSOProviderLoginsInOrganization429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSSOProviderLoginsInOrganization429JSONResponse) VisitListSSOProviderLoginsInOrganizationResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -17435,6 +18091,21 @@ type StrictServerInterface interface {
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	// (POST /orgs/{organizationId}/ping)
 	UpdateOrganizationMemberLastSeenAt(ctx context.Context, request UpdateOrganizationMemberLastSeenAtRequestObject) (UpdateOrganizationMemberLastSeenAtResponseObject, error)
+
+	// (GET /orgs/{organizationId}/saml)
+	ListSAMLProvidersInOrganizationById(ctx context.Context, request ListSAMLProvidersInOrganizationByIdRequestObject) (ListSAMLProvidersInOrganizationByIdResponseObject, error)
+
+	// (POST /orgs/{organizationId}/saml)
+	CreateOrganizationSAMLProvider(ctx context.Context, request CreateOrganizationSAMLProviderRequestObject) (CreateOrganizationSAMLProviderResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/saml/{samlProviderId})
+	DeleteOrganizationSAMLProvider(ctx context.Context, request DeleteOrganizationSAMLProviderRequestObject) (DeleteOrganizationSAMLProviderResponseObject, error)
+
+	// (GET /orgs/{organizationId}/saml/{samlProviderId})
+	GetOrganizationSAMLProviderById(ctx context.Context, request GetOrganizationSAMLProviderByIdRequestObject) (GetOrganizationSAMLProviderByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/saml/{samlProviderId})
+	UpdateOrganizationSAMLProvider(ctx context.Context, request UpdateOrganizationSAMLProviderRequestObject) (UpdateOrganizationSAMLProviderResponseObject, error)
 	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
 	// (GET /orgs/{organizationId}/search)
 	SearchOrganizationContent(ctx context.Context, request SearchOrganizationContentRequestObject) (SearchOrganizationContentResponseObject, error)
@@ -17527,6 +18198,9 @@ type StrictServerInterface interface {
 
 	// (POST /orgs/{organizationId}/spaces)
 	CreateSpace(ctx context.Context, request CreateSpaceRequestObject) (CreateSpaceResponseObject, error)
+	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
+	// (GET /orgs/{organizationId}/sso)
+	ListSSOProviderLoginsInOrganization(ctx context.Context, request ListSSOProviderLoginsInOrganizationRequestObject) (ListSSOProviderLoginsInOrganizationResponseObject, error)
 
 	// (GET /orgs/{organizationId}/teams)
 	ListTeamsInOrganizationById(ctx context.Context, request ListTeamsInOrganizationByIdRequestObject) (ListTeamsInOrganizationByIdResponseObject, error)
@@ -18829,6 +19503,181 @@ func (sh *strictHandler) UpdateOrganizationMemberLastSeenAt(ctx echo.Context, or
 	return nil
 }
 
+// ListSAMLProvidersInOrganizationById operation middleware
+func (sh *strictHandler) ListSAMLProvidersInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListSAMLProvidersInOrganizationByIdParams) error {
+	var request ListSAMLProvidersInOrganizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSAMLProvidersInOrganizationById(ctx.Request().Context(), request.(ListSAMLProvidersInOrganizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSAMLProvidersInOrganizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSAMLProvidersInOrganizationByIdResponseObject); ok {
+		return validResponse.VisitListSAMLProvidersInOrganizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateOrganizationSAMLProvider operation middleware
+func (sh *strictHandler) CreateOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateOrganizationSAMLProviderRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateOrganizationSAMLProviderJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOrganizationSAMLProvider(ctx.Request().Context(), request.(CreateOrganizationSAMLProviderRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOrganizationSAMLProvider")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateOrganizationSAMLProviderResponseObject); ok {
+		return validResponse.VisitCreateOrganizationSAMLProviderResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteOrganizationSAMLProvider operation middleware
+func (sh *strictHandler) DeleteOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error {
+	var request DeleteOrganizationSAMLProviderRequestObject
+
+	request.OrganizationId = organizationId
+	request.SamlProviderId = samlProviderId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteOrganizationSAMLProvider(ctx.Request().Context(), request.(DeleteOrganizationSAMLProviderRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteOrganizationSAMLProvider")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteOrganizationSAMLProviderResponseObject); ok {
+		return validResponse.VisitDeleteOrganizationSAMLProviderResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOrganizationSAMLProviderById operation middleware
+func (sh *strictHandler) GetOrganizationSAMLProviderById(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error {
+	var request GetOrganizationSAMLProviderByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SamlProviderId = samlProviderId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOrganizationSAMLProviderById(ctx.Request().Context(), request.(GetOrganizationSAMLProviderByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOrganizationSAMLProviderById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOrganizationSAMLProviderByIdResponseObject); ok {
+		return validResponse.VisitGetOrganizationSAMLProviderByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateOrganizationSAMLProvider operation middleware
+func (sh *strictHandler) UpdateOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error {
+	var request UpdateOrganizationSAMLProviderRequestObject
+
+	request.OrganizationId = organizationId
+	request.SamlProviderId = samlProviderId
+
+	var body UpdateOrganizationSAMLProviderJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateOrganizationSAMLProvider(ctx.Request().Context(), request.(UpdateOrganizationSAMLProviderRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateOrganizationSAMLProvider")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateOrganizationSAMLProviderResponseObject); ok {
+		return validResponse.VisitUpdateOrganizationSAMLProviderResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // SearchOrganizationContent operation middleware
 func (sh *strictHandler) SearchOrganizationContent(ctx echo.Context, organizationId OrganizationId, params SearchOrganizationContentParams) error {
 	var request SearchOrganizationContentRequestObject
@@ -19918,6 +20767,31 @@ func (sh *strictHandler) CreateSpace(ctx echo.Context, organizationId Organizati
 		return err
 	} else if validResponse, ok := response.(CreateSpaceResponseObject); ok {
 		return validResponse.VisitCreateSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSSOProviderLoginsInOrganization operation middleware
+func (sh *strictHandler) ListSSOProviderLoginsInOrganization(ctx echo.Context, organizationId OrganizationId) error {
+	var request ListSSOProviderLoginsInOrganizationRequestObject
+
+	request.OrganizationId = organizationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSSOProviderLoginsInOrganization(ctx.Request().Context(), request.(ListSSOProviderLoginsInOrganizationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSSOProviderLoginsInOrganization")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSSOProviderLoginsInOrganizationResponseObject); ok {
+		return validResponse.VisitListSSOProviderLoginsInOrganizationResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -59,6 +59,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixSiteRows()...)
 	rows = append(rows, matrixConversationRows()...)
 	rows = append(rows, matrixTranslationRows()...)
+	rows = append(rows, matrixSSORows()...)
 	return rows
 }
 

@@ -98,6 +98,9 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	// token: they carry their own proof.
 	e.GET(fileRoute, s.serveFile)
 	e.GET(pdfRoute, s.servePDF)
+	e.GET(samlStartRoute, s.serveSAMLStart)
+	e.POST(samlACSRoute, s.serveSAMLACS)
+	e.GET(samlMetadataRoute, s.serveSAMLMetadata)
 	contract, err := contractFiles()
 	if err != nil {
 		return nil, err

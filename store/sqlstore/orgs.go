@@ -207,6 +207,9 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 			err = errors.Join(err, set("logo", nullString(upd.Logo)))
 		}
 		if upd.SSO != nil {
+			if e := checkSSOOff(ctx, tx, id, *upd.SSO); e != nil {
+				return e
+			}
 			err = errors.Join(err, set("sso", *upd.SSO))
 		}
 		if upd.AI != nil {

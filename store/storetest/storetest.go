@@ -42,6 +42,8 @@ func Run(t *testing.T, open Opener) {
 		{"ConversationsIngest", conversationsIngest},
 		{"ConversationsAnalysis", conversationsAnalysis},
 		{"Translations", translations},
+		{"SAMLProviders", samlProviders},
+		{"SAMLLogins", samlLogins},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}

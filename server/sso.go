@@ -1,0 +1,187 @@
+package server
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"net/url"
+	"strings"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// The SAML providers of organizations (seed §4.4): only admins manage them; the login infos are
+// public, as the sign-in page of an organization needs them before anyone has a token.
+
+// samlURL is quire's own URL of a provider's SAML endpoint: start, acs or metadata (the SP entity id).
+func (s *Server) samlURL(providerID, what string) string {
+	return s.BaseURL + "/sso/saml/" + url.PathEscape(providerID) + "/" + what
+}
+
+func (s *Server) toAPISAMLProvider(p *store.SAMLProvider) gen.SAMLProvider {
+	out := gen.SAMLProvider{
+		Object:      gen.SamlProvider,
+		Id:          p.ID,
+		Label:       p.Label,
+		SsoURL:      p.SSOURL,
+		EntityID:    p.EntityID,
+		Certificate: p.Certificate,
+		DefaultRole: apiRole(p.DefaultRole),
+		CreatedAt:   p.CreatedAt,
+		Status:      gen.SAMLProviderStatusActive,
+	}
+	if p.DefaultTeam != nil {
+		// Only admins see providers, and admins manage every team.
+		t := toAPITeam(p.DefaultTeam, store.RoleAdmin)
+		out.DefaultTeam = &t
+	}
+	out.Service.AcsURL = s.samlURL(p.ID, "acs")
+	out.Service.StartURL = s.samlURL(p.ID, "start")
+	out.Service.EntityID = s.samlURL(p.ID, "metadata")
+	out.Urls.Location = s.apiURL("/orgs/" + p.OrganizationID + "/saml/" + p.ID)
+	return out
+}
+
+// parseIdPCertificate reads an identity provider's certificate as admins paste it: PEM, or the
+// base64 body of the DER as metadata files and IdP consoles hand it out (whitespace allowed).
+func parseIdPCertificate(text string) (*x509.Certificate, error) {
+	der := []byte(nil)
+	if block, _ := pem.Decode([]byte(strings.TrimSpace(text))); block != nil {
+		if block.Type != "CERTIFICATE" {
+			return nil, badRequest("certificate: a PEM block of type " + block.Type + " is not a CERTIFICATE.")
+		}
+		der = block.Bytes
+	} else {
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
+		if err != nil {
+			return nil, badRequest("certificate: neither PEM nor the base64 body of an X.509 certificate.")
+		}
+		der = b
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, badRequest("certificate: not a parseable X.509 certificate (" + err.Error() + ").")
+	}
+	return cert, nil
+}
+
+// checkSSOURL requires an absolute http(s) URL: browsers are sent there.
+func checkSSOURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return badRequest("ssoURL: an absolute http or https URL is required.")
+	}
+	return nil
+}
+
+func (s *Server) ListSAMLProvidersInOrganizationById(ctx context.Context, req gen.ListSAMLProvidersInOrganizationByIdRequestObject) (gen.ListSAMLProvidersInOrganizationByIdResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindSAMLProviders(ctx, req.OrganizationId, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.SAMLProvider, len(list.Items))
+	for i, p := range list.Items {
+		items[i] = s.toAPISAMLProvider(p)
+	}
+	return gen.ListSAMLProvidersInOrganizationById200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+func (s *Server) CreateOrganizationSAMLProvider(ctx context.Context, req gen.CreateOrganizationSAMLProviderRequestObject) (gen.CreateOrganizationSAMLProviderResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	b := req.Body
+	if _, err := parseIdPCertificate(b.Certificate); err != nil {
+		return nil, err
+	}
+	if err := checkSSOURL(b.SsoURL); err != nil {
+		return nil, err
+	}
+	c := store.SAMLProviderCreate{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SsoURL}
+	if b.DefaultTeam != nil {
+		c.DefaultTeamID = *b.DefaultTeam
+	}
+	if b.DefaultRole.IsSpecified() {
+		r := storeRole(b.DefaultRole)
+		c.DefaultRole = &r
+	}
+	p, err := s.Store.CreateSAMLProvider(ctx, req.OrganizationId, c)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateOrganizationSAMLProvider201JSONResponse(s.toAPISAMLProvider(p)), nil
+}
+
+func (s *Server) GetOrganizationSAMLProviderById(ctx context.Context, req gen.GetOrganizationSAMLProviderByIdRequestObject) (gen.GetOrganizationSAMLProviderByIdResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	p, err := s.Store.FindSAMLProvider(ctx, req.OrganizationId, req.SamlProviderId)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetOrganizationSAMLProviderById200JSONResponse(s.toAPISAMLProvider(p)), nil
+}
+
+func (s *Server) UpdateOrganizationSAMLProvider(ctx context.Context, req gen.UpdateOrganizationSAMLProviderRequestObject) (gen.UpdateOrganizationSAMLProviderResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	b := req.Body
+	if b.Certificate != nil {
+		if _, err := parseIdPCertificate(*b.Certificate); err != nil {
+			return nil, err
+		}
+	}
+	if b.SsoURL != nil {
+		if err := checkSSOURL(*b.SsoURL); err != nil {
+			return nil, err
+		}
+	}
+	upd := store.SAMLProviderUpdate{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SsoURL,
+		DefaultTeamID: b.DefaultTeam}
+	if b.DefaultRole.IsSpecified() {
+		r := storeRole(b.DefaultRole)
+		upd.DefaultRole = &r
+	}
+	p, err := s.Store.UpdateSAMLProvider(ctx, req.OrganizationId, req.SamlProviderId, upd)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateOrganizationSAMLProvider200JSONResponse(s.toAPISAMLProvider(p)), nil
+}
+
+func (s *Server) DeleteOrganizationSAMLProvider(ctx context.Context, req gen.DeleteOrganizationSAMLProviderRequestObject) (gen.DeleteOrganizationSAMLProviderResponseObject, error) {
+	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteSAMLProvider(ctx, req.OrganizationId, req.SamlProviderId); err != nil {
+		return nil, err
+	}
+	return gen.DeleteOrganizationSAMLProvider204Response{}, nil
+}
+
+func (s *Server) ListSSOProviderLoginsInOrganization(ctx context.Context, req gen.ListSSOProviderLoginsInOrganizationRequestObject) (gen.ListSSOProviderLoginsInOrganizationResponseObject, error) {
+	// Public: anyone may see how to sign in to an organization whose id they know. An unknown
+	// organization lists no login, as one without providers does: existence is not told.
+	out := gen.ListSSOProviderLoginsInOrganization200JSONResponse{Items: []gen.SSOProviderLogin{}}
+	p := store.Page{}
+	for {
+		list, err := s.Store.FindSAMLProviders(ctx, req.OrganizationId, store.Page{Cursor: p.Cursor, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		for _, pr := range list.Items {
+			out.Items = append(out.Items, gen.SSOProviderLogin{Id: pr.ID, Label: pr.Label, StartURL: s.samlURL(pr.ID, "start")})
+		}
+		if list.Next == "" {
+			return out, nil
+		}
+		p.Cursor = list.Next
+	}
+}
