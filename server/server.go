@@ -30,6 +30,8 @@ type Server struct {
 	// Fetcher makes every server-side request to another server (files of a content batch given
 	// by URL…), under its address rules.
 	Fetcher *fetch.Fetcher
+	// WakeJobs, when set, is called after a request queued a job (the runner's Wake).
+	WakeJobs func()
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

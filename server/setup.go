@@ -83,6 +83,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	// token: they carry their own proof.
 	e.GET(fileRoute, s.serveFile)
 	e.GET(pdfRoute, s.servePDF)
+	e.GET(openAPIDocumentRoute, s.serveOpenAPIDocument)
 	contract, err := contractFiles()
 	if err != nil {
 		return nil, err

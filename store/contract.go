@@ -17,6 +17,7 @@ type Store interface {
 	Comments
 	Sites
 	Jobs
+	OpenAPISpecs
 	Admin
 }
 

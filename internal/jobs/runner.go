@@ -32,11 +32,12 @@ type Runner struct {
 	Handlers map[string]Handler
 	// Observe, when set, is told of every run (the metrics' hook).
 	Observe func(kind string, err error)
+	wake    chan struct{}
 }
 
 // New returns a runner with quire's job handlers.
 func New(st store.Store, log *slog.Logger) *Runner {
-	return &Runner{Store: st, Log: log, Handlers: map[string]Handler{
+	return &Runner{Store: st, Log: log, wake: make(chan struct{}, 1), Handlers: map[string]Handler{
 		PurgeDeletedSpaces: {
 			Every: time.Hour,
 			Run: func(ctx context.Context, _ string) error {
@@ -100,6 +101,15 @@ func (r *Runner) RunDue(ctx context.Context) (int, error) {
 	return len(jobs), nil
 }
 
+// Wake makes Loop look for due jobs now rather than at its next tick: a request that queued a
+// job calls it so the job does not wait for the interval.
+func (r *Runner) Wake() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Loop runs due jobs every interval until ctx ends.
 func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
@@ -112,6 +122,7 @@ func (r *Runner) Loop(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-r.wake:
 		}
 	}
 }
