@@ -369,15 +369,18 @@ func (e CommentStatusFilter) Valid() bool {
 
 // Defines values for ContentLocationKind.
 const (
-	ContentLocationKindFile ContentLocationKind = "file"
-	ContentLocationKindPage ContentLocationKind = "page"
-	ContentLocationKindUrl  ContentLocationKind = "url"
+	ContentLocationKindFile    ContentLocationKind = "file"
+	ContentLocationKindOpenapi ContentLocationKind = "openapi"
+	ContentLocationKindPage    ContentLocationKind = "page"
+	ContentLocationKindUrl     ContentLocationKind = "url"
 )
 
 // Valid indicates whether the value is a known member of the ContentLocationKind enum.
 func (e ContentLocationKind) Valid() bool {
 	switch e {
 	case ContentLocationKindFile:
+		return true
+	case ContentLocationKindOpenapi:
 		return true
 	case ContentLocationKindPage:
 		return true
@@ -2894,10 +2897,11 @@ type CommentStatusFilter string
 // Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 type Condition = string
 
-// ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
+// ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, an OpenAPI specification of the organization (`kind: openapi` with organization and openAPISpec), or a URL (`kind: url` with url; also a link to a page, file or specification that is not there, as written).
 type ContentLocation struct {
 	File         *RevisionFile       `json:"file,omitempty"`
 	Kind         ContentLocationKind `json:"kind"`
+	OpenAPISpec  *OpenAPISpec        `json:"openAPISpec,omitempty"`
 	Organization *Organization       `json:"organization,omitempty"`
 
 	// Page A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
@@ -2973,7 +2977,7 @@ type ContentReferenceUsage struct {
 	// Status `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
 	Status LinkStatus `json:"status"`
 
-	// TargetReference Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
+	// TargetReference Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, an OpenAPI specification of the organization (`kind: openapi` with organization and openAPISpec), or a URL (`kind: url` with url; also a link to a page, file or specification that is not there, as written).
 	TargetReference ContentLocation `json:"targetReference"`
 }
 

@@ -403,3 +403,33 @@ func (s *Store) QueueOpenAPIRefresh(ctx context.Context, processedBefore time.Ti
 	})
 	return n, err
 }
+
+// addOpenAPISpecs adds to a revision's files set (store.LinkStatus) the OpenAPI specifications
+// of its organization that its links name, so a block naming a missing one is a broken link.
+func addOpenAPISpecs(ctx context.Context, q querier, revisionID string, links []store.Link, files map[string]bool) error {
+	var slugs []string
+	for _, l := range links {
+		if l.Kind == "openapi" {
+			slugs = append(slugs, l.Target)
+		}
+	}
+	if len(slugs) == 0 {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT o.slug FROM openapi_specs o
+		JOIN spaces s ON s.organization_id = o.organization_id
+		JOIN revisions r ON r.space_id = s.id
+		WHERE r.id = ? AND o.slug IN (SELECT value FROM json_each(?))`, revisionID, jsonStrings(slugs))
+	if err != nil {
+		return fmt.Errorf("store: unable to read OpenAPI specifications: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var slug string
+		if err := rows.Scan(&slug); err != nil {
+			return fmt.Errorf("store: unable to read OpenAPI specifications: %w", err)
+		}
+		files[store.OpenAPILinkKey(slug)] = true
+	}
+	return rows.Err()
+}
