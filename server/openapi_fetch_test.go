@@ -20,12 +20,14 @@ type docServer struct {
 	status int
 	hold   chan struct{} // when set, an answer waits for it to close
 	held   chan struct{} // closed when a request is waiting on hold
+	hits   map[string]int
 }
 
 func newDocServer(t *testing.T, doc string) *docServer {
-	d := &docServer{doc: doc, status: http.StatusOK}
+	d := &docServer{doc: doc, status: http.StatusOK, hits: map[string]int{}}
 	d.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d.mu.Lock()
+		d.hits[r.URL.Path]++
 		doc, status, hold, held := d.doc, d.status, d.hold, d.held
 		d.mu.Unlock()
 		if hold != nil {
@@ -144,6 +146,20 @@ func TestOpenAPIURLSources(t *testing.T) {
 		wantProcessError(t, got, gen.OpenAPISpecProcessingErrorCodeFetchError, "limit")
 		if got.LastProcessedErrors[0].Code != "TOO_LARGE" {
 			t.Fatalf("error code %q", got.LastProcessedErrors[0].Code)
+		}
+	})
+
+	t.Run("RefsToOtherDocumentsAreNotFetched", func(t *testing.T) {
+		docs.set(strings.Replace(petstore30, "          description: The pets.\n",
+			"          description: The pets.\n          content:\n            application/json:\n              schema:\n                $ref: '"+
+				docs.URL+"/pet.yaml#/Pet'\n", 1), http.StatusOK)
+		w.put(t, "remote-ref", map[string]any{"url": docs.URL + "/with-ref.yaml"})
+		w.runJobs(t)
+		wantProcessError(t, w.spec(t, "remote-ref"), gen.OpenAPISpecProcessingErrorCodeParseError, docs.URL+"/pet.yaml")
+		docs.mu.Lock()
+		defer docs.mu.Unlock()
+		if docs.hits["/with-ref.yaml"] != 1 || docs.hits["/pet.yaml"] != 0 {
+			t.Fatalf("requests: %v", docs.hits)
 		}
 	})
 
