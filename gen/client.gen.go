@@ -266,6 +266,78 @@ type ClientInterface interface {
 	// ListTeamsForOrganizationMember performs a GET /orgs/{organizationId}/members/{userId}/teams (the `ListTeamsForOrganizationMember` operationId) request.
 	ListTeamsForOrganizationMember(ctx context.Context, organizationId OrganizationId, userId UserId, params *ListTeamsForOrganizationMemberParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListOpenAPISpecs The organization's OpenAPI specifications, by slug.
+	//
+	// Corresponds with GET /orgs/{organizationId}/openapi (the `ListOpenAPISpecs` operationId).
+	ListOpenAPISpecs(ctx context.Context, organizationId OrganizationId, params *ListOpenAPISpecsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOpenAPISpecWithBody Add a specification; it is fetched and parsed in the background.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+	CreateOpenAPISpecWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOpenAPISpec Add a specification; it is fetched and parsed in the background.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+	CreateOpenAPISpec(ctx context.Context, organizationId OrganizationId, body CreateOpenAPISpecJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteOpenAPISpecBySlug Delete the specification and its versions (204 also when there is none).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/openapi/{specSlug} (the `DeleteOpenAPISpecBySlug` operationId).
+	DeleteOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOpenAPISpecBySlug performs a GET /orgs/{organizationId}/openapi/{specSlug} (the `GetOpenAPISpecBySlug` operationId) request.
+	GetOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOpenAPISpecBySlugWithBody Change who can read the specification's documents.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+	UpdateOpenAPISpecBySlugWithBody(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOpenAPISpecBySlug Change who can read the specification's documents.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+	UpdateOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body UpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOrUpdateOpenAPISpecBySlugWithBody Set the source of the specification with this slug, creating it when absent.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+	CreateOrUpdateOpenAPISpecBySlugWithBody(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOrUpdateOpenAPISpecBySlug Set the source of the specification with this slug, creating it when absent.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+	CreateOrUpdateOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body CreateOrUpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOpenAPISpecVersions The specification's versions, newest first.
+	//
+	// Corresponds with GET /orgs/{organizationId}/openapi/{specSlug}/versions (the `ListOpenAPISpecVersions` operationId).
+	ListOpenAPISpecVersions(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, params *ListOpenAPISpecVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLatestOpenAPISpecVersion performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest (the `GetLatestOpenAPISpecVersion` operationId) request.
+	GetLatestOpenAPISpecVersion(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLatestOpenAPISpecVersionContent performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content (the `GetLatestOpenAPISpecVersionContent` operationId) request.
+	GetLatestOpenAPISpecVersionContent(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOpenAPISpecVersionById performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId} (the `GetOpenAPISpecVersionById` operationId) request.
+	GetOpenAPISpecVersionById(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOpenAPISpecVersionContentById performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content (the `GetOpenAPISpecVersionContentById` operationId) request.
+	GetOpenAPISpecVersionContentById(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	//
 	// Corresponds with POST /orgs/{organizationId}/ping (the `UpdateOrganizationMemberLastSeenAt` operationId).
@@ -1567,6 +1639,218 @@ func (c *Client) SetUserAsSSOMemberForOrganization(ctx context.Context, organiza
 // ListTeamsForOrganizationMember performs a GET /orgs/{organizationId}/members/{userId}/teams (the `ListTeamsForOrganizationMember` operationId) request.
 func (c *Client) ListTeamsForOrganizationMember(ctx context.Context, organizationId OrganizationId, userId UserId, params *ListTeamsForOrganizationMemberParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListTeamsForOrganizationMemberRequest(c.Server, organizationId, userId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOpenAPISpecs The organization's OpenAPI specifications, by slug.
+//
+// Corresponds with GET /orgs/{organizationId}/openapi (the `ListOpenAPISpecs` operationId).
+func (c *Client) ListOpenAPISpecs(ctx context.Context, organizationId OrganizationId, params *ListOpenAPISpecsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOpenAPISpecsRequest(c.Server, organizationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOpenAPISpecWithBody Add a specification; it is fetched and parsed in the background.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+func (c *Client) CreateOpenAPISpecWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOpenAPISpecRequestWithBody(c.Server, organizationId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOpenAPISpec Add a specification; it is fetched and parsed in the background.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+func (c *Client) CreateOpenAPISpec(ctx context.Context, organizationId OrganizationId, body CreateOpenAPISpecJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOpenAPISpecRequest(c.Server, organizationId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteOpenAPISpecBySlug Delete the specification and its versions (204 also when there is none).
+//
+// Corresponds with DELETE /orgs/{organizationId}/openapi/{specSlug} (the `DeleteOpenAPISpecBySlug` operationId).
+func (c *Client) DeleteOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteOpenAPISpecBySlugRequest(c.Server, organizationId, specSlug)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOpenAPISpecBySlug performs a GET /orgs/{organizationId}/openapi/{specSlug} (the `GetOpenAPISpecBySlug` operationId) request.
+func (c *Client) GetOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOpenAPISpecBySlugRequest(c.Server, organizationId, specSlug)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOpenAPISpecBySlugWithBody Change who can read the specification's documents.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+func (c *Client) UpdateOpenAPISpecBySlugWithBody(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOpenAPISpecBySlugRequestWithBody(c.Server, organizationId, specSlug, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOpenAPISpecBySlug Change who can read the specification's documents.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+func (c *Client) UpdateOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body UpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOpenAPISpecBySlugRequest(c.Server, organizationId, specSlug, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOrUpdateOpenAPISpecBySlugWithBody Set the source of the specification with this slug, creating it when absent.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+func (c *Client) CreateOrUpdateOpenAPISpecBySlugWithBody(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOrUpdateOpenAPISpecBySlugRequestWithBody(c.Server, organizationId, specSlug, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOrUpdateOpenAPISpecBySlug Set the source of the specification with this slug, creating it when absent.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+func (c *Client) CreateOrUpdateOpenAPISpecBySlug(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body CreateOrUpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOrUpdateOpenAPISpecBySlugRequest(c.Server, organizationId, specSlug, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOpenAPISpecVersions The specification's versions, newest first.
+//
+// Corresponds with GET /orgs/{organizationId}/openapi/{specSlug}/versions (the `ListOpenAPISpecVersions` operationId).
+func (c *Client) ListOpenAPISpecVersions(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, params *ListOpenAPISpecVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOpenAPISpecVersionsRequest(c.Server, organizationId, specSlug, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLatestOpenAPISpecVersion performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest (the `GetLatestOpenAPISpecVersion` operationId) request.
+func (c *Client) GetLatestOpenAPISpecVersion(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLatestOpenAPISpecVersionRequest(c.Server, organizationId, specSlug)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLatestOpenAPISpecVersionContent performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content (the `GetLatestOpenAPISpecVersionContent` operationId) request.
+func (c *Client) GetLatestOpenAPISpecVersionContent(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLatestOpenAPISpecVersionContentRequest(c.Server, organizationId, specSlug)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOpenAPISpecVersionById performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId} (the `GetOpenAPISpecVersionById` operationId) request.
+func (c *Client) GetOpenAPISpecVersionById(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOpenAPISpecVersionByIdRequest(c.Server, organizationId, specSlug, versionId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOpenAPISpecVersionContentById performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content (the `GetOpenAPISpecVersionContentById` operationId) request.
+func (c *Client) GetOpenAPISpecVersionContentById(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOpenAPISpecVersionContentByIdRequest(c.Server, organizationId, specSlug, versionId)
 	if err != nil {
 		return nil, err
 	}
@@ -5593,6 +5877,574 @@ func NewListTeamsForOrganizationMemberRequest(server string, organizationId Orga
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListOpenAPISpecsRequest constructs an http.Request for the ListOpenAPISpecs method
+func NewListOpenAPISpecsRequest(server string, organizationId OrganizationId, params *ListOpenAPISpecsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateOpenAPISpecRequest calls the generic CreateOpenAPISpec builder with application/json body
+func NewCreateOpenAPISpecRequest(server string, organizationId OrganizationId, body CreateOpenAPISpecJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateOpenAPISpecRequestWithBody(server, organizationId, "application/json", bodyReader)
+}
+
+// NewCreateOpenAPISpecRequestWithBody constructs an http.Request for the CreateOpenAPISpec method, with any body, and a specified content type
+func NewCreateOpenAPISpecRequestWithBody(server string, organizationId OrganizationId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteOpenAPISpecBySlugRequest constructs an http.Request for the DeleteOpenAPISpecBySlug method
+func NewDeleteOpenAPISpecBySlugRequest(server string, organizationId OrganizationId, specSlug SpecSlug) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetOpenAPISpecBySlugRequest constructs an http.Request for the GetOpenAPISpecBySlug method
+func NewGetOpenAPISpecBySlugRequest(server string, organizationId OrganizationId, specSlug SpecSlug) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateOpenAPISpecBySlugRequest calls the generic UpdateOpenAPISpecBySlug builder with application/json body
+func NewUpdateOpenAPISpecBySlugRequest(server string, organizationId OrganizationId, specSlug SpecSlug, body UpdateOpenAPISpecBySlugJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateOpenAPISpecBySlugRequestWithBody(server, organizationId, specSlug, "application/json", bodyReader)
+}
+
+// NewUpdateOpenAPISpecBySlugRequestWithBody constructs an http.Request for the UpdateOpenAPISpecBySlug method, with any body, and a specified content type
+func NewUpdateOpenAPISpecBySlugRequestWithBody(server string, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateOrUpdateOpenAPISpecBySlugRequest calls the generic CreateOrUpdateOpenAPISpecBySlug builder with application/json body
+func NewCreateOrUpdateOpenAPISpecBySlugRequest(server string, organizationId OrganizationId, specSlug SpecSlug, body CreateOrUpdateOpenAPISpecBySlugJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateOrUpdateOpenAPISpecBySlugRequestWithBody(server, organizationId, specSlug, "application/json", bodyReader)
+}
+
+// NewCreateOrUpdateOpenAPISpecBySlugRequestWithBody constructs an http.Request for the CreateOrUpdateOpenAPISpecBySlug method, with any body, and a specified content type
+func NewCreateOrUpdateOpenAPISpecBySlugRequestWithBody(server string, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListOpenAPISpecVersionsRequest constructs an http.Request for the ListOpenAPISpecVersions method
+func NewListOpenAPISpecVersionsRequest(server string, organizationId OrganizationId, specSlug SpecSlug, params *ListOpenAPISpecVersionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s/versions", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetLatestOpenAPISpecVersionRequest constructs an http.Request for the GetLatestOpenAPISpecVersion method
+func NewGetLatestOpenAPISpecVersionRequest(server string, organizationId OrganizationId, specSlug SpecSlug) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s/versions/latest", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetLatestOpenAPISpecVersionContentRequest constructs an http.Request for the GetLatestOpenAPISpecVersionContent method
+func NewGetLatestOpenAPISpecVersionContentRequest(server string, organizationId OrganizationId, specSlug SpecSlug) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s/versions/latest/content", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetOpenAPISpecVersionByIdRequest constructs an http.Request for the GetOpenAPISpecVersionById method
+func NewGetOpenAPISpecVersionByIdRequest(server string, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "versionId", versionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s/versions/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetOpenAPISpecVersionContentByIdRequest constructs an http.Request for the GetOpenAPISpecVersionContentById method
+func NewGetOpenAPISpecVersionContentByIdRequest(server string, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "specSlug", specSlug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "versionId", versionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/openapi/%s/versions/%s/content", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -12932,6 +13784,94 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	ListTeamsForOrganizationMemberWithResponse(ctx context.Context, organizationId OrganizationId, userId UserId, params *ListTeamsForOrganizationMemberParams, reqEditors ...RequestEditorFn) (*ListTeamsForOrganizationMemberResponse, error)
 
+	// ListOpenAPISpecsWithResponse The organization's OpenAPI specifications, by slug.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/openapi (the `ListOpenAPISpecs` operationId).
+	ListOpenAPISpecsWithResponse(ctx context.Context, organizationId OrganizationId, params *ListOpenAPISpecsParams, reqEditors ...RequestEditorFn) (*ListOpenAPISpecsResponse, error)
+
+	// CreateOpenAPISpecWithBodyWithResponse Add a specification; it is fetched and parsed in the background.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+	CreateOpenAPISpecWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOpenAPISpecResponse, error)
+
+	// CreateOpenAPISpecWithResponse Add a specification; it is fetched and parsed in the background.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+	CreateOpenAPISpecWithResponse(ctx context.Context, organizationId OrganizationId, body CreateOpenAPISpecJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOpenAPISpecResponse, error)
+
+	// DeleteOpenAPISpecBySlugWithResponse Delete the specification and its versions (204 also when there is none).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /orgs/{organizationId}/openapi/{specSlug} (the `DeleteOpenAPISpecBySlug` operationId).
+	DeleteOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*DeleteOpenAPISpecBySlugResponse, error)
+
+	// GetOpenAPISpecBySlugWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug} (the `GetOpenAPISpecBySlug` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*GetOpenAPISpecBySlugResponse, error)
+
+	// UpdateOpenAPISpecBySlugWithBodyWithResponse Change who can read the specification's documents.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+	UpdateOpenAPISpecBySlugWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOpenAPISpecBySlugResponse, error)
+
+	// UpdateOpenAPISpecBySlugWithResponse Change who can read the specification's documents.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+	UpdateOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body UpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOpenAPISpecBySlugResponse, error)
+
+	// CreateOrUpdateOpenAPISpecBySlugWithBodyWithResponse Set the source of the specification with this slug, creating it when absent.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+	CreateOrUpdateOpenAPISpecBySlugWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOrUpdateOpenAPISpecBySlugResponse, error)
+
+	// CreateOrUpdateOpenAPISpecBySlugWithResponse Set the source of the specification with this slug, creating it when absent.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+	CreateOrUpdateOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body CreateOrUpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOrUpdateOpenAPISpecBySlugResponse, error)
+
+	// ListOpenAPISpecVersionsWithResponse The specification's versions, newest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/openapi/{specSlug}/versions (the `ListOpenAPISpecVersions` operationId).
+	ListOpenAPISpecVersionsWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, params *ListOpenAPISpecVersionsParams, reqEditors ...RequestEditorFn) (*ListOpenAPISpecVersionsResponse, error)
+
+	// GetLatestOpenAPISpecVersionWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest (the `GetLatestOpenAPISpecVersion` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetLatestOpenAPISpecVersionWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*GetLatestOpenAPISpecVersionResponse, error)
+
+	// GetLatestOpenAPISpecVersionContentWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content (the `GetLatestOpenAPISpecVersionContent` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetLatestOpenAPISpecVersionContentWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*GetLatestOpenAPISpecVersionContentResponse, error)
+
+	// GetOpenAPISpecVersionByIdWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId} (the `GetOpenAPISpecVersionById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetOpenAPISpecVersionByIdWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*GetOpenAPISpecVersionByIdResponse, error)
+
+	// GetOpenAPISpecVersionContentByIdWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content (the `GetOpenAPISpecVersionContentById` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetOpenAPISpecVersionContentByIdWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*GetOpenAPISpecVersionContentByIdResponse, error)
+
 	// UpdateOrganizationMemberLastSeenAtWithResponse Mark the caller as seen now; answers a signed token of the caller's member claims.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -16216,6 +17156,863 @@ func (r ListTeamsForOrganizationMemberResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListTeamsForOrganizationMemberResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListOpenAPISpecsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpecList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOpenAPISpecsResponse) GetJSON200() *OpenAPISpecList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOpenAPISpecsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOpenAPISpecsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListOpenAPISpecsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListOpenAPISpecsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOpenAPISpecsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOpenAPISpecsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOpenAPISpecsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOpenAPISpecsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOpenAPISpecsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateOpenAPISpecResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *OpenAPISpec
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON201() *OpenAPISpec {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateOpenAPISpecResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateOpenAPISpecResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateOpenAPISpecResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateOpenAPISpecResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateOpenAPISpecResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteOpenAPISpecBySlugResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteOpenAPISpecBySlugResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteOpenAPISpecBySlugResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteOpenAPISpecBySlugResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteOpenAPISpecBySlugResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteOpenAPISpecBySlugResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteOpenAPISpecBySlugResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteOpenAPISpecBySlugResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteOpenAPISpecBySlugResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteOpenAPISpecBySlugResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetOpenAPISpecBySlugResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpec
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOpenAPISpecBySlugResponse) GetJSON200() *OpenAPISpec {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOpenAPISpecBySlugResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOpenAPISpecBySlugResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOpenAPISpecBySlugResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOpenAPISpecBySlugResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetOpenAPISpecBySlugResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOpenAPISpecBySlugResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOpenAPISpecBySlugResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOpenAPISpecBySlugResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOpenAPISpecBySlugResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateOpenAPISpecBySlugResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpec
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON200() *OpenAPISpec {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateOpenAPISpecBySlugResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateOpenAPISpecBySlugResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateOpenAPISpecBySlugResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateOpenAPISpecBySlugResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateOpenAPISpecBySlugResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateOrUpdateOpenAPISpecBySlugResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpec
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON200() *OpenAPISpec {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateOrUpdateOpenAPISpecBySlugResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListOpenAPISpecVersionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpecVersionList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOpenAPISpecVersionsResponse) GetJSON200() *OpenAPISpecVersionList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOpenAPISpecVersionsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOpenAPISpecVersionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListOpenAPISpecVersionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListOpenAPISpecVersionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOpenAPISpecVersionsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOpenAPISpecVersionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOpenAPISpecVersionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOpenAPISpecVersionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOpenAPISpecVersionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetLatestOpenAPISpecVersionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpecVersion
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLatestOpenAPISpecVersionResponse) GetJSON200() *OpenAPISpecVersion {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetLatestOpenAPISpecVersionResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetLatestOpenAPISpecVersionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetLatestOpenAPISpecVersionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetLatestOpenAPISpecVersionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetLatestOpenAPISpecVersionResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLatestOpenAPISpecVersionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLatestOpenAPISpecVersionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLatestOpenAPISpecVersionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLatestOpenAPISpecVersionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetLatestOpenAPISpecVersionContentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpecContent
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLatestOpenAPISpecVersionContentResponse) GetJSON200() *OpenAPISpecContent {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetLatestOpenAPISpecVersionContentResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetLatestOpenAPISpecVersionContentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetLatestOpenAPISpecVersionContentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetLatestOpenAPISpecVersionContentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetLatestOpenAPISpecVersionContentResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLatestOpenAPISpecVersionContentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLatestOpenAPISpecVersionContentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLatestOpenAPISpecVersionContentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLatestOpenAPISpecVersionContentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetOpenAPISpecVersionByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpecVersion
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOpenAPISpecVersionByIdResponse) GetJSON200() *OpenAPISpecVersion {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOpenAPISpecVersionByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOpenAPISpecVersionByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOpenAPISpecVersionByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOpenAPISpecVersionByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetOpenAPISpecVersionByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOpenAPISpecVersionByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOpenAPISpecVersionByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOpenAPISpecVersionByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOpenAPISpecVersionByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetOpenAPISpecVersionContentByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OpenAPISpecContent
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOpenAPISpecVersionContentByIdResponse) GetJSON200() *OpenAPISpecContent {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOpenAPISpecVersionContentByIdResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOpenAPISpecVersionContentByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOpenAPISpecVersionContentByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOpenAPISpecVersionContentByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetOpenAPISpecVersionContentByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOpenAPISpecVersionContentByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOpenAPISpecVersionContentByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOpenAPISpecVersionContentByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOpenAPISpecVersionContentByIdResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24815,6 +26612,178 @@ func (c *ClientWithResponses) ListTeamsForOrganizationMemberWithResponse(ctx con
 	return ParseListTeamsForOrganizationMemberResponse(rsp)
 }
 
+// ListOpenAPISpecsWithResponse The organization's OpenAPI specifications, by slug.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/openapi (the `ListOpenAPISpecs` operationId).
+func (c *ClientWithResponses) ListOpenAPISpecsWithResponse(ctx context.Context, organizationId OrganizationId, params *ListOpenAPISpecsParams, reqEditors ...RequestEditorFn) (*ListOpenAPISpecsResponse, error) {
+	rsp, err := c.ListOpenAPISpecs(ctx, organizationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOpenAPISpecsResponse(rsp)
+}
+
+// CreateOpenAPISpecWithBodyWithResponse Add a specification; it is fetched and parsed in the background.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+func (c *ClientWithResponses) CreateOpenAPISpecWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOpenAPISpecResponse, error) {
+	rsp, err := c.CreateOpenAPISpecWithBody(ctx, organizationId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOpenAPISpecResponse(rsp)
+}
+
+// CreateOpenAPISpecWithResponse Add a specification; it is fetched and parsed in the background.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /orgs/{organizationId}/openapi (the `CreateOpenAPISpec` operationId).
+func (c *ClientWithResponses) CreateOpenAPISpecWithResponse(ctx context.Context, organizationId OrganizationId, body CreateOpenAPISpecJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOpenAPISpecResponse, error) {
+	rsp, err := c.CreateOpenAPISpec(ctx, organizationId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOpenAPISpecResponse(rsp)
+}
+
+// DeleteOpenAPISpecBySlugWithResponse Delete the specification and its versions (204 also when there is none).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /orgs/{organizationId}/openapi/{specSlug} (the `DeleteOpenAPISpecBySlug` operationId).
+func (c *ClientWithResponses) DeleteOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*DeleteOpenAPISpecBySlugResponse, error) {
+	rsp, err := c.DeleteOpenAPISpecBySlug(ctx, organizationId, specSlug, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteOpenAPISpecBySlugResponse(rsp)
+}
+
+// GetOpenAPISpecBySlugWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug} (the `GetOpenAPISpecBySlug` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*GetOpenAPISpecBySlugResponse, error) {
+	rsp, err := c.GetOpenAPISpecBySlug(ctx, organizationId, specSlug, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOpenAPISpecBySlugResponse(rsp)
+}
+
+// UpdateOpenAPISpecBySlugWithBodyWithResponse Change who can read the specification's documents.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+func (c *ClientWithResponses) UpdateOpenAPISpecBySlugWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOpenAPISpecBySlugResponse, error) {
+	rsp, err := c.UpdateOpenAPISpecBySlugWithBody(ctx, organizationId, specSlug, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOpenAPISpecBySlugResponse(rsp)
+}
+
+// UpdateOpenAPISpecBySlugWithResponse Change who can read the specification's documents.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /orgs/{organizationId}/openapi/{specSlug} (the `UpdateOpenAPISpecBySlug` operationId).
+func (c *ClientWithResponses) UpdateOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body UpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOpenAPISpecBySlugResponse, error) {
+	rsp, err := c.UpdateOpenAPISpecBySlug(ctx, organizationId, specSlug, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOpenAPISpecBySlugResponse(rsp)
+}
+
+// CreateOrUpdateOpenAPISpecBySlugWithBodyWithResponse Set the source of the specification with this slug, creating it when absent.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+func (c *ClientWithResponses) CreateOrUpdateOpenAPISpecBySlugWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOrUpdateOpenAPISpecBySlugResponse, error) {
+	rsp, err := c.CreateOrUpdateOpenAPISpecBySlugWithBody(ctx, organizationId, specSlug, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOrUpdateOpenAPISpecBySlugResponse(rsp)
+}
+
+// CreateOrUpdateOpenAPISpecBySlugWithResponse Set the source of the specification with this slug, creating it when absent.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /orgs/{organizationId}/openapi/{specSlug} (the `CreateOrUpdateOpenAPISpecBySlug` operationId).
+func (c *ClientWithResponses) CreateOrUpdateOpenAPISpecBySlugWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, body CreateOrUpdateOpenAPISpecBySlugJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOrUpdateOpenAPISpecBySlugResponse, error) {
+	rsp, err := c.CreateOrUpdateOpenAPISpecBySlug(ctx, organizationId, specSlug, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOrUpdateOpenAPISpecBySlugResponse(rsp)
+}
+
+// ListOpenAPISpecVersionsWithResponse The specification's versions, newest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/openapi/{specSlug}/versions (the `ListOpenAPISpecVersions` operationId).
+func (c *ClientWithResponses) ListOpenAPISpecVersionsWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, params *ListOpenAPISpecVersionsParams, reqEditors ...RequestEditorFn) (*ListOpenAPISpecVersionsResponse, error) {
+	rsp, err := c.ListOpenAPISpecVersions(ctx, organizationId, specSlug, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOpenAPISpecVersionsResponse(rsp)
+}
+
+// GetLatestOpenAPISpecVersionWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest (the `GetLatestOpenAPISpecVersion` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetLatestOpenAPISpecVersionWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*GetLatestOpenAPISpecVersionResponse, error) {
+	rsp, err := c.GetLatestOpenAPISpecVersion(ctx, organizationId, specSlug, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLatestOpenAPISpecVersionResponse(rsp)
+}
+
+// GetLatestOpenAPISpecVersionContentWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content (the `GetLatestOpenAPISpecVersionContent` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetLatestOpenAPISpecVersionContentWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, reqEditors ...RequestEditorFn) (*GetLatestOpenAPISpecVersionContentResponse, error) {
+	rsp, err := c.GetLatestOpenAPISpecVersionContent(ctx, organizationId, specSlug, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLatestOpenAPISpecVersionContentResponse(rsp)
+}
+
+// GetOpenAPISpecVersionByIdWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId} (the `GetOpenAPISpecVersionById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetOpenAPISpecVersionByIdWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*GetOpenAPISpecVersionByIdResponse, error) {
+	rsp, err := c.GetOpenAPISpecVersionById(ctx, organizationId, specSlug, versionId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOpenAPISpecVersionByIdResponse(rsp)
+}
+
+// GetOpenAPISpecVersionContentByIdWithResponse performs a GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content (the `GetOpenAPISpecVersionContentById` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetOpenAPISpecVersionContentByIdWithResponse(ctx context.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId, reqEditors ...RequestEditorFn) (*GetOpenAPISpecVersionContentByIdResponse, error) {
+	rsp, err := c.GetOpenAPISpecVersionContentById(ctx, organizationId, specSlug, versionId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOpenAPISpecVersionContentByIdResponse(rsp)
+}
+
 // UpdateOrganizationMemberLastSeenAtWithResponse Mark the caller as seen now; answers a signed token of the caller's member claims.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -28430,6 +30399,701 @@ func ParseListTeamsForOrganizationMemberResponse(rsp *http.Response) (*ListTeams
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest MemberTeamList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListOpenAPISpecsResponse parses an HTTP response from a ListOpenAPISpecsWithResponse call
+func ParseListOpenAPISpecsResponse(rsp *http.Response) (*ListOpenAPISpecsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOpenAPISpecsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpecList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateOpenAPISpecResponse parses an HTTP response from a CreateOpenAPISpecWithResponse call
+func ParseCreateOpenAPISpecResponse(rsp *http.Response) (*CreateOpenAPISpecResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateOpenAPISpecResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest OpenAPISpec
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteOpenAPISpecBySlugResponse parses an HTTP response from a DeleteOpenAPISpecBySlugWithResponse call
+func ParseDeleteOpenAPISpecBySlugResponse(rsp *http.Response) (*DeleteOpenAPISpecBySlugResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteOpenAPISpecBySlugResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetOpenAPISpecBySlugResponse parses an HTTP response from a GetOpenAPISpecBySlugWithResponse call
+func ParseGetOpenAPISpecBySlugResponse(rsp *http.Response) (*GetOpenAPISpecBySlugResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOpenAPISpecBySlugResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpec
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateOpenAPISpecBySlugResponse parses an HTTP response from a UpdateOpenAPISpecBySlugWithResponse call
+func ParseUpdateOpenAPISpecBySlugResponse(rsp *http.Response) (*UpdateOpenAPISpecBySlugResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateOpenAPISpecBySlugResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpec
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateOrUpdateOpenAPISpecBySlugResponse parses an HTTP response from a CreateOrUpdateOpenAPISpecBySlugWithResponse call
+func ParseCreateOrUpdateOpenAPISpecBySlugResponse(rsp *http.Response) (*CreateOrUpdateOpenAPISpecBySlugResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateOrUpdateOpenAPISpecBySlugResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpec
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListOpenAPISpecVersionsResponse parses an HTTP response from a ListOpenAPISpecVersionsWithResponse call
+func ParseListOpenAPISpecVersionsResponse(rsp *http.Response) (*ListOpenAPISpecVersionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOpenAPISpecVersionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpecVersionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetLatestOpenAPISpecVersionResponse parses an HTTP response from a GetLatestOpenAPISpecVersionWithResponse call
+func ParseGetLatestOpenAPISpecVersionResponse(rsp *http.Response) (*GetLatestOpenAPISpecVersionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLatestOpenAPISpecVersionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpecVersion
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetLatestOpenAPISpecVersionContentResponse parses an HTTP response from a GetLatestOpenAPISpecVersionContentWithResponse call
+func ParseGetLatestOpenAPISpecVersionContentResponse(rsp *http.Response) (*GetLatestOpenAPISpecVersionContentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLatestOpenAPISpecVersionContentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpecContent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetOpenAPISpecVersionByIdResponse parses an HTTP response from a GetOpenAPISpecVersionByIdWithResponse call
+func ParseGetOpenAPISpecVersionByIdResponse(rsp *http.Response) (*GetOpenAPISpecVersionByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOpenAPISpecVersionByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpecVersion
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetOpenAPISpecVersionContentByIdResponse parses an HTTP response from a GetOpenAPISpecVersionContentByIdWithResponse call
+func ParseGetOpenAPISpecVersionContentByIdResponse(rsp *http.Response) (*GetOpenAPISpecVersionContentByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOpenAPISpecVersionContentByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OpenAPISpecContent
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

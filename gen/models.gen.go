@@ -369,15 +369,18 @@ func (e CommentStatusFilter) Valid() bool {
 
 // Defines values for ContentLocationKind.
 const (
-	ContentLocationKindFile ContentLocationKind = "file"
-	ContentLocationKindPage ContentLocationKind = "page"
-	ContentLocationKindUrl  ContentLocationKind = "url"
+	ContentLocationKindFile    ContentLocationKind = "file"
+	ContentLocationKindOpenapi ContentLocationKind = "openapi"
+	ContentLocationKindPage    ContentLocationKind = "page"
+	ContentLocationKindUrl     ContentLocationKind = "url"
 )
 
 // Valid indicates whether the value is a known member of the ContentLocationKind enum.
 func (e ContentLocationKind) Valid() bool {
 	switch e {
 	case ContentLocationKindFile:
+		return true
+	case ContentLocationKindOpenapi:
 		return true
 	case ContentLocationKindPage:
 		return true
@@ -1615,6 +1618,96 @@ func (e MergeRulesType) Valid() bool {
 	case MergeRulesTypeNone:
 		return true
 	case MergeRulesTypeRules:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OpenAPISpecObject.
+const (
+	OpenAPISpecObjectOpenapiSpec OpenAPISpecObject = "openapi-spec"
+)
+
+// Valid indicates whether the value is a known member of the OpenAPISpecObject enum.
+func (e OpenAPISpecObject) Valid() bool {
+	switch e {
+	case OpenAPISpecObjectOpenapiSpec:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OpenAPISpecProcessingErrorCode.
+const (
+	OpenAPISpecProcessingErrorCodeFetchError   OpenAPISpecProcessingErrorCode = "FETCH_ERROR"
+	OpenAPISpecProcessingErrorCodeFetchTimeout OpenAPISpecProcessingErrorCode = "FETCH_TIMEOUT"
+	OpenAPISpecProcessingErrorCodeParseError   OpenAPISpecProcessingErrorCode = "PARSE_ERROR"
+)
+
+// Valid indicates whether the value is a known member of the OpenAPISpecProcessingErrorCode enum.
+func (e OpenAPISpecProcessingErrorCode) Valid() bool {
+	switch e {
+	case OpenAPISpecProcessingErrorCodeFetchError:
+		return true
+	case OpenAPISpecProcessingErrorCodeFetchTimeout:
+		return true
+	case OpenAPISpecProcessingErrorCodeParseError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OpenAPISpecProcessingState.
+const (
+	OpenAPISpecProcessingStateComplete OpenAPISpecProcessingState = "complete"
+	OpenAPISpecProcessingStatePending  OpenAPISpecProcessingState = "pending"
+	OpenAPISpecProcessingStateProgress OpenAPISpecProcessingState = "progress"
+)
+
+// Valid indicates whether the value is a known member of the OpenAPISpecProcessingState enum.
+func (e OpenAPISpecProcessingState) Valid() bool {
+	switch e {
+	case OpenAPISpecProcessingStateComplete:
+		return true
+	case OpenAPISpecProcessingStatePending:
+		return true
+	case OpenAPISpecProcessingStateProgress:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OpenAPISpecVersionObject.
+const (
+	OpenAPISpecVersionObjectOpenapiSpecVersion OpenAPISpecVersionObject = "openapi-spec-version"
+)
+
+// Valid indicates whether the value is a known member of the OpenAPISpecVersionObject enum.
+func (e OpenAPISpecVersionObject) Valid() bool {
+	switch e {
+	case OpenAPISpecVersionObjectOpenapiSpecVersion:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OpenAPISpecVisibility.
+const (
+	OpenAPISpecVisibilityPrivate OpenAPISpecVisibility = "private"
+	OpenAPISpecVisibilityPublic  OpenAPISpecVisibility = "public"
+)
+
+// Valid indicates whether the value is a known member of the OpenAPISpecVisibility enum.
+func (e OpenAPISpecVisibility) Valid() bool {
+	switch e {
+	case OpenAPISpecVisibilityPrivate:
+		return true
+	case OpenAPISpecVisibilityPublic:
 		return true
 	default:
 		return false
@@ -3002,10 +3095,11 @@ type CommentStatusFilter string
 // Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 type Condition = string
 
-// ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
+// ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, an OpenAPI specification of the organization (`kind: openapi` with organization and openAPISpec), or a URL (`kind: url` with url; also a link to a page, file or specification that is not there, as written).
 type ContentLocation struct {
 	File         *RevisionFile       `json:"file,omitempty"`
 	Kind         ContentLocationKind `json:"kind"`
+	OpenAPISpec  *OpenAPISpec        `json:"openAPISpec,omitempty"`
 	Organization *Organization       `json:"organization,omitempty"`
 
 	// Page A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
@@ -3081,7 +3175,7 @@ type ContentReferenceUsage struct {
 	// Status `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
 	Status LinkStatus `json:"status"`
 
-	// TargetReference Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, or a URL (`kind: url` with url; also a link to a page or file the revision lacks, as written).
+	// TargetReference Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, an OpenAPI specification of the organization (`kind: openapi` with organization and openAPISpec), or a URL (`kind: url` with url; also a link to a page, file or specification that is not there, as written).
 	TargetReference ContentLocation `json:"targetReference"`
 }
 
@@ -3239,6 +3333,12 @@ type CreateCollectionRequest struct {
 	// Parent Id of the parent collection.
 	Parent *string          `json:"parent,omitempty"`
 	Title  *CollectionTitle `json:"title,omitempty"`
+}
+
+// CreateOpenAPISpecRequest defines model for CreateOpenAPISpecRequest.
+type CreateOpenAPISpecRequest struct {
+	Slug   OpenAPISpecSlug   `json:"slug"`
+	Source OpenAPISpecSource `json:"source"`
 }
 
 // CreateOrganizationRequest defines model for CreateOrganizationRequest.
@@ -3731,6 +3831,111 @@ type MoveSiteSpaceRequest struct {
 	} `json:"position,omitempty"`
 }
 
+// OpenAPIErrorObject defines model for OpenAPIErrorObject.
+type OpenAPIErrorObject struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// OpenAPISpec defines model for OpenAPISpec.
+type OpenAPISpec struct {
+	CreatedAt            Timestamp                       `json:"createdAt"`
+	Id                   string                          `json:"id"`
+	LastProcessErrorCode *OpenAPISpecProcessingErrorCode `json:"lastProcessErrorCode,omitempty"`
+	LastProcessedAt      *Timestamp                      `json:"lastProcessedAt,omitempty"`
+
+	// LastProcessedErrorCount How many errors the last processing found (the list keeps the first 20).
+	LastProcessedErrorCount int                  `json:"lastProcessedErrorCount"`
+	LastProcessedErrors     []OpenAPIErrorObject `json:"lastProcessedErrors"`
+
+	// LastVersion Id of the current version.
+	LastVersion *string           `json:"lastVersion,omitempty"`
+	Object      OpenAPISpecObject `json:"object"`
+	Permissions struct {
+		Edit bool `json:"edit"`
+		View bool `json:"view"`
+	} `json:"permissions"`
+	ProcessingState OpenAPISpecProcessingState `json:"processingState"`
+	Slug            OpenAPISpecSlug            `json:"slug"`
+	SourceURL       *URL                       `json:"sourceURL,omitempty"`
+	UpdatedAt       Timestamp                  `json:"updatedAt"`
+	Urls            struct {
+		App       URL  `json:"app"`
+		Location  URL  `json:"location"`
+		Published *URL `json:"published,omitempty"`
+	} `json:"urls"`
+	Visibility OpenAPISpecVisibility `json:"visibility"`
+}
+
+// OpenAPISpecContent The version's files, each parsed into an object and keyed by its path, with the address of the raw document (`url`; `urls` is the same in the shape newer clients read).
+type OpenAPISpecContent struct {
+	Filesystem json.RawMessage `json:"filesystem"`
+	Url        URL             `json:"url"`
+	Urls       struct {
+		// Public The download address that needs no token; null for a private specification.
+		Public nullable.Nullable[string] `json:"public"`
+		Source URL                       `json:"source"`
+	} `json:"urls"`
+}
+
+// OpenAPISpecList defines model for OpenAPISpecList.
+type OpenAPISpecList struct {
+	Count int           `json:"count"`
+	Items []OpenAPISpec `json:"items"`
+	Next  *ListNext     `json:"next,omitempty"`
+}
+
+// OpenAPISpecObject defines model for OpenAPISpecObject.
+type OpenAPISpecObject string
+
+// OpenAPISpecProcessingErrorCode defines model for OpenAPISpecProcessingErrorCode.
+type OpenAPISpecProcessingErrorCode string
+
+// OpenAPISpecProcessingState defines model for OpenAPISpecProcessingState.
+type OpenAPISpecProcessingState string
+
+// OpenAPISpecSlug defines model for OpenAPISpecSlug.
+type OpenAPISpecSlug = string
+
+// OpenAPISpecSource defines model for OpenAPISpecSource.
+type OpenAPISpecSource struct {
+	union json.RawMessage
+}
+
+// OpenAPISpecSourceText defines model for OpenAPISpecSourceText.
+type OpenAPISpecSourceText struct {
+	Text string `json:"text"`
+}
+
+// OpenAPISpecSourceURL defines model for OpenAPISpecSourceURL.
+type OpenAPISpecSourceURL struct {
+	Url URL `json:"url"`
+}
+
+// OpenAPISpecVersion defines model for OpenAPISpecVersion.
+type OpenAPISpecVersion struct {
+	CreatedAt Timestamp                `json:"createdAt"`
+	Id        string                   `json:"id"`
+	Object    OpenAPISpecVersionObject `json:"object"`
+	Url       URL                      `json:"url"`
+	Urls      struct {
+		Location URL `json:"location"`
+	} `json:"urls"`
+}
+
+// OpenAPISpecVersionList defines model for OpenAPISpecVersionList.
+type OpenAPISpecVersionList struct {
+	Count int                  `json:"count"`
+	Items []OpenAPISpecVersion `json:"items"`
+	Next  *ListNext            `json:"next,omitempty"`
+}
+
+// OpenAPISpecVersionObject defines model for OpenAPISpecVersionObject.
+type OpenAPISpecVersionObject string
+
+// OpenAPISpecVisibility defines model for OpenAPISpecVisibility.
+type OpenAPISpecVisibility string
+
 // Organization defines model for Organization.
 type Organization struct {
 	Ai      *bool `json:"ai,omitempty"`
@@ -3947,6 +4152,11 @@ type PublishedContentSite struct {
 
 // PublishedContentSiteObject defines model for PublishedContentSiteObject.
 type PublishedContentSiteObject string
+
+// PutOpenAPISpecRequest defines model for PutOpenAPISpecRequest.
+type PutOpenAPISpecRequest struct {
+	Source OpenAPISpecSource `json:"source"`
+}
 
 // Reactions defines model for Reactions.
 type Reactions = []string
@@ -4738,6 +4948,11 @@ type UpdateMemberRequest struct {
 	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
 }
 
+// UpdateOpenAPISpecRequest defines model for UpdateOpenAPISpecRequest.
+type UpdateOpenAPISpecRequest struct {
+	Visibility OpenAPISpecVisibility `json:"visibility"`
+}
+
 // UpdateOrganizationRequest defines model for UpdateOrganizationRequest.
 type UpdateOrganizationRequest struct {
 	Ai             *bool                                         `json:"ai,omitempty"`
@@ -4981,6 +5196,12 @@ type SiteTitleFilter = string
 // SpaceId defines model for spaceId.
 type SpaceId = string
 
+// SpecSlug defines model for specSlug.
+type SpecSlug = string
+
+// SpecVersionId defines model for specVersionId.
+type SpecVersionId = string
+
 // UserId defines model for userId.
 type UserId = string
 
@@ -5142,6 +5363,24 @@ type ListTeamsForOrganizationMemberParams struct {
 
 	// Title Case-insensitive text the team title contains.
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// ListOpenAPISpecsParams defines parameters for ListOpenAPISpecs.
+type ListOpenAPISpecsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListOpenAPISpecVersionsParams defines parameters for ListOpenAPISpecVersions.
+type ListOpenAPISpecVersionsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListSAMLProvidersInOrganizationByIdParams defines parameters for ListSAMLProvidersInOrganizationById.
@@ -5684,6 +5923,15 @@ type IngestConversationJSONRequestBody = ConversationInput
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
 
+// CreateOpenAPISpecJSONRequestBody defines body for CreateOpenAPISpec for application/json ContentType.
+type CreateOpenAPISpecJSONRequestBody = CreateOpenAPISpecRequest
+
+// UpdateOpenAPISpecBySlugJSONRequestBody defines body for UpdateOpenAPISpecBySlug for application/json ContentType.
+type UpdateOpenAPISpecBySlugJSONRequestBody = UpdateOpenAPISpecRequest
+
+// CreateOrUpdateOpenAPISpecBySlugJSONRequestBody defines body for CreateOrUpdateOpenAPISpecBySlug for application/json ContentType.
+type CreateOrUpdateOpenAPISpecBySlugJSONRequestBody = PutOpenAPISpecRequest
+
 // CreateOrganizationSAMLProviderJSONRequestBody defines body for CreateOrganizationSAMLProvider for application/json ContentType.
 type CreateOrganizationSAMLProviderJSONRequestBody = CreateSAMLProviderRequest
 
@@ -6130,6 +6378,68 @@ func (t ChangeRequestContentUpdateChange) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ChangeRequestContentUpdateChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsOpenAPISpecSourceURL returns the union data inside the OpenAPISpecSource as a OpenAPISpecSourceURL
+func (t OpenAPISpecSource) AsOpenAPISpecSourceURL() (OpenAPISpecSourceURL, error) {
+	var body OpenAPISpecSourceURL
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOpenAPISpecSourceURL overwrites any union data inside the OpenAPISpecSource as the provided OpenAPISpecSourceURL
+func (t *OpenAPISpecSource) FromOpenAPISpecSourceURL(v OpenAPISpecSourceURL) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOpenAPISpecSourceURL performs a merge with any union data inside the OpenAPISpecSource, using the provided OpenAPISpecSourceURL
+func (t *OpenAPISpecSource) MergeOpenAPISpecSourceURL(v OpenAPISpecSourceURL) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsOpenAPISpecSourceText returns the union data inside the OpenAPISpecSource as a OpenAPISpecSourceText
+func (t OpenAPISpecSource) AsOpenAPISpecSourceText() (OpenAPISpecSourceText, error) {
+	var body OpenAPISpecSourceText
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOpenAPISpecSourceText overwrites any union data inside the OpenAPISpecSource as the provided OpenAPISpecSourceText
+func (t *OpenAPISpecSource) FromOpenAPISpecSourceText(v OpenAPISpecSourceText) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOpenAPISpecSourceText performs a merge with any union data inside the OpenAPISpecSource, using the provided OpenAPISpecSourceText
+func (t *OpenAPISpecSource) MergeOpenAPISpecSourceText(v OpenAPISpecSourceText) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OpenAPISpecSource) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OpenAPISpecSource) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

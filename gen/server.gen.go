@@ -117,6 +117,39 @@ type ServerInterface interface {
 
 	// (GET /orgs/{organizationId}/members/{userId}/teams)
 	ListTeamsForOrganizationMember(ctx echo.Context, organizationId OrganizationId, userId UserId, params ListTeamsForOrganizationMemberParams) error
+	// ListOpenAPISpecs The organization's OpenAPI specifications, by slug.
+	// (GET /orgs/{organizationId}/openapi)
+	ListOpenAPISpecs(ctx echo.Context, organizationId OrganizationId, params ListOpenAPISpecsParams) error
+	// CreateOpenAPISpec Add a specification; it is fetched and parsed in the background.
+	// (POST /orgs/{organizationId}/openapi)
+	CreateOpenAPISpec(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteOpenAPISpecBySlug Delete the specification and its versions (204 also when there is none).
+	// (DELETE /orgs/{organizationId}/openapi/{specSlug})
+	DeleteOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug})
+	GetOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error
+	// UpdateOpenAPISpecBySlug Change who can read the specification's documents.
+	// (PATCH /orgs/{organizationId}/openapi/{specSlug})
+	UpdateOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error
+	// CreateOrUpdateOpenAPISpecBySlug Set the source of the specification with this slug, creating it when absent.
+	// (PUT /orgs/{organizationId}/openapi/{specSlug})
+	CreateOrUpdateOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error
+	// ListOpenAPISpecVersions The specification's versions, newest first.
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions)
+	ListOpenAPISpecVersions(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug, params ListOpenAPISpecVersionsParams) error
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest)
+	GetLatestOpenAPISpecVersion(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content)
+	GetLatestOpenAPISpecVersionContent(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId})
+	GetOpenAPISpecVersionById(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId) error
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content)
+	GetOpenAPISpecVersionContentById(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId) error
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	// (POST /orgs/{organizationId}/ping)
 	UpdateOrganizationMemberLastSeenAt(ctx echo.Context, organizationId OrganizationId) error
@@ -1320,6 +1353,302 @@ func (w *ServerInterfaceWrapper) ListTeamsForOrganizationMember(ctx echo.Context
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListTeamsForOrganizationMember(ctx, organizationId, userId, params)
+	return err
+}
+
+// ListOpenAPISpecs converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOpenAPISpecs(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOpenAPISpecsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOpenAPISpecs(ctx, organizationId, params)
+	return err
+}
+
+// CreateOpenAPISpec converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateOpenAPISpec(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateOpenAPISpec(ctx, organizationId)
+	return err
+}
+
+// DeleteOpenAPISpecBySlug converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteOpenAPISpecBySlug(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteOpenAPISpecBySlug(ctx, organizationId, specSlug)
+	return err
+}
+
+// GetOpenAPISpecBySlug converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOpenAPISpecBySlug(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOpenAPISpecBySlug(ctx, organizationId, specSlug)
+	return err
+}
+
+// UpdateOpenAPISpecBySlug converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateOpenAPISpecBySlug(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateOpenAPISpecBySlug(ctx, organizationId, specSlug)
+	return err
+}
+
+// CreateOrUpdateOpenAPISpecBySlug converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateOrUpdateOpenAPISpecBySlug(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateOrUpdateOpenAPISpecBySlug(ctx, organizationId, specSlug)
+	return err
+}
+
+// ListOpenAPISpecVersions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOpenAPISpecVersions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOpenAPISpecVersionsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOpenAPISpecVersions(ctx, organizationId, specSlug, params)
+	return err
+}
+
+// GetLatestOpenAPISpecVersion converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLatestOpenAPISpecVersion(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLatestOpenAPISpecVersion(ctx, organizationId, specSlug)
+	return err
+}
+
+// GetLatestOpenAPISpecVersionContent converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLatestOpenAPISpecVersionContent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLatestOpenAPISpecVersionContent(ctx, organizationId, specSlug)
+	return err
+}
+
+// GetOpenAPISpecVersionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOpenAPISpecVersionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// ------------- Path parameter "versionId" -------------
+	var versionId SpecVersionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "versionId", ctx.Param("versionId"), &versionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter versionId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOpenAPISpecVersionById(ctx, organizationId, specSlug, versionId)
+	return err
+}
+
+// GetOpenAPISpecVersionContentById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOpenAPISpecVersionContentById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "specSlug" -------------
+	var specSlug SpecSlug
+
+	err = runtime.BindStyledParameterWithOptions("simple", "specSlug", ctx.Param("specSlug"), &specSlug, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter specSlug: %s", err))
+	}
+
+	// ------------- Path parameter "versionId" -------------
+	var versionId SpecVersionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "versionId", ctx.Param("versionId"), &versionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter versionId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOpenAPISpecVersionContentById(ctx, organizationId, specSlug, versionId)
 	return err
 }
 
@@ -5067,6 +5396,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/saml/:samlProviderId", wrapper.GetOrganizationSAMLProviderById, options.OperationMiddlewares["getOrganizationSAMLProviderById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/saml/:samlProviderId", wrapper.UpdateOrganizationSAMLProvider, options.OperationMiddlewares["updateOrganizationSAMLProvider"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sso", wrapper.ListSSOProviderLoginsInOrganization, options.OperationMiddlewares["listSSOProviderLoginsInOrganization"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi", wrapper.ListOpenAPISpecs, options.OperationMiddlewares["listOpenAPISpecs"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/openapi", wrapper.CreateOpenAPISpec, options.OperationMiddlewares["createOpenAPISpec"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug", wrapper.DeleteOpenAPISpecBySlug, options.OperationMiddlewares["deleteOpenAPISpecBySlug"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug", wrapper.GetOpenAPISpecBySlug, options.OperationMiddlewares["getOpenAPISpecBySlug"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug", wrapper.UpdateOpenAPISpecBySlug, options.OperationMiddlewares["updateOpenAPISpecBySlug"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug", wrapper.CreateOrUpdateOpenAPISpecBySlug, options.OperationMiddlewares["createOrUpdateOpenAPISpecBySlug"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions", wrapper.ListOpenAPISpecVersions, options.OperationMiddlewares["listOpenAPISpecVersions"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/latest", wrapper.GetLatestOpenAPISpecVersion, options.OperationMiddlewares["getLatestOpenAPISpecVersion"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/latest/content", wrapper.GetLatestOpenAPISpecVersionContent, options.OperationMiddlewares["getLatestOpenAPISpecVersionContent"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/:versionId", wrapper.GetOpenAPISpecVersionById, options.OperationMiddlewares["getOpenAPISpecVersionById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content", wrapper.GetOpenAPISpecVersionContentById, options.OperationMiddlewares["getOpenAPISpecVersionContentById"]...)
 
 }
 
@@ -7937,6 +8277,1084 @@ func (response ListTeamsForOrganizationMember404JSONResponse) VisitListTeamsForO
 type ListTeamsForOrganizationMember429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ListTeamsForOrganizationMember429JSONResponse) VisitListTeamsForOrganizationMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListOpenAPISpecsParams
+}
+
+type ListOpenAPISpecsResponseObject interface {
+	VisitListOpenAPISpecsResponse(w http.ResponseWriter) error
+}
+
+type ListOpenAPISpecs200JSONResponse OpenAPISpecList
+
+func (response ListOpenAPISpecs200JSONResponse) VisitListOpenAPISpecsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecs400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListOpenAPISpecs400JSONResponse) VisitListOpenAPISpecsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecs401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOpenAPISpecs401JSONResponse) VisitListOpenAPISpecsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecs403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOpenAPISpecs403JSONResponse) VisitListOpenAPISpecsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecs404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOpenAPISpecs404JSONResponse) VisitListOpenAPISpecsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecs429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOpenAPISpecs429JSONResponse) VisitListOpenAPISpecsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpecRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateOpenAPISpecJSONRequestBody
+}
+
+type CreateOpenAPISpecResponseObject interface {
+	VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error
+}
+
+type CreateOpenAPISpec201JSONResponse OpenAPISpec
+
+func (response CreateOpenAPISpec201JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateOpenAPISpec400JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateOpenAPISpec401JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateOpenAPISpec403JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateOpenAPISpec404JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateOpenAPISpec409JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateOpenAPISpec413JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOpenAPISpec429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateOpenAPISpec429JSONResponse) VisitCreateOpenAPISpecResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOpenAPISpecBySlugRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+}
+
+type DeleteOpenAPISpecBySlugResponseObject interface {
+	VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error
+}
+
+type DeleteOpenAPISpecBySlug204Response struct {
+}
+
+func (response DeleteOpenAPISpecBySlug204Response) VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteOpenAPISpecBySlug400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteOpenAPISpecBySlug400JSONResponse) VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOpenAPISpecBySlug401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteOpenAPISpecBySlug401JSONResponse) VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOpenAPISpecBySlug403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteOpenAPISpecBySlug403JSONResponse) VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOpenAPISpecBySlug404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteOpenAPISpecBySlug404JSONResponse) VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOpenAPISpecBySlug429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteOpenAPISpecBySlug429JSONResponse) VisitDeleteOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecBySlugRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+}
+
+type GetOpenAPISpecBySlugResponseObject interface {
+	VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error
+}
+
+type GetOpenAPISpecBySlug200JSONResponse OpenAPISpec
+
+func (response GetOpenAPISpecBySlug200JSONResponse) VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecBySlug400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetOpenAPISpecBySlug400JSONResponse) VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecBySlug401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOpenAPISpecBySlug401JSONResponse) VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecBySlug403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOpenAPISpecBySlug403JSONResponse) VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecBySlug404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOpenAPISpecBySlug404JSONResponse) VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecBySlug429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOpenAPISpecBySlug429JSONResponse) VisitGetOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlugRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+	Body           *UpdateOpenAPISpecBySlugJSONRequestBody
+}
+
+type UpdateOpenAPISpecBySlugResponseObject interface {
+	VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error
+}
+
+type UpdateOpenAPISpecBySlug200JSONResponse OpenAPISpec
+
+func (response UpdateOpenAPISpecBySlug200JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlug400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateOpenAPISpecBySlug400JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlug401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateOpenAPISpecBySlug401JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlug403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateOpenAPISpecBySlug403JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlug404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateOpenAPISpecBySlug404JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlug413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateOpenAPISpecBySlug413JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOpenAPISpecBySlug429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateOpenAPISpecBySlug429JSONResponse) VisitUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlugRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+	Body           *CreateOrUpdateOpenAPISpecBySlugJSONRequestBody
+}
+
+type CreateOrUpdateOpenAPISpecBySlugResponseObject interface {
+	VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error
+}
+
+type CreateOrUpdateOpenAPISpecBySlug200JSONResponse OpenAPISpec
+
+func (response CreateOrUpdateOpenAPISpecBySlug200JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlug400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateOrUpdateOpenAPISpecBySlug400JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlug401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateOrUpdateOpenAPISpecBySlug401JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlug403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateOrUpdateOpenAPISpecBySlug403JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlug404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateOrUpdateOpenAPISpecBySlug404JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlug413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateOrUpdateOpenAPISpecBySlug413JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrUpdateOpenAPISpecBySlug429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateOrUpdateOpenAPISpecBySlug429JSONResponse) VisitCreateOrUpdateOpenAPISpecBySlugResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecVersionsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+	Params         ListOpenAPISpecVersionsParams
+}
+
+type ListOpenAPISpecVersionsResponseObject interface {
+	VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error
+}
+
+type ListOpenAPISpecVersions200JSONResponse OpenAPISpecVersionList
+
+func (response ListOpenAPISpecVersions200JSONResponse) VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecVersions400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListOpenAPISpecVersions400JSONResponse) VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecVersions401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOpenAPISpecVersions401JSONResponse) VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecVersions403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOpenAPISpecVersions403JSONResponse) VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecVersions404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOpenAPISpecVersions404JSONResponse) VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOpenAPISpecVersions429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOpenAPISpecVersions429JSONResponse) VisitListOpenAPISpecVersionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+}
+
+type GetLatestOpenAPISpecVersionResponseObject interface {
+	VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error
+}
+
+type GetLatestOpenAPISpecVersion200JSONResponse OpenAPISpecVersion
+
+func (response GetLatestOpenAPISpecVersion200JSONResponse) VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersion400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetLatestOpenAPISpecVersion400JSONResponse) VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersion401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetLatestOpenAPISpecVersion401JSONResponse) VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersion403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetLatestOpenAPISpecVersion403JSONResponse) VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersion404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetLatestOpenAPISpecVersion404JSONResponse) VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersion429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetLatestOpenAPISpecVersion429JSONResponse) VisitGetLatestOpenAPISpecVersionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionContentRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+}
+
+type GetLatestOpenAPISpecVersionContentResponseObject interface {
+	VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error
+}
+
+type GetLatestOpenAPISpecVersionContent200JSONResponse OpenAPISpecContent
+
+func (response GetLatestOpenAPISpecVersionContent200JSONResponse) VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionContent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetLatestOpenAPISpecVersionContent400JSONResponse) VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionContent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetLatestOpenAPISpecVersionContent401JSONResponse) VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionContent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetLatestOpenAPISpecVersionContent403JSONResponse) VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionContent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetLatestOpenAPISpecVersionContent404JSONResponse) VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLatestOpenAPISpecVersionContent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetLatestOpenAPISpecVersionContent429JSONResponse) VisitGetLatestOpenAPISpecVersionContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+	VersionId      SpecVersionId  `json:"versionId"`
+}
+
+type GetOpenAPISpecVersionByIdResponseObject interface {
+	VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetOpenAPISpecVersionById200JSONResponse OpenAPISpecVersion
+
+func (response GetOpenAPISpecVersionById200JSONResponse) VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetOpenAPISpecVersionById400JSONResponse) VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOpenAPISpecVersionById401JSONResponse) VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOpenAPISpecVersionById403JSONResponse) VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOpenAPISpecVersionById404JSONResponse) VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOpenAPISpecVersionById429JSONResponse) VisitGetOpenAPISpecVersionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionContentByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SpecSlug       SpecSlug       `json:"specSlug"`
+	VersionId      SpecVersionId  `json:"versionId"`
+}
+
+type GetOpenAPISpecVersionContentByIdResponseObject interface {
+	VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error
+}
+
+type GetOpenAPISpecVersionContentById200JSONResponse OpenAPISpecContent
+
+func (response GetOpenAPISpecVersionContentById200JSONResponse) VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionContentById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetOpenAPISpecVersionContentById400JSONResponse) VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionContentById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOpenAPISpecVersionContentById401JSONResponse) VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionContentById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOpenAPISpecVersionContentById403JSONResponse) VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionContentById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOpenAPISpecVersionContentById404JSONResponse) VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPISpecVersionContentById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOpenAPISpecVersionContentById429JSONResponse) VisitGetOpenAPISpecVersionContentByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -18088,6 +19506,39 @@ type StrictServerInterface interface {
 
 	// (GET /orgs/{organizationId}/members/{userId}/teams)
 	ListTeamsForOrganizationMember(ctx context.Context, request ListTeamsForOrganizationMemberRequestObject) (ListTeamsForOrganizationMemberResponseObject, error)
+	// ListOpenAPISpecs The organization's OpenAPI specifications, by slug.
+	// (GET /orgs/{organizationId}/openapi)
+	ListOpenAPISpecs(ctx context.Context, request ListOpenAPISpecsRequestObject) (ListOpenAPISpecsResponseObject, error)
+	// CreateOpenAPISpec Add a specification; it is fetched and parsed in the background.
+	// (POST /orgs/{organizationId}/openapi)
+	CreateOpenAPISpec(ctx context.Context, request CreateOpenAPISpecRequestObject) (CreateOpenAPISpecResponseObject, error)
+	// DeleteOpenAPISpecBySlug Delete the specification and its versions (204 also when there is none).
+	// (DELETE /orgs/{organizationId}/openapi/{specSlug})
+	DeleteOpenAPISpecBySlug(ctx context.Context, request DeleteOpenAPISpecBySlugRequestObject) (DeleteOpenAPISpecBySlugResponseObject, error)
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug})
+	GetOpenAPISpecBySlug(ctx context.Context, request GetOpenAPISpecBySlugRequestObject) (GetOpenAPISpecBySlugResponseObject, error)
+	// UpdateOpenAPISpecBySlug Change who can read the specification's documents.
+	// (PATCH /orgs/{organizationId}/openapi/{specSlug})
+	UpdateOpenAPISpecBySlug(ctx context.Context, request UpdateOpenAPISpecBySlugRequestObject) (UpdateOpenAPISpecBySlugResponseObject, error)
+	// CreateOrUpdateOpenAPISpecBySlug Set the source of the specification with this slug, creating it when absent.
+	// (PUT /orgs/{organizationId}/openapi/{specSlug})
+	CreateOrUpdateOpenAPISpecBySlug(ctx context.Context, request CreateOrUpdateOpenAPISpecBySlugRequestObject) (CreateOrUpdateOpenAPISpecBySlugResponseObject, error)
+	// ListOpenAPISpecVersions The specification's versions, newest first.
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions)
+	ListOpenAPISpecVersions(ctx context.Context, request ListOpenAPISpecVersionsRequestObject) (ListOpenAPISpecVersionsResponseObject, error)
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest)
+	GetLatestOpenAPISpecVersion(ctx context.Context, request GetLatestOpenAPISpecVersionRequestObject) (GetLatestOpenAPISpecVersionResponseObject, error)
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/latest/content)
+	GetLatestOpenAPISpecVersionContent(ctx context.Context, request GetLatestOpenAPISpecVersionContentRequestObject) (GetLatestOpenAPISpecVersionContentResponseObject, error)
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId})
+	GetOpenAPISpecVersionById(ctx context.Context, request GetOpenAPISpecVersionByIdRequestObject) (GetOpenAPISpecVersionByIdResponseObject, error)
+
+	// (GET /orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content)
+	GetOpenAPISpecVersionContentById(ctx context.Context, request GetOpenAPISpecVersionContentByIdRequestObject) (GetOpenAPISpecVersionContentByIdResponseObject, error)
 	// UpdateOrganizationMemberLastSeenAt Mark the caller as seen now; answers a signed token of the caller's member claims.
 	// (POST /orgs/{organizationId}/ping)
 	UpdateOrganizationMemberLastSeenAt(ctx context.Context, request UpdateOrganizationMemberLastSeenAtRequestObject) (UpdateOrganizationMemberLastSeenAtResponseObject, error)
@@ -19472,6 +20923,363 @@ func (sh *strictHandler) ListTeamsForOrganizationMember(ctx echo.Context, organi
 		return err
 	} else if validResponse, ok := response.(ListTeamsForOrganizationMemberResponseObject); ok {
 		return validResponse.VisitListTeamsForOrganizationMemberResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOpenAPISpecs operation middleware
+func (sh *strictHandler) ListOpenAPISpecs(ctx echo.Context, organizationId OrganizationId, params ListOpenAPISpecsParams) error {
+	var request ListOpenAPISpecsRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOpenAPISpecs(ctx.Request().Context(), request.(ListOpenAPISpecsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOpenAPISpecs")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOpenAPISpecsResponseObject); ok {
+		return validResponse.VisitListOpenAPISpecsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateOpenAPISpec operation middleware
+func (sh *strictHandler) CreateOpenAPISpec(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateOpenAPISpecRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateOpenAPISpecJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOpenAPISpec(ctx.Request().Context(), request.(CreateOpenAPISpecRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOpenAPISpec")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateOpenAPISpecResponseObject); ok {
+		return validResponse.VisitCreateOpenAPISpecResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteOpenAPISpecBySlug operation middleware
+func (sh *strictHandler) DeleteOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error {
+	var request DeleteOpenAPISpecBySlugRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteOpenAPISpecBySlug(ctx.Request().Context(), request.(DeleteOpenAPISpecBySlugRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteOpenAPISpecBySlug")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteOpenAPISpecBySlugResponseObject); ok {
+		return validResponse.VisitDeleteOpenAPISpecBySlugResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOpenAPISpecBySlug operation middleware
+func (sh *strictHandler) GetOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error {
+	var request GetOpenAPISpecBySlugRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOpenAPISpecBySlug(ctx.Request().Context(), request.(GetOpenAPISpecBySlugRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOpenAPISpecBySlug")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOpenAPISpecBySlugResponseObject); ok {
+		return validResponse.VisitGetOpenAPISpecBySlugResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateOpenAPISpecBySlug operation middleware
+func (sh *strictHandler) UpdateOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error {
+	var request UpdateOpenAPISpecBySlugRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+
+	var body UpdateOpenAPISpecBySlugJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateOpenAPISpecBySlug(ctx.Request().Context(), request.(UpdateOpenAPISpecBySlugRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateOpenAPISpecBySlug")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateOpenAPISpecBySlugResponseObject); ok {
+		return validResponse.VisitUpdateOpenAPISpecBySlugResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateOrUpdateOpenAPISpecBySlug operation middleware
+func (sh *strictHandler) CreateOrUpdateOpenAPISpecBySlug(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error {
+	var request CreateOrUpdateOpenAPISpecBySlugRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+
+	var body CreateOrUpdateOpenAPISpecBySlugJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOrUpdateOpenAPISpecBySlug(ctx.Request().Context(), request.(CreateOrUpdateOpenAPISpecBySlugRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOrUpdateOpenAPISpecBySlug")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateOrUpdateOpenAPISpecBySlugResponseObject); ok {
+		return validResponse.VisitCreateOrUpdateOpenAPISpecBySlugResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOpenAPISpecVersions operation middleware
+func (sh *strictHandler) ListOpenAPISpecVersions(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug, params ListOpenAPISpecVersionsParams) error {
+	var request ListOpenAPISpecVersionsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOpenAPISpecVersions(ctx.Request().Context(), request.(ListOpenAPISpecVersionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOpenAPISpecVersions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOpenAPISpecVersionsResponseObject); ok {
+		return validResponse.VisitListOpenAPISpecVersionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetLatestOpenAPISpecVersion operation middleware
+func (sh *strictHandler) GetLatestOpenAPISpecVersion(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error {
+	var request GetLatestOpenAPISpecVersionRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLatestOpenAPISpecVersion(ctx.Request().Context(), request.(GetLatestOpenAPISpecVersionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLatestOpenAPISpecVersion")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetLatestOpenAPISpecVersionResponseObject); ok {
+		return validResponse.VisitGetLatestOpenAPISpecVersionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetLatestOpenAPISpecVersionContent operation middleware
+func (sh *strictHandler) GetLatestOpenAPISpecVersionContent(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug) error {
+	var request GetLatestOpenAPISpecVersionContentRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLatestOpenAPISpecVersionContent(ctx.Request().Context(), request.(GetLatestOpenAPISpecVersionContentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLatestOpenAPISpecVersionContent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetLatestOpenAPISpecVersionContentResponseObject); ok {
+		return validResponse.VisitGetLatestOpenAPISpecVersionContentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOpenAPISpecVersionById operation middleware
+func (sh *strictHandler) GetOpenAPISpecVersionById(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId) error {
+	var request GetOpenAPISpecVersionByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+	request.VersionId = versionId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOpenAPISpecVersionById(ctx.Request().Context(), request.(GetOpenAPISpecVersionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOpenAPISpecVersionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOpenAPISpecVersionByIdResponseObject); ok {
+		return validResponse.VisitGetOpenAPISpecVersionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOpenAPISpecVersionContentById operation middleware
+func (sh *strictHandler) GetOpenAPISpecVersionContentById(ctx echo.Context, organizationId OrganizationId, specSlug SpecSlug, versionId SpecVersionId) error {
+	var request GetOpenAPISpecVersionContentByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SpecSlug = specSlug
+	request.VersionId = versionId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOpenAPISpecVersionContentById(ctx.Request().Context(), request.(GetOpenAPISpecVersionContentByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOpenAPISpecVersionContentById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOpenAPISpecVersionContentByIdResponseObject); ok {
+		return validResponse.VisitGetOpenAPISpecVersionContentByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -60,6 +60,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixConversationRows()...)
 	rows = append(rows, matrixTranslationRows()...)
 	rows = append(rows, matrixSSORows()...)
+	rows = append(rows, matrixOpenAPIRows()...)
 	return rows
 }
 

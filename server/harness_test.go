@@ -23,6 +23,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/jobs"
+	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
@@ -123,7 +124,9 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	}
 	hs := httptest.NewServer(e)
 	t.Cleanup(hs.Close)
-	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: jobs.New(st, log), Secret: secret, Logs: logs}
+	runner := jobs.New(st, log)
+	openapispec.Register(runner, &openapispec.Processor{Store: st, Fetcher: srv.Fetcher}, openapispec.DefaultRefresh)
+	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: runner, Secret: secret, Logs: logs}
 }
 
 // syncBuffer is the server's log output in tests: JSON lines, safe to write from handlers.

@@ -134,6 +134,10 @@ func (s *Server) linksResponse(ctx context.Context, sp *store.Space, rev string,
 			}
 		case "file":
 			u.TargetReference = loc.file(t.Target, files[t.Target])
+		case "openapi":
+			if u.TargetReference, err = loc.openAPISpec(ctx, t.Target); err != nil {
+				return out, err
+			}
 		default:
 			u.TargetReference = urlLocation(t.Target)
 		}

@@ -3,9 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -21,25 +18,26 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// PDF export. The API answers a signed link, {BaseURL}/pdf/{token}, valid for an hour; the link
-// is served without a bearer token, the token being the proof. It names the revision the change
-// request had when the link was made, so the PDF shows the content as it was then.
-//
-// A token is a JWT (HS256) whose key is derived from the server secret for this use alone, with
-// its own audience, so no other token quire signs can pass for one.
+// PDF export. The API answers a signed link (signedlinks.go), {BaseURL}/pdf/{token}, valid for an
+// hour. It names the revision the change request had when the link was made, so the PDF shows the
+// content as it was then.
 
 // pdfRoute serves the PDFs getChangeRequestPDF links to.
 const pdfRoute = "/pdf/:token"
 
-// pdfLinkTTL is how long a PDF link is valid.
-const pdfLinkTTL = time.Hour
+// pdfLinks are the signed links of PDF exports.
+var pdfLinks = linkKind{
+	audience: "quire/pdf-links",
+	ttl:      time.Hour,
+	notFound: "No such PDF link: it is not one quire made.",
+	expired:  "This PDF link has expired: links last an hour; ask the API for a new one.",
+}
 
 // PDF sizes: pages are loaded pdfBatch at a time, and past pdfMaxMarkdown bytes of markdown the
 // remaining pages print their titles only, so one export cannot hold the server's memory.
 const (
 	pdfBatch       = 50
 	pdfMaxMarkdown = 32 << 20
-	pdfMaxToken    = 2048
 )
 
 // pdfClaims is what a PDF link grants.
@@ -52,46 +50,16 @@ type pdfClaims struct {
 	jwt.RegisteredClaims
 }
 
-// pdfAudience is the audience of PDF link tokens.
-const pdfAudience = "quire/pdf-links"
+func (c *pdfClaims) registered() *jwt.RegisteredClaims { return &c.RegisteredClaims }
 
-// pdfKey is the key PDF links are signed with: derived from the server secret, so a token of
-// another kind can never pass for one.
-func (s *Server) pdfKey() []byte {
-	m := hmac.New(sha256.New, s.VisitorSecret)
-	m.Write([]byte("quire/pdf-links/v1"))
-	return m.Sum(nil)
-}
-
-// signPDFLink returns the token of a link valid for pdfLinkTTL from now.
-func (s *Server) signPDFLink(c pdfClaims, now time.Time) (string, error) {
-	c.RegisteredClaims = jwt.RegisteredClaims{Audience: jwt.ClaimStrings{pdfAudience},
-		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(pdfLinkTTL))}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.pdfKey())
-}
-
-var errPDFLink = &httpError{http.StatusNotFound, "No such PDF link: it is not one quire made."}
-
-// readPDFLink verifies a token and returns its claims: 404 for a token quire did not sign, 410
-// for one that has expired.
+// readPDFLink verifies a token and returns its claims.
 func (s *Server) readPDFLink(token string, now time.Time) (*pdfClaims, error) {
-	if len(token) > pdfMaxToken {
-		return nil, errPDFLink
-	}
-	// The signature first (the parser would judge the claims of a forged token before it), then
-	// the claims: only a token quire signed can be told it has expired.
 	var c pdfClaims
-	if _, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return s.pdfKey(), nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithStrictDecoding(), jwt.WithoutClaimsValidation()); err != nil {
-		return nil, errPDFLink
+	if err := s.readLink(pdfLinks, token, &c, now); err != nil {
+		return nil, err
 	}
-	err := jwt.NewValidator(jwt.WithAudience(pdfAudience), jwt.WithExpirationRequired(),
-		jwt.WithTimeFunc(func() time.Time { return now })).Validate(c)
-	switch {
-	case errors.Is(err, jwt.ErrTokenExpired):
-		return nil, &httpError{http.StatusGone, "This PDF link has expired: links last an hour; ask the API for a new one."}
-	case err != nil, c.Space == "", c.ChangeRequest == "", c.Revision == "":
-		return nil, errPDFLink
+	if c.Space == "" || c.ChangeRequest == "" || c.Revision == "" {
+		return nil, &httpError{http.StatusNotFound, pdfLinks.notFound}
 	}
 	return &c, nil
 }
@@ -115,7 +83,7 @@ func (s *Server) GetChangeRequestPDF(ctx context.Context, req gen.GetChangeReque
 	} else if c.Only {
 		return nil, badRequest(`Invalid query parameter "only": it needs "page", the page to print alone.`)
 	}
-	token, err := s.signPDFLink(c, s.Store.Now())
+	token, err := s.signLink(pdfLinks, &c, s.Store.Now())
 	if err != nil {
 		return nil, err
 	}

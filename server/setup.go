@@ -101,6 +101,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.GET(samlStartRoute, s.serveSAMLStart)
 	e.POST(samlACSRoute, s.serveSAMLACS)
 	e.GET(samlMetadataRoute, s.serveSAMLMetadata)
+	e.GET(openAPIDocumentRoute, s.serveOpenAPIDocument)
 	contract, err := contractFiles()
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ type Store interface {
 	SSO
 	Jobs
 	Conversations
+	OpenAPISpecs
 	Admin
 }
 

@@ -11,7 +11,7 @@ import (
 // Link is one stored link.
 type Link struct {
 	PageID string // the page holding it
-	Kind   string // page | file | url
+	Kind   string // page | file | url | openapi (Target: the specification's slug)
 	Target string
 }
 
@@ -101,9 +101,24 @@ func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
 			seen[[2]string{kind, target}] = true
 			out = append(out, Link{PageID: p.ID, Kind: kind, Target: target})
 		}
+		for _, m := range openAPIBlock.FindAllStringSubmatch(p.Markdown, -1) {
+			if key := [2]string{"openapi", m[1]}; !seen[key] {
+				seen[key] = true
+				out = append(out, Link{PageID: p.ID, Kind: "openapi", Target: m[1]})
+			}
+		}
 	}
 	return out
 }
+
+// openAPIBlock is a GitBook block that shows part of one of the organization's OpenAPI
+// specifications, named by slug: {% openapi-operation spec="petstore" path="/pets" method="get" %},
+// likewise openapi-schemas and openapi-webhook.
+var openAPIBlock = regexp.MustCompile(`\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec\s*=\s*"([^"]+)"`)
+
+// OpenAPILinkKey is how an OpenAPI specification of the revision's organization is listed in the
+// files set LinkStatus reads: its slug, prefixed so no file id can be mistaken for it.
+func OpenAPILinkKey(slug string) string { return "openapi:" + slug }
 
 var refLink = regexp.MustCompile(`\]\(\s*/(pages|files)/([^)\s#?/]+)`)
 
@@ -143,10 +158,12 @@ func RewriteRefs(md string, pageRefs, fileRefs map[string]string) string {
 	})
 }
 
-// LinkStatus is ok, broken or in-app.
+// LinkStatus is ok, broken or in-app. files holds the revision's file ids and, under
+// OpenAPILinkKey, the slugs of its organization's OpenAPI specifications.
 func LinkStatus(l Link, pages, files map[string]bool, appPrefix string) string {
 	switch {
-	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target]:
+	case l.Kind == "page" && !pages[l.Target], l.Kind == "file" && !files[l.Target],
+		l.Kind == "openapi" && !files[OpenAPILinkKey(l.Target)]:
 		return "broken"
 	case l.Kind == "url" && appPrefix != "" && strings.HasPrefix(l.Target, appPrefix):
 		return "in-app"

@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--openapi-refresh 6h]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/internal/jobs"
+	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
@@ -45,7 +46,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--openapi-refresh 6h]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -91,6 +92,7 @@ type serveConfig struct {
 	allowPrivateURLs  bool
 	translatorURL     string
 	translatorKey     string
+	openAPIRefresh    time.Duration
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -105,6 +107,8 @@ func parseServe(args []string) (serveConfig, error) {
 		"let server-side fetches (files given by URL…) reach loopback, private and link-local addresses")
 	fs.StringVar(&c.translatorURL, "translator-url", "", "base URL of a LibreTranslate-protocol server that runs translations (none when empty)")
 	fs.StringVar(&c.translatorKey, "translator-key", "", "API key sent to the translator (api_key)")
+	fs.DurationVar(&c.openAPIRefresh, "openapi-refresh", openapispec.DefaultRefresh,
+		"how often OpenAPI specifications given by URL are fetched again")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -112,6 +116,9 @@ func parseServe(args []string) (serveConfig, error) {
 	var err error
 	if c.trustedProxies, err = parseNetworks(*proxies); err != nil {
 		return c, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if c.openAPIRefresh <= 0 {
+		return c, errors.New("--openapi-refresh: give a positive duration, e.g. 6h")
 	}
 	if c.baseURL == "" {
 		c.baseURL = "http://" + c.addr
@@ -151,6 +158,7 @@ func serve(args []string) error {
 	}
 	runner := jobs.New(st, log)
 	runner.Translations(srv.Translator)
+	openapispec.Register(runner, &openapispec.Processor{Store: st, Fetcher: srv.Fetcher}, cfg.openAPIRefresh)
 	srv.WakeJobs = runner.WakeAfter
 	if opts.Metrics != nil {
 		runner.Observe = opts.Metrics.ObserveJob

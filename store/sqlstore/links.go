@@ -112,6 +112,9 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]store.L
 	for _, f := range files {
 		fileSet[f.ID] = true
 	}
+	if err := addOpenAPISpecs(ctx, q, revisionID, links, fileSet); err != nil {
+		return nil, nil, nil, err
+	}
 	return links, pageSet, fileSet, nil
 }
 

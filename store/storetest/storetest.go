@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		{"Translations", translations},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
+		{"OpenAPISpecs", openAPISpecs},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}

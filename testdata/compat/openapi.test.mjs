@@ -1,0 +1,141 @@
+// OpenAPI specifications (issue 12): the 11 operations of seed 4.11 through @gitbook/api@0.146.0.
+// Sources are given as text (the suite's quire does not reach private addresses, so a loopback
+// URL source is the refused case); processing runs as a job, which the server starts at once.
+import assert from 'node:assert/strict';
+import { suiteKit, need, rejectsWith, has, TIMESTAMP, ALICE_TOKEN, QUIRE_URL } from './kit.mjs';
+
+const OPERATIONS = [
+    'listOpenAPISpecs', 'createOpenAPISpec', 'getOpenAPISpecBySlug', 'createOrUpdateOpenAPISpecBySlug',
+    'updateOpenAPISpecBySlug', 'deleteOpenAPISpecBySlug', 'listOpenAPISpecVersions',
+    'getLatestOpenAPISpecVersion', 'getLatestOpenAPISpecVersionContent', 'getOpenAPISpecVersionById',
+    'getOpenAPISpecVersionContentById',
+];
+const METHODS = Object.fromEntries(OPERATIONS.map((op) => [op.replace('OpenAPI', 'OpenApi'), op]));
+
+const kit = suiteKit({ operations: OPERATIONS, clientMethodToOperation: METHODS });
+const { alice, bob, step, raw } = kit;
+
+const PETSTORE = `openapi: 3.0.3
+info:
+  title: Compat Petstore
+  version: "1.0"
+paths:
+  /pets:
+    get:
+      responses:
+        "200":
+          description: The pets.
+`;
+
+let org, firstVersion;
+
+function checkSpec(sp, where) {
+    assert.equal(sp.object, 'openapi-spec', where);
+    has(sp, 'id', 'id', where);
+    assert.match(sp.createdAt, TIMESTAMP, `${where}.createdAt`);
+    assert.match(sp.updatedAt, TIMESTAMP, `${where}.updatedAt`);
+    assert.ok(['pending', 'progress', 'complete'].includes(sp.processingState), `${where}.processingState`);
+    assert.equal(typeof sp.permissions.view, 'boolean');
+    assert.equal(typeof sp.permissions.edit, 'boolean');
+    assert.ok(sp.urls.location.endsWith(`/v1/orgs/${org}/openapi/${sp.slug}`), `${where}.urls.location ${sp.urls.location}`);
+}
+
+/** Polls a specification until its processing is complete. */
+async function processed(slug) {
+    for (let i = 0; i < 100; i++) {
+        const { data } = await alice.orgs.getOpenApiSpecBySlug(org, slug);
+        if (data.processingState === 'complete') return data;
+        await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail(`${slug} was not processed within 10 s`);
+}
+
+step('openapi: an organization to keep specifications in', async () => {
+    const r = await raw('', ALICE_TOKEN, 'POST', '/orgs', { title: 'OpenAPI Compat' });
+    assert.equal(r.status, 201, JSON.stringify(r.data));
+    org = r.data.id;
+});
+
+step('openapi: create from text, processed by the job', async () => {
+    need(org);
+    const { status, data } = await alice.orgs.createOpenApiSpec(org, { slug: 'petstore', source: { text: PETSTORE } });
+    assert.equal(status, 201);
+    checkSpec(data, 'created');
+    assert.equal(data.slug, 'petstore');
+    assert.equal(data.permissions.edit, true);
+    const done = await processed('petstore');
+    checkSpec(done, 'processed');
+    assert.equal(typeof done.lastVersion, 'string');
+    assert.match(done.lastProcessedAt, TIMESTAMP);
+    assert.deepEqual(done.lastProcessedErrors, []);
+    firstVersion = done.lastVersion;
+});
+
+step('openapi: versions, latest and content', async () => {
+    need(firstVersion);
+    const list = await alice.orgs.listOpenApiSpecVersions(org, 'petstore');
+    assert.equal(list.data.count, 1);
+    assert.equal(list.data.items[0].id, firstVersion);
+    const latest = await alice.orgs.getLatestOpenApiSpecVersion(org, 'petstore');
+    assert.equal(latest.data.object, 'openapi-spec-version');
+    assert.equal(latest.data.id, firstVersion);
+    const byId = await alice.orgs.getOpenApiSpecVersionById(org, 'petstore', firstVersion);
+    assert.equal(byId.data.id, firstVersion);
+    const content = await alice.orgs.getLatestOpenApiSpecVersionContent(org, 'petstore');
+    assert.equal(content.data.filesystem['openapi.yaml'].info.title, 'Compat Petstore');
+    const again = await alice.orgs.getOpenApiSpecVersionContentById(org, 'petstore', firstVersion);
+    assert.ok(again.data.url.startsWith(`${QUIRE_URL}/openapi/`), again.data.url);
+    // A private specification's document is a signed link that needs no bearer token.
+    const doc = await fetch(again.data.url);
+    assert.equal(doc.status, 200);
+    assert.equal(await doc.text(), PETSTORE);
+    assert.equal((await fetch(again.data.url.split('?')[0])).status, 404);
+});
+
+step('openapi: put the same document makes no version, a changed one does', async () => {
+    need(firstVersion);
+    const same = await alice.orgs.createOrUpdateOpenApiSpecBySlug(org, 'petstore', { source: { text: PETSTORE } });
+    assert.equal(same.status, 200);
+    assert.equal((await processed('petstore')).lastVersion, firstVersion);
+    await alice.orgs.createOrUpdateOpenApiSpecBySlug(org, 'petstore', { source: { text: PETSTORE.replace('Compat Petstore', 'Compat Petstore 2') } });
+    const changed = await processed('petstore');
+    assert.notEqual(changed.lastVersion, firstVersion);
+    assert.equal((await alice.orgs.listOpenApiSpecVersions(org, 'petstore')).data.count, 2);
+});
+
+step('openapi: public visibility publishes the document', async () => {
+    need(firstVersion);
+    const { data } = await alice.orgs.updateOpenApiSpecBySlug(org, 'petstore', { visibility: 'public' });
+    assert.equal(data.visibility, 'public');
+    const doc = await fetch(data.urls.published);
+    assert.equal(doc.status, 200);
+    assert.match(await doc.text(), /Compat Petstore 2/);
+});
+
+step('openapi: errors are processing errors, bad input a 400 naming the field', async () => {
+    need(org);
+    await alice.orgs.createOrUpdateOpenApiSpecBySlug(org, 'broken', { source: { text: 'openapi: 3.1.0\ninfo:\n  title: x\n   version: 1\n' } });
+    const broken = await processed('broken');
+    assert.equal(broken.lastProcessErrorCode, 'PARSE_ERROR');
+    assert.match(broken.lastProcessedErrors[0].message, /line 4/);
+    await alice.orgs.createOrUpdateOpenApiSpecBySlug(org, 'loopback', { source: { url: `${QUIRE_URL}/openapi.yaml` } });
+    const refused = await processed('loopback');
+    assert.equal(refused.lastProcessErrorCode, 'FETCH_ERROR');
+    assert.match(refused.lastProcessedErrors[0].message, /not allowed/);
+    const err = await rejectsWith(400, alice.orgs.createOpenApiSpec(org, { slug: 'Not A Slug', source: { text: PETSTORE } }), 'bad slug');
+    assert.match(err.errorMessage, /slug/);
+    await rejectsWith(404, bob.orgs.getOpenApiSpecBySlug(org, 'petstore'), 'an outsider');
+});
+
+step('openapi: list, delete (204 also when absent)', async () => {
+    need(org);
+    const { data } = await alice.orgs.listOpenApiSpecs(org, { limit: 2 });
+    assert.equal(data.count, 3);
+    assert.deepEqual(data.items.map((s) => s.slug), ['broken', 'loopback']);
+    assert.ok(data.next?.page);
+    assert.equal((await alice.orgs.deleteOpenApiSpecBySlug(org, 'broken')).status, 204);
+    assert.equal((await alice.orgs.deleteOpenApiSpecBySlug(org, 'broken')).status, 204);
+    await rejectsWith(404, alice.orgs.getOpenApiSpecBySlug(org, 'broken'), 'a deleted spec');
+});
+
+kit.finish();
