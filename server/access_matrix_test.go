@@ -57,6 +57,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixContentRows()...)
 	rows = append(rows, matrixCommentRows()...)
 	rows = append(rows, matrixSiteRows()...)
+	rows = append(rows, matrixIntegrationRows()...)
 	return rows
 }
 

@@ -123,7 +123,11 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	}
 	hs := httptest.NewServer(e)
 	t.Cleanup(hs.Close)
-	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: jobs.New(st, log), Secret: secret, Logs: logs}
+	runner := jobs.New(st, log)
+	for kind, h := range srv.JobHandlers() {
+		runner.Handlers[kind] = h
+	}
+	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: runner, Secret: secret, Logs: logs}
 }
 
 // syncBuffer is the server's log output in tests: JSON lines, safe to write from handlers.

@@ -76,6 +76,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: opts.BodyLimit, Skipper: isBatch}))
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64M",
 		Skipper: func(c echo.Context) bool { return !isBatch(c) }}))
+	e.Use(s.installationGate(operationsByRoute(doc, "/v1")))
 	e.Use(newValidator(doc, "/v1").middleware)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
@@ -83,6 +84,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	// token: they carry their own proof.
 	e.GET(fileRoute, s.serveFile)
 	e.GET(pdfRoute, s.servePDF)
+	e.GET(integrationAssetRoute, s.serveIntegrationAsset)
 	contract, err := contractFiles()
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ type Store interface {
 	ChangeRequests
 	Comments
 	Sites
+	Integrations
 	Jobs
 	Admin
 }

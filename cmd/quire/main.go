@@ -145,6 +145,9 @@ func serve(args []string) error {
 		return err
 	}
 	runner := jobs.New(st, log)
+	for kind, h := range srv.JobHandlers() {
+		runner.Handlers[kind] = h
+	}
 	if opts.Metrics != nil {
 		runner.Observe = opts.Metrics.ObserveJob
 	}

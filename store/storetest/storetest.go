@@ -39,6 +39,7 @@ func Run(t *testing.T, open Opener) {
 		{"Search", search},
 		{"Jobs", jobs},
 		{"Purge", purge},
+		{"Integrations", integrations},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}
