@@ -122,3 +122,20 @@ func TestInstallationTokenScopes(t *testing.T) {
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/integrations/reader", nil)
 	w.Expect(t, http.StatusUnauthorized, reader, "GET", "/spaces/"+installed.Id+"/content", nil)
 }
+
+// A private integration is visible to its own installation tokens (and to nobody outside).
+func TestInstallationTokenSeesItsPrivateIntegration(t *testing.T) {
+	w := newIntegrationWorld(t)
+	b := publishBody(w.org.Id)
+	b["visibility"] = "private"
+	w.publish(t, "secretive", b)
+	n := w.install(t, w.admin, "secretive", w.org.Id)
+	var tok gen.IntegrationInstallationToken
+	w.Expect(t, http.StatusOK, w.admin, "POST", "/integrations/secretive/installations/"+n.Id+"/tokens", nil).Decode(t, &tok)
+	var in gen.Integration
+	w.Expect(t, http.StatusOK, &testUser{Token: tok.Token}, "GET", "/integrations/secretive", nil).Decode(t, &in)
+	if in.Name != "secretive" || in.Permissions.Admin {
+		t.Fatalf("the installation reads %+v", in)
+	}
+	w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/integrations/secretive", nil)
+}

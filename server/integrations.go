@@ -112,7 +112,9 @@ func (s *Server) findIntegration(ctx context.Context, name string, admin bool) (
 	if err != nil {
 		return nil, nil, err
 	}
-	if in.Visibility == "private" && !owner.CallerIsMember {
+	// An installation token sees its own integration, whatever its visibility.
+	own := installationGrant(ctx) != nil && installationGrant(ctx).IntegrationName == in.Name
+	if in.Visibility == "private" && !owner.CallerIsMember && !own {
 		return nil, nil, store.Errorf(store.ENOTFOUND, "Integration %q not found.", name)
 	}
 	if admin && owner.CallerRole != store.RoleAdmin {

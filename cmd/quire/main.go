@@ -9,6 +9,7 @@
 //	quire demo --db PATH [--base-url URL]
 //	quire export --db PATH --space ID --to DIR
 //	quire import --db PATH --org ID --from DIR [--space ID]
+//	quire integrations signing-secret --db PATH NAME
 package main
 
 import (
@@ -55,7 +56,8 @@ const usage = `usage:
   quire version
   quire demo --db PATH [--base-url URL]                     a sample organization to look around in
   quire export --db PATH --space ID --to DIR                a space in GitBook's Git Sync layout
-  quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space`
+  quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space
+  quire integrations signing-secret --db PATH NAME          the secret an integration's events are signed with`
 
 func run(args []string) error {
 	switch {
@@ -78,6 +80,8 @@ func run(args []string) error {
 		return exportSpace(args[1:], os.Stdout, os.Stderr)
 	case len(args) >= 1 && args[0] == "import":
 		return importSpace(args[1:], os.Stdout, os.Stderr)
+	case len(args) >= 2 && args[0] == "integrations" && args[1] == "signing-secret":
+		return integrationSigningSecret(args[2:], os.Stdout)
 	}
 	return errors.New(usage)
 }

@@ -129,11 +129,11 @@ func (s *Store) FindInstallations(ctx context.Context, integrationID string, f s
 	if err != nil {
 		return store.List[*store.IntegrationInstallation]{}, err
 	}
-	orgs, all := jsonStrings(f.OrgIDs), f.OrgIDs == nil
+	orgs, all := jsonStrings(f.OrgIDs), allOrgs(f.OrgIDs)
 	ext := externalIDPattern(f.ExternalID)
 	inst := nullString(f.InstallationID)
-	where := `n.integration_id = ? AND (? OR n.organization_id IN (SELECT value FROM json_each(?)))
-		AND (? IS NULL OR n.id = ?) AND (? IS NULL OR n.external_ids_idx LIKE ? ESCAPE '\')`
+	where := `n.integration_id = ? AND (? = 1 OR n.organization_id IN (SELECT value FROM json_each(?)))
+		AND (CAST(? AS TEXT) IS NULL OR n.id = ?) AND (CAST(? AS TEXT) IS NULL OR n.external_ids_idx LIKE ? ESCAPE '\')`
 	args := []any{integrationID, all, orgs, inst, inst, ext, ext}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM integration_installations n WHERE `+where, args...).Scan(&count); err != nil {
@@ -146,7 +146,7 @@ func (s *Store) FindInstallations(ctx context.Context, integrationID string, f s
 	args = append(args, afterTime, afterTime, afterTime, afterID, p.Size()+1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+installationColumns+`
 		FROM integration_installations n JOIN integrations i ON i.id = n.integration_id WHERE `+where+`
-		AND (? IS NULL OR n.created_at > ? OR (n.created_at = ? AND n.id > ?))
+		AND (CAST(? AS TEXT) IS NULL OR n.created_at > ? OR (n.created_at = ? AND n.id > ?))
 		ORDER BY n.created_at, n.id LIMIT ?`, args...)
 	if err != nil {
 		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
@@ -241,11 +241,11 @@ func (s *Store) FindContentInstallations(ctx context.Context, integrationID, kin
 	if err != nil {
 		return store.List[*store.ContentInstallation]{}, err
 	}
-	orgs, all := jsonStrings(f.OrgIDs), f.OrgIDs == nil
+	orgs, all := jsonStrings(f.OrgIDs), allOrgs(f.OrgIDs)
 	ext := externalIDPattern(f.ExternalID)
 	inst := nullString(f.InstallationID)
-	where := `n.integration_id = ? AND c.kind = ? AND (? OR n.organization_id IN (SELECT value FROM json_each(?)))
-		AND (? IS NULL OR n.id = ?) AND (? IS NULL OR c.external_ids_idx LIKE ? ESCAPE '\')`
+	where := `n.integration_id = ? AND c.kind = ? AND (? = 1 OR n.organization_id IN (SELECT value FROM json_each(?)))
+		AND (CAST(? AS TEXT) IS NULL OR n.id = ?) AND (CAST(? AS TEXT) IS NULL OR c.external_ids_idx LIKE ? ESCAPE '\')`
 	from := ` FROM integration_content_installations c JOIN integration_installations n ON n.id = c.installation_id
 		JOIN integrations i ON i.id = n.integration_id WHERE `
 	args := []any{integrationID, kind, all, orgs, inst, inst, ext, ext}
@@ -259,7 +259,7 @@ func (s *Store) FindContentInstallations(ctx context.Context, integrationID, kin
 	}
 	args = append(args, t, t, t, a, a, b, p.Size()+1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+contentInstallationColumns+from+where+`
-		AND (? IS NULL OR c.created_at > ? OR (c.created_at = ? AND (c.installation_id > ? OR (c.installation_id = ? AND c.target_id > ?))))
+		AND (CAST(? AS TEXT) IS NULL OR c.created_at > ? OR (c.created_at = ? AND (c.installation_id > ? OR (c.installation_id = ? AND c.target_id > ?))))
 		ORDER BY c.created_at, c.installation_id, c.target_id LIMIT ?`, args...)
 	if err != nil {
 		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
@@ -279,4 +279,13 @@ func (s *Store) FindContentInstallations(ctx context.Context, integrationID, kin
 	return store.FinishPage(items, p.Size(), count, func(c *store.ContentInstallation) []string {
 		return []string{formatTime(c.CreatedAt), c.InstallationID, c.TargetID}
 	}), nil
+}
+
+// allOrgs is 1 when an installation filter keeps every organization (OrgIDs nil), else 0: an
+// integer, which compares the same way on both dialects.
+func allOrgs(ids []string) int {
+	if ids == nil {
+		return 1
+	}
+	return 0
 }

@@ -123,7 +123,7 @@ func (s *Store) FindIntegrationEvents(ctx context.Context, integrationID string,
 		t, id = cur[0], cur[1]
 	}
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+eventColumns+` FROM integration_events e
-		WHERE e.integration_id = ? AND (? IS NULL OR e.created_at < ? OR (e.created_at = ? AND e.id < ?))
+		WHERE e.integration_id = ? AND (CAST(? AS TEXT) IS NULL OR e.created_at < ? OR (e.created_at = ? AND e.id < ?))
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`, integrationID, t, t, t, id, p.Size()+1)
 	if err != nil {
 		return store.List[*store.IntegrationEvent]{}, fmt.Errorf("store: unable to list events: %w", err)

@@ -158,14 +158,14 @@ func (s *Store) FindIntegrations(ctx context.Context, f store.IntegrationFilter,
 	// One statement whatever the filters, so it is prepared once (plain placeholders, each
 	// argument given as often as it is used).
 	where := `(i.visibility = 'public' OR i.organization_id IN (SELECT value FROM json_each(?)))
-		AND (? IS NULL OR lower(i.name) LIKE ? ESCAPE '\' OR lower(i.title) LIKE ? ESCAPE '\' OR lower(i.description) LIKE ? ESCAPE '\')
-		AND (? IS NULL OR i.categories_idx LIKE ? ESCAPE '\')
-		AND (? IS NULL OR i.block_domains_idx LIKE ? ESCAPE '\')
-		AND (? IS NULL OR i.has_blocks = ?)
-		AND (? IS NULL OR i.has_content_sources = ?)
-		AND (? IS NULL OR i.organization_id = ?)
-		AND (? IS NULL OR i.scopes_idx LIKE ? ESCAPE '\')
-		AND (? IS NULL OR i.target = ? OR i.target = 'all')`
+		AND (CAST(? AS TEXT) IS NULL OR lower(i.name) LIKE ? ESCAPE '\' OR lower(i.title) LIKE ? ESCAPE '\' OR lower(i.description) LIKE ? ESCAPE '\')
+		AND (CAST(? AS TEXT) IS NULL OR i.categories_idx LIKE ? ESCAPE '\')
+		AND (CAST(? AS TEXT) IS NULL OR i.block_domains_idx LIKE ? ESCAPE '\')
+		AND (CAST(? AS INTEGER) IS NULL OR i.has_blocks = ?)
+		AND (CAST(? AS INTEGER) IS NULL OR i.has_content_sources = ?)
+		AND (CAST(? AS TEXT) IS NULL OR i.organization_id = ?)
+		AND (CAST(? AS TEXT) IS NULL OR i.scopes_idx LIKE ? ESCAPE '\')
+		AND (CAST(? AS TEXT) IS NULL OR i.target = ? OR i.target = 'all')`
 	owner := nullString(f.Owner)
 	args := []any{jsonStrings(f.MemberOf), search, search, search, search, category, category, domain, domain,
 		blocks, blocks, sources, sources, owner, owner, scope, scope, target, target}
@@ -179,7 +179,7 @@ func (s *Store) FindIntegrations(ctx context.Context, f store.IntegrationFilter,
 	}
 	args = append(args, after, after, p.Size()+1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+integrationColumns+` FROM integrations i WHERE `+where+`
-		AND (? IS NULL OR i.name > ?) ORDER BY i.name LIMIT ?`, args...)
+		AND (CAST(? AS TEXT) IS NULL OR i.name > ?) ORDER BY i.name LIMIT ?`, args...)
 	if err != nil {
 		return store.List[*store.Integration]{}, fmt.Errorf("store: unable to list integrations: %w", err)
 	}
