@@ -17,7 +17,7 @@ func (s *Server) contentInstallationURLs(c *store.ContentInstallation) gen.Integ
 		PublicContentEndpoint: s.BaseURL + path}
 }
 
-// contentTarget answers the space or site of a content installation: its id, or with extended
+// spaceTarget and siteTarget answer the space or site of a content installation: its id, or with extended
 // the object (with the caller's role on it; none for content of organizations the caller is not
 // in, which only the integration's authors list).
 func (s *Server) spaceTarget(ctx context.Context, c *store.ContentInstallation, extended bool) (gen.IntegrationSpaceInstallationSpace, error) {
@@ -26,6 +26,10 @@ func (s *Server) spaceTarget(ctx context.Context, c *store.ContentInstallation, 
 		return out, out.FromIntegrationSpaceInstallationSpace0(c.TargetID)
 	}
 	sp, orgRole, member, err := s.Store.FindSpaceForUser(ctx, c.TargetID, caller(ctx).ID)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		// The space was purged since: its installation is answered by id.
+		return out, out.FromIntegrationSpaceInstallationSpace0(c.TargetID)
+	}
 	if err != nil {
 		return out, err
 	}
@@ -45,6 +49,10 @@ func (s *Server) siteTarget(ctx context.Context, c *store.ContentInstallation, e
 		return out, out.FromIntegrationSiteInstallationSite0(c.TargetID)
 	}
 	site, err := s.Store.FindSite(ctx, c.TargetID)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		// The site was deleted since: its installation is answered by id.
+		return out, out.FromIntegrationSiteInstallationSite0(c.TargetID)
+	}
 	if err != nil {
 		return out, err
 	}

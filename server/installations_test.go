@@ -191,6 +191,12 @@ func TestInstallIntegrationOnSpacesAndSites(t *testing.T) {
 		t.Fatalf("site list %+v", stl)
 	}
 	w.Expect(t, http.StatusNotFound, w.admin, "GET", "/integrations/nope/sites", nil)
+	// A site deleted since is answered by its id, even when the objects are asked for.
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/orgs/"+w.org.Id+"/sites/"+site.Id, nil)
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/integrations/anywhere/sites?extended=true", nil).Decode(t, &stl)
+	if id, err := stl.Items[0].Site.AsIntegrationSiteInstallationSite0(); err != nil || id != site.Id {
+		t.Fatalf("a deleted site's installation: %+v", stl)
+	}
 
 	// Each setup was recorded as an event of the integration.
 	var events gen.IntegrationEventList
