@@ -1261,6 +1261,303 @@ func (e DefaultLevel) Valid() bool {
 	}
 }
 
+// Defines values for IntegrationCategory.
+const (
+	IntegrationCategoryAnalytics     IntegrationCategory = "analytics"
+	IntegrationCategoryCollaboration IntegrationCategory = "collaboration"
+	IntegrationCategoryContent       IntegrationCategory = "content"
+	IntegrationCategoryGitsync       IntegrationCategory = "gitsync"
+	IntegrationCategoryMarketing     IntegrationCategory = "marketing"
+	IntegrationCategoryOther         IntegrationCategory = "other"
+	IntegrationCategoryVisitorAuth   IntegrationCategory = "visitor-auth"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationCategory enum.
+func (e IntegrationCategory) Valid() bool {
+	switch e {
+	case IntegrationCategoryAnalytics:
+		return true
+	case IntegrationCategoryCollaboration:
+		return true
+	case IntegrationCategoryContent:
+		return true
+	case IntegrationCategoryGitsync:
+		return true
+	case IntegrationCategoryMarketing:
+		return true
+	case IntegrationCategoryOther:
+		return true
+	case IntegrationCategoryVisitorAuth:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationConfigurationPropertyType.
+const (
+	IntegrationConfigurationPropertyTypeBoolean IntegrationConfigurationPropertyType = "boolean"
+	IntegrationConfigurationPropertyTypeButton  IntegrationConfigurationPropertyType = "button"
+	IntegrationConfigurationPropertyTypeNumber  IntegrationConfigurationPropertyType = "number"
+	IntegrationConfigurationPropertyTypeString  IntegrationConfigurationPropertyType = "string"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationConfigurationPropertyType enum.
+func (e IntegrationConfigurationPropertyType) Valid() bool {
+	switch e {
+	case IntegrationConfigurationPropertyTypeBoolean:
+		return true
+	case IntegrationConfigurationPropertyTypeButton:
+		return true
+	case IntegrationConfigurationPropertyTypeNumber:
+		return true
+	case IntegrationConfigurationPropertyTypeString:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationEventLogLevel.
+const (
+	IntegrationEventLogLevelDebug IntegrationEventLogLevel = "debug"
+	IntegrationEventLogLevelError IntegrationEventLogLevel = "error"
+	IntegrationEventLogLevelInfo  IntegrationEventLogLevel = "info"
+	IntegrationEventLogLevelWarn  IntegrationEventLogLevel = "warn"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationEventLogLevel enum.
+func (e IntegrationEventLogLevel) Valid() bool {
+	switch e {
+	case IntegrationEventLogLevelDebug:
+		return true
+	case IntegrationEventLogLevelError:
+		return true
+	case IntegrationEventLogLevelInfo:
+		return true
+	case IntegrationEventLogLevelWarn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationEventStatus.
+const (
+	IntegrationEventStatusFailed  IntegrationEventStatus = "failed"
+	IntegrationEventStatusSuccess IntegrationEventStatus = "success"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationEventStatus enum.
+func (e IntegrationEventStatus) Valid() bool {
+	switch e {
+	case IntegrationEventStatusFailed:
+		return true
+	case IntegrationEventStatusSuccess:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationEventType.
+const (
+	IntegrationEventTypeInstallationSetup      IntegrationEventType = "installation_setup"
+	IntegrationEventTypeSiteInstallationSetup  IntegrationEventType = "site_installation_setup"
+	IntegrationEventTypeSpaceInstallationSetup IntegrationEventType = "space_installation_setup"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationEventType enum.
+func (e IntegrationEventType) Valid() bool {
+	switch e {
+	case IntegrationEventTypeInstallationSetup:
+		return true
+	case IntegrationEventTypeSiteInstallationSetup:
+		return true
+	case IntegrationEventTypeSpaceInstallationSetup:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationInstallationSelection.
+const (
+	IntegrationInstallationSelectionAll      IntegrationInstallationSelection = "all"
+	IntegrationInstallationSelectionSelected IntegrationInstallationSelection = "selected"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationInstallationSelection enum.
+func (e IntegrationInstallationSelection) Valid() bool {
+	switch e {
+	case IntegrationInstallationSelectionAll:
+		return true
+	case IntegrationInstallationSelectionSelected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationInstallationStatus.
+const (
+	IntegrationInstallationStatusActive  IntegrationInstallationStatus = "active"
+	IntegrationInstallationStatusPaused  IntegrationInstallationStatus = "paused"
+	IntegrationInstallationStatusPending IntegrationInstallationStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationInstallationStatus enum.
+func (e IntegrationInstallationStatus) Valid() bool {
+	switch e {
+	case IntegrationInstallationStatusActive:
+		return true
+	case IntegrationInstallationStatusPaused:
+		return true
+	case IntegrationInstallationStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationObject.
+const (
+	IntegrationObjectIntegration IntegrationObject = "integration"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationObject enum.
+func (e IntegrationObject) Valid() bool {
+	switch e {
+	case IntegrationObjectIntegration:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationRuntime.
+const (
+	IntegrationRuntimeV1 IntegrationRuntime = "v1"
+	IntegrationRuntimeV2 IntegrationRuntime = "v2"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationRuntime enum.
+func (e IntegrationRuntime) Valid() bool {
+	switch e {
+	case IntegrationRuntimeV1:
+		return true
+	case IntegrationRuntimeV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationScope.
+const (
+	IntegrationScopeConversationsIngest IntegrationScope = "conversations:ingest"
+	IntegrationScopeOpenapiRead         IntegrationScope = "openapi:read"
+	IntegrationScopeOpenapiWrite        IntegrationScope = "openapi:write"
+	IntegrationScopePageFeedbackRead    IntegrationScope = "page:feedback:read"
+	IntegrationScopeSiteAdaptiveRead    IntegrationScope = "site:adaptive:read"
+	IntegrationScopeSiteAdaptiveWrite   IntegrationScope = "site:adaptive:write"
+	IntegrationScopeSiteMetadataRead    IntegrationScope = "site:metadata:read"
+	IntegrationScopeSiteScriptCookies   IntegrationScope = "site:script:cookies"
+	IntegrationScopeSiteScriptInject    IntegrationScope = "site:script:inject"
+	IntegrationScopeSiteViewsRead       IntegrationScope = "site:views:read"
+	IntegrationScopeSiteVisitorAuth     IntegrationScope = "site:visitor:auth"
+	IntegrationScopeSpaceContentRead    IntegrationScope = "space:content:read"
+	IntegrationScopeSpaceContentWrite   IntegrationScope = "space:content:write"
+	IntegrationScopeSpaceGitSync        IntegrationScope = "space:git:sync"
+	IntegrationScopeSpaceMetadataRead   IntegrationScope = "space:metadata:read"
+	IntegrationScopeSpaceMetadataWrite  IntegrationScope = "space:metadata:write"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationScope enum.
+func (e IntegrationScope) Valid() bool {
+	switch e {
+	case IntegrationScopeConversationsIngest:
+		return true
+	case IntegrationScopeOpenapiRead:
+		return true
+	case IntegrationScopeOpenapiWrite:
+		return true
+	case IntegrationScopePageFeedbackRead:
+		return true
+	case IntegrationScopeSiteAdaptiveRead:
+		return true
+	case IntegrationScopeSiteAdaptiveWrite:
+		return true
+	case IntegrationScopeSiteMetadataRead:
+		return true
+	case IntegrationScopeSiteScriptCookies:
+		return true
+	case IntegrationScopeSiteScriptInject:
+		return true
+	case IntegrationScopeSiteViewsRead:
+		return true
+	case IntegrationScopeSiteVisitorAuth:
+		return true
+	case IntegrationScopeSpaceContentRead:
+		return true
+	case IntegrationScopeSpaceContentWrite:
+		return true
+	case IntegrationScopeSpaceGitSync:
+		return true
+	case IntegrationScopeSpaceMetadataRead:
+		return true
+	case IntegrationScopeSpaceMetadataWrite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationTarget.
+const (
+	IntegrationTargetAll          IntegrationTarget = "all"
+	IntegrationTargetOrganization IntegrationTarget = "organization"
+	IntegrationTargetSite         IntegrationTarget = "site"
+	IntegrationTargetSpace        IntegrationTarget = "space"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationTarget enum.
+func (e IntegrationTarget) Valid() bool {
+	switch e {
+	case IntegrationTargetAll:
+		return true
+	case IntegrationTargetOrganization:
+		return true
+	case IntegrationTargetSite:
+		return true
+	case IntegrationTargetSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntegrationVisibility.
+const (
+	IntegrationVisibilityPrivate  IntegrationVisibility = "private"
+	IntegrationVisibilityPublic   IntegrationVisibility = "public"
+	IntegrationVisibilityUnlisted IntegrationVisibility = "unlisted"
+)
+
+// Valid indicates whether the value is a known member of the IntegrationVisibility enum.
+func (e IntegrationVisibility) Valid() bool {
+	switch e {
+	case IntegrationVisibilityPrivate:
+		return true
+	case IntegrationVisibilityPublic:
+		return true
+	case IntegrationVisibilityUnlisted:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Language.
 const (
 	Ar   Language = "ar"
@@ -3687,6 +3984,323 @@ type GitBlob struct {
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
 
+// InstallIntegrationOnSiteRequest defines model for InstallIntegrationOnSiteRequest.
+type InstallIntegrationOnSiteRequest struct {
+	SiteId string `json:"siteId"`
+}
+
+// InstallIntegrationOnSpaceRequest defines model for InstallIntegrationOnSpaceRequest.
+type InstallIntegrationOnSpaceRequest struct {
+	Space string `json:"space"`
+}
+
+// InstallIntegrationRequest defines model for InstallIntegrationRequest.
+type InstallIntegrationRequest struct {
+	Organization string `json:"organization"`
+}
+
+// Integration defines model for Integration.
+type Integration struct {
+	Blocks                []IntegrationBlock         `json:"blocks"`
+	Categories            []IntegrationCategory      `json:"categories"`
+	Configurations        IntegrationConfigurations  `json:"configurations"`
+	ContentSecurityPolicy *string                    `json:"contentSecurityPolicy,omitempty"`
+	ContentSources        []IntegrationContentSource `json:"contentSources"`
+	Description           string                     `json:"description"`
+	ExternalLinks         []IntegrationExternalLink  `json:"externalLinks"`
+	Name                  string                     `json:"name"`
+	Object                IntegrationObject          `json:"object"`
+	Owner                 Organization               `json:"owner"`
+	Permissions           IntegrationPermissions     `json:"permissions"`
+	PreviewImages         []string                   `json:"previewImages"`
+	Scopes                []IntegrationScope         `json:"scopes"`
+	Summary               *string                    `json:"summary,omitempty"`
+	Target                IntegrationTarget          `json:"target"`
+	Title                 string                     `json:"title"`
+	Urls                  IntegrationURLs            `json:"urls"`
+	Verified              bool                       `json:"verified"`
+	Version               int                        `json:"version"`
+	Visibility            IntegrationVisibility      `json:"visibility"`
+}
+
+// IntegrationBlock defines model for IntegrationBlock.
+type IntegrationBlock struct {
+	Description *string                   `json:"description,omitempty"`
+	Icon        *string                   `json:"icon,omitempty"`
+	Id          string                    `json:"id"`
+	Markdown    *IntegrationBlockMarkdown `json:"markdown,omitempty"`
+	Title       string                    `json:"title"`
+	UrlUnfurl   *[]string                 `json:"urlUnfurl,omitempty"`
+}
+
+// IntegrationBlockMarkdown defines model for IntegrationBlockMarkdown.
+type IntegrationBlockMarkdown struct {
+	Body      string `json:"body"`
+	Codeblock string `json:"codeblock"`
+}
+
+// IntegrationCategory defines model for IntegrationCategory.
+type IntegrationCategory string
+
+// IntegrationConfigurationComponent defines model for IntegrationConfigurationComponent.
+type IntegrationConfigurationComponent struct {
+	ComponentId string `json:"componentId"`
+}
+
+// IntegrationConfigurationProperty defines model for IntegrationConfigurationProperty.
+type IntegrationConfigurationProperty struct {
+	ButtonText    *string `json:"button_text,omitempty"`
+	CallbackUrl   *string `json:"callback_url,omitempty"`
+	CompletionUrl *string `json:"completion_url,omitempty"`
+
+	// Default A value of the property's type (string, number or boolean).
+	Default     interface{}                          `json:"default,omitempty"`
+	Description *string                              `json:"description,omitempty"`
+	Enum        *[]string                            `json:"enum,omitempty"`
+	Title       *string                              `json:"title,omitempty"`
+	Type        IntegrationConfigurationPropertyType `json:"type"`
+}
+
+// IntegrationConfigurationPropertyType defines model for IntegrationConfigurationPropertyType.
+type IntegrationConfigurationPropertyType string
+
+// IntegrationConfigurationSchema defines model for IntegrationConfigurationSchema.
+type IntegrationConfigurationSchema struct {
+	Properties map[string]IntegrationConfigurationProperty `json:"properties"`
+	Required   *[]string                                   `json:"required,omitempty"`
+}
+
+// IntegrationConfigurations defines model for IntegrationConfigurations.
+type IntegrationConfigurations struct {
+	Account *IntegrationConfigurationSchema `json:"account,omitempty"`
+	Site    *IntegrationConfigurationSchema `json:"site,omitempty"`
+	Space   *IntegrationConfigurationSchema `json:"space,omitempty"`
+}
+
+// IntegrationContentInstallationURLs defines model for IntegrationContentInstallationURLs.
+type IntegrationContentInstallationURLs struct {
+	Location string `json:"location"`
+
+	// PublicContentEndpoint The same as publicEndpoint (quire serves no separate content origin).
+	PublicContentEndpoint string `json:"publicContentEndpoint"`
+	PublicEndpoint        string `json:"publicEndpoint"`
+}
+
+// IntegrationContentSource defines model for IntegrationContentSource.
+type IntegrationContentSource struct {
+	Configuration IntegrationConfigurationComponent `json:"configuration"`
+	Description   *string                           `json:"description,omitempty"`
+	Icon          *string                           `json:"icon,omitempty"`
+	Id            string                            `json:"id"`
+	Title         string                            `json:"title"`
+}
+
+// IntegrationEvent defines model for IntegrationEvent.
+type IntegrationEvent struct {
+	CreatedAt      Timestamp `json:"createdAt"`
+	Id             string    `json:"id"`
+	InstallationId string    `json:"installationId"`
+	IntegrationId  string    `json:"integrationId"`
+
+	// Payload An installation event: `installation_setup`, or its space and site forms (which name `spaceId` or `siteId`).
+	Payload IntegrationEventPayload `json:"payload"`
+	Status  IntegrationEventStatus  `json:"status"`
+}
+
+// IntegrationEventList defines model for IntegrationEventList.
+type IntegrationEventList struct {
+	Count int                `json:"count"`
+	Items []IntegrationEvent `json:"items"`
+	Next  *ListNext          `json:"next,omitempty"`
+}
+
+// IntegrationEventLog defines model for IntegrationEventLog.
+type IntegrationEventLog struct {
+	Level     IntegrationEventLogLevel `json:"level"`
+	Message   string                   `json:"message"`
+	Timestamp Timestamp                `json:"timestamp"`
+}
+
+// IntegrationEventLogLevel defines model for IntegrationEventLogLevel.
+type IntegrationEventLogLevel string
+
+// IntegrationEventPayload An installation event: `installation_setup`, or its space and site forms (which name `spaceId` or `siteId`).
+type IntegrationEventPayload struct {
+	EventId        string                        `json:"eventId"`
+	InstallationId string                        `json:"installationId"`
+	Previous       *IntegrationEventPrevious     `json:"previous,omitempty"`
+	SiteId         *string                       `json:"siteId,omitempty"`
+	SpaceId        *string                       `json:"spaceId,omitempty"`
+	Status         IntegrationInstallationStatus `json:"status"`
+	Type           IntegrationEventType          `json:"type"`
+}
+
+// IntegrationEventPrevious defines model for IntegrationEventPrevious.
+type IntegrationEventPrevious struct {
+	Configuration *map[string]interface{}       `json:"configuration,omitempty"`
+	Status        IntegrationInstallationStatus `json:"status"`
+}
+
+// IntegrationEventStatus defines model for IntegrationEventStatus.
+type IntegrationEventStatus string
+
+// IntegrationEventTrace defines model for IntegrationEventTrace.
+type IntegrationEventTrace struct {
+	Logs []IntegrationEventLog `json:"logs"`
+}
+
+// IntegrationEventType defines model for IntegrationEventType.
+type IntegrationEventType string
+
+// IntegrationEventWithTrace defines model for IntegrationEventWithTrace.
+type IntegrationEventWithTrace struct {
+	Event IntegrationEvent      `json:"event"`
+	Trace IntegrationEventTrace `json:"trace"`
+}
+
+// IntegrationExternalLink defines model for IntegrationExternalLink.
+type IntegrationExternalLink struct {
+	Label string `json:"label"`
+	Url   URL    `json:"url"`
+}
+
+// IntegrationInstallation defines model for IntegrationInstallation.
+type IntegrationInstallation struct {
+	Configuration  map[string]interface{}           `json:"configuration"`
+	CreatedAt      Timestamp                        `json:"createdAt"`
+	ExternalIds    []string                         `json:"externalIds"`
+	Id             string                           `json:"id"`
+	SiteSelection  IntegrationInstallationSelection `json:"site_selection"`
+	SpaceSelection IntegrationInstallationSelection `json:"space_selection"`
+	Spaces         int                              `json:"spaces"`
+	Status         IntegrationInstallationStatus    `json:"status"`
+	Target         IntegrationInstallationTarget    `json:"target"`
+	UpdatedAt      Timestamp                        `json:"updatedAt"`
+	Urls           IntegrationInstallationURLs      `json:"urls"`
+}
+
+// IntegrationInstallationList defines model for IntegrationInstallationList.
+type IntegrationInstallationList struct {
+	Count int                       `json:"count"`
+	Items []IntegrationInstallation `json:"items"`
+	Next  *ListNext                 `json:"next,omitempty"`
+}
+
+// IntegrationInstallationSelection defines model for IntegrationInstallationSelection.
+type IntegrationInstallationSelection string
+
+// IntegrationInstallationStatus defines model for IntegrationInstallationStatus.
+type IntegrationInstallationStatus string
+
+// IntegrationInstallationTarget defines model for IntegrationInstallationTarget.
+type IntegrationInstallationTarget struct {
+	Organization string `json:"organization"`
+}
+
+// IntegrationInstallationToken defines model for IntegrationInstallationToken.
+type IntegrationInstallationToken struct {
+	Token string `json:"token"`
+}
+
+// IntegrationInstallationURLs defines model for IntegrationInstallationURLs.
+type IntegrationInstallationURLs struct {
+	App            string `json:"app"`
+	Location       string `json:"location"`
+	PublicEndpoint string `json:"publicEndpoint"`
+}
+
+// IntegrationList defines model for IntegrationList.
+type IntegrationList struct {
+	Count int           `json:"count"`
+	Items []Integration `json:"items"`
+	Next  *ListNext     `json:"next,omitempty"`
+}
+
+// IntegrationObject defines model for IntegrationObject.
+type IntegrationObject string
+
+// IntegrationPermissions defines model for IntegrationPermissions.
+type IntegrationPermissions struct {
+	Admin bool `json:"admin"`
+}
+
+// IntegrationRuntime defines model for IntegrationRuntime.
+type IntegrationRuntime string
+
+// IntegrationScope defines model for IntegrationScope.
+type IntegrationScope string
+
+// IntegrationSiteInstallation defines model for IntegrationSiteInstallation.
+type IntegrationSiteInstallation struct {
+	Configuration map[string]interface{} `json:"configuration"`
+	ExternalIds   []string               `json:"externalIds"`
+	Installation  string                 `json:"installation"`
+	Integration   string                 `json:"integration"`
+
+	// Site The site's id, or the site itself when `extended` is true.
+	Site   IntegrationSiteInstallationSite    `json:"site"`
+	Status IntegrationInstallationStatus      `json:"status"`
+	Urls   IntegrationContentInstallationURLs `json:"urls"`
+}
+
+// IntegrationSiteInstallationList defines model for IntegrationSiteInstallationList.
+type IntegrationSiteInstallationList struct {
+	Count int                           `json:"count"`
+	Items []IntegrationSiteInstallation `json:"items"`
+	Next  *ListNext                     `json:"next,omitempty"`
+}
+
+// IntegrationSiteInstallationSite The site's id, or the site itself when `extended` is true.
+type IntegrationSiteInstallationSite struct {
+	union json.RawMessage
+}
+
+// IntegrationSiteInstallationSite0 defines model for IntegrationSiteInstallationSite.0.
+type IntegrationSiteInstallationSite0 = string
+
+// IntegrationSpaceInstallation defines model for IntegrationSpaceInstallation.
+type IntegrationSpaceInstallation struct {
+	Configuration map[string]interface{} `json:"configuration"`
+	ExternalIds   []string               `json:"externalIds"`
+	Installation  string                 `json:"installation"`
+	Integration   string                 `json:"integration"`
+
+	// Space The space's id, or the space itself when `extended` is true.
+	Space  IntegrationSpaceInstallationSpace  `json:"space"`
+	Status IntegrationInstallationStatus      `json:"status"`
+	Urls   IntegrationContentInstallationURLs `json:"urls"`
+}
+
+// IntegrationSpaceInstallationList defines model for IntegrationSpaceInstallationList.
+type IntegrationSpaceInstallationList struct {
+	Count int                            `json:"count"`
+	Items []IntegrationSpaceInstallation `json:"items"`
+	Next  *ListNext                      `json:"next,omitempty"`
+}
+
+// IntegrationSpaceInstallationSpace The space's id, or the space itself when `extended` is true.
+type IntegrationSpaceInstallationSpace struct {
+	union json.RawMessage
+}
+
+// IntegrationSpaceInstallationSpace0 defines model for IntegrationSpaceInstallationSpace.0.
+type IntegrationSpaceInstallationSpace0 = string
+
+// IntegrationTarget defines model for IntegrationTarget.
+type IntegrationTarget string
+
+// IntegrationURLs defines model for IntegrationURLs.
+type IntegrationURLs struct {
+	App            string  `json:"app"`
+	Assets         string  `json:"assets"`
+	Icon           *string `json:"icon,omitempty"`
+	Location       string  `json:"location"`
+	PublicEndpoint string  `json:"publicEndpoint"`
+}
+
+// IntegrationVisibility defines model for IntegrationVisibility.
+type IntegrationVisibility string
+
 // JSONDocument A rich-text document.
 type JSONDocument = markdown.Document
 
@@ -4132,6 +4746,28 @@ type PostCommentRequest struct {
 	TableCell *TableCellTarget `json:"tableCell,omitempty"`
 }
 
+// PublishIntegrationRequest defines model for PublishIntegrationRequest.
+type PublishIntegrationRequest struct {
+	Blocks                *[]IntegrationBlock         `json:"blocks,omitempty"`
+	Categories            *[]IntegrationCategory      `json:"categories,omitempty"`
+	Configurations        *IntegrationConfigurations  `json:"configurations,omitempty"`
+	ContentSecurityPolicy *string                     `json:"contentSecurityPolicy,omitempty"`
+	ContentSources        *[]IntegrationContentSource `json:"contentSources,omitempty"`
+	Description           string                      `json:"description"`
+	ExternalLinks         *[]IntegrationExternalLink  `json:"externalLinks,omitempty"`
+	Icon                  *[]byte                     `json:"icon,omitempty"`
+	Organization          string                      `json:"organization"`
+	PreviewImages         *[][]byte                   `json:"previewImages,omitempty"`
+	Runtime               *IntegrationRuntime         `json:"runtime,omitempty"`
+	Scopes                []IntegrationScope          `json:"scopes"`
+	Script                string                      `json:"script"`
+	Secrets               *map[string]string          `json:"secrets,omitempty"`
+	Summary               *string                     `json:"summary,omitempty"`
+	Target                *IntegrationTarget          `json:"target,omitempty"`
+	Title                 string                      `json:"title"`
+	Visibility            *IntegrationVisibility      `json:"visibility,omitempty"`
+}
+
 // PublishedContentSite defines model for PublishedContentSite.
 type PublishedContentSite struct {
 	Customizations struct {
@@ -4359,6 +4995,12 @@ type SearchSpaceResult struct {
 	Id    string             `json:"id"`
 	Pages []SearchPageResult `json:"pages"`
 	Title string             `json:"title"`
+}
+
+// SetIntegrationDevelopmentModeRequest defines model for SetIntegrationDevelopmentModeRequest.
+type SetIntegrationDevelopmentModeRequest struct {
+	All       *bool  `json:"all,omitempty"`
+	TunnelUrl string `json:"tunnelUrl"`
 }
 
 // Site defines model for Site.
@@ -4942,6 +5584,14 @@ type UpdateCommentRequest struct {
 	Resolved         *bool             `json:"resolved,omitempty"`
 }
 
+// UpdateIntegrationInstallationRequest defines model for UpdateIntegrationInstallationRequest.
+type UpdateIntegrationInstallationRequest struct {
+	Configuration  *map[string]interface{}           `json:"configuration,omitempty"`
+	ExternalIds    *[]string                         `json:"externalIds,omitempty"`
+	SiteSelection  *IntegrationInstallationSelection `json:"site_selection,omitempty"`
+	SpaceSelection *IntegrationInstallationSelection `json:"space_selection,omitempty"`
+}
+
 // UpdateMemberRequest defines model for UpdateMemberRequest.
 type UpdateMemberRequest struct {
 	// Role A member role, or null for a guest.
@@ -5236,6 +5886,74 @@ type ListSpacesInCollectionByIdParams struct {
 
 	// Limit Items per page (default 50).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListIntegrationsParams defines parameters for ListIntegrations.
+type ListIntegrationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit          *Limit               `form:"limit,omitempty" json:"limit,omitempty"`
+	Search         *string              `form:"search,omitempty" json:"search,omitempty"`
+	Category       *IntegrationCategory `form:"category,omitempty" json:"category,omitempty"`
+	BlockDomain    *string              `form:"blockDomain,omitempty" json:"blockDomain,omitempty"`
+	Blocks         *bool                `form:"blocks,omitempty" json:"blocks,omitempty"`
+	ContentSources *bool                `form:"contentSources,omitempty" json:"contentSources,omitempty"`
+	Owner          *string              `form:"owner,omitempty" json:"owner,omitempty"`
+	Scope          *IntegrationScope    `form:"scope,omitempty" json:"scope,omitempty"`
+	Target         *IntegrationTarget   `form:"target,omitempty" json:"target,omitempty"`
+}
+
+// ListIntegrationEventsParams defines parameters for ListIntegrationEvents.
+type ListIntegrationEventsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListIntegrationInstallationsParams defines parameters for ListIntegrationInstallations.
+type ListIntegrationInstallationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit      *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+	ExternalId *string `form:"externalId,omitempty" json:"externalId,omitempty"`
+}
+
+// InstallIntegrationOnSiteParams defines parameters for InstallIntegrationOnSite.
+type InstallIntegrationOnSiteParams struct {
+	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// InstallIntegrationOnSpaceParams defines parameters for InstallIntegrationOnSpace.
+type InstallIntegrationOnSpaceParams struct {
+	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// ListIntegrationSiteInstallationsParams defines parameters for ListIntegrationSiteInstallations.
+type ListIntegrationSiteInstallationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit      *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+	ExternalId *string `form:"externalId,omitempty" json:"externalId,omitempty"`
+	Extended   *bool   `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// ListIntegrationSpaceInstallationsParams defines parameters for ListIntegrationSpaceInstallations.
+type ListIntegrationSpaceInstallationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit      *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+	ExternalId *string `form:"externalId,omitempty" json:"externalId,omitempty"`
+	Extended   *bool   `form:"extended,omitempty" json:"extended,omitempty"`
 }
 
 // ListOrganizationsForAuthenticatedUserParams defines parameters for ListOrganizationsForAuthenticatedUser.
@@ -5905,6 +6623,24 @@ type MoveCollectionJSONRequestBody = MoveContentRequest
 // TransferCollectionJSONRequestBody defines body for TransferCollection for application/json ContentType.
 type TransferCollectionJSONRequestBody = TransferRequest
 
+// PublishIntegrationJSONRequestBody defines body for PublishIntegration for application/json ContentType.
+type PublishIntegrationJSONRequestBody = PublishIntegrationRequest
+
+// SetIntegrationDevelopmentModeJSONRequestBody defines body for SetIntegrationDevelopmentMode for application/json ContentType.
+type SetIntegrationDevelopmentModeJSONRequestBody = SetIntegrationDevelopmentModeRequest
+
+// InstallIntegrationJSONRequestBody defines body for InstallIntegration for application/json ContentType.
+type InstallIntegrationJSONRequestBody = InstallIntegrationRequest
+
+// UpdateIntegrationInstallationJSONRequestBody defines body for UpdateIntegrationInstallation for application/json ContentType.
+type UpdateIntegrationInstallationJSONRequestBody = UpdateIntegrationInstallationRequest
+
+// InstallIntegrationOnSiteJSONRequestBody defines body for InstallIntegrationOnSite for application/json ContentType.
+type InstallIntegrationOnSiteJSONRequestBody = InstallIntegrationOnSiteRequest
+
+// InstallIntegrationOnSpaceJSONRequestBody defines body for InstallIntegrationOnSpace for application/json ContentType.
+type InstallIntegrationOnSpaceJSONRequestBody = InstallIntegrationOnSpaceRequest
+
 // CreateOrganizationJSONRequestBody defines body for CreateOrganization for application/json ContentType.
 type CreateOrganizationJSONRequestBody = CreateOrganizationRequest
 
@@ -6378,6 +7114,130 @@ func (t ChangeRequestContentUpdateChange) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ChangeRequestContentUpdateChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsIntegrationSiteInstallationSite0 returns the union data inside the IntegrationSiteInstallationSite as a IntegrationSiteInstallationSite0
+func (t IntegrationSiteInstallationSite) AsIntegrationSiteInstallationSite0() (IntegrationSiteInstallationSite0, error) {
+	var body IntegrationSiteInstallationSite0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromIntegrationSiteInstallationSite0 overwrites any union data inside the IntegrationSiteInstallationSite as the provided IntegrationSiteInstallationSite0
+func (t *IntegrationSiteInstallationSite) FromIntegrationSiteInstallationSite0(v IntegrationSiteInstallationSite0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeIntegrationSiteInstallationSite0 performs a merge with any union data inside the IntegrationSiteInstallationSite, using the provided IntegrationSiteInstallationSite0
+func (t *IntegrationSiteInstallationSite) MergeIntegrationSiteInstallationSite0(v IntegrationSiteInstallationSite0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSite returns the union data inside the IntegrationSiteInstallationSite as a Site
+func (t IntegrationSiteInstallationSite) AsSite() (Site, error) {
+	var body Site
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSite overwrites any union data inside the IntegrationSiteInstallationSite as the provided Site
+func (t *IntegrationSiteInstallationSite) FromSite(v Site) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSite performs a merge with any union data inside the IntegrationSiteInstallationSite, using the provided Site
+func (t *IntegrationSiteInstallationSite) MergeSite(v Site) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t IntegrationSiteInstallationSite) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *IntegrationSiteInstallationSite) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsIntegrationSpaceInstallationSpace0 returns the union data inside the IntegrationSpaceInstallationSpace as a IntegrationSpaceInstallationSpace0
+func (t IntegrationSpaceInstallationSpace) AsIntegrationSpaceInstallationSpace0() (IntegrationSpaceInstallationSpace0, error) {
+	var body IntegrationSpaceInstallationSpace0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromIntegrationSpaceInstallationSpace0 overwrites any union data inside the IntegrationSpaceInstallationSpace as the provided IntegrationSpaceInstallationSpace0
+func (t *IntegrationSpaceInstallationSpace) FromIntegrationSpaceInstallationSpace0(v IntegrationSpaceInstallationSpace0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeIntegrationSpaceInstallationSpace0 performs a merge with any union data inside the IntegrationSpaceInstallationSpace, using the provided IntegrationSpaceInstallationSpace0
+func (t *IntegrationSpaceInstallationSpace) MergeIntegrationSpaceInstallationSpace0(v IntegrationSpaceInstallationSpace0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSpace returns the union data inside the IntegrationSpaceInstallationSpace as a Space
+func (t IntegrationSpaceInstallationSpace) AsSpace() (Space, error) {
+	var body Space
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSpace overwrites any union data inside the IntegrationSpaceInstallationSpace as the provided Space
+func (t *IntegrationSpaceInstallationSpace) FromSpace(v Space) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSpace performs a merge with any union data inside the IntegrationSpaceInstallationSpace, using the provided Space
+func (t *IntegrationSpaceInstallationSpace) MergeSpace(v Space) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t IntegrationSpaceInstallationSpace) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *IntegrationSpaceInstallationSpace) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -42,6 +42,51 @@ type ServerInterface interface {
 	// GetOrganizationsForEmailDomain Organizations that allow the domain. Answers only for the caller's own verified email domain; any other domain lists no organization.
 	// (GET /email-domains/{emailDomain}/orgs)
 	GetOrganizationsForEmailDomain(ctx echo.Context, emailDomain string) error
+	// ListIntegrations Integrations the caller can see (public ones and those of its organizations), by name.
+	// (GET /integrations)
+	ListIntegrations(ctx echo.Context, params ListIntegrationsParams) error
+	// UnpublishIntegration Unpublish an integration and its installations (204 also when it does not exist).
+	// (DELETE /integrations/{integrationName})
+	UnpublishIntegration(ctx echo.Context, integrationName string) error
+
+	// (GET /integrations/{integrationName})
+	GetIntegrationByName(ctx echo.Context, integrationName string) error
+	// PublishIntegration Publish an integration (a new version when it exists); admins of the owning organization only.
+	// (POST /integrations/{integrationName})
+	PublishIntegration(ctx echo.Context, integrationName string) error
+	// SetIntegrationDevelopmentMode Send the integration's events to a tunnel URL (admins of the owning organization).
+	// (PUT /integrations/{integrationName}/dev)
+	SetIntegrationDevelopmentMode(ctx echo.Context, integrationName string) error
+	// ListIntegrationEvents Events of an integration, newest first (admins of the owning organization).
+	// (GET /integrations/{integrationName}/events)
+	ListIntegrationEvents(ctx echo.Context, integrationName string, params ListIntegrationEventsParams) error
+
+	// (GET /integrations/{integrationName}/events/{eventId})
+	GetIntegrationEvent(ctx echo.Context, integrationName string, eventId string) error
+	// ListIntegrationInstallations Installations of an integration the caller administers (all of them for the owner's admins).
+	// (GET /integrations/{integrationName}/installations)
+	ListIntegrationInstallations(ctx echo.Context, integrationName string, params ListIntegrationInstallationsParams) error
+	// InstallIntegration Install an integration on an organization (its admins only).
+	// (POST /integrations/{integrationName}/installations)
+	InstallIntegration(ctx echo.Context, integrationName string) error
+	// UpdateIntegrationInstallation Change an installation's configuration (checked against the integration's account schema), external ids or selections.
+	// (PATCH /integrations/{integrationName}/installations/{installationId})
+	UpdateIntegrationInstallation(ctx echo.Context, integrationName string, installationId string) error
+
+	// (POST /integrations/{integrationName}/installations/{installationId}/sites)
+	InstallIntegrationOnSite(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSiteParams) error
+
+	// (POST /integrations/{integrationName}/installations/{installationId}/spaces)
+	InstallIntegrationOnSpace(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSpaceParams) error
+	// CreateIntegrationInstallationToken A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
+	// (POST /integrations/{integrationName}/installations/{installationId}/tokens)
+	CreateIntegrationInstallationToken(ctx echo.Context, integrationName string, installationId string) error
+
+	// (GET /integrations/{integrationName}/sites)
+	ListIntegrationSiteInstallations(ctx echo.Context, integrationName string, params ListIntegrationSiteInstallationsParams) error
+
+	// (GET /integrations/{integrationName}/spaces)
+	ListIntegrationSpaceInstallations(ctx echo.Context, integrationName string, params ListIntegrationSpaceInstallationsParams) error
 	// ListOrganizationsForAuthenticatedUser Organizations the caller is a member of.
 	// (GET /orgs)
 	ListOrganizationsForAuthenticatedUser(ctx echo.Context, params ListOrganizationsForAuthenticatedUserParams) error
@@ -617,6 +662,468 @@ func (w *ServerInterfaceWrapper) GetOrganizationsForEmailDomain(ctx echo.Context
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetOrganizationsForEmailDomain(ctx, emailDomain)
+	return err
+}
+
+// ListIntegrations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrations(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// ------------- Optional query parameter "category" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "category", ctx.QueryParams(), &params.Category, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter category: %s", err))
+	}
+
+	// ------------- Optional query parameter "blockDomain" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "blockDomain", ctx.QueryParams(), &params.BlockDomain, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter blockDomain: %s", err))
+	}
+
+	// ------------- Optional query parameter "blocks" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "blocks", ctx.QueryParams(), &params.Blocks, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter blocks: %s", err))
+	}
+
+	// ------------- Optional query parameter "contentSources" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "contentSources", ctx.QueryParams(), &params.ContentSources, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter contentSources: %s", err))
+	}
+
+	// ------------- Optional query parameter "owner" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "owner", ctx.QueryParams(), &params.Owner, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter owner: %s", err))
+	}
+
+	// ------------- Optional query parameter "scope" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scope", ctx.QueryParams(), &params.Scope, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scope: %s", err))
+	}
+
+	// ------------- Optional query parameter "target" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target", ctx.QueryParams(), &params.Target, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter target: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrations(ctx, params)
+	return err
+}
+
+// UnpublishIntegration converts echo context to params.
+func (w *ServerInterfaceWrapper) UnpublishIntegration(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UnpublishIntegration(ctx, integrationName)
+	return err
+}
+
+// GetIntegrationByName converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIntegrationByName(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIntegrationByName(ctx, integrationName)
+	return err
+}
+
+// PublishIntegration converts echo context to params.
+func (w *ServerInterfaceWrapper) PublishIntegration(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PublishIntegration(ctx, integrationName)
+	return err
+}
+
+// SetIntegrationDevelopmentMode converts echo context to params.
+func (w *ServerInterfaceWrapper) SetIntegrationDevelopmentMode(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SetIntegrationDevelopmentMode(ctx, integrationName)
+	return err
+}
+
+// ListIntegrationEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrationEvents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationEventsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrationEvents(ctx, integrationName, params)
+	return err
+}
+
+// GetIntegrationEvent converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIntegrationEvent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "eventId" -------------
+	var eventId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "eventId", ctx.Param("eventId"), &eventId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter eventId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIntegrationEvent(ctx, integrationName, eventId)
+	return err
+}
+
+// ListIntegrationInstallations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrationInstallations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationInstallationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "externalId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "externalId", ctx.QueryParams(), &params.ExternalId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter externalId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrationInstallations(ctx, integrationName, params)
+	return err
+}
+
+// InstallIntegration converts echo context to params.
+func (w *ServerInterfaceWrapper) InstallIntegration(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.InstallIntegration(ctx, integrationName)
+	return err
+}
+
+// UpdateIntegrationInstallation converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateIntegrationInstallation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateIntegrationInstallation(ctx, integrationName, installationId)
+	return err
+}
+
+// InstallIntegrationOnSite converts echo context to params.
+func (w *ServerInterfaceWrapper) InstallIntegrationOnSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params InstallIntegrationOnSiteParams
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.InstallIntegrationOnSite(ctx, integrationName, installationId, params)
+	return err
+}
+
+// InstallIntegrationOnSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) InstallIntegrationOnSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params InstallIntegrationOnSpaceParams
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.InstallIntegrationOnSpace(ctx, integrationName, installationId, params)
+	return err
+}
+
+// CreateIntegrationInstallationToken converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateIntegrationInstallationToken(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateIntegrationInstallationToken(ctx, integrationName, installationId)
+	return err
+}
+
+// ListIntegrationSiteInstallations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrationSiteInstallations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationSiteInstallationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "externalId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "externalId", ctx.QueryParams(), &params.ExternalId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter externalId: %s", err))
+	}
+
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrationSiteInstallations(ctx, integrationName, params)
+	return err
+}
+
+// ListIntegrationSpaceInstallations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrationSpaceInstallations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationSpaceInstallationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "externalId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "externalId", ctx.QueryParams(), &params.ExternalId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter externalId: %s", err))
+	}
+
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrationSpaceInstallations(ctx, integrationName, params)
 	return err
 }
 
@@ -5407,6 +5914,21 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/latest/content", wrapper.GetLatestOpenAPISpecVersionContent, options.OperationMiddlewares["getLatestOpenAPISpecVersionContent"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/:versionId", wrapper.GetOpenAPISpecVersionById, options.OperationMiddlewares["getOpenAPISpecVersionById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content", wrapper.GetOpenAPISpecVersionContentById, options.OperationMiddlewares["getOpenAPISpecVersionContentById"]...)
+	router.GET(options.BaseURL+"/integrations", wrapper.ListIntegrations, options.OperationMiddlewares["listIntegrations"]...)
+	router.DELETE(options.BaseURL+"/integrations/:integrationName", wrapper.UnpublishIntegration, options.OperationMiddlewares["unpublishIntegration"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName", wrapper.GetIntegrationByName, options.OperationMiddlewares["getIntegrationByName"]...)
+	router.POST(options.BaseURL+"/integrations/:integrationName", wrapper.PublishIntegration, options.OperationMiddlewares["publishIntegration"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/installations", wrapper.ListIntegrationInstallations, options.OperationMiddlewares["listIntegrationInstallations"]...)
+	router.POST(options.BaseURL+"/integrations/:integrationName/installations", wrapper.InstallIntegration, options.OperationMiddlewares["installIntegration"]...)
+	router.PATCH(options.BaseURL+"/integrations/:integrationName/installations/:installationId", wrapper.UpdateIntegrationInstallation, options.OperationMiddlewares["updateIntegrationInstallation"]...)
+	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/tokens", wrapper.CreateIntegrationInstallationToken, options.OperationMiddlewares["createIntegrationInstallationToken"]...)
+	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces", wrapper.InstallIntegrationOnSpace, options.OperationMiddlewares["installIntegrationOnSpace"]...)
+	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites", wrapper.InstallIntegrationOnSite, options.OperationMiddlewares["installIntegrationOnSite"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/events", wrapper.ListIntegrationEvents, options.OperationMiddlewares["listIntegrationEvents"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/events/:eventId", wrapper.GetIntegrationEvent, options.OperationMiddlewares["getIntegrationEvent"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/spaces", wrapper.ListIntegrationSpaceInstallations, options.OperationMiddlewares["listIntegrationSpaceInstallations"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/sites", wrapper.ListIntegrationSiteInstallations, options.OperationMiddlewares["listIntegrationSiteInstallations"]...)
+	router.PUT(options.BaseURL+"/integrations/:integrationName/dev", wrapper.SetIntegrationDevelopmentMode, options.OperationMiddlewares["setIntegrationDevelopmentMode"]...)
 
 }
 
@@ -6073,9 +6595,1432 @@ func (response GetOrganizationsForEmailDomain401JSONResponse) VisitGetOrganizati
 	return err
 }
 
+type GetOrganizationsForEmailDomain403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOrganizationsForEmailDomain403JSONResponse) VisitGetOrganizationsForEmailDomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOrganizationsForEmailDomain429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetOrganizationsForEmailDomain429JSONResponse) VisitGetOrganizationsForEmailDomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationsRequestObject struct {
+	Params ListIntegrationsParams
+}
+
+type ListIntegrationsResponseObject interface {
+	VisitListIntegrationsResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrations200JSONResponse IntegrationList
+
+func (response ListIntegrations200JSONResponse) VisitListIntegrationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrations400JSONResponse) VisitListIntegrationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrations401JSONResponse) VisitListIntegrationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrations403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrations403JSONResponse) VisitListIntegrationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrations429JSONResponse) VisitListIntegrationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishIntegrationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+}
+
+type UnpublishIntegrationResponseObject interface {
+	VisitUnpublishIntegrationResponse(w http.ResponseWriter) error
+}
+
+type UnpublishIntegration204Response struct {
+}
+
+func (response UnpublishIntegration204Response) VisitUnpublishIntegrationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UnpublishIntegration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UnpublishIntegration401JSONResponse) VisitUnpublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishIntegration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UnpublishIntegration403JSONResponse) VisitUnpublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishIntegration404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UnpublishIntegration404JSONResponse) VisitUnpublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnpublishIntegration429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UnpublishIntegration429JSONResponse) VisitUnpublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationByNameRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+}
+
+type GetIntegrationByNameResponseObject interface {
+	VisitGetIntegrationByNameResponse(w http.ResponseWriter) error
+}
+
+type GetIntegrationByName200JSONResponse Integration
+
+func (response GetIntegrationByName200JSONResponse) VisitGetIntegrationByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationByName401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetIntegrationByName401JSONResponse) VisitGetIntegrationByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationByName403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetIntegrationByName403JSONResponse) VisitGetIntegrationByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationByName404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetIntegrationByName404JSONResponse) VisitGetIntegrationByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationByName429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetIntegrationByName429JSONResponse) VisitGetIntegrationByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegrationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Body            *PublishIntegrationJSONRequestBody
+}
+
+type PublishIntegrationResponseObject interface {
+	VisitPublishIntegrationResponse(w http.ResponseWriter) error
+}
+
+type PublishIntegration200JSONResponse Integration
+
+func (response PublishIntegration200JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PublishIntegration400JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PublishIntegration401JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PublishIntegration403JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PublishIntegration404JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration409JSONResponse struct{ ConflictJSONResponse }
+
+func (response PublishIntegration409JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PublishIntegration413JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PublishIntegration429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PublishIntegration429JSONResponse) VisitPublishIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetIntegrationDevelopmentModeRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Body            *SetIntegrationDevelopmentModeJSONRequestBody
+}
+
+type SetIntegrationDevelopmentModeResponseObject interface {
+	VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error
+}
+
+type SetIntegrationDevelopmentMode204Response struct {
+}
+
+func (response SetIntegrationDevelopmentMode204Response) VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type SetIntegrationDevelopmentMode400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetIntegrationDevelopmentMode400JSONResponse) VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetIntegrationDevelopmentMode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetIntegrationDevelopmentMode401JSONResponse) VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetIntegrationDevelopmentMode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetIntegrationDevelopmentMode403JSONResponse) VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetIntegrationDevelopmentMode404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetIntegrationDevelopmentMode404JSONResponse) VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetIntegrationDevelopmentMode429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SetIntegrationDevelopmentMode429JSONResponse) VisitSetIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationEventsRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Params          ListIntegrationEventsParams
+}
+
+type ListIntegrationEventsResponseObject interface {
+	VisitListIntegrationEventsResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrationEvents200JSONResponse IntegrationEventList
+
+func (response ListIntegrationEvents200JSONResponse) VisitListIntegrationEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationEvents400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrationEvents400JSONResponse) VisitListIntegrationEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrationEvents401JSONResponse) VisitListIntegrationEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrationEvents403JSONResponse) VisitListIntegrationEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationEvents404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListIntegrationEvents404JSONResponse) VisitListIntegrationEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationEvents429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrationEvents429JSONResponse) VisitListIntegrationEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationEventRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	EventId         string `json:"eventId"`
+}
+
+type GetIntegrationEventResponseObject interface {
+	VisitGetIntegrationEventResponse(w http.ResponseWriter) error
+}
+
+type GetIntegrationEvent200JSONResponse IntegrationEventWithTrace
+
+func (response GetIntegrationEvent200JSONResponse) VisitGetIntegrationEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationEvent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetIntegrationEvent401JSONResponse) VisitGetIntegrationEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationEvent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetIntegrationEvent403JSONResponse) VisitGetIntegrationEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationEvent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetIntegrationEvent404JSONResponse) VisitGetIntegrationEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationEvent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetIntegrationEvent429JSONResponse) VisitGetIntegrationEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationsRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Params          ListIntegrationInstallationsParams
+}
+
+type ListIntegrationInstallationsResponseObject interface {
+	VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrationInstallations200JSONResponse IntegrationInstallationList
+
+func (response ListIntegrationInstallations200JSONResponse) VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrationInstallations400JSONResponse) VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrationInstallations401JSONResponse) VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallations403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrationInstallations403JSONResponse) VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallations404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListIntegrationInstallations404JSONResponse) VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrationInstallations429JSONResponse) VisitListIntegrationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Body            *InstallIntegrationJSONRequestBody
+}
+
+type InstallIntegrationResponseObject interface {
+	VisitInstallIntegrationResponse(w http.ResponseWriter) error
+}
+
+type InstallIntegration201ResponseHeaders struct {
+	Location string
+}
+
+type InstallIntegration201JSONResponse struct {
+	Body    IntegrationInstallation
+	Headers InstallIntegration201ResponseHeaders
+}
+
+func (response InstallIntegration201JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegration400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InstallIntegration400JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InstallIntegration401JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InstallIntegration403JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegration404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InstallIntegration404JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegration409JSONResponse struct{ ConflictJSONResponse }
+
+func (response InstallIntegration409JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegration429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response InstallIntegration429JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationInstallationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	Body            *UpdateIntegrationInstallationJSONRequestBody
+}
+
+type UpdateIntegrationInstallationResponseObject interface {
+	VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error
+}
+
+type UpdateIntegrationInstallation200JSONResponse IntegrationInstallation
+
+func (response UpdateIntegrationInstallation200JSONResponse) VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationInstallation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateIntegrationInstallation400JSONResponse) VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationInstallation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateIntegrationInstallation401JSONResponse) VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationInstallation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateIntegrationInstallation403JSONResponse) VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationInstallation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateIntegrationInstallation404JSONResponse) VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationInstallation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateIntegrationInstallation429JSONResponse) VisitUpdateIntegrationInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSiteRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	Params          InstallIntegrationOnSiteParams
+	Body            *InstallIntegrationOnSiteJSONRequestBody
+}
+
+type InstallIntegrationOnSiteResponseObject interface {
+	VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error
+}
+
+type InstallIntegrationOnSite201ResponseHeaders struct {
+	Location string
+}
+
+type InstallIntegrationOnSite201JSONResponse struct {
+	Body    IntegrationSiteInstallation
+	Headers InstallIntegrationOnSite201ResponseHeaders
+}
+
+func (response InstallIntegrationOnSite201JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InstallIntegrationOnSite400JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InstallIntegrationOnSite401JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InstallIntegrationOnSite403JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InstallIntegrationOnSite404JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSite409JSONResponse struct{ ConflictJSONResponse }
+
+func (response InstallIntegrationOnSite409JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response InstallIntegrationOnSite429JSONResponse) VisitInstallIntegrationOnSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpaceRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	Params          InstallIntegrationOnSpaceParams
+	Body            *InstallIntegrationOnSpaceJSONRequestBody
+}
+
+type InstallIntegrationOnSpaceResponseObject interface {
+	VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error
+}
+
+type InstallIntegrationOnSpace201ResponseHeaders struct {
+	Location string
+}
+
+type InstallIntegrationOnSpace201JSONResponse struct {
+	Body    IntegrationSpaceInstallation
+	Headers InstallIntegrationOnSpace201ResponseHeaders
+}
+
+func (response InstallIntegrationOnSpace201JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Location", fmt.Sprint(response.Headers.Location))
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InstallIntegrationOnSpace400JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InstallIntegrationOnSpace401JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InstallIntegrationOnSpace403JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InstallIntegrationOnSpace404JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpace409JSONResponse struct{ ConflictJSONResponse }
+
+func (response InstallIntegrationOnSpace409JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallIntegrationOnSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response InstallIntegrationOnSpace429JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntegrationInstallationTokenRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+}
+
+type CreateIntegrationInstallationTokenResponseObject interface {
+	VisitCreateIntegrationInstallationTokenResponse(w http.ResponseWriter) error
+}
+
+type CreateIntegrationInstallationToken200JSONResponse IntegrationInstallationToken
+
+func (response CreateIntegrationInstallationToken200JSONResponse) VisitCreateIntegrationInstallationTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntegrationInstallationToken401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateIntegrationInstallationToken401JSONResponse) VisitCreateIntegrationInstallationTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntegrationInstallationToken403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateIntegrationInstallationToken403JSONResponse) VisitCreateIntegrationInstallationTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntegrationInstallationToken404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateIntegrationInstallationToken404JSONResponse) VisitCreateIntegrationInstallationTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateIntegrationInstallationToken429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateIntegrationInstallationToken429JSONResponse) VisitCreateIntegrationInstallationTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSiteInstallationsRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Params          ListIntegrationSiteInstallationsParams
+}
+
+type ListIntegrationSiteInstallationsResponseObject interface {
+	VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrationSiteInstallations200JSONResponse IntegrationSiteInstallationList
+
+func (response ListIntegrationSiteInstallations200JSONResponse) VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSiteInstallations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrationSiteInstallations400JSONResponse) VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSiteInstallations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrationSiteInstallations401JSONResponse) VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSiteInstallations403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrationSiteInstallations403JSONResponse) VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSiteInstallations404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListIntegrationSiteInstallations404JSONResponse) VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSiteInstallations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrationSiteInstallations429JSONResponse) VisitListIntegrationSiteInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSpaceInstallationsRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	Params          ListIntegrationSpaceInstallationsParams
+}
+
+type ListIntegrationSpaceInstallationsResponseObject interface {
+	VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrationSpaceInstallations200JSONResponse IntegrationSpaceInstallationList
+
+func (response ListIntegrationSpaceInstallations200JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSpaceInstallations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrationSpaceInstallations400JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSpaceInstallations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrationSpaceInstallations401JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSpaceInstallations403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrationSpaceInstallations403JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSpaceInstallations404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListIntegrationSpaceInstallations404JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationSpaceInstallations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrationSpaceInstallations429JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -6133,6 +8078,20 @@ func (response ListOrganizationsForAuthenticatedUser401JSONResponse) VisitListOr
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationsForAuthenticatedUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOrganizationsForAuthenticatedUser403JSONResponse) VisitListOrganizationsForAuthenticatedUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6201,6 +8160,20 @@ func (response CreateOrganization401JSONResponse) VisitCreateOrganizationRespons
 	return err
 }
 
+type CreateOrganization403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateOrganization403JSONResponse) VisitCreateOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateOrganization413JSONResponse struct{ PayloadTooLargeJSONResponse }
 
 func (response CreateOrganization413JSONResponse) VisitCreateOrganizationResponse(w http.ResponseWriter) error {
@@ -6261,6 +8234,20 @@ func (response GetOrganizationById401JSONResponse) VisitGetOrganizationByIdRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOrganizationById403JSONResponse) VisitGetOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6646,6 +8633,20 @@ func (response ListChangeRequestsForOrganization401JSONResponse) VisitListChange
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestsForOrganization403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListChangeRequestsForOrganization403JSONResponse) VisitListChangeRequestsForOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7535,6 +9536,20 @@ func (response JoinOrganization401JSONResponse) VisitJoinOrganizationResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganization403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response JoinOrganization403JSONResponse) VisitJoinOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9402,6 +11417,20 @@ func (response UpdateOrganizationMemberLastSeenAt401JSONResponse) VisitUpdateOrg
 	return err
 }
 
+type UpdateOrganizationMemberLastSeenAt403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateOrganizationMemberLastSeenAt403JSONResponse) VisitUpdateOrganizationMemberLastSeenAtResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateOrganizationMemberLastSeenAt404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response UpdateOrganizationMemberLastSeenAt404JSONResponse) VisitUpdateOrganizationMemberLastSeenAtResponse(w http.ResponseWriter) error {
@@ -9937,6 +11966,20 @@ func (response SearchOrganizationContent401JSONResponse) VisitSearchOrganization
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchOrganizationContent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SearchOrganizationContent403JSONResponse) VisitSearchOrganizationContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19377,6 +21420,20 @@ func (response GetAuthenticatedUser401JSONResponse) VisitGetAuthenticatedUserRes
 	return err
 }
 
+type GetAuthenticatedUser403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAuthenticatedUser403JSONResponse) VisitGetAuthenticatedUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAuthenticatedUser404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response GetAuthenticatedUser404JSONResponse) VisitGetAuthenticatedUserResponse(w http.ResponseWriter) error {
@@ -19431,6 +21488,51 @@ type StrictServerInterface interface {
 	// GetOrganizationsForEmailDomain Organizations that allow the domain. Answers only for the caller's own verified email domain; any other domain lists no organization.
 	// (GET /email-domains/{emailDomain}/orgs)
 	GetOrganizationsForEmailDomain(ctx context.Context, request GetOrganizationsForEmailDomainRequestObject) (GetOrganizationsForEmailDomainResponseObject, error)
+	// ListIntegrations Integrations the caller can see (public ones and those of its organizations), by name.
+	// (GET /integrations)
+	ListIntegrations(ctx context.Context, request ListIntegrationsRequestObject) (ListIntegrationsResponseObject, error)
+	// UnpublishIntegration Unpublish an integration and its installations (204 also when it does not exist).
+	// (DELETE /integrations/{integrationName})
+	UnpublishIntegration(ctx context.Context, request UnpublishIntegrationRequestObject) (UnpublishIntegrationResponseObject, error)
+
+	// (GET /integrations/{integrationName})
+	GetIntegrationByName(ctx context.Context, request GetIntegrationByNameRequestObject) (GetIntegrationByNameResponseObject, error)
+	// PublishIntegration Publish an integration (a new version when it exists); admins of the owning organization only.
+	// (POST /integrations/{integrationName})
+	PublishIntegration(ctx context.Context, request PublishIntegrationRequestObject) (PublishIntegrationResponseObject, error)
+	// SetIntegrationDevelopmentMode Send the integration's events to a tunnel URL (admins of the owning organization).
+	// (PUT /integrations/{integrationName}/dev)
+	SetIntegrationDevelopmentMode(ctx context.Context, request SetIntegrationDevelopmentModeRequestObject) (SetIntegrationDevelopmentModeResponseObject, error)
+	// ListIntegrationEvents Events of an integration, newest first (admins of the owning organization).
+	// (GET /integrations/{integrationName}/events)
+	ListIntegrationEvents(ctx context.Context, request ListIntegrationEventsRequestObject) (ListIntegrationEventsResponseObject, error)
+
+	// (GET /integrations/{integrationName}/events/{eventId})
+	GetIntegrationEvent(ctx context.Context, request GetIntegrationEventRequestObject) (GetIntegrationEventResponseObject, error)
+	// ListIntegrationInstallations Installations of an integration the caller administers (all of them for the owner's admins).
+	// (GET /integrations/{integrationName}/installations)
+	ListIntegrationInstallations(ctx context.Context, request ListIntegrationInstallationsRequestObject) (ListIntegrationInstallationsResponseObject, error)
+	// InstallIntegration Install an integration on an organization (its admins only).
+	// (POST /integrations/{integrationName}/installations)
+	InstallIntegration(ctx context.Context, request InstallIntegrationRequestObject) (InstallIntegrationResponseObject, error)
+	// UpdateIntegrationInstallation Change an installation's configuration (checked against the integration's account schema), external ids or selections.
+	// (PATCH /integrations/{integrationName}/installations/{installationId})
+	UpdateIntegrationInstallation(ctx context.Context, request UpdateIntegrationInstallationRequestObject) (UpdateIntegrationInstallationResponseObject, error)
+
+	// (POST /integrations/{integrationName}/installations/{installationId}/sites)
+	InstallIntegrationOnSite(ctx context.Context, request InstallIntegrationOnSiteRequestObject) (InstallIntegrationOnSiteResponseObject, error)
+
+	// (POST /integrations/{integrationName}/installations/{installationId}/spaces)
+	InstallIntegrationOnSpace(ctx context.Context, request InstallIntegrationOnSpaceRequestObject) (InstallIntegrationOnSpaceResponseObject, error)
+	// CreateIntegrationInstallationToken A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
+	// (POST /integrations/{integrationName}/installations/{installationId}/tokens)
+	CreateIntegrationInstallationToken(ctx context.Context, request CreateIntegrationInstallationTokenRequestObject) (CreateIntegrationInstallationTokenResponseObject, error)
+
+	// (GET /integrations/{integrationName}/sites)
+	ListIntegrationSiteInstallations(ctx context.Context, request ListIntegrationSiteInstallationsRequestObject) (ListIntegrationSiteInstallationsResponseObject, error)
+
+	// (GET /integrations/{integrationName}/spaces)
+	ListIntegrationSpaceInstallations(ctx context.Context, request ListIntegrationSpaceInstallationsRequestObject) (ListIntegrationSpaceInstallationsResponseObject, error)
 	// ListOrganizationsForAuthenticatedUser Organizations the caller is a member of.
 	// (GET /orgs)
 	ListOrganizationsForAuthenticatedUser(ctx context.Context, request ListOrganizationsForAuthenticatedUserRequestObject) (ListOrganizationsForAuthenticatedUserResponseObject, error)
@@ -20141,6 +22243,530 @@ func (sh *strictHandler) GetOrganizationsForEmailDomain(ctx echo.Context, emailD
 		return err
 	} else if validResponse, ok := response.(GetOrganizationsForEmailDomainResponseObject); ok {
 		return validResponse.VisitGetOrganizationsForEmailDomainResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntegrations operation middleware
+func (sh *strictHandler) ListIntegrations(ctx echo.Context, params ListIntegrationsParams) error {
+	var request ListIntegrationsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrations(ctx.Request().Context(), request.(ListIntegrationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationsResponseObject); ok {
+		return validResponse.VisitListIntegrationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UnpublishIntegration operation middleware
+func (sh *strictHandler) UnpublishIntegration(ctx echo.Context, integrationName string) error {
+	var request UnpublishIntegrationRequestObject
+
+	request.IntegrationName = integrationName
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UnpublishIntegration(ctx.Request().Context(), request.(UnpublishIntegrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnpublishIntegration")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UnpublishIntegrationResponseObject); ok {
+		return validResponse.VisitUnpublishIntegrationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIntegrationByName operation middleware
+func (sh *strictHandler) GetIntegrationByName(ctx echo.Context, integrationName string) error {
+	var request GetIntegrationByNameRequestObject
+
+	request.IntegrationName = integrationName
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIntegrationByName(ctx.Request().Context(), request.(GetIntegrationByNameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIntegrationByName")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIntegrationByNameResponseObject); ok {
+		return validResponse.VisitGetIntegrationByNameResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PublishIntegration operation middleware
+func (sh *strictHandler) PublishIntegration(ctx echo.Context, integrationName string) error {
+	var request PublishIntegrationRequestObject
+
+	request.IntegrationName = integrationName
+
+	var body PublishIntegrationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PublishIntegration(ctx.Request().Context(), request.(PublishIntegrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PublishIntegration")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PublishIntegrationResponseObject); ok {
+		return validResponse.VisitPublishIntegrationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SetIntegrationDevelopmentMode operation middleware
+func (sh *strictHandler) SetIntegrationDevelopmentMode(ctx echo.Context, integrationName string) error {
+	var request SetIntegrationDevelopmentModeRequestObject
+
+	request.IntegrationName = integrationName
+
+	var body SetIntegrationDevelopmentModeJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SetIntegrationDevelopmentMode(ctx.Request().Context(), request.(SetIntegrationDevelopmentModeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetIntegrationDevelopmentMode")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SetIntegrationDevelopmentModeResponseObject); ok {
+		return validResponse.VisitSetIntegrationDevelopmentModeResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntegrationEvents operation middleware
+func (sh *strictHandler) ListIntegrationEvents(ctx echo.Context, integrationName string, params ListIntegrationEventsParams) error {
+	var request ListIntegrationEventsRequestObject
+
+	request.IntegrationName = integrationName
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrationEvents(ctx.Request().Context(), request.(ListIntegrationEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrationEvents")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationEventsResponseObject); ok {
+		return validResponse.VisitListIntegrationEventsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIntegrationEvent operation middleware
+func (sh *strictHandler) GetIntegrationEvent(ctx echo.Context, integrationName string, eventId string) error {
+	var request GetIntegrationEventRequestObject
+
+	request.IntegrationName = integrationName
+	request.EventId = eventId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIntegrationEvent(ctx.Request().Context(), request.(GetIntegrationEventRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIntegrationEvent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIntegrationEventResponseObject); ok {
+		return validResponse.VisitGetIntegrationEventResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntegrationInstallations operation middleware
+func (sh *strictHandler) ListIntegrationInstallations(ctx echo.Context, integrationName string, params ListIntegrationInstallationsParams) error {
+	var request ListIntegrationInstallationsRequestObject
+
+	request.IntegrationName = integrationName
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrationInstallations(ctx.Request().Context(), request.(ListIntegrationInstallationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrationInstallations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationInstallationsResponseObject); ok {
+		return validResponse.VisitListIntegrationInstallationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// InstallIntegration operation middleware
+func (sh *strictHandler) InstallIntegration(ctx echo.Context, integrationName string) error {
+	var request InstallIntegrationRequestObject
+
+	request.IntegrationName = integrationName
+
+	var body InstallIntegrationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.InstallIntegration(ctx.Request().Context(), request.(InstallIntegrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InstallIntegration")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(InstallIntegrationResponseObject); ok {
+		return validResponse.VisitInstallIntegrationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateIntegrationInstallation operation middleware
+func (sh *strictHandler) UpdateIntegrationInstallation(ctx echo.Context, integrationName string, installationId string) error {
+	var request UpdateIntegrationInstallationRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+
+	var body UpdateIntegrationInstallationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateIntegrationInstallation(ctx.Request().Context(), request.(UpdateIntegrationInstallationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateIntegrationInstallation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateIntegrationInstallationResponseObject); ok {
+		return validResponse.VisitUpdateIntegrationInstallationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// InstallIntegrationOnSite operation middleware
+func (sh *strictHandler) InstallIntegrationOnSite(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSiteParams) error {
+	var request InstallIntegrationOnSiteRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.Params = params
+
+	var body InstallIntegrationOnSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.InstallIntegrationOnSite(ctx.Request().Context(), request.(InstallIntegrationOnSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InstallIntegrationOnSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(InstallIntegrationOnSiteResponseObject); ok {
+		return validResponse.VisitInstallIntegrationOnSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// InstallIntegrationOnSpace operation middleware
+func (sh *strictHandler) InstallIntegrationOnSpace(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSpaceParams) error {
+	var request InstallIntegrationOnSpaceRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.Params = params
+
+	var body InstallIntegrationOnSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.InstallIntegrationOnSpace(ctx.Request().Context(), request.(InstallIntegrationOnSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InstallIntegrationOnSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(InstallIntegrationOnSpaceResponseObject); ok {
+		return validResponse.VisitInstallIntegrationOnSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateIntegrationInstallationToken operation middleware
+func (sh *strictHandler) CreateIntegrationInstallationToken(ctx echo.Context, integrationName string, installationId string) error {
+	var request CreateIntegrationInstallationTokenRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateIntegrationInstallationToken(ctx.Request().Context(), request.(CreateIntegrationInstallationTokenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateIntegrationInstallationToken")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateIntegrationInstallationTokenResponseObject); ok {
+		return validResponse.VisitCreateIntegrationInstallationTokenResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntegrationSiteInstallations operation middleware
+func (sh *strictHandler) ListIntegrationSiteInstallations(ctx echo.Context, integrationName string, params ListIntegrationSiteInstallationsParams) error {
+	var request ListIntegrationSiteInstallationsRequestObject
+
+	request.IntegrationName = integrationName
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrationSiteInstallations(ctx.Request().Context(), request.(ListIntegrationSiteInstallationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrationSiteInstallations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationSiteInstallationsResponseObject); ok {
+		return validResponse.VisitListIntegrationSiteInstallationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntegrationSpaceInstallations operation middleware
+func (sh *strictHandler) ListIntegrationSpaceInstallations(ctx echo.Context, integrationName string, params ListIntegrationSpaceInstallationsParams) error {
+	var request ListIntegrationSpaceInstallationsRequestObject
+
+	request.IntegrationName = integrationName
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrationSpaceInstallations(ctx.Request().Context(), request.(ListIntegrationSpaceInstallationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrationSpaceInstallations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationSpaceInstallationsResponseObject); ok {
+		return validResponse.VisitListIntegrationSpaceInstallationsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -17,6 +17,12 @@ import (
 
 // memberRole returns the caller's role in an organization, or ENOTFOUND when not a member.
 func (s *Server) memberRole(ctx context.Context, orgID string) (store.Role, error) {
+	if g := installationGrant(ctx); g != nil {
+		if role, ok := grantedOrgRole(g, orgID); ok {
+			return role, nil
+		}
+		return "", store.NotFound("Organization")
+	}
 	return s.Store.FindMemberRole(ctx, orgID, caller(ctx).ID)
 }
 

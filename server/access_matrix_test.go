@@ -61,6 +61,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixTranslationRows()...)
 	rows = append(rows, matrixSSORows()...)
 	rows = append(rows, matrixOpenAPIRows()...)
+	rows = append(rows, matrixIntegrationRows()...)
 	return rows
 }
 

@@ -21,7 +21,8 @@ func caller(ctx context.Context) *store.User {
 
 // publicPaths answer without a token.
 var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true,
-	openAPIDocumentRoute: true, "/openapi.json": true, "/openapi.yaml": true, "/docs": true, "/docs/:asset": true,
+	openAPIDocumentRoute: true, integrationAssetRoute: true, "/openapi.json": true, "/openapi.yaml": true,
+	"/docs": true, "/docs/:asset": true,
 	samlStartRoute: true, samlACSRoute: true, samlMetadataRoute: true, "/v1/orgs/:organizationId/sso": true}
 
 // tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown

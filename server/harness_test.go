@@ -126,6 +126,9 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	t.Cleanup(hs.Close)
 	runner := jobs.New(st, log)
 	openapispec.Register(runner, &openapispec.Processor{Store: st, Fetcher: srv.Fetcher}, openapispec.DefaultRefresh)
+	for kind, h := range srv.JobHandlers() {
+		runner.Handlers[kind] = h
+	}
 	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: runner, Secret: secret, Logs: logs}
 }
 

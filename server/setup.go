@@ -91,6 +91,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: opts.BodyLimit, Skipper: isBatch}))
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64M",
 		Skipper: func(c echo.Context) bool { return !isBatch(c) }}))
+	e.Use(s.installationGate(operationsByRoute(doc, "/v1")))
 	e.Use(newValidator(doc, "/v1").middleware)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
@@ -102,6 +103,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.POST(samlACSRoute, s.serveSAMLACS)
 	e.GET(samlMetadataRoute, s.serveSAMLMetadata)
 	e.GET(openAPIDocumentRoute, s.serveOpenAPIDocument)
+	e.GET(integrationAssetRoute, s.serveIntegrationAsset)
 	contract, err := contractFiles()
 	if err != nil {
 		return nil, err

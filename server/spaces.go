@@ -81,6 +81,9 @@ func (s *Server) findSpace(ctx context.Context, id string, min store.Role) (*sto
 	if err != nil {
 		return nil, "", err
 	}
+	if g := installationGrant(ctx); g != nil {
+		orgRole, member = grantedOrgRole(g, sp.OrganizationID)
+	}
 	if !member {
 		return nil, "", store.Errorf(store.ENOTFOUND, "Space not found.")
 	}

@@ -18,6 +18,7 @@ type Store interface {
 	Sites
 	Translations
 	SSO
+	Integrations
 	Jobs
 	Conversations
 	OpenAPISpecs

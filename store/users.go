@@ -15,6 +15,9 @@ type User struct {
 	PhotoURL      *string
 	EmailVerified bool
 	CreatedAt     time.Time
+	// InstallationID is set when the caller is an integration installation acting through an
+	// installation token (ID is then the installation's id too): it reaches only what its grant allows.
+	InstallationID string
 }
 
 // TokenPrefix starts every API token quire issues.

@@ -9,6 +9,7 @@
 //	quire demo --db PATH [--base-url URL]
 //	quire export --db PATH --space ID --to DIR
 //	quire import --db PATH --org ID --from DIR [--space ID]
+//	quire integrations signing-secret --db PATH NAME
 package main
 
 import (
@@ -56,7 +57,8 @@ const usage = `usage:
   quire version
   quire demo --db PATH [--base-url URL]                     a sample organization to look around in
   quire export --db PATH --space ID --to DIR                a space in GitBook's Git Sync layout
-  quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space`
+  quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space
+  quire integrations signing-secret --db PATH NAME          the secret an integration's events are signed with`
 
 func run(args []string) error {
 	switch {
@@ -79,6 +81,8 @@ func run(args []string) error {
 		return exportSpace(args[1:], os.Stdout, os.Stderr)
 	case len(args) >= 1 && args[0] == "import":
 		return importSpace(args[1:], os.Stdout, os.Stderr)
+	case len(args) >= 2 && args[0] == "integrations" && args[1] == "signing-secret":
+		return integrationSigningSecret(args[2:], os.Stdout)
 	}
 	return errors.New(usage)
 }
@@ -160,6 +164,9 @@ func serve(args []string) error {
 	runner.Translations(srv.Translator)
 	openapispec.Register(runner, &openapispec.Processor{Store: st, Fetcher: srv.Fetcher}, cfg.openAPIRefresh)
 	srv.WakeJobs = runner.WakeAfter
+	for kind, h := range srv.JobHandlers() {
+		runner.Handlers[kind] = h
+	}
 	if opts.Metrics != nil {
 		runner.Observe = opts.Metrics.ObserveJob
 	}

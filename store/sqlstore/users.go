@@ -68,7 +68,13 @@ func (s *Store) FindUserByToken(ctx context.Context, token string) (*store.User,
 		FROM tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.hash = ?`, store.HashToken(token)), &u, &used)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, time.Time{}, store.NotFound("Token")
+		// Not a user's token: perhaps an installation's. Its last use is not tracked (it lives an
+		// hour), so it reads as used now and is never touched.
+		inst, err := s.findInstallationTokenUser(ctx, token)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		return inst, s.Now(), nil
 	}
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("store: unable to find token: %w", err)

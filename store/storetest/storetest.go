@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
 		{"OpenAPISpecs", openAPISpecs},
+		{"Integrations", integrations},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/quire-docs/quire/server"
+	"github.com/quire-docs/quire/store/sqlite"
+)
+
+// integrationSigningSecret prints the secret an integration's event deliveries are signed with:
+// what its author's tunnel checks the X-GitBook-Signature header against. The secret is kept
+// sealed under the server secret of the database's settings, so reading it needs the database.
+func integrationSigningSecret(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("integrations signing-secret", flag.ContinueOnError)
+	dbPath := fs.String("db", "./quire.db", "SQLite database file")
+	if err := parseWithEnv(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: quire integrations signing-secret --db PATH NAME")
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	serverSecret, err := st.Setting(ctx, "visitor_secret")
+	if err != nil {
+		return err
+	}
+	if serverSecret == "" {
+		return errors.New("this database has no server secret yet: start quire serve on it once")
+	}
+	in, err := st.FindIntegrationByName(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	secret, err := server.Unseal([]byte(serverSecret), in.SealedSigningSecret)
+	if err != nil {
+		return fmt.Errorf("unable to open the signing secret: %w", err)
+	}
+	return json.NewEncoder(stdout).Encode(map[string]string{"integration": in.Name, "signingSecret": string(secret)})
+}

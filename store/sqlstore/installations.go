@@ -1,0 +1,291 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// externalIDsIndex is the "\n"-delimited form of external ids that LIKE '%\nid\n%' matches.
+func externalIDsIndex(ids []string) string { return "\n" + strings.Join(ids, "\n") + "\n" }
+
+func externalIDPattern(id *string) any {
+	if id == nil {
+		return nil
+	}
+	return likeContains("\n" + *id + "\n")
+}
+
+const installationColumns = `n.id, n.integration_id, i.name, n.organization_id, n.status, n.space_selection,
+	n.site_selection, n.configuration, n.external_ids, n.created_at, n.updated_at,
+	(SELECT count(*) FROM integration_content_installations c WHERE c.installation_id = n.id AND c.kind = 'space')`
+
+func scanInstallation(sc interface{ Scan(...any) error }) (*store.IntegrationInstallation, error) {
+	var n store.IntegrationInstallation
+	var config, ids, created, updated string
+	if err := sc.Scan(&n.ID, &n.IntegrationID, &n.IntegrationName, &n.OrganizationID, &n.Status, &n.SpaceSelection,
+		&n.SiteSelection, &config, &ids, &created, &updated, &n.Spaces); err != nil {
+		return nil, err
+	}
+	n.Configuration = json.RawMessage(config)
+	if err := json.Unmarshal([]byte(ids), &n.ExternalIDs); err != nil {
+		return nil, fmt.Errorf("store: installation %s external ids: %w", n.ID, err)
+	}
+	n.CreatedAt, n.UpdatedAt = parseTime(created), parseTime(updated)
+	return &n, nil
+}
+
+func findInstallation(ctx context.Context, q querier, integrationID, id string) (*store.IntegrationInstallation, error) {
+	n, err := scanInstallation(q.QueryRowContext(ctx, `SELECT `+installationColumns+`
+		FROM integration_installations n JOIN integrations i ON i.id = n.integration_id
+		WHERE n.id = ? AND (? = '' OR n.integration_id = ?)`, id, integrationID, integrationID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Installation")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find installation: %w", err)
+	}
+	return n, nil
+}
+
+// FindInstallation returns an installation of an integration.
+func (s *Store) FindInstallation(ctx context.Context, integrationID, id string) (*store.IntegrationInstallation, error) {
+	return findInstallation(pointRead(ctx), s.reader, integrationID, id)
+}
+
+// InstallIntegration installs an integration on an organization and records the event.
+func (s *Store) InstallIntegration(ctx context.Context, integrationID, orgID, status string) (*store.IntegrationInstallation, error) {
+	var out *store.IntegrationInstallation
+	err := s.write(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM integration_installations
+			WHERE integration_id = ? AND organization_id = ?`, integrationID, orgID).Scan(&n); err != nil {
+			return fmt.Errorf("store: unable to install integration: %w", err)
+		}
+		if n > 0 {
+			return store.Errorf(store.ECONFLICT, "The integration is installed on this organization already.")
+		}
+		id, now := store.NewID(), formatTime(tx.now)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO integration_installations (id, integration_id, organization_id,
+			status, space_selection, site_selection, configuration, external_ids, external_ids_idx, created_at, updated_at)
+			VALUES (?, ?, ?, ?, 'selected', 'selected', '{}', '[]', ?, ?, ?)`,
+			id, integrationID, orgID, status, externalIDsIndex(nil), now, now); err != nil {
+			return fmt.Errorf("store: unable to install integration: %w", err)
+		}
+		var err error
+		if out, err = findInstallation(ctx, tx, integrationID, id); err != nil {
+			return err
+		}
+		return recordEvent(ctx, tx, out, eventPayload{Type: "installation_setup", Status: status})
+	})
+	return out, err
+}
+
+// UpdateInstallation applies an update and records the installation_setup event.
+func (s *Store) UpdateInstallation(ctx context.Context, integrationID, id string, upd store.InstallationUpdate) (*store.IntegrationInstallation, error) {
+	var out *store.IntegrationInstallation
+	err := s.write(ctx, func(tx *Tx) error {
+		before, err := findInstallation(ctx, tx, integrationID, id)
+		if err != nil {
+			return err
+		}
+		config := before.Configuration
+		if upd.Configuration != nil {
+			config = upd.Configuration
+		}
+		ids := before.ExternalIDs
+		if upd.ExternalIDs != nil {
+			ids = *upd.ExternalIDs
+		}
+		spaceSel, siteSel := before.SpaceSelection, before.SiteSelection
+		if upd.SpaceSelection != nil {
+			spaceSel = *upd.SpaceSelection
+		}
+		if upd.SiteSelection != nil {
+			siteSel = *upd.SiteSelection
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE integration_installations SET status = ?, space_selection = ?,
+			site_selection = ?, configuration = ?, external_ids = ?, external_ids_idx = ?, updated_at = ? WHERE id = ?`,
+			upd.Status, spaceSel, siteSel, string(config), jsonList(ids), externalIDsIndex(ids), formatTime(tx.now), id); err != nil {
+			return fmt.Errorf("store: unable to update installation: %w", err)
+		}
+		if out, err = findInstallation(ctx, tx, integrationID, id); err != nil {
+			return err
+		}
+		return recordEvent(ctx, tx, out, eventPayload{Type: "installation_setup", Status: upd.Status,
+			Previous: &eventPrevious{Status: before.Status, Configuration: before.Configuration}})
+	})
+	return out, err
+}
+
+// FindInstallations lists an integration's installations, oldest first.
+func (s *Store) FindInstallations(ctx context.Context, integrationID string, f store.InstallationFilter, p store.Page) (store.List[*store.IntegrationInstallation], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 2)
+	if err != nil {
+		return store.List[*store.IntegrationInstallation]{}, err
+	}
+	orgs, all := jsonStrings(f.OrgIDs), allOrgs(f.OrgIDs)
+	ext := externalIDPattern(f.ExternalID)
+	inst := nullString(f.InstallationID)
+	where := `n.integration_id = ? AND (? = 1 OR n.organization_id IN (SELECT value FROM json_each(?)))
+		AND (CAST(? AS TEXT) IS NULL OR n.id = ?) AND (CAST(? AS TEXT) IS NULL OR n.external_ids_idx LIKE ? ESCAPE '\')`
+	args := []any{integrationID, all, orgs, inst, inst, ext, ext}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM integration_installations n WHERE `+where, args...).Scan(&count); err != nil {
+		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to count installations: %w", err)
+	}
+	var afterTime, afterID any
+	if cur != nil {
+		afterTime, afterID = cur[0], cur[1]
+	}
+	args = append(args, afterTime, afterTime, afterTime, afterID, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+installationColumns+`
+		FROM integration_installations n JOIN integrations i ON i.id = n.integration_id WHERE `+where+`
+		AND (CAST(? AS TEXT) IS NULL OR n.created_at > ? OR (n.created_at = ? AND n.id > ?))
+		ORDER BY n.created_at, n.id LIMIT ?`, args...)
+	if err != nil {
+		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.IntegrationInstallation
+	for rows.Next() {
+		n, err := scanInstallation(rows)
+		if err != nil {
+			return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
+		}
+		items = append(items, n)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(n *store.IntegrationInstallation) []string {
+		return []string{formatTime(n.CreatedAt), n.ID}
+	}), nil
+}
+
+const contentInstallationColumns = `c.installation_id, i.name, n.organization_id, c.kind, c.target_id, c.status,
+	c.configuration, c.external_ids, c.created_at`
+
+func scanContentInstallation(sc interface{ Scan(...any) error }) (*store.ContentInstallation, error) {
+	var c store.ContentInstallation
+	var config, ids, created string
+	if err := sc.Scan(&c.InstallationID, &c.IntegrationName, &c.OrganizationID, &c.Kind, &c.TargetID, &c.Status,
+		&config, &ids, &created); err != nil {
+		return nil, err
+	}
+	c.Configuration = json.RawMessage(config)
+	if err := json.Unmarshal([]byte(ids), &c.ExternalIDs); err != nil {
+		return nil, fmt.Errorf("store: content installation external ids: %w", err)
+	}
+	c.CreatedAt = parseTime(created)
+	return &c, nil
+}
+
+// InstallOnContent sets an installation up on a space or site of its organization.
+func (s *Store) InstallOnContent(ctx context.Context, installationID, kind, targetID, status string) (*store.ContentInstallation, error) {
+	var out *store.ContentInstallation
+	err := s.write(ctx, func(tx *Tx) error {
+		n, err := findInstallation(ctx, tx, "", installationID)
+		if err != nil {
+			return err
+		}
+		table, what := "spaces", "Space"
+		if kind == store.InstallOnSite {
+			table, what = "sites", "Site"
+		}
+		var found int
+		// table is one of two constants above, never input.
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE id = ? AND organization_id = ?`,
+			targetID, n.OrganizationID).Scan(&found); err != nil {
+			return fmt.Errorf("store: unable to install on content: %w", err)
+		}
+		if found == 0 {
+			return store.NotFound(what)
+		}
+		now := formatTime(tx.now)
+		res, err := tx.ExecContext(ctx, `INSERT INTO integration_content_installations (installation_id, kind, target_id,
+			status, configuration, external_ids, external_ids_idx, created_at, updated_at)
+			VALUES (?, ?, ?, ?, '{}', '[]', ?, ?, ?) ON CONFLICT (installation_id, kind, target_id) DO NOTHING`,
+			installationID, kind, targetID, status, externalIDsIndex(nil), now, now)
+		if err != nil {
+			return fmt.Errorf("store: unable to install on content: %w", err)
+		}
+		if k, _ := res.RowsAffected(); k == 0 {
+			return store.Errorf(store.ECONFLICT, "The installation is set up on this %s already.", kind)
+		}
+		if out, err = scanContentInstallation(tx.QueryRowContext(ctx, `SELECT `+contentInstallationColumns+`
+			FROM integration_content_installations c JOIN integration_installations n ON n.id = c.installation_id
+			JOIN integrations i ON i.id = n.integration_id
+			WHERE c.installation_id = ? AND c.kind = ? AND c.target_id = ?`, installationID, kind, targetID)); err != nil {
+			return fmt.Errorf("store: unable to install on content: %w", err)
+		}
+		ev := eventPayload{Type: kind + "_installation_setup", Status: status}
+		if kind == store.InstallOnSite {
+			ev.SiteID = targetID
+		} else {
+			ev.SpaceID = targetID
+		}
+		return recordEvent(ctx, tx, n, ev)
+	})
+	return out, err
+}
+
+// FindContentInstallations lists an integration's space or site installations, oldest first.
+func (s *Store) FindContentInstallations(ctx context.Context, integrationID, kind string, f store.InstallationFilter, p store.Page) (store.List[*store.ContentInstallation], error) {
+	cur, err := store.DecodeCursor(p.Cursor, 3)
+	if err != nil {
+		return store.List[*store.ContentInstallation]{}, err
+	}
+	orgs, all := jsonStrings(f.OrgIDs), allOrgs(f.OrgIDs)
+	ext := externalIDPattern(f.ExternalID)
+	inst := nullString(f.InstallationID)
+	where := `n.integration_id = ? AND c.kind = ? AND (? = 1 OR n.organization_id IN (SELECT value FROM json_each(?)))
+		AND (CAST(? AS TEXT) IS NULL OR n.id = ?) AND (CAST(? AS TEXT) IS NULL OR c.external_ids_idx LIKE ? ESCAPE '\')`
+	from := ` FROM integration_content_installations c JOIN integration_installations n ON n.id = c.installation_id
+		JOIN integrations i ON i.id = n.integration_id WHERE `
+	args := []any{integrationID, kind, all, orgs, inst, inst, ext, ext}
+	var count int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*)`+from+where, args...).Scan(&count); err != nil {
+		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to count content installations: %w", err)
+	}
+	var t, a, b any
+	if cur != nil {
+		t, a, b = cur[0], cur[1], cur[2]
+	}
+	args = append(args, t, t, t, a, a, b, p.Size()+1)
+	rows, err := s.reader.QueryContext(ctx, `SELECT `+contentInstallationColumns+from+where+`
+		AND (CAST(? AS TEXT) IS NULL OR c.created_at > ? OR (c.created_at = ? AND (c.installation_id > ? OR (c.installation_id = ? AND c.target_id > ?))))
+		ORDER BY c.created_at, c.installation_id, c.target_id LIMIT ?`, args...)
+	if err != nil {
+		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
+	}
+	defer rows.Close()
+	var items []*store.ContentInstallation
+	for rows.Next() {
+		c, err := scanContentInstallation(rows)
+		if err != nil {
+			return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
+		}
+		items = append(items, c)
+	}
+	if err := rows.Err(); err != nil {
+		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
+	}
+	return store.FinishPage(items, p.Size(), count, func(c *store.ContentInstallation) []string {
+		return []string{formatTime(c.CreatedAt), c.InstallationID, c.TargetID}
+	}), nil
+}
+
+// allOrgs is 1 when an installation filter keeps every organization (OrgIDs nil), else 0: an
+// integer, which compares the same way on both dialects.
+func allOrgs(ids []string) int {
+	if ids == nil {
+		return 1
+	}
+	return 0
+}
