@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"errors"
-	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -108,12 +107,12 @@ func (s *Server) GetChangeRequestPDF(ctx context.Context, req gen.GetChangeReque
 	if req.Params.Page != nil {
 		c.Page = *req.Params.Page
 		if _, err := s.Store.FindPage(ctx, cr.RevisionID, c.Page); store.ErrorCode(err) == store.ENOTFOUND {
-			return nil, badRequest(fmt.Sprintf(`Invalid query parameter "page": no page %q in this change request.`, c.Page))
+			return nil, store.FieldErrorf("page", "no page %q in this change request", c.Page)
 		} else if err != nil {
 			return nil, err
 		}
 	} else if c.Only {
-		return nil, badRequest(`Invalid query parameter "only": it needs "page", the page to print alone.`)
+		return nil, store.FieldErrorf("only", `it needs "page", the page to print alone`)
 	}
 	token, err := s.signPDFLink(c, s.Store.Now())
 	if err != nil {

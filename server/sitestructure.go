@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/oapi-codegen/nullable"
@@ -240,9 +239,9 @@ func conditionField(v nullable.Nullable[gen.Condition]) (bool, *string, error) {
 	if _, err := condition.Parse(c); err != nil {
 		var se *condition.SyntaxError
 		if errors.As(err, &se) {
-			return false, nil, badRequest(fmt.Sprintf(`Invalid body field "condition": at column %d: %s`, se.Pos, se.Msg))
+			return false, nil, store.FieldErrorf("condition", "at column %d: %s", se.Pos, se.Msg)
 		}
-		return false, nil, badRequest(`Invalid body field "condition": ` + err.Error())
+		return false, nil, store.FieldErrorf("condition", "%s", err.Error())
 	}
 	return true, &c, nil
 }
