@@ -55,7 +55,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 // apiError is the one place an error is worded for the API: the status and message answered for
 // it. A store error (the server's own 400, 403 and 404 are store errors too) answers the status of
 // its code and its reason; one about a field names the field the way request validation does, as
-// a query parameter when the request's query carries it, else as a body field. Errors that are
+// a query parameter when the request's query carries it, else as a body field (a content batch's
+// change keeps its own form). Errors that are
 // not the caller's to see answer 500 "Internal error.".
 func apiError(r *http.Request, err error) (int, string) {
 	var he *httpError
@@ -71,6 +72,11 @@ func apiError(r *http.Request, err error) (int, string) {
 		}
 		if se.Field == "" {
 			return status, se.Reason
+		}
+		if strings.HasPrefix(se.Field, "changes[") {
+			// A content batch names the change at fault first ("changes[2].page: …"), the form
+			// its clients match.
+			return status, se.Error()
 		}
 		in := "body field"
 		if r.URL.Query().Has(se.Field) {

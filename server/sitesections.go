@@ -8,7 +8,9 @@ import (
 )
 
 // The sections and section groups of a site; its site spaces, the access rule and the conversions
-// are in sitestructure.go.
+// are in sitestructure.go. UpdateSiteSectionById and MoveSiteSection read like their site-space
+// twins there (UpdateSiteSpaceById, MoveSiteSpace): the generated request, position and response
+// types differ per operation, so each keeps its own short wrapper around the store call.
 
 func (s *Server) ListSiteSections(ctx context.Context, req gen.ListSiteSectionsRequestObject) (gen.ListSiteSectionsResponseObject, error) {
 	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
