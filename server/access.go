@@ -149,18 +149,18 @@ func storeMergeRules(m *gen.MergeRules, allowInherit bool) (*store.MergeRules, e
 		return nil, nil
 	}
 	if m.Type == gen.MergeRulesTypeInherit && !allowInherit {
-		return nil, badRequest(`Invalid body field "mergeRules.type": an organization cannot inherit merge rules.`)
+		return nil, store.FieldErrorf("mergeRules.type", "an organization cannot inherit merge rules")
 	}
 	out := &store.MergeRules{Type: string(m.Type)}
 	if m.Type == gen.MergeRulesTypeRules {
 		if m.Rules == nil {
-			return nil, badRequest(`Invalid body field "mergeRules.rules": rules are required when type is "rules".`)
+			return nil, store.FieldErrorf("mergeRules.rules", `rules are required when type is "rules"`)
 		}
 		for _, r := range *m.Rules {
 			out.Rules = append(out.Rules, store.MergeRule{Rule: string(r.Rule), Users: r.Users})
 		}
 	} else if m.Rules != nil {
-		return nil, badRequest(`Invalid body field "mergeRules.rules": rules are only given when type is "rules".`)
+		return nil, store.FieldErrorf("mergeRules.rules", `rules are only given when type is "rules"`)
 	}
 	return out, nil
 }

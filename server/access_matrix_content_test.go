@@ -44,7 +44,7 @@ func matrixContentRows() []matrixRow {
 		matrixGet("getRevisionOfChangeRequestById", matrixWant{401, 401, 404, 200, 200, 200, 200}, cr("/content")),
 		{"updateChangeRequestContent", matrixWant{401, 401, 404, 403, 403, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("POST", crPath(w.handbook, w.crWrites, "/content"),
-				matrixContentBatch(crInsert(w.name("Written"), "Words.\n", "new")))
+				matrixContentBatch(insertMarkdown(w.name("Written"), "Words.\n", "new")))
 		}},
 		matrixGet("listPagesInChangeRequest", matrixWant{401, 401, 404, 200, 200, 200, 200}, cr("/content/pages")),
 		{"getPageInChangeRequestById", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {

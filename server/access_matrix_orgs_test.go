@@ -150,7 +150,7 @@ func matrixOrgRows() []matrixRow {
 		{"deleteSpaceById", matrixWant{401, 401, 204, 403, 403, 403, 204}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			sp := w.freshSpace(t)
 			r := matrixReq("DELETE", "/spaces/"+sp, nil)
-			r.gone = func(t *testing.T) bool { return w.crWorld.space(t, sp).DeletedAt != nil }
+			r.gone = func(t *testing.T) bool { return w.world.space(t, sp).DeletedAt != nil }
 			return r
 		}},
 		// Reading the space is not enough: the copy is new content, which takes the create role.

@@ -100,6 +100,7 @@ func specOperations(t *testing.T) []specOperation {
 // no row for an operation the spec lacks, one row per operation, and every expected status one
 // the spec declares for its operation.
 func TestAccessMatrixCoversTheSpec(t *testing.T) {
+	t.Parallel()
 	ops := specOperations(t)
 	rows := map[string]matrixRow{}
 	for _, r := range accessMatrix() {
@@ -138,6 +139,7 @@ func TestAccessMatrixCoversTheSpec(t *testing.T) {
 // from least to most privileged, and checks each status (the harness checks each response
 // against the spec).
 func TestAccessMatrix(t *testing.T) {
+	t.Parallel()
 	rows := accessMatrix()
 	byOp := map[string]matrixRow{}
 	for _, r := range rows {

@@ -8,12 +8,12 @@ import (
 	"github.com/quire-docs/quire/gen"
 )
 
-// matrixWorld is the one world the access matrix runs in: crWorld's organization (an admin, an
-// editor, a reader, a guest, and an outsider who administers an organization of their own) plus
-// a commenter, and content of every kind for the rows to name.
+// matrixWorld is what the access matrix runs in: the world (an admin, an editor, a reader, a
+// commenter, a guest, and an outsider who administers an organization of their own) with content
+// of every kind for the rows to name.
 type matrixWorld struct {
-	*crWorld
-	commenter, garbage *testUser
+	*world
+	garbage            *testUser
 	org2               gen.Organization // administered by the admin: where transfers go
 	collection         string
 	handbook           string            // pages, a file, links between them
@@ -35,9 +35,7 @@ type matrixWorld struct {
 
 func newMatrixWorld(t *testing.T) *matrixWorld {
 	t.Helper()
-	w := &matrixWorld{crWorld: crNewWorld(t)}
-	w.commenter = w.MustCreateUser(t, "cora@commenters.test", "Cora")
-	w.MustAddMember(t, w.admin, w.org.Id, w.commenter, "comment")
+	w := &matrixWorld{world: newWorld(t)}
 	w.garbage = &testUser{Token: "gb_api_nobodywasevergiventhistoken00"}
 	w.org2 = w.MustCreateOrg(t, w.admin, "Acme Two")
 	w.collection = w.MustCreateCollection(t, w.admin, w.org.Id, "Guides", "").Id
@@ -46,12 +44,12 @@ func newMatrixWorld(t *testing.T) *matrixWorld {
 	seed := w.create(t, w.admin, w.handbook, "Seed")
 	res := w.apply(t, w.admin, w.handbook, seed.Id,
 		insertFiles(fileUpload("logo.png", "image/png", tinyPNG(t), "logo")),
-		crInsert("Welcome", "Read [the guide](/pages/guide).\n\n![Logo](/files/logo)\n", "welcome"),
-		crInsert("Guide", "# Guide\n\nThe steps.\n", "guide"))
+		insertMarkdown("Welcome", "Read [the guide](/pages/guide).\n\n![Logo](/files/logo)\n", "welcome"),
+		insertMarkdown("Guide", "# Guide\n\nThe steps.\n", "guide"))
 	w.merge(t, w.admin, w.handbook, seed.Id)
 	w.pages, w.file = res.Refs, res.Refs["logo"]
 	w.cr = w.create(t, w.admin, w.handbook, "Open edits").Id
-	w.crPage = w.apply(t, w.admin, w.handbook, w.cr, crInsert("Draft", "A draft.\n", "draft")).Refs["draft"]
+	w.crPage = w.apply(t, w.admin, w.handbook, w.cr, insertMarkdown("Draft", "A draft.\n", "draft")).Refs["draft"]
 	w.crWrites = w.create(t, w.admin, w.handbook, "Matrix writes").Id
 	w.spare = w.MustCreateSpace(t, w.admin, w.org.Id, "Scratch", "").Id
 	w.team = teamCreate(t, w.testServer, w.admin, w.org.Id, "Writers").Id
@@ -181,6 +179,6 @@ func (w *matrixWorld) freshReply(t *testing.T, base, comment string) string {
 func (w *matrixWorld) freshMergeable(t *testing.T) string {
 	t.Helper()
 	cr := w.create(t, w.admin, w.spare, w.name("Merge"))
-	w.apply(t, w.admin, w.spare, cr.Id, crInsert(w.name("Merged page"), "Merged.\n", "p"))
+	w.apply(t, w.admin, w.spare, cr.Id, insertMarkdown(w.name("Merged page"), "Merged.\n", "p"))
 	return cr.Id
 }

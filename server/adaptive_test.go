@@ -57,7 +57,8 @@ func kindsSchema() map[string]any {
 }
 
 func TestAdaptiveSchemaOfEveryClaimKind(t *testing.T) {
-	w := newSiteCoreWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	s := w.createSite(t, map[string]any{"title": "Docs"})
 	path := w.sitesPath(s.Id) + "/adaptive-schema"
 
@@ -138,7 +139,8 @@ func roundTrip(t *testing.T, v map[string]any) map[string]any {
 // The published site shows each visitor the sections whose conditions, derived from claims of
 // every kind, hold for the visitor's token.
 func TestPublishedSiteAdaptsToEveryClaimKind(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	org := w.org.Id
 	var site gen.Site
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)

@@ -191,7 +191,7 @@ func storePointer(p *gen.ContentPointer, field string) (*store.Pointer, error) {
 		id = p.Collection
 	}
 	if id == nil || *id == "" {
-		return nil, badRequest(`Invalid body field "` + field + `.` + string(p.Type) + `": required when type is "` + string(p.Type) + `".`)
+		return nil, store.FieldErrorf(field+"."+string(p.Type), "required when type is %q", p.Type)
 	}
 	return &store.Pointer{Kind: string(p.Type), ID: *id}, nil
 }
@@ -261,7 +261,7 @@ func (s *Server) requireCreateIn(ctx context.Context, orgID string, parent *stri
 func (s *Server) requireTransferTarget(ctx context.Context, orgID string) error {
 	role, err := s.memberRole(ctx, orgID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
-		return badRequest(`Invalid body field "organization": no organization ` + orgID + ` that you administer.`)
+		return store.FieldErrorf("organization", "no organization %s that you administer", orgID)
 	}
 	if err != nil {
 		return err

@@ -73,14 +73,14 @@ func (t *thread) bodyMarkdown(b gen.CommentBodyInput) (string, error) {
 		return *b.Markdown, nil
 	}
 	if b.Document == nil {
-		return "", badRequest(`Invalid body field "body": give "markdown" or "document".`)
+		return "", store.FieldErrorf("body", `give "markdown" or "document"`)
 	}
 	md := strings.TrimSpace(markdown.Options{SpaceID: t.sp.ID}.ToMarkdown(b.Document))
 	if md == "" {
-		return "", badRequest(`Invalid body field "body.document": the document has no content.`)
+		return "", store.FieldErrorf("body.document", "the document has no content")
 	}
 	if utf8.RuneCountInString(md) > maxCommentMarkdown {
-		return "", badRequest(fmt.Sprintf(`Invalid body field "body.document": longer than %d characters as markdown.`, maxCommentMarkdown))
+		return "", store.FieldErrorf("body.document", "longer than %d characters as markdown", maxCommentMarkdown)
 	}
 	return md, nil
 }
@@ -204,7 +204,7 @@ func checkReactions(field string, list *gen.Reactions) ([]string, error) {
 	}
 	for i, e := range *list {
 		if !isEmoji(e) {
-			return nil, badRequest(fmt.Sprintf(`Invalid body field "%s.%d": %q is not an emoji.`, field, i, e))
+			return nil, store.FieldErrorf(fmt.Sprintf("%s.%d", field, i), "%q is not an emoji", e)
 		}
 	}
 	return *list, nil
@@ -214,19 +214,19 @@ func checkReactions(field string, list *gen.Reactions) ([]string, error) {
 func (s *Server) checkTarget(ctx context.Context, t *thread, page, node *string) error {
 	if page == nil {
 		if node != nil {
-			return badRequest(`Invalid body field "node": a node is given with its "page".`)
+			return store.FieldErrorf("node", `a node is given with its "page"`)
 		}
 		return nil
 	}
 	p, err := s.Store.FindPage(ctx, t.revision, *page)
 	if store.ErrorCode(err) == store.ENOTFOUND {
-		return badRequest(fmt.Sprintf(`Invalid body field "page": no page %q in the revision commented on.`, *page))
+		return store.FieldErrorf("page", "no page %q in the revision commented on", *page)
 	}
 	if err != nil {
 		return err
 	}
 	if node != nil && !hasNode(markdown.FromMarkdown(p.Markdown).Nodes, *node) {
-		return badRequest(fmt.Sprintf(`Invalid body field "node": the page has no node %q.`, *node))
+		return store.FieldErrorf("node", "the page has no node %q", *node)
 	}
 	return nil
 }

@@ -12,31 +12,24 @@ import (
 	"github.com/quire-docs/quire/gen"
 )
 
-// csWorld is crNewWorld with a member of role comment and a space holding two pages, Intro and Guide.
+// csWorld is the world with a space holding two pages, Intro and Guide.
 type csWorld struct {
-	*crWorld
-	commenter *testUser // a member with the comment role
-	sp        string
-	pages     map[string]string
+	*world
+	sp    string
+	pages map[string]string
 }
 
 func csNewWorld(t *testing.T) *csWorld {
 	t.Helper()
-	w := crNewWorld(t)
-	commenter := w.MustCreateUser(t, "cora@commenters.test", "Cora")
-	w.MustAddMember(t, w.admin, w.org.Id, commenter, "comment")
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Handbook", "")
 	pages := w.seed(t, sp.Id, "Intro", "# Welcome\n\nHello world.\n", "Guide", "Step one.\n\n- a\n- b\n")
-	return &csWorld{crWorld: w, commenter: commenter, sp: sp.Id, pages: pages}
+	return &csWorld{world: w, sp: sp.Id, pages: pages}
 }
 
 // csPath is a path under the space's comments.
 func (w *csWorld) csPath(suffix ...string) string {
 	return "/spaces/" + w.sp + "/comments" + strings.Join(suffix, "")
-}
-
-func csMD(markdown string) map[string]any {
-	return map[string]any{"body": map[string]any{"markdown": markdown}}
 }
 
 // csComment sends a comment request as u, which must answer 200 with a comment.
@@ -71,26 +64,8 @@ func (w *csWorld) csList(t *testing.T, u *testUser, query string) gen.CommentLis
 func (w *csWorld) csReply(t *testing.T, u *testUser, commentID, markdown string) gen.CommentReply {
 	t.Helper()
 	var r gen.CommentReply
-	w.Expect(t, http.StatusOK, u, "POST", w.csPath("/", commentID, "/replies"), csMD(markdown)).Decode(t, &r)
+	w.Expect(t, http.StatusOK, u, "POST", w.csPath("/", commentID, "/replies"), commentBody(markdown)).Decode(t, &r)
 	return r
-}
-
-func csIDs(items []gen.Comment) []string {
-	out := []string{}
-	for _, c := range items {
-		out = append(out, c.Id)
-	}
-	return out
-}
-
-func csWantList(t *testing.T, what string, l gen.CommentList, count int, ids ...string) {
-	t.Helper()
-	if ids == nil {
-		ids = []string{}
-	}
-	if got := csIDs(l.Items); !reflect.DeepEqual(got, ids) || l.Count != count {
-		t.Fatalf("%s: items %v (count %d), want %v (count %d)", what, got, l.Count, ids, count)
-	}
 }
 
 func csWantCounter(t *testing.T, w *csWorld, want int) {
@@ -120,6 +95,7 @@ func csReactions(t *testing.T, rs []gen.EmojiReaction) map[string][]string {
 }
 
 func TestCommentSpacePost(t *testing.T) {
+	t.Parallel()
 	w := csNewWorld(t)
 	rev := w.mainRevision(t, w.sp).Id
 	intro := w.pages["Intro"]
@@ -131,14 +107,14 @@ func TestCommentSpacePost(t *testing.T) {
 	node := pg.Document.Nodes[0].Key
 
 	t.Run("Access", func(t *testing.T) {
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", w.csPath(), csMD("hi"))
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", w.csPath(), csMD("hi"))
-		w.Expect(t, http.StatusUnauthorized, nil, "POST", w.csPath(), csMD("hi"))
-		w.Expect(t, http.StatusNotFound, w.editor, "POST", "/spaces/nope/comments", csMD("hi"))
-		csWantList(t, "after refusals", w.csList(t, w.admin, ""), 0)
+		w.Expect(t, http.StatusForbidden, w.reader, "POST", w.csPath(), commentBody("hi"))
+		w.Expect(t, http.StatusNotFound, w.outsider, "POST", w.csPath(), commentBody("hi"))
+		w.Expect(t, http.StatusUnauthorized, nil, "POST", w.csPath(), commentBody("hi"))
+		w.Expect(t, http.StatusNotFound, w.editor, "POST", "/spaces/nope/comments", commentBody("hi"))
+		wantList(t, "after refusals", w.csList(t, w.admin, ""), 0)
 	})
 	t.Run("Targets", func(t *testing.T) {
-		c := w.csPost(t, w.editor, csMD("On the content"))
+		c := w.csPost(t, w.editor, commentBody("On the content"))
 		if c.Object != "comment" || c.Target.Space != w.sp || c.Target.Revision != rev || c.Target.Page != nil ||
 			c.Target.Node != nil || c.Target.TableCell != nil || c.Target.ChangeRequest != nil {
 			t.Fatalf("content comment target %+v", c.Target)
@@ -168,11 +144,11 @@ func TestCommentSpacePost(t *testing.T) {
 	t.Run("BadTargets", func(t *testing.T) {
 		md := map[string]any{"markdown": "x"}
 		r := w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), map[string]any{"page": "nope", "body": md})
-		crWantMessage(t, r, "page")
+		wantMessage(t, r, "page")
 		r = w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), map[string]any{"page": intro, "node": "nope", "body": md})
-		crWantMessage(t, r, "node")
+		wantMessage(t, r, "node")
 		r = w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), map[string]any{"node": node, "body": md})
-		crWantMessage(t, r, "node")
+		wantMessage(t, r, "node")
 		// Any block of the page will do, nested ones too.
 		var guide gen.RevisionPage
 		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.sp+"/content/page/"+w.pages["Guide"], nil).Decode(t, &guide)
@@ -187,10 +163,10 @@ func TestCommentSpacePost(t *testing.T) {
 		}
 	})
 	t.Run("BodyLength", func(t *testing.T) {
-		w.csPost(t, w.editor, csMD(strings.Repeat("a", 65536)))
-		r := w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), csMD(strings.Repeat("a", 65537)))
-		crWantMessage(t, r, "markdown")
-		w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), csMD(""))
+		w.csPost(t, w.editor, commentBody(strings.Repeat("a", 65536)))
+		r := w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), commentBody(strings.Repeat("a", 65537)))
+		wantMessage(t, r, "markdown")
+		w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), commentBody(""))
 		w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), map[string]any{})
 	})
 	t.Run("CurrentRevision", func(t *testing.T) {
@@ -198,12 +174,12 @@ func TestCommentSpacePost(t *testing.T) {
 		// posted before keep the revision they were posted against.
 		before := w.csPost(t, w.editor, map[string]any{"page": w.pages["Guide"], "body": map[string]any{"markdown": "x"}})
 		cr := w.create(t, w.admin, w.sp, "Drop Guide")
-		w.apply(t, w.admin, w.sp, cr.Id, crDelete(w.pages["Guide"]))
+		w.apply(t, w.admin, w.sp, cr.Id, deletePage(w.pages["Guide"]))
 		w.merge(t, w.admin, w.sp, cr.Id)
 		now := w.mainRevision(t, w.sp).Id
 		r := w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), map[string]any{"page": w.pages["Guide"], "body": map[string]any{"markdown": "x"}})
-		crWantMessage(t, r, "page")
-		if c := w.csPost(t, w.editor, csMD("after")); c.Target.Revision != now || now == rev {
+		wantMessage(t, r, "page")
+		if c := w.csPost(t, w.editor, commentBody("after")); c.Target.Revision != now || now == rev {
 			t.Fatalf("posted against %s, current revision %s (was %s)", c.Target.Revision, now, rev)
 		}
 		if c := w.csGet(t, w.editor, before.Id); c.Target.Revision != rev || c.Target.Page.Id != w.pages["Guide"] {
@@ -213,6 +189,7 @@ func TestCommentSpacePost(t *testing.T) {
 }
 
 func TestCommentSpaceList(t *testing.T) {
+	t.Parallel()
 	w := csNewWorld(t)
 	intro, guide := w.pages["Intro"], w.pages["Guide"]
 	var ids []string // oldest first
@@ -221,7 +198,7 @@ func TestCommentSpaceList(t *testing.T) {
 		page string
 	}{{w.editor, intro}, {w.admin, guide}, {w.editor, ""}, {w.admin, intro}} {
 		w.Clock.Advance(time.Second)
-		body := csMD("**Comment** " + string(rune('A'+i)))
+		body := commentBody("**Comment** " + string(rune('A'+i)))
 		if p.page != "" {
 			body["page"] = p.page
 		}
@@ -229,17 +206,17 @@ func TestCommentSpaceList(t *testing.T) {
 	}
 	w.csPut(t, w.admin, ids[1], map[string]any{"resolved": true})
 
-	csWantList(t, "default", w.csList(t, w.reader, ""), 4, ids[3], ids[2], ids[1], ids[0])
-	csWantList(t, "desc", w.csList(t, w.reader, "order=desc"), 4, ids[3], ids[2], ids[1], ids[0])
-	csWantList(t, "asc", w.csList(t, w.reader, "order=asc"), 4, ids...)
-	csWantList(t, "open", w.csList(t, w.reader, "status=open"), 3, ids[3], ids[2], ids[0])
-	csWantList(t, "resolved", w.csList(t, w.reader, "status=resolved"), 1, ids[1])
-	csWantList(t, "all", w.csList(t, w.reader, "status=all&order=asc"), 4, ids...)
-	csWantList(t, "page", w.csList(t, w.reader, "targetPage="+intro), 2, ids[3], ids[0])
-	csWantList(t, "page open asc", w.csList(t, w.reader, "targetPage="+guide+"&status=open"), 0)
-	csWantList(t, "author", w.csList(t, w.reader, "authors="+w.editor.ID), 2, ids[2], ids[0])
-	csWantList(t, "authors", w.csList(t, w.reader, "authors="+w.editor.ID+"&authors="+w.admin.ID+"&order=asc"), 4, ids...)
-	csWantList(t, "nobody", w.csList(t, w.reader, "authors="+w.reader.ID), 0)
+	wantList(t, "default", w.csList(t, w.reader, ""), 4, ids[3], ids[2], ids[1], ids[0])
+	wantList(t, "desc", w.csList(t, w.reader, "order=desc"), 4, ids[3], ids[2], ids[1], ids[0])
+	wantList(t, "asc", w.csList(t, w.reader, "order=asc"), 4, ids...)
+	wantList(t, "open", w.csList(t, w.reader, "status=open"), 3, ids[3], ids[2], ids[0])
+	wantList(t, "resolved", w.csList(t, w.reader, "status=resolved"), 1, ids[1])
+	wantList(t, "all", w.csList(t, w.reader, "status=all&order=asc"), 4, ids...)
+	wantList(t, "page", w.csList(t, w.reader, "targetPage="+intro), 2, ids[3], ids[0])
+	wantList(t, "page open asc", w.csList(t, w.reader, "targetPage="+guide+"&status=open"), 0)
+	wantList(t, "author", w.csList(t, w.reader, "authors="+w.editor.ID), 2, ids[2], ids[0])
+	wantList(t, "authors", w.csList(t, w.reader, "authors="+w.editor.ID+"&authors="+w.admin.ID+"&order=asc"), 4, ids...)
+	wantList(t, "nobody", w.csList(t, w.reader, "authors="+w.reader.ID), 0)
 	w.Expect(t, http.StatusBadRequest, w.reader, "GET", w.csPath("?status=closed"), nil)
 	w.Expect(t, http.StatusBadRequest, w.reader, "GET", w.csPath("?order=up"), nil)
 
@@ -252,7 +229,7 @@ func TestCommentSpaceList(t *testing.T) {
 				if l.Count != 4 || pages > 2 {
 					t.Fatalf("%s page %d: count %d", order, pages, l.Count)
 				}
-				got = append(got, csIDs(l.Items)...)
+				got = append(got, idsOf(l.Items)...)
 				if l.Next == nil {
 					break
 				}
@@ -296,8 +273,9 @@ func TestCommentSpaceList(t *testing.T) {
 }
 
 func TestCommentSpaceUpdate(t *testing.T) {
+	t.Parallel()
 	w := csNewWorld(t)
-	c := w.csPost(t, w.editor, csMD("first"))
+	c := w.csPost(t, w.editor, commentBody("first"))
 
 	t.Run("Resolve", func(t *testing.T) {
 		got := w.csPut(t, w.admin, c.Id, map[string]any{"resolved": true})
@@ -319,17 +297,17 @@ func TestCommentSpaceUpdate(t *testing.T) {
 	})
 	t.Run("Body", func(t *testing.T) {
 		w.Clock.Advance(time.Minute)
-		got := w.csPut(t, w.editor, c.Id, csMD("second"))
+		got := w.csPut(t, w.editor, c.Id, commentBody("second"))
 		if got.Body.Markdown == nil || *got.Body.Markdown != "second" || got.EditedAt == nil || !got.EditedAt.After(got.PostedAt) {
 			t.Fatalf("edited %+v", got)
 		}
-		w.Expect(t, http.StatusForbidden, w.admin, "PUT", w.csPath("/", c.Id), csMD("admin's"))
-		w.Expect(t, http.StatusBadRequest, w.editor, "PUT", w.csPath("/", c.Id), csMD(strings.Repeat("b", 65537)))
+		w.Expect(t, http.StatusForbidden, w.admin, "PUT", w.csPath("/", c.Id), commentBody("admin's"))
+		w.Expect(t, http.StatusBadRequest, w.editor, "PUT", w.csPath("/", c.Id), commentBody(strings.Repeat("b", 65537)))
 		if g := w.csGet(t, w.admin, c.Id); *g.Body.Markdown != "second" {
 			t.Fatalf("body after refusals %q", *g.Body.Markdown)
 		}
 		// Resolving does not count as an edit.
-		d := w.csPost(t, w.admin, csMD("other"))
+		d := w.csPost(t, w.admin, commentBody("other"))
 		if g := w.csPut(t, w.editor, d.Id, map[string]any{"resolved": true}); g.EditedAt != nil {
 			t.Fatalf("resolving set editedAt %v", g.EditedAt)
 		}
@@ -348,7 +326,7 @@ func TestCommentSpaceUpdate(t *testing.T) {
 		add(w.editor, "👍")
 		add(w.editor, "👍", "🎉")
 		got := add(w.admin, "👍")
-		want := map[string][]string{"👍": csSorted(w.editor.ID, w.admin.ID), "🎉": {w.editor.ID}}
+		want := map[string][]string{"👍": sorted(w.editor.ID, w.admin.ID), "🎉": {w.editor.ID}}
 		if r := csReactions(t, got.Reactions); !reflect.DeepEqual(r, want) {
 			t.Fatalf("reactions %v, want %v", r, want)
 		}
@@ -363,10 +341,10 @@ func TestCommentSpaceUpdate(t *testing.T) {
 		}
 		for _, bad := range []string{"abc", "", "👍abc", "1", "#", "👍👍", "🇫🇷🇩🇪", "a👍"} {
 			r := w.Expect(t, http.StatusBadRequest, w.editor, "PUT", w.csPath("/", c.Id), map[string]any{"addedReactions": []string{"👍", bad}})
-			crWantMessage(t, r, "addedReactions")
+			wantMessage(t, r, "addedReactions")
 		}
 		r := w.Expect(t, http.StatusBadRequest, w.editor, "PUT", w.csPath("/", c.Id), map[string]any{"removedReactions": []string{"x"}})
-		crWantMessage(t, r, "removedReactions")
+		wantMessage(t, r, "removedReactions")
 		good := []string{"👍🏽", "👩‍💻", "🇫🇷", "1️⃣", "#️⃣", "❤️", "👨‍👩‍👧", "🏳️‍🌈", "❤️‍🔥"}
 		got = add(w.commenter, good...)
 		r2 := csReactions(t, got.Reactions)
@@ -378,168 +356,11 @@ func TestCommentSpaceUpdate(t *testing.T) {
 	})
 }
 
-func csSorted(ids ...string) []string { sort.Strings(ids); return ids }
-
-func TestCommentSpaceReplies(t *testing.T) {
-	w := csNewWorld(t)
-	c := w.csPost(t, w.admin, csMD("thread"))
-	var rs []gen.CommentReply
-	for i, u := range []*testUser{w.editor, w.commenter, w.editor} {
-		w.Clock.Advance(time.Second)
-		rs = append(rs, w.csReply(t, u, c.Id, "reply *"+string(rune('1'+i))+"*"))
-	}
-	r0 := rs[0]
-	if r0.Object != "comment-reply" || r0.PostedBy.Id != w.editor.ID || r0.Body.Markdown == nil || *r0.Body.Markdown != "reply *1*" ||
-		r0.EditedAt != nil || len(r0.Reactions) != 0 || !strings.HasSuffix(r0.Urls.Location, w.csPath("/", c.Id, "/replies/", r0.Id)) {
-		t.Fatalf("reply %+v", r0)
-	}
-	// repliers: per user, the count and the latest update.
-	wantRepliers := func(what string, replies int, want map[string]int, latest map[string]time.Time) {
-		t.Helper()
-		got := w.csGet(t, w.reader, c.Id)
-		counts := map[string]int{}
-		for _, r := range got.Repliers {
-			counts[r.User.Id] = r.Count
-			if at, ok := latest[r.User.Id]; ok && !r.UpdatedAt.Equal(at) {
-				t.Fatalf("%s: replier %s updatedAt %v, want %v", what, r.User.Id, r.UpdatedAt, at)
-			}
-		}
-		if got.Replies != replies || !reflect.DeepEqual(counts, want) {
-			t.Fatalf("%s: replies %d, repliers %v; want %d, %v", what, got.Replies, counts, replies, want)
-		}
-	}
-	wantRepliers("posted", 3, map[string]int{w.editor.ID: 2, w.commenter.ID: 1},
-		map[string]time.Time{w.editor.ID: rs[2].PostedAt, w.commenter.ID: rs[1].PostedAt})
-
-	replyIDs := func(l gen.CommentReplyList) []string {
-		out := []string{}
-		for _, r := range l.Items {
-			out = append(out, r.Id)
-		}
-		return out
-	}
-	replies := func(q string) (l gen.CommentReplyList) {
-		t.Helper()
-		w.Expect(t, http.StatusOK, w.reader, "GET", w.csPath("/", c.Id, "/replies", q), nil).Decode(t, &l)
-		return l
-	}
-	t.Run("List", func(t *testing.T) {
-		l := replies("")
-		if got := replyIDs(l); l.Count != 3 || !reflect.DeepEqual(got, []string{rs[0].Id, rs[1].Id, rs[2].Id}) || l.Next != nil {
-			t.Fatalf("replies %v (count %d)", got, l.Count)
-		}
-		l = replies("?limit=2")
-		if l.Next == nil || l.Count != 3 || len(l.Items) != 2 {
-			t.Fatalf("first page %+v", l)
-		}
-		first := replyIDs(l)
-		l = replies("?limit=2&page=" + url.QueryEscape(l.Next.Page))
-		if got := append(first, replyIDs(l)...); l.Next != nil || !reflect.DeepEqual(got, []string{rs[0].Id, rs[1].Id, rs[2].Id}) {
-			t.Fatalf("paged replies %v", got)
-		}
-		l = replies("?format=document")
-		if b := l.Items[0].Body; b.Markdown != nil || b.Document == nil || b.Document.Object != "document" || contentText(b.Document.Nodes[0]) != "reply 1" {
-			t.Fatalf("document body %+v", b)
-		}
-		var r gen.CommentReply
-		w.Expect(t, http.StatusOK, w.reader, "GET", w.csPath("/", c.Id, "/replies/", rs[1].Id, "?format=document"), nil).Decode(t, &r)
-		if r.Body.Document == nil || r.Body.Markdown != nil || r.Id != rs[1].Id || r.PostedBy.Id != w.commenter.ID {
-			t.Fatalf("reply as document %+v", r)
-		}
-		w.Expect(t, http.StatusNotFound, w.reader, "GET", w.csPath("/nope/replies"), nil)
-		w.Expect(t, http.StatusNotFound, w.reader, "GET", w.csPath("/", c.Id, "/replies/nope"), nil)
-		w.Expect(t, http.StatusNotFound, w.outsider, "GET", w.csPath("/", c.Id, "/replies"), nil)
-		other := w.csPost(t, w.admin, csMD("other thread"))
-		w.Expect(t, http.StatusNotFound, w.reader, "GET", w.csPath("/", other.Id, "/replies/", rs[0].Id), nil)
-	})
-	t.Run("PostAccess", func(t *testing.T) {
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", w.csPath("/", c.Id, "/replies"), csMD("no"))
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", w.csPath("/", c.Id, "/replies"), csMD("no"))
-		w.Expect(t, http.StatusUnauthorized, nil, "POST", w.csPath("/", c.Id, "/replies"), csMD("no"))
-		w.Expect(t, http.StatusNotFound, w.editor, "POST", w.csPath("/nope/replies"), csMD("no"))
-		w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath("/", c.Id, "/replies"), csMD(""))
-		wantRepliers("after refusals", 3, map[string]int{w.editor.ID: 2, w.commenter.ID: 1}, nil)
-	})
-	t.Run("Update", func(t *testing.T) {
-		p := w.csPath("/", c.Id, "/replies/", rs[1].Id)
-		put := func(u *testUser, body map[string]any) (r gen.CommentReply) {
-			t.Helper()
-			w.Expect(t, http.StatusOK, u, "PUT", p, body).Decode(t, &r)
-			return r
-		}
-		w.Clock.Advance(time.Minute)
-		r := put(w.commenter, csMD("edited"))
-		if r.Body.Markdown == nil || *r.Body.Markdown != "edited" || r.EditedAt == nil || !r.EditedAt.After(r.PostedAt) {
-			t.Fatalf("edited reply %+v", r)
-		}
-		wantRepliers("after edit", 3, map[string]int{w.editor.ID: 2, w.commenter.ID: 1}, map[string]time.Time{w.commenter.ID: *r.EditedAt})
-		w.Expect(t, http.StatusForbidden, w.editor, "PUT", p, csMD("not mine"))
-		w.Expect(t, http.StatusForbidden, w.admin, "PUT", p, csMD("not mine"))
-		w.Expect(t, http.StatusForbidden, w.reader, "PUT", p, map[string]any{"addedReactions": []string{"👍"}})
-		w.Expect(t, http.StatusBadRequest, w.commenter, "PUT", p, map[string]any{"resolved": true}) // change-request family only
-		w.Expect(t, http.StatusNotFound, w.commenter, "PUT", w.csPath("/", c.Id, "/replies/nope"), csMD("x"))
-		put(w.editor, map[string]any{"addedReactions": []string{"👍", "👍"}})
-		r = put(w.admin, map[string]any{"addedReactions": []string{"👍", "🎉"}})
-		want := map[string][]string{"👍": csSorted(w.editor.ID, w.admin.ID), "🎉": {w.admin.ID}}
-		if got := csReactions(t, r.Reactions); !reflect.DeepEqual(got, want) {
-			t.Fatalf("reply reactions %v, want %v", got, want)
-		}
-		r = put(w.admin, map[string]any{"removedReactions": []string{"👍"}})
-		if got := csReactions(t, r.Reactions); !reflect.DeepEqual(got, map[string][]string{"👍": {w.editor.ID}, "🎉": {w.admin.ID}}) {
-			t.Fatalf("reply reactions after removal %v", got)
-		}
-		crWantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "PUT", p, map[string]any{"addedReactions": []string{"abc"}}), "addedReactions")
-		// Reactions on a reply are not the comment's.
-		if got := w.csGet(t, w.admin, c.Id); len(got.Reactions) != 0 {
-			t.Fatalf("comment got the reply's reactions %v", got.Reactions)
-		}
-	})
-	t.Run("Delete", func(t *testing.T) {
-		p := func(id string) string { return w.csPath("/", c.Id, "/replies/", id) }
-		w.Expect(t, http.StatusForbidden, w.commenter, "DELETE", p(rs[0].Id), nil)
-		w.Expect(t, http.StatusForbidden, w.reader, "DELETE", p(rs[0].Id), nil)
-		w.Expect(t, http.StatusNoContent, w.editor, "DELETE", p(rs[0].Id), nil)
-		w.Expect(t, http.StatusNotFound, w.reader, "GET", p(rs[0].Id), nil)
-		wantRepliers("author deleted", 2, map[string]int{w.editor.ID: 1, w.commenter.ID: 1},
-			map[string]time.Time{w.editor.ID: rs[2].PostedAt})
-		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", p(rs[1].Id), nil) // a space admin
-		wantRepliers("admin deleted", 1, map[string]int{w.editor.ID: 1}, nil)
-		w.Expect(t, http.StatusNoContent, w.editor, "DELETE", p(rs[1].Id), nil) // gone already
-		w.Expect(t, http.StatusNoContent, w.editor, "DELETE", p("nope"), nil)
-		w.Expect(t, http.StatusNotFound, w.outsider, "DELETE", p(rs[2].Id), nil)
-		l := replies("")
-		if got := replyIDs(l); l.Count != 1 || !reflect.DeepEqual(got, []string{rs[2].Id}) {
-			t.Fatalf("replies left %v (count %d)", got, l.Count)
-		}
-	})
-}
-
-func TestCommentSpaceDelete(t *testing.T) {
-	w := csNewWorld(t)
-	mine := w.csPost(t, w.editor, csMD("mine"))
-	theirs := w.csPost(t, w.commenter, csMD("theirs"))
-	reply := w.csReply(t, w.admin, theirs.Id, "a reply")
-	w.csPut(t, w.admin, theirs.Id, map[string]any{"addedReactions": []string{"👍"}})
-
-	w.Expect(t, http.StatusForbidden, w.editor, "DELETE", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusForbidden, w.reader, "DELETE", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusNotFound, w.outsider, "DELETE", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusUnauthorized, nil, "DELETE", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusNoContent, w.editor, "DELETE", w.csPath("/", mine.Id), nil)
-	w.Expect(t, http.StatusNotFound, w.editor, "GET", w.csPath("/", mine.Id), nil)
-	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusNotFound, w.editor, "GET", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusNotFound, w.editor, "GET", w.csPath("/", theirs.Id, "/replies/", reply.Id), nil)
-	w.Expect(t, http.StatusNotFound, w.editor, "GET", w.csPath("/", theirs.Id, "/replies"), nil)
-	w.Expect(t, http.StatusNoContent, w.editor, "DELETE", w.csPath("/", theirs.Id), nil)
-	w.Expect(t, http.StatusNoContent, w.editor, "DELETE", w.csPath("/nope"), nil)
-	csWantList(t, "after deletes", w.csList(t, w.admin, ""), 0)
-}
-
 func TestCommentSpaceCounters(t *testing.T) {
+	t.Parallel()
 	w := csNewWorld(t)
 	csWantCounter(t, w, 0)
-	a := w.csPost(t, w.editor, csMD("a"))
+	a := w.csPost(t, w.editor, commentBody("a"))
 	csWantCounter(t, w, 1)
 	b := w.csPost(t, w.admin, map[string]any{"page": w.pages["Intro"], "body": map[string]any{"markdown": "b"}})
 	csWantCounter(t, w, 2)
@@ -555,19 +376,19 @@ func TestCommentSpaceCounters(t *testing.T) {
 	csWantCounter(t, w, 1)
 	// Deleting a resolved comment leaves the open count alone.
 	w.csPut(t, w.admin, a.Id, map[string]any{"resolved": true})
-	c := w.csPost(t, w.editor, csMD("c"))
+	c := w.csPost(t, w.editor, commentBody("c"))
 	csWantCounter(t, w, 1)
 	w.Expect(t, http.StatusNoContent, w.editor, "DELETE", w.csPath("/", a.Id), nil)
 	csWantCounter(t, w, 1)
 
 	// A change request's comments are its own.
 	cr := w.create(t, w.editor, w.sp, "Draft")
-	crc := w.csComment(t, w.editor, "POST", crPath(w.sp, cr.Id, "/comments"), csMD("on the change request"))
+	crc := w.csComment(t, w.editor, "POST", crPath(w.sp, cr.Id, "/comments"), commentBody("on the change request"))
 	if crc.Target.ChangeRequest == nil || *crc.Target.ChangeRequest != cr.Id {
 		t.Fatalf("change request comment target %+v", crc.Target)
 	}
 	csWantCounter(t, w, 1)
-	csWantList(t, "space list", w.csList(t, w.admin, ""), 1, c.Id)
+	wantList(t, "space list", w.csList(t, w.admin, ""), 1, c.Id)
 	w.Expect(t, http.StatusNotFound, w.admin, "GET", w.csPath("/", crc.Id), nil)
 	w.Expect(t, http.StatusNotFound, w.admin, "PUT", w.csPath("/", crc.Id), map[string]any{"resolved": true})
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.csPath("/", crc.Id), nil)
@@ -578,8 +399,9 @@ func TestCommentSpaceCounters(t *testing.T) {
 }
 
 func TestCommentSpacePermissions(t *testing.T) {
+	t.Parallel()
 	w := csNewWorld(t)
-	c := w.csPost(t, w.editor, csMD("by the editor"))
+	c := w.csPost(t, w.editor, commentBody("by the editor"))
 	r := w.csReply(t, w.editor, c.Id, "reply by the editor")
 	other := w.MustCreateUser(t, "ed@editors.test", "Ed")
 	w.MustAddMember(t, w.admin, w.org.Id, other, "edit")
@@ -607,61 +429,7 @@ func TestCommentSpacePermissions(t *testing.T) {
 		}
 	}
 	// What the permissions say is what the operations allow.
-	w.Expect(t, http.StatusForbidden, other, "PUT", w.csPath("/", c.Id), csMD("x"))
+	w.Expect(t, http.StatusForbidden, other, "PUT", w.csPath("/", c.Id), commentBody("x"))
 	w.Expect(t, http.StatusForbidden, other, "DELETE", w.csPath("/", c.Id, "/replies/", r.Id), nil)
 	w.csReply(t, w.commenter, c.Id, "commenters may reply")
-}
-
-func TestCommentSpaceCommenters(t *testing.T) {
-	w := csNewWorld(t)
-	commenters := func(q string) gen.MemberList {
-		t.Helper()
-		var l gen.MemberList
-		w.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+w.sp+"/commenters"+q, nil).Decode(t, &l)
-		return l
-	}
-	ids := func(l gen.MemberList) []string {
-		out := []string{}
-		for _, m := range l.Items {
-			if m.Object != "member" || m.Id != m.User.Id {
-				t.Fatalf("member %+v", m)
-			}
-			out = append(out, m.User.Id)
-		}
-		return out
-	}
-	if l := commenters(""); l.Count != 0 || len(l.Items) != 0 {
-		t.Fatalf("no comments yet: %+v", l)
-	}
-	c := w.csPost(t, w.editor, csMD("one"))
-	w.csPost(t, w.editor, csMD("two"))
-	w.csReply(t, w.commenter, c.Id, "a reply")
-	w.csReply(t, w.editor, c.Id, "another")
-	cr := w.create(t, w.admin, w.sp, "Draft")
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.sp, cr.Id, "/comments"), csMD("only on the change request"))
-
-	want := csSorted(w.editor.ID, w.commenter.ID)
-	l := commenters("")
-	if got := csSorted(ids(l)...); l.Count != 2 || !reflect.DeepEqual(got, want) || l.Next != nil {
-		t.Fatalf("commenters %v (count %d), want %v", got, l.Count, want)
-	}
-	if m := l.Items[0]; m.User.Id == w.editor.ID && (!m.Role.IsSpecified() || m.Role.MustGet() != "edit") {
-		t.Fatalf("editor as member %+v", m)
-	}
-	l = commenters("?limit=1")
-	if l.Count != 2 || len(l.Items) != 1 || l.Next == nil {
-		t.Fatalf("first page %+v", l)
-	}
-	first := ids(l)
-	l = commenters("?limit=1&page=" + url.QueryEscape(l.Next.Page))
-	if got := csSorted(append(first, ids(l)...)...); l.Next != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("paged commenters %v, want %v", got, want)
-	}
-	w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+w.sp+"/commenters", nil)
-	w.Expect(t, http.StatusUnauthorized, nil, "GET", "/spaces/"+w.sp+"/commenters", nil)
-	// A comment deleted with its replies takes its only-here authors along.
-	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.csPath("/", c.Id), nil)
-	if got := ids(commenters("")); !reflect.DeepEqual(got, []string{w.editor.ID}) {
-		t.Fatalf("commenters after delete %v", got)
-	}
 }

@@ -26,11 +26,7 @@ const (
 
 // batchError is a 400 naming the change (and field) at fault.
 func batchError(i int, field, format string, args ...any) error {
-	where := fmt.Sprintf("changes[%d]", i)
-	if field != "" {
-		where += "." + field
-	}
-	return badRequest(where + ": " + fmt.Sprintf(format, args...))
+	return store.ChangeError(i, store.FieldErrorf(field, format, args...))
 }
 
 func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateChangeRequestContentRequestObject) (gen.UpdateChangeRequestContentResponseObject, error) {

@@ -12,85 +12,25 @@ import (
 	"github.com/quire-docs/quire/server"
 )
 
-// batchWorld is one space with a change request, on a server with the given options.
-type batchWorld struct {
-	*testServer
-	admin *testUser
-	space gen.Space
-	cr    gen.ChangeRequest
-}
-
-func newBatchWorld(t *testing.T, opts ...server.Options) *batchWorld {
-	t.Helper()
-	ts := newTestServer(t, opts...)
-	w := &batchWorld{testServer: ts, admin: ts.MustCreateUser(t, "ada@batch.test", "Ada")}
-	org := ts.MustCreateOrg(t, w.admin, "Batch Inc")
-	w.space = ts.MustCreateSpace(t, w.admin, org.Id, "Docs", "")
-	w.cr = w.newCR(t)
-	return w
-}
-
-func (w *batchWorld) newCR(t *testing.T) gen.ChangeRequest {
-	t.Helper()
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+w.space.Id+"/change-requests", map[string]any{"subject": "Batch"}).Decode(t, &cr)
-	return cr
-}
-
-func (w *batchWorld) apply(t *testing.T, changes ...map[string]any) batchResult {
-	t.Helper()
-	return postBatch(t, w.testServer, w.admin, w.space.Id, w.cr.Id, changes)
-}
-
-func (w *batchWorld) revision(t *testing.T) string {
-	t.Helper()
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(w.space.Id, w.cr.Id), nil).Decode(t, &cr)
-	return cr.Revision
-}
-
-func (w *batchWorld) page(t *testing.T, id string) gen.RevisionPage {
-	t.Helper()
-	var p gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(w.space.Id, w.cr.Id, "/content/page/"+id+"?format=markdown"), nil).Decode(t, &p)
-	return p
-}
-
-// refuse sends a batch that must answer 400 naming parts, and leave the revision where it was.
-func (w *batchWorld) refuse(t *testing.T, changes []map[string]any, parts ...string) {
-	t.Helper()
-	before := w.revision(t)
-	r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", crPath(w.space.Id, w.cr.Id, "/content"), map[string]any{"changes": changes})
-	msg := r.ErrorMessage(t)
-	for _, p := range parts {
-		if !strings.Contains(msg, p) {
-			t.Fatalf("message %q does not say %q", msg, p)
-		}
-	}
-	if after := w.revision(t); after != before {
-		t.Fatalf("a refused batch moved the revision from %s to %s", before, after)
-	}
-}
-
-func md(s string) map[string]any { return map[string]any{"markdown": s} }
-
 func TestContentBatchAnswers(t *testing.T) {
-	w := newBatchWorld(t)
+	t.Parallel()
+	w := newWorld(t)
+	sp, cr := w.draft(t)
 	// compat left out: the answer is the change request.
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, w.cr.Id, "/content"), map[string]any{"changes": []any{
-		map[string]any{"operation": "insert_page", "ref": "a", "title": "Alpha", "document": md("alpha")},
-	}}).Decode(t, &cr)
-	if cr.Object != gen.ChangeRequestObjectChangeRequest || cr.Id != w.cr.Id || cr.Revision == w.cr.Revision {
-		t.Fatalf("compat answer %+v", cr)
+	var ans gen.ChangeRequest
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/content"), map[string]any{"changes": []any{
+		map[string]any{"operation": "insert_page", "ref": "a", "title": "Alpha", "document": markdownDoc("alpha")},
+	}}).Decode(t, &ans)
+	if ans.Object != gen.ChangeRequestObjectChangeRequest || ans.Id != cr.Id || ans.Revision == cr.Revision {
+		t.Fatalf("compat answer %+v", ans)
 	}
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, w.cr.Id, "/content?compat=true"), map[string]any{"changes": []any{
-		map[string]any{"operation": "insert_page", "title": "Beta", "document": md("beta")},
-	}}).Decode(t, &cr)
-	if cr.Object != gen.ChangeRequestObjectChangeRequest {
-		t.Fatalf("compat=true answer %+v", cr)
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/content?compat=true"), map[string]any{"changes": []any{
+		map[string]any{"operation": "insert_page", "title": "Beta", "document": markdownDoc("beta")},
+	}}).Decode(t, &ans)
+	if ans.Object != gen.ChangeRequestObjectChangeRequest {
+		t.Fatalf("compat=true answer %+v", ans)
 	}
-	pages := crFlatten(crPagesOf(t, w))
+	pages := flatten(w.crPages(t, sp.Id, cr.Id))
 	var alpha, beta string
 	for id, p := range pages {
 		switch p.Title {
@@ -101,17 +41,17 @@ func TestContentBatchAnswers(t *testing.T) {
 		}
 	}
 	// compat=false: one outcome per page, in the order first touched, refs echoed.
-	res := w.apply(t,
+	res := w.apply(t, w.admin, sp.Id, cr.Id,
 		map[string]any{"operation": "update_page", "page": beta, "title": "Beta two"},
-		map[string]any{"operation": "insert_page", "ref": "c", "title": "Gamma", "document": md("gamma"), "into": alpha},
-		map[string]any{"operation": "update_page", "page": beta, "document": md("beta two")},
+		map[string]any{"operation": "insert_page", "ref": "c", "title": "Gamma", "document": markdownDoc("gamma"), "into": alpha},
+		map[string]any{"operation": "update_page", "page": beta, "document": markdownDoc("beta two")},
 		map[string]any{"operation": "delete_page", "page": alpha},
-		map[string]any{"operation": "insert_page", "ref": "d", "title": "Delta", "document": md("")},
-		map[string]any{"operation": "insert_page", "title": "Epsilon", "document": md("")},
+		map[string]any{"operation": "insert_page", "ref": "d", "title": "Delta", "document": markdownDoc("")},
+		map[string]any{"operation": "insert_page", "title": "Epsilon", "document": markdownDoc("")},
 	)
 	got := res.outcomes(t)
 	var delta, epsilon string
-	for id, p := range crFlatten(crPagesOf(t, w)) {
+	for id, p := range flatten(w.crPages(t, sp.Id, cr.Id)) {
 		switch p.Title {
 		case "Delta":
 			delta = id
@@ -124,37 +64,32 @@ func TestContentBatchAnswers(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("outcomes %q, want %q (a page created and deleted in the batch has none)", got, want)
 	}
-	if res.Update.ChangeRequest.Id != w.cr.Id || res.Revision != w.revision(t) {
+	if res.Update.ChangeRequest.Id != cr.Id || res.Revision != w.get(t, sp.Id, cr.Id).Revision {
 		t.Fatalf("change request in the answer %+v", res.Update.ChangeRequest)
 	}
 	up, _ := res.Update.Changes[0].AsChangeRequestContentUpdateUpdatedPage()
-	if up.Page.Urls.Location != testBaseURL+"/v1/spaces/"+w.space.Id+"/change-requests/"+w.cr.Id+"/content/page/"+beta {
+	if up.Page.Urls.Location != testBaseURL+"/v1/spaces/"+sp.Id+"/change-requests/"+cr.Id+"/content/page/"+beta {
 		t.Fatalf("page location %q", up.Page.Urls.Location)
 	}
 	w.Expect(t, http.StatusOK, w.admin, "GET", strings.TrimPrefix(up.Page.Urls.Location, testBaseURL+"/v1"), nil)
 }
 
-func crPagesOf(t *testing.T, w *batchWorld) []gen.RevisionPage {
-	t.Helper()
-	var tree gen.PageTree
-	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(w.space.Id, w.cr.Id, "/content/pages"), nil).Decode(t, &tree)
-	return tree.Pages
-}
-
 func TestContentBatchMetadataAndFrontmatter(t *testing.T) {
-	w := newBatchWorld(t)
-	res := w.apply(t,
+	t.Parallel()
+	w := newWorld(t)
+	sp, cr := w.draft(t)
+	res := w.apply(t, w.admin, sp.Id, cr.Id,
 		// The frontmatter wins over the fields, and is not body; the heading stays when the
 		// frontmatter gives the title.
 		map[string]any{"operation": "insert_page", "ref": "fm", "title": "Field title", "description": "Field", "hidden": false,
-			"document": md("---\ntitle: From frontmatter\ndescription: Said above\nicon: gear\nhidden: true\nnoIndex: true\nnoRobotsIndex: true\nif: visitor.claims.beta === true\nlayout: wide\n---\n# Kept heading\n\nBody.\n")},
+			"document": markdownDoc("---\ntitle: From frontmatter\ndescription: Said above\nicon: gear\nhidden: true\nnoIndex: true\nnoRobotsIndex: true\nif: visitor.claims.beta === true\nlayout: wide\n---\n# Kept heading\n\nBody.\n")},
 		// Without frontmatter, the leading heading is the title and leaves the body.
 		map[string]any{"operation": "insert_page", "ref": "h", "title": "Ignored", "emoji": "🚀", "icon": "rocket",
-			"condition": `visitor.claims.plan === "pro"`, "document": md("\n# The heading title #\n\nText under it.\n\n# Second\n")},
+			"condition": `visitor.claims.plan === "pro"`, "document": markdownDoc("\n# The heading title #\n\nText under it.\n\n# Second\n")},
 		// No title anywhere: Untitled.
-		map[string]any{"operation": "insert_page", "ref": "u", "document": md("Just text.\n")},
+		map[string]any{"operation": "insert_page", "ref": "u", "document": markdownDoc("Just text.\n")},
 	)
-	fm, h, u := w.page(t, res.Refs["fm"]), w.page(t, res.Refs["h"]), w.page(t, res.Refs["u"])
+	fm, h, u := w.page(t, crPath(sp.Id, cr.Id), res.Refs["fm"], "?format=markdown"), w.page(t, crPath(sp.Id, cr.Id), res.Refs["h"], "?format=markdown"), w.page(t, crPath(sp.Id, cr.Id), res.Refs["u"], "?format=markdown")
 	if fm.Title != "From frontmatter" || fm.Slug != "from-frontmatter" || *fm.Description != "Said above" || *fm.Icon != "gear" ||
 		fm.Hidden == nil || !*fm.Hidden || fm.NoIndex == nil || !*fm.NoIndex || fm.NoRobotsIndex == nil || !*fm.NoRobotsIndex ||
 		*fm.Condition != "visitor.claims.beta === true" || *fm.Markdown != "# Kept heading\n\nBody.\n" {
@@ -168,11 +103,11 @@ func TestContentBatchMetadataAndFrontmatter(t *testing.T) {
 		t.Fatalf("untitled page %+v", u)
 	}
 	// update_page: fields set and removed; the frontmatter of its markdown is read, its heading kept.
-	w.apply(t,
+	w.apply(t, w.admin, sp.Id, cr.Id,
 		map[string]any{"operation": "update_page", "page": res.Refs["h"], "emoji": "", "icon": "", "condition": "", "noIndex": true},
-		map[string]any{"operation": "update_page", "page": res.Refs["fm"], "document": md("---\nhidden: false\ntitle: Renamed\n---\n# Heading stays\n")},
+		map[string]any{"operation": "update_page", "page": res.Refs["fm"], "document": markdownDoc("---\nhidden: false\ntitle: Renamed\n---\n# Heading stays\n")},
 	)
-	fm, h = w.page(t, res.Refs["fm"]), w.page(t, res.Refs["h"])
+	fm, h = w.page(t, crPath(sp.Id, cr.Id), res.Refs["fm"], "?format=markdown"), w.page(t, crPath(sp.Id, cr.Id), res.Refs["h"], "?format=markdown")
 	if h.Emoji != nil || h.Icon != nil || h.Condition != nil || h.NoIndex == nil || !*h.NoIndex || h.Title != "The heading title" {
 		t.Fatalf("updated page %+v", h)
 	}
@@ -180,81 +115,85 @@ func TestContentBatchMetadataAndFrontmatter(t *testing.T) {
 		t.Fatalf("page updated by frontmatter %+v %q", fm, *fm.Markdown)
 	}
 	// The metadata is in the page tree and the revision too.
-	for _, p := range crPagesOf(t, w) {
+	for _, p := range w.crPages(t, sp.Id, cr.Id) {
 		if p.Id == res.Refs["fm"] && (p.Icon == nil || *p.Icon != "gear") {
 			t.Fatalf("listed page %+v", p)
 		}
 	}
 	// It survives a merge into the space.
 	var m gen.MergeChangeRequestResult
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, w.cr.Id, "/merge"), nil).Decode(t, &m)
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/merge"), nil).Decode(t, &m)
 	var live gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.space.Id+"/content/page/"+res.Refs["h"], nil).Decode(t, &live)
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+res.Refs["h"], nil).Decode(t, &live)
 	if live.NoIndex == nil || !*live.NoIndex || live.Title != "The heading title" {
 		t.Fatalf("merged page %+v", live)
 	}
 	// Pages with noIndex are kept out of search.
 	var found gen.SearchPageList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.space.Id+"/search?query=text", nil).Decode(t, &found)
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/search?query=text", nil).Decode(t, &found)
 	if len(found.Items) != 1 || found.Items[0].Id != res.Refs["u"] {
 		t.Fatalf("search found %+v, want only the untitled page", found.Items)
 	}
 }
 
 func TestContentBatchMetadataMerges(t *testing.T) {
-	w := newBatchWorld(t)
-	res := w.apply(t, map[string]any{"operation": "insert_page", "ref": "p", "title": "Page", "document": md("x\n")})
+	t.Parallel()
+	w := newWorld(t)
+	sp, cr := w.draft(t)
+	res := w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"operation": "insert_page", "ref": "p", "title": "Page", "document": markdownDoc("x\n")})
 	page := res.Refs["p"]
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, w.cr.Id, "/merge"), nil)
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/merge"), nil)
 	// Two change requests: one sets the icon, the other the condition: both merge.
-	a, b, c := w.newCR(t), w.newCR(t), w.newCR(t)
-	postBatch(t, w.testServer, w.admin, w.space.Id, a.Id, []map[string]any{{"operation": "update_page", "page": page, "icon": "one"}})
-	postBatch(t, w.testServer, w.admin, w.space.Id, b.Id, []map[string]any{{"operation": "update_page", "page": page, "condition": "visitor.claims.x === 1"}})
-	postBatch(t, w.testServer, w.admin, w.space.Id, c.Id, []map[string]any{{"operation": "update_page", "page": page, "icon": "two"}})
+	a, b, c := w.create(t, w.admin, sp.Id, "Batch"), w.create(t, w.admin, sp.Id, "Batch"), w.create(t, w.admin, sp.Id, "Batch")
+	postBatch(t, w.testServer, w.admin, sp.Id, a.Id, []map[string]any{{"operation": "update_page", "page": page, "icon": "one"}})
+	postBatch(t, w.testServer, w.admin, sp.Id, b.Id, []map[string]any{{"operation": "update_page", "page": page, "condition": "visitor.claims.x === 1"}})
+	postBatch(t, w.testServer, w.admin, sp.Id, c.Id, []map[string]any{{"operation": "update_page", "page": page, "icon": "two"}})
 	var m gen.MergeChangeRequestResult
 	for _, id := range []string{a.Id, b.Id} {
-		w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, id, "/merge"), nil).Decode(t, &m)
+		w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, id, "/merge"), nil).Decode(t, &m)
 		if m.Result != gen.MergeResultMerge {
 			t.Fatalf("merge %s: %+v", id, m)
 		}
 	}
 	var live gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.space.Id+"/content/page/"+page, nil).Decode(t, &live)
+	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+page, nil).Decode(t, &live)
 	if live.Icon == nil || *live.Icon != "one" || live.Condition == nil || *live.Condition != "visitor.claims.x === 1" {
 		t.Fatalf("merged metadata %+v", live)
 	}
 	// The third set the icon differently: a conflict.
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, c.Id, "/merge"), nil).Decode(t, &m)
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, c.Id, "/merge"), nil).Decode(t, &m)
 	if m.Result != gen.MergeResultConflicts {
 		t.Fatalf("conflicting icons merged: %+v", m)
 	}
 }
 
 func TestContentBatchRevert(t *testing.T) {
-	w := newBatchWorld(t)
-	seed := w.apply(t,
-		map[string]any{"operation": "insert_page", "ref": "keep", "title": "Keep", "document": md("kept\n")},
-		map[string]any{"operation": "insert_page", "ref": "edit", "title": "Edit", "icon": "pen", "document": md("original\n")},
-		map[string]any{"operation": "insert_page", "ref": "gone", "title": "Gone", "document": md("gone\n")},
-		map[string]any{"operation": "insert_page", "ref": "kid", "title": "Kid", "into": "gone", "document": md("kid\n")},
+	t.Parallel()
+	w := newWorld(t)
+	sp, cr := w.draft(t)
+	seed := w.apply(t, w.admin, sp.Id, cr.Id,
+		map[string]any{"operation": "insert_page", "ref": "keep", "title": "Keep", "document": markdownDoc("kept\n")},
+		map[string]any{"operation": "insert_page", "ref": "edit", "title": "Edit", "icon": "pen", "document": markdownDoc("original\n")},
+		map[string]any{"operation": "insert_page", "ref": "gone", "title": "Gone", "document": markdownDoc("gone\n")},
+		map[string]any{"operation": "insert_page", "ref": "kid", "title": "Kid", "into": "gone", "document": markdownDoc("kid\n")},
 	)
 	keep, edit, gone, kid := seed.Refs["keep"], seed.Refs["edit"], seed.Refs["gone"], seed.Refs["kid"]
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.space.Id, w.cr.Id, "/merge"), nil)
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/merge"), nil)
 
-	w.cr = w.newCR(t)
-	base := w.revision(t)
-	edited := w.apply(t,
-		map[string]any{"operation": "update_page", "page": edit, "title": "Edited", "icon": "", "document": md("changed\n")},
+	cr = w.create(t, w.admin, sp.Id, "Batch")
+	base := w.get(t, sp.Id, cr.Id).Revision
+	edited := w.apply(t, w.admin, sp.Id, cr.Id,
+		map[string]any{"operation": "update_page", "page": edit, "title": "Edited", "icon": "", "document": markdownDoc("changed\n")},
 		map[string]any{"operation": "delete_page", "page": gone},
-		map[string]any{"operation": "insert_page", "ref": "new", "title": "New", "document": md("new\n")},
+		map[string]any{"operation": "insert_page", "ref": "new", "title": "New", "document": markdownDoc("new\n")},
 	)
 	mid := edited.Revision
 	newPage := edited.Refs["new"]
-	w.apply(t, map[string]any{"operation": "update_page", "page": edit, "document": md("changed again\n")})
+	w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"operation": "update_page", "page": edit, "document": markdownDoc("changed again\n")})
 
 	// To the change request's base: the new page goes, the edited one is reset whole, the
 	// deleted one comes back (its subpage after it, under it).
-	res := w.apply(t,
+	res := w.apply(t, w.admin, sp.Id, cr.Id,
 		map[string]any{"operation": "revert_page", "page": newPage},
 		map[string]any{"operation": "revert_page", "page": edit},
 		map[string]any{"operation": "revert_page", "page": gone},
@@ -263,21 +202,21 @@ func TestContentBatchRevert(t *testing.T) {
 	if got, want := res.outcomes(t), []string{"deleted " + newPage, "updated " + edit, "created " + gone, "created " + kid}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("revert outcomes %q, want %q", got, want)
 	}
-	pages := crFlatten(crPagesOf(t, w))
-	wantPages := map[string]crFlatPage{keep: {"", "Keep", "keep"}, edit: {"", "Edit", "edit"}, gone: {"", "Gone", "gone"}, kid: {gone, "Kid", "gone/kid"}}
+	pages := flatten(w.crPages(t, sp.Id, cr.Id))
+	wantPages := map[string]flatPage{keep: {"", "Keep", "keep"}, edit: {"", "Edit", "edit"}, gone: {"", "Gone", "gone"}, kid: {gone, "Kid", "gone/kid"}}
 	if !reflect.DeepEqual(pages, wantPages) {
 		t.Fatalf("pages after revert %+v", pages)
 	}
-	if p := w.page(t, edit); *p.Markdown != "original\n" || p.Icon == nil || *p.Icon != "pen" {
+	if p := w.page(t, crPath(sp.Id, cr.Id), edit, "?format=markdown"); *p.Markdown != "original\n" || p.Icon == nil || *p.Icon != "pen" {
 		t.Fatalf("reverted page %+v %q", p, *p.Markdown)
 	}
 	// To a given revision: the state after the first edit.
-	w.apply(t, map[string]any{"operation": "revert_page", "page": edit, "revision": mid},
+	w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"operation": "revert_page", "page": edit, "revision": mid},
 		map[string]any{"operation": "revert_page", "page": newPage, "revision": mid})
-	if p := w.page(t, edit); p.Title != "Edited" || *p.Markdown != "changed\n" || p.Icon != nil {
+	if p := w.page(t, crPath(sp.Id, cr.Id), edit, "?format=markdown"); p.Title != "Edited" || *p.Markdown != "changed\n" || p.Icon != nil {
 		t.Fatalf("page reverted to %s: %+v %q", mid, p, *p.Markdown)
 	}
-	if p := w.page(t, newPage); p.Title != "New" {
+	if p := w.page(t, crPath(sp.Id, cr.Id), newPage, "?format=markdown"); p.Title != "New" {
 		t.Fatalf("page restored from %s: %+v", mid, p)
 	}
 	if base == mid {
@@ -285,15 +224,16 @@ func TestContentBatchRevert(t *testing.T) {
 	}
 	// A subpage whose parent is not there cannot come back alone; block reverts are refused;
 	// a revision of another space is unknown here.
-	w.apply(t, map[string]any{"operation": "delete_page", "page": gone})
-	w.refuse(t, []map[string]any{{"operation": "revert_page", "page": kid}}, "changes[0].page", "revert the parent first")
-	w.refuse(t, []map[string]any{{"operation": "revert_page", "page": edit, "block": []string{"b1"}}}, "changes[0].block", "not supported")
-	other := newBatchWorld(t)
-	w.refuse(t, []map[string]any{{"operation": "revert_page", "page": edit, "revision": other.space.Revision}}, "changes[0].revision")
-	w.refuse(t, []map[string]any{{"operation": "revert_page", "page": "noSuchPage"}}, "changes[0].page", "noSuchPage")
+	w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"operation": "delete_page", "page": gone})
+	w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "revert_page", "page": kid}}, "changes[0].page", "revert the parent first")
+	w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "revert_page", "page": edit, "block": []string{"b1"}}}, "changes[0].block", "not supported")
+	other := w.MustCreateSpace(t, w.admin, w.org.Id, "Other", "")
+	w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "revert_page", "page": edit, "revision": other.Revision}}, "changes[0].revision")
+	w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "revert_page", "page": "noSuchPage"}}, "changes[0].page", "noSuchPage")
 }
 
 func TestContentBatchFiles(t *testing.T) {
+	t.Parallel()
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc`\x00\x00\x00\x00\x05\x00\x01\r\n-\xb4\x00\x00\x00\x00IEND\xaeB`\x82")
 	origin := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -309,14 +249,15 @@ func TestContentBatchFiles(t *testing.T) {
 	defer origin.Close()
 
 	t.Run("AllowPrivateURLs", func(t *testing.T) {
-		w := newBatchWorld(t, server.Options{AllowPrivateURLs: true})
-		res := w.apply(t,
+		w := newWorld(t, server.Options{AllowPrivateURLs: true})
+		sp, cr := w.draft(t)
+		res := w.apply(t, w.admin, sp.Id, cr.Id,
 			map[string]any{"operation": "insert_files", "files": []any{
 				map[string]any{"ref": "d", "name": "diagram.png", "url": origin.URL + "/diagram"},
 				map[string]any{"ref": "n", "name": "notes.txt", "contentType": "text/markdown", "url": origin.URL + "/notes.txt"},
 				map[string]any{"ref": "b", "name": "inline.bin", "contentType": "application/octet-stream", "base64": base64.StdEncoding.EncodeToString([]byte{0, 1, 2})},
 			}},
-			map[string]any{"operation": "insert_page", "ref": "p", "title": "Pictures", "document": md("![d](./d) [n](/files/n) [b](./b)\n")},
+			map[string]any{"operation": "insert_page", "ref": "p", "title": "Pictures", "document": markdownDoc("![d](./d) [n](/files/n) [b](./b)\n")},
 		)
 		files := res.Update.InsertedFiles
 		if len(files) != 3 || files[0].Name != "diagram.png" || files[0].ContentType != "image/png" || files[0].Size != len(png) ||
@@ -324,37 +265,40 @@ func TestContentBatchFiles(t *testing.T) {
 			files[1].ContentType != "text/markdown" || files[1].Size != len("plain notes") || files[2].Size != 3 {
 			t.Fatalf("inserted files %+v", files)
 		}
-		if got := *w.page(t, res.Refs["p"]).Markdown; got != "![d](/files/"+res.Refs["d"]+") [n](/files/"+res.Refs["n"]+") [b](/files/"+res.Refs["b"]+")\n" {
+		if got := *w.page(t, crPath(sp.Id, cr.Id), res.Refs["p"], "?format=markdown").Markdown; got != "![d](/files/"+res.Refs["d"]+") [n](/files/"+res.Refs["n"]+") [b](/files/"+res.Refs["b"]+")\n" {
 			t.Fatalf("markdown %q", got)
 		}
-		if _, body := (&crWorld{testServer: w.testServer}).download(t, files[0].DownloadURL); string(body) != string(png) {
+		if _, body := w.fetch(t, files[0].DownloadURL); string(body) != string(png) {
 			t.Fatal("the fetched file's bytes differ")
 		}
-		w.refuse(t, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "x", "url": origin.URL + "/missing"}}}},
+		w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "x", "url": origin.URL + "/missing"}}}},
 			"changes[0].files[0].url", "404")
 		closed := httptest.NewServer(http.NotFoundHandler())
 		closed.Close()
-		w.refuse(t, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "x", "url": closed.URL}}}},
+		w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "x", "url": closed.URL}}}},
 			"changes[0].files[0].url", "unreachable")
 	})
 	t.Run("PrivateURLsRefused", func(t *testing.T) {
-		w := newBatchWorld(t)
-		w.refuse(t, []map[string]any{
-			{"operation": "insert_page", "title": "First", "document": md("")},
+		w := newWorld(t)
+		sp, cr := w.draft(t)
+		w.refuse(t, sp.Id, cr.Id, []map[string]any{
+			{"operation": "insert_page", "title": "First", "document": markdownDoc("")},
 			{"operation": "insert_files", "files": []any{map[string]any{"name": "d.png", "url": origin.URL + "/diagram"}}},
 		}, "changes[1].files[0].url", "loopback")
-		w.refuse(t, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "m", "url": "http://169.254.169.254/latest/meta-data/"}}}},
+		w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "m", "url": "http://169.254.169.254/latest/meta-data/"}}}},
 			"changes[0].files[0].url", "not allowed")
-		w.refuse(t, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "f", "url": "ftp://example.com/f"}}}},
+		w.refuse(t, sp.Id, cr.Id, []map[string]any{{"operation": "insert_files", "files": []any{map[string]any{"name": "f", "url": "ftp://example.com/f"}}}},
 			"changes[0].files[0].url", "http")
 	})
 }
 
 func TestContentBatchRefusals(t *testing.T) {
-	w := newBatchWorld(t)
-	w.apply(t, map[string]any{"operation": "insert_page", "title": "Existing", "document": md("")})
+	t.Parallel()
+	w := newWorld(t)
+	sp, cr := w.draft(t)
+	w.apply(t, w.admin, sp.Id, cr.Id, map[string]any{"operation": "insert_page", "title": "Existing", "document": markdownDoc("")})
 	ins := func(extra ...any) map[string]any {
-		c := map[string]any{"operation": "insert_page", "title": "X", "document": md("")}
+		c := map[string]any{"operation": "insert_page", "title": "X", "document": markdownDoc("")}
 		for i := 0; i+1 < len(extra); i += 2 {
 			c[extra[i].(string)] = extra[i+1]
 		}
@@ -383,11 +327,11 @@ func TestContentBatchRefusals(t *testing.T) {
 			[]string{"changes[1].files[0].ref", "already"}},
 		{"RefIsAnExistingPath", []map[string]any{ins("ref", "existing")}, []string{"changes[0].ref", "path of an existing page"}},
 		{"BadCondition", []map[string]any{ins("condition", "visitor.claims.(")}, []string{"changes[0].condition"}},
-		{"BadFrontmatter", []map[string]any{ins("document", md("---\nhidden: [\n---\nx"))}, []string{"changes[0].document.markdown", "YAML"}},
-		{"FrontmatterWrongType", []map[string]any{ins("document", md("---\nhidden: sometimes\n---\nx"))}, []string{"changes[0].document.markdown"}},
+		{"BadFrontmatter", []map[string]any{ins("document", markdownDoc("---\nhidden: [\n---\nx"))}, []string{"changes[0].document.markdown", "YAML"}},
+		{"FrontmatterWrongType", []map[string]any{ins("document", markdownDoc("---\nhidden: sometimes\n---\nx"))}, []string{"changes[0].document.markdown"}},
 		{"WrongFieldForOperation", []map[string]any{{"operation": "delete_page", "page": "x", "title": "y"}}, []string{"changes[0]", "title"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { w.refuse(t, c.changes, c.parts...) })
+		t.Run(c.name, func(t *testing.T) { w.refuse(t, sp.Id, cr.Id, c.changes, c.parts...) })
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
@@ -21,8 +22,11 @@ type contractFile struct {
 }
 
 // contractFiles renders the embedded spec once, as JSON and as YAML (JSON read as YAML keeps
-// the key order; only the style changes from flow to block).
-func contractFiles() (map[string]contractFile, error) {
+// the key order; only the style changes from flow to block): the spec never changes while the
+// binary runs, and every Handler shares the files.
+var contractFiles = sync.OnceValues(loadContractFiles)
+
+func loadContractFiles() (map[string]contractFile, error) {
 	js, err := gen.GetSpecJSON()
 	if err != nil {
 		return nil, fmt.Errorf("server: unable to load the embedded spec: %w", err)

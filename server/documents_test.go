@@ -52,10 +52,12 @@ func docFind(nodes []*markdown.Node, typ string) *markdown.Node {
 // shape whose links are content refs, and that document writes back to markdown with the same
 // links.
 func TestDocumentPageAllNodeKinds(t *testing.T) {
-	f := newContentFixture(t)
-	cr := f.newCR(t, f.space.Id)
-	target := f.apply(t, cr.Id, contentInsert("Install", "ref", "install",
-		"document", contentMarkdown("# Install\n\n## Requirements\n\nGo.\n"))).Refs["install"]
+	t.Parallel()
+	f := newWorld(t)
+	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
+	cr := f.create(t, f.admin, space.Id, "Edits")
+	target := f.apply(t, f.admin, space.Id, cr.Id, insertPage("Install", "ref", "install",
+		"document", markdownDoc("# Install\n\n## Requirements\n\nGo.\n"))).Refs["install"]
 	// A leading "# " heading would become the page's title (and leave the body), so the heading
 	// comes after a first paragraph.
 	md := "Overview.\n\n# Guide\n\n" +
@@ -67,9 +69,9 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 		"```sh\necho hi\n```\n\n> Quoted **text**\n\n> [!WARNING]\n> Careful.\n\n---\n\n" +
 		"![Chart](/files/fChart \"Sales\")\n\nInline ![icon](https://img.example/i.png) image.\n\n" +
 		"| Key | Value |\n|:----|------:|\n| a | [one](/pages/" + target + ") |\n\n## Details\n\nEnd.\n"
-	page := f.apply(t, cr.Id, contentInsert("Guide", "ref", "guide", "document", contentMarkdown(md))).Refs["guide"]
+	page := f.apply(t, f.admin, space.Id, cr.Id, insertPage("Guide", "ref", "guide", "document", markdownDoc(md))).Refs["guide"]
 
-	p := f.crPage(t, cr.Id, page, "?format=document")
+	p := f.page(t, crPath(space.Id, cr.Id), page, "?format=document")
 	if p.Document == nil {
 		t.Fatalf("no document")
 	}
@@ -113,7 +115,7 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 	}
 
 	// Back to markdown, the links are the links written (by id).
-	back := markdown.Options{SpaceID: f.space.Id}.ToMarkdown(doc)
+	back := markdown.Options{SpaceID: space.Id}.ToMarkdown(doc)
 	for _, l := range []string{"(/pages/" + target + ")", "(/pages/" + target + "#requirements)",
 		"(/spaces/otherSpace/pages/p9)", "(#details)", "(/files/fSheet)", "(https://example.com/docs)",
 		`![Chart](/files/fChart "Sales")`, "[relative](/pages/" + target + ")", "> [!WARNING]", "| a | [one](/pages/" + target + ") |"} {
@@ -122,8 +124,8 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 		}
 	}
 	// The space's own id in a link is no cross-space ref.
-	f.apply(t, cr.Id, contentUpdate(page, "document", contentMarkdown("[self](/spaces/"+f.space.Id+"/pages/"+target+")\n")))
-	p = f.crPage(t, cr.Id, page, "")
+	f.apply(t, f.admin, space.Id, cr.Id, updatePage(page, "document", markdownDoc("[self](/spaces/"+space.Id+"/pages/"+target+")\n")))
+	p = f.page(t, crPath(space.Id, cr.Id), page, "")
 	if got := docLinks(p.Document.Nodes); !reflect.DeepEqual(got, []map[string]any{{"kind": "page", "page": target}}) {
 		t.Fatalf("own-space link %v", got)
 	}
@@ -131,6 +133,7 @@ func TestDocumentPageAllNodeKinds(t *testing.T) {
 
 // A comment body may be a document: it is stored as markdown, so its links stay links both ways.
 func TestDocumentCommentBodies(t *testing.T) {
+	t.Parallel()
 	w := csNewWorld(t)
 	guide := w.pages["Guide"]
 	doc := map[string]any{

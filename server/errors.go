@@ -2,7 +2,9 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
@@ -17,8 +19,8 @@ var statusOf = map[string]int{
 	store.EFORBIDDEN: http.StatusForbidden,
 }
 
-// httpError is an error answered with a given status and message (the middleware's own failures:
-// 400 validation, 401, 413, 429).
+// httpError is an error answered with a status the store's codes do not cover (401, 410, 413,
+// 429) and its message.
 type httpError struct {
 	status  int
 	message string
@@ -26,43 +28,17 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.message }
 
-func badRequest(msg string) error { return &httpError{http.StatusBadRequest, msg} }
+// badRequest is a 400 about the request as a whole; an error about one field is a
+// store.FieldErrorf, worded by apiError like the store's.
+func badRequest(msg string) error { return store.Errorf(store.EINVALID, "%s", msg) }
 func forbidden(msg string) error  { return store.Errorf(store.EFORBIDDEN, "%s", msg) }
 
-// handleError writes every error the API answers in the one wire shape. Errors that are not the
-// caller's to see are logged and answered "Internal error.".
+// handleError writes every error the API answers in the one wire shape, as apiError words it.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	status, msg := http.StatusInternalServerError, "Internal error."
-	var he *httpError
-	var ee *echo.HTTPError
-	var se *store.Error
-	switch {
-	case errors.As(err, &he):
-		status, msg = he.status, he.message
-	case errors.As(err, &se):
-		if st, ok := statusOf[se.Code]; ok {
-			status, msg = st, se.Message
-		}
-	case errors.As(err, &ee):
-		status = ee.Code
-		switch ee.Code {
-		case http.StatusNotFound:
-			msg = "No such API path."
-		case http.StatusMethodNotAllowed:
-			msg = "Method not allowed on this path."
-		case http.StatusRequestEntityTooLarge:
-			msg = "Request body too large."
-		default:
-			if m, ok := ee.Message.(string); ok && ee.Code < 500 {
-				msg = m
-			} else if ee.Code >= 500 {
-				status = http.StatusInternalServerError
-			}
-		}
-	}
+	status, msg := apiError(c.Request(), err)
 	if status == http.StatusInternalServerError {
 		s.Log.ErrorContext(c.Request().Context(), "internal error", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
@@ -74,4 +50,63 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	c.JSON(status, body)
+}
+
+// apiError is the one place an error is worded for the API: the status and message answered for
+// it. A store error (the server's own 400, 403 and 404 are store errors too) answers the status of
+// its code and its reason; one about a field names the field the way request validation does, as
+// a query parameter when the request's query carries it, else as a body field (a content batch's
+// change keeps its own form). Errors that are
+// not the caller's to see answer 500 "Internal error.".
+func apiError(r *http.Request, err error) (int, string) {
+	var he *httpError
+	var ee *echo.HTTPError
+	var se *store.Error
+	switch {
+	case errors.As(err, &he):
+		return he.status, he.message
+	case errors.As(err, &se):
+		status, ok := statusOf[se.Code]
+		if !ok {
+			break
+		}
+		if se.Field == "" {
+			return status, se.Reason
+		}
+		if strings.HasPrefix(se.Field, "changes[") {
+			// A content batch names the change at fault first ("changes[2].page: …"), the form
+			// its clients match.
+			return status, se.Error()
+		}
+		in := "body field"
+		if r.URL.Query().Has(se.Field) {
+			in = "query parameter"
+		}
+		return status, fieldMessage(in, se.Field, se.Reason)
+	case errors.As(err, &ee):
+		switch ee.Code {
+		case http.StatusNotFound:
+			return ee.Code, "No such API path."
+		case http.StatusMethodNotAllowed:
+			return ee.Code, "Method not allowed on this path."
+		case http.StatusRequestEntityTooLarge:
+			return ee.Code, "Request body too large."
+		}
+		if m, ok := ee.Message.(string); ok && ee.Code < 500 {
+			return ee.Code, m
+		} else if ee.Code < 500 {
+			return ee.Code, http.StatusText(ee.Code) + "."
+		}
+	}
+	return http.StatusInternalServerError, "Internal error."
+}
+
+// fieldMessage words an error about one input: in is "body field" or "query parameter" (or
+// "path parameter", "header parameter").
+func fieldMessage(in, field, reason string) string {
+	msg := fmt.Sprintf("Invalid %s %q: %s", in, field, reason)
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
 }

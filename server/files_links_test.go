@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -42,26 +41,15 @@ func fileUpload(name, contentType string, data []byte, ref string) map[string]an
 	return f
 }
 
-// download fetches a downloadURL from the test server (the base URL is the test's).
-func (w *crWorld) download(t *testing.T, downloadURL string) (*http.Response, []byte) {
-	t.Helper()
-	res, err := http.Get(strings.Replace(downloadURL, testBaseURL, w.URL, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	return res, body
-}
-
 func TestFilesThroughChangeRequests(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	pic := tinyPNG(t)
 	cr := w.create(t, w.admin, sp.Id, "Files")
 	res := w.apply(t, w.admin, sp.Id, cr.Id,
 		insertFiles(fileUpload("logo.png", "image/png", pic, "logo"), fileUpload("notes.txt", "text/plain", []byte("hello"), "")),
-		crInsert("Brand", "![Our logo](/files/logo)\n\nSee [the logo](/files/logo).\n", "brand"))
+		insertMarkdown("Brand", "![Our logo](/files/logo)\n\nSee [the logo](/files/logo).\n", "brand"))
 	logoID := res.Refs["logo"]
 	if logoID == "" || logoID == "logo" {
 		t.Fatalf("refs = %v", res.Refs)
@@ -79,7 +67,7 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 			f.Dimensions.Width != 3 || f.Dimensions.Height != 2 {
 			t.Fatalf("file = %+v", f)
 		}
-		res, body := w.download(t, f.DownloadURL)
+		res, body := w.fetch(t, f.DownloadURL)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || !bytes.Equal(body, pic) {
 			t.Fatalf("download: %d %q %d bytes", res.StatusCode, res.Header.Get("Content-Type"), len(body))
 		}
@@ -139,17 +127,17 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 			})
 		}
 		w.Expect(t, http.StatusBadRequest, w.admin, "POST", crPath(sp.Id, bad.Id, "/content"), map[string]any{"changes": []any{
-			crInsert("Page", "x", "shared"), insertFiles(fileUpload("a", "text/plain", []byte("a"), "shared"))}})
+			insertMarkdown("Page", "x", "shared"), insertFiles(fileUpload("a", "text/plain", []byte("a"), "shared"))}})
 		if files := w.crRevision(t, sp.Id, bad.Id).Files; len(files) != 3 {
 			t.Fatalf("a refused batch changed the files: %d", len(files))
 		}
 	})
 	t.Run("DownloadOfUnknownBytes", func(t *testing.T) {
-		res, _ := w.download(t, testBaseURL+"/files/"+strings.Repeat("0", 64)+"/x.png")
+		res, _ := w.fetch(t, testBaseURL+"/files/"+strings.Repeat("0", 64)+"/x.png")
 		if res.StatusCode != http.StatusNotFound {
 			t.Fatalf("status %d", res.StatusCode)
 		}
-		res, _ = w.download(t, testBaseURL+"/files/../../etc/passwd")
+		res, _ = w.fetch(t, testBaseURL+"/files/../../etc/passwd")
 		if res.StatusCode != http.StatusNotFound {
 			t.Fatalf("status %d", res.StatusCode)
 		}
@@ -215,16 +203,17 @@ func linkTargets(l gen.ContentReferenceList) map[string]gen.ContentReferenceUsag
 }
 
 func TestLinksAndBacklinks(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	cr := w.create(t, w.admin, sp.Id, "Linked pages")
 	res := w.apply(t, w.admin, sp.Id, cr.Id,
 		insertFiles(fileUpload("diagram.png", "image/png", tinyPNG(t), "diagram")),
-		crInsert("Guide", "Start with [install](/pages/install), then [setup](guide/setup.md).\n\n"+
+		insertMarkdown("Guide", "Start with [install](/pages/install), then [setup](guide/setup.md).\n\n"+
 			"Also [the site](https://example.com), [gone](/pages/nowhere), [our app](http://quire.test/app/s/x)\n\n"+
 			"![diagram](/files/diagram)\n", "guide"),
-		crInsertInto("Install", "Back to [the guide](/pages/guide).\n", "install", "guide"),
-		crInsertInto("Setup", "See [install](install.md).\n", "setup", "guide"))
+		insertMarkdown("Install", "Back to [the guide](/pages/guide).\n", "install", "into", "guide"),
+		insertMarkdown("Setup", "See [install](install.md).\n", "setup", "into", "guide"))
 	guide, install, setup := res.Refs["guide"], res.Refs["install"], res.Refs["setup"]
 
 	t.Run("ChangeRequestLinks", func(t *testing.T) {
@@ -354,7 +343,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 	})
 	t.Run("DeletingATargetBreaksItsLinks", func(t *testing.T) {
 		next := w.create(t, w.admin, sp.Id, "Remove install")
-		w.apply(t, w.admin, sp.Id, next.Id, crDelete(install))
+		w.apply(t, w.admin, sp.Id, next.Id, deletePage(install))
 		var l gen.ContentReferenceList
 		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, next.Id, "/links?status=broken"), nil).Decode(t, &l)
 		// Guide's and Setup's links to Install are broken now; the change request broke them.

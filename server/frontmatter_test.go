@@ -3,6 +3,7 @@ package server
 import "testing"
 
 func TestSplitFrontmatter(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, in, body, title string
 		front                 bool
@@ -35,6 +36,7 @@ func TestSplitFrontmatter(t *testing.T) {
 }
 
 func TestSplitHeading(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][3]string{
 		"# Title\n\nBody\n":        {"Title", "Body\n", "true"},
 		"\n\n#   Spaced   #\nBody": {"Spaced", "Body", "true"},

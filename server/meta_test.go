@@ -6,6 +6,7 @@ import (
 )
 
 func TestApiInformationNeedsNoToken(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	var info struct{ Version, Build string }
 	ts.Expect(t, http.StatusOK, nil, "GET", "/", nil).Decode(t, &info)
@@ -15,6 +16,7 @@ func TestApiInformationNeedsNoToken(t *testing.T) {
 }
 
 func TestAuthenticatedUser(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	m := ts.Expect(t, http.StatusOK, alice, "GET", "/user", nil).Map(t)

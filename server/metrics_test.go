@@ -16,6 +16,7 @@ import (
 // A scrape after some traffic shows requests by route and status, their durations, requests in
 // flight, job runs and failures by kind, the job queue and the database pools.
 func TestMetricsAfterTraffic(t *testing.T) {
+	t.Parallel()
 	m := server.NewMetrics()
 	ts := newTestServer(t, server.Options{Metrics: m})
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")

@@ -16,6 +16,7 @@ import (
 )
 
 func TestValidationNamesTheField(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	org := ts.MustCreateOrg(t, alice, "Acme")
@@ -69,6 +70,7 @@ func TestValidationNamesTheField(t *testing.T) {
 // The handler receives the value that was validated: a second key differing only in case cannot
 // smuggle a value past validation (Go's encoding/json matches keys case-insensitively).
 func TestCaseVariantKeysCannotSmuggleValues(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	bob := ts.MustCreateUser(t, "bob@example.com", "Bob")
@@ -84,6 +86,7 @@ func TestCaseVariantKeysCannotSmuggleValues(t *testing.T) {
 }
 
 func TestBodyOverLimitIs413(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	org := ts.MustCreateOrg(t, alice, "Acme")
@@ -97,6 +100,7 @@ func TestBodyOverLimitIs413(t *testing.T) {
 }
 
 func TestRateLimitPerToken(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, server.Options{RateLimit: 3})
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	bob := ts.MustCreateUser(t, "bob@example.com", "Bob")
@@ -118,6 +122,7 @@ func TestRateLimitPerToken(t *testing.T) {
 }
 
 func TestUnknownPathAnswersErrorShape(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	res, err := http.Get(ts.URL + "/v1/nowhere")
 	if err != nil {
@@ -133,6 +138,7 @@ func TestUnknownPathAnswersErrorShape(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	res, err := http.Get(ts.URL + "/healthz")
 	if err != nil {
@@ -145,6 +151,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestURIFormatIsEnforced(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	org := ts.MustCreateOrg(t, alice, "Acme")
@@ -160,6 +167,7 @@ func TestURIFormatIsEnforced(t *testing.T) {
 
 // A body is exactly one JSON value: anything after it is refused and nothing is applied.
 func TestTrailingDataAfterJSONIsRefused(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	org := ts.MustCreateOrg(t, alice, "Acme")
@@ -175,6 +183,7 @@ func TestTrailingDataAfterJSONIsRefused(t *testing.T) {
 
 // A query value that does not decode is a 400 naming the parameter, not a parameter dropped.
 func TestMalformedQueryIsRefused(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs?limit=%zz", nil), `"limit"`)
@@ -185,6 +194,7 @@ func TestMalformedQueryIsRefused(t *testing.T) {
 // Requests without a valid token are limited by the client's address: inventing a new token for
 // every request buys no fresh budget, while a real token keeps its own.
 func TestRateLimitOfFailedAuthIsPerAddress(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, server.Options{RateLimit: 3})
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	for i := 0; i < 3; i++ {
@@ -198,6 +208,7 @@ func TestRateLimitOfFailedAuthIsPerAddress(t *testing.T) {
 
 // X-Forwarded-For names the client only behind a trusted proxy.
 func TestForwardedForCountsOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	forwardedAs := func(ts *testServer, from string) int {
 		req, _ := http.NewRequest("GET", ts.URL+"/v1/user", nil)
 		req.Header.Set("X-Forwarded-For", from)
@@ -231,6 +242,7 @@ func TestForwardedForCountsOnlyFromTrustedProxies(t *testing.T) {
 // Every request has an id: answered in X-Request-Id (a sane incoming one is kept) and written in
 // every log line the request causes.
 func TestRequestIDs(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
 	a := ts.Expect(t, http.StatusOK, alice, "GET", "/user", nil).Header.Get("X-Request-Id")
@@ -271,6 +283,7 @@ func TestRequestIDs(t *testing.T) {
 // The contract is served without a token, as JSON and YAML, and both read back as the spec the
 // binary was built from.
 func TestContractIsServed(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	want, err := gen.GetSwagger()
 	if err != nil {
@@ -312,6 +325,7 @@ func TestContractIsServed(t *testing.T) {
 // /docs is the API reference rendered from the spec: every operation and schema, no token, no
 // script, its stylesheet embedded and served by hash.
 func TestDocsPage(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	res, err := http.Get(ts.URL + "/docs")
 	if err != nil {

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -76,12 +75,12 @@ func (s *Server) GetChangeRequestPDF(ctx context.Context, req gen.GetChangeReque
 	if req.Params.Page != nil {
 		c.Page = *req.Params.Page
 		if _, err := s.Store.FindPage(ctx, cr.RevisionID, c.Page); store.ErrorCode(err) == store.ENOTFOUND {
-			return nil, badRequest(fmt.Sprintf(`Invalid query parameter "page": no page %q in this change request.`, c.Page))
+			return nil, store.FieldErrorf("page", "no page %q in this change request", c.Page)
 		} else if err != nil {
 			return nil, err
 		}
 	} else if c.Only {
-		return nil, badRequest(`Invalid query parameter "only": it needs "page", the page to print alone.`)
+		return nil, store.FieldErrorf("only", `it needs "page", the page to print alone`)
 	}
 	token, err := s.signLink(pdfLinks, &c, s.Store.Now())
 	if err != nil {

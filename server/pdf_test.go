@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,45 +11,32 @@ import (
 	"github.com/quire-docs/quire/gen"
 )
 
-// pdfFixture is a space with a change request holding two pages, Alpha Guide and its subpage
-// Beta Notes.
+// pdfFixture is the world with a space and a change request holding two pages, Alpha Guide and
+// its subpage Beta Notes.
 type pdfFixture struct {
-	*testServer
-	admin, reader, outsider *testUser
-	space                   gen.Space
-	cr                      gen.ChangeRequest
-	alpha                   string
+	*world
+	sp    gen.Space
+	cr    gen.ChangeRequest
+	alpha string
 }
 
 func newPDFFixture(t *testing.T) *pdfFixture {
 	t.Helper()
-	ts := newTestServer(t)
-	f := &pdfFixture{
-		testServer: ts,
-		admin:      ts.MustCreateUser(t, "ada@docs.test", "Ada"),
-		reader:     ts.MustCreateUser(t, "rita@readers.test", "Rita"),
-		outsider:   ts.MustCreateUser(t, "otto@other.test", "Otto"),
-	}
-	org := ts.MustCreateOrg(t, f.admin, "Docs Inc")
-	ts.MustAddMember(t, f.admin, org.Id, f.reader, "read")
-	ts.MustCreateOrg(t, f.outsider, "Other Co")
-	f.space = ts.MustCreateSpace(t, f.admin, org.Id, "Handbook", "")
-	ts.Expect(t, http.StatusCreated, f.admin, "POST", "/spaces/"+f.space.Id+"/change-requests",
-		map[string]any{"subject": "Release notes"}).Decode(t, &f.cr)
-	res := postBatch(t, ts, f.admin, f.space.Id, f.cr.Id, []map[string]any{
-		{"operation": "insert_page", "ref": "a", "title": "Alpha Guide", "document": map[string]any{
-			"markdown": "## Alpha\n\nText with **bold**.\n\n- one\n- two\n\n```go\nfmt.Println(1)\n```\n"}},
-		{"operation": "insert_page", "title": "Beta Notes", "into": "a", "document": map[string]any{"markdown": "Beta body"}},
-	})
-	f.alpha = res.Refs["a"]
+	f := &pdfFixture{world: newWorld(t)}
+	f.sp = f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
+	f.cr = f.create(t, f.admin, f.sp.Id, "Release notes")
+	f.alpha = f.apply(t, f.admin, f.sp.Id, f.cr.Id,
+		insertMarkdown("Alpha Guide", "## Alpha\n\nText with **bold**.\n\n- one\n- two\n\n```go\nfmt.Println(1)\n```\n", "a"),
+		insertMarkdown("Beta Notes", "Beta body", "", "into", "a"),
+	).Refs["a"]
 	if f.alpha == "" {
-		t.Fatalf("no id for ref a: %+v", res.Refs)
+		t.Fatal("no id for ref a")
 	}
 	return f
 }
 
 func (f *pdfFixture) crPath() string {
-	return "/spaces/" + f.space.Id + "/change-requests/" + f.cr.Id
+	return "/spaces/" + f.sp.Id + "/change-requests/" + f.cr.Id
 }
 
 // link asks the API for a PDF link (query: "" or "?page=…") and checks its form.
@@ -62,21 +48,6 @@ func (f *pdfFixture) link(t *testing.T, u *testUser, query string) string {
 		t.Fatalf("PDF link %q is not under %s/pdf/", l.Url, testBaseURL)
 	}
 	return l.Url
-}
-
-// fetch GETs a link quire made from the test server, without a token.
-func (f *pdfFixture) fetch(t *testing.T, link string) (*http.Response, []byte) {
-	t.Helper()
-	res, err := http.Get(f.URL + strings.TrimPrefix(link, testBaseURL))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, body
 }
 
 // fetchPDF fetches a link that must answer a PDF.
@@ -113,6 +84,7 @@ func (f *pdfFixture) refused(t *testing.T, link string, want ...int) string {
 }
 
 func TestChangeRequestPDF(t *testing.T) {
+	t.Parallel()
 	f := newPDFFixture(t)
 
 	link := f.link(t, f.admin, "")
@@ -155,6 +127,7 @@ func TestChangeRequestPDF(t *testing.T) {
 }
 
 func TestChangeRequestPDFBadRequests(t *testing.T) {
+	t.Parallel()
 	f := newPDFFixture(t)
 	msg := f.Expect(t, http.StatusBadRequest, f.admin, "GET", f.crPath()+"/pdf?page=no-such-page", nil).ErrorMessage(t)
 	if !strings.Contains(msg, `"page"`) {
@@ -168,10 +141,11 @@ func TestChangeRequestPDFBadRequests(t *testing.T) {
 }
 
 func TestChangeRequestPDFAccess(t *testing.T) {
+	t.Parallel()
 	f := newPDFFixture(t)
 	f.Expect(t, http.StatusUnauthorized, nil, "GET", f.crPath()+"/pdf", nil)
 	f.Expect(t, http.StatusNotFound, f.outsider, "GET", f.crPath()+"/pdf", nil)
-	f.Expect(t, http.StatusNotFound, f.admin, "GET", "/spaces/"+f.space.Id+"/change-requests/no-such-cr/pdf", nil)
+	f.Expect(t, http.StatusNotFound, f.admin, "GET", "/spaces/"+f.sp.Id+"/change-requests/no-such-cr/pdf", nil)
 	f.Expect(t, http.StatusNotFound, f.admin, "GET", "/spaces/no-such-space/change-requests/"+f.cr.Id+"/pdf", nil)
 	// Read access is enough; the change request can be named by number too.
 	pdf := f.fetchPDF(t, f.link(t, f.reader, ""))
@@ -179,11 +153,12 @@ func TestChangeRequestPDFAccess(t *testing.T) {
 		t.Error("the reader's PDF lacks the page")
 	}
 	var l gen.PDFLink
-	f.Expect(t, http.StatusOK, f.reader, "GET", "/spaces/"+f.space.Id+"/change-requests/1/pdf", nil).Decode(t, &l)
+	f.Expect(t, http.StatusOK, f.reader, "GET", "/spaces/"+f.sp.Id+"/change-requests/1/pdf", nil).Decode(t, &l)
 	f.fetchPDF(t, l.Url)
 }
 
 func TestChangeRequestPDFLinks(t *testing.T) {
+	t.Parallel()
 	f := newPDFFixture(t)
 	link := f.link(t, f.admin, "")
 	token := link[strings.LastIndexByte(link, '/')+1:]
@@ -224,6 +199,7 @@ func TestChangeRequestPDFLinks(t *testing.T) {
 }
 
 func TestChangeRequestPDFDeletedPage(t *testing.T) {
+	t.Parallel()
 	f := newPDFFixture(t)
 	// A link to a page made before the page was deleted still shows it: links print the
 	// revision they were made for.
@@ -242,12 +218,13 @@ func TestChangeRequestPDFDeletedPage(t *testing.T) {
 }
 
 func TestChangeRequestPDFFileName(t *testing.T) {
+	t.Parallel()
 	f := newPDFFixture(t)
 	var cr gen.ChangeRequest
-	f.Expect(t, http.StatusCreated, f.admin, "POST", "/spaces/"+f.space.Id+"/change-requests",
+	f.Expect(t, http.StatusCreated, f.admin, "POST", "/spaces/"+f.sp.Id+"/change-requests",
 		map[string]any{"subject": `Über "v2"/日本`}).Decode(t, &cr)
 	var l gen.PDFLink
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+f.space.Id+"/change-requests/"+cr.Id+"/pdf", nil).Decode(t, &l)
+	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+f.sp.Id+"/change-requests/"+cr.Id+"/pdf", nil).Decode(t, &l)
 	res, _ := f.fetch(t, l.Url)
 	want := `inline; filename="_ber _v2____.pdf"; filename*=utf-8''%C3%9Cber%20%22v2%22%2F%E6%97%A5%E6%9C%AC.pdf`
 	if cd := res.Header.Get("Content-Disposition"); cd != want {

@@ -65,6 +65,7 @@ func wantPublic(t *testing.T, version, op string, r *response) {
 // operations against 0.202.0, the seed's against 0.146.0 (and, where both describe the same
 // object, against both).
 func TestAnswersValidateAgainstThePublicSpecs(t *testing.T) {
+	t.Parallel()
 	const v146, v202 = "0.146.0", "0.202.0"
 	ts := newTestServer(t)
 	ada := ts.MustCreateUser(t, "ada@docs.test", "Ada")

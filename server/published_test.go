@@ -65,7 +65,8 @@ func samePublished(a, b []string) bool {
 }
 
 func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	org := w.org.Id
 	guide := w.MustCreateSpace(t, w.admin, org, "Guide", "")
 	beta := w.MustCreateSpace(t, w.admin, org, "Beta Guide", "")
@@ -179,7 +180,8 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 }
 
 func TestPublishedSiteWithoutSections(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	org := w.org.Id
 	a := w.MustCreateSpace(t, w.admin, org, "Alpha", "")
 	b := w.MustCreateSpace(t, w.admin, org, "Bravo", "")
@@ -213,7 +215,8 @@ func TestPublishedSiteWithoutSections(t *testing.T) {
 }
 
 func TestTransferredSpaceLeavesTheSitesOfItsOldOrganization(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Moving", "")
 	var site gen.Site
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs", "spaces": []string{sp.Id}}).Decode(t, &site)
@@ -227,7 +230,8 @@ func TestTransferredSpaceLeavesTheSitesOfItsOldOrganization(t *testing.T) {
 }
 
 func TestOrganizationDefaultContentIsASite(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	var site gen.Site
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)
 	var o gen.Organization

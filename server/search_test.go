@@ -9,14 +9,14 @@ import (
 	"github.com/quire-docs/quire/gen"
 )
 
-func searchSpace(t *testing.T, w *crWorld, u *testUser, spaceID, query string, extra ...string) gen.SearchPageList {
+func searchSpace(t *testing.T, w *world, u *testUser, spaceID, query string, extra ...string) gen.SearchPageList {
 	t.Helper()
 	var l gen.SearchPageList
 	w.Expect(t, http.StatusOK, u, "GET", "/spaces/"+spaceID+"/search?query="+url.QueryEscape(query)+strings.Join(extra, ""), nil).Decode(t, &l)
 	return l
 }
 
-func searchOrg(t *testing.T, w *crWorld, u *testUser, orgID, query string, extra ...string) gen.SearchSpaceList {
+func searchOrg(t *testing.T, w *world, u *testUser, orgID, query string, extra ...string) gen.SearchSpaceList {
 	t.Helper()
 	var l gen.SearchSpaceList
 	w.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/search?query="+url.QueryEscape(query)+strings.Join(extra, ""), nil).Decode(t, &l)
@@ -35,12 +35,13 @@ const installMarkdown = "Quire runs anywhere.\n\n## Linux\n\nUse the tarball on 
 	"## macOS\n\nHomebrew works on **macOS**.\n\n```sh\nbrew install quire\n```\n"
 
 func TestSearchSpaceContent(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Handbook", "")
 
 	t.Run("NothingBeforeAMerge", func(t *testing.T) {
 		cr := w.create(t, w.admin, sp.Id, "Draft")
-		w.apply(t, w.admin, sp.Id, cr.Id, crInsert("Installation", installMarkdown, "i"))
+		w.apply(t, w.admin, sp.Id, cr.Id, insertMarkdown("Installation", installMarkdown, "i"))
 		if l := searchSpace(t, w, w.admin, sp.Id, "tarball"); l.Count != 0 || len(l.Items) != 0 {
 			t.Fatalf("a change request's content is searchable before its merge: %+v", l)
 		}
@@ -126,7 +127,7 @@ func TestSearchSpaceContent(t *testing.T) {
 	})
 	t.Run("EditsReindex", func(t *testing.T) {
 		cr := w.create(t, w.admin, sp.Id, "Rewrite")
-		w.apply(t, w.admin, sp.Id, cr.Id, crEdit(ids["Troubleshooting"], "When the daemon hangs, restart it.\n"))
+		w.apply(t, w.admin, sp.Id, cr.Id, editPage(ids["Troubleshooting"], "When the daemon hangs, restart it.\n"))
 		w.merge(t, w.admin, sp.Id, cr.Id)
 		if l := searchSpace(t, w, w.admin, sp.Id, "windows"); l.Count != 0 {
 			t.Fatalf("old text still found: %v", searchTitles(l))
@@ -158,14 +159,15 @@ func TestSearchSpaceContent(t *testing.T) {
 }
 
 func TestSearchOrganizationContent(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	guides := w.MustCreateSpace(t, w.admin, w.org.Id, "Guides", "")
 	api := w.MustCreateSpace(t, w.admin, w.org.Id, "API", "")
 	w.seed(t, guides.Id, "Quick start", "The guide to your first space.\n", "Deploying", "A guide to servers.\n")
 	w.seed(t, api.Id, "Tokens", "Every request carries a token; see the guide.\n")
 	theirs := w.MustCreateSpace(t, w.outsider, w.other.Id, "Secrets", "")
 	cr := w.create(t, w.outsider, theirs.Id, "Theirs")
-	w.apply(t, w.outsider, theirs.Id, cr.Id, crInsert("Hidden guide", "A guide nobody else may find.\n", "h"))
+	w.apply(t, w.outsider, theirs.Id, cr.Id, insertMarkdown("Hidden guide", "A guide nobody else may find.\n", "h"))
 	w.merge(t, w.outsider, theirs.Id, cr.Id)
 
 	t.Run("SpacesWithTheirPages", func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,13 +36,16 @@ type Options struct {
 
 // translatorTimeout bounds one request to the translator.
 const translatorTimeout = 2 * time.Minute
+// embeddedSpec is the spec compiled into the binary, loaded once: every Handler (one per test
+// server) shares it, read-only.
+var embeddedSpec = sync.OnceValues(gen.GetSwagger)
 
 // contentBatchRoute is the Echo route of updateChangeRequestContent.
 const contentBatchRoute = "/v1/spaces/:spaceId/change-requests/:changeRequestId/content"
 
 // Handler returns the Echo instance serving the API under /v1 and GET /healthz.
 func (s *Server) Handler(opts Options) (*echo.Echo, error) {
-	doc, err := gen.GetSwagger()
+	doc, err := embeddedSpec()
 	if err != nil {
 		return nil, fmt.Errorf("server: unable to load the embedded spec: %w", err)
 	}

@@ -182,7 +182,7 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 // invalidField turns a miss of an id a body field names into a 400 naming the field.
 func invalidField(err error, field string) error {
 	if store.ErrorCode(err) == store.ENOTFOUND {
-		return badRequest(`Invalid body field "` + field + `": ` + err.Error())
+		return store.FieldErrorf(field, "%s", err.Error())
 	}
 	return err
 }

@@ -38,15 +38,8 @@ func teamList(t *testing.T, ts *testServer, u *testUser, orgID, query string) ge
 	return l
 }
 
-func teamIDs(teams []gen.Team) []string {
-	ids := []string{}
-	for _, team := range teams {
-		ids = append(ids, team.Id)
-	}
-	return ids
-}
-
 func TestCreateOrganizationTeam(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
@@ -96,7 +89,7 @@ func TestCreateOrganizationTeam(t *testing.T) {
 			t.Fatalf("a rejected team was created: %d -> %d teams", before, after)
 		}
 		if l := teamList(t, ts, alice, org.Id, "?title=Mixed"); l.Count != 0 {
-			t.Fatalf("team Mixed exists: %v", teamIDs(l.Items))
+			t.Fatalf("team Mixed exists: %v", idsOf(l.Items))
 		}
 	})
 	t.Run("TitleLengths", func(t *testing.T) {
@@ -135,6 +128,7 @@ func TestCreateOrganizationTeam(t *testing.T) {
 }
 
 func TestListTeamsInOrganizationById(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
@@ -150,7 +144,7 @@ func TestListTeamsInOrganizationById(t *testing.T) {
 
 	t.Run("AllOldestFirst", func(t *testing.T) {
 		l := teamList(t, ts, alice, org.Id, "")
-		if got := teamIDs(l.Items); !reflect.DeepEqual(got, all) || l.Count != 3 || l.Next != nil {
+		if got := idsOf(l.Items); !reflect.DeepEqual(got, all) || l.Count != 3 || l.Next != nil {
 			t.Fatalf("teams = %v count %d, want %v", got, l.Count, all)
 		}
 		if l.Items[2].Members != 2 || l.Items[2].Title != "Platform Docs" {
@@ -162,7 +156,7 @@ func TestListTeamsInOrganizationById(t *testing.T) {
 			"docs": {docs.Id, platform.Id}, "DESIGN": {design.Id}, "writers": {docs.Id}, "nothing": {}, "%": {}, "_": {},
 		} {
 			l := teamList(t, ts, alice, org.Id, "?title="+url.QueryEscape(title))
-			if got := teamIDs(l.Items); !reflect.DeepEqual(got, want) || l.Count != len(want) {
+			if got := idsOf(l.Items); !reflect.DeepEqual(got, want) || l.Count != len(want) {
 				t.Fatalf("title=%s: %v count %d, want %v", title, got, l.Count, want)
 			}
 		}
@@ -171,38 +165,38 @@ func TestListTeamsInOrganizationById(t *testing.T) {
 	})
 	t.Run("OwnerFilter", func(t *testing.T) {
 		// An organization admin manages every team; bob, in two teams but owning none, manages none.
-		if l := teamList(t, ts, alice, org.Id, "?owner="+alice.ID); !reflect.DeepEqual(teamIDs(l.Items), all) || l.Count != 3 {
-			t.Fatalf("owner=alice: %v count %d", teamIDs(l.Items), l.Count)
+		if l := teamList(t, ts, alice, org.Id, "?owner="+alice.ID); !reflect.DeepEqual(idsOf(l.Items), all) || l.Count != 3 {
+			t.Fatalf("owner=alice: %v count %d", idsOf(l.Items), l.Count)
 		}
 		if l := teamList(t, ts, alice, org.Id, "?owner="+bob.ID); len(l.Items) != 0 || l.Count != 0 {
-			t.Fatalf("owner=bob: %v count %d", teamIDs(l.Items), l.Count)
+			t.Fatalf("owner=bob: %v count %d", idsOf(l.Items), l.Count)
 		}
-		if l := teamList(t, ts, bob, org.Id, "?owner="+alice.ID+"&title=docs"); !reflect.DeepEqual(teamIDs(l.Items), []string{docs.Id, platform.Id}) {
-			t.Fatalf("owner=alice&title=docs: %v", teamIDs(l.Items))
+		if l := teamList(t, ts, bob, org.Id, "?owner="+alice.ID+"&title=docs"); !reflect.DeepEqual(idsOf(l.Items), []string{docs.Id, platform.Id}) {
+			t.Fatalf("owner=alice&title=docs: %v", idsOf(l.Items))
 		}
 		if l := teamList(t, ts, alice, org.Id, "?owner="+outsider.ID); len(l.Items) != 0 {
-			t.Fatalf("owner=olga (admin elsewhere): %v", teamIDs(l.Items))
+			t.Fatalf("owner=olga (admin elsewhere): %v", idsOf(l.Items))
 		}
 	})
 	t.Run("Paging", func(t *testing.T) {
 		p1 := teamList(t, ts, alice, org.Id, "?limit=2")
-		if got := teamIDs(p1.Items); !reflect.DeepEqual(got, all[:2]) || p1.Count != 3 || p1.Next == nil {
+		if got := idsOf(p1.Items); !reflect.DeepEqual(got, all[:2]) || p1.Count != 3 || p1.Next == nil {
 			t.Fatalf("page 1 = %v count %d next %v", got, p1.Count, p1.Next)
 		}
 		p2 := teamList(t, ts, alice, org.Id, "?limit=2&page="+url.QueryEscape(p1.Next.Page))
-		if got := teamIDs(p2.Items); !reflect.DeepEqual(got, all[2:]) || p2.Count != 3 || p2.Next != nil {
+		if got := idsOf(p2.Items); !reflect.DeepEqual(got, all[2:]) || p2.Count != 3 || p2.Next != nil {
 			t.Fatalf("page 2 = %v count %d next %v", got, p2.Count, p2.Next)
 		}
 		f1 := teamList(t, ts, alice, org.Id, "?limit=1&title=docs")
 		f2 := teamList(t, ts, alice, org.Id, "?limit=1&title=docs&page="+url.QueryEscape(f1.Next.Page))
-		if got := append(teamIDs(f1.Items), teamIDs(f2.Items)...); !reflect.DeepEqual(got, []string{docs.Id, platform.Id}) || f2.Next != nil || f2.Count != 2 {
+		if got := append(idsOf(f1.Items), idsOf(f2.Items)...); !reflect.DeepEqual(got, []string{docs.Id, platform.Id}) || f2.Next != nil || f2.Count != 2 {
 			t.Fatalf("title=docs in pages of 1: %v", got)
 		}
 		wantMessage(t, ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/teams?page=bogus", nil), "page")
 	})
 	t.Run("ReadMemberSeesTeamsWithoutAdmin", func(t *testing.T) {
 		l := teamList(t, ts, bob, org.Id, "")
-		if got := teamIDs(l.Items); !reflect.DeepEqual(got, all) {
+		if got := idsOf(l.Items); !reflect.DeepEqual(got, all) {
 			t.Fatalf("bob sees %v", got)
 		}
 		for _, team := range l.Items {
@@ -220,6 +214,7 @@ func TestListTeamsInOrganizationById(t *testing.T) {
 }
 
 func TestGetTeamInOrganizationById(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
@@ -257,6 +252,7 @@ func TestGetTeamInOrganizationById(t *testing.T) {
 }
 
 func TestUpdateTeamInOrganizationById(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
@@ -309,6 +305,7 @@ func TestUpdateTeamInOrganizationById(t *testing.T) {
 }
 
 func TestRemoveTeamFromOrganizationById(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")
@@ -326,8 +323,8 @@ func TestRemoveTeamFromOrganizationById(t *testing.T) {
 			t.Fatalf("204 with a body: %s", r.Body)
 		}
 		ts.Expect(t, http.StatusNotFound, alice, "GET", path(design.Id), nil)
-		if l := teamList(t, ts, alice, org.Id, ""); !reflect.DeepEqual(teamIDs(l.Items), []string{docs.Id}) {
-			t.Fatalf("teams left = %v", teamIDs(l.Items))
+		if l := teamList(t, ts, alice, org.Id, ""); !reflect.DeepEqual(idsOf(l.Items), []string{docs.Id}) {
+			t.Fatalf("teams left = %v", idsOf(l.Items))
 		}
 		if m := memberGet(t, ts, alice, org.Id, bob.ID); m.Teams != 1 {
 			t.Fatalf("bob is in %d teams, want 1", m.Teams)

@@ -12,7 +12,7 @@ import (
 )
 
 // tplApply applies a template to a space as u and wants status.
-func tplApply(t *testing.T, w *crWorld, u *testUser, spaceID string, want int, body any) *response {
+func tplApply(t *testing.T, w *world, u *testUser, spaceID string, want int, body any) *response {
 	t.Helper()
 	return w.Expect(t, want, u, "POST", "/spaces/"+spaceID+"/content/template", body)
 }
@@ -20,33 +20,19 @@ func tplApply(t *testing.T, w *crWorld, u *testUser, spaceID string, want int, b
 // tplOutline lists a page tree in order as "path: title", subpages after their parent.
 func tplOutline(pages []gen.RevisionPage) []string {
 	var out []string
-	var walk func([]gen.RevisionPage)
-	walk = func(list []gen.RevisionPage) {
-		for _, p := range list {
-			out = append(out, p.Path+": "+p.Title)
-			walk(p.Pages)
-		}
-	}
-	walk(pages)
+	walkPages(pages, func(p gen.RevisionPage, _ string, _ int) { out = append(out, p.Path+": "+p.Title) })
 	return out
 }
 
 // tplPageIDs indexes a page tree's ids by path.
 func tplPageIDs(pages []gen.RevisionPage) map[string]string {
 	out := map[string]string{}
-	var walk func([]gen.RevisionPage)
-	walk = func(list []gen.RevisionPage) {
-		for _, p := range list {
-			out[p.Path] = p.Id
-			walk(p.Pages)
-		}
-	}
-	walk(pages)
+	walkPages(pages, func(p gen.RevisionPage, _ string, _ int) { out[p.Path] = p.Id })
 	return out
 }
 
 // tplWantUnchanged fails unless the space is still at revision rev.
-func tplWantUnchanged(t *testing.T, w *crWorld, spaceID, rev string) {
+func tplWantUnchanged(t *testing.T, w *world, spaceID, rev string) {
 	t.Helper()
 	if got := w.space(t, spaceID).Revision; got != rev {
 		t.Fatalf("the space moved to revision %s, want it still at %s", got, rev)
@@ -57,7 +43,7 @@ var tplPageLink = regexp.MustCompile(`\]\(/pages/([^)\s#?]+)\)`)
 
 // tplWantLinksResolved checks that a template's pages (ids by path, the space's only pages) link
 // to each other by id, every page linked from another, and no link broken.
-func tplWantLinksResolved(t *testing.T, w *crWorld, spaceID string, ids map[string]string) {
+func tplWantLinksResolved(t *testing.T, w *world, spaceID string, ids map[string]string) {
 	t.Helper()
 	byID := map[string]string{}
 	for path, id := range ids {
@@ -109,7 +95,8 @@ var apiReferenceOutline = []string{
 }
 
 func TestApplyTemplateProductGuide(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	before := w.space(t, sp.Id).Revision
 
@@ -185,7 +172,8 @@ func TestApplyTemplateProductGuide(t *testing.T) {
 }
 
 func TestApplyTemplateAPIReference(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "API", "")
 	// An editor may apply a template.
 	tplApply(t, w, w.editor, sp.Id, http.StatusNoContent, map[string]any{"id": "api-reference", "params": map[string]any{}})
@@ -219,7 +207,8 @@ func TestApplyTemplateAPIReference(t *testing.T) {
 }
 
 func TestApplyTemplateKeepsExistingPages(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Handbook", "")
 	seeded := w.seed(t, sp.Id, "Intro", "Hello there.\n", "Getting started", "Our own getting started page.\n")
 	before := w.space(t, sp.Id).Revision
@@ -248,7 +237,8 @@ func TestApplyTemplateKeepsExistingPages(t *testing.T) {
 }
 
 func TestApplyTemplateTwice(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	tplApply(t, w, w.admin, sp.Id, http.StatusNoContent, map[string]any{"id": "product-guide"})
 	tplApply(t, w, w.admin, sp.Id, http.StatusNoContent, map[string]any{"id": "product-guide"})
@@ -280,7 +270,8 @@ func TestApplyTemplateTwice(t *testing.T) {
 }
 
 func TestApplyTemplateRefused(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	w.seed(t, sp.Id, "Intro", "Hello.\n")
 	rev := w.space(t, sp.Id).Revision
@@ -288,21 +279,21 @@ func TestApplyTemplateRefused(t *testing.T) {
 
 	t.Run("UnknownTemplate", func(t *testing.T) {
 		r := tplApply(t, w, w.admin, sp.Id, http.StatusBadRequest, map[string]any{"id": "cookbook"})
-		crWantMessage(t, r, "id", "cookbook", "product-guide", "api-reference")
+		wantMessage(t, r, "id", "cookbook", "product-guide", "api-reference")
 		tplWantUnchanged(t, w, sp.Id, rev)
 	})
 	t.Run("ContentRefToAMissingFile", func(t *testing.T) {
 		body := map[string]any{"id": "product-guide", "params": map[string]any{
 			"contentRefs": map[string]any{"logo": map[string]any{"kind": "file", "file": "no-such-file"}}}}
 		r := tplApply(t, w, w.admin, sp.Id, http.StatusBadRequest, body)
-		crWantMessage(t, r, "contentRefs.logo", "no-such-file")
+		wantMessage(t, r, "contentRefs.logo", "no-such-file")
 		tplWantUnchanged(t, w, sp.Id, rev)
 	})
 	t.Run("UnknownContentRef", func(t *testing.T) {
 		body := map[string]any{"id": "product-guide", "params": map[string]any{
 			"contentRefs": map[string]any{"banner": map[string]any{"kind": "file", "file": "f1"}}}}
 		r := tplApply(t, w, w.admin, sp.Id, http.StatusBadRequest, body)
-		crWantMessage(t, r, "contentRefs.banner", "logo")
+		wantMessage(t, r, "contentRefs.banner", "logo")
 		tplWantUnchanged(t, w, sp.Id, rev)
 	})
 	t.Run("BadBodies", func(t *testing.T) {
@@ -321,7 +312,7 @@ func TestApplyTemplateRefused(t *testing.T) {
 			}
 		}
 		r := tplApply(t, w, w.admin, sp.Id, http.StatusBadRequest, map[string]any{"id": "product-guide", "theme": "dark"})
-		crWantMessage(t, r, "theme")
+		wantMessage(t, r, "theme")
 		tplWantUnchanged(t, w, sp.Id, rev)
 	})
 	t.Run("NoToken", func(t *testing.T) {
@@ -340,7 +331,7 @@ func TestApplyTemplateRefused(t *testing.T) {
 		w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, map[string]any{"editMode": "locked"})
 		rev := w.space(t, sp.Id).Revision
 		r := tplApply(t, w, w.admin, sp.Id, http.StatusForbidden, good)
-		crWantMessage(t, r, "locked")
+		wantMessage(t, r, "locked")
 		tplWantUnchanged(t, w, sp.Id, rev)
 		if got := tplOutline(w.mainPages(t, sp.Id)); !reflect.DeepEqual(got, []string{"intro: Intro"}) {
 			t.Fatalf("pages of the locked space: %v", got)
@@ -357,7 +348,8 @@ func TestApplyTemplateRefused(t *testing.T) {
 }
 
 func TestApplyTemplateWithLogo(t *testing.T) {
-	w := crNewWorld(t)
+	t.Parallel()
+	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	// A file of the space: uploaded through a merged change request.
 	cr := w.create(t, w.admin, sp.Id, "Logo")
@@ -382,7 +374,7 @@ func TestApplyTemplateWithLogo(t *testing.T) {
 	}
 	rev := w.space(t, sp.Id).Revision
 	r := tplApply(t, w, w.admin, sp.Id, http.StatusBadRequest, logo(otherRes.Refs["other"]))
-	crWantMessage(t, r, "contentRefs.logo")
+	wantMessage(t, r, "contentRefs.logo")
 	tplWantUnchanged(t, w, sp.Id, rev)
 
 	tplApply(t, w, w.admin, sp.Id, http.StatusNoContent, logo(fileID))

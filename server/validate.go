@@ -123,14 +123,13 @@ func validationMessage(err error) string {
 	}
 	switch {
 	case re.Parameter != nil:
-		name := fmt.Sprintf("%s parameter %q", re.Parameter.In, re.Parameter.Name)
 		if reason == "" && re.Err != nil {
 			reason = re.Err.Error()
 		}
-		return fmt.Sprintf("Invalid %s: %s", name, reason)
+		return fieldMessage(re.Parameter.In+" parameter", re.Parameter.Name, reason)
 	case re.RequestBody != nil:
 		if field != "" {
-			return fmt.Sprintf("Invalid body field %q: %s", field, reason)
+			return fieldMessage("body field", field, reason)
 		}
 		if strings.Contains(reason, "doesn't match schema") && se != nil {
 			return "Invalid body: " + se.Reason
@@ -215,7 +214,7 @@ func checkQuery(raw string) error {
 			return &httpError{http.StatusBadRequest, fmt.Sprintf("Invalid query: parameter name %q is not URL-encoded correctly.", key)}
 		}
 		if _, err := url.QueryUnescape(value); err != nil {
-			return &httpError{http.StatusBadRequest, fmt.Sprintf("Invalid query parameter %q: the value is not URL-encoded correctly.", name)}
+			return &httpError{http.StatusBadRequest, fieldMessage("query parameter", name, "the value is not URL-encoded correctly")}
 		}
 	}
 	return nil

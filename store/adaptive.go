@@ -192,7 +192,7 @@ func claimDescription(at string, m map[string]any) (string, error) {
 }
 
 func schemaError(path, msg string) error {
-	return Errorf(EINVALID, "Invalid body field %q: %s.", path, msg)
+	return FieldErrorf(path, "%s", msg)
 }
 
 // checkKeywords rejects keywords outside allowed, naming the first (in name order).

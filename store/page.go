@@ -53,7 +53,7 @@ func DecodeCursor(s string, n int) (Cursor, error) {
 		err = json.Unmarshal(b, &keys)
 	}
 	if err != nil || len(keys) != n {
-		return nil, Errorf(EINVALID, "page: not a page cursor this list answered.")
+		return nil, FieldErrorf("page", "not a page cursor this list answered")
 	}
 	return keys, nil
 }

@@ -106,24 +106,18 @@ func PositionAt(sibs []*RevisionPage, at int) float64 {
 	return float64(at) - 0.5
 }
 
-// fieldError is a change's error about one of its fields.
-type fieldError struct {
-	field string
-	msg   string
-}
-
-// FieldErrorf is an error about one field of a change (ChangeError places it in the batch).
-func FieldErrorf(field, format string, args ...any) error {
-	return &fieldError{field, fmt.Sprintf(format, args...)}
-}
-
-// ChangeError makes the error of change i of a batch EINVALID, naming the change.
+// ChangeError makes the error of change i of a batch EINVALID, about the change's field (or the
+// change, when the error names no field).
 func ChangeError(i int, err error) error {
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		return Errorf(EINVALID, "changes[%d].%s: %s", i, fe.field, fe.msg)
+	var e *Error
+	if errors.As(err, &e) && e.Field != "" {
+		return FieldErrorf(fmt.Sprintf("changes[%d].%s", i, e.Field), "%s", e.Reason)
 	}
-	return Errorf(EINVALID, "changes[%d]: %s", i, err.Error())
+	reason := err.Error()
+	if e != nil {
+		reason = e.Reason
+	}
+	return FieldErrorf(fmt.Sprintf("changes[%d]", i), "%s", reason)
 }
 
 // EqualPtr reports whether two optional values are both unset or equal.
@@ -133,5 +127,3 @@ func EqualPtr[T comparable](a, b *T) bool {
 	}
 	return *a == *b
 }
-
-func (e *fieldError) Error() string { return e.field + ": " + e.msg }

@@ -96,7 +96,7 @@ func TemplateIDs() []string {
 func TemplateChanges(id string, files map[string]string) ([]PageChange, error) {
 	tpl, ok := builtinTemplates[id]
 	if !ok {
-		return nil, Errorf(EINVALID, "id: there is no template %q; the templates are %s.", id, templateQuoteList(TemplateIDs()))
+		return nil, FieldErrorf("id", "there is no template %q; the templates are %s", id, templateQuoteList(TemplateIDs()))
 	}
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -105,8 +105,8 @@ func TemplateChanges(id string, files map[string]string) ([]PageChange, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		if !slices.Contains(tpl.files, name) {
-			return nil, Errorf(EINVALID, "params.contentRefs.%s: the template %q uses no file named %q (it uses %s).",
-				name, id, name, templateQuoteList(tpl.files))
+			return nil, FieldErrorf("params.contentRefs."+name, "the template %q uses no file named %q (it uses %s)",
+				id, name, templateQuoteList(tpl.files))
 		}
 	}
 	var changes []PageChange

@@ -23,7 +23,7 @@ type Move struct {
 // and whether the item stays at the index it had (nothing would change).
 func Reorder[T any](siblings []T, item T, key func(T) string, before, after *string) (order []T, unchanged bool, err error) {
 	if before != nil && after != nil {
-		return nil, false, Errorf(EINVALID, "position: give before or after, not both.")
+		return nil, false, FieldErrorf("position", "give before or after, not both")
 	}
 	itemKey := key(item)
 	oldIndex := -1
@@ -41,7 +41,7 @@ func Reorder[T any](siblings []T, item T, key func(T) string, before, after *str
 			ref, field = after, "position.after"
 		}
 		if *ref == itemKey {
-			return nil, false, Errorf(EINVALID, "%s: an item cannot be placed next to itself.", field)
+			return nil, false, FieldErrorf(field, "an item cannot be placed next to itself")
 		}
 		at = -1
 		for i, s := range rest {
@@ -51,7 +51,7 @@ func Reorder[T any](siblings []T, item T, key func(T) string, before, after *str
 		}
 		if at < 0 {
 			_, id, _ := strings.Cut(*ref, ":")
-			return nil, false, Errorf(EINVALID, "%s: %q is not a sibling of the item (it has another parent, or is not here).", field, id)
+			return nil, false, FieldErrorf(field, "%q is not a sibling of the item (it has another parent, or is not here)", id)
 		}
 		if after != nil {
 			at++

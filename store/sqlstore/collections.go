@@ -217,7 +217,7 @@ func (s *Store) MoveCollection(ctx context.Context, id string, m store.Move) (*s
 				return fmt.Errorf("store: unable to check move: %w", err)
 			}
 			if inside > 0 {
-				return store.Errorf(store.EINVALID, "parent: a collection cannot be moved into itself or one of its descendants.")
+				return store.FieldErrorf("parent", "a collection cannot be moved into itself or one of its descendants")
 			}
 		}
 		if err := moveItem(ctx, tx, cur.OrganizationID, store.Pointer{Kind: "collection", ID: id}, cur.ParentID, m); err != nil {
@@ -239,7 +239,7 @@ func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) 
 			return err
 		}
 		if cur.OrganizationID == targetOrgID {
-			return store.Errorf(store.EINVALID, "organization: the collection is already in this organization.")
+			return store.FieldErrorf("organization", "the collection is already in this organization")
 		}
 		pos, err := nextPosition(ctx, tx, targetOrgID, nil)
 		if err != nil {

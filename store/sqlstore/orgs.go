@@ -177,7 +177,7 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 				return fmt.Errorf("store: unable to check default content: %w", err)
 			}
 			if n == 0 {
-				return store.Errorf(store.EINVALID, "defaultContent.site: no site %q in this organization.", *upd.DefaultContentSite)
+				return store.FieldErrorf("defaultContent.site", "no site %q in this organization", *upd.DefaultContentSite)
 			}
 		}
 		set := func(col string, v any) error {
@@ -192,7 +192,7 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 			if e := set("hostname", strings.ToLower(*upd.Hostname)); e != nil {
 				var se sqlite3.Error
 				if errors.As(e, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
-					return store.Errorf(store.ECONFLICT, "hostname: %q is taken by another organization.", *upd.Hostname)
+					return store.ErrorAt(store.ECONFLICT, "hostname", "%q is taken by another organization", *upd.Hostname)
 				}
 				err = errors.Join(err, e)
 			}

@@ -142,7 +142,7 @@ func searchOffset(p store.Page) (int, error) {
 	}
 	n, err := strconv.Atoi(cur[0])
 	if err != nil || n < 0 {
-		return 0, store.Errorf(store.EINVALID, "page: not a page cursor this list answered.")
+		return 0, store.FieldErrorf("page", "not a page cursor this list answered")
 	}
 	return n, nil
 }

@@ -138,7 +138,7 @@ func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionI
 		var group sql.NullString
 		err = tx.QueryRowContext(ctx, `SELECT group_id FROM site_sections WHERE id = ? AND site_id = ?`, sectionID, siteID).Scan(&group)
 		if errors.Is(err, sql.ErrNoRows) {
-			return store.Errorf(store.EINVALID, `Invalid body field "sectionId": no section %s in this site.`, sectionID)
+			return store.FieldErrorf("sectionId", "no section %s in this site", sectionID)
 		}
 		if err != nil {
 			return fmt.Errorf("store: unable to find section: %w", err)

@@ -199,7 +199,7 @@ func checkSiteRow(ctx context.Context, tx *Tx, table, siteID, id, field, what st
 		return fmt.Errorf("store: unable to find %s: %w", what, err)
 	}
 	if n == 0 {
-		return store.Errorf(store.EINVALID, `Invalid body field %q: no %s %s in this site.`, field, what, id)
+		return store.FieldErrorf(field, "no %s %s in this site", what, id)
 	}
 	return nil
 }

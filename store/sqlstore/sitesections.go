@@ -226,7 +226,7 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteS
 			title = *c.Title
 		} else if n := utf8.RuneCountInString(title); n < 2 || n > 128 {
 			// A section title has 2 to 128 characters; a space's may be shorter.
-			return store.Errorf(store.EINVALID, "Invalid body field \"title\": the space's title %q cannot title a section (2 to 128 characters); give a title.", title)
+			return store.FieldErrorf("title", "the space's title %q cannot title a section (2 to 128 characters); give a title", title)
 		}
 		if sections == 0 && rootSpaces > 0 {
 			wrap, err := insertSection(ctx, tx, siteID, siteTitle, nil)
@@ -309,7 +309,7 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd st
 				return err
 			}
 			if taken[*upd.Path] {
-				return store.Errorf(store.ECONFLICT, `Invalid body field "path": another section of this site already has the path %q.`, *upd.Path)
+				return store.ErrorAt(store.ECONFLICT, "path", "another section of this site already has the path %q", *upd.Path)
 			}
 		}
 		if upd.DefaultSiteSpace != nil {
@@ -318,7 +318,7 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd st
 				found = found || ss.ID == *upd.DefaultSiteSpace
 			}
 			if !found {
-				return store.Errorf(store.EINVALID, `Invalid body field "defaultSiteSpace": no site space %s in this section.`, *upd.DefaultSiteSpace)
+				return store.FieldErrorf("defaultSiteSpace", "no site space %s in this section", *upd.DefaultSiteSpace)
 			}
 			if err := setDefaultSiteSpace(ctx, tx, siteID, &id, *upd.DefaultSiteSpace); err != nil {
 				return err

@@ -223,7 +223,7 @@ func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd stor
 				if cur.SectionID == nil {
 					where = "this site"
 				}
-				return store.Errorf(store.ECONFLICT, `Invalid body field "path": another site space of %s already has the path %q.`, where, *upd.Path)
+				return store.ErrorAt(store.ECONFLICT, "path", "another site space of %s already has the path %q", where, *upd.Path)
 			}
 		}
 		if upd.SpaceID != nil {

@@ -155,7 +155,7 @@ func liveSpaceTitle(ctx context.Context, tx *Tx, orgID, spaceID, field string) (
 	err := tx.QueryRowContext(ctx, `SELECT title FROM spaces WHERE id = ? AND organization_id = ? AND deleted_at IS NULL`,
 		spaceID, orgID).Scan(&title)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", store.Errorf(store.EINVALID, `Invalid body field %q: no space %s in this organization.`, field, spaceID)
+		return "", store.FieldErrorf(field, "no space %s in this organization", spaceID)
 	}
 	if err != nil {
 		return "", fmt.Errorf("store: unable to find space: %w", err)

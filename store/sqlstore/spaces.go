@@ -398,7 +398,7 @@ func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*sto
 			return err
 		}
 		if cur.OrganizationID == targetOrgID {
-			return store.Errorf(store.EINVALID, "organization: the space is already in this organization.")
+			return store.FieldErrorf("organization", "the space is already in this organization")
 		}
 		pos, err := nextPosition(ctx, tx, targetOrgID, nil)
 		if err != nil {

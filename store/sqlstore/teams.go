@@ -31,7 +31,7 @@ func checkMembers(ctx context.Context, tx *Tx, orgID string, userIDs []string) e
 			return fmt.Errorf("store: unable to check member: %w", err)
 		}
 		if n == 0 {
-			return store.Errorf(store.EINVALID, "members: %q is not a member of this organization.", id)
+			return store.FieldErrorf("members", "%q is not a member of this organization", id)
 		}
 	}
 	return nil

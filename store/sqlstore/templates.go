@@ -65,7 +65,7 @@ func checkTemplateFiles(ctx context.Context, tx *Tx, revisionID string, files ma
 	}
 	for _, name := range names {
 		if !found[files[name]] {
-			return store.Errorf(store.EINVALID, "params.contentRefs.%s: the space's content has no file %q.", name, files[name])
+			return store.FieldErrorf("params.contentRefs."+name, "the space's content has no file %q", files[name])
 		}
 	}
 	return nil

@@ -65,7 +65,7 @@ func checkParent(ctx context.Context, tx *Tx, orgID string, parent *string) erro
 		return fmt.Errorf("store: unable to check parent: %w", err)
 	}
 	if n == 0 {
-		return store.Errorf(store.EINVALID, "parent: no collection %q in this organization.", *parent)
+		return store.FieldErrorf("parent", "no collection %q in this organization", *parent)
 	}
 	return nil
 }

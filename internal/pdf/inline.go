@@ -1,0 +1,255 @@
+package pdf
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// Inline text: runs of styled words set into lines, links and their URLs, and the text encodings
+// the core fonts and the PDF outline need. The block level is in render.go.
+
+// style is how a run of inline text is set.
+type style struct {
+	bold, italic, mono, strike, link bool
+	muted                            bool // link URLs and image alt texts
+}
+
+func (r *renderer) textColor(link bool) {
+	switch {
+	case link:
+		r.pdf.SetTextColor(30, 80, 170)
+	case r.quote > 0:
+		r.pdf.SetTextColor(100, 100, 100)
+	default:
+		r.pdf.SetTextColor(20, 20, 20)
+	}
+}
+
+// run queues text in a style, to flow from the cursor and wrap at the right margin. Neighbouring
+// runs in the same style are written as one (the parser cuts text at every word a link might
+// start at).
+func (r *renderer) run(s string, size float64, st style, url string) {
+	if s == "" {
+		return
+	}
+	if r.pending.Len() > 0 && (r.pendingSize != size || r.pendingStyle != st || r.pendingURL != url) {
+		r.flush()
+	}
+	r.pending.WriteString(s)
+	r.pendingSize, r.pendingStyle, r.pendingURL = size, st, url
+}
+
+// flush writes the queued run.
+func (r *renderer) flush() {
+	if r.pending.Len() == 0 {
+		return
+	}
+	s, size, st, url := r.pending.String(), r.pendingSize, r.pendingStyle, r.pendingURL
+	r.pending.Reset()
+	family, fs, sz := "Helvetica", "", size
+	if st.mono {
+		family, sz = "Courier", size-0.5
+	}
+	if st.bold {
+		fs += "B"
+	}
+	if st.italic {
+		fs += "I"
+	}
+	if st.strike {
+		fs += "S"
+	}
+	if st.link && url != "" {
+		fs += "U"
+	}
+	r.pdf.SetFont(family, fs, sz)
+	r.textColor(st.link)
+	if st.muted {
+		r.pdf.SetTextColor(110, 110, 110)
+	}
+	h := lineHeight(size)
+	if url != "" {
+		r.pdf.WriteLinkString(h, encode(s), url)
+		return
+	}
+	r.pdf.Write(h, encode(s))
+}
+
+// paragraph writes the inline content of a block and ends its last line.
+func (r *renderer) paragraph(n ast.Node, size float64, st style) {
+	r.inlines(n, size, st)
+	r.flush()
+	r.pdf.Ln(lineHeight(size))
+}
+
+// inlines writes the inline content of a block.
+func (r *renderer) inlines(n ast.Node, size float64, st style) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch := ch.(type) {
+		case *ast.Text:
+			r.run(markdown.TextValue(ch, r.src), size, st, "")
+			if ch.HardLineBreak() {
+				r.flush()
+				r.pdf.Ln(lineHeight(size))
+			} else if ch.SoftLineBreak() {
+				r.run(" ", size, st, "")
+			}
+		case *ast.String:
+			r.run(string(ch.Value), size, st, "")
+		case *ast.CodeSpan:
+			mono := st
+			mono.mono = true
+			r.run(markdown.InlineText(ch, r.src), size, mono, "")
+		case *ast.Emphasis:
+			em := st
+			if ch.Level >= 2 {
+				em.bold = true
+			} else {
+				em.italic = true
+			}
+			r.inlines(ch, size, em)
+		case *east.Strikethrough:
+			s := st
+			s.strike = true
+			r.inlines(ch, size, s)
+		case *east.TaskCheckBox:
+			box := "[ ] "
+			if ch.IsChecked {
+				box = "[x] "
+			}
+			mono := st
+			mono.mono = true
+			r.run(box, size, mono, "")
+		case *ast.Link:
+			dest := string(ch.Destination)
+			label := markdown.InlineText(ch, r.src)
+			ln := st
+			ln.link = true
+			r.inlineLink(ch, size, ln, clickable(dest))
+			if dest != "" && dest != label {
+				muted := st
+				muted.muted = true
+				r.run(" ("+dest+")", size, muted, "")
+			}
+		case *ast.AutoLink:
+			url := string(ch.URL(r.src))
+			ln := st
+			ln.link = true
+			target := url
+			if ch.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(url, "mailto:") {
+				target = "mailto:" + url
+			}
+			r.run(string(ch.Label(r.src)), size, ln, clickable(target))
+		case *ast.Image:
+			alt := strings.TrimSpace(markdown.InlineText(ch, r.src))
+			muted := st
+			muted.italic, muted.muted = true, true
+			if alt == "" {
+				r.run("[image]", size, muted, "")
+			} else {
+				r.run("["+alt+"]", size, muted, "")
+			}
+		case *ast.RawHTML:
+			var b strings.Builder
+			for i := 0; i < ch.Segments.Len(); i++ {
+				seg := ch.Segments.At(i)
+				b.Write(seg.Value(r.src))
+			}
+			r.run(b.String(), size, st, "")
+		default:
+			r.inlines(ch, size, st)
+		}
+	}
+}
+
+// inlineLink writes the content of a link, clickable when url is not "".
+func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch := ch.(type) {
+		case *ast.Text:
+			s := markdown.TextValue(ch, r.src)
+			if ch.SoftLineBreak() || ch.HardLineBreak() {
+				s += " "
+			}
+			r.run(s, size, st, url)
+		case *ast.String:
+			r.run(string(ch.Value), size, st, url)
+		case *ast.CodeSpan:
+			mono := st
+			mono.mono = true
+			r.run(markdown.InlineText(ch, r.src), size, mono, url)
+		case *ast.Emphasis:
+			em := st
+			if ch.Level >= 2 {
+				em.bold = true
+			} else {
+				em.italic = true
+			}
+			r.inlineLink(ch, size, em, url)
+		case *ast.Image:
+			alt := strings.TrimSpace(markdown.InlineText(ch, r.src))
+			if alt == "" {
+				alt = "image"
+			}
+			r.run("["+alt+"]", size, st, url)
+		default:
+			r.inlineLink(ch, size, st, url)
+		}
+	}
+}
+
+// clickable returns the URL a link annotation may point at: absolute web and mail URLs only.
+func clickable(url string) string {
+	lower := strings.ToLower(url)
+	for _, scheme := range []string{"http://", "https://", "mailto:"} {
+		if strings.HasPrefix(lower, scheme) {
+			return url
+		}
+	}
+	return ""
+}
+
+// encode turns UTF-8 text into the core fonts' Windows-1252: characters it lacks become "?",
+// tabs four spaces, and other control characters are dropped.
+func encode(s string) string {
+	m := cp1252()
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case c == '\t':
+			b = append(b, "    "...)
+		case c == '\n':
+			b = append(b, '\n')
+		case c < 0x20 || c == 0x7f:
+		case c < 0x80:
+			b = append(b, byte(c))
+		default:
+			if e, ok := m[c]; ok {
+				b = append(b, e)
+			} else {
+				b = append(b, '?')
+			}
+		}
+	}
+	return string(b)
+}
+
+// utf16Text is text for a PDF text string outside content streams (outline entries): UTF-16BE
+// with its byte order mark, so any character shows.
+func utf16Text(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	u := utf16.Encode([]rune(s))
+	b := make([]byte, 2, 2+2*len(u))
+	b[0], b[1] = 0xFE, 0xFF
+	for _, c := range u {
+		b = append(b, byte(c>>8), byte(c))
+	}
+	return string(b)
+}
