@@ -36,6 +36,7 @@ type Options struct {
 
 // translatorTimeout bounds one request to the translator.
 const translatorTimeout = 2 * time.Minute
+
 // embeddedSpec is the spec compiled into the binary, loaded once: every Handler (one per test
 // server) shares it, read-only.
 var embeddedSpec = sync.OnceValues(gen.GetSwagger)
