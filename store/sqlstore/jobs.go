@@ -104,7 +104,7 @@ func (s *Store) Setting(ctx context.Context, key string) (string, error) {
 // EnsureSetting stores value under key unless the key has one, and returns the stored value.
 func (s *Store) EnsureSetting(ctx context.Context, key, value string) (string, error) {
 	err := s.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`, key, value); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING`, key, value); err != nil {
 			return fmt.Errorf("store: unable to store setting: %w", err)
 		}
 		return nil
