@@ -26,9 +26,15 @@ run: build
 vet:
 	$(GO) vet $(TAGS) ./...
 
-test: vet test-go test-compat
+# make test runs everything on SQLite and on a throwaway PostgreSQL 15 cluster (Debian's
+# postgresql package), started here and removed at the end whatever the outcome: the Go tests
+# with QUIRE_TEST_POSTGRES_URL set (the conformance suite and the two-node test use it), then the
+# compat suite against `quire serve` on each backend, in parallel.
+test: vet compat-deps
+	bash testdata/postgres/with-cluster.sh $(MAKE) --no-print-directory test-go test-compat
 
-# The Go tests read GitBook's published spec from the compat suite's npm packages.
+# The Go tests read GitBook's published spec from the compat suite's npm packages. Without
+# QUIRE_TEST_POSTGRES_URL the PostgreSQL tests skip.
 test-go: compat-deps
 	$(GO) test $(TAGS) -count=1 ./...
 
@@ -37,8 +43,8 @@ compat-deps: testdata/compat/node_modules/.package-lock.json
 testdata/compat/node_modules/.package-lock.json: testdata/compat/package-lock.json
 	npm ci --prefix testdata/compat --no-audit --no-fund
 
-test-compat:
-	bash testdata/compat/run.sh
+test-compat: build
+	QUIRE_BIN=$(CURDIR)/bin/quire bash testdata/compat/run-all.sh
 
 # The store benchmarks include the content model's figures (issue 9): BenchmarkRevisions5000Pages
 # and BenchmarkRevisions20000Pages ingest a space and print ingest rate, batch, merge, listPages,
