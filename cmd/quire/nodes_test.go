@@ -219,3 +219,102 @@ func TestTwoNodesOnOneDatabase(t *testing.T) {
 		}
 	})
 }
+
+// kill -9 of one node under write load on both loses no acknowledged write, and the other node
+// keeps serving meanwhile.
+func TestNodeKilledUnderWriteLoad(t *testing.T) {
+	db := freshPostgres(t)
+	token := mustCreateUser(t, db)
+	victim, a := startQuire(t, db)
+	_, b := startQuire(t, db)
+	orgID := mustCall(t, http.StatusCreated, "POST", b+"/v1/orgs", token, map[string]any{"title": "Acme"})["id"].(string)
+
+	var mu sync.Mutex
+	acked := map[string]string{} // collection id -> title
+	survivorFailures := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		node := []string{a, b}[w%2]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ctx.Err() == nil; i++ {
+				title := fmt.Sprintf("w%d-%d", w, i)
+				status, c := call(t, "POST", node+"/v1/orgs/"+orgID+"/collections", token, map[string]any{"title": title})
+				mu.Lock()
+				if status == http.StatusCreated {
+					acked[c["id"].(string)] = title
+				} else if node == b {
+					survivorFailures++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(700 * time.Millisecond)
+	victim.Process.Kill() // SIGKILL, in the middle of its writers' requests
+	victim.Wait()
+	time.Sleep(500 * time.Millisecond) // the survivor goes on taking writes
+	cancel()
+	wg.Wait()
+	if len(acked) < 8 {
+		t.Fatalf("only %d writes were acknowledged", len(acked))
+	}
+	if survivorFailures > 0 {
+		t.Fatalf("the surviving node failed %d writes", survivorFailures)
+	}
+	for id, title := range acked {
+		c := mustCall(t, http.StatusOK, "GET", b+"/v1/collections/"+id, token, nil)
+		if c["title"] != title {
+			t.Fatalf("acknowledged collection %s reads %v, want %q", id, c["title"], title)
+		}
+	}
+	t.Logf("%d acknowledged writes all read back on the surviving node after kill -9 of the other", len(acked))
+}
+
+// Connections lost while serving: requests answer 503 in the error shape (never 500), and the
+// pool reconnects, so service resumes by itself.
+func TestLostConnectionsAnswer503(t *testing.T) {
+	db := freshPostgres(t)
+	token := mustCreateUser(t, db)
+	_, node := startQuire(t, db)
+	orgID := mustCall(t, http.StatusCreated, "POST", node+"/v1/orgs", token, map[string]any{"title": "Acme"})["id"].(string)
+	admin, err := sql.Open("pgx", os.Getenv("QUIRE_TEST_POSTGRES_URL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	u, _ := url.Parse(db)
+	name := u.Path[1:]
+	ok, unavailable := 0, 0
+	for round := 0; round < 5; round++ {
+		// Cut every connection the node holds to its database.
+		if _, err := admin.Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			status, body := call(t, "POST", node+"/v1/orgs/"+orgID+"/collections", token, map[string]any{"title": fmt.Sprintf("r%d-%d", round, i)})
+			switch status {
+			case http.StatusCreated:
+				ok++
+			case http.StatusServiceUnavailable:
+				e, _ := body["error"].(map[string]any)
+				if e == nil || e["code"] != float64(503) {
+					t.Fatalf("503 without the error shape: %v", body)
+				}
+				unavailable++
+			default:
+				t.Fatalf("after lost connections: %d %v, want 201 or 503", status, body)
+			}
+		}
+	}
+	if ok == 0 {
+		t.Fatal("no write succeeded after the connections were cut: the pool did not reconnect")
+	}
+	t.Logf("%d writes acknowledged, %d answered 503 around the cuts", ok, unavailable)
+	list := mustCall(t, http.StatusOK, "GET", node+"/v1/orgs/"+orgID+"/collections", token, nil)
+	if int(list["count"].(float64)) != ok {
+		t.Fatalf("%d collections stored, %d acknowledged", int(list["count"].(float64)), ok)
+	}
+}
