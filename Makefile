@@ -49,9 +49,11 @@ test-compat: build
 # The store benchmarks include the content model's figures (issue 9): BenchmarkRevisions5000Pages
 # and BenchmarkRevisions20000Pages ingest a space and print ingest rate, batch, merge, listPages,
 # page read latencies and database size; `make bench-revisions` runs only those.
+# The GET-path ratio is measured on SQLite, then on a throwaway PostgreSQL cluster, one line each.
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
 	bash testdata/bench/load.sh
+	bash testdata/postgres/with-cluster.sh bash -c 'BENCH_DB=$$(bash testdata/postgres/cluster.sh createdb "$$QUIRE_TEST_POSTGRES_URL" quire_bench) bash testdata/bench/load.sh'
 
 bench-revisions:
 	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/sqlite/ | grep -E 'pages:|^Benchmark|^ok'
