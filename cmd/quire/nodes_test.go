@@ -231,7 +231,7 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 
 	var mu sync.Mutex
 	acked := map[string]string{} // collection id -> title
-	survivorFailures := 0
+	var survivorFailures []string
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for w := 0; w < 8; w++ {
@@ -246,7 +246,7 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 				if status == http.StatusCreated {
 					acked[c["id"].(string)] = title
 				} else if node == b {
-					survivorFailures++
+					survivorFailures = append(survivorFailures, fmt.Sprintf("%d %v", status, c))
 				}
 				mu.Unlock()
 			}
@@ -261,8 +261,8 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 	if len(acked) < 8 {
 		t.Fatalf("only %d writes were acknowledged", len(acked))
 	}
-	if survivorFailures > 0 {
-		t.Fatalf("the surviving node failed %d writes", survivorFailures)
+	if len(survivorFailures) > 0 {
+		t.Fatalf("the surviving node failed %d writes: %v", len(survivorFailures), survivorFailures)
 	}
 	for id, title := range acked {
 		c := mustCall(t, http.StatusOK, "GET", b+"/v1/collections/"+id, token, nil)

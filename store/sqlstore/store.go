@@ -179,25 +179,33 @@ type Tx struct {
 }
 
 // maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
-const maxWriteAttempts = 8
+const maxWriteAttempts = 12
+
+// contendedAttempt is the attempt from which a PostgreSQL write that keeps losing takes the
+// writers' advisory lock exclusively (every other write holds it shared for its transaction): it
+// then runs alone, as every write does on SQLite, and cannot lose again, so heavy contention
+// degrades to one write at a time instead of to failures.
+const contendedAttempt = 3
+
+// writersLock is the advisory lock key of contended writes.
+const writersLock = 0x71756973
 
 // write runs fn in a write transaction and commits it when fn returns nil. On SQLite the one
 // writer connection serialises writes. On PostgreSQL the transaction is SERIALIZABLE, so the
 // read-modify-write of fn behaves as if it ran alone (gapless numbers, unique slugs, one merge
-// of a space at a time); one that loses to a concurrent transaction is rolled back and fn runs
-// again, a bounded number of times.
+// of a space at a time); one that loses to a concurrent transaction (SQLSTATE 40001, 40P01) is
+// rolled back and fn runs again after a short jittered pause, a bounded number of times.
 func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 	if !s.d.postgres {
-		return s.writeOnce(ctx, nil, fn)
+		return s.writeOnce(ctx, nil, false, fn)
 	}
 	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
 	for attempt := 1; ; attempt++ {
-		err := s.writeOnce(ctx, opts, fn)
+		err := s.writeOnce(ctx, opts, attempt >= contendedAttempt, fn)
 		if err == nil || !retryable(err) || attempt == maxWriteAttempts {
 			return err
 		}
-		// Back off a little, growing and jittered, so the contenders do not meet again at once.
-		wait := time.Duration(attempt*attempt) * time.Millisecond * time.Duration(1+rand.IntN(4))
+		wait := time.Duration(1+rand.IntN(min(attempt*attempt, 25)*2)) * time.Millisecond
 		select {
 		case <-ctx.Done():
 			return err
@@ -206,10 +214,31 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 }
 
-func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, fn func(tx *Tx) error) error {
-	sqlTx, err := s.writer.BeginTx(ctx, opts)
+func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bool, fn func(tx *Tx) error) error {
+	begin := s.writer.BeginTx
+	if contended {
+		// The lock is taken on the connection before the transaction begins: a transaction's
+		// snapshot dates from its first statement, and one taken while waiting would be stale.
+		conn, err := s.writer.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("store: unable to begin: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, writersLock); err != nil {
+			return fmt.Errorf("store: unable to begin: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, writersLock)
+		begin = conn.BeginTx
+	}
+	sqlTx, err := begin(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin: %w", err)
+	}
+	if s.d.postgres && !contended {
+		if _, err := sqlTx.ExecContext(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, writersLock); err != nil {
+			sqlTx.Rollback()
+			return fmt.Errorf("store: unable to begin: %w", err)
+		}
 	}
 	tx := &Tx{txConn: txConn{Tx: sqlTx, d: s.d}, now: s.Now().UTC()}
 	if err := fn(tx); err != nil {
