@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -83,5 +84,44 @@ func TestJobsRunOnceAcrossNodes(t *testing.T) {
 	}
 	if pending[jobs.PurgeDeletedSpaces] != 1 {
 		t.Fatalf("pending jobs %v: want one purge job for both nodes", pending)
+	}
+}
+
+// Nodes starting together on an empty database apply the migrations once: the advisory lock
+// makes the others wait, then find them recorded.
+func TestNodesStartingTogetherMigrateOnce(t *testing.T) {
+	admin := os.Getenv("QUIRE_TEST_POSTGRES_URL")
+	if admin == "" {
+		t.Skip("QUIRE_TEST_POSTGRES_URL is not set: this test needs a PostgreSQL cluster (make test starts one)")
+	}
+	dsn := FreshDatabase(t, admin)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	stores := make([]*Store, 4)
+	for i := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = Open(context.Background(), dsn)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		t.Cleanup(func() { stores[i].Close() })
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n, distinct int
+	if err := db.QueryRow(`SELECT count(*), count(DISTINCT name) FROM schema_migrations`).Scan(&n, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 || n != distinct {
+		t.Fatalf("schema_migrations holds %d rows for %d migrations", n, distinct)
 	}
 }
