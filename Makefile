@@ -26,9 +26,15 @@ run: build
 vet:
 	$(GO) vet $(TAGS) ./...
 
-test: vet test-go test-compat
+# make test runs everything on SQLite and on a throwaway PostgreSQL 15 cluster (Debian's
+# postgresql package), started here and removed at the end whatever the outcome: the Go tests
+# with QUIRE_TEST_POSTGRES_URL set (the conformance suite and the two-node test use it), then the
+# compat suite against `quire serve` on each backend, in parallel.
+test: vet compat-deps
+	bash testdata/postgres/with-cluster.sh $(MAKE) --no-print-directory test-go test-compat
 
-# The Go tests read GitBook's published spec from the compat suite's npm packages.
+# The Go tests read GitBook's published spec from the compat suite's npm packages. Without
+# QUIRE_TEST_POSTGRES_URL the PostgreSQL tests skip.
 test-go: compat-deps
 	$(GO) test $(TAGS) -count=1 ./...
 
@@ -37,15 +43,18 @@ compat-deps: testdata/compat/node_modules/.package-lock.json
 testdata/compat/node_modules/.package-lock.json: testdata/compat/package-lock.json
 	npm ci --prefix testdata/compat --no-audit --no-fund
 
-test-compat:
-	bash testdata/compat/run.sh
+test-compat: build
+	QUIRE_BIN=$(CURDIR)/bin/quire bash testdata/compat/run-all.sh
 
 # The store benchmarks include the content model's figures (issue 9): BenchmarkRevisions5000Pages
 # and BenchmarkRevisions20000Pages ingest a space and print ingest rate, batch, merge, listPages,
 # page read latencies and database size; `make bench-revisions` runs only those.
+# Then the same figures on a throwaway PostgreSQL cluster: the 20,000-page content model
+# (BenchmarkRevisions20000PagesPostgres) and the GET-path ratio; each line names its backend.
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
 	bash testdata/bench/load.sh
+	bash testdata/postgres/with-cluster.sh bash -c '$(GO) test $(TAGS) -run "^$$" -bench "Revisions20000PagesPostgres" -benchtime 1x -v ./store/sqlstore/ | grep -E "pages:|^Benchmark|^ok" && BENCH_DB=$$(bash testdata/postgres/cluster.sh createdb "$$QUIRE_TEST_POSTGRES_URL" quire_bench) bash testdata/bench/load.sh'
 
 # Conversations (issue 16): BenchmarkConversationsAnalyse10000 (internal/jobs) ingests 10,000
 # conversations through the store and runs the one analysis job they queue, reporting the seconds of

@@ -39,7 +39,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	status, msg := apiError(c.Request(), err)
-	if status == http.StatusInternalServerError {
+	if status == http.StatusInternalServerError && databaseUnavailable(err) {
+		status, msg = http.StatusServiceUnavailable, "The database is unavailable; try again shortly."
+	}
+	if status >= http.StatusInternalServerError {
 		s.Log.ErrorContext(c.Request().Context(), "internal error", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
 	var body gen.Error

@@ -107,7 +107,8 @@ type Orgs interface {
 
 // Jobs is the durable job queue and the settings the runner keeps.
 type Jobs interface {
-	// DueJobs returns up to limit pending jobs whose time has come, oldest first.
+	// DueJobs claims up to limit pending jobs whose time has come, oldest first: no other
+	// runner gets them until FinishJob records their outcome or a lease runs out.
 	DueJobs(ctx context.Context, limit int) ([]Job, error)
 	// EnqueueJob schedules a job to run at runAt.
 	EnqueueJob(ctx context.Context, kind string, payload string, runAt time.Time) error

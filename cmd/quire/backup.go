@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/quire-docs/quire/store/postgres"
 	"github.com/quire-docs/quire/store/sqlite"
 )
 
@@ -19,6 +20,9 @@ func backup(args []string) error {
 	to := fs.String("to", "", "the backup file to write (must not exist)")
 	if err := parseWithEnv(fs, args); err != nil {
 		return err
+	}
+	if postgres.IsURL(*dbPath) {
+		return errPostgresBackup
 	}
 	if *to == "" {
 		return errors.New("--to is required")
@@ -54,6 +58,9 @@ func restore(args []string) error {
 	dbPath := fs.String("db", "./quire.db", "where the database is to be (must not exist)")
 	if err := parseWithEnv(fs, args); err != nil {
 		return err
+	}
+	if postgres.IsURL(*dbPath) {
+		return errPostgresBackup
 	}
 	if *from == "" {
 		return errors.New("--from is required")

@@ -12,7 +12,6 @@ import (
 	"io"
 
 	"github.com/quire-docs/quire/store"
-	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // demoEmail marks the demo: a database holding its user already has the demo.
@@ -30,13 +29,13 @@ type demoResult struct {
 // to run twice on one database.
 func demo(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file (created if missing)")
+	dbPath := fs.String("db", "./quire.db", dbUsage)
 	baseURL := fs.String("base-url", "http://127.0.0.1:8080", "the URL `quire serve` will be reached at, for the links printed")
 	if err := parseWithEnv(fs, args); err != nil {
 		return err
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, *dbPath)
+	st, err := openStore(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

@@ -10,13 +10,12 @@ import (
 
 	"github.com/quire-docs/quire/internal/gitsync"
 	"github.com/quire-docs/quire/store"
-	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // exportSpace writes a space's current revision in GitBook's Git Sync layout.
 func exportSpace(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file")
+	dbPath := fs.String("db", "./quire.db", dbUsage)
 	spaceID := fs.String("space", "", "the space to export")
 	to := fs.String("to", "", "the directory to write (empty or absent)")
 	if err := parseWithEnv(fs, args); err != nil {
@@ -27,7 +26,7 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, *dbPath)
+	st, err := openStore(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/quire-docs/quire/internal/gitsync"
 	"github.com/quire-docs/quire/store"
-	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // importSpace reads a directory in Git Sync layout into a space through one change request,
@@ -20,7 +19,7 @@ import (
 // the space it created (or archives the change request of an existing space).
 func importSpace(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file")
+	dbPath := fs.String("db", "./quire.db", dbUsage)
 	orgID := fs.String("org", "", "the organization to import into")
 	from := fs.String("from", "", "the directory to read")
 	spaceID := fs.String("space", "", "an existing space to add the pages to (default: a new space)")
@@ -41,7 +40,7 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 		return errors.New("nothing imported: the table of contents lists no pages")
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, *dbPath)
+	st, err := openStore(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,6 @@ import (
 	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
-	"github.com/quire-docs/quire/store/sqlite"
 )
 
 func main() {
@@ -103,7 +102,7 @@ func parseServe(args []string) (serveConfig, error) {
 	var c serveConfig
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.StringVar(&c.db, "db", "./quire.db", "SQLite database file (created if missing)")
+	fs.StringVar(&c.db, "db", "./quire.db", dbUsage)
 	fs.StringVar(&c.baseURL, "base-url", "", "absolute URL quire is reached at (default http://ADDR)")
 	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token; 0 turns limiting off")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
@@ -141,7 +140,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	st, err := sqlite.Open(ctx, cfg.db)
+	st, err := openStore(ctx, cfg.db)
 	if err != nil {
 		return err
 	}
@@ -304,7 +303,7 @@ var errHelpShown = errors.New("help shown")
 
 func createUser(args []string) error {
 	fs := flag.NewFlagSet("users create", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file")
+	dbPath := fs.String("db", "./quire.db", dbUsage)
 	email := fs.String("email", "", "the user's email (counts as verified)")
 	name := fs.String("name", "", "the user's display name")
 	if err := parseWithEnv(fs, args); err != nil {
@@ -314,7 +313,7 @@ func createUser(args []string) error {
 		return errors.New("--email and --name are required")
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, *dbPath)
+	st, err := openStore(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

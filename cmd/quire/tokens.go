@@ -8,15 +8,13 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/quire-docs/quire/store/sqlite"
 )
 
 // tokens administers API tokens: several named tokens per user, listed with their last use,
 // revocable. A revoked token stops working within 10 seconds in a running quire (its token cache).
 func tokens(verb string, args []string) error {
 	fs := flag.NewFlagSet("tokens "+verb, flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file")
+	dbPath := fs.String("db", "./quire.db", dbUsage)
 	var email, name *string
 	switch verb {
 	case "create":
@@ -38,7 +36,7 @@ func tokens(verb string, args []string) error {
 		return errors.New("usage: quire tokens revoke --db PATH ID")
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, *dbPath)
+	st, err := openStore(ctx, *dbPath)
 	if err != nil {
 		return err
 	}

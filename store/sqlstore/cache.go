@@ -12,6 +12,11 @@ import (
 // coarse, but exact, and reads of hot, rarely written rows (a space fetched by its readers) stop
 // touching SQLite. Only this process writes the content tables (the `users create` command writes
 // users and tokens, which no cached read includes).
+//
+// On PostgreSQL several nodes write, and this process does not see their commits: the cache is
+// off there. Invalidating it through LISTEN/NOTIFY was the alternative, but a notification
+// arrives after the commit it announces, so a read on another node in between would still be
+// served stale; the query it saves is one indexed row.
 
 type versionedCache[V any] struct {
 	mu      sync.Mutex

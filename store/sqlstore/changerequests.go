@@ -273,7 +273,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 			revision, formatTime(tx.now), cr.ID); err != nil {
 			return fmt.Errorf("store: unable to update change request: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
 			cr.ID, userID); err != nil {
 			return fmt.Errorf("store: unable to record contributor: %w", err)
 		}

@@ -70,7 +70,7 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 	if err != nil {
 		return store.List[*store.Collection]{}, err
 	}
-	where := `c.organization_id = ?1 AND (?2 OR c.parent_id IS NULL)`
+	where := `c.organization_id = ?1 AND (?2 = 1 OR c.parent_id IS NULL)`
 	args := []any{orgID, nested}
 	var count int
 	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM collections c WHERE `+where, args...).Scan(&count); err != nil {
@@ -80,7 +80,7 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 		where += ` AND (c.created_at, c.id) > (?3, ?4)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?3 IS NULL AND ?4 IS NULL`
+		where += ` AND CAST(?3 AS TEXT) IS NULL AND CAST(?4 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)
@@ -155,7 +155,7 @@ func (s *Store) UpdateCollection(ctx context.Context, id string, upd store.Colle
 
 // subtree is a recursive CTE of a collection (?1) and all collections under it.
 const subtree = `WITH RECURSIVE sub(id) AS (
-	SELECT ?1 UNION ALL SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)`
+	SELECT id FROM collections WHERE id = ?1 UNION ALL SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)`
 
 // subtreeSpaces lists the live spaces in a collection and the collections under it.
 func subtreeSpaces(ctx context.Context, tx *Tx, id string) ([]string, error) {

@@ -161,7 +161,7 @@ func (s *Store) fillComments(ctx context.Context, comments []*store.Comment) err
 	rows, err := s.reader.QueryContext(ctx, `SELECT x.comment_id, count(*), max(COALESCE(x.edited_at, x.posted_at)), `+userColumns+`
 		FROM comment_replies x JOIN users u ON u.id = x.posted_by
 		WHERE x.comment_id IN (SELECT value FROM json_each(?))
-		GROUP BY x.comment_id, x.posted_by ORDER BY 3 DESC`, jsonStrings(ids))
+		GROUP BY x.comment_id, u.id ORDER BY 3 DESC`, jsonStrings(ids))
 	if err != nil {
 		return fmt.Errorf("store: unable to load repliers: %w", err)
 	}
@@ -230,8 +230,8 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 // react adds and removes a user's reactions on a comment (reply "") or a reply.
 func react(ctx context.Context, tx *Tx, commentID, replyID, userID string, added, removed []string) error {
 	for _, e := range added {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO comment_reactions (comment_id, reply_id, emoji, user_id, reacted_at)
-			VALUES (?, ?, ?, ?, ?)`, commentID, replyID, e, userID, formatTime(tx.now)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO comment_reactions (comment_id, reply_id, emoji, user_id, reacted_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, commentID, replyID, e, userID, formatTime(tx.now)); err != nil {
 			return fmt.Errorf("store: unable to add reaction: %w", err)
 		}
 	}

@@ -40,25 +40,50 @@ func (s *Store) EnsureJob(ctx context.Context, kind string) error {
 	})
 }
 
-// DueJobs returns up to limit pending jobs whose time has come, oldest first.
+// jobLease is how long a claimed job stays out of other runners' reach: a runner that dies
+// before it records the outcome leaves the job to be claimed again once the lease runs out.
+const jobLease = 10 * time.Minute
+
+// DueJobs claims up to limit pending jobs whose time has come, oldest first: their run_at moves
+// a lease ahead, so no other runner (another node on PostgreSQL) claims them meanwhile; FinishJob
+// records the outcome. On PostgreSQL the rows are taken FOR UPDATE SKIP LOCKED, so runners of
+// several nodes claiming at once each take other jobs instead of waiting on each other.
 func (s *Store) DueJobs(ctx context.Context, limit int) ([]store.Job, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, kind, payload, run_at, attempts FROM jobs
-		WHERE state = 'pending' AND run_at <= ? ORDER BY run_at, id LIMIT ?`, formatTime(s.Now()), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find due jobs: %w", err)
-	}
-	defer rows.Close()
 	var out []store.Job
-	for rows.Next() {
-		var j store.Job
-		var runAt string
-		if err := rows.Scan(&j.ID, &j.Kind, &j.Payload, &runAt, &j.Attempts); err != nil {
-			return nil, fmt.Errorf("store: unable to find due jobs: %w", err)
+	err := s.write(ctx, func(tx *Tx) error {
+		out = nil
+		q := `SELECT id, kind, payload, run_at, attempts FROM jobs
+			WHERE state = 'pending' AND run_at <= ? ORDER BY run_at, id LIMIT ?`
+		if tx.d.postgres {
+			q += ` FOR UPDATE SKIP LOCKED`
 		}
-		j.RunAt = parseTime(runAt)
-		out = append(out, j)
-	}
-	return out, rows.Err()
+		rows, err := tx.QueryContext(ctx, q, formatTime(tx.now), limit)
+		if err != nil {
+			return fmt.Errorf("store: unable to find due jobs: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var j store.Job
+			var runAt string
+			if err := rows.Scan(&j.ID, &j.Kind, &j.Payload, &runAt, &j.Attempts); err != nil {
+				return fmt.Errorf("store: unable to find due jobs: %w", err)
+			}
+			j.RunAt = parseTime(runAt)
+			out = append(out, j)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store: unable to find due jobs: %w", err)
+		}
+		rows.Close()
+		for _, j := range out {
+			if _, err := tx.ExecContext(ctx, `UPDATE jobs SET run_at = ?, updated_at = ? WHERE id = ?`,
+				formatTime(tx.now.Add(jobLease)), formatTime(tx.now), j.ID); err != nil {
+				return fmt.Errorf("store: unable to claim job: %w", err)
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // FinishJob records a job's outcome. A job that failed is retried at retryAt until maxAttempts,
@@ -104,7 +129,7 @@ func (s *Store) Setting(ctx context.Context, key string) (string, error) {
 // EnsureSetting stores value under key unless the key has one, and returns the stored value.
 func (s *Store) EnsureSetting(ctx context.Context, key, value string) (string, error) {
 	err := s.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`, key, value); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING`, key, value); err != nil {
 			return fmt.Errorf("store: unable to store setting: %w", err)
 		}
 		return nil

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 
@@ -128,7 +127,7 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f store.LinkFi
 	}
 	var links []store.Link
 	var pages, files map[string]bool
-	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+	if err := s.snapshot(ctx, func(tx *txConn) (err error) {
 		links, pages, files, err = revisionLinks(ctx, tx, revisionID)
 		return err
 	}); err != nil {
@@ -182,7 +181,7 @@ func (s *Store) FindLinks(ctx context.Context, revisionID string, f store.LinkFi
 func (s *Store) CountLinksBrokenSince(ctx context.Context, revisionID, baseID string) (int, error) {
 	var links, baseLinks []store.Link
 	var pages, files, basePages, baseFiles map[string]bool
-	if err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+	if err := s.snapshot(ctx, func(tx *txConn) (err error) {
 		if links, pages, files, err = revisionLinks(ctx, tx, revisionID); err != nil {
 			return err
 		}

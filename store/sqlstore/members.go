@@ -130,7 +130,7 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f store.MemberFil
 func checkNotLastAdmin(ctx context.Context, tx *Tx, orgID, userID string) error {
 	var isAdmin, others int
 	err := tx.QueryRowContext(ctx, `SELECT
-		EXISTS (SELECT 1 FROM members WHERE organization_id = ?1 AND user_id = ?2 AND role = 'admin'),
+		(SELECT count(*) FROM members WHERE organization_id = ?1 AND user_id = ?2 AND role = 'admin'),
 		(SELECT count(*) FROM members WHERE organization_id = ?1 AND user_id != ?2 AND role = 'admin')`,
 		orgID, userID).Scan(&isAdmin, &others)
 	if err != nil {
@@ -240,8 +240,8 @@ func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *store.Use
 		if allowed == 0 || !u.EmailVerified {
 			return store.NotFound("Organization")
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO members (organization_id, user_id, role, joined_at)
-			SELECT id, ?, default_role, ? FROM organizations WHERE id = ?`, u.ID, formatTime(tx.now), orgID); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO members (organization_id, user_id, role, joined_at)
+			SELECT id, ?, default_role, ? FROM organizations WHERE id = ? ON CONFLICT DO NOTHING`, u.ID, formatTime(tx.now), orgID); err != nil {
 			return fmt.Errorf("store: unable to join organization: %w", err)
 		}
 		return nil

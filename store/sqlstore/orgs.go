@@ -9,14 +9,12 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/store"
-
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 const orgColumns = `o.id, o.title, o.hostname, o.type, o.default_role, o.default_content_site, o.logo,
 	o.sso, o.ai, o.invite_links, o.merge_rules, o.created_at,
-	(SELECT json_group_array(domain) FROM (SELECT d.domain FROM organization_email_domains d
-		WHERE d.organization_id = o.id ORDER BY d.position))`
+	(SELECT COALESCE(json_group_array(domain), '[]') FROM (SELECT d.domain FROM organization_email_domains d
+		WHERE d.organization_id = o.id ORDER BY d.position) AS ds)`
 
 // orgCallerColumns follow orgColumns where the caller is known (bound as the first argument).
 const orgCallerColumns = `, m.user_id IS NOT NULL, m.role,
@@ -190,8 +188,7 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 		}
 		if upd.Hostname != nil {
 			if e := set("hostname", strings.ToLower(*upd.Hostname)); e != nil {
-				var se sqlite3.Error
-				if errors.As(e, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+				if uniqueViolation(e) {
 					return store.ErrorAt(store.ECONFLICT, "hostname", "%q is taken by another organization", *upd.Hostname)
 				}
 				err = errors.Join(err, e)

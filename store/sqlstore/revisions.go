@@ -56,7 +56,7 @@ import (
 // FindRevision returns a revision of a space with its pages (without bodies).
 func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*store.Revision, error) {
 	var r *store.Revision
-	err := s.snapshot(ctx, func(tx *sql.Tx) (err error) {
+	err := s.snapshot(ctx, func(tx *txConn) (err error) {
 		r, err = findRevision(ctx, tx, spaceID, id, &s.versions)
 		return err
 	})
@@ -64,13 +64,17 @@ func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*store.Re
 }
 
 // snapshot runs reads in one read transaction, so they see one state of the database.
-func (s *Store) snapshot(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.reader.BeginTx(ctx, nil)
+func (s *Store) snapshot(ctx context.Context, fn func(tx *txConn) error) error {
+	var opts *sql.TxOptions
+	if s.d.postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	tx, err := s.reader.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin a read: %w", err)
 	}
 	defer tx.Rollback()
-	return fn(tx)
+	return fn(&txConn{Tx: tx, d: s.d})
 }
 
 // findRevision reads a revision; cache (nil inside a write transaction, whose rows are not

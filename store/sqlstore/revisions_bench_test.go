@@ -61,13 +61,31 @@ func percentile(d []time.Duration, p float64) float64 {
 }
 
 func benchRevisions(b *testing.B, n int) {
-	ctx := context.Background()
 	dir := b.TempDir()
-	st, err := OpenSQLite(ctx, filepath.Join(dir, "quire.db"))
+	st, err := OpenSQLite(context.Background(), filepath.Join(dir, "quire.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	benchRevisionsOn(b, st, n, func() int64 {
+		if _, err := st.writer.ExecContext(context.Background(), `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			b.Fatal(err)
+		}
+		var size int64
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil {
+				size += info.Size()
+			}
+		}
+		return size
+	})
+}
+
+// benchRevisionsOn ingests n pages into a store and prints the content model's figures; size
+// answers the database's size on disk.
+func benchRevisionsOn(b *testing.B, st *Store, n int, dbSize func() int64) {
+	ctx := context.Background()
 	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
 	if _, err := st.CreateUser(ctx, u); err != nil {
 		b.Fatal(err)
@@ -193,19 +211,14 @@ func benchRevisions(b *testing.B, n int) {
 	oldID, oldPath := reads(oldRevision, old.Pages)
 	crID, crPath := reads(openCR.RevisionID, rev.Pages)
 
-	if _, err := st.writer.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		b.Fatal(err)
+	size := dbSize()
+	backend := "SQLite"
+	if st.d.postgres {
+		backend = "PostgreSQL"
 	}
-	var size int64
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil {
-			size += info.Size()
-		}
-	}
-	b.Logf("%d pages: ingest %.0f pages/s (%.0f pages per CPU-second), batch of 50 p50 %.1f ms, merge of 10 p50 %.1f ms (p95 %.1f), listPages p50 %.1f p95 %.1f ms (first %.1f ms), db %.1f MiB; "+
+	b.Logf("%s, %d pages: ingest %.0f pages/s (%.0f pages per CPU-second), batch of 50 p50 %.1f ms, merge of 10 p50 %.1f ms (p95 %.1f), listPages p50 %.1f p95 %.1f ms (first %.1f ms), db %.1f MiB; "+
 		"reads p95 by id/path: current %.2f/%.2f ms, old %.2f/%.2f ms, change request %.2f/%.2f ms",
-		n, float64(n)/ingest.Seconds(), float64(n)/ingestCPU.Seconds(), percentile(batchTimes, 0.5), percentile(mergeTimes, 0.5), percentile(mergeTimes, 0.95), percentile(listTimes, 0.5), percentile(listTimes, 0.95),
+		backend, n, float64(n)/ingest.Seconds(), float64(n)/ingestCPU.Seconds(), percentile(batchTimes, 0.5), percentile(mergeTimes, 0.5), percentile(mergeTimes, 0.95), percentile(listTimes, 0.5), percentile(listTimes, 0.95),
 		float64(listTimes[0])/float64(time.Millisecond), float64(size)/(1<<20), curID, curPath, oldID, oldPath, crID, crPath)
 	for b.Loop() {
 		// The figures above are the benchmark: one ingest is the unit measured.

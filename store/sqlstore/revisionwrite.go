@@ -85,12 +85,8 @@ func lineFor(ctx context.Context, tx *Tx, w revisionWrite) (line, seq int64, app
 	if w.owner != "" {
 		owner = w.owner
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO lines (space_id, parent_id, parent_seq, change_request_id, head) VALUES (?, ?, ?, ?, 1)`,
+	line, err = tx.insertID(ctx, `INSERT INTO lines (space_id, parent_id, parent_seq, change_request_id, head) VALUES (?, ?, ?, ?, 1)`,
 		w.spaceID, parent, parentSeq, owner)
-	if err != nil {
-		return 0, 0, false, fmt.Errorf("store: unable to write revision: %w", err)
-	}
-	line, err = res.LastInsertId()
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("store: unable to write revision: %w", err)
 	}
@@ -115,12 +111,12 @@ func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) err
 
 // writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line.
 func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*store.RevisionPage) error {
-	insBody, err := tx.PrepareContext(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
+	insBody, err := tx.prepareInsert(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
 	if err != nil {
 		return fmt.Errorf("store: unable to write pages: %w", err)
 	}
 	defer insBody.Close()
-	insPage, err := tx.PrepareContext(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
+	insPage, err := tx.prepareInsert(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
 		parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index,
 		visitor_condition, body_id, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -130,24 +126,19 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 	defer insPage.Close()
 	write := func(p *store.RevisionPage, deleted bool) error {
 		if p.BodyID == 0 {
-			res, err := insBody.ExecContext(ctx, p.Markdown)
-			if err != nil {
-				return fmt.Errorf("store: unable to write page body: %w", err)
-			}
-			if p.BodyID, err = res.LastInsertId(); err != nil {
+			var err error
+			if p.BodyID, err = insBody.insertID(ctx, p.Markdown); err != nil {
 				return fmt.Errorf("store: unable to write page body: %w", err)
 			}
 		}
-		res, err := insPage.ExecContext(ctx, line, p.ID, seq, openSeq, deleted, nullString(p.ParentID), p.Position, p.Title,
+		id, err := insPage.insertID(ctx, line, p.ID, seq, openSeq, deleted, nullString(p.ParentID), p.Position, p.Title,
 			p.Slug, p.Path, nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex,
 			nullString(p.Condition), p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt))
 		if err != nil {
 			return fmt.Errorf("store: unable to write page: %w", err)
 		}
 		if !deleted {
-			if p.Stored.Written, err = res.LastInsertId(); err != nil {
-				return fmt.Errorf("store: unable to write page: %w", err)
-			}
+			p.Stored.Written = id
 		}
 		return nil
 	}

@@ -9,7 +9,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -22,28 +21,6 @@ type indexedPage struct {
 	title  string
 	path   string
 	bodyID int64
-}
-
-// ftsQuery is an FTS5 expression matching all (or, with either, any) of the words, within an
-// organization's scope when org is not empty; with prefix the last word also matches as a prefix,
-// for search as you type.
-func ftsQuery(org string, words []string, either, prefix bool) string {
-	quoted := make([]string, len(words))
-	for i, w := range words {
-		quoted[i] = `"` + w + `"`
-	}
-	if prefix {
-		quoted[len(quoted)-1] += "*"
-	}
-	op := " "
-	if either {
-		op = " OR "
-	}
-	expr := "(" + strings.Join(quoted, op) + ")"
-	if org != "" {
-		expr = `scope : "o` + org + `" AND ` + expr
-	}
-	return expr
 }
 
 // searchCandidates bounds ranking: bm25 needs every match scored, so a query matching more
@@ -156,14 +133,22 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 		return nil, nil, nil
 	}
 	run := func(either, prefix bool) ([]int64, map[int64][]int64, error) {
-		expr := ftsQuery(org, words, either, prefix)
-		titleRank, err := s.searchRows(ctx, `SELECT rowid, rank FROM search_titles WHERE search_titles MATCH ?
-			AND rowid BETWEEN ? AND ? LIMIT ?`, expr, lo>>6, hi>>6, searchCandidates)
+		titleQuery, sectionQuery := sqliteSearchTitles, sqliteSearchSections
+		var expr any = ftsQuery(org, words, either, prefix)
+		var scope []any
+		if s.d.postgres {
+			titleQuery, sectionQuery = pgSearchTitles, pgSearchSections
+			expr = tsQuery(words, either, prefix)
+			scope = []any{""}
+			if org != "" {
+				scope[0] = "o" + org
+			}
+		}
+		titleRank, err := s.searchRows(ctx, titleQuery, append([]any{expr, lo >> 6, hi >> 6, searchCandidates}, scope...)...)
 		if err != nil {
 			return nil, nil, err
 		}
-		sectionRank, err := s.searchRows(ctx, `SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ?
-			AND rowid BETWEEN ? AND ? LIMIT ?`, expr, lo, hi, searchCandidates)
+		sectionRank, err := s.searchRows(ctx, sectionQuery, append([]any{expr, lo, hi, searchCandidates}, scope...)...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -249,7 +234,7 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 	}
 	kj, _ := json.Marshal(keys)
 	rows, err := s.reader.QueryContext(ctx, `SELECT id, space_id, page_id, title, path FROM search_pages
-		WHERE id IN (SELECT value FROM json_each(?))`, string(kj))
+		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(kj))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 	}
@@ -269,7 +254,7 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 	}
 	sj, _ := json.Marshal(sectionIDs)
 	rows, err = s.reader.QueryContext(ctx, `SELECT id, anchor, title, body FROM search_sections
-		WHERE id IN (SELECT value FROM json_each(?))`, string(sj))
+		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(sj))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
 	}

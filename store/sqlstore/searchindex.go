@@ -117,10 +117,10 @@ func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (sta
 func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*store.RevisionPage) error {
 	if len(stale) > 0 {
 		sj, _ := json.Marshal(stale)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT value FROM json_each(?))`, string(sj)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(sj)); err != nil {
 			return fmt.Errorf("store: unable to update the search index: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE id IN (SELECT value FROM json_each(?))`, string(sj)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(sj)); err != nil {
 			return fmt.Errorf("store: unable to update the search index: %w", err)
 		}
 	}
@@ -158,12 +158,17 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 		return fmt.Errorf("store: unable to update the search index: %w", err)
 	}
 	defer insSection.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO search_fts (rowid, title, body, scope) VALUES (?, ?, ?, ?)`)
+	insertSection, insertTitle := sqliteInsertSectionFTS, sqliteInsertTitleFTS
+	text := func(s string) string { return s }
+	if tx.d.postgres {
+		insertSection, insertTitle, text = pgInsertSectionFTS, pgInsertTitleFTS, ftsText
+	}
+	insFTS, err := tx.PrepareContext(ctx, insertSection)
 	if err != nil {
 		return fmt.Errorf("store: unable to update the search index: %w", err)
 	}
 	defer insFTS.Close()
-	insTitle, err := tx.PrepareContext(ctx, `INSERT INTO search_titles (rowid, title, scope) VALUES (?, ?, ?)`)
+	insTitle, err := tx.PrepareContext(ctx, insertTitle)
 	if err != nil {
 		return fmt.Errorf("store: unable to update the search index: %w", err)
 	}
@@ -175,7 +180,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 		if _, err := insPage.ExecContext(ctx, key, spaceID, p.ID, p.Title, p.Path, p.BodyID); err != nil {
 			return fmt.Errorf("store: unable to index page: %w", err)
 		}
-		if _, err := insTitle.ExecContext(ctx, key, p.Title, scope); err != nil {
+		if _, err := insTitle.ExecContext(ctx, key, text(p.Title), scope); err != nil {
 			return fmt.Errorf("store: unable to index page: %w", err)
 		}
 		for i, sec := range store.SplitSections(p.Title, bodies[p.BodyID]) {
@@ -187,7 +192,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 			if i > 0 {
 				title = p.Title + " " + sec.Title
 			}
-			if _, err := insFTS.ExecContext(ctx, id, title, sec.Body, scope); err != nil {
+			if _, err := insFTS.ExecContext(ctx, id, text(title), text(sec.Body), scope); err != nil {
 				return fmt.Errorf("store: unable to index page: %w", err)
 			}
 		}
@@ -197,7 +202,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 
 // searchSpaceKey returns a space's key in the index, giving it one the first time.
 func searchSpaceKey(ctx context.Context, tx *Tx, spaceID string) (int64, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO search_spaces (space_id) VALUES (?)`, spaceID); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search_spaces (space_id) VALUES (?) ON CONFLICT DO NOTHING`, spaceID); err != nil {
 		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
 	}
 	var key int64

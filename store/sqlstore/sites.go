@@ -92,9 +92,9 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter,
 	}
 	// One statement whatever the filters, so it is prepared once.
 	where := `s.organization_id = ?1
-		AND (?2 IS NULL OR EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = s.id AND ss.space_id = ?2))
-		AND (?3 IS NULL OR s.title LIKE ?3 ESCAPE '\')
-		AND (?4 IS NULL OR s.published = ?4)`
+		AND (CAST(?2 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = s.id AND ss.space_id = ?2))
+		AND (CAST(?3 AS TEXT) IS NULL OR s.title LIKE ?3 ESCAPE '\')
+		AND (CAST(?4 AS INTEGER) IS NULL OR s.published = ?4)`
 	var title, published any
 	if f.Title != nil {
 		title = likeContains(*f.Title)
@@ -111,7 +111,7 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter,
 		where += ` AND (s.created_at, s.id) > (?5, ?6)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?5 IS NULL AND ?6 IS NULL`
+		where += ` AND CAST(?5 AS TEXT) IS NULL AND CAST(?6 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)

@@ -50,7 +50,7 @@ func (s *Store) FindSiteSections(ctx context.Context, siteID string, p store.Pag
 		return store.List[*store.SiteSection]{}, fmt.Errorf("store: unable to count sections: %w", err)
 	}
 	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSectionColumns+`, sk.k FROM site_sections sec JOIN sk ON sk.id = sec.id
-		WHERE (?2 IS NULL OR sk.k > ?2) ORDER BY sk.k LIMIT ?3`, siteID, after, p.Size()+1)
+		WHERE (CAST(?2 AS TEXT) IS NULL OR sk.k > ?2) ORDER BY sk.k LIMIT ?3`, siteID, after, p.Size()+1)
 	if err != nil {
 		return store.List[*store.SiteSection]{}, fmt.Errorf("store: unable to list sections: %w", err)
 	}
@@ -131,7 +131,7 @@ func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p stor
 		return store.List[*store.SiteSectionGroup]{}, fmt.Errorf("store: unable to count section groups: %w", err)
 	}
 	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteGroupColumns+`, gk.k FROM site_section_groups g JOIN gk ON gk.id = g.id
-		WHERE (?2 IS NULL OR gk.k > ?2) ORDER BY gk.k LIMIT ?3`, siteID, after, p.Size()+1)
+		WHERE (CAST(?2 AS TEXT) IS NULL OR gk.k > ?2) ORDER BY gk.k LIMIT ?3`, siteID, after, p.Size()+1)
 	if err != nil {
 		return store.List[*store.SiteSectionGroup]{}, fmt.Errorf("store: unable to list section groups: %w", err)
 	}
@@ -173,7 +173,7 @@ func nextSectionPosition(ctx context.Context, tx *Tx, siteID string, parent *str
 	err := tx.QueryRowContext(ctx, `SELECT coalesce(max(p) + 1, 0) FROM (
 		SELECT max(position) AS p FROM site_sections WHERE site_id = ?1 AND group_id IS ?2
 		UNION ALL
-		SELECT max(position) FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2)`, siteID, nullString(parent)).Scan(&pos)
+		SELECT max(position) FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2) AS positions`, siteID, nullString(parent)).Scan(&pos)
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to place section: %w", err)
 	}
@@ -193,7 +193,7 @@ func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *stri
 	}
 	id := store.NewID()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position)
-		VALUES (?1, ?2, ?3, ?4, ?5, NOT EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default), ?6)`,
+		VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default = 1) THEN 0 ELSE 1 END, ?6)`,
 		id, siteID, title, nullString(icon), store.UniquePath(store.Slugify(title), taken), pos); err != nil {
 		return "", fmt.Errorf("store: unable to add section: %w", err)
 	}

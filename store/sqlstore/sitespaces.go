@@ -24,12 +24,12 @@ func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f store.SiteS
 		after = cur[0]
 	}
 	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND (?2 IS NULL OR is_default = ?2)`,
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND (CAST(?2 AS INTEGER) IS NULL OR is_default = ?2)`,
 		siteID, def).Scan(&count); err != nil {
 		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to count site spaces: %w", err)
 	}
 	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSpaceColumns+`, ssk.k`+siteSpaceFrom+` JOIN ssk ON ssk.id = ss.id
-		WHERE ss.site_id = ?1 AND (?2 IS NULL OR ss.is_default = ?2) AND (?3 IS NULL OR ssk.k > ?3)
+		WHERE ss.site_id = ?1 AND (CAST(?2 AS INTEGER) IS NULL OR ss.is_default = ?2) AND (CAST(?3 AS TEXT) IS NULL OR ssk.k > ?3)
 		ORDER BY ssk.k LIMIT ?4`, siteID, def, after, p.Size()+1)
 	if err != nil {
 		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to list site spaces: %w", err)
@@ -83,7 +83,7 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string,
 	var pos float64
 	var first bool
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(position) + 1, 0), NOT EXISTS (SELECT 1 FROM site_spaces
-		WHERE site_id = ?1 AND section_id IS ?2 AND is_default) FROM site_spaces WHERE site_id = ?1 AND section_id IS ?2`,
+		WHERE site_id = ?1 AND section_id IS ?2 AND is_default = 1) FROM site_spaces WHERE site_id = ?1 AND section_id IS ?2`,
 		siteID, nullString(sectionID)).Scan(&pos, &first); err != nil {
 		return "", fmt.Errorf("store: unable to place site space: %w", err)
 	}
@@ -142,11 +142,11 @@ func promoteSiteSpaces(ctx context.Context, tx *Tx, gone []goneDefault) error {
 		return nil
 	}
 	b, _ := json.Marshal(gone)
-	if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET is_default = 1 WHERE id IN (
-		SELECT (SELECT x.id FROM site_spaces x
-			WHERE x.site_id = json_extract(g.value, '$.site') AND x.section_id IS json_extract(g.value, '$.section')
-			ORDER BY x.position <= json_extract(g.value, '$.position'), x.position, x.id LIMIT 1)
-		FROM json_each(?) g)`, string(b)); err != nil {
+	query := sqlitePromoteSiteSpaces
+	if tx.d.postgres {
+		query = pgPromoteSiteSpaces
+	}
+	if _, err := tx.ExecContext(ctx, query, string(b)); err != nil {
 		return fmt.Errorf("store: unable to promote a default site space: %w", err)
 	}
 	return nil
@@ -181,7 +181,7 @@ func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) error {
 // deleteSiteSpacesOfSpace removes every site space of a space, in every site, promoting the
 // next site space where a default goes. Sections left without site spaces stay.
 func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT site_id, section_id, position FROM site_spaces WHERE space_id = ? AND is_default`, spaceID)
+	rows, err := tx.QueryContext(ctx, `SELECT site_id, section_id, position FROM site_spaces WHERE space_id = ? AND is_default = 1`, spaceID)
 	if err != nil {
 		return fmt.Errorf("store: unable to find the site spaces of a space: %w", err)
 	}

@@ -249,7 +249,7 @@ func moveAmong(ctx context.Context, tx *Tx, siblings []structureItem, item struc
 
 // setDefaultSiteSpace makes a site space the only default of its container.
 func setDefaultSiteSpace(ctx context.Context, tx *Tx, siteID string, sectionID *string, id string) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET is_default = (id = ?3) WHERE site_id = ?1 AND section_id IS ?2`,
+	if _, err := tx.ExecContext(ctx, `UPDATE site_spaces SET is_default = CASE WHEN id = ?3 THEN 1 ELSE 0 END WHERE site_id = ?1 AND section_id IS ?2`,
 		siteID, nullString(sectionID), id); err != nil {
 		return fmt.Errorf("store: unable to set the default site space: %w", err)
 	}
@@ -257,7 +257,7 @@ func setDefaultSiteSpace(ctx context.Context, tx *Tx, siteID string, sectionID *
 }
 
 func setDefaultSection(ctx context.Context, tx *Tx, siteID, id string) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET is_default = (id = ?2) WHERE site_id = ?1`, siteID, id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET is_default = CASE WHEN id = ?2 THEN 1 ELSE 0 END WHERE site_id = ?1`, siteID, id); err != nil {
 		return fmt.Errorf("store: unable to set the default section: %w", err)
 	}
 	return nil

@@ -108,17 +108,21 @@ func (s *Store) FindSpace(ctx context.Context, id string) (*store.Space, error) 
 // FindSpaceForUser returns a space with the user's membership of its organization, in one
 // query: the hot path of every space request. member is false when the user is not a member.
 func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *store.Space, role store.Role, member bool, err error) {
-	key := id + "\x00" + userID
-	version := s.version.current() // taken before the read, so a write during it invalidates it
-	if c, ok := s.spaceCache.get(key, version); ok {
-		cp := c.space
-		return &cp, c.role, c.member, nil
-	}
-	defer func() {
-		if err == nil {
-			s.spaceCache.put(key, version, spaceForUser{space: *sp, role: role, member: member})
+	// The cache is SQLite's: on PostgreSQL another node's write would not invalidate it (see
+	// cache.go).
+	if !s.d.postgres {
+		key := id + "\x00" + userID
+		version := s.version.current() // taken before the read, so a write during it invalidates it
+		if c, ok := s.spaceCache.get(key, version); ok {
+			cp := c.space
+			return &cp, c.role, c.member, nil
 		}
-	}()
+		defer func() {
+			if err == nil {
+				s.spaceCache.put(key, version, spaceForUser{space: *sp, role: role, member: member})
+			}
+		}()
+	}
 	var r sql.NullString
 	sp = &store.Space{}
 	err = scanSpace(scanWith{extra: []any{&member, &r}, row: s.reader.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,
@@ -167,7 +171,7 @@ func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store
 		where += ` AND (s.created_at, s.id) ` + cmp + ` (?2, ?3)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?2 IS NULL AND ?3 IS NULL`
+		where += ` AND CAST(?2 AS TEXT) IS NULL AND CAST(?3 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)
@@ -199,7 +203,7 @@ func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string,
 		where += ` AND (printf('%012d', s.position), s.id) > (?2, ?3)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?2 IS NULL AND ?3 IS NULL`
+		where += ` AND CAST(?2 AS TEXT) IS NULL AND CAST(?3 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"path"
 	"sort"
@@ -19,14 +20,15 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-//go:embed migrations/sqlite/*.sql
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
 // Store is the SQLite store: one writer connection (SQLite allows one writer at a time, so a
 // single connection serialises writes without busy retries) and a pool of read-only readers.
 type Store struct {
-	writer *sql.DB
-	reader *sql.DB
+	writer *db
+	reader *db
+	d      *dialect
 	// Clock is the clock every write and every expiry check reads (through Now); tests replace it.
 	Clock func() time.Time
 
@@ -61,7 +63,8 @@ func OpenSQLite(ctx context.Context, dbPath string) (*Store, error) {
 		writer.Close()
 		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
 	}
-	s := &Store{writer: writer, Clock: func() time.Time { return time.Now().UTC() }}
+	d := &dialect{}
+	s := &Store{writer: &db{DB: writer, d: d}, d: d, Clock: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()
 		return nil, err
@@ -81,12 +84,15 @@ func OpenSQLite(ctx context.Context, dbPath string) (*Store, error) {
 	reader.SetMaxOpenConns(8)
 	reader.SetMaxIdleConns(8)
 	reader.SetConnMaxLifetime(0)
-	s.reader = reader
+	s.reader = &db{DB: reader, d: d}
 	return s, nil
 }
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	if s.reader.DB == s.writer.DB {
+		return s.writer.Close()
+	}
 	rerr := s.reader.Close()
 	if err := s.writer.Close(); err != nil {
 		return err
@@ -94,25 +100,43 @@ func (s *Store) Close() error {
 	return rerr
 }
 
-// migrate applies, in name order, every embedded migration not yet recorded.
+// migrate applies, in name order, every embedded migration of the dialect not yet recorded.
 func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.writer.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	if s.d.postgres {
+		return s.migratePostgres(ctx)
+	}
+	return applyMigrations(ctx, s.writer.DB, "sqlite", s.Now())
+}
+
+// execer is a connection or a pool, in the database's own syntax.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+func applyMigrations(ctx context.Context, x execer, dir string, now time.Time) error {
+	if _, err := x.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		name TEXT PRIMARY KEY,
 		applied_at TEXT NOT NULL
 	)`); err != nil {
 		return fmt.Errorf("store: unable to create migrations table: %w", err)
 	}
-	files, err := fs.Glob(migrationFS, "migrations/sqlite/*.sql")
+	files, err := fs.Glob(migrationFS, "migrations/"+dir+"/*.sql")
 	if err != nil {
 		return fmt.Errorf("store: unable to list migrations: %w", err)
 	}
 	sort.Strings(files)
+	param := "?"
+	if dir == "postgres" {
+		param = "$1"
+	}
 	for _, file := range files {
 		// Recorded by base name under "migrations/", as before the files moved to per-dialect
 		// folders, so existing databases do not apply them twice.
 		name := "migrations/" + path.Base(file)
 		var n int
-		if err := s.writer.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = ?`, name).Scan(&n); err != nil {
+		if err := x.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = `+param, name).Scan(&n); err != nil {
 			return fmt.Errorf("store: unable to read migrations: %w", err)
 		}
 		if n > 0 {
@@ -122,7 +146,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("store: unable to read %s: %w", name, err)
 		}
-		tx, err := s.writer.BeginTx(ctx, nil)
+		tx, err := x.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("store: unable to begin migration %s: %w", name, err)
 		}
@@ -130,7 +154,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			tx.Rollback()
 			return fmt.Errorf("store: unable to apply %s: %w", name, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, formatTime(s.Now())); err != nil {
+		ins := `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`
+		if dir == "postgres" {
+			ins = `INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)`
+		}
+		if _, err := tx.ExecContext(ctx, ins, name, formatTime(now)); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("store: unable to record %s: %w", name, err)
 		}
@@ -146,17 +174,73 @@ func (s *Store) Now() time.Time { return s.Clock() }
 
 // Tx is a write transaction carrying the one instant all its rows are stamped with.
 type Tx struct {
-	*sql.Tx
+	txConn
 	now time.Time
 }
 
-// write runs fn in a write transaction and commits it when fn returns nil.
+// maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
+const maxWriteAttempts = 12
+
+// contendedAttempt is the attempt from which a PostgreSQL write that keeps losing takes the
+// writers' advisory lock exclusively (every other write holds it shared for its transaction): it
+// then runs alone, as every write does on SQLite, and cannot lose again, so heavy contention
+// degrades to one write at a time instead of to failures.
+const contendedAttempt = 3
+
+// writersLock is the advisory lock key of contended writes.
+const writersLock = 0x71756973
+
+// write runs fn in a write transaction and commits it when fn returns nil. On SQLite the one
+// writer connection serialises writes. On PostgreSQL the transaction is SERIALIZABLE, so the
+// read-modify-write of fn behaves as if it ran alone (gapless numbers, unique slugs, one merge
+// of a space at a time); one that loses to a concurrent transaction (SQLSTATE 40001, 40P01) is
+// rolled back and fn runs again after a short jittered pause, a bounded number of times.
 func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
-	sqlTx, err := s.writer.BeginTx(ctx, nil)
+	if !s.d.postgres {
+		return s.writeOnce(ctx, nil, false, fn)
+	}
+	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
+	for attempt := 1; ; attempt++ {
+		err := s.writeOnce(ctx, opts, attempt >= contendedAttempt, fn)
+		if err == nil || !retryable(err) || attempt == maxWriteAttempts {
+			return err
+		}
+		wait := time.Duration(1+rand.IntN(min(attempt*attempt, 25)*2)) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bool, fn func(tx *Tx) error) error {
+	begin := s.writer.BeginTx
+	if contended {
+		// The lock is taken on the connection before the transaction begins: a transaction's
+		// snapshot dates from its first statement, and one taken while waiting would be stale.
+		conn, err := s.writer.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("store: unable to begin: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, writersLock); err != nil {
+			return fmt.Errorf("store: unable to begin: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, writersLock)
+		begin = conn.BeginTx
+	}
+	sqlTx, err := begin(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin: %w", err)
 	}
-	tx := &Tx{Tx: sqlTx, now: s.Now().UTC()}
+	if s.d.postgres && !contended {
+		if _, err := sqlTx.ExecContext(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, writersLock); err != nil {
+			sqlTx.Rollback()
+			return fmt.Errorf("store: unable to begin: %w", err)
+		}
+	}
+	tx := &Tx{txConn: txConn{Tx: sqlTx, d: s.d}, now: s.Now().UTC()}
 	if err := fn(tx); err != nil {
 		sqlTx.Rollback()
 		return err
@@ -170,8 +254,8 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
-// querier is what read helpers need: the reader pool, or a write transaction so a write can read
-// its own rows.
+// querier is what read helpers need: the reader pool, or a transaction so a write can read its
+// own rows (and a snapshot reads one state of the database).
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

@@ -50,7 +50,7 @@ func (s *Store) CreateTeam(ctx context.Context, orgID, callerID, title string, m
 			return fmt.Errorf("store: unable to create team: %w", err)
 		}
 		for _, u := range members {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO team_members (team_id, user_id, role) VALUES (?, ?, 'member')`, id, u); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO team_members (team_id, user_id, role) VALUES (?, ?, 'member') ON CONFLICT DO NOTHING`, id, u); err != nil {
 				return fmt.Errorf("store: unable to add team member: %w", err)
 			}
 		}
@@ -91,14 +91,14 @@ func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.T
 		where += ` AND t.title LIKE ?3 ESCAPE '\'`
 		args = append(args, likeContains(f.Title))
 	} else {
-		where += ` AND ?3 IS NULL`
+		where += ` AND CAST(?3 AS TEXT) IS NULL`
 		args = append(args, nil)
 	}
 	if f.Manager != nil {
 		where += ` AND (EXISTS (SELECT 1 FROM members am WHERE am.organization_id = t.organization_id AND am.user_id = ?4 AND am.role = 'admin')
 			OR EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = ?4 AND o.role = 'owner'))`
 	} else {
-		where += ` AND ?4 IS NULL`
+		where += ` AND CAST(?4 AS TEXT) IS NULL`
 	}
 	args = append(args, nullString(f.Manager))
 	var count int
@@ -109,7 +109,7 @@ func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.T
 		where += ` AND (t.created_at, t.id) > (?5, ?6)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?5 IS NULL AND ?6 IS NULL`
+		where += ` AND CAST(?5 AS TEXT) IS NULL AND CAST(?6 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)
@@ -145,7 +145,7 @@ func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID,
 		where += ` AND t.title LIKE ?4 ESCAPE '\'`
 		args = append(args, likeContains(title))
 	} else {
-		where += ` AND ?4 IS NULL`
+		where += ` AND CAST(?4 AS TEXT) IS NULL`
 		args = append(args, nil)
 	}
 	var count int
@@ -157,7 +157,7 @@ func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID,
 		where += ` AND (t.created_at, t.id) > (?5, ?6)`
 		args = append(args, cur[0], cur[1])
 	} else {
-		where += ` AND ?5 IS NULL AND ?6 IS NULL`
+		where += ` AND CAST(?5 AS TEXT) IS NULL AND CAST(?6 AS TEXT) IS NULL`
 		args = append(args, nil, nil)
 	}
 	args = append(args, p.Size()+1)

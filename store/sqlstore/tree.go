@@ -44,7 +44,7 @@ func nextPosition(ctx context.Context, tx *Tx, orgID string, parent *string) (in
 	err := tx.QueryRowContext(ctx, `SELECT max(p) FROM (
 		SELECT max(position) AS p FROM collections WHERE organization_id = ?1 AND parent_id IS ?2
 		UNION ALL
-		SELECT max(position) FROM spaces WHERE organization_id = ?1 AND parent_id IS ?2 AND deleted_at IS NULL)`,
+		SELECT max(position) FROM spaces WHERE organization_id = ?1 AND parent_id IS ?2 AND deleted_at IS NULL) AS positions`,
 		orgID, nullString(parent)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to find next position: %w", err)

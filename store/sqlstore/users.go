@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/store"
-
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // CreateUser creates a user with a verified email and one API token, returned in clear this once.
@@ -26,8 +24,7 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) (token string, er
 			VALUES (?, ?, ?, ?, ?, ?)`,
 			u.ID, u.Email, u.DisplayName, nullString(u.PhotoURL), u.EmailVerified, formatTime(tx.now))
 		if err != nil {
-			var se sqlite3.Error
-			if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique {
+			if uniqueViolation(err) {
 				return store.Errorf(store.ECONFLICT, "A user with email %s already exists.", u.Email)
 			}
 			return fmt.Errorf("store: unable to create user: %w", err)

@@ -87,7 +87,7 @@ func newView(ctx context.Context, q querier, revisionID string) (*view, error) {
 
 func inTransaction(q querier) bool {
 	switch q.(type) {
-	case *Tx, *sql.Tx:
+	case *Tx, *txConn:
 		return true
 	}
 	return false

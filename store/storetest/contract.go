@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -242,6 +243,23 @@ func jobs(t *testing.T, open Opener) {
 	if j.Kind != "mail" || j.Payload != "hello" || j.Attempts != 0 {
 		t.Fatalf("due job %+v", j)
 	}
+	// Claimed: no other runner gets it while it runs, and nobody gets it twice at once.
+	due(0)
+	var wg sync.WaitGroup
+	claims := make([]int, 4)
+	for i := range claims {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if js, err := st.DueJobs(ctx, 10); err == nil {
+				claims[i] = len(js)
+			}
+		}()
+	}
+	wg.Wait()
+	if claims[0]+claims[1]+claims[2]+claims[3] != 0 {
+		t.Fatalf("a claimed job was claimed again: %v", claims)
+	}
 	if err := st.FinishJob(ctx, j, context.DeadlineExceeded, clock.now.Add(time.Minute), 3, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -255,4 +273,14 @@ func jobs(t *testing.T, open Opener) {
 	}
 	clock.now = clock.now.Add(24 * time.Hour)
 	due(0)
+
+	// A runner that died with a job claimed leaves it to another once the lease runs out.
+	if err := st.EnqueueJob(ctx, "mail", "again", clock.now); err != nil {
+		t.Fatal(err)
+	}
+	due(1)
+	clock.now = clock.now.Add(time.Hour)
+	if j = due(1)[0]; j.Payload != "again" {
+		t.Fatalf("reclaimed job %+v", j)
+	}
 }

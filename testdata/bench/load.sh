@@ -100,8 +100,12 @@ json_id() {
 	fi
 }
 
-DB="$TMP/quire.db"
-echo "== setting up quire on $DB"
+# BENCH_DB: serve this database instead of a fresh SQLite file (an empty postgres:// database,
+# for the PostgreSQL figure; make bench passes one).
+DB=${BENCH_DB:-$TMP/quire.db}
+BACKEND=SQLite
+[[ "$DB" == postgres://* || "$DB" == postgresql://* ]] && BACKEND=PostgreSQL
+echo "== setting up quire on $BACKEND"
 TOKEN=$(bin/quire users create --db "$DB" --email bench@example.com --name Bench | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
 [[ -n "$TOKEN" ]] || { echo "load.sh: users create printed no token" >&2; exit 1; }
 
@@ -157,8 +161,8 @@ B_RPS=$(mean "${B_ALL[@]}")
 
 RATIO=$(awk -v q="$Q_RPS" -v b="$B_RPS" 'BEGIN { printf "%.2f", (b > 0 ? q / b : 0) }')
 VERDICT=$(awk -v r="$RATIO" -v t="$TARGET" 'BEGIN { print (r + 0 >= t + 0 ? "meets" : "BELOW") }')
-printf 'GET /v1/spaces/{id}: quire %.0f req/s, bare echo %.0f req/s, ratio %s (%s target %s; %s bytes, c=%s, %sx%s, %s)\n' \
-	"$Q_RPS" "$B_RPS" "$RATIO" "$VERDICT" "$TARGET" "$SIZE" "$CONC" "$ROUNDS" "$DURATION" "$PINNED"
+printf '%s GET /v1/spaces/{id}: quire %.0f req/s, bare echo %.0f req/s, ratio %s (%s target %s; %s bytes, c=%s, %sx%s, %s)\n' \
+	"$BACKEND" "$Q_RPS" "$B_RPS" "$RATIO" "$VERDICT" "$TARGET" "$SIZE" "$CONC" "$ROUNDS" "$DURATION" "$PINNED"
 if [[ "${STRICT:-0}" == 1 && "$VERDICT" != meets ]]; then
 	exit 1
 fi

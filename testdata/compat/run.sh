@@ -4,6 +4,7 @@
 #
 #   bash testdata/compat/run.sh                      # from anywhere
 #   QUIRE_BIN=/path/to/quire bash testdata/compat/run.sh   # use a prebuilt binary, skip the build
+#   QUIRE_DB=postgres://… bash testdata/compat/run.sh       # serve an (empty) PostgreSQL database
 #
 # Exits non-zero when anything fails: install, build, start-up, or a test.
 set -euo pipefail
@@ -57,7 +58,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-db=$tmp/quire.db
+db=${QUIRE_DB:-$tmp/quire.db}
 
 # A free loopback port: bind to 0, read the port, release it.
 port=$(node -e '

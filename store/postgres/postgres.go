@@ -1,0 +1,28 @@
+// Package postgres is quire's backend for several stateless nodes on one database: it links pgx
+// (as a database/sql driver) and opens the SQL store of store/sqlstore on a PostgreSQL database.
+// It is the only package that imports pgx.
+package postgres
+
+import (
+	"context"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+
+	"github.com/quire-docs/quire/store/sqlstore"
+)
+
+// Store is the SQL store as it runs on PostgreSQL.
+type Store = sqlstore.Store
+
+// Open connects to the database at url (postgres://user:pass@host:5432/db?sslmode=…) and
+// applies pending migrations under an advisory lock.
+func Open(ctx context.Context, url string) (*Store, error) {
+	return sqlstore.OpenPostgres(ctx, "pgx", url)
+}
+
+// IsURL reports whether db names a PostgreSQL database (a postgres:// or postgresql:// URL)
+// rather than a SQLite file.
+func IsURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}

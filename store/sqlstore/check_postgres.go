@@ -1,0 +1,24 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// errBackupPostgres answers a backup asked of a PostgreSQL store: the database's own tools take
+// consistent copies while nodes keep writing, and restore them.
+var errBackupPostgres = errors.New("store: quire backup copies SQLite files; back up a PostgreSQL database with pg_dump (pg_dump -Fc -f quire.dump URL) and restore it with pg_restore")
+
+// checkPostgres checks what PostgreSQL does not check itself for quire: that every migration
+// this binary knows has been applied. (Pages and indexes are PostgreSQL's own to keep sound.)
+func (s *Store) checkPostgres(ctx context.Context) error {
+	var n int
+	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to check integrity: %w", err)
+	}
+	if n == 0 {
+		return errors.New("store: integrity check failed: no migration recorded")
+	}
+	return nil
+}

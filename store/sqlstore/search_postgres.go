@@ -1,0 +1,61 @@
+package sqlstore
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Full-text search on PostgreSQL: search_fts and search_titles hold tsvectors (GIN-indexed) of
+// the 'simple' configuration, which only splits words, as FTS5's unicode61 does. Text is
+// lower-cased and stripped of diacritics here, before PostgreSQL sees it (FTS5's
+// remove_diacritics; PostgreSQL's own lower-casing follows the database's locale). Ranking keeps
+// SQLite's intent: ts_rank with titles weighing four times the body, negated so that lower is
+// better as with bm25. Scores differ from bm25's, so pages of equal standing may come in another
+// order than on SQLite; the fallback all words → prefix → any word is the same.
+
+const (
+	pgInsertSectionFTS = `INSERT INTO search_fts (id, tsv, scope)
+		VALUES (?1, setweight(to_tsvector('simple', ?2), 'A') || setweight(to_tsvector('simple', ?3), 'B'), ?4)`
+	pgInsertTitleFTS = `INSERT INTO search_titles (id, tsv, scope) VALUES (?1, to_tsvector('simple', ?2), ?3)`
+	pgSearchTitles   = `SELECT id, -ts_rank(tsv, q) FROM search_titles, to_tsquery('simple', ?1) q
+		WHERE tsv @@ q AND id BETWEEN ?2 AND ?3 AND (?5 = '' OR scope = ?5) LIMIT ?4`
+	pgSearchSections = `SELECT id, -ts_rank('{0, 0, 0.25, 1}', tsv, q) FROM search_fts, to_tsquery('simple', ?1) q
+		WHERE tsv @@ q AND id BETWEEN ?2 AND ?3 AND (?5 = '' OR scope = ?5) LIMIT ?4`
+)
+
+var foldDiacritics = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+
+// ftsText is text as the PostgreSQL index holds it: lower-cased, without diacritics.
+func ftsText(s string) string {
+	out, _, err := transform.String(foldDiacritics, s)
+	if err != nil {
+		out = s
+	}
+	return strings.ToLower(out)
+}
+
+// tsQuery is a tsquery of all (or, with either, any) of the words; with prefix the last one
+// also matches as a prefix. Words are letters and digits only (store.SearchTokens).
+func tsQuery(words []string, either, prefix bool) string {
+	parts := make([]string, 0, len(words))
+	for _, w := range words {
+		if w = ftsText(w); w != "" {
+			parts = append(parts, w)
+		}
+	}
+	if len(parts) == 0 {
+		return "''"
+	}
+	if prefix {
+		parts[len(parts)-1] += ":*"
+	}
+	op := " & "
+	if either {
+		op = " | "
+	}
+	return strings.Join(parts, op)
+}
