@@ -65,7 +65,7 @@ bench-conversations:
 	$(GO) test $(TAGS) -run '^$$' -bench 'Analy[sz]e10000' -benchtime 1x ./internal/jobs/ ./internal/conversations/ | grep -E '^Benchmark|^ok'
 
 bench-revisions:
-	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/sqlite/ | grep -E 'pages:|^Benchmark|^ok'
+	$(GO) test $(TAGS) -run '^$$' -bench 'Revisions' -benchtime 1x -v ./store/sqlstore/ | grep -E 'pages:|^Benchmark|^ok'
 
 # Fuzzing beyond the committed corpus (which every `go test` runs): FUZZTIME per target.
 FUZZTIME ?= 30s
