@@ -23,11 +23,14 @@ func (s *Store) StartConversationAnalysis(ctx context.Context, orgID string) (*s
 	}); err != nil {
 		return nil, err
 	}
-	rtx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	// Through the dialect's transaction, as every query of the store: a bare *sql.Tx would send
+	// SQLite's placeholders to PostgreSQL.
+	raw, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to begin: %w", err)
 	}
-	defer rtx.Rollback()
+	defer raw.Rollback()
+	rtx := &txConn{Tx: raw, d: s.d}
 	an := &store.ConversationAnalysis{NextSeq: 1}
 	err = rtx.QueryRowContext(ctx, `SELECT version, next_seq FROM conversation_analysis WHERE organization_id = ?`, orgID).
 		Scan(&an.Version, &an.NextSeq)

@@ -157,7 +157,7 @@ func (s *Store) FindOpenAPISpecs(ctx context.Context, orgID string, p store.Page
 		after = cur[0]
 	}
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+openAPISpecColumns+` FROM openapi_specs s
-		WHERE s.organization_id = ?1 AND (?2 IS NULL OR s.slug > ?2) ORDER BY s.slug LIMIT ?3`, orgID, after, p.Size()+1)
+		WHERE s.organization_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR s.slug > CAST(?2 AS TEXT)) ORDER BY s.slug LIMIT ?3`, orgID, after, p.Size()+1)
 	if err != nil {
 		return store.List[*store.OpenAPISpec]{}, fmt.Errorf("store: unable to list OpenAPI specifications: %w", err)
 	}
@@ -235,7 +235,7 @@ func (s *Store) FindOpenAPISpecVersions(ctx context.Context, specID string, p st
 		afterTime, afterID = cur[0], cur[1]
 	}
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+openAPIVersionColumns+` FROM openapi_spec_versions v
-		WHERE v.spec_id = ?1 AND (?2 IS NULL OR (v.created_at, v.id) < (?2, ?3))
+		WHERE v.spec_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR (v.created_at, v.id) < (CAST(?2 AS TEXT), CAST(?3 AS TEXT)))
 		ORDER BY v.created_at DESC, v.id DESC LIMIT ?4`, specID, afterTime, afterID, p.Size()+1)
 	if err != nil {
 		return store.List[*store.OpenAPISpecVersion]{}, fmt.Errorf("store: unable to list OpenAPI versions: %w", err)

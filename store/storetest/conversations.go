@@ -60,7 +60,7 @@ func conversationsIngest(t *testing.T, open Opener) {
 		t.Fatalf("the job was not due %s after it was queued", clock.now.Sub(queuedAt))
 	}
 	pending(1)
-	if jobs, _ = w.st.DueJobs(ctx, 10); len(jobs) != 1 || jobs[0].Kind != store.JobAnalyseConversations || jobs[0].Payload != `{"organization":"`+w.org+`"}` {
+	if len(jobs) != 1 || jobs[0].Kind != store.JobAnalyseConversations || jobs[0].Payload != `{"organization":"`+w.org+`"}` {
 		t.Fatalf("due jobs %+v", jobs)
 	}
 
