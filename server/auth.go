@@ -21,7 +21,8 @@ func caller(ctx context.Context) *store.User {
 
 // publicPaths answer without a token.
 var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true,
-	"/openapi.json": true, "/openapi.yaml": true, "/docs": true, "/docs/:asset": true}
+	"/openapi.json": true, "/openapi.yaml": true, "/docs": true, "/docs/:asset": true,
+	webSiteRoute: true, webSitePathRoute: true}
 
 // tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown
 // tokens are kept too (user nil), so a client repeating an invented token costs no lookup.
