@@ -26,12 +26,12 @@ import (
 // body try to run script.
 type webWorld struct {
 	*crWorld
-	site, secret, members    gen.Site
+	site, secret, members     gen.Site
 	guide, guide2, api, staff gen.Space
-	guideSection             gen.SiteSection
-	shareKey                 string
-	pages                    map[string]string // page ids by ref
-	logo                     string            // the Guide's image file id
+	guideSection              gen.SiteSection
+	shareKey                  string
+	pages                     map[string]string // page ids by ref
+	logo                      string            // the Guide's image file id
 }
 
 // onePixelPNG is a 1×1 PNG: the Guide's logo.
