@@ -24,6 +24,13 @@ var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, f
 	"/openapi.json": true, "/openapi.yaml": true, "/docs": true, "/docs/:asset": true,
 	webSiteRoute: true, webSitePathRoute: true}
 
+func init() {
+	// The app views authenticate with their own session cookie (webapp.go).
+	for _, r := range appRoutes {
+		publicPaths[r] = true
+	}
+}
+
 // tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown
 // tokens are kept too (user nil), so a client repeating an invented token costs no lookup.
 // Tokens are only ever created, never changed, so a short cache is safe.

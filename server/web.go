@@ -65,6 +65,7 @@ func (s *Server) registerWeb(e *echo.Echo) {
 	e.GET(webSitePathRoute, s.serveWebSite)
 	e.HEAD(webSiteRoute, s.serveWebSite)
 	e.HEAD(webSitePathRoute, s.serveWebSite)
+	s.registerApp(e)
 }
 
 // hostCache keeps hostname lookups for a few seconds (a missing site too), as the token cache

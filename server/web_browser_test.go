@@ -347,5 +347,37 @@ func TestWebInABrowser(t *testing.T) {
 	if n := b.eval(`String(document.scripts.length)`); n != "0" {
 		t.Errorf("%s scripts in the page", n)
 	}
+	// The app: sign in, open the space, then a change request's diff.
+	cr := w.create(t, w.admin, w.guide.Id, "Faster install")
+	w.apply(t, w.admin, w.guide.Id, cr.Id, crEdit(w.pages["install"], "Installing takes ten seconds."))
+	if st := b.open(w.URL + "/app/s/" + w.guide.Id); st != 200 {
+		t.Fatalf("app without a session: %d", st)
+	}
+	if !strings.Contains(b.location(), "/app/login") {
+		t.Fatalf("app without a session went to %s", b.location())
+	}
+	b.checkA11y("app login")
+	if err := chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.ID("email"), w.admin.Email), chromedp.SendKeys(chromedp.ID("token"), w.admin.Token)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.Submit(chromedp.ID("token"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.text("main h1"); got != "Introduction" {
+		t.Fatalf("after signing in: h1 %q at %s", got, b.location())
+	}
+	b.click(`ul.items a[href$="/change-requests/2"]`)
+	if got := b.text("main h1"); got != "Faster install" {
+		t.Fatalf("change request page: h1 %q", got)
+	}
+	if got := b.text(".lines .dadd"); got != "+ Installing takes ten seconds." {
+		t.Errorf("diff line %q", got)
+	}
+	b.checkA11y("app change request")
+	b.screenshot("app-change-request")
+	if strings.Contains(b.eval(`document.documentElement.outerHTML`), w.admin.Token) {
+		t.Error("the API token is in an app page")
+	}
+
 	fmt.Fprintf(os.Stderr, "web browser test: screenshots in %s\n", b.dir)
 }

@@ -49,7 +49,7 @@ func (s *Server) serveSearch(c echo.Context, w *webSite) error {
 				if len(hits.Items) == 0 {
 					continue
 				}
-				tree, err := s.loadTree(ctx, ss, w.claims, ws.variantURL(ss))
+				tree, err := s.loadTree(ctx, ss, w.claims, ws.variantURL(ss), false)
 				if err != nil {
 					return s.webFail(c, err)
 				}

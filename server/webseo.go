@@ -49,7 +49,7 @@ func (s *Server) serveSitemap(c echo.Context, w *webSite) error {
 	set := sitemapURLSet{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
 	for _, ws := range w.sections {
 		for _, ss := range ws.spaces {
-			tree, err := s.loadTree(c.Request().Context(), ss, w.claims, ws.variantURL(ss))
+			tree, err := s.loadTree(c.Request().Context(), ss, w.claims, ws.variantURL(ss), false)
 			if err != nil {
 				return s.webFail(c, err)
 			}

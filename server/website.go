@@ -221,7 +221,9 @@ type webTree struct {
 	seen    map[string]bool
 }
 
-func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[string]any, variantURL string) (*webTree, error) {
+// loadTree reads the tree a visitor with claims sees; all (members in the app) sees every page,
+// hidden ones listed too.
+func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[string]any, variantURL string, all bool) (*webTree, error) {
 	rev, err := s.Store.FindRevision(ctx, ss.Space.ID, ss.Space.RevisionID)
 	if err != nil {
 		return nil, err
@@ -234,12 +236,12 @@ func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[s
 		if p.ParentID != nil {
 			parentShown, parentListed = shown[*p.ParentID], listed[*p.ParentID]
 		}
-		if !parentShown || !visible(p.Condition, claims) {
+		if !all && (!parentShown || !visible(p.Condition, claims)) {
 			continue
 		}
 		shown[p.ID], t.seen[p.ID] = true, true
 		t.visible = append(t.visible, p)
-		if parentListed && !p.Hidden {
+		if all || parentListed && !p.Hidden {
 			listed[p.ID] = true
 			t.nav = append(t.nav, p)
 		}
@@ -350,7 +352,7 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 		return s.notFound(c, w, nil, nil, nil)
 	}
 	ws, ss, pagePath := w.resolve(rest)
-	tree, err := s.loadTree(ctx, ss, w.claims, ws.variantURL(ss))
+	tree, err := s.loadTree(ctx, ss, w.claims, ws.variantURL(ss), false)
 	if err != nil {
 		return s.webFail(c, err)
 	}
