@@ -28,7 +28,7 @@ type webWorld struct {
 	*crWorld
 	site, secret, members     gen.Site
 	guide, guide2, api, staff gen.Space
-	guideSection              gen.SiteSection
+	guideSection, staffSec    gen.SiteSection
 	shareKey                  string
 	pages                     map[string]string // page ids by ref
 	logo                      string            // the Guide's image file id
@@ -95,13 +95,13 @@ func newWebWorld(t *testing.T) *webWorld {
 	w.site = w.createWebSite(t, "Acme Docs", "public")
 	base := "/orgs/" + org + "/sites/" + w.site.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": w.guide.Id, "title": "Guide"}).Decode(t, &w.guideSection)
-	var apiSec, staffSec gen.SiteSection
+	var apiSec gen.SiteSection
 	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": w.api.Id, "title": "API"}).Decode(t, &apiSec)
-	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": w.staff.Id, "title": "Staff"}).Decode(t, &staffSec)
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": w.staff.Id, "title": "Staff"}).Decode(t, &w.staffSec)
 	var v2 gen.SiteSpace
 	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": w.guide2.Id, "sectionId": w.guideSection.Id}).Decode(t, &v2)
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+apiSec.Id, map[string]any{"condition": `visitor.claims.plan === "pro"`})
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+staffSec.Id, map[string]any{"condition": "visitor.claims.employee === true"})
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+w.staffSec.Id, map[string]any{"condition": "visitor.claims.employee === true"})
 	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil)
 
 	w.secret = w.createWebSite(t, "Secret Docs", "share-link", w.guide.Id)

@@ -195,3 +195,20 @@ func TestWebSearch(t *testing.T) {
 	wantIn(t, "search in variant", gizmo.Body, `href="`+base+`/guide-v2/"`, "Guide › Guide v2")
 	wantIn(t, "xss query", w.expect(t, http.StatusOK, base+"/~search?q=%3Cscript%3E").Body, "&lt;script&gt;")
 }
+
+func TestWebSectionGroupsAreMenus(t *testing.T) {
+	w := newWebWorld(t)
+	base := "/s/" + w.site.Id
+	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites/"+w.site.Id+"/section-groups",
+		map[string]any{"title": "Internal", "sections": []string{w.staffSec.Id}})
+	r := w.expect(t, http.StatusSeeOther, base+"/?jwt_token="+url.QueryEscape(w.token(t, jwt.MapClaims{"employee": true})))
+	cookie := "quire_visitor_" + w.site.Id + "=" + cookieOf(r, "quire_visitor_"+w.site.Id)
+	staff := w.expect(t, http.StatusOK, base+"/", "Cookie", cookie)
+	wantIn(t, "employee", staff.Body, `<li class="group"><details><summary>Internal</summary><ul>`, `<li><a href="`+base+`/staff/">Staff</a></li>`)
+	inGroup := w.expect(t, http.StatusOK, base+"/staff/", "Cookie", cookie)
+	wantIn(t, "in the group", inGroup.Body, `<li class="group current"><details><summary>Internal</summary>`, "<h1 class=\"title\">Runbook</h1>")
+	// A group with nothing the visitor sees is not shown.
+	r = w.expect(t, http.StatusSeeOther, base+"/?jwt_token="+url.QueryEscape(w.token(t, jwt.MapClaims{"plan": "pro"})))
+	pro := w.expect(t, http.StatusOK, base+"/", "Cookie", "quire_visitor_"+w.site.Id+"="+cookieOf(r, "quire_visitor_"+w.site.Id))
+	wantNotIn(t, "pro", pro.Body, "Internal", "Staff")
+}
