@@ -223,11 +223,20 @@ func renderHTML(name string, data any) ([]byte, error) {
 func (s *Server) webFail(c echo.Context, err error) error {
 	s.Log.ErrorContext(c.Request().Context(), "web page failed", "err", err, "path", c.Request().URL.Path)
 	body, rerr := renderHTML("message.html", webMessage{Lang: "en", Title: "Something went wrong",
-		Text: "This page could not be shown. Try again in a moment.", StyleURL: "/s/-/~assets/" + webStyle.name})
+		Text: "This page could not be shown. Try again in a moment.", StyleURL: assetBase(c) + "/~assets/" + webStyle.name})
 	if rerr != nil {
 		body = []byte("Internal error.")
 	}
 	return s.send(c, webReply{status: http.StatusInternalServerError, contentType: "text/html; charset=utf-8", body: body})
+}
+
+// assetBase is the path the stylesheet is served under for a request that knows no site: any
+// site's prefix serves it, and a site at its own hostname serves it at its root.
+func assetBase(c echo.Context) string {
+	if _, mounted := c.Request().Context().Value(webMountKey{}).(string); mounted {
+		return ""
+	}
+	return "/s/-"
 }
 
 // webMessage is a page that only says something: a site that is not there, a site that needs a

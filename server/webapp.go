@@ -98,7 +98,7 @@ func (s *Server) sendApp(c echo.Context, status int, v *appView) error {
 	body, err := renderHTML("app.html", struct {
 		*appView
 		StyleURL string
-	}{v, "/s/-/~assets/" + webStyle.name})
+	}{v, assetBase(c) + "/~assets/" + webStyle.name})
 	if err != nil {
 		return s.webFail(c, err)
 	}
