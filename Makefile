@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build run test test-go test-compat compat-deps bench bench-revisions bench-conversations vet fuzz
+.PHONY: all generate build run test test-go test-compat compat-deps bench bench-revisions bench-conversations bench-web vet fuzz
 
 all: build
 
@@ -75,3 +75,7 @@ fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
 		$(GO) test $(TAGS) -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
+
+# The published web's figures (issue 17): p95 time and weight of a page of a 200-page space.
+bench-web:
+	$(GO) test $(TAGS) -run '^$$' -bench 'WebPage200' -benchtime 300x ./server/

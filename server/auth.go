@@ -23,7 +23,15 @@ func caller(ctx context.Context) *store.User {
 var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true,
 	openAPIDocumentRoute: true, integrationAssetRoute: true, "/openapi.json": true, "/openapi.yaml": true,
 	"/docs": true, "/docs/:asset": true,
-	samlStartRoute: true, samlACSRoute: true, samlMetadataRoute: true, "/v1/orgs/:organizationId/sso": true}
+	samlStartRoute: true, samlACSRoute: true, samlMetadataRoute: true, "/v1/orgs/:organizationId/sso": true,
+	webSiteRoute: true, webSitePathRoute: true}
+
+func init() {
+	// The app views authenticate with their own session cookie (webapp.go).
+	for _, r := range appRoutes {
+		publicPaths[r] = true
+	}
+}
 
 // tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown
 // tokens are kept too (user nil), so a client repeating an invented token costs no lookup.

@@ -197,6 +197,9 @@ type Sites interface {
 	DeleteSiteSpace(ctx context.Context, siteID string, id string) error
 	// FindSite returns a site, whatever its organization: the caller checks access.
 	FindSite(ctx context.Context, id string) (*Site, error)
+	// FindSiteByHostname returns the site with a hostname (as stored: lowercase), whatever its
+	// organization: the published web serves it at that host.
+	FindSiteByHostname(ctx context.Context, hostname string) (*Site, error)
 	// FindSiteSection returns a section of a site with its site spaces.
 	FindSiteSection(ctx context.Context, siteID string, id string) (*SiteSection, error)
 	// FindSiteSectionGroup returns a section group of a site.

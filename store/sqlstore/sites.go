@@ -84,6 +84,19 @@ func findSite(ctx context.Context, q querier, id string) (*store.Site, error) {
 	return &site, nil
 }
 
+// FindSiteByHostname returns the site with a hostname (hostnames are unique).
+func (s *Store) FindSiteByHostname(ctx context.Context, hostname string) (*store.Site, error) {
+	var site store.Site
+	err := scanSite(s.reader.QueryRowContext(pointRead(ctx), `SELECT `+siteColumns+` FROM sites s WHERE s.hostname = ?`, hostname), &site)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Site")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find site by hostname: %w", err)
+	}
+	return &site, nil
+}
+
 // FindSites lists an organization's sites, oldest first.
 func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter, p store.Page) (store.List[*store.Site], error) {
 	cur, err := store.DecodeCursor(p.Cursor, 2)

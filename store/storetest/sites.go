@@ -42,6 +42,16 @@ func sites(t *testing.T, open Opener) {
 		t.Fatalf("a page of site spaces: %+v, %v", l, err)
 	}
 
+	host := "docs.example.test"
+	if _, err := w.st.UpdateSite(ctx, site.ID, store.SiteUpdate{SetHostname: true, Hostname: &host}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.st.FindSiteByHostname(ctx, host); err != nil || got.ID != site.ID {
+		t.Fatalf("site by hostname: %+v, %v", got, err)
+	}
+	_, err = w.st.FindSiteByHostname(ctx, "other.example.test")
+	wantCode(t, err, store.ENOTFOUND)
+
 	elsewhere, err := w.st.CreateOrganization(ctx, "Elsewhere", w.user)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,259 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"html/template"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/store"
+)
+
+// The published web: sites read at {base}/s/{siteId}/… or at their own hostname, rendered on
+// the server with html/template, with no script at all (the CSP says so), every asset embedded.
+
+const (
+	webSiteRoute     = "/s/:siteId"
+	webSitePathRoute = "/s/:siteId/*"
+)
+
+//go:embed webassets
+var webFiles embed.FS
+
+var webTemplates = template.Must(template.New("").Funcs(template.FuncMap{
+	"add": func(a, b int) int { return a + b },
+}).ParseFS(webFiles, "webassets/*.html"))
+
+// webAsset is an embedded file served under a URL naming its content hash, cached for a year.
+type webAsset struct {
+	name, contentType string
+	body              []byte
+}
+
+// webStyle is the sites' stylesheet: the layout and the code highlighting colours.
+var webStyle = func() webAsset {
+	css, err := webFiles.ReadFile("webassets/site.css")
+	if err != nil {
+		panic(err)
+	}
+	css = append(css, markdown.CodeCSS()...)
+	sum := sha256.Sum256(css)
+	return webAsset{name: "site." + hex.EncodeToString(sum[:6]) + ".css", contentType: "text/css; charset=utf-8", body: css}
+}()
+
+// webCSP allows the page its own stylesheet and images (and images from https: and data:
+// addresses, as docs embed them), forms to the site itself, and no script at all.
+const webCSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+type webMountKey struct{}
+
+// registerWeb adds the published web's routes and the host mounting of sites with a hostname.
+func (s *Server) registerWeb(e *echo.Echo) {
+	e.Pre(s.mountSiteHosts(&hostCache{entries: map[string]hostEntry{}}))
+	e.GET(webSiteRoute, s.serveWebSite)
+	e.GET(webSitePathRoute, s.serveWebSite)
+	e.HEAD(webSiteRoute, s.serveWebSite)
+	e.HEAD(webSitePathRoute, s.serveWebSite)
+	s.registerApp(e)
+}
+
+// hostCache keeps hostname lookups for a few seconds (a missing site too), as the token cache
+// does: a request to a hostname then costs no query, and a changed hostname takes effect within
+// hostCacheTTL on every node.
+type hostCache struct {
+	mu      sync.Mutex
+	entries map[string]hostEntry
+}
+
+type hostEntry struct {
+	siteID  string // "": no site has the hostname
+	expires time.Time
+}
+
+const hostCacheTTL = 5 * time.Second
+
+// mountSiteHosts serves a site at the root of its hostname: a request whose Host is a site's
+// hostname is routed as /s/{siteId}/… and remembered as mounted, so the pages link without the
+// prefix. The API, health checks and the base URL's own host are never mounted.
+func (s *Server) mountSiteHosts(cache *hostCache) echo.MiddlewareFunc {
+	baseHost := ""
+	if u, err := url.Parse(s.BaseURL); err == nil {
+		baseHost = strings.ToLower(u.Hostname())
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			p := req.URL.Path
+			if req.Method != http.MethodGet && req.Method != http.MethodHead || strings.HasPrefix(p, "/v1/") || p == "/v1" || p == "/healthz" {
+				return next(c)
+			}
+			host := strings.ToLower(req.Host)
+			if h, _, err := net.SplitHostPort(host); err == nil {
+				host = h
+			}
+			if host == "" || host == baseHost || net.ParseIP(host) != nil || !strings.Contains(host, ".") {
+				return next(c)
+			}
+			now := time.Now()
+			cache.mu.Lock()
+			e, ok := cache.entries[host]
+			cache.mu.Unlock()
+			if !ok || now.After(e.expires) {
+				site, err := s.Store.FindSiteByHostname(req.Context(), host)
+				if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+					return err
+				}
+				e = hostEntry{expires: now.Add(hostCacheTTL)}
+				if site != nil {
+					e.siteID = site.ID
+				}
+				cache.mu.Lock()
+				if len(cache.entries) > 10000 {
+					cache.entries = map[string]hostEntry{}
+				}
+				cache.entries[host] = e
+				cache.mu.Unlock()
+			}
+			if e.siteID == "" {
+				return next(c)
+			}
+			req.URL.Path = "/s/" + e.siteID + p
+			req.URL.RawPath = ""
+			c.SetRequest(req.WithContext(context.WithValue(req.Context(), webMountKey{}, e.siteID)))
+			return next(c)
+		}
+	}
+}
+
+// webReply is a rendered answer: its status, body and cache policy.
+type webReply struct {
+	status      int
+	contentType string
+	body        []byte
+	public      bool // cacheable by shared caches (public sites); else private
+	noindex     bool
+}
+
+// send answers a reply with an ETag (a 304 when the client has it), Cache-Control, the CSP and
+// gzip when the client takes it.
+func (s *Server) send(c echo.Context, r webReply) error {
+	w, req := c.Response(), c.Request()
+	h := w.Header()
+	sum := sha256.Sum256(r.body)
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h.Set("Content-Security-Policy", webCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Vary", "Accept-Encoding, Cookie")
+	if r.public {
+		h.Set("Cache-Control", "public, max-age=60")
+	} else {
+		h.Set("Cache-Control", "private, no-cache")
+	}
+	if r.noindex {
+		h.Set("X-Robots-Tag", "noindex")
+	}
+	if r.status == http.StatusOK {
+		h.Set("ETag", etag)
+		if inm := req.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return nil
+		}
+	}
+	h.Set("Content-Type", r.contentType)
+	body := r.body
+	if len(body) > 512 && strings.Contains(req.Header.Get("Accept-Encoding"), "gzip") {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		body = gz.Bytes()
+		h.Set("Content-Encoding", "gzip")
+	}
+	w.WriteHeader(r.status)
+	if req.Method == http.MethodHead {
+		return nil
+	}
+	_, err := w.Write(body)
+	return err
+}
+
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// serveAsset answers an embedded asset by its hashed name.
+func serveAsset(c echo.Context, name string) error {
+	if name != webStyle.name {
+		return c.NoContent(http.StatusNotFound)
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, webStyle.contentType, webStyle.body)
+}
+
+// renderHTML runs a template into bytes.
+func renderHTML(name string, data any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := webTemplates.ExecuteTemplate(&b, name, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// webFail answers an unexpected error as a bare page, logging what went wrong.
+func (s *Server) webFail(c echo.Context, err error) error {
+	s.Log.ErrorContext(c.Request().Context(), "web page failed", "err", err, "path", c.Request().URL.Path)
+	body, rerr := renderHTML("message.html", webMessage{Lang: "en", Title: "Something went wrong",
+		Text: "This page could not be shown. Try again in a moment.", StyleURL: assetBase(c) + "/~assets/" + webStyle.name})
+	if rerr != nil {
+		body = []byte("Internal error.")
+	}
+	return s.send(c, webReply{status: http.StatusInternalServerError, contentType: "text/html; charset=utf-8", body: body})
+}
+
+// assetBase is the path the stylesheet is served under for a request that knows no site: any
+// site's prefix serves it, and a site at its own hostname serves it at its root.
+func assetBase(c echo.Context) string {
+	if _, mounted := c.Request().Context().Value(webMountKey{}).(string); mounted {
+		return ""
+	}
+	return "/s/-"
+}
+
+// webMessage is a page that only says something: a site that is not there, a site that needs a
+// visitor token.
+type webMessage struct {
+	Lang, Title, Text, StyleURL string
+	SiteTitle, HomeURL          string
+}
+
+// message answers a message page with a status.
+func (s *Server) message(c echo.Context, status int, m webMessage) error {
+	if m.Lang == "" {
+		m.Lang = "en"
+	}
+	body, err := renderHTML("message.html", m)
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	return s.send(c, webReply{status: status, contentType: "text/html; charset=utf-8", body: body, noindex: true})
+}

@@ -1,0 +1,451 @@
+package server
+
+import (
+	"context"
+	"html/template"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/store"
+)
+
+// webSite is a published site as one visitor sees it: only the sections, site spaces and pages
+// whose conditions hold for the visitor's claims.
+type webSite struct {
+	site     *store.Site
+	base     string // URL path prefix of the site: "/s/{id}", or "" at its own hostname
+	claims   map[string]any
+	st       *store.SiteStructure
+	sections []*webSection // in tab order
+	def      *webSection
+	lang     string
+}
+
+// webSection is a section (or, for a site without sections, the site's root) with the site
+// spaces the visitor sees: its variants.
+type webSection struct {
+	sec    *store.SiteSection // nil: the root of a site without sections
+	url    string
+	spaces []*store.SiteSpace
+	def    *store.SiteSpace
+}
+
+// webTab is an entry of a navigation bar: a section, a variant, or a group of sections.
+type webTab struct {
+	Title, URL string
+	Current    bool
+	Children   []webTab
+}
+
+// loadStructure reads the site's structure and keeps what the visitor sees.
+func (s *Server) loadStructure(ctx context.Context, w *webSite) error {
+	all, err := s.Store.FindSiteStructure(ctx, w.site.ID)
+	if err != nil {
+		return err
+	}
+	w.st = forVisitor(all, w.claims)
+	live := func(list []*store.SiteSpace) []*store.SiteSpace {
+		var out []*store.SiteSpace
+		for _, ss := range list {
+			if ss.Space != nil && ss.Space.DeletedAt == nil {
+				out = append(out, ss)
+			}
+		}
+		return out
+	}
+	pick := func(list []*store.SiteSpace) *store.SiteSpace {
+		for _, ss := range list {
+			if ss.Default {
+				return ss
+			}
+		}
+		return list[0]
+	}
+	if len(all.Sections) == 0 {
+		if spaces := live(w.st.RootSiteSpaces); len(spaces) > 0 {
+			w.sections = []*webSection{{spaces: spaces, def: pick(spaces)}}
+		}
+	} else {
+		for _, sec := range w.orderedSections(nil) {
+			if spaces := live(sec.SiteSpaces); len(spaces) > 0 {
+				w.sections = append(w.sections, &webSection{sec: sec, spaces: spaces, def: pick(spaces)})
+			}
+		}
+	}
+	if len(w.sections) == 0 {
+		return nil
+	}
+	w.def = w.sections[0]
+	for _, ws := range w.sections {
+		if ws.sec != nil && ws.sec.Default {
+			w.def = ws
+		}
+	}
+	for _, ws := range w.sections {
+		ws.url = w.base
+		if ws != w.def {
+			ws.url = w.base + "/" + ws.sec.Path
+		}
+	}
+	if lang := w.def.def.Space.Language; lang != nil && *lang != "" {
+		w.lang = *lang
+	}
+	return nil
+}
+
+// orderedSections lists the visible sections under a group (nil: the root) depth first, in the
+// order the tab bar shows them.
+func (w *webSite) orderedSections(group *string) []*store.SiteSection {
+	var out []*store.SiteSection
+	for _, e := range w.children(group) {
+		if e.sec != nil {
+			out = append(out, e.sec)
+		} else {
+			out = append(out, w.orderedSections(&e.group.ID)...)
+		}
+	}
+	return out
+}
+
+type structureEntry struct {
+	position float64
+	sec      *store.SiteSection
+	group    *store.SiteSectionGroup
+}
+
+// children are the sections and groups directly under a group (nil: the root), by position.
+func (w *webSite) children(group *string) []structureEntry {
+	var out []structureEntry
+	for _, sec := range w.st.Sections {
+		if store.EqualPtr(sec.GroupID, group) {
+			out = append(out, structureEntry{position: sec.Position, sec: sec})
+		}
+	}
+	for _, g := range w.st.Groups {
+		if store.EqualPtr(g.ParentID, group) {
+			out = append(out, structureEntry{position: g.Position, group: g})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].position < out[j].position })
+	return out
+}
+
+// tabs is the tab bar: sections, and groups as menus of their sections.
+func (w *webSite) tabs(group *string, current *webSection) []webTab {
+	if len(w.sections) < 2 {
+		return nil
+	}
+	byID := map[string]*webSection{}
+	for _, ws := range w.sections {
+		byID[ws.sec.ID] = ws
+	}
+	var out []webTab
+	for _, e := range w.children(group) {
+		if e.sec != nil {
+			if ws := byID[e.sec.ID]; ws != nil {
+				out = append(out, webTab{Title: e.sec.Title, URL: ws.url + "/", Current: ws == current})
+			}
+			continue
+		}
+		if kids := w.tabs(&e.group.ID, current); len(kids) > 0 {
+			t := webTab{Title: e.group.Title, Children: kids}
+			for _, k := range kids {
+				t.Current = t.Current || k.Current
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// variantURL is where a variant of a section is read.
+func (ws *webSection) variantURL(ss *store.SiteSpace) string {
+	if ss == ws.def {
+		return ws.url
+	}
+	return ws.url + "/" + ss.Path
+}
+
+// variants is the variant switcher of a section (nothing with one variant).
+func (ws *webSection) variants(current *store.SiteSpace) []webTab {
+	if len(ws.spaces) < 2 {
+		return nil
+	}
+	out := make([]webTab, 0, len(ws.spaces))
+	for _, ss := range ws.spaces {
+		out = append(out, webTab{Title: ss.Space.Title, URL: ws.variantURL(ss) + "/", Current: ss == current})
+	}
+	return out
+}
+
+// resolve reads a path of the site as section, variant and page path: a first segment naming a
+// section picks it (else the default section), a next one naming one of its variants picks it
+// (else the default variant); the rest is the page's path.
+func (w *webSite) resolve(rest string) (*webSection, *store.SiteSpace, string) {
+	segs := strings.FieldsFunc(rest, func(r rune) bool { return r == '/' })
+	ws := w.def
+	if len(segs) > 0 {
+		for _, x := range w.sections {
+			if x.sec != nil && x.sec.Path == segs[0] {
+				ws, segs = x, segs[1:]
+				break
+			}
+		}
+	}
+	ss := ws.def
+	if len(segs) > 0 {
+		for _, v := range ws.spaces {
+			if v.Path == segs[0] {
+				ss, segs = v, segs[1:]
+				break
+			}
+		}
+	}
+	return ws, ss, strings.Join(segs, "/")
+}
+
+// webTree is the page tree of a site space's current revision as the visitor sees it.
+type webTree struct {
+	all     map[string]*store.RevisionPage // every page of the revision, by id and by path
+	visible []*store.RevisionPage          // pages whose conditions (and their parents') hold, in tree order
+	nav     []*store.RevisionPage          // of those, the ones not hidden (nor under a hidden page)
+	landing *store.RevisionPage
+	url     string // the variant's URL
+	seen    map[string]bool
+}
+
+// loadTree reads the tree a visitor with claims sees; all (members in the app) sees every page,
+// hidden ones listed too.
+func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[string]any, variantURL string, all bool) (*webTree, error) {
+	rev, err := s.Store.FindRevision(ctx, ss.Space.ID, ss.Space.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	t := &webTree{all: make(map[string]*store.RevisionPage, 2*len(rev.Pages)), url: variantURL, seen: map[string]bool{}}
+	shown, listed := map[string]bool{}, map[string]bool{}
+	for _, p := range rev.Pages { // parents come before their children
+		t.all[p.ID], t.all["path:"+p.Path] = p, p
+		parentShown, parentListed := true, true
+		if p.ParentID != nil {
+			parentShown, parentListed = shown[*p.ParentID], listed[*p.ParentID]
+		}
+		if !all && (!parentShown || !visible(p.Condition, claims)) {
+			continue
+		}
+		shown[p.ID], t.seen[p.ID] = true, true
+		t.visible = append(t.visible, p)
+		if all || parentListed && !p.Hidden {
+			listed[p.ID] = true
+			t.nav = append(t.nav, p)
+		}
+	}
+	switch {
+	case len(t.nav) > 0:
+		t.landing = t.nav[0]
+	case len(t.visible) > 0:
+		t.landing = t.visible[0]
+	}
+	return t, nil
+}
+
+// pageURL is where a page of the tree is read: the variant's root for its first page.
+func (t *webTree) pageURL(p *store.RevisionPage) string {
+	if p == t.landing {
+		return t.url + "/"
+	}
+	return t.url + "/" + p.Path
+}
+
+// find returns a visible page by path ("" is the landing page).
+func (t *webTree) find(path string) *store.RevisionPage {
+	if path == "" {
+		return t.landing
+	}
+	if p := t.all["path:"+path]; p != nil && t.seen[p.ID] {
+		return p
+	}
+	return nil
+}
+
+// webNav is an entry of the sidebar.
+type webNav struct {
+	Title, URL, Emoji string
+	Current           bool
+	Children          []*webNav
+}
+
+// sidebar is the tree of listed pages, the current one marked.
+func (t *webTree) sidebar(current *store.RevisionPage) []*webNav {
+	byID := map[string]*webNav{}
+	var root []*webNav
+	for _, p := range t.nav {
+		n := &webNav{Title: p.Title, URL: t.pageURL(p), Current: p == current}
+		if p.Emoji != nil {
+			n.Emoji = emojiText(*p.Emoji)
+		}
+		byID[p.ID] = n
+		if p.ParentID != nil && byID[*p.ParentID] != nil {
+			byID[*p.ParentID].Children = append(byID[*p.ParentID].Children, n)
+		} else {
+			root = append(root, n)
+		}
+	}
+	return root
+}
+
+var codePoints = regexp.MustCompile(`^[0-9a-fA-F]{2,6}(-[0-9a-fA-F]{2,6})*$`)
+
+// emojiText is an emoji as characters: GitBook stores them as code points ("1f680").
+func emojiText(e string) string {
+	if !codePoints.MatchString(e) {
+		return e
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(e, "-") {
+		if r, err := strconv.ParseUint(part, 16, 32); err == nil && utf8.ValidRune(rune(r)) {
+			b.WriteRune(rune(r))
+		}
+	}
+	return b.String()
+}
+
+// webLink is a link with its text (previous/next, search results).
+type webLink struct {
+	Title, URL, Context, Snippet string
+}
+
+// webView is what the site template shows.
+type webView struct {
+	Lang, Title, SiteTitle, StyleURL, HomeURL, SearchURL, Query string
+	Description                                                 string
+	NoIndex, NotFound, Search                                   bool
+	Tabs, Variants                                              []webTab
+	Sidebar                                                     []*webNav
+	Body                                                        template.HTML
+	Outline                                                     []markdown.Heading
+	Prev, Next                                                  *webLink
+	Results                                                     []webLink
+}
+
+// view starts a page's view with the site's chrome.
+func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
+	v := &webView{Lang: w.lang, SiteTitle: w.site.Title, StyleURL: w.base + "/~assets/" + webStyle.name,
+		HomeURL: w.base + "/", SearchURL: w.base + "/~search", NoIndex: w.site.Visibility != "public"}
+	if ws != nil {
+		v.Tabs = w.tabs(nil, ws)
+		v.Variants = ws.variants(ss)
+	}
+	return v
+}
+
+// servePage answers a page of the site, or the site's 404 page.
+func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
+	ctx := c.Request().Context()
+	if len(w.sections) == 0 {
+		return s.notFound(c, w, nil, nil, nil)
+	}
+	ws, ss, pagePath := w.resolve(rest)
+	tree, err := s.loadTree(ctx, ss, w.claims, ws.variantURL(ss), false)
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	p := tree.find(pagePath)
+	if p == nil {
+		return s.notFound(c, w, ws, ss, tree)
+	}
+	page, err := s.Store.FindPage(ctx, ss.Space.RevisionID, p.ID)
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	v := w.view(ws, ss)
+	v.Title, v.Description = p.Title, p.Description
+	v.NoIndex = v.NoIndex || p.NoRobotsIndex
+	v.Sidebar = tree.sidebar(p)
+	links := &webLinks{s: s, ctx: ctx, w: w, ws: ws, ss: ss, tree: tree}
+	opts := markdown.HTMLOptions{Options: markdown.Options{SpaceID: ss.Space.ID, PagePath: p.Path, ResolvePage: links.resolvePage},
+		Link: links.link, Image: links.image}
+	body, heads := opts.ToHTML(page.Markdown)
+	v.Body = template.HTML(body) // sanitized by ToHTML's policy
+	v.Outline = heads
+	for i, n := range tree.nav {
+		if n.ID != p.ID {
+			continue
+		}
+		if i > 0 {
+			v.Prev = &webLink{Title: tree.nav[i-1].Title, URL: tree.pageURL(tree.nav[i-1])}
+		}
+		if i+1 < len(tree.nav) {
+			v.Next = &webLink{Title: tree.nav[i+1].Title, URL: tree.pageURL(tree.nav[i+1])}
+		}
+	}
+	return s.sendView(c, w, http.StatusOK, v)
+}
+
+// notFound answers the site's 404 page, in the site's look where there is a section to show.
+func (s *Server) notFound(c echo.Context, w *webSite, ws *webSection, ss *store.SiteSpace, tree *webTree) error {
+	v := w.view(ws, ss)
+	v.Title, v.NotFound, v.NoIndex = "Page not found", true, true
+	if tree != nil {
+		v.Sidebar = tree.sidebar(nil)
+	}
+	return s.sendView(c, w, http.StatusNotFound, v)
+}
+
+func (s *Server) sendView(c echo.Context, w *webSite, status int, v *webView) error {
+	body, err := renderHTML("site.html", v)
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	return s.send(c, webReply{status: status, contentType: "text/html; charset=utf-8", body: body,
+		public: w.site.Visibility == "public" && w.claims == nil, noindex: v.NoIndex})
+}
+
+// serveWebSite answers every path of a published site.
+func (s *Server) serveWebSite(c echo.Context) error {
+	siteID := c.Param("siteId")
+	rest, err := url.PathUnescape(c.Param("*"))
+	if err != nil {
+		rest = c.Param("*")
+	}
+	base := "/s/" + siteID
+	if id, _ := c.Request().Context().Value(webMountKey{}).(string); id == siteID {
+		base = ""
+	}
+	if name, ok := strings.CutPrefix(rest, "~assets/"); ok {
+		return serveAsset(c, name)
+	}
+	ctx := c.Request().Context()
+	site, err := s.Store.FindSite(ctx, siteID)
+	if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+		return s.webFail(c, err)
+	}
+	if site == nil || !site.Published {
+		return s.message(c, http.StatusNotFound, webMessage{Title: "Site not found",
+			Text: "There is no published site at this address.", StyleURL: base + "/~assets/" + webStyle.name})
+	}
+	w := &webSite{site: site, base: base, lang: "en"}
+	if done, err := s.admit(c, w); done || err != nil {
+		return err
+	}
+	if err := s.loadStructure(ctx, w); err != nil {
+		return s.webFail(c, err)
+	}
+	switch {
+	case rest == "robots.txt":
+		return s.serveRobots(c, w)
+	case rest == "sitemap.xml":
+		return s.serveSitemap(c, w)
+	case rest == "~search":
+		return s.serveSearch(c, w)
+	case strings.HasPrefix(rest, "~files/"):
+		return s.serveSiteFile(c, w, strings.TrimPrefix(rest, "~files/"))
+	}
+	return s.servePage(c, w, rest)
+}
