@@ -14,7 +14,7 @@ import (
 func benchStore(b *testing.B) (st *Store, token, spaceID string) {
 	b.Helper()
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, b.TempDir()+"/quire.db")
+	st, err := OpenSQLite(ctx, b.TempDir()+"/quire.db", testIsUnique)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // reader's membership does.
 func TestSpaceCacheInvalidatedByAnyWrite(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db")
+	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db", testIsUnique)
 	if err != nil {
 		t.Fatal(err)
 	}

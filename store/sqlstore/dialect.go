@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // The SQL of this package is written once, in SQLite's syntax kept to what PostgreSQL also
@@ -23,6 +21,9 @@ import (
 // dialect is the database the store runs on.
 type dialect struct {
 	postgres bool
+	// isUnique reports the driver's error for a broken UNIQUE constraint (SQLite: given by
+	// store/sqlite, which links the driver; PostgreSQL: SQLSTATE 23505).
+	isUnique func(error) bool
 	rewrites sync.Map // query as written -> query for PostgreSQL
 }
 
@@ -347,10 +348,9 @@ func retryable(err error) bool {
 }
 
 // uniqueViolation reports an insert or update that broke a UNIQUE constraint, on either database.
-func uniqueViolation(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.ExtendedCode == sqlite3.ErrConstraintUnique
+func (d *dialect) uniqueViolation(err error) bool {
+	if d.postgres {
+		return sqlState(err) == "23505"
 	}
-	return sqlState(err) == "23505"
+	return d.isUnique != nil && d.isUnique(err)
 }

@@ -188,7 +188,7 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 		}
 		if upd.Hostname != nil {
 			if e := set("hostname", strings.ToLower(*upd.Hostname)); e != nil {
-				if uniqueViolation(e) {
+				if s.d.uniqueViolation(e) {
 					return store.ErrorAt(store.ECONFLICT, "hostname", "%q is taken by another organization", *upd.Hostname)
 				}
 				err = errors.Join(err, e)

@@ -12,7 +12,7 @@ import (
 // still reads stays until the duplicate goes too, and what another space shares stays.
 func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db")
+	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db", testIsUnique)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func percentile(d []time.Duration, p float64) float64 {
 
 func benchRevisions(b *testing.B, n int) {
 	dir := b.TempDir()
-	st, err := OpenSQLite(context.Background(), filepath.Join(dir, "quire.db"))
+	st, err := OpenSQLite(context.Background(), filepath.Join(dir, "quire.db"), testIsUnique)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestMigrationKeepsEveryRevision(t *testing.T) {
 		VALUES ('c1', 's1', 1, 'u1', 'r2', 'r4', ?, ?)`, now, now)
 	db.Close()
 
-	st, err := OpenSQLite(ctx, dbPath)
+	st, err := OpenSQLite(ctx, dbPath, testIsUnique)
 	if err != nil {
 		t.Fatal(err)
 	}

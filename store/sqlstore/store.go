@@ -39,8 +39,9 @@ type Store struct {
 
 // OpenSQLite opens (creating if needed) the SQLite database file at dbPath and applies pending
 // migrations. The driver ("sqlite3", built with -tags sqlite_fts5) is linked by store/sqlite, the
-// one package that picks it; this package knows SQL, not drivers.
-func OpenSQLite(ctx context.Context, dbPath string) (*Store, error) {
+// one package that picks it, which also says which of its errors is a UNIQUE violation
+// (isUnique); this package knows SQL, not drivers.
+func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (*Store, error) {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_foreign_keys", "1")
@@ -63,7 +64,7 @@ func OpenSQLite(ctx context.Context, dbPath string) (*Store, error) {
 		writer.Close()
 		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
 	}
-	d := &dialect{}
+	d := &dialect{isUnique: isUnique}
 	s := &Store{writer: &db{DB: writer, d: d}, d: d, Clock: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()

@@ -24,7 +24,7 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) (token string, er
 			VALUES (?, ?, ?, ?, ?, ?)`,
 			u.ID, u.Email, u.DisplayName, nullString(u.PhotoURL), u.EmailVerified, formatTime(tx.now))
 		if err != nil {
-			if uniqueViolation(err) {
+			if s.d.uniqueViolation(err) {
 				return store.Errorf(store.ECONFLICT, "A user with email %s already exists.", u.Email)
 			}
 			return fmt.Errorf("store: unable to create user: %w", err)
