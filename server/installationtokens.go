@@ -55,6 +55,7 @@ var installationOperations = map[string]installationOperation{
 	"getOpenAPISpecVersionById":          {"openapi:read", store.RoleRead},
 	"getOpenAPISpecVersionContentById":   {"openapi:read", store.RoleRead},
 	"getIntegrationByName":               {"", store.RoleRead},
+	"getIntegrationInstallationById":     {"", store.RoleRead},
 	"listIntegrationInstallations":       {"", store.RoleRead},
 	"listIntegrationSpaceInstallations":  {"", store.RoleRead},
 	"listIntegrationSiteInstallations":   {"", store.RoleRead},
@@ -117,6 +118,9 @@ func (s *Server) installationGate(operations map[string]string) echo.MiddlewareF
 			}
 			if name := c.Param("integrationName"); name != "" && name != g.IntegrationName {
 				return &httpError{http.StatusForbidden, "An installation token reaches its own integration only."}
+			}
+			if id := c.Param("installationId"); id != "" && id != g.InstallationID {
+				return &httpError{http.StatusForbidden, "An installation token reaches its own installation only."}
 			}
 			if org := c.Param("organizationId"); org != "" && org != g.OrganizationID {
 				return &httpError{http.StatusForbidden, "An installation token reaches its installation's organization only."}
