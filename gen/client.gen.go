@@ -162,6 +162,11 @@ type ClientInterface interface {
 	// Corresponds with POST /integrations/{integrationName} (the `PublishIntegration` operationId).
 	PublishIntegration(ctx context.Context, integrationName string, body PublishIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DisableIntegrationDevelopmentMode Stop sending the integration's events to its tunnel (admins of the owning organization).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/dev (the `DisableIntegrationDevelopmentMode` operationId).
+	DisableIntegrationDevelopmentMode(ctx context.Context, integrationName string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SetIntegrationDevelopmentModeWithBody Send the integration's events to a tunnel URL (admins of the owning organization).
 	//
 	// Takes any type of body and a specified content type.
@@ -202,6 +207,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /integrations/{integrationName}/installations (the `InstallIntegration` operationId).
 	InstallIntegration(ctx context.Context, integrationName string, body InstallIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId} (the `GetIntegrationInstallationById` operationId).
+	GetIntegrationInstallationById(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateIntegrationInstallationWithBody Change an installation's configuration (checked against the integration's account schema), external ids or selections.
 	//
@@ -1394,6 +1404,21 @@ func (c *Client) PublishIntegration(ctx context.Context, integrationName string,
 	return c.Client.Do(req)
 }
 
+// DisableIntegrationDevelopmentMode Stop sending the integration's events to its tunnel (admins of the owning organization).
+//
+// Corresponds with DELETE /integrations/{integrationName}/dev (the `DisableIntegrationDevelopmentMode` operationId).
+func (c *Client) DisableIntegrationDevelopmentMode(ctx context.Context, integrationName string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDisableIntegrationDevelopmentModeRequest(c.Server, integrationName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SetIntegrationDevelopmentModeWithBody Send the integration's events to a tunnel URL (admins of the owning organization).
 //
 // Takes any type of body and a specified content type.
@@ -1495,6 +1520,21 @@ func (c *Client) InstallIntegrationWithBody(ctx context.Context, integrationName
 // Corresponds with POST /integrations/{integrationName}/installations (the `InstallIntegration` operationId).
 func (c *Client) InstallIntegration(ctx context.Context, integrationName string, body InstallIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewInstallIntegrationRequest(c.Server, integrationName, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId} (the `GetIntegrationInstallationById` operationId).
+func (c *Client) GetIntegrationInstallationById(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIntegrationInstallationByIdRequest(c.Server, integrationName, installationId)
 	if err != nil {
 		return nil, err
 	}
@@ -5041,6 +5081,40 @@ func NewPublishIntegrationRequestWithBody(server string, integrationName string,
 	return req, nil
 }
 
+// NewDisableIntegrationDevelopmentModeRequest constructs an http.Request for the DisableIntegrationDevelopmentMode method
+func NewDisableIntegrationDevelopmentModeRequest(server string, integrationName string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/dev", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewSetIntegrationDevelopmentModeRequest calls the generic SetIntegrationDevelopmentMode builder with application/json body
 func NewSetIntegrationDevelopmentModeRequest(server string, integrationName string, body SetIntegrationDevelopmentModeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5330,6 +5404,47 @@ func NewInstallIntegrationRequestWithBody(server string, integrationName string,
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetIntegrationInstallationByIdRequest constructs an http.Request for the GetIntegrationInstallationById method
+func NewGetIntegrationInstallationByIdRequest(server string, integrationName string, installationId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -15089,6 +15204,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /integrations/{integrationName} (the `PublishIntegration` operationId).
 	PublishIntegrationWithResponse(ctx context.Context, integrationName string, body PublishIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishIntegrationResponse, error)
 
+	// DisableIntegrationDevelopmentModeWithResponse Stop sending the integration's events to its tunnel (admins of the owning organization).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/dev (the `DisableIntegrationDevelopmentMode` operationId).
+	DisableIntegrationDevelopmentModeWithResponse(ctx context.Context, integrationName string, reqEditors ...RequestEditorFn) (*DisableIntegrationDevelopmentModeResponse, error)
+
 	// SetIntegrationDevelopmentModeWithBodyWithResponse Send the integration's events to a tunnel URL (admins of the owning organization).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -15135,6 +15257,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /integrations/{integrationName}/installations (the `InstallIntegration` operationId).
 	InstallIntegrationWithResponse(ctx context.Context, integrationName string, body InstallIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*InstallIntegrationResponse, error)
+
+	// GetIntegrationInstallationByIdWithResponse Read an installation (the integration's authors, admins of its organization, or the installation itself).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId} (the `GetIntegrationInstallationById` operationId).
+	GetIntegrationInstallationByIdWithResponse(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*GetIntegrationInstallationByIdResponse, error)
 
 	// UpdateIntegrationInstallationWithBodyWithResponse Change an installation's configuration (checked against the integration's account schema), external ids or selections.
 	//
@@ -17216,6 +17345,68 @@ func (r PublishIntegrationResponse) ContentType() string {
 	return ""
 }
 
+type DisableIntegrationDevelopmentModeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DisableIntegrationDevelopmentModeResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DisableIntegrationDevelopmentModeResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DisableIntegrationDevelopmentModeResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DisableIntegrationDevelopmentModeResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DisableIntegrationDevelopmentModeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DisableIntegrationDevelopmentModeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DisableIntegrationDevelopmentModeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DisableIntegrationDevelopmentModeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type SetIntegrationDevelopmentModeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17590,6 +17781,75 @@ func (r InstallIntegrationResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r InstallIntegrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetIntegrationInstallationByIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationInstallation
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIntegrationInstallationByIdResponse) GetJSON200() *IntegrationInstallation {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetIntegrationInstallationByIdResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetIntegrationInstallationByIdResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetIntegrationInstallationByIdResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetIntegrationInstallationByIdResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIntegrationInstallationByIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIntegrationInstallationByIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIntegrationInstallationByIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIntegrationInstallationByIdResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -29102,6 +29362,19 @@ func (c *ClientWithResponses) PublishIntegrationWithResponse(ctx context.Context
 	return ParsePublishIntegrationResponse(rsp)
 }
 
+// DisableIntegrationDevelopmentModeWithResponse Stop sending the integration's events to its tunnel (admins of the owning organization).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /integrations/{integrationName}/dev (the `DisableIntegrationDevelopmentMode` operationId).
+func (c *ClientWithResponses) DisableIntegrationDevelopmentModeWithResponse(ctx context.Context, integrationName string, reqEditors ...RequestEditorFn) (*DisableIntegrationDevelopmentModeResponse, error) {
+	rsp, err := c.DisableIntegrationDevelopmentMode(ctx, integrationName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDisableIntegrationDevelopmentModeResponse(rsp)
+}
+
 // SetIntegrationDevelopmentModeWithBodyWithResponse Send the integration's events to a tunnel URL (admins of the owning organization).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -29189,6 +29462,19 @@ func (c *ClientWithResponses) InstallIntegrationWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseInstallIntegrationResponse(rsp)
+}
+
+// GetIntegrationInstallationByIdWithResponse Read an installation (the integration's authors, admins of its organization, or the installation itself).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId} (the `GetIntegrationInstallationById` operationId).
+func (c *ClientWithResponses) GetIntegrationInstallationByIdWithResponse(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*GetIntegrationInstallationByIdResponse, error) {
+	rsp, err := c.GetIntegrationInstallationById(ctx, integrationName, installationId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIntegrationInstallationByIdResponse(rsp)
 }
 
 // UpdateIntegrationInstallationWithBodyWithResponse Change an installation's configuration (checked against the integration's account schema), external ids or selections.
@@ -32271,6 +32557,56 @@ func ParsePublishIntegrationResponse(rsp *http.Response) (*PublishIntegrationRes
 	return response, nil
 }
 
+// ParseDisableIntegrationDevelopmentModeResponse parses an HTTP response from a DisableIntegrationDevelopmentModeWithResponse call
+func ParseDisableIntegrationDevelopmentModeResponse(rsp *http.Response) (*DisableIntegrationDevelopmentModeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DisableIntegrationDevelopmentModeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 205:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseSetIntegrationDevelopmentModeResponse parses an HTTP response from a SetIntegrationDevelopmentModeWithResponse call
 func ParseSetIntegrationDevelopmentModeResponse(rsp *http.Response) (*SetIntegrationDevelopmentModeResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -32580,6 +32916,60 @@ func ParseInstallIntegrationResponse(rsp *http.Response) (*InstallIntegrationRes
 			headers.Location = value
 		}
 		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetIntegrationInstallationByIdResponse parses an HTTP response from a GetIntegrationInstallationByIdWithResponse call
+func ParseGetIntegrationInstallationByIdResponse(rsp *http.Response) (*GetIntegrationInstallationByIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIntegrationInstallationByIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationInstallation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	}
 
 	return response, nil

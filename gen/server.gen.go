@@ -54,6 +54,9 @@ type ServerInterface interface {
 	// PublishIntegration Publish an integration (a new version when it exists); admins of the owning organization only.
 	// (POST /integrations/{integrationName})
 	PublishIntegration(ctx echo.Context, integrationName string) error
+	// DisableIntegrationDevelopmentMode Stop sending the integration's events to its tunnel (admins of the owning organization).
+	// (DELETE /integrations/{integrationName}/dev)
+	DisableIntegrationDevelopmentMode(ctx echo.Context, integrationName string) error
 	// SetIntegrationDevelopmentMode Send the integration's events to a tunnel URL (admins of the owning organization).
 	// (PUT /integrations/{integrationName}/dev)
 	SetIntegrationDevelopmentMode(ctx echo.Context, integrationName string) error
@@ -69,6 +72,9 @@ type ServerInterface interface {
 	// InstallIntegration Install an integration on an organization (its admins only).
 	// (POST /integrations/{integrationName}/installations)
 	InstallIntegration(ctx echo.Context, integrationName string) error
+	// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
+	// (GET /integrations/{integrationName}/installations/{installationId})
+	GetIntegrationInstallationById(ctx echo.Context, integrationName string, installationId string) error
 	// UpdateIntegrationInstallation Change an installation's configuration (checked against the integration's account schema), external ids or selections.
 	// (PATCH /integrations/{integrationName}/installations/{installationId})
 	UpdateIntegrationInstallation(ctx echo.Context, integrationName string, installationId string) error
@@ -794,6 +800,22 @@ func (w *ServerInterfaceWrapper) PublishIntegration(ctx echo.Context) error {
 	return err
 }
 
+// DisableIntegrationDevelopmentMode converts echo context to params.
+func (w *ServerInterfaceWrapper) DisableIntegrationDevelopmentMode(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DisableIntegrationDevelopmentMode(ctx, integrationName)
+	return err
+}
+
 // SetIntegrationDevelopmentMode converts echo context to params.
 func (w *ServerInterfaceWrapper) SetIntegrationDevelopmentMode(ctx echo.Context) error {
 	var err error
@@ -918,6 +940,30 @@ func (w *ServerInterfaceWrapper) InstallIntegration(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.InstallIntegration(ctx, integrationName)
+	return err
+}
+
+// GetIntegrationInstallationById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIntegrationInstallationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIntegrationInstallationById(ctx, integrationName, installationId)
 	return err
 }
 
@@ -5920,6 +5966,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/integrations/:integrationName", wrapper.PublishIntegration, options.OperationMiddlewares["publishIntegration"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/installations", wrapper.ListIntegrationInstallations, options.OperationMiddlewares["listIntegrationInstallations"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations", wrapper.InstallIntegration, options.OperationMiddlewares["installIntegration"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId", wrapper.GetIntegrationInstallationById, options.OperationMiddlewares["getIntegrationInstallationById"]...)
 	router.PATCH(options.BaseURL+"/integrations/:integrationName/installations/:installationId", wrapper.UpdateIntegrationInstallation, options.OperationMiddlewares["updateIntegrationInstallation"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/tokens", wrapper.CreateIntegrationInstallationToken, options.OperationMiddlewares["createIntegrationInstallationToken"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces", wrapper.InstallIntegrationOnSpace, options.OperationMiddlewares["installIntegrationOnSpace"]...)
@@ -5928,6 +5975,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/integrations/:integrationName/events/:eventId", wrapper.GetIntegrationEvent, options.OperationMiddlewares["getIntegrationEvent"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/spaces", wrapper.ListIntegrationSpaceInstallations, options.OperationMiddlewares["listIntegrationSpaceInstallations"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/sites", wrapper.ListIntegrationSiteInstallations, options.OperationMiddlewares["listIntegrationSiteInstallations"]...)
+	router.DELETE(options.BaseURL+"/integrations/:integrationName/dev", wrapper.DisableIntegrationDevelopmentMode, options.OperationMiddlewares["disableIntegrationDevelopmentMode"]...)
 	router.PUT(options.BaseURL+"/integrations/:integrationName/dev", wrapper.SetIntegrationDevelopmentMode, options.OperationMiddlewares["setIntegrationDevelopmentMode"]...)
 
 }
@@ -6972,6 +7020,78 @@ func (response PublishIntegration429JSONResponse) VisitPublishIntegrationRespons
 	return err
 }
 
+type DisableIntegrationDevelopmentModeRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+}
+
+type DisableIntegrationDevelopmentModeResponseObject interface {
+	VisitDisableIntegrationDevelopmentModeResponse(w http.ResponseWriter) error
+}
+
+type DisableIntegrationDevelopmentMode205Response struct {
+}
+
+func (response DisableIntegrationDevelopmentMode205Response) VisitDisableIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DisableIntegrationDevelopmentMode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DisableIntegrationDevelopmentMode401JSONResponse) VisitDisableIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableIntegrationDevelopmentMode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DisableIntegrationDevelopmentMode403JSONResponse) VisitDisableIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableIntegrationDevelopmentMode404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DisableIntegrationDevelopmentMode404JSONResponse) VisitDisableIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DisableIntegrationDevelopmentMode429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DisableIntegrationDevelopmentMode429JSONResponse) VisitDisableIntegrationDevelopmentModeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetIntegrationDevelopmentModeRequestObject struct {
 	IntegrationName string `json:"integrationName"`
 	Body            *SetIntegrationDevelopmentModeJSONRequestBody
@@ -7428,6 +7548,85 @@ func (response InstallIntegration409JSONResponse) VisitInstallIntegrationRespons
 type InstallIntegration429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response InstallIntegration429JSONResponse) VisitInstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationInstallationByIdRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+}
+
+type GetIntegrationInstallationByIdResponseObject interface {
+	VisitGetIntegrationInstallationByIdResponse(w http.ResponseWriter) error
+}
+
+type GetIntegrationInstallationById200JSONResponse IntegrationInstallation
+
+func (response GetIntegrationInstallationById200JSONResponse) VisitGetIntegrationInstallationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationInstallationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetIntegrationInstallationById401JSONResponse) VisitGetIntegrationInstallationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationInstallationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetIntegrationInstallationById403JSONResponse) VisitGetIntegrationInstallationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationInstallationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetIntegrationInstallationById404JSONResponse) VisitGetIntegrationInstallationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationInstallationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetIntegrationInstallationById429JSONResponse) VisitGetIntegrationInstallationByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -21500,6 +21699,9 @@ type StrictServerInterface interface {
 	// PublishIntegration Publish an integration (a new version when it exists); admins of the owning organization only.
 	// (POST /integrations/{integrationName})
 	PublishIntegration(ctx context.Context, request PublishIntegrationRequestObject) (PublishIntegrationResponseObject, error)
+	// DisableIntegrationDevelopmentMode Stop sending the integration's events to its tunnel (admins of the owning organization).
+	// (DELETE /integrations/{integrationName}/dev)
+	DisableIntegrationDevelopmentMode(ctx context.Context, request DisableIntegrationDevelopmentModeRequestObject) (DisableIntegrationDevelopmentModeResponseObject, error)
 	// SetIntegrationDevelopmentMode Send the integration's events to a tunnel URL (admins of the owning organization).
 	// (PUT /integrations/{integrationName}/dev)
 	SetIntegrationDevelopmentMode(ctx context.Context, request SetIntegrationDevelopmentModeRequestObject) (SetIntegrationDevelopmentModeResponseObject, error)
@@ -21515,6 +21717,9 @@ type StrictServerInterface interface {
 	// InstallIntegration Install an integration on an organization (its admins only).
 	// (POST /integrations/{integrationName}/installations)
 	InstallIntegration(ctx context.Context, request InstallIntegrationRequestObject) (InstallIntegrationResponseObject, error)
+	// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
+	// (GET /integrations/{integrationName}/installations/{installationId})
+	GetIntegrationInstallationById(ctx context.Context, request GetIntegrationInstallationByIdRequestObject) (GetIntegrationInstallationByIdResponseObject, error)
 	// UpdateIntegrationInstallation Change an installation's configuration (checked against the integration's account schema), external ids or selections.
 	// (PATCH /integrations/{integrationName}/installations/{installationId})
 	UpdateIntegrationInstallation(ctx context.Context, request UpdateIntegrationInstallationRequestObject) (UpdateIntegrationInstallationResponseObject, error)
@@ -22372,6 +22577,31 @@ func (sh *strictHandler) PublishIntegration(ctx echo.Context, integrationName st
 	return nil
 }
 
+// DisableIntegrationDevelopmentMode operation middleware
+func (sh *strictHandler) DisableIntegrationDevelopmentMode(ctx echo.Context, integrationName string) error {
+	var request DisableIntegrationDevelopmentModeRequestObject
+
+	request.IntegrationName = integrationName
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DisableIntegrationDevelopmentMode(ctx.Request().Context(), request.(DisableIntegrationDevelopmentModeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DisableIntegrationDevelopmentMode")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DisableIntegrationDevelopmentModeResponseObject); ok {
+		return validResponse.VisitDisableIntegrationDevelopmentModeResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // SetIntegrationDevelopmentMode operation middleware
 func (sh *strictHandler) SetIntegrationDevelopmentMode(ctx echo.Context, integrationName string) error {
 	var request SetIntegrationDevelopmentModeRequestObject
@@ -22540,6 +22770,32 @@ func (sh *strictHandler) InstallIntegration(ctx echo.Context, integrationName st
 		return err
 	} else if validResponse, ok := response.(InstallIntegrationResponseObject); ok {
 		return validResponse.VisitInstallIntegrationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIntegrationInstallationById operation middleware
+func (sh *strictHandler) GetIntegrationInstallationById(ctx echo.Context, integrationName string, installationId string) error {
+	var request GetIntegrationInstallationByIdRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIntegrationInstallationById(ctx.Request().Context(), request.(GetIntegrationInstallationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIntegrationInstallationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIntegrationInstallationByIdResponseObject); ok {
+		return validResponse.VisitGetIntegrationInstallationByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -120,5 +120,12 @@ func matrixIntegrationRows() []matrixRow {
 		{"setIntegrationDevelopmentMode", matrixWant{401, 401, 404, 403, 403, 403, 204}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("PUT", in(t, w, "/dev"), map[string]any{"tunnelUrl": "https://tunnel.example.com"})
 		}},
+		{"disableIntegrationDevelopmentMode", matrixWant{401, 401, 404, 403, 403, 403, 205}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("DELETE", in(t, w, "/dev"), nil)
+		}},
+		// As the installation list: members who administer nothing see no installation.
+		{"getIntegrationInstallationById", matrixWant{401, 401, 404, 404, 404, 404, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("GET", installation(t, w, ""), nil)
+		}},
 	}
 }

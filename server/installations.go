@@ -127,7 +127,7 @@ func (s *Server) InstallIntegration(ctx context.Context, req gen.InstallIntegrat
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.Store.InstallIntegration(ctx, in.ID, org.ID, string(status))
+	n, err := s.Store.InstallIntegration(ctx, in.ID, org.ID, string(status), caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}

@@ -171,6 +171,9 @@ type InstallationGrant struct {
 	SiteSelection   string
 	SpaceIDs        []string
 	SiteIDs         []string
+	// InstalledBy is the user who installed the integration ("" when not recorded): the writes
+	// of its installation tokens are attributed to them.
+	InstalledBy string
 }
 
 // InstallationTokenTTL is how long an installation token authenticates.
@@ -198,7 +201,7 @@ type Integrations interface {
 
 	// InstallIntegration installs an integration on an organization and records the
 	// installation_setup event (ECONFLICT when it is installed there already).
-	InstallIntegration(ctx context.Context, integrationID string, orgID string, status string) (*IntegrationInstallation, error)
+	InstallIntegration(ctx context.Context, integrationID string, orgID string, status string, installedBy string) (*IntegrationInstallation, error)
 	// UpdateInstallation applies an update and records the installation_setup event.
 	UpdateInstallation(ctx context.Context, integrationID string, id string, upd InstallationUpdate) (*IntegrationInstallation, error)
 	// FindInstallation returns an installation of an integration.

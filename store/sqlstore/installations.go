@@ -59,7 +59,7 @@ func (s *Store) FindInstallation(ctx context.Context, integrationID, id string) 
 }
 
 // InstallIntegration installs an integration on an organization and records the event.
-func (s *Store) InstallIntegration(ctx context.Context, integrationID, orgID, status string) (*store.IntegrationInstallation, error) {
+func (s *Store) InstallIntegration(ctx context.Context, integrationID, orgID, status, installedBy string) (*store.IntegrationInstallation, error) {
 	var out *store.IntegrationInstallation
 	err := s.write(ctx, func(tx *Tx) error {
 		var n int
@@ -72,9 +72,9 @@ func (s *Store) InstallIntegration(ctx context.Context, integrationID, orgID, st
 		}
 		id, now := store.NewID(), formatTime(tx.now)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO integration_installations (id, integration_id, organization_id,
-			status, space_selection, site_selection, configuration, external_ids, external_ids_idx, created_at, updated_at)
-			VALUES (?, ?, ?, ?, 'selected', 'selected', '{}', '[]', ?, ?, ?)`,
-			id, integrationID, orgID, status, externalIDsIndex(nil), now, now); err != nil {
+			status, space_selection, site_selection, configuration, external_ids, external_ids_idx, created_at, updated_at,
+			installed_by) VALUES (?, ?, ?, ?, 'selected', 'selected', '{}', '[]', ?, ?, ?, ?)`,
+			id, integrationID, orgID, status, externalIDsIndex(nil), now, now, installedBy); err != nil {
 			return fmt.Errorf("store: unable to install integration: %w", err)
 		}
 		var err error

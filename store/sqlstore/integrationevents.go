@@ -216,9 +216,11 @@ func (s *Store) findInstallationTokenUser(ctx context.Context, token string) (*s
 func (s *Store) FindInstallationGrant(ctx context.Context, installationID string) (*store.InstallationGrant, error) {
 	g := &store.InstallationGrant{InstallationID: installationID}
 	var scopes string
-	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT i.name, n.organization_id, i.scopes, n.space_selection, n.site_selection
-		FROM integration_installations n JOIN integrations i ON i.id = n.integration_id WHERE n.id = ?`, installationID).
-		Scan(&g.IntegrationName, &g.OrganizationID, &scopes, &g.SpaceSelection, &g.SiteSelection)
+	var installedBy sql.NullString
+	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT i.name, n.organization_id, i.scopes, n.space_selection, n.site_selection,
+		n.installed_by FROM integration_installations n JOIN integrations i ON i.id = n.integration_id WHERE n.id = ?`, installationID).
+		Scan(&g.IntegrationName, &g.OrganizationID, &scopes, &g.SpaceSelection, &g.SiteSelection, &installedBy)
+	g.InstalledBy = installedBy.String
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.NotFound("Installation")
 	}

@@ -93,11 +93,11 @@ func integrations(t *testing.T, open Opener) {
 	}
 
 	// Installing records an event; in development mode (own organization) it waits for delivery.
-	n, err := w.st.InstallIntegration(ctx, in.ID, w.org, "pending")
+	n, err := w.st.InstallIntegration(ctx, in.ID, w.org, "pending", w.user)
 	if err != nil || n.Status != "pending" || n.SpaceSelection != "selected" || n.IntegrationName != "a_b" {
 		t.Fatalf("install: %+v, %v", n, err)
 	}
-	_, err = w.st.InstallIntegration(ctx, in.ID, w.org, "pending")
+	_, err = w.st.InstallIntegration(ctx, in.ID, w.org, "pending", w.user)
 	wantCode(t, err, store.ECONFLICT)
 	events, err := w.st.FindIntegrationEvents(ctx, in.ID, store.Page{})
 	if err != nil || events.Count != 1 || events.Items[0].Status != store.EventPending {
@@ -165,7 +165,7 @@ func integrations(t *testing.T, open Opener) {
 		t.Fatalf("installation token resolves to %+v, %v", u, err)
 	}
 	g, err := w.st.FindInstallationGrant(ctx, n.ID)
-	if err != nil || g.OrganizationID != w.org || len(g.SpaceIDs) != 1 || g.SpaceIDs[0] != sp.ID || len(g.Scopes) != 0 { // the second publish has no scopes
+	if err != nil || g.OrganizationID != w.org || len(g.SpaceIDs) != 1 || g.SpaceIDs[0] != sp.ID || len(g.Scopes) != 0 || g.InstalledBy != w.user { // the second publish has no scopes
 		t.Fatalf("grant %+v, %v", g, err)
 	}
 	clock.now = clock.now.Add(store.InstallationTokenTTL + time.Second)

@@ -10,6 +10,7 @@ const OPERATIONS = [
     'listIntegrationEvents', 'getIntegrationEvent', 'listIntegrationSpaceInstallations',
     'listIntegrationSiteInstallations', 'setIntegrationDevelopmentMode',
     'installIntegrationOnSpace', 'installIntegrationOnSite', 'createIntegrationInstallationToken',
+    'getIntegrationInstallationById', 'disableIntegrationDevelopmentMode',
 ];
 const LATEST = ['installIntegrationOnSpace', 'installIntegrationOnSite', 'createIntegrationInstallationToken'];
 const kit = suiteKit({ operations: OPERATIONS, latestOnly: LATEST });
@@ -46,7 +47,7 @@ step('publishIntegration: version 1, then 2', async () => {
     need(S.org);
     const body = {
         organization: S.org, title: 'Notify', description: 'Posts updates', script: 'export default {}',
-        scopes: ['space:content:read'], categories: ['collaboration'], icon: PNG,
+        scopes: ['space:content:read', 'space:content:write'], categories: ['collaboration'], icon: PNG,
         configurations: { account: { properties: { channel: { type: 'string', title: 'Channel' } }, required: ['channel'] } },
         secrets: { TOKEN: 'never-answered' },
     };
@@ -89,6 +90,10 @@ step('installIntegration, then its configuration', async () => {
     assert.equal(upd.status, 'active');
     const { data: list } = await alice.integrations.listIntegrationInstallations(NAME, { externalId: 'team-1' });
     assert.deepEqual(list.items.map((i) => i.id), [n.id]);
+    const { data: one } = await alice.integrations.getIntegrationInstallationById(NAME, n.id);
+    assert.equal(one.id, n.id);
+    assert.deepEqual(one.externalIds, ['team-1']);
+    await rejectsWith(404, bob.integrations.getIntegrationInstallationById(NAME, n.id), 'bob reading alice\'s installation');
     await rejectsWith(404, bob.integrations.installIntegration(NAME, { organization: S.org }), 'bob installing on alice\'s organization');
 });
 
@@ -124,12 +129,23 @@ step('createIntegrationInstallationToken: the token reaches its scope only', asy
     assert.equal(space.status, 403, 'space metadata is outside space:content:read');
     const orgs = await raw(null, data.token, 'GET', `/orgs/${S.org}`);
     assert.equal(orgs.status, 403);
+    // space:content:write: the installation opens a change request (as the user who installed it).
+    const inst = client(data.token);
+    const { data: cr } = await inst.spaces.createChangeRequest(S.space, { subject: 'From the integration' });
+    assert.equal(cr.subject, 'From the integration');
+    const { data: self } = await inst.integrations.getIntegrationInstallationById(NAME, S.installation);
+    assert.equal(self.id, S.installation);
+    const meta = await raw(null, data.token, 'PATCH', `/spaces/${S.space}`, { title: 'Renamed' });
+    assert.equal(meta.status, 403, 'space metadata writes need space:metadata:write');
 });
 
 step('setIntegrationDevelopmentMode and unpublishIntegration', async () => {
     need(S.org);
     await alice.integrations.setIntegrationDevelopmentMode(NAME, { tunnelUrl: 'https://tunnel.example.com/events', all: false });
     await rejectsWith(403, bob.integrations.setIntegrationDevelopmentMode(NAME, { tunnelUrl: 'https://x.example.com' }), 'bob');
+    await rejectsWith(403, bob.integrations.disableIntegrationDevelopmentMode(NAME), 'bob disabling');
+    const off = await alice.integrations.disableIntegrationDevelopmentMode(NAME);
+    assert.equal(off.status, 205);
     await alice.integrations.unpublishIntegration(NAME);
     await rejectsWith(404, alice.integrations.getIntegrationByName(NAME), 'after unpublishing');
     void BOB_TOKEN;
