@@ -257,8 +257,12 @@ func (s *Server) appSpace(c echo.Context, v *appView) error {
 		if err != nil {
 			return err
 		}
-		body, _ := appLinks(sp, p, tree, files).ToHTML(page.Markdown)
-		v.Body = template.HTML(body) // sanitized by ToHTML's policy
+		src, place := s.openAPIBlocks(ctx, sp.OrganizationID, page.Markdown)
+		body, _ := appLinks(sp, p, tree, files).ToHTML(src)
+		if place != nil {
+			body = place(body)
+		}
+		v.Body = template.HTML(body) // sanitized by ToHTML's policy; the operations escaped by their template
 		if v.Threads, err = s.threads(ctx, store.CommentScope{SpaceID: sp.ID}, &p.ID); err != nil {
 			return err
 		}

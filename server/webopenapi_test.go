@@ -163,5 +163,9 @@ func TestWebOpenAPIReferencePage(t *testing.T) {
 		if i, j := strings.Index(r.Body, "Before."), strings.Index(r.Body, "Add a pet"); i < 0 || j < i || strings.Index(r.Body, "Between.") < j {
 			t.Error("the operation is not where its block is")
 		}
+		// The app shows the space's page with the operation too.
+		app := ww.expect(t, http.StatusOK, "/app/s/"+space.Id, "Cookie", ww.appLogin(t, w.admin))
+		wantIn(t, "app page", app.Body, `<span class="method m-POST">POST</span> <code class="path">/pets</code>`)
+		wantNotIn(t, "app page", app.Body, "{%", "quireopenapi")
 	})
 }

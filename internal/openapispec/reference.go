@@ -228,7 +228,8 @@ func contents(m *orderedmap.Map[string, *v3.MediaType]) []RefContent {
 				c.Example = exampleText(ex.Value)
 			}
 		case s != nil:
-			if v := sample(s, 0); v != nil {
+			budget := maxFields
+			if v := sample(s, 0, &budget); v != nil {
 				b, _ := json.MarshalIndent(v, "", "  ")
 				c.Example = string(b)
 			}
@@ -287,18 +288,24 @@ func properties(out []RefField, s *base.Schema, depth int, n *int, path map[*bas
 }
 
 // typeOf names a schema's type for people: "string (date-time)", "array of object", "one of …".
-func typeOf(s *base.Schema) string {
+func typeOf(s *base.Schema) string { return typeName(s, 0) }
+
+// typeName bounds its nesting: a schema may be an array of itself.
+func typeName(s *base.Schema, depth int) string {
 	if s == nil {
 		return ""
+	}
+	if depth > 3 {
+		return "…"
 	}
 	t := strings.Join(s.Type, " | ")
 	switch {
 	case t == "array" && s.Items != nil && s.Items.IsA() && s.Items.A != nil:
-		t = "array of " + typeOf(s.Items.A.Schema())
+		t = "array of " + typeName(s.Items.A.Schema(), depth+1)
 	case t == "" && len(s.OneOf) > 0:
-		t = "one of " + joinTypes(s.OneOf)
+		t = "one of " + joinTypes(s.OneOf, depth)
 	case t == "" && len(s.AnyOf) > 0:
-		t = "any of " + joinTypes(s.AnyOf)
+		t = "any of " + joinTypes(s.AnyOf, depth)
 	case t == "" && (len(s.AllOf) > 0 || s.Properties != nil):
 		t = "object"
 	}
@@ -311,13 +318,13 @@ func typeOf(s *base.Schema) string {
 	return t
 }
 
-func joinTypes(list []*base.SchemaProxy) string {
+func joinTypes(list []*base.SchemaProxy, depth int) string {
 	var names []string
 	for _, p := range list {
 		if name := p.GetReference(); name != "" {
 			names = append(names, name[strings.LastIndex(name, "/")+1:])
 		} else {
-			names = append(names, typeOf(p.Schema()))
+			names = append(names, typeName(p.Schema(), depth+1))
 		}
 	}
 	return strings.Join(names, ", ")
@@ -371,11 +378,12 @@ func toString(k any) string {
 }
 
 // sample makes an example value from a schema: its example, its first enum value, or a value of
-// its type.
-func sample(s *base.Schema, depth int) any {
-	if s == nil || depth > 4 {
+// its type; budget bounds the values made (wide schemas nest).
+func sample(s *base.Schema, depth int, budget *int) any {
+	if s == nil || depth > 4 || *budget <= 0 {
 		return nil
 	}
+	*budget--
 	if s.Example != nil {
 		var v any
 		if s.Example.Decode(&v) == nil {
@@ -395,7 +403,7 @@ func sample(s *base.Schema, depth int) any {
 	switch {
 	case t == "array":
 		if s.Items != nil && s.Items.IsA() && s.Items.A != nil {
-			if v := sample(s.Items.A.Schema(), depth+1); v != nil {
+			if v := sample(s.Items.A.Schema(), depth+1, budget); v != nil {
 				return []any{v}
 			}
 		}
@@ -403,7 +411,7 @@ func sample(s *base.Schema, depth int) any {
 	case t == "object" || t == "" && (s.Properties != nil || len(s.AllOf) > 0):
 		obj := map[string]any{}
 		for _, part := range s.AllOf {
-			if m, ok := sample(part.Schema(), depth+1).(map[string]any); ok {
+			if m, ok := sample(part.Schema(), depth+1, budget).(map[string]any); ok {
 				for k, v := range m {
 					obj[k] = v
 				}
@@ -411,14 +419,14 @@ func sample(s *base.Schema, depth int) any {
 		}
 		if s.Properties != nil {
 			for name, p := range s.Properties.FromOldest() {
-				obj[name] = sample(p.Schema(), depth+1)
+				obj[name] = sample(p.Schema(), depth+1, budget)
 			}
 		}
 		return obj
 	case t == "" && len(s.OneOf) > 0:
-		return sample(s.OneOf[0].Schema(), depth+1)
+		return sample(s.OneOf[0].Schema(), depth+1, budget)
 	case t == "" && len(s.AnyOf) > 0:
-		return sample(s.AnyOf[0].Schema(), depth+1)
+		return sample(s.AnyOf[0].Schema(), depth+1, budget)
 	case t == "string":
 		switch s.Format {
 		case "date-time":
