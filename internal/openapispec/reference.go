@@ -2,7 +2,6 @@ package openapispec
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/pb33f/go-yaml"
@@ -100,17 +99,15 @@ const (
 	maxDepth  = 6
 )
 
-var errSwagger = errors.New("Swagger 2.0 documents are not rendered as a reference page; download the document instead")
-
-// BuildReference reads a document (OpenAPI 3.0 or 3.1) as a reference.
+// BuildReference reads a document (Swagger 2.0, OpenAPI 3.0 or 3.1) as a reference.
 func BuildReference(doc []byte) (*Reference, error) {
 	logger, _ := newCollector()
 	d, err := libopenapi.NewDocumentWithConfiguration(doc, &datamodel.DocumentConfiguration{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
-	if d.GetSpecInfo().SpecType != "openapi" {
-		return nil, errSwagger
+	if d.GetSpecInfo().SpecType == "swagger" {
+		return buildV2(d)
 	}
 	m, err := d.BuildV3Model()
 	if err != nil && (m == nil || m.Model.Paths == nil) {
@@ -124,41 +121,55 @@ func BuildReference(doc []byte) (*Reference, error) {
 	for _, sv := range model.Servers {
 		ref.Servers = append(ref.Servers, sv.URL)
 	}
-	tags := map[string]int{}
-	for _, t := range model.Tags {
-		if _, ok := tags[t.Name]; !ok {
-			tags[t.Name] = len(ref.Tags)
-			ref.Tags = append(ref.Tags, RefTag{Name: t.Name, Description: t.Description})
-		}
-	}
+	tags := ref.declare(model.Tags)
 	if model.Paths != nil && model.Paths.PathItems != nil {
 		for path, item := range model.Paths.PathItems.FromOldest() {
 			for method, op := range item.GetOperations().FromOldest() {
-				o := operation(strings.ToUpper(method), path, item, op)
-				names := op.Tags
-				if len(names) == 0 {
-					names = []string{"default"}
-				}
-				for _, name := range names {
-					i, ok := tags[name]
-					if !ok {
-						i = len(ref.Tags)
-						tags[name] = i
-						ref.Tags = append(ref.Tags, RefTag{Name: name})
-					}
-					ref.Tags[i].Operations = append(ref.Tags[i].Operations, o)
-				}
+				ref.add(tags, op.Tags, operation(strings.ToUpper(method), path, item, op))
 			}
 		}
 	}
-	kept := ref.Tags[:0]
-	for _, t := range ref.Tags {
+	ref.prune()
+	return ref, nil
+}
+
+// declare starts the tag groups with the tags the document declares, in its order.
+func (r *Reference) declare(list []*base.Tag) map[string]int {
+	tags := map[string]int{}
+	for _, t := range list {
+		if _, ok := tags[t.Name]; !ok {
+			tags[t.Name] = len(r.Tags)
+			r.Tags = append(r.Tags, RefTag{Name: t.Name, Description: t.Description})
+		}
+	}
+	return tags
+}
+
+// add puts an operation in the groups of its tags ("default" for none).
+func (r *Reference) add(tags map[string]int, names []string, o *RefOperation) {
+	if len(names) == 0 {
+		names = []string{"default"}
+	}
+	for _, name := range names {
+		i, ok := tags[name]
+		if !ok {
+			i = len(r.Tags)
+			tags[name] = i
+			r.Tags = append(r.Tags, RefTag{Name: name})
+		}
+		r.Tags[i].Operations = append(r.Tags[i].Operations, o)
+	}
+}
+
+// prune drops the declared tags no operation has.
+func (r *Reference) prune() {
+	kept := r.Tags[:0]
+	for _, t := range r.Tags {
 		if len(t.Operations) > 0 {
 			kept = append(kept, t)
 		}
 	}
-	ref.Tags = kept
-	return ref, nil
+	r.Tags = kept
 }
 
 // Find returns the operation at a path with a method (any case), nil when there is none.
@@ -228,11 +239,7 @@ func contents(m *orderedmap.Map[string, *v3.MediaType]) []RefContent {
 				c.Example = exampleText(ex.Value)
 			}
 		case s != nil:
-			budget := maxFields
-			if v := sample(s, 0, &budget); v != nil {
-				b, _ := json.MarshalIndent(v, "", "  ")
-				c.Example = string(b)
-			}
+			c.Example = sampleText(s)
 		}
 		out = append(out, c)
 	}
@@ -374,6 +381,17 @@ func toString(k any) string {
 		return s
 	}
 	b, _ := json.Marshal(k)
+	return string(b)
+}
+
+// sampleText is an example made from a schema, as indented JSON ("" when none can be made).
+func sampleText(s *base.Schema) string {
+	budget := maxFields
+	v := sample(s, 0, &budget)
+	if v == nil {
+		return ""
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
 	return string(b)
 }
 

@@ -75,8 +75,54 @@ components:
 	}
 }
 
-func TestReferenceRefusesSwagger2(t *testing.T) {
-	if _, err := BuildReference([]byte("swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\n")); err == nil {
-		t.Fatal("a Swagger 2.0 document read as a reference")
+// A Swagger 2.0 document reads as the same reference: its body parameter is the request body,
+// its responses' schemas their content, host and basePath its server.
+func TestReferenceReadsSwagger2(t *testing.T) {
+	ref, err := BuildReference([]byte(`swagger: "2.0"
+info: {title: Pets 2, version: "1"}
+host: api.pets.test
+basePath: /v1
+schemes: [https]
+consumes: [application/json]
+produces: [application/json]
+paths:
+  /pets/{id}:
+    parameters:
+      - {name: id, in: path, required: true, type: string}
+    put:
+      tags: [pets]
+      summary: Replace a pet
+      parameters:
+        - name: pet
+          in: body
+          required: true
+          schema: {$ref: "#/definitions/Pet"}
+      responses:
+        "200":
+          description: The pet.
+          schema: {$ref: "#/definitions/Pet"}
+definitions:
+  Pet:
+    type: object
+    required: [name]
+    properties:
+      name: {type: string}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := ref.Find("/pets/{id}", "put")
+	if op == nil || ref.Title != "Pets 2" || len(ref.Servers) != 1 || ref.Servers[0] != "https://api.pets.test/v1" {
+		t.Fatalf("reference: %+v", ref)
+	}
+	if len(op.Parameters) != 1 || op.Parameters[0].Name != "id" || !op.Parameters[0].Required || op.Parameters[0].In != "path" {
+		t.Errorf("parameters: %+v", op.Parameters)
+	}
+	if op.Request == nil || !op.Request.Required || op.Request.Contents[0].MediaType != "application/json" ||
+		len(op.Request.Contents[0].Fields) != 2 || op.Request.Contents[0].Fields[1].Name != "name" || !op.Request.Contents[0].Fields[1].Required {
+		t.Errorf("request: %+v", op.Request)
+	}
+	if len(op.Responses) != 1 || op.Responses[0].Code != "200" || !strings.Contains(op.Responses[0].Body.Contents[0].Example, `"name": "text"`) {
+		t.Errorf("responses: %+v", op.Responses)
 	}
 }
