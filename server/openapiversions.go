@@ -209,6 +209,9 @@ func (s *Server) serveOpenAPIDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if wantsHTML(c.Request()) {
+		return s.serveOpenAPIReference(c, sp, doc)
+	}
 	h := c.Response().Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Disposition", contentDisposition(doc.Filename))

@@ -79,7 +79,7 @@ func newWebWorld(t *testing.T) *webWorld {
 	hidden["hidden"] = true
 	staffOnly := crInsert("Employee handbook", "Salaries and such.", "handbook")
 	staffOnly["condition"] = "visitor.claims.employee === true"
-	linux := crInsertInto("Linux", "## Packages\n\nUse apt to install the frobnicator.\n\nBack to [installing](../install.md).", "linux", "install")
+	linux := crInsertInto("Linux", "## Packages\n\nUse apt to install the frobnicator.\n\nBack to [installing](../install.md) or [home](../README.md).", "linux", "install")
 	res := w.apply(t, w.admin, w.guide.Id, cr.Id,
 		crInsert("Introduction", intro, "intro"),
 		crInsert("Install", "Installing takes a minute: download, unpack, run. The frobnicator ships separately.", "install"),

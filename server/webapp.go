@@ -28,7 +28,8 @@ const (
 )
 
 var appRoutes = []string{"/app", "/app/login", "/app/logout", "/app/o/:orgId", "/app/s/:spaceId", "/app/s/:spaceId/*",
-	"/app/s/:spaceId/change-requests/:cr"}
+	"/app/s/:spaceId/change-requests/:cr", "/app/s/:spaceId/revisions/:rev", "/app/s/:spaceId/revisions/:rev/*",
+	"/app/o/:orgId/c/:collectionId", "/app/o/:orgId/sites/:siteId"}
 
 func (s *Server) registerApp(e *echo.Echo) {
 	e.GET("/app", s.appPage(s.appHome))
@@ -39,6 +40,10 @@ func (s *Server) registerApp(e *echo.Echo) {
 	e.GET("/app/s/:spaceId", s.appPage(s.appSpace))
 	e.GET("/app/s/:spaceId/*", s.appPage(s.appSpace))
 	e.GET("/app/s/:spaceId/change-requests/:cr", s.appPage(s.appChangeRequest))
+	e.GET("/app/s/:spaceId/revisions/:rev", s.appPage(s.appRevision))
+	e.GET("/app/s/:spaceId/revisions/:rev/*", s.appPage(s.appRevision))
+	e.GET("/app/o/:orgId/c/:collectionId", s.appPage(s.appCollection))
+	e.GET("/app/o/:orgId/sites/:siteId", s.appPage(s.appSite))
 }
 
 func (s *Server) appSessionKey() []byte {
@@ -84,6 +89,7 @@ func (s *Server) sessionUser(c echo.Context) *store.User {
 // appView is what the app template shows.
 type appView struct {
 	Kind, Title, Error, Email string
+	Lead                      string
 	Next                      string // where to go after signing in
 	User                      *store.User
 	Crumbs                    []webLink
@@ -92,6 +98,7 @@ type appView struct {
 	Body                      template.HTML
 	CR                        *store.ChangeRequest
 	Diff                      []pageDiff
+	Threads                   []appThread
 }
 
 func (s *Server) sendApp(c echo.Context, status int, v *appView) error {
@@ -202,7 +209,9 @@ func (s *Server) appOrg(c echo.Context, v *appView) error {
 		return err
 	}
 	for _, col := range cols.Items {
-		v.Items = append(v.Items, webLink{Title: col.Title, Context: "collection"})
+		if col.ParentID == nil {
+			v.Items = append(v.Items, webLink{Title: col.Title, URL: "/app/o/" + orgID + "/c/" + col.ID, Context: "collection"})
+		}
 	}
 	spaces, err := s.Store.FindSpaces(ctx, orgID, false, store.Page{Limit: 1000})
 	if err != nil {
@@ -248,8 +257,15 @@ func (s *Server) appSpace(c echo.Context, v *appView) error {
 		if err != nil {
 			return err
 		}
-		body, _ := appLinks(sp, p, tree, files).ToHTML(page.Markdown)
-		v.Body = template.HTML(body) // sanitized by ToHTML's policy
+		src, place := s.openAPIBlocks(ctx, sp.OrganizationID, page.Markdown)
+		body, _ := appLinks(sp, p, tree, files).ToHTML(src)
+		if place != nil {
+			body = place(body)
+		}
+		v.Body = template.HTML(body) // sanitized by ToHTML's policy; the operations escaped by their template
+		if v.Threads, err = s.threads(ctx, store.CommentScope{SpaceID: sp.ID}, &p.ID); err != nil {
+			return err
+		}
 	} else if rest != "" {
 		return store.Errorf(store.ENOTFOUND, "Page not found.")
 	}

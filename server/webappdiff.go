@@ -43,6 +43,9 @@ func (s *Server) appChangeRequest(c echo.Context, v *appView) error {
 		return err
 	}
 	v.Kind, v.Title, v.CR = "cr", cr.Subject, cr
+	if v.Threads, err = s.threads(ctx, store.CommentScope{SpaceID: sp.ID, ChangeRequestID: &cr.ID}, nil); err != nil {
+		return err
+	}
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + sp.OrganizationID},
 		{Title: sp.Title, URL: "/app/s/" + sp.ID}}
 	before := map[string]*store.RevisionPage{}

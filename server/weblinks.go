@@ -24,6 +24,9 @@ type webLinks struct {
 }
 
 func (l *webLinks) resolvePage(idOrPath string) (string, bool) {
+	if idOrPath == "." && l.tree.landing != nil { // ../README.md up to the space's root: its first page
+		return l.tree.landing.ID, true
+	}
 	if p := l.tree.all[idOrPath]; p != nil {
 		return p.ID, true
 	}

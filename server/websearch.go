@@ -14,7 +14,7 @@ const webSearchPerSpace = 10
 
 // serveSearch answers the search page: the query run with the API's space search
 // (SearchSpace) over every site space the visitor sees, once per space, keeping only the pages
-// the visitor sees, each linked to its section of the page.
+// the visitor sees and navigation lists (not hidden ones), each linked to its section of the page.
 func (s *Server) serveSearch(c echo.Context, w *webSite) error {
 	ctx := c.Request().Context()
 	q := strings.TrimSpace(c.QueryParam("q"))
@@ -59,9 +59,13 @@ func (s *Server) serveSearch(c echo.Context, w *webSite) error {
 				} else if ws.sec != nil {
 					where = ws.sec.Title
 				}
+				listed := make(map[string]bool, len(tree.nav))
+				for _, p := range tree.nav {
+					listed[p.ID] = true
+				}
 				for _, h := range hits.Items {
 					p := tree.all[h.PageID]
-					if p == nil || !tree.seen[p.ID] {
+					if p == nil || !listed[p.ID] { // hidden pages are reachable by address only
 						continue
 					}
 					r := webLink{Title: p.Title, URL: tree.pageURL(p), Context: where}

@@ -371,7 +371,11 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	links := &webLinks{s: s, ctx: ctx, w: w, ws: ws, ss: ss, tree: tree}
 	opts := markdown.HTMLOptions{Options: markdown.Options{SpaceID: ss.Space.ID, PagePath: p.Path, ResolvePage: links.resolvePage},
 		Link: links.link, Image: links.image}
-	body, heads := opts.ToHTML(page.Markdown)
+	src, place := s.openAPIBlocks(ctx, w.site.OrganizationID, page.Markdown)
+	body, heads := opts.ToHTML(src)
+	if place != nil {
+		body = place(body)
+	}
 	v.Body = template.HTML(body) // sanitized by ToHTML's policy
 	v.Outline = heads
 	for i, n := range tree.nav {
