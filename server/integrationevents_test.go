@@ -91,7 +91,7 @@ func (w *integrationWorld) signingSecret(t *testing.T, name string) string {
 
 func newDeliveryWorld(t *testing.T) *integrationWorld {
 	w := newIntegrationWorld(t)
-	w.contentWorld.testServer = newTestServer(t, server.Options{AllowPrivateURLs: true})
+	w.world.testServer = newTestServer(t, server.Options{AllowPrivateURLs: true})
 	// The content world's cast, again, on the server that may reach loopback.
 	w.admin = w.MustCreateUser(t, "ada@acme.test", "Ada")
 	w.reader = w.MustCreateUser(t, "rita@readers.test", "Rita")

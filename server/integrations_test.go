@@ -17,12 +17,12 @@ var pngPixel, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAA
 // integrationWorld is the cast of the integration tests: the content world's organization (Acme,
 // admin Ada, reader Rita, guest Gus) publishes; Otto administers Other Co.
 type integrationWorld struct {
-	*contentWorld
+	*world
 }
 
 func newIntegrationWorld(t *testing.T) *integrationWorld {
 	t.Helper()
-	return &integrationWorld{contentWorld: newContentWorld(t)}
+	return &integrationWorld{world: newWorld(t)}
 }
 
 // publishBody is a publish of an integration owned by org with the given scopes.

@@ -10,16 +10,16 @@ import (
 // A page's OpenAPI block names a specification of the organization by slug: its link is ok
 // while the specification exists, and broken once it is gone.
 func TestOpenAPIBlocksAreLinksToSpecifications(t *testing.T) {
-	w := crNewWorld(t)
+	w := newWorld(t)
 	org := w.org.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "petstore", "source": map[string]any{"text": petstore30}})
 	sp := w.MustCreateSpace(t, w.admin, org, "API docs", "")
 	cr := w.create(t, w.admin, sp.Id, "Reference pages")
 	w.apply(t, w.admin, sp.Id, cr.Id,
-		crInsert("Pets", "# Pets\n\n{% openapi-operation spec=\"petstore\" path=\"/pets\" method=\"get\" %}\n"+
+		insertMarkdown("Pets", "# Pets\n\n{% openapi-operation spec=\"petstore\" path=\"/pets\" method=\"get\" %}\n"+
 			"[OpenAPI petstore](https://example.com/petstore.yaml)\n{% endopenapi-operation %}\n\n"+
 			"{% openapi-schemas spec=\"petstore\" schemas=\"Pet\" grouped=\"true\" %}\n{% endopenapi-schemas %}\n", "pets"),
-		crInsert("Orders", "{% openapi-webhook spec=\"orders\" name=\"created\" method=\"post\" %}\n{% endopenapi-webhook %}\n", "orders"))
+		insertMarkdown("Orders", "{% openapi-webhook spec=\"orders\" name=\"created\" method=\"post\" %}\n{% endopenapi-webhook %}\n", "orders"))
 
 	links := func(t *testing.T) map[string]gen.ContentReferenceUsage {
 		t.Helper()

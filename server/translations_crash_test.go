@@ -32,7 +32,7 @@ func (s *crashAfterMerge) FinishTranslationRun(ctx context.Context, id string, r
 // nothing left to do: no page is written twice.
 func TestTranslationRunInterruptedAfterMerge(t *testing.T) {
 	w := newTranslationWorld(t)
-	w.edit(t, crInsert("Hello", "Hello world.\n", "a"), crInsert("Read", "Read the page.\n", "b"))
+	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"), insertMarkdown("Read", "Read the page.\n", "b"))
 	tr := w.create(t, "fr", nil)
 
 	crashing := jobs.New(&crashAfterMerge{Store: w.Store}, slog.New(slog.DiscardHandler))

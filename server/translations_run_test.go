@@ -21,9 +21,9 @@ const trInstallMarkdown = "Install the guide with `quire install --force` and re
 func TestTranslationRunEndToEnd(t *testing.T) {
 	w := newTranslationWorld(t)
 	refs := w.edit(t,
-		crInsert("Install", trInstallMarkdown, "install"),
-		crInsertInto("Hello world", "Hello world and the guide.\n", "hello", "install"),
-		crInsert("Read me", "Read the page.\n", "read"),
+		insertMarkdown("Install", trInstallMarkdown, "install"),
+		insertMarkdown("Hello world", "Hello world and the guide.\n", "hello", "into", "install"),
+		insertMarkdown("Read me", "Read the page.\n", "read"),
 	)
 	tr := w.create(t, "fr", nil)
 
@@ -83,10 +83,10 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 	// before the others, one deleted.
 	w.lt.Reset()
 	w.edit(t,
-		crEdit(refs["read"], "Read the guide.\n"),
-		crInsertInto("World", "The world.\n", "world", refs["read"]),
+		editPage(refs["read"], "Read the guide.\n"),
+		insertMarkdown("World", "The world.\n", "world", "into", refs["read"]),
 		map[string]any{"operation": "update_page", "page": refs["hello"], "into": nil, "at": 0},
-		crDelete(refs["install"]),
+		deletePage(refs["install"]),
 	)
 	tr2 := w.run(t, tr.Id)
 	if got := w.lt.Sent(); !reflect.DeepEqual(got, []string{"Read me", "Read the guide.", "World", "The world."}) {
@@ -128,7 +128,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 // the instructions translates every page again on the next run.
 func TestTranslationGlossary(t *testing.T) {
 	w := newTranslationWorld(t)
-	w.edit(t, crInsert("Hello Quire", "Hello world from Quire Cloud.\n", "a"))
+	w.edit(t, insertMarkdown("Hello Quire", "Hello world from Quire Cloud.\n", "a"))
 	tr := w.create(t, "fr", markdownDocument("Keep these:\n\n- Quire Cloud\n- Quire\n"))
 	tr = w.run(t, tr.Id)
 	if sent := w.lt.Sent(); !reflect.DeepEqual(sent, []string{"Hello", "Hello world from"}) {
@@ -150,7 +150,7 @@ func TestTranslationGlossary(t *testing.T) {
 // space; the next run does the whole work. So does a wrong key or a language the translator lacks.
 func TestTranslationRunFailures(t *testing.T) {
 	w := newTranslationWorld(t)
-	w.edit(t, crInsert("Hello", "Hello world.\n", "a"), crInsert("World", "The world.\n", "b"))
+	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"), insertMarkdown("World", "The world.\n", "b"))
 	tr := w.create(t, "fr", nil)
 
 	w.lt.Fail(http.StatusInternalServerError)
@@ -186,7 +186,7 @@ func TestTranslationRunFailures(t *testing.T) {
 
 	// A wrong key is refused by the translator, and said so.
 	w.lt.Key = "another-key"
-	w.edit(t, crInsert("More", "More text.\n", "c"))
+	w.edit(t, insertMarkdown("More", "More text.\n", "c"))
 	w.run(t, tr.Id)
 	if !w.loggedFailure(t, "Invalid API key") {
 		t.Fatal("a refused key logged no reason")
@@ -235,7 +235,7 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 	}
 	w.edit(t, map[string]any{"operation": "insert_page", "ref": "beta", "title": "Hello", "document": map[string]any{"markdown": "Hello world.\n"},
 		"hidden": true, "condition": `visitor.claims.plan === "pro"`, "emoji": "1f680", "description": "The world"},
-		crInsert("Read", "Read the page.\n", "read"))
+		insertMarkdown("Read", "Read the page.\n", "read"))
 	tr := w.run(t, w.create(t, "fr", nil).Id)
 	if len(during) == 0 || during[0] != store.TranslationRunning {
 		t.Fatalf("status while translating %q, want running", during)
@@ -255,7 +255,7 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 	// A result page deleted by hand: sent again and put back.
 	var cr gen.ChangeRequest
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Oops"}).Decode(t, &cr)
-	postBatch(t, w.testServer, w.admin, sp.ID, cr.Id, []map[string]any{crDelete(rev.Pages[1].ID)})
+	postBatch(t, w.testServer, w.admin, sp.ID, cr.Id, []map[string]any{deletePage(rev.Pages[1].ID)})
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.ID, cr.Id, "/merge"), nil)
 	w.lt.Reset()
 	w.run(t, tr.Id)
@@ -285,15 +285,15 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 // is as it was.
 func TestTranslationRefusedBatchIsArchived(t *testing.T) {
 	w := newTranslationWorld(t)
-	w.edit(t, crInsert("Hello", "Hello world.\n", "a"))
+	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"))
 	tr := w.run(t, w.create(t, "fr", nil).Id)
 	var cr gen.ChangeRequest
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+tr.Result.Space+"/change-requests", map[string]any{"subject": "By hand"}).Decode(t, &cr)
-	postBatch(t, w.testServer, w.admin, tr.Result.Space, cr.Id, []map[string]any{crInsert("World", "Written by hand.\n", "w")})
+	postBatch(t, w.testServer, w.admin, tr.Result.Space, cr.Id, []map[string]any{insertMarkdown("World", "Written by hand.\n", "w")})
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(tr.Result.Space, cr.Id, "/merge"), nil)
 	before, _ := w.pages(t, tr.Result.Space)
 
-	w.edit(t, crInsert("World", "The world.\n", "b"))
+	w.edit(t, insertMarkdown("World", "The world.\n", "b"))
 	failed := w.run(t, tr.Id)
 	if !w.loggedFailure(t, `"world" is already the slug of a sibling page`) {
 		t.Fatalf("no reason logged: %v", w.Logs.Lines(t))

@@ -349,7 +349,7 @@ func TestWebInABrowser(t *testing.T) {
 	}
 	// The app: sign in, open the space, then a change request's diff.
 	cr := w.create(t, w.admin, w.guide.Id, "Faster install")
-	w.apply(t, w.admin, w.guide.Id, cr.Id, crEdit(w.pages["install"], "Installing takes ten seconds."))
+	w.apply(t, w.admin, w.guide.Id, cr.Id, editPage(w.pages["install"], "Installing takes ten seconds."))
 	if st := b.open(w.URL + "/app/s/" + w.guide.Id); st != 200 {
 		t.Fatalf("app without a session: %d", st)
 	}

@@ -25,7 +25,7 @@ import (
 // with its subpage Linux, a hidden page, a page only employees see, and a page whose title and
 // body try to run script.
 type webWorld struct {
-	*crWorld
+	*world
 	site, secret, members     gen.Site
 	guide, guide2, api, staff gen.Space
 	guideSection, staffSec    gen.SiteSection
@@ -59,7 +59,7 @@ Read more in [the details](#options).
 
 func newWebWorld(t *testing.T) *webWorld {
 	t.Helper()
-	w := &webWorld{crWorld: crNewWorld(t), pages: map[string]string{}}
+	w := &webWorld{world: newWorld(t), pages: map[string]string{}}
 	org := w.org.Id
 	w.guide = w.MustCreateSpace(t, w.admin, org, "Guide", "")
 	w.guide2 = w.MustCreateSpace(t, w.admin, org, "Guide v2", "")
@@ -75,16 +75,16 @@ func newWebWorld(t *testing.T) *webWorld {
 		map[string]any{"ref": "logo", "name": "logo.png", "contentType": "image/png", "base64": base64.StdEncoding.EncodeToString(onePixelPNG)}}})
 	w.logo = files.Refs["logo"]
 	intro := strings.NewReplacer("{api}", w.api.Id, "{apiPage}", apiPages["Endpoints"], "{logo}", w.logo).Replace(webIntro)
-	hidden := crInsert("Hidden notes", "Only reachable by its address.", "hidden")
+	hidden := insertMarkdown("Hidden notes", "Only reachable by its address.", "hidden")
 	hidden["hidden"] = true
-	staffOnly := crInsert("Employee handbook", "Salaries and such.", "handbook")
+	staffOnly := insertMarkdown("Employee handbook", "Salaries and such.", "handbook")
 	staffOnly["condition"] = "visitor.claims.employee === true"
-	linux := crInsertInto("Linux", "## Packages\n\nUse apt to install the frobnicator.\n\nBack to [installing](../install.md) or [home](../README.md).", "linux", "install")
+	linux := insertMarkdown("Linux", "## Packages\n\nUse apt to install the frobnicator.\n\nBack to [installing](../install.md) or [home](../README.md).", "linux", "into", "install")
 	res := w.apply(t, w.admin, w.guide.Id, cr.Id,
-		crInsert("Introduction", intro, "intro"),
-		crInsert("Install", "Installing takes a minute: download, unpack, run. The frobnicator ships separately.", "install"),
+		insertMarkdown("Introduction", intro, "intro"),
+		insertMarkdown("Install", "Installing takes a minute: download, unpack, run. The frobnicator ships separately.", "install"),
 		linux, hidden, staffOnly,
-		crInsert("<script>alert('title')</script> Tricky", "Body <script>alert('body')</script> and <img src=x onerror=alert(1)> [click](javascript:alert(2))", "tricky"))
+		insertMarkdown("<script>alert('title')</script> Tricky", "Body <script>alert('body')</script> and <img src=x onerror=alert(1)> [click](javascript:alert(2))", "tricky"))
 	if m := w.merge(t, w.admin, w.guide.Id, cr.Id); m.Result != gen.MergeResultMerge {
 		t.Fatalf("merge: %+v", m)
 	}

@@ -62,9 +62,9 @@ func TestWebAppViews(t *testing.T) {
 	// A change request: a page edited, one added, one removed; its diff against its base.
 	cr := w.create(t, w.admin, w.guide.Id, "Rework install <b>now</b>")
 	w.apply(t, w.admin, w.guide.Id, cr.Id,
-		crEdit(w.pages["install"], "Installing takes two minutes: download, unpack, run.\nThe frobnicator ships separately."),
-		crInsert("Upgrading", "Upgrade in place.", "up"),
-		crDelete(w.pages["hidden"]))
+		editPage(w.pages["install"], "Installing takes two minutes: download, unpack, run.\nThe frobnicator ships separately."),
+		insertMarkdown("Upgrading", "Upgrade in place.", "up"),
+		deletePage(w.pages["hidden"]))
 	list := w.expect(t, http.StatusOK, "/app/s/"+w.guide.Id, "Cookie", admin)
 	wantIn(t, "change requests", list.Body, `href="/app/s/`+w.guide.Id+`/change-requests/2"`)
 	diff := w.expect(t, http.StatusOK, "/app/s/"+w.guide.Id+"/change-requests/2", "Cookie", admin)

@@ -13,7 +13,7 @@ import (
 // sidebar's links lead to the operations.
 func TestWebOpenAPIReferenceInABrowser(t *testing.T) {
 	b := newBrowser(t)
-	w := crNewWorld(t)
+	w := newWorld(t)
 	org := w.org.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": petstoreFull}})
 	if _, err := w.Runner.RunDue(context.Background()); err != nil {

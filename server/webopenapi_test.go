@@ -78,7 +78,7 @@ components:
 `
 
 func TestWebOpenAPIReferencePage(t *testing.T) {
-	w := crNewWorld(t)
+	w := newWorld(t)
 	org := w.org.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": petstoreFull}})
 	if _, err := w.Runner.RunDue(context.Background()); err != nil {
@@ -89,7 +89,7 @@ func TestWebOpenAPIReferencePage(t *testing.T) {
 	if sp.Urls.Published == nil {
 		t.Fatalf("no published URL: %+v", sp.Urls)
 	}
-	ww := &webWorld{crWorld: w}
+	ww := &webWorld{world: w}
 	path := strings.TrimPrefix(*sp.Urls.Published, testBaseURL)
 
 	t.Run("ABrowserGetsTheReference", func(t *testing.T) {
