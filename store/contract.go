@@ -126,6 +126,8 @@ type Jobs interface {
 
 // Admin is the upkeep of the store itself: backups, integrity, the clock and what metrics read.
 type Admin interface {
+	// Backend names the database the store runs on ("sqlite", "postgres"), for logs and tests.
+	Backend() string
 	// Backup writes a consistent copy of the live data to a new file at path while writers go on
 	// (SQLite: VACUUM INTO, in one read transaction). The file must not exist yet.
 	Backup(ctx context.Context, path string) error

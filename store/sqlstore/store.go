@@ -343,3 +343,11 @@ func jsonStrings(ids []string) string {
 
 // The SQLite store keeps the whole contract.
 var _ store.Store = (*Store)(nil)
+
+// Backend names the database the store runs on.
+func (s *Store) Backend() string {
+	if s.d.postgres {
+		return "postgres"
+	}
+	return "sqlite"
+}

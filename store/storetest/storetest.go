@@ -19,7 +19,7 @@ func Run(t *testing.T, open Opener) {
 	logged := func(t *testing.T, clock func() time.Time) store.Store {
 		t.Helper()
 		st := open(t, clock)
-		t.Logf("backend: %T", st)
+		t.Logf("backend: %s", st.Backend())
 		return st
 	}
 	for _, tc := range []struct {
