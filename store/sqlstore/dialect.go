@@ -193,6 +193,15 @@ var pgRewrites = []struct {
 	{regexp.MustCompile(`printf\('%012d', ([\w.]+)\)`), `lpad(CAST(floor($1) AS BIGINT)::text, 12, '0')`},
 }
 
+// forDB returns a query and its arguments as the database takes them: untouched on SQLite (one
+// branch: the GET path pays nothing), rewritten on PostgreSQL.
+func (d *dialect) forDB(q string, args []any) (string, []any) {
+	if d.postgres {
+		return d.pg(q, args)
+	}
+	return q, args
+}
+
 // db is a connection pool that speaks the store's dialect.
 type db struct {
 	*sql.DB
@@ -200,23 +209,17 @@ type db struct {
 }
 
 func (x *db) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if x.d.postgres {
-		q, args = x.d.pg(q, args)
-	}
+	q, args = x.d.forDB(q, args)
 	return x.DB.ExecContext(ctx, q, args...)
 }
 
 func (x *db) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if x.d.postgres {
-		q, args = x.d.pg(q, args)
-	}
+	q, args = x.d.forDB(q, args)
 	return x.DB.QueryContext(ctx, q, args...)
 }
 
 func (x *db) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if x.d.postgres {
-		q, args = x.d.pg(q, args)
-	}
+	q, args = x.d.forDB(q, args)
 	return x.DB.QueryRowContext(ctx, q, args...)
 }
 
@@ -227,23 +230,17 @@ type txConn struct {
 }
 
 func (x *txConn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if x.d.postgres {
-		q, args = x.d.pg(q, args)
-	}
+	q, args = x.d.forDB(q, args)
 	return x.Tx.ExecContext(ctx, q, args...)
 }
 
 func (x *txConn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if x.d.postgres {
-		q, args = x.d.pg(q, args)
-	}
+	q, args = x.d.forDB(q, args)
 	return x.Tx.QueryContext(ctx, q, args...)
 }
 
 func (x *txConn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if x.d.postgres {
-		q, args = x.d.pg(q, args)
-	}
+	q, args = x.d.forDB(q, args)
 	return x.Tx.QueryRowContext(ctx, q, args...)
 }
 
