@@ -23,14 +23,11 @@ func (s *Store) StartConversationAnalysis(ctx context.Context, orgID string) (*s
 	}); err != nil {
 		return nil, err
 	}
-	// Through the dialect's transaction, as every query of the store: a bare *sql.Tx would send
-	// SQLite's placeholders to PostgreSQL.
-	raw, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	rtx, err := s.reader.beginRead(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to begin: %w", err)
 	}
-	defer raw.Rollback()
-	rtx := &txConn{Tx: raw, d: s.d}
+	defer rtx.Rollback()
 	an := &store.ConversationAnalysis{NextSeq: 1}
 	err = rtx.QueryRowContext(ctx, `SELECT version, next_seq FROM conversation_analysis WHERE organization_id = ?`, orgID).
 		Scan(&an.Version, &an.NextSeq)

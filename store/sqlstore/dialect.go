@@ -223,6 +223,21 @@ func (x *db) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Ro
 	return x.DB.QueryRowContext(ctx, q, args...)
 }
 
+// beginRead starts a read transaction that speaks the store's dialect: reads go through it, never
+// through a bare *sql.Tx, which would send SQLite's placeholders to PostgreSQL. On PostgreSQL it
+// is a repeatable-read snapshot, so its reads see one state of the database.
+func (x *db) beginRead(ctx context.Context) (*txConn, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if x.d.postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := x.DB.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &txConn{Tx: tx, d: x.d}, nil
+}
+
 // txConn is a transaction that speaks the store's dialect.
 type txConn struct {
 	*sql.Tx

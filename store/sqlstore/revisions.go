@@ -65,16 +65,12 @@ func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*store.Re
 
 // snapshot runs reads in one read transaction, so they see one state of the database.
 func (s *Store) snapshot(ctx context.Context, fn func(tx *txConn) error) error {
-	var opts *sql.TxOptions
-	if s.d.postgres {
-		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-	}
-	tx, err := s.reader.BeginTx(ctx, opts)
+	tx, err := s.reader.beginRead(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin a read: %w", err)
 	}
 	defer tx.Rollback()
-	return fn(&txConn{Tx: tx, d: s.d})
+	return fn(tx)
 }
 
 // findRevision reads a revision; cache (nil inside a write transaction, whose rows are not

@@ -42,18 +42,7 @@ type Store struct {
 // one package that picks it, which also says which of its errors is a UNIQUE violation
 // (isUnique); this package knows SQL, not drivers.
 func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (*Store, error) {
-	q := url.Values{}
-	q.Set("_journal_mode", "WAL")
-	q.Set("_foreign_keys", "1")
-	q.Set("_busy_timeout", "5000")
-	q.Set("_synchronous", "FULL")
-	q.Set("_txlock", "immediate")
-	// go-sqlite3 keeps prepared statements per connection: re-preparing was a fifth of a read.
-	q.Set("_stmt_cache_size", "64")
-	// A revision's pages are read through an index and the rows it points to: a page cache that
-	// holds a large space's rows (32 MiB per connection, taken only as used) keeps that in memory.
-	q.Set("_cache_size", "-32768")
-	writer, err := sql.Open("sqlite3", "file:"+dbPath+"?"+q.Encode())
+	writer, err := sql.Open("sqlite3", sqliteDSN(dbPath, "_journal_mode", "WAL", "_synchronous", "FULL", "_txlock", "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
 	}
@@ -70,14 +59,7 @@ func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (
 		writer.Close()
 		return nil, err
 	}
-	rq := url.Values{}
-	rq.Set("mode", "ro")
-	rq.Set("_foreign_keys", "1")
-	rq.Set("_busy_timeout", "5000")
-	rq.Set("_query_only", "1")
-	rq.Set("_stmt_cache_size", "64")
-	rq.Set("_cache_size", "-32768")
-	reader, err := sql.Open("sqlite3", "file:"+dbPath+"?"+rq.Encode())
+	reader, err := sql.Open("sqlite3", sqliteDSN(dbPath, "mode", "ro", "_query_only", "1"))
 	if err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("store: unable to open readers on %s: %w", dbPath, err)
@@ -87,6 +69,23 @@ func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (
 	reader.SetConnMaxLifetime(0)
 	s.reader = &db{DB: reader, d: d}
 	return s, nil
+}
+
+// sqliteDSN is the data source name of a pool on the file at dbPath: the settings the writer and
+// the readers share, then the given key-value pairs.
+func sqliteDSN(dbPath string, kv ...string) string {
+	q := url.Values{}
+	q.Set("_foreign_keys", "1")
+	q.Set("_busy_timeout", "5000")
+	// go-sqlite3 keeps prepared statements per connection: re-preparing was a fifth of a read.
+	q.Set("_stmt_cache_size", "64")
+	// A revision's pages are read through an index and the rows it points to: a page cache that
+	// holds a large space's rows (32 MiB per connection, taken only as used) keeps that in memory.
+	q.Set("_cache_size", "-32768")
+	for i := 0; i+1 < len(kv); i += 2 {
+		q.Set(kv[i], kv[i+1])
+	}
+	return "file:" + dbPath + "?" + q.Encode()
 }
 
 // Close closes both pools.
