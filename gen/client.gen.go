@@ -208,6 +208,11 @@ type ClientInterface interface {
 	// Corresponds with POST /integrations/{integrationName}/installations (the `InstallIntegration` operationId).
 	InstallIntegration(ctx context.Context, integrationName string, body InstallIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UninstallIntegration Uninstall an integration from an organization with its space and site installations and tokens (admins of that organization).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId} (the `UninstallIntegration` operationId).
+	UninstallIntegration(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
 	//
 	// Corresponds with GET /integrations/{integrationName}/installations/{installationId} (the `GetIntegrationInstallationById` operationId).
@@ -227,6 +232,11 @@ type ClientInterface interface {
 	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId} (the `UpdateIntegrationInstallation` operationId).
 	UpdateIntegrationInstallation(ctx context.Context, integrationName string, installationId string, body UpdateIntegrationInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListIntegrationInstallationSites The sites one installation is set up on, oldest first.
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites (the `ListIntegrationInstallationSites` operationId).
+	ListIntegrationInstallationSites(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSitesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// InstallIntegrationOnSiteWithBody performs a POST /integrations/{integrationName}/installations/{installationId}/sites (the `InstallIntegrationOnSite` operationId) request,
 	// with any type of body and a specified content type.
 	InstallIntegrationOnSiteWithBody(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSiteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -235,6 +245,35 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	InstallIntegrationOnSite(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSiteParams, body InstallIntegrationOnSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UninstallIntegrationFromSite Remove an installation from a site (admins of the installation's organization).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UninstallIntegrationFromSite` operationId).
+	UninstallIntegrationFromSite(ctx context.Context, integrationName string, installationId string, siteId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetIntegrationSiteInstallation One site installation of an installation.
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `GetIntegrationSiteInstallation` operationId).
+	GetIntegrationSiteInstallation(ctx context.Context, integrationName string, installationId string, siteId string, params *GetIntegrationSiteInstallationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateIntegrationSiteInstallationWithBody Change a site installation's configuration (checked against the integration's site schema) or external ids.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+	UpdateIntegrationSiteInstallationWithBody(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateIntegrationSiteInstallation Change a site installation's configuration (checked against the integration's site schema) or external ids.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+	UpdateIntegrationSiteInstallation(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, body UpdateIntegrationSiteInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListIntegrationInstallationSpaces The spaces one installation is set up on, oldest first.
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces (the `ListIntegrationInstallationSpaces` operationId).
+	ListIntegrationInstallationSpaces(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSpacesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// InstallIntegrationOnSpaceWithBody performs a POST /integrations/{integrationName}/installations/{installationId}/spaces (the `InstallIntegrationOnSpace` operationId) request,
 	// with any type of body and a specified content type.
 	InstallIntegrationOnSpaceWithBody(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSpaceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -242,6 +281,30 @@ type ClientInterface interface {
 	// InstallIntegrationOnSpace performs a POST /integrations/{integrationName}/installations/{installationId}/spaces (the `InstallIntegrationOnSpace` operationId) request.
 	// Takes a body of the `application/json` content type.
 	InstallIntegrationOnSpace(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSpaceParams, body InstallIntegrationOnSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UninstallIntegrationFromSpace Remove an installation from a space (admins of the installation's organization).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UninstallIntegrationFromSpace` operationId).
+	UninstallIntegrationFromSpace(ctx context.Context, integrationName string, installationId string, spaceId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetIntegrationSpaceInstallation One space installation of an installation.
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `GetIntegrationSpaceInstallation` operationId).
+	GetIntegrationSpaceInstallation(ctx context.Context, integrationName string, installationId string, spaceId string, params *GetIntegrationSpaceInstallationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateIntegrationSpaceInstallationWithBody Change a space installation's configuration (checked against the integration's space schema) or external ids.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+	UpdateIntegrationSpaceInstallationWithBody(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateIntegrationSpaceInstallation Change a space installation's configuration (checked against the integration's space schema) or external ids.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+	UpdateIntegrationSpaceInstallation(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, body UpdateIntegrationSpaceInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateIntegrationInstallationToken A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
 	//
@@ -348,6 +411,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /orgs/{organizationId}/conversations/{conversationId} (the `GetConversationById` operationId).
 	GetConversationById(ctx context.Context, organizationId OrganizationId, conversationId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
+	//
+	// Corresponds with GET /orgs/{organizationId}/installations (the `ListOrganizationInstallations` operationId).
+	ListOrganizationInstallations(ctx context.Context, organizationId OrganizationId, params *ListOrganizationInstallationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	//
@@ -1530,6 +1598,21 @@ func (c *Client) InstallIntegration(ctx context.Context, integrationName string,
 	return c.Client.Do(req)
 }
 
+// UninstallIntegration Uninstall an integration from an organization with its space and site installations and tokens (admins of that organization).
+//
+// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId} (the `UninstallIntegration` operationId).
+func (c *Client) UninstallIntegration(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUninstallIntegrationRequest(c.Server, integrationName, installationId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
 //
 // Corresponds with GET /integrations/{integrationName}/installations/{installationId} (the `GetIntegrationInstallationById` operationId).
@@ -1579,6 +1662,21 @@ func (c *Client) UpdateIntegrationInstallation(ctx context.Context, integrationN
 	return c.Client.Do(req)
 }
 
+// ListIntegrationInstallationSites The sites one installation is set up on, oldest first.
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites (the `ListIntegrationInstallationSites` operationId).
+func (c *Client) ListIntegrationInstallationSites(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSitesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListIntegrationInstallationSitesRequest(c.Server, integrationName, installationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // InstallIntegrationOnSiteWithBody performs a POST /integrations/{integrationName}/installations/{installationId}/sites (the `InstallIntegrationOnSite` operationId) request,
 // with any type of body and a specified content type.
 func (c *Client) InstallIntegrationOnSiteWithBody(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSiteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1607,6 +1705,85 @@ func (c *Client) InstallIntegrationOnSite(ctx context.Context, integrationName s
 	return c.Client.Do(req)
 }
 
+// UninstallIntegrationFromSite Remove an installation from a site (admins of the installation's organization).
+//
+// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UninstallIntegrationFromSite` operationId).
+func (c *Client) UninstallIntegrationFromSite(ctx context.Context, integrationName string, installationId string, siteId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUninstallIntegrationFromSiteRequest(c.Server, integrationName, installationId, siteId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIntegrationSiteInstallation One site installation of an installation.
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `GetIntegrationSiteInstallation` operationId).
+func (c *Client) GetIntegrationSiteInstallation(ctx context.Context, integrationName string, installationId string, siteId string, params *GetIntegrationSiteInstallationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIntegrationSiteInstallationRequest(c.Server, integrationName, installationId, siteId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateIntegrationSiteInstallationWithBody Change a site installation's configuration (checked against the integration's site schema) or external ids.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+func (c *Client) UpdateIntegrationSiteInstallationWithBody(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateIntegrationSiteInstallationRequestWithBody(c.Server, integrationName, installationId, siteId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateIntegrationSiteInstallation Change a site installation's configuration (checked against the integration's site schema) or external ids.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+func (c *Client) UpdateIntegrationSiteInstallation(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, body UpdateIntegrationSiteInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateIntegrationSiteInstallationRequest(c.Server, integrationName, installationId, siteId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListIntegrationInstallationSpaces The spaces one installation is set up on, oldest first.
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces (the `ListIntegrationInstallationSpaces` operationId).
+func (c *Client) ListIntegrationInstallationSpaces(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSpacesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListIntegrationInstallationSpacesRequest(c.Server, integrationName, installationId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // InstallIntegrationOnSpaceWithBody performs a POST /integrations/{integrationName}/installations/{installationId}/spaces (the `InstallIntegrationOnSpace` operationId) request,
 // with any type of body and a specified content type.
 func (c *Client) InstallIntegrationOnSpaceWithBody(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSpaceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1625,6 +1802,70 @@ func (c *Client) InstallIntegrationOnSpaceWithBody(ctx context.Context, integrat
 // Takes a body of the `application/json` content type.
 func (c *Client) InstallIntegrationOnSpace(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSpaceParams, body InstallIntegrationOnSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewInstallIntegrationOnSpaceRequest(c.Server, integrationName, installationId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UninstallIntegrationFromSpace Remove an installation from a space (admins of the installation's organization).
+//
+// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UninstallIntegrationFromSpace` operationId).
+func (c *Client) UninstallIntegrationFromSpace(ctx context.Context, integrationName string, installationId string, spaceId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUninstallIntegrationFromSpaceRequest(c.Server, integrationName, installationId, spaceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIntegrationSpaceInstallation One space installation of an installation.
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `GetIntegrationSpaceInstallation` operationId).
+func (c *Client) GetIntegrationSpaceInstallation(ctx context.Context, integrationName string, installationId string, spaceId string, params *GetIntegrationSpaceInstallationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIntegrationSpaceInstallationRequest(c.Server, integrationName, installationId, spaceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateIntegrationSpaceInstallationWithBody Change a space installation's configuration (checked against the integration's space schema) or external ids.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+func (c *Client) UpdateIntegrationSpaceInstallationWithBody(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateIntegrationSpaceInstallationRequestWithBody(c.Server, integrationName, installationId, spaceId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateIntegrationSpaceInstallation Change a space installation's configuration (checked against the integration's space schema) or external ids.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+func (c *Client) UpdateIntegrationSpaceInstallation(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, body UpdateIntegrationSpaceInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateIntegrationSpaceInstallationRequest(c.Server, integrationName, installationId, spaceId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1971,6 +2212,21 @@ func (c *Client) GetConversationIssueById(ctx context.Context, organizationId Or
 // Corresponds with GET /orgs/{organizationId}/conversations/{conversationId} (the `GetConversationById` operationId).
 func (c *Client) GetConversationById(ctx context.Context, organizationId OrganizationId, conversationId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetConversationByIdRequest(c.Server, organizationId, conversationId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
+//
+// Corresponds with GET /orgs/{organizationId}/installations (the `ListOrganizationInstallations` operationId).
+func (c *Client) ListOrganizationInstallations(ctx context.Context, organizationId OrganizationId, params *ListOrganizationInstallationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOrganizationInstallationsRequest(c.Server, organizationId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5408,6 +5664,47 @@ func NewInstallIntegrationRequestWithBody(server string, integrationName string,
 	return req, nil
 }
 
+// NewUninstallIntegrationRequest constructs an http.Request for the UninstallIntegration method
+func NewUninstallIntegrationRequest(server string, integrationName string, installationId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetIntegrationInstallationByIdRequest constructs an http.Request for the GetIntegrationInstallationById method
 func NewGetIntegrationInstallationByIdRequest(server string, integrationName string, installationId string) (*http.Request, error) {
 	var err error
@@ -5503,6 +5800,98 @@ func NewUpdateIntegrationInstallationRequestWithBody(server string, integrationN
 	return req, nil
 }
 
+// NewListIntegrationInstallationSitesRequest constructs an http.Request for the ListIntegrationInstallationSites method
+func NewListIntegrationInstallationSitesRequest(server string, integrationName string, installationId string, params *ListIntegrationInstallationSitesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/sites", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Extended != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "extended", *params.Extended, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewInstallIntegrationOnSiteRequest calls the generic InstallIntegrationOnSite builder with application/json body
 func NewInstallIntegrationOnSiteRequest(server string, integrationName string, installationId string, params *InstallIntegrationOnSiteParams, body InstallIntegrationOnSiteJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5584,6 +5973,309 @@ func NewInstallIntegrationOnSiteRequestWithBody(server string, integrationName s
 	return req, nil
 }
 
+// NewUninstallIntegrationFromSiteRequest constructs an http.Request for the UninstallIntegrationFromSite method
+func NewUninstallIntegrationFromSiteRequest(server string, integrationName string, installationId string, siteId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/sites/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetIntegrationSiteInstallationRequest constructs an http.Request for the GetIntegrationSiteInstallation method
+func NewGetIntegrationSiteInstallationRequest(server string, integrationName string, installationId string, siteId string, params *GetIntegrationSiteInstallationParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/sites/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Extended != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "extended", *params.Extended, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateIntegrationSiteInstallationRequest calls the generic UpdateIntegrationSiteInstallation builder with application/json body
+func NewUpdateIntegrationSiteInstallationRequest(server string, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, body UpdateIntegrationSiteInstallationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateIntegrationSiteInstallationRequestWithBody(server, integrationName, installationId, siteId, params, "application/json", bodyReader)
+}
+
+// NewUpdateIntegrationSiteInstallationRequestWithBody constructs an http.Request for the UpdateIntegrationSiteInstallation method, with any body, and a specified content type
+func NewUpdateIntegrationSiteInstallationRequestWithBody(server string, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "siteId", siteId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/sites/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Extended != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "extended", *params.Extended, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListIntegrationInstallationSpacesRequest constructs an http.Request for the ListIntegrationInstallationSpaces method
+func NewListIntegrationInstallationSpacesRequest(server string, integrationName string, installationId string, params *ListIntegrationInstallationSpacesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/spaces", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Extended != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "extended", *params.Extended, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewInstallIntegrationOnSpaceRequest calls the generic InstallIntegrationOnSpace builder with application/json body
 func NewInstallIntegrationOnSpaceRequest(server string, integrationName string, installationId string, params *InstallIntegrationOnSpaceParams, body InstallIntegrationOnSpaceJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5656,6 +6348,217 @@ func NewInstallIntegrationOnSpaceRequestWithBody(server string, integrationName 
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUninstallIntegrationFromSpaceRequest constructs an http.Request for the UninstallIntegrationFromSpace method
+func NewUninstallIntegrationFromSpaceRequest(server string, integrationName string, installationId string, spaceId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/spaces/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetIntegrationSpaceInstallationRequest constructs an http.Request for the GetIntegrationSpaceInstallation method
+func NewGetIntegrationSpaceInstallationRequest(server string, integrationName string, installationId string, spaceId string, params *GetIntegrationSpaceInstallationParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/spaces/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Extended != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "extended", *params.Extended, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateIntegrationSpaceInstallationRequest calls the generic UpdateIntegrationSpaceInstallation builder with application/json body
+func NewUpdateIntegrationSpaceInstallationRequest(server string, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, body UpdateIntegrationSpaceInstallationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateIntegrationSpaceInstallationRequestWithBody(server, integrationName, installationId, spaceId, params, "application/json", bodyReader)
+}
+
+// NewUpdateIntegrationSpaceInstallationRequestWithBody constructs an http.Request for the UpdateIntegrationSpaceInstallation method, with any body, and a specified content type
+func NewUpdateIntegrationSpaceInstallationRequestWithBody(server string, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "integrationName", integrationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "installationId", installationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "spaceId", spaceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/integrations/%s/installations/%s/spaces/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Extended != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "extended", *params.Extended, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -6884,6 +7787,91 @@ func NewGetConversationByIdRequest(server string, organizationId OrganizationId,
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListOrganizationInstallationsRequest constructs an http.Request for the ListOrganizationInstallations method
+func NewListOrganizationInstallationsRequest(server string, organizationId OrganizationId, params *ListOrganizationInstallationsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "organizationId", organizationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/orgs/%s/installations", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -15258,6 +16246,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /integrations/{integrationName}/installations (the `InstallIntegration` operationId).
 	InstallIntegrationWithResponse(ctx context.Context, integrationName string, body InstallIntegrationJSONRequestBody, reqEditors ...RequestEditorFn) (*InstallIntegrationResponse, error)
 
+	// UninstallIntegrationWithResponse Uninstall an integration from an organization with its space and site installations and tokens (admins of that organization).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId} (the `UninstallIntegration` operationId).
+	UninstallIntegrationWithResponse(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*UninstallIntegrationResponse, error)
+
 	// GetIntegrationInstallationByIdWithResponse Read an installation (the integration's authors, admins of its organization, or the installation itself).
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -15279,6 +16274,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId} (the `UpdateIntegrationInstallation` operationId).
 	UpdateIntegrationInstallationWithResponse(ctx context.Context, integrationName string, installationId string, body UpdateIntegrationInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateIntegrationInstallationResponse, error)
 
+	// ListIntegrationInstallationSitesWithResponse The sites one installation is set up on, oldest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites (the `ListIntegrationInstallationSites` operationId).
+	ListIntegrationInstallationSitesWithResponse(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSitesParams, reqEditors ...RequestEditorFn) (*ListIntegrationInstallationSitesResponse, error)
+
 	// InstallIntegrationOnSiteWithBodyWithResponse performs a POST /integrations/{integrationName}/installations/{installationId}/sites (the `InstallIntegrationOnSite` operationId) request,
 	// with any type of body and a specified content type.
 	//
@@ -15289,6 +16291,41 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	InstallIntegrationOnSiteWithResponse(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSiteParams, body InstallIntegrationOnSiteJSONRequestBody, reqEditors ...RequestEditorFn) (*InstallIntegrationOnSiteResponse, error)
 
+	// UninstallIntegrationFromSiteWithResponse Remove an installation from a site (admins of the installation's organization).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UninstallIntegrationFromSite` operationId).
+	UninstallIntegrationFromSiteWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, reqEditors ...RequestEditorFn) (*UninstallIntegrationFromSiteResponse, error)
+
+	// GetIntegrationSiteInstallationWithResponse One site installation of an installation.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `GetIntegrationSiteInstallation` operationId).
+	GetIntegrationSiteInstallationWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, params *GetIntegrationSiteInstallationParams, reqEditors ...RequestEditorFn) (*GetIntegrationSiteInstallationResponse, error)
+
+	// UpdateIntegrationSiteInstallationWithBodyWithResponse Change a site installation's configuration (checked against the integration's site schema) or external ids.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+	UpdateIntegrationSiteInstallationWithBodyWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateIntegrationSiteInstallationResponse, error)
+
+	// UpdateIntegrationSiteInstallationWithResponse Change a site installation's configuration (checked against the integration's site schema) or external ids.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+	UpdateIntegrationSiteInstallationWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, body UpdateIntegrationSiteInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateIntegrationSiteInstallationResponse, error)
+
+	// ListIntegrationInstallationSpacesWithResponse The spaces one installation is set up on, oldest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces (the `ListIntegrationInstallationSpaces` operationId).
+	ListIntegrationInstallationSpacesWithResponse(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSpacesParams, reqEditors ...RequestEditorFn) (*ListIntegrationInstallationSpacesResponse, error)
+
 	// InstallIntegrationOnSpaceWithBodyWithResponse performs a POST /integrations/{integrationName}/installations/{installationId}/spaces (the `InstallIntegrationOnSpace` operationId) request,
 	// with any type of body and a specified content type.
 	//
@@ -15298,6 +16335,34 @@ type ClientWithResponsesInterface interface {
 	// InstallIntegrationOnSpaceWithResponse performs a POST /integrations/{integrationName}/installations/{installationId}/spaces (the `InstallIntegrationOnSpace` operationId) request.
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	InstallIntegrationOnSpaceWithResponse(ctx context.Context, integrationName string, installationId string, params *InstallIntegrationOnSpaceParams, body InstallIntegrationOnSpaceJSONRequestBody, reqEditors ...RequestEditorFn) (*InstallIntegrationOnSpaceResponse, error)
+
+	// UninstallIntegrationFromSpaceWithResponse Remove an installation from a space (admins of the installation's organization).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UninstallIntegrationFromSpace` operationId).
+	UninstallIntegrationFromSpaceWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, reqEditors ...RequestEditorFn) (*UninstallIntegrationFromSpaceResponse, error)
+
+	// GetIntegrationSpaceInstallationWithResponse One space installation of an installation.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `GetIntegrationSpaceInstallation` operationId).
+	GetIntegrationSpaceInstallationWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, params *GetIntegrationSpaceInstallationParams, reqEditors ...RequestEditorFn) (*GetIntegrationSpaceInstallationResponse, error)
+
+	// UpdateIntegrationSpaceInstallationWithBodyWithResponse Change a space installation's configuration (checked against the integration's space schema) or external ids.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+	UpdateIntegrationSpaceInstallationWithBodyWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateIntegrationSpaceInstallationResponse, error)
+
+	// UpdateIntegrationSpaceInstallationWithResponse Change a space installation's configuration (checked against the integration's space schema) or external ids.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+	UpdateIntegrationSpaceInstallationWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, body UpdateIntegrationSpaceInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateIntegrationSpaceInstallationResponse, error)
 
 	// CreateIntegrationInstallationTokenWithResponse A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
 	//
@@ -15438,6 +16503,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /orgs/{organizationId}/conversations/{conversationId} (the `GetConversationById` operationId).
 	GetConversationByIdWithResponse(ctx context.Context, organizationId OrganizationId, conversationId string, reqEditors ...RequestEditorFn) (*GetConversationByIdResponse, error)
+
+	// ListOrganizationInstallationsWithResponse The integrations installed on an organization with their installations, oldest installation first (its admins).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /orgs/{organizationId}/installations (the `ListOrganizationInstallations` operationId).
+	ListOrganizationInstallationsWithResponse(ctx context.Context, organizationId OrganizationId, params *ListOrganizationInstallationsParams, reqEditors ...RequestEditorFn) (*ListOrganizationInstallationsResponse, error)
 
 	// JoinOrganizationWithResponse Join when the caller's verified email domain is one the organization allows.
 	//
@@ -17787,6 +18859,68 @@ func (r InstallIntegrationResponse) ContentType() string {
 	return ""
 }
 
+type UninstallIntegrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UninstallIntegrationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UninstallIntegrationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UninstallIntegrationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UninstallIntegrationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UninstallIntegrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UninstallIntegrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UninstallIntegrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UninstallIntegrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetIntegrationInstallationByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17932,6 +19066,82 @@ func (r UpdateIntegrationInstallationResponse) ContentType() string {
 	return ""
 }
 
+type ListIntegrationInstallationSitesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationSiteInstallationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListIntegrationInstallationSitesResponse) GetJSON200() *IntegrationSiteInstallationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListIntegrationInstallationSitesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListIntegrationInstallationSitesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListIntegrationInstallationSitesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListIntegrationInstallationSitesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListIntegrationInstallationSitesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListIntegrationInstallationSitesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListIntegrationInstallationSitesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListIntegrationInstallationSitesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListIntegrationInstallationSitesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // InstallIntegrationOnSiteResponse201Headers the declared response headers of an HTTP 201 response for InstallIntegrationOnSite
 type InstallIntegrationOnSiteResponse201Headers struct {
 	Location string
@@ -18022,6 +19232,296 @@ func (r InstallIntegrationOnSiteResponse) ContentType() string {
 	return ""
 }
 
+type UninstallIntegrationFromSiteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UninstallIntegrationFromSiteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UninstallIntegrationFromSiteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UninstallIntegrationFromSiteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UninstallIntegrationFromSiteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UninstallIntegrationFromSiteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UninstallIntegrationFromSiteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UninstallIntegrationFromSiteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UninstallIntegrationFromSiteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetIntegrationSiteInstallationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationSiteInstallation
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIntegrationSiteInstallationResponse) GetJSON200() *IntegrationSiteInstallation {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIntegrationSiteInstallationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetIntegrationSiteInstallationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetIntegrationSiteInstallationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetIntegrationSiteInstallationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetIntegrationSiteInstallationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIntegrationSiteInstallationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIntegrationSiteInstallationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIntegrationSiteInstallationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIntegrationSiteInstallationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateIntegrationSiteInstallationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationSiteInstallation
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateIntegrationSiteInstallationResponse) GetJSON200() *IntegrationSiteInstallation {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateIntegrationSiteInstallationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateIntegrationSiteInstallationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateIntegrationSiteInstallationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateIntegrationSiteInstallationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateIntegrationSiteInstallationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateIntegrationSiteInstallationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateIntegrationSiteInstallationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateIntegrationSiteInstallationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateIntegrationSiteInstallationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListIntegrationInstallationSpacesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationSpaceInstallationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListIntegrationInstallationSpacesResponse) GetJSON200() *IntegrationSpaceInstallationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListIntegrationInstallationSpacesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListIntegrationInstallationSpacesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListIntegrationInstallationSpacesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListIntegrationInstallationSpacesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListIntegrationInstallationSpacesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListIntegrationInstallationSpacesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListIntegrationInstallationSpacesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListIntegrationInstallationSpacesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListIntegrationInstallationSpacesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // InstallIntegrationOnSpaceResponse201Headers the declared response headers of an HTTP 201 response for InstallIntegrationOnSpace
 type InstallIntegrationOnSpaceResponse201Headers struct {
 	Location string
@@ -18106,6 +19606,220 @@ func (r InstallIntegrationOnSpaceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r InstallIntegrationOnSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UninstallIntegrationFromSpaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UninstallIntegrationFromSpaceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UninstallIntegrationFromSpaceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UninstallIntegrationFromSpaceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UninstallIntegrationFromSpaceResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UninstallIntegrationFromSpaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UninstallIntegrationFromSpaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UninstallIntegrationFromSpaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UninstallIntegrationFromSpaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetIntegrationSpaceInstallationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationSpaceInstallation
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIntegrationSpaceInstallationResponse) GetJSON200() *IntegrationSpaceInstallation {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIntegrationSpaceInstallationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetIntegrationSpaceInstallationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetIntegrationSpaceInstallationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetIntegrationSpaceInstallationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetIntegrationSpaceInstallationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIntegrationSpaceInstallationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIntegrationSpaceInstallationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIntegrationSpaceInstallationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIntegrationSpaceInstallationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateIntegrationSpaceInstallationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntegrationSpaceInstallation
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateIntegrationSpaceInstallationResponse) GetJSON200() *IntegrationSpaceInstallation {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateIntegrationSpaceInstallationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateIntegrationSpaceInstallationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateIntegrationSpaceInstallationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateIntegrationSpaceInstallationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateIntegrationSpaceInstallationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateIntegrationSpaceInstallationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateIntegrationSpaceInstallationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateIntegrationSpaceInstallationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateIntegrationSpaceInstallationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -19529,6 +21243,82 @@ func (r GetConversationByIdResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetConversationByIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListOrganizationInstallationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OrganizationInstallationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOrganizationInstallationsResponse) GetJSON200() *OrganizationInstallationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOrganizationInstallationsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOrganizationInstallationsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListOrganizationInstallationsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListOrganizationInstallationsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListOrganizationInstallationsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOrganizationInstallationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOrganizationInstallationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOrganizationInstallationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOrganizationInstallationsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -29464,6 +31254,19 @@ func (c *ClientWithResponses) InstallIntegrationWithResponse(ctx context.Context
 	return ParseInstallIntegrationResponse(rsp)
 }
 
+// UninstallIntegrationWithResponse Uninstall an integration from an organization with its space and site installations and tokens (admins of that organization).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId} (the `UninstallIntegration` operationId).
+func (c *ClientWithResponses) UninstallIntegrationWithResponse(ctx context.Context, integrationName string, installationId string, reqEditors ...RequestEditorFn) (*UninstallIntegrationResponse, error) {
+	rsp, err := c.UninstallIntegration(ctx, integrationName, installationId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUninstallIntegrationResponse(rsp)
+}
+
 // GetIntegrationInstallationByIdWithResponse Read an installation (the integration's authors, admins of its organization, or the installation itself).
 //
 // Returns a wrapper object for the known response body format(s).
@@ -29503,6 +31306,19 @@ func (c *ClientWithResponses) UpdateIntegrationInstallationWithResponse(ctx cont
 	return ParseUpdateIntegrationInstallationResponse(rsp)
 }
 
+// ListIntegrationInstallationSitesWithResponse The sites one installation is set up on, oldest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites (the `ListIntegrationInstallationSites` operationId).
+func (c *ClientWithResponses) ListIntegrationInstallationSitesWithResponse(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSitesParams, reqEditors ...RequestEditorFn) (*ListIntegrationInstallationSitesResponse, error) {
+	rsp, err := c.ListIntegrationInstallationSites(ctx, integrationName, installationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListIntegrationInstallationSitesResponse(rsp)
+}
+
 // InstallIntegrationOnSiteWithBodyWithResponse performs a POST /integrations/{integrationName}/installations/{installationId}/sites (the `InstallIntegrationOnSite` operationId) request,
 // with any type of body and a specified content type.
 //
@@ -29525,6 +31341,71 @@ func (c *ClientWithResponses) InstallIntegrationOnSiteWithResponse(ctx context.C
 	return ParseInstallIntegrationOnSiteResponse(rsp)
 }
 
+// UninstallIntegrationFromSiteWithResponse Remove an installation from a site (admins of the installation's organization).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UninstallIntegrationFromSite` operationId).
+func (c *ClientWithResponses) UninstallIntegrationFromSiteWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, reqEditors ...RequestEditorFn) (*UninstallIntegrationFromSiteResponse, error) {
+	rsp, err := c.UninstallIntegrationFromSite(ctx, integrationName, installationId, siteId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUninstallIntegrationFromSiteResponse(rsp)
+}
+
+// GetIntegrationSiteInstallationWithResponse One site installation of an installation.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `GetIntegrationSiteInstallation` operationId).
+func (c *ClientWithResponses) GetIntegrationSiteInstallationWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, params *GetIntegrationSiteInstallationParams, reqEditors ...RequestEditorFn) (*GetIntegrationSiteInstallationResponse, error) {
+	rsp, err := c.GetIntegrationSiteInstallation(ctx, integrationName, installationId, siteId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIntegrationSiteInstallationResponse(rsp)
+}
+
+// UpdateIntegrationSiteInstallationWithBodyWithResponse Change a site installation's configuration (checked against the integration's site schema) or external ids.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+func (c *ClientWithResponses) UpdateIntegrationSiteInstallationWithBodyWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateIntegrationSiteInstallationResponse, error) {
+	rsp, err := c.UpdateIntegrationSiteInstallationWithBody(ctx, integrationName, installationId, siteId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateIntegrationSiteInstallationResponse(rsp)
+}
+
+// UpdateIntegrationSiteInstallationWithResponse Change a site installation's configuration (checked against the integration's site schema) or external ids.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId} (the `UpdateIntegrationSiteInstallation` operationId).
+func (c *ClientWithResponses) UpdateIntegrationSiteInstallationWithResponse(ctx context.Context, integrationName string, installationId string, siteId string, params *UpdateIntegrationSiteInstallationParams, body UpdateIntegrationSiteInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateIntegrationSiteInstallationResponse, error) {
+	rsp, err := c.UpdateIntegrationSiteInstallation(ctx, integrationName, installationId, siteId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateIntegrationSiteInstallationResponse(rsp)
+}
+
+// ListIntegrationInstallationSpacesWithResponse The spaces one installation is set up on, oldest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces (the `ListIntegrationInstallationSpaces` operationId).
+func (c *ClientWithResponses) ListIntegrationInstallationSpacesWithResponse(ctx context.Context, integrationName string, installationId string, params *ListIntegrationInstallationSpacesParams, reqEditors ...RequestEditorFn) (*ListIntegrationInstallationSpacesResponse, error) {
+	rsp, err := c.ListIntegrationInstallationSpaces(ctx, integrationName, installationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListIntegrationInstallationSpacesResponse(rsp)
+}
+
 // InstallIntegrationOnSpaceWithBodyWithResponse performs a POST /integrations/{integrationName}/installations/{installationId}/spaces (the `InstallIntegrationOnSpace` operationId) request,
 // with any type of body and a specified content type.
 //
@@ -29545,6 +31426,58 @@ func (c *ClientWithResponses) InstallIntegrationOnSpaceWithResponse(ctx context.
 		return nil, err
 	}
 	return ParseInstallIntegrationOnSpaceResponse(rsp)
+}
+
+// UninstallIntegrationFromSpaceWithResponse Remove an installation from a space (admins of the installation's organization).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UninstallIntegrationFromSpace` operationId).
+func (c *ClientWithResponses) UninstallIntegrationFromSpaceWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, reqEditors ...RequestEditorFn) (*UninstallIntegrationFromSpaceResponse, error) {
+	rsp, err := c.UninstallIntegrationFromSpace(ctx, integrationName, installationId, spaceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUninstallIntegrationFromSpaceResponse(rsp)
+}
+
+// GetIntegrationSpaceInstallationWithResponse One space installation of an installation.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `GetIntegrationSpaceInstallation` operationId).
+func (c *ClientWithResponses) GetIntegrationSpaceInstallationWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, params *GetIntegrationSpaceInstallationParams, reqEditors ...RequestEditorFn) (*GetIntegrationSpaceInstallationResponse, error) {
+	rsp, err := c.GetIntegrationSpaceInstallation(ctx, integrationName, installationId, spaceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIntegrationSpaceInstallationResponse(rsp)
+}
+
+// UpdateIntegrationSpaceInstallationWithBodyWithResponse Change a space installation's configuration (checked against the integration's space schema) or external ids.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+func (c *ClientWithResponses) UpdateIntegrationSpaceInstallationWithBodyWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateIntegrationSpaceInstallationResponse, error) {
+	rsp, err := c.UpdateIntegrationSpaceInstallationWithBody(ctx, integrationName, installationId, spaceId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateIntegrationSpaceInstallationResponse(rsp)
+}
+
+// UpdateIntegrationSpaceInstallationWithResponse Change a space installation's configuration (checked against the integration's space schema) or external ids.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId} (the `UpdateIntegrationSpaceInstallation` operationId).
+func (c *ClientWithResponses) UpdateIntegrationSpaceInstallationWithResponse(ctx context.Context, integrationName string, installationId string, spaceId string, params *UpdateIntegrationSpaceInstallationParams, body UpdateIntegrationSpaceInstallationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateIntegrationSpaceInstallationResponse, error) {
+	rsp, err := c.UpdateIntegrationSpaceInstallation(ctx, integrationName, installationId, spaceId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateIntegrationSpaceInstallationResponse(rsp)
 }
 
 // CreateIntegrationInstallationTokenWithResponse A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
@@ -29829,6 +31762,19 @@ func (c *ClientWithResponses) GetConversationByIdWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseGetConversationByIdResponse(rsp)
+}
+
+// ListOrganizationInstallationsWithResponse The integrations installed on an organization with their installations, oldest installation first (its admins).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /orgs/{organizationId}/installations (the `ListOrganizationInstallations` operationId).
+func (c *ClientWithResponses) ListOrganizationInstallationsWithResponse(ctx context.Context, organizationId OrganizationId, params *ListOrganizationInstallationsParams, reqEditors ...RequestEditorFn) (*ListOrganizationInstallationsResponse, error) {
+	rsp, err := c.ListOrganizationInstallations(ctx, organizationId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOrganizationInstallationsResponse(rsp)
 }
 
 // JoinOrganizationWithResponse Join when the caller's verified email domain is one the organization allows.
@@ -32921,6 +34867,59 @@ func ParseInstallIntegrationResponse(rsp *http.Response) (*InstallIntegrationRes
 	return response, nil
 }
 
+// ParseUninstallIntegrationResponse parses an HTTP response from a UninstallIntegrationWithResponse call
+func ParseUninstallIntegrationResponse(rsp *http.Response) (*UninstallIntegrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UninstallIntegrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case rsp.StatusCode == 205:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetIntegrationInstallationByIdResponse parses an HTTP response from a GetIntegrationInstallationByIdWithResponse call
 func ParseGetIntegrationInstallationByIdResponse(rsp *http.Response) (*GetIntegrationInstallationByIdResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -32991,6 +34990,67 @@ func ParseUpdateIntegrationInstallationResponse(rsp *http.Response) (*UpdateInte
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest IntegrationInstallation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListIntegrationInstallationSitesResponse parses an HTTP response from a ListIntegrationInstallationSitesWithResponse call
+func ParseListIntegrationInstallationSitesResponse(rsp *http.Response) (*ListIntegrationInstallationSitesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListIntegrationInstallationSitesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationSiteInstallationList
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -33117,6 +35177,242 @@ func ParseInstallIntegrationOnSiteResponse(rsp *http.Response) (*InstallIntegrat
 	return response, nil
 }
 
+// ParseUninstallIntegrationFromSiteResponse parses an HTTP response from a UninstallIntegrationFromSiteWithResponse call
+func ParseUninstallIntegrationFromSiteResponse(rsp *http.Response) (*UninstallIntegrationFromSiteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UninstallIntegrationFromSiteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case rsp.StatusCode == 205:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetIntegrationSiteInstallationResponse parses an HTTP response from a GetIntegrationSiteInstallationWithResponse call
+func ParseGetIntegrationSiteInstallationResponse(rsp *http.Response) (*GetIntegrationSiteInstallationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIntegrationSiteInstallationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationSiteInstallation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateIntegrationSiteInstallationResponse parses an HTTP response from a UpdateIntegrationSiteInstallationWithResponse call
+func ParseUpdateIntegrationSiteInstallationResponse(rsp *http.Response) (*UpdateIntegrationSiteInstallationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateIntegrationSiteInstallationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationSiteInstallation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListIntegrationInstallationSpacesResponse parses an HTTP response from a ListIntegrationInstallationSpacesWithResponse call
+func ParseListIntegrationInstallationSpacesResponse(rsp *http.Response) (*ListIntegrationInstallationSpacesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListIntegrationInstallationSpacesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationSpaceInstallationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseInstallIntegrationOnSpaceResponse parses an HTTP response from a InstallIntegrationOnSpaceWithResponse call
 func ParseInstallIntegrationOnSpaceResponse(rsp *http.Response) (*InstallIntegrationOnSpaceResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -33193,6 +35489,181 @@ func ParseInstallIntegrationOnSpaceResponse(rsp *http.Response) (*InstallIntegra
 			headers.Location = value
 		}
 		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUninstallIntegrationFromSpaceResponse parses an HTTP response from a UninstallIntegrationFromSpaceWithResponse call
+func ParseUninstallIntegrationFromSpaceResponse(rsp *http.Response) (*UninstallIntegrationFromSpaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UninstallIntegrationFromSpaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case rsp.StatusCode == 205:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetIntegrationSpaceInstallationResponse parses an HTTP response from a GetIntegrationSpaceInstallationWithResponse call
+func ParseGetIntegrationSpaceInstallationResponse(rsp *http.Response) (*GetIntegrationSpaceInstallationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIntegrationSpaceInstallationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationSpaceInstallation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateIntegrationSpaceInstallationResponse parses an HTTP response from a UpdateIntegrationSpaceInstallationWithResponse call
+func ParseUpdateIntegrationSpaceInstallationResponse(rsp *http.Response) (*UpdateIntegrationSpaceInstallationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateIntegrationSpaceInstallationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntegrationSpaceInstallation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	}
 
 	return response, nil
@@ -34305,6 +36776,67 @@ func ParseGetConversationByIdResponse(rsp *http.Response) (*GetConversationByIdR
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListOrganizationInstallationsResponse parses an HTTP response from a ListOrganizationInstallationsWithResponse call
+func ParseListOrganizationInstallationsResponse(rsp *http.Response) (*ListOrganizationInstallationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOrganizationInstallationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OrganizationInstallationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized

@@ -1362,17 +1362,26 @@ func (e IntegrationEventStatus) Valid() bool {
 
 // Defines values for IntegrationEventType.
 const (
-	IntegrationEventTypeInstallationSetup      IntegrationEventType = "installation_setup"
-	IntegrationEventTypeSiteInstallationSetup  IntegrationEventType = "site_installation_setup"
-	IntegrationEventTypeSpaceInstallationSetup IntegrationEventType = "space_installation_setup"
+	IntegrationEventTypeInstallationDeleted      IntegrationEventType = "installation_deleted"
+	IntegrationEventTypeInstallationSetup        IntegrationEventType = "installation_setup"
+	IntegrationEventTypeSiteInstallationDeleted  IntegrationEventType = "site_installation_deleted"
+	IntegrationEventTypeSiteInstallationSetup    IntegrationEventType = "site_installation_setup"
+	IntegrationEventTypeSpaceInstallationDeleted IntegrationEventType = "space_installation_deleted"
+	IntegrationEventTypeSpaceInstallationSetup   IntegrationEventType = "space_installation_setup"
 )
 
 // Valid indicates whether the value is a known member of the IntegrationEventType enum.
 func (e IntegrationEventType) Valid() bool {
 	switch e {
+	case IntegrationEventTypeInstallationDeleted:
+		return true
 	case IntegrationEventTypeInstallationSetup:
 		return true
+	case IntegrationEventTypeSiteInstallationDeleted:
+		return true
 	case IntegrationEventTypeSiteInstallationSetup:
+		return true
+	case IntegrationEventTypeSpaceInstallationDeleted:
 		return true
 	case IntegrationEventTypeSpaceInstallationSetup:
 		return true
@@ -4102,7 +4111,7 @@ type IntegrationEvent struct {
 	InstallationId string    `json:"installationId"`
 	IntegrationId  string    `json:"integrationId"`
 
-	// Payload An installation event: `installation_setup`, or its space and site forms (which name `spaceId` or `siteId`).
+	// Payload An installation event: `installation_setup` (with `status`) or `installation_deleted` (with `previous`), or their space and site forms (which name `spaceId` or `siteId`).
 	Payload IntegrationEventPayload `json:"payload"`
 	Status  IntegrationEventStatus  `json:"status"`
 }
@@ -4124,21 +4133,23 @@ type IntegrationEventLog struct {
 // IntegrationEventLogLevel defines model for IntegrationEventLogLevel.
 type IntegrationEventLogLevel string
 
-// IntegrationEventPayload An installation event: `installation_setup`, or its space and site forms (which name `spaceId` or `siteId`).
+// IntegrationEventPayload An installation event: `installation_setup` (with `status`) or `installation_deleted` (with `previous`), or their space and site forms (which name `spaceId` or `siteId`).
 type IntegrationEventPayload struct {
-	EventId        string                        `json:"eventId"`
-	InstallationId string                        `json:"installationId"`
-	Previous       *IntegrationEventPrevious     `json:"previous,omitempty"`
-	SiteId         *string                       `json:"siteId,omitempty"`
-	SpaceId        *string                       `json:"spaceId,omitempty"`
-	Status         IntegrationInstallationStatus `json:"status"`
-	Type           IntegrationEventType          `json:"type"`
+	EventId        string `json:"eventId"`
+	InstallationId string `json:"installationId"`
+
+	// Previous What the installation was before the event (`status` on setup events, only `configuration` on deletions).
+	Previous *IntegrationEventPrevious      `json:"previous,omitempty"`
+	SiteId   *string                        `json:"siteId,omitempty"`
+	SpaceId  *string                        `json:"spaceId,omitempty"`
+	Status   *IntegrationInstallationStatus `json:"status,omitempty"`
+	Type     IntegrationEventType           `json:"type"`
 }
 
-// IntegrationEventPrevious defines model for IntegrationEventPrevious.
+// IntegrationEventPrevious What the installation was before the event (`status` on setup events, only `configuration` on deletions).
 type IntegrationEventPrevious struct {
-	Configuration *map[string]interface{}       `json:"configuration,omitempty"`
-	Status        IntegrationInstallationStatus `json:"status"`
+	Configuration *map[string]interface{}        `json:"configuration,omitempty"`
+	Status        *IntegrationInstallationStatus `json:"status,omitempty"`
 }
 
 // IntegrationEventStatus defines model for IntegrationEventStatus.
@@ -4204,9 +4215,12 @@ type IntegrationInstallationToken struct {
 
 // IntegrationInstallationURLs defines model for IntegrationInstallationURLs.
 type IntegrationInstallationURLs struct {
-	App            string `json:"app"`
-	Location       string `json:"location"`
-	PublicEndpoint string `json:"publicEndpoint"`
+	App      string `json:"app"`
+	Location string `json:"location"`
+
+	// PublicContentEndpoint The same as publicEndpoint (quire serves no separate content origin).
+	PublicContentEndpoint string `json:"publicContentEndpoint"`
+	PublicEndpoint        string `json:"publicEndpoint"`
 }
 
 // IntegrationList defines model for IntegrationList.
@@ -4291,11 +4305,14 @@ type IntegrationTarget string
 
 // IntegrationURLs defines model for IntegrationURLs.
 type IntegrationURLs struct {
-	App            string  `json:"app"`
-	Assets         string  `json:"assets"`
-	Icon           *string `json:"icon,omitempty"`
-	Location       string  `json:"location"`
-	PublicEndpoint string  `json:"publicEndpoint"`
+	App      string  `json:"app"`
+	Assets   string  `json:"assets"`
+	Icon     *string `json:"icon,omitempty"`
+	Location string  `json:"location"`
+
+	// PublicContentEndpoint The same as publicEndpoint (quire serves no separate content origin).
+	PublicContentEndpoint string `json:"publicContentEndpoint"`
+	PublicEndpoint        string `json:"publicEndpoint"`
 }
 
 // IntegrationVisibility defines model for IntegrationVisibility.
@@ -4611,6 +4628,19 @@ type OrganizationDefaultContent struct {
 
 // OrganizationHostname defines model for OrganizationHostname.
 type OrganizationHostname = string
+
+// OrganizationInstallation defines model for OrganizationInstallation.
+type OrganizationInstallation struct {
+	Installation IntegrationInstallation `json:"installation"`
+	Integration  Integration             `json:"integration"`
+}
+
+// OrganizationInstallationList defines model for OrganizationInstallationList.
+type OrganizationInstallationList struct {
+	Count int                        `json:"count"`
+	Items []OrganizationInstallation `json:"items"`
+	Next  *ListNext                  `json:"next,omitempty"`
+}
 
 // OrganizationList defines model for OrganizationList.
 type OrganizationList struct {
@@ -5584,6 +5614,12 @@ type UpdateCommentRequest struct {
 	Resolved         *bool             `json:"resolved,omitempty"`
 }
 
+// UpdateIntegrationContentInstallationRequest defines model for UpdateIntegrationContentInstallationRequest.
+type UpdateIntegrationContentInstallationRequest struct {
+	Configuration *map[string]interface{} `json:"configuration,omitempty"`
+	ExternalIds   *[]string               `json:"externalIds,omitempty"`
+}
+
 // UpdateIntegrationInstallationRequest defines model for UpdateIntegrationInstallationRequest.
 type UpdateIntegrationInstallationRequest struct {
 	Configuration  *map[string]interface{}           `json:"configuration,omitempty"`
@@ -5924,13 +5960,53 @@ type ListIntegrationInstallationsParams struct {
 	ExternalId *string `form:"externalId,omitempty" json:"externalId,omitempty"`
 }
 
+// ListIntegrationInstallationSitesParams defines parameters for ListIntegrationInstallationSites.
+type ListIntegrationInstallationSitesParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit    *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+	Extended *bool  `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
 // InstallIntegrationOnSiteParams defines parameters for InstallIntegrationOnSite.
 type InstallIntegrationOnSiteParams struct {
 	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
 }
 
+// GetIntegrationSiteInstallationParams defines parameters for GetIntegrationSiteInstallation.
+type GetIntegrationSiteInstallationParams struct {
+	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// UpdateIntegrationSiteInstallationParams defines parameters for UpdateIntegrationSiteInstallation.
+type UpdateIntegrationSiteInstallationParams struct {
+	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// ListIntegrationInstallationSpacesParams defines parameters for ListIntegrationInstallationSpaces.
+type ListIntegrationInstallationSpacesParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit    *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+	Extended *bool  `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
 // InstallIntegrationOnSpaceParams defines parameters for InstallIntegrationOnSpace.
 type InstallIntegrationOnSpaceParams struct {
+	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// GetIntegrationSpaceInstallationParams defines parameters for GetIntegrationSpaceInstallation.
+type GetIntegrationSpaceInstallationParams struct {
+	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
+}
+
+// UpdateIntegrationSpaceInstallationParams defines parameters for UpdateIntegrationSpaceInstallation.
+type UpdateIntegrationSpaceInstallationParams struct {
 	Extended *bool `form:"extended,omitempty" json:"extended,omitempty"`
 }
 
@@ -6042,6 +6118,16 @@ type ListConversationsIssuesParams struct {
 
 	// Conversation Only the issues of the conversations with this id (in any source).
 	Conversation *string `form:"conversation,omitempty" json:"conversation,omitempty"`
+}
+
+// ListOrganizationInstallationsParams defines parameters for ListOrganizationInstallations.
+type ListOrganizationInstallationsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit  *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
 }
 
 // ListMembersInOrganizationByIdParams defines parameters for ListMembersInOrganizationById.
@@ -6638,8 +6724,14 @@ type UpdateIntegrationInstallationJSONRequestBody = UpdateIntegrationInstallatio
 // InstallIntegrationOnSiteJSONRequestBody defines body for InstallIntegrationOnSite for application/json ContentType.
 type InstallIntegrationOnSiteJSONRequestBody = InstallIntegrationOnSiteRequest
 
+// UpdateIntegrationSiteInstallationJSONRequestBody defines body for UpdateIntegrationSiteInstallation for application/json ContentType.
+type UpdateIntegrationSiteInstallationJSONRequestBody = UpdateIntegrationContentInstallationRequest
+
 // InstallIntegrationOnSpaceJSONRequestBody defines body for InstallIntegrationOnSpace for application/json ContentType.
 type InstallIntegrationOnSpaceJSONRequestBody = InstallIntegrationOnSpaceRequest
+
+// UpdateIntegrationSpaceInstallationJSONRequestBody defines body for UpdateIntegrationSpaceInstallation for application/json ContentType.
+type UpdateIntegrationSpaceInstallationJSONRequestBody = UpdateIntegrationContentInstallationRequest
 
 // CreateOrganizationJSONRequestBody defines body for CreateOrganization for application/json ContentType.
 type CreateOrganizationJSONRequestBody = CreateOrganizationRequest

@@ -72,18 +72,45 @@ type ServerInterface interface {
 	// InstallIntegration Install an integration on an organization (its admins only).
 	// (POST /integrations/{integrationName}/installations)
 	InstallIntegration(ctx echo.Context, integrationName string) error
+	// UninstallIntegration Uninstall an integration from an organization with its space and site installations and tokens (admins of that organization).
+	// (DELETE /integrations/{integrationName}/installations/{installationId})
+	UninstallIntegration(ctx echo.Context, integrationName string, installationId string) error
 	// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
 	// (GET /integrations/{integrationName}/installations/{installationId})
 	GetIntegrationInstallationById(ctx echo.Context, integrationName string, installationId string) error
 	// UpdateIntegrationInstallation Change an installation's configuration (checked against the integration's account schema), external ids or selections.
 	// (PATCH /integrations/{integrationName}/installations/{installationId})
 	UpdateIntegrationInstallation(ctx echo.Context, integrationName string, installationId string) error
+	// ListIntegrationInstallationSites The sites one installation is set up on, oldest first.
+	// (GET /integrations/{integrationName}/installations/{installationId}/sites)
+	ListIntegrationInstallationSites(ctx echo.Context, integrationName string, installationId string, params ListIntegrationInstallationSitesParams) error
 
 	// (POST /integrations/{integrationName}/installations/{installationId}/sites)
 	InstallIntegrationOnSite(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSiteParams) error
+	// UninstallIntegrationFromSite Remove an installation from a site (admins of the installation's organization).
+	// (DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId})
+	UninstallIntegrationFromSite(ctx echo.Context, integrationName string, installationId string, siteId string) error
+	// GetIntegrationSiteInstallation One site installation of an installation.
+	// (GET /integrations/{integrationName}/installations/{installationId}/sites/{siteId})
+	GetIntegrationSiteInstallation(ctx echo.Context, integrationName string, installationId string, siteId string, params GetIntegrationSiteInstallationParams) error
+	// UpdateIntegrationSiteInstallation Change a site installation's configuration (checked against the integration's site schema) or external ids.
+	// (PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId})
+	UpdateIntegrationSiteInstallation(ctx echo.Context, integrationName string, installationId string, siteId string, params UpdateIntegrationSiteInstallationParams) error
+	// ListIntegrationInstallationSpaces The spaces one installation is set up on, oldest first.
+	// (GET /integrations/{integrationName}/installations/{installationId}/spaces)
+	ListIntegrationInstallationSpaces(ctx echo.Context, integrationName string, installationId string, params ListIntegrationInstallationSpacesParams) error
 
 	// (POST /integrations/{integrationName}/installations/{installationId}/spaces)
 	InstallIntegrationOnSpace(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSpaceParams) error
+	// UninstallIntegrationFromSpace Remove an installation from a space (admins of the installation's organization).
+	// (DELETE /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId})
+	UninstallIntegrationFromSpace(ctx echo.Context, integrationName string, installationId string, spaceId string) error
+	// GetIntegrationSpaceInstallation One space installation of an installation.
+	// (GET /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId})
+	GetIntegrationSpaceInstallation(ctx echo.Context, integrationName string, installationId string, spaceId string, params GetIntegrationSpaceInstallationParams) error
+	// UpdateIntegrationSpaceInstallation Change a space installation's configuration (checked against the integration's space schema) or external ids.
+	// (PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId})
+	UpdateIntegrationSpaceInstallation(ctx echo.Context, integrationName string, installationId string, spaceId string, params UpdateIntegrationSpaceInstallationParams) error
 	// CreateIntegrationInstallationToken A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
 	// (POST /integrations/{integrationName}/installations/{installationId}/tokens)
 	CreateIntegrationInstallationToken(ctx echo.Context, integrationName string, installationId string) error
@@ -141,6 +168,9 @@ type ServerInterface interface {
 	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
 	// (GET /orgs/{organizationId}/conversations/{conversationId})
 	GetConversationById(ctx echo.Context, organizationId OrganizationId, conversationId string) error
+	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
+	// (GET /orgs/{organizationId}/installations)
+	ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx echo.Context, organizationId OrganizationId) error
@@ -943,6 +973,30 @@ func (w *ServerInterfaceWrapper) InstallIntegration(ctx echo.Context) error {
 	return err
 }
 
+// UninstallIntegration converts echo context to params.
+func (w *ServerInterfaceWrapper) UninstallIntegration(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UninstallIntegration(ctx, integrationName, installationId)
+	return err
+}
+
 // GetIntegrationInstallationById converts echo context to params.
 func (w *ServerInterfaceWrapper) GetIntegrationInstallationById(ctx echo.Context) error {
 	var err error
@@ -991,6 +1045,53 @@ func (w *ServerInterfaceWrapper) UpdateIntegrationInstallation(ctx echo.Context)
 	return err
 }
 
+// ListIntegrationInstallationSites converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrationInstallationSites(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationInstallationSitesParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrationInstallationSites(ctx, integrationName, installationId, params)
+	return err
+}
+
 // InstallIntegrationOnSite converts echo context to params.
 func (w *ServerInterfaceWrapper) InstallIntegrationOnSite(ctx echo.Context) error {
 	var err error
@@ -1024,6 +1125,167 @@ func (w *ServerInterfaceWrapper) InstallIntegrationOnSite(ctx echo.Context) erro
 	return err
 }
 
+// UninstallIntegrationFromSite converts echo context to params.
+func (w *ServerInterfaceWrapper) UninstallIntegrationFromSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UninstallIntegrationFromSite(ctx, integrationName, installationId, siteId)
+	return err
+}
+
+// GetIntegrationSiteInstallation converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIntegrationSiteInstallation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetIntegrationSiteInstallationParams
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIntegrationSiteInstallation(ctx, integrationName, installationId, siteId, params)
+	return err
+}
+
+// UpdateIntegrationSiteInstallation converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateIntegrationSiteInstallation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateIntegrationSiteInstallationParams
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateIntegrationSiteInstallation(ctx, integrationName, installationId, siteId, params)
+	return err
+}
+
+// ListIntegrationInstallationSpaces converts echo context to params.
+func (w *ServerInterfaceWrapper) ListIntegrationInstallationSpaces(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListIntegrationInstallationSpacesParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListIntegrationInstallationSpaces(ctx, integrationName, installationId, params)
+	return err
+}
+
 // InstallIntegrationOnSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) InstallIntegrationOnSpace(ctx echo.Context) error {
 	var err error
@@ -1054,6 +1316,120 @@ func (w *ServerInterfaceWrapper) InstallIntegrationOnSpace(ctx echo.Context) err
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.InstallIntegrationOnSpace(ctx, integrationName, installationId, params)
+	return err
+}
+
+// UninstallIntegrationFromSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) UninstallIntegrationFromSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UninstallIntegrationFromSpace(ctx, integrationName, installationId, spaceId)
+	return err
+}
+
+// GetIntegrationSpaceInstallation converts echo context to params.
+func (w *ServerInterfaceWrapper) GetIntegrationSpaceInstallation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetIntegrationSpaceInstallationParams
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetIntegrationSpaceInstallation(ctx, integrationName, installationId, spaceId, params)
+	return err
+}
+
+// UpdateIntegrationSpaceInstallation converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateIntegrationSpaceInstallation(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "integrationName" -------------
+	var integrationName string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "integrationName", ctx.Param("integrationName"), &integrationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter integrationName: %s", err))
+	}
+
+	// ------------- Path parameter "installationId" -------------
+	var installationId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "installationId", ctx.Param("installationId"), &installationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter installationId: %s", err))
+	}
+
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateIntegrationSpaceInstallationParams
+	// ------------- Optional query parameter "extended" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "extended", ctx.QueryParams(), &params.Extended, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter extended: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateIntegrationSpaceInstallation(ctx, integrationName, installationId, spaceId, params)
 	return err
 }
 
@@ -1616,6 +1992,45 @@ func (w *ServerInterfaceWrapper) GetConversationById(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetConversationById(ctx, organizationId, conversationId)
+	return err
+}
+
+// ListOrganizationInstallations converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOrganizationInstallations(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOrganizationInstallationsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOrganizationInstallations(ctx, organizationId, params)
 	return err
 }
 
@@ -5966,10 +6381,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/integrations/:integrationName", wrapper.PublishIntegration, options.OperationMiddlewares["publishIntegration"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/installations", wrapper.ListIntegrationInstallations, options.OperationMiddlewares["listIntegrationInstallations"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations", wrapper.InstallIntegration, options.OperationMiddlewares["installIntegration"]...)
+	router.DELETE(options.BaseURL+"/integrations/:integrationName/installations/:installationId", wrapper.UninstallIntegration, options.OperationMiddlewares["uninstallIntegration"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId", wrapper.GetIntegrationInstallationById, options.OperationMiddlewares["getIntegrationInstallationById"]...)
 	router.PATCH(options.BaseURL+"/integrations/:integrationName/installations/:installationId", wrapper.UpdateIntegrationInstallation, options.OperationMiddlewares["updateIntegrationInstallation"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/tokens", wrapper.CreateIntegrationInstallationToken, options.OperationMiddlewares["createIntegrationInstallationToken"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces", wrapper.ListIntegrationInstallationSpaces, options.OperationMiddlewares["listIntegrationInstallationSpaces"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces", wrapper.InstallIntegrationOnSpace, options.OperationMiddlewares["installIntegrationOnSpace"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites", wrapper.ListIntegrationInstallationSites, options.OperationMiddlewares["listIntegrationInstallationSites"]...)
 	router.POST(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites", wrapper.InstallIntegrationOnSite, options.OperationMiddlewares["installIntegrationOnSite"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/events", wrapper.ListIntegrationEvents, options.OperationMiddlewares["listIntegrationEvents"]...)
 	router.GET(options.BaseURL+"/integrations/:integrationName/events/:eventId", wrapper.GetIntegrationEvent, options.OperationMiddlewares["getIntegrationEvent"]...)
@@ -5977,6 +6395,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/integrations/:integrationName/sites", wrapper.ListIntegrationSiteInstallations, options.OperationMiddlewares["listIntegrationSiteInstallations"]...)
 	router.DELETE(options.BaseURL+"/integrations/:integrationName/dev", wrapper.DisableIntegrationDevelopmentMode, options.OperationMiddlewares["disableIntegrationDevelopmentMode"]...)
 	router.PUT(options.BaseURL+"/integrations/:integrationName/dev", wrapper.SetIntegrationDevelopmentMode, options.OperationMiddlewares["setIntegrationDevelopmentMode"]...)
+	router.DELETE(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces/:spaceId", wrapper.UninstallIntegrationFromSpace, options.OperationMiddlewares["uninstallIntegrationFromSpace"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces/:spaceId", wrapper.GetIntegrationSpaceInstallation, options.OperationMiddlewares["getIntegrationSpaceInstallation"]...)
+	router.PATCH(options.BaseURL+"/integrations/:integrationName/installations/:installationId/spaces/:spaceId", wrapper.UpdateIntegrationSpaceInstallation, options.OperationMiddlewares["updateIntegrationSpaceInstallation"]...)
+	router.DELETE(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites/:siteId", wrapper.UninstallIntegrationFromSite, options.OperationMiddlewares["uninstallIntegrationFromSite"]...)
+	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites/:siteId", wrapper.GetIntegrationSiteInstallation, options.OperationMiddlewares["getIntegrationSiteInstallation"]...)
+	router.PATCH(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites/:siteId", wrapper.UpdateIntegrationSiteInstallation, options.OperationMiddlewares["updateIntegrationSiteInstallation"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/installations", wrapper.ListOrganizationInstallations, options.OperationMiddlewares["listOrganizationInstallations"]...)
 
 }
 
@@ -7559,6 +7984,87 @@ func (response InstallIntegration429JSONResponse) VisitInstallIntegrationRespons
 	return err
 }
 
+type UninstallIntegrationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+}
+
+type UninstallIntegrationResponseObject interface {
+	VisitUninstallIntegrationResponse(w http.ResponseWriter) error
+}
+
+type UninstallIntegration204Response struct {
+}
+
+func (response UninstallIntegration204Response) VisitUninstallIntegrationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UninstallIntegration205Response struct {
+}
+
+func (response UninstallIntegration205Response) VisitUninstallIntegrationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type UninstallIntegration401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UninstallIntegration401JSONResponse) VisitUninstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegration403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UninstallIntegration403JSONResponse) VisitUninstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegration404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UninstallIntegration404JSONResponse) VisitUninstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegration429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UninstallIntegration429JSONResponse) VisitUninstallIntegrationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetIntegrationInstallationByIdRequestObject struct {
 	IntegrationName string `json:"integrationName"`
 	InstallationId  string `json:"installationId"`
@@ -7732,6 +8238,100 @@ func (response UpdateIntegrationInstallation429JSONResponse) VisitUpdateIntegrat
 	return err
 }
 
+type ListIntegrationInstallationSitesRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	Params          ListIntegrationInstallationSitesParams
+}
+
+type ListIntegrationInstallationSitesResponseObject interface {
+	VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrationInstallationSites200JSONResponse IntegrationSiteInstallationList
+
+func (response ListIntegrationInstallationSites200JSONResponse) VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSites400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrationInstallationSites400JSONResponse) VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSites401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrationInstallationSites401JSONResponse) VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSites403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrationInstallationSites403JSONResponse) VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSites404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListIntegrationInstallationSites404JSONResponse) VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSites429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrationInstallationSites429JSONResponse) VisitListIntegrationInstallationSitesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type InstallIntegrationOnSiteRequestObject struct {
 	IntegrationName string `json:"integrationName"`
 	InstallationId  string `json:"installationId"`
@@ -7849,6 +8449,373 @@ func (response InstallIntegrationOnSite429JSONResponse) VisitInstallIntegrationO
 	return err
 }
 
+type UninstallIntegrationFromSiteRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	SiteId          string `json:"siteId"`
+}
+
+type UninstallIntegrationFromSiteResponseObject interface {
+	VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error
+}
+
+type UninstallIntegrationFromSite204Response struct {
+}
+
+func (response UninstallIntegrationFromSite204Response) VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UninstallIntegrationFromSite205Response struct {
+}
+
+func (response UninstallIntegrationFromSite205Response) VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type UninstallIntegrationFromSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UninstallIntegrationFromSite401JSONResponse) VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UninstallIntegrationFromSite403JSONResponse) VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UninstallIntegrationFromSite404JSONResponse) VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UninstallIntegrationFromSite429JSONResponse) VisitUninstallIntegrationFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSiteInstallationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	SiteId          string `json:"siteId"`
+	Params          GetIntegrationSiteInstallationParams
+}
+
+type GetIntegrationSiteInstallationResponseObject interface {
+	VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error
+}
+
+type GetIntegrationSiteInstallation200JSONResponse IntegrationSiteInstallation
+
+func (response GetIntegrationSiteInstallation200JSONResponse) VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSiteInstallation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetIntegrationSiteInstallation400JSONResponse) VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSiteInstallation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetIntegrationSiteInstallation401JSONResponse) VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSiteInstallation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetIntegrationSiteInstallation403JSONResponse) VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSiteInstallation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetIntegrationSiteInstallation404JSONResponse) VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSiteInstallation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetIntegrationSiteInstallation429JSONResponse) VisitGetIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSiteInstallationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	SiteId          string `json:"siteId"`
+	Params          UpdateIntegrationSiteInstallationParams
+	Body            *UpdateIntegrationSiteInstallationJSONRequestBody
+}
+
+type UpdateIntegrationSiteInstallationResponseObject interface {
+	VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error
+}
+
+type UpdateIntegrationSiteInstallation200JSONResponse IntegrationSiteInstallation
+
+func (response UpdateIntegrationSiteInstallation200JSONResponse) VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSiteInstallation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateIntegrationSiteInstallation400JSONResponse) VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSiteInstallation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateIntegrationSiteInstallation401JSONResponse) VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSiteInstallation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateIntegrationSiteInstallation403JSONResponse) VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSiteInstallation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateIntegrationSiteInstallation404JSONResponse) VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSiteInstallation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateIntegrationSiteInstallation429JSONResponse) VisitUpdateIntegrationSiteInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSpacesRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	Params          ListIntegrationInstallationSpacesParams
+}
+
+type ListIntegrationInstallationSpacesResponseObject interface {
+	VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error
+}
+
+type ListIntegrationInstallationSpaces200JSONResponse IntegrationSpaceInstallationList
+
+func (response ListIntegrationInstallationSpaces200JSONResponse) VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSpaces400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListIntegrationInstallationSpaces400JSONResponse) VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSpaces401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListIntegrationInstallationSpaces401JSONResponse) VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSpaces403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListIntegrationInstallationSpaces403JSONResponse) VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSpaces404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListIntegrationInstallationSpaces404JSONResponse) VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListIntegrationInstallationSpaces429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListIntegrationInstallationSpaces429JSONResponse) VisitListIntegrationInstallationSpacesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type InstallIntegrationOnSpaceRequestObject struct {
 	IntegrationName string `json:"integrationName"`
 	InstallationId  string `json:"installationId"`
@@ -7955,6 +8922,279 @@ func (response InstallIntegrationOnSpace409JSONResponse) VisitInstallIntegration
 type InstallIntegrationOnSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response InstallIntegrationOnSpace429JSONResponse) VisitInstallIntegrationOnSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSpaceRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	SpaceId         string `json:"spaceId"`
+}
+
+type UninstallIntegrationFromSpaceResponseObject interface {
+	VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error
+}
+
+type UninstallIntegrationFromSpace204Response struct {
+}
+
+func (response UninstallIntegrationFromSpace204Response) VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UninstallIntegrationFromSpace205Response struct {
+}
+
+func (response UninstallIntegrationFromSpace205Response) VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type UninstallIntegrationFromSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UninstallIntegrationFromSpace401JSONResponse) VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UninstallIntegrationFromSpace403JSONResponse) VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UninstallIntegrationFromSpace404JSONResponse) VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UninstallIntegrationFromSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UninstallIntegrationFromSpace429JSONResponse) VisitUninstallIntegrationFromSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSpaceInstallationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	SpaceId         string `json:"spaceId"`
+	Params          GetIntegrationSpaceInstallationParams
+}
+
+type GetIntegrationSpaceInstallationResponseObject interface {
+	VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error
+}
+
+type GetIntegrationSpaceInstallation200JSONResponse IntegrationSpaceInstallation
+
+func (response GetIntegrationSpaceInstallation200JSONResponse) VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSpaceInstallation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetIntegrationSpaceInstallation400JSONResponse) VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSpaceInstallation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetIntegrationSpaceInstallation401JSONResponse) VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSpaceInstallation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetIntegrationSpaceInstallation403JSONResponse) VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSpaceInstallation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetIntegrationSpaceInstallation404JSONResponse) VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIntegrationSpaceInstallation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetIntegrationSpaceInstallation429JSONResponse) VisitGetIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSpaceInstallationRequestObject struct {
+	IntegrationName string `json:"integrationName"`
+	InstallationId  string `json:"installationId"`
+	SpaceId         string `json:"spaceId"`
+	Params          UpdateIntegrationSpaceInstallationParams
+	Body            *UpdateIntegrationSpaceInstallationJSONRequestBody
+}
+
+type UpdateIntegrationSpaceInstallationResponseObject interface {
+	VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error
+}
+
+type UpdateIntegrationSpaceInstallation200JSONResponse IntegrationSpaceInstallation
+
+func (response UpdateIntegrationSpaceInstallation200JSONResponse) VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSpaceInstallation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateIntegrationSpaceInstallation400JSONResponse) VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSpaceInstallation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateIntegrationSpaceInstallation401JSONResponse) VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSpaceInstallation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateIntegrationSpaceInstallation403JSONResponse) VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSpaceInstallation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateIntegrationSpaceInstallation404JSONResponse) VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateIntegrationSpaceInstallation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateIntegrationSpaceInstallation429JSONResponse) VisitUpdateIntegrationSpaceInstallationResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -9684,6 +10924,99 @@ func (response GetConversationById404JSONResponse) VisitGetConversationByIdRespo
 type GetConversationById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetConversationById429JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInstallationsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListOrganizationInstallationsParams
+}
+
+type ListOrganizationInstallationsResponseObject interface {
+	VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error
+}
+
+type ListOrganizationInstallations200JSONResponse OrganizationInstallationList
+
+func (response ListOrganizationInstallations200JSONResponse) VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInstallations400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListOrganizationInstallations400JSONResponse) VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInstallations401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOrganizationInstallations401JSONResponse) VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInstallations403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOrganizationInstallations403JSONResponse) VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInstallations404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOrganizationInstallations404JSONResponse) VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInstallations429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOrganizationInstallations429JSONResponse) VisitListOrganizationInstallationsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -21717,18 +23050,45 @@ type StrictServerInterface interface {
 	// InstallIntegration Install an integration on an organization (its admins only).
 	// (POST /integrations/{integrationName}/installations)
 	InstallIntegration(ctx context.Context, request InstallIntegrationRequestObject) (InstallIntegrationResponseObject, error)
+	// UninstallIntegration Uninstall an integration from an organization with its space and site installations and tokens (admins of that organization).
+	// (DELETE /integrations/{integrationName}/installations/{installationId})
+	UninstallIntegration(ctx context.Context, request UninstallIntegrationRequestObject) (UninstallIntegrationResponseObject, error)
 	// GetIntegrationInstallationById Read an installation (the integration's authors, admins of its organization, or the installation itself).
 	// (GET /integrations/{integrationName}/installations/{installationId})
 	GetIntegrationInstallationById(ctx context.Context, request GetIntegrationInstallationByIdRequestObject) (GetIntegrationInstallationByIdResponseObject, error)
 	// UpdateIntegrationInstallation Change an installation's configuration (checked against the integration's account schema), external ids or selections.
 	// (PATCH /integrations/{integrationName}/installations/{installationId})
 	UpdateIntegrationInstallation(ctx context.Context, request UpdateIntegrationInstallationRequestObject) (UpdateIntegrationInstallationResponseObject, error)
+	// ListIntegrationInstallationSites The sites one installation is set up on, oldest first.
+	// (GET /integrations/{integrationName}/installations/{installationId}/sites)
+	ListIntegrationInstallationSites(ctx context.Context, request ListIntegrationInstallationSitesRequestObject) (ListIntegrationInstallationSitesResponseObject, error)
 
 	// (POST /integrations/{integrationName}/installations/{installationId}/sites)
 	InstallIntegrationOnSite(ctx context.Context, request InstallIntegrationOnSiteRequestObject) (InstallIntegrationOnSiteResponseObject, error)
+	// UninstallIntegrationFromSite Remove an installation from a site (admins of the installation's organization).
+	// (DELETE /integrations/{integrationName}/installations/{installationId}/sites/{siteId})
+	UninstallIntegrationFromSite(ctx context.Context, request UninstallIntegrationFromSiteRequestObject) (UninstallIntegrationFromSiteResponseObject, error)
+	// GetIntegrationSiteInstallation One site installation of an installation.
+	// (GET /integrations/{integrationName}/installations/{installationId}/sites/{siteId})
+	GetIntegrationSiteInstallation(ctx context.Context, request GetIntegrationSiteInstallationRequestObject) (GetIntegrationSiteInstallationResponseObject, error)
+	// UpdateIntegrationSiteInstallation Change a site installation's configuration (checked against the integration's site schema) or external ids.
+	// (PATCH /integrations/{integrationName}/installations/{installationId}/sites/{siteId})
+	UpdateIntegrationSiteInstallation(ctx context.Context, request UpdateIntegrationSiteInstallationRequestObject) (UpdateIntegrationSiteInstallationResponseObject, error)
+	// ListIntegrationInstallationSpaces The spaces one installation is set up on, oldest first.
+	// (GET /integrations/{integrationName}/installations/{installationId}/spaces)
+	ListIntegrationInstallationSpaces(ctx context.Context, request ListIntegrationInstallationSpacesRequestObject) (ListIntegrationInstallationSpacesResponseObject, error)
 
 	// (POST /integrations/{integrationName}/installations/{installationId}/spaces)
 	InstallIntegrationOnSpace(ctx context.Context, request InstallIntegrationOnSpaceRequestObject) (InstallIntegrationOnSpaceResponseObject, error)
+	// UninstallIntegrationFromSpace Remove an installation from a space (admins of the installation's organization).
+	// (DELETE /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId})
+	UninstallIntegrationFromSpace(ctx context.Context, request UninstallIntegrationFromSpaceRequestObject) (UninstallIntegrationFromSpaceResponseObject, error)
+	// GetIntegrationSpaceInstallation One space installation of an installation.
+	// (GET /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId})
+	GetIntegrationSpaceInstallation(ctx context.Context, request GetIntegrationSpaceInstallationRequestObject) (GetIntegrationSpaceInstallationResponseObject, error)
+	// UpdateIntegrationSpaceInstallation Change a space installation's configuration (checked against the integration's space schema) or external ids.
+	// (PATCH /integrations/{integrationName}/installations/{installationId}/spaces/{spaceId})
+	UpdateIntegrationSpaceInstallation(ctx context.Context, request UpdateIntegrationSpaceInstallationRequestObject) (UpdateIntegrationSpaceInstallationResponseObject, error)
 	// CreateIntegrationInstallationToken A token acting as the installation for an hour, limited to its scopes and installed spaces and sites.
 	// (POST /integrations/{integrationName}/installations/{installationId}/tokens)
 	CreateIntegrationInstallationToken(ctx context.Context, request CreateIntegrationInstallationTokenRequestObject) (CreateIntegrationInstallationTokenResponseObject, error)
@@ -21786,6 +23146,9 @@ type StrictServerInterface interface {
 	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
 	// (GET /orgs/{organizationId}/conversations/{conversationId})
 	GetConversationById(ctx context.Context, request GetConversationByIdRequestObject) (GetConversationByIdResponseObject, error)
+	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
+	// (GET /orgs/{organizationId}/installations)
+	ListOrganizationInstallations(ctx context.Context, request ListOrganizationInstallationsRequestObject) (ListOrganizationInstallationsResponseObject, error)
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx context.Context, request JoinOrganizationRequestObject) (JoinOrganizationResponseObject, error)
@@ -22776,6 +24139,32 @@ func (sh *strictHandler) InstallIntegration(ctx echo.Context, integrationName st
 	return nil
 }
 
+// UninstallIntegration operation middleware
+func (sh *strictHandler) UninstallIntegration(ctx echo.Context, integrationName string, installationId string) error {
+	var request UninstallIntegrationRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UninstallIntegration(ctx.Request().Context(), request.(UninstallIntegrationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UninstallIntegration")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UninstallIntegrationResponseObject); ok {
+		return validResponse.VisitUninstallIntegrationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetIntegrationInstallationById operation middleware
 func (sh *strictHandler) GetIntegrationInstallationById(ctx echo.Context, integrationName string, installationId string) error {
 	var request GetIntegrationInstallationByIdRequestObject
@@ -22851,6 +24240,33 @@ func (sh *strictHandler) UpdateIntegrationInstallation(ctx echo.Context, integra
 	return nil
 }
 
+// ListIntegrationInstallationSites operation middleware
+func (sh *strictHandler) ListIntegrationInstallationSites(ctx echo.Context, integrationName string, installationId string, params ListIntegrationInstallationSitesParams) error {
+	var request ListIntegrationInstallationSitesRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrationInstallationSites(ctx.Request().Context(), request.(ListIntegrationInstallationSitesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrationInstallationSites")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationInstallationSitesResponseObject); ok {
+		return validResponse.VisitListIntegrationInstallationSitesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // InstallIntegrationOnSite operation middleware
 func (sh *strictHandler) InstallIntegrationOnSite(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSiteParams) error {
 	var request InstallIntegrationOnSiteRequestObject
@@ -22901,6 +24317,139 @@ func (sh *strictHandler) InstallIntegrationOnSite(ctx echo.Context, integrationN
 	return nil
 }
 
+// UninstallIntegrationFromSite operation middleware
+func (sh *strictHandler) UninstallIntegrationFromSite(ctx echo.Context, integrationName string, installationId string, siteId string) error {
+	var request UninstallIntegrationFromSiteRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UninstallIntegrationFromSite(ctx.Request().Context(), request.(UninstallIntegrationFromSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UninstallIntegrationFromSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UninstallIntegrationFromSiteResponseObject); ok {
+		return validResponse.VisitUninstallIntegrationFromSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIntegrationSiteInstallation operation middleware
+func (sh *strictHandler) GetIntegrationSiteInstallation(ctx echo.Context, integrationName string, installationId string, siteId string, params GetIntegrationSiteInstallationParams) error {
+	var request GetIntegrationSiteInstallationRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIntegrationSiteInstallation(ctx.Request().Context(), request.(GetIntegrationSiteInstallationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIntegrationSiteInstallation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIntegrationSiteInstallationResponseObject); ok {
+		return validResponse.VisitGetIntegrationSiteInstallationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateIntegrationSiteInstallation operation middleware
+func (sh *strictHandler) UpdateIntegrationSiteInstallation(ctx echo.Context, integrationName string, installationId string, siteId string, params UpdateIntegrationSiteInstallationParams) error {
+	var request UpdateIntegrationSiteInstallationRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.SiteId = siteId
+	request.Params = params
+
+	var body UpdateIntegrationSiteInstallationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateIntegrationSiteInstallation(ctx.Request().Context(), request.(UpdateIntegrationSiteInstallationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateIntegrationSiteInstallation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateIntegrationSiteInstallationResponseObject); ok {
+		return validResponse.VisitUpdateIntegrationSiteInstallationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListIntegrationInstallationSpaces operation middleware
+func (sh *strictHandler) ListIntegrationInstallationSpaces(ctx echo.Context, integrationName string, installationId string, params ListIntegrationInstallationSpacesParams) error {
+	var request ListIntegrationInstallationSpacesRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListIntegrationInstallationSpaces(ctx.Request().Context(), request.(ListIntegrationInstallationSpacesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListIntegrationInstallationSpaces")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListIntegrationInstallationSpacesResponseObject); ok {
+		return validResponse.VisitListIntegrationInstallationSpacesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // InstallIntegrationOnSpace operation middleware
 func (sh *strictHandler) InstallIntegrationOnSpace(ctx echo.Context, integrationName string, installationId string, params InstallIntegrationOnSpaceParams) error {
 	var request InstallIntegrationOnSpaceRequestObject
@@ -22945,6 +24494,112 @@ func (sh *strictHandler) InstallIntegrationOnSpace(ctx echo.Context, integration
 		return err
 	} else if validResponse, ok := response.(InstallIntegrationOnSpaceResponseObject); ok {
 		return validResponse.VisitInstallIntegrationOnSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UninstallIntegrationFromSpace operation middleware
+func (sh *strictHandler) UninstallIntegrationFromSpace(ctx echo.Context, integrationName string, installationId string, spaceId string) error {
+	var request UninstallIntegrationFromSpaceRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.SpaceId = spaceId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UninstallIntegrationFromSpace(ctx.Request().Context(), request.(UninstallIntegrationFromSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UninstallIntegrationFromSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UninstallIntegrationFromSpaceResponseObject); ok {
+		return validResponse.VisitUninstallIntegrationFromSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetIntegrationSpaceInstallation operation middleware
+func (sh *strictHandler) GetIntegrationSpaceInstallation(ctx echo.Context, integrationName string, installationId string, spaceId string, params GetIntegrationSpaceInstallationParams) error {
+	var request GetIntegrationSpaceInstallationRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIntegrationSpaceInstallation(ctx.Request().Context(), request.(GetIntegrationSpaceInstallationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIntegrationSpaceInstallation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetIntegrationSpaceInstallationResponseObject); ok {
+		return validResponse.VisitGetIntegrationSpaceInstallationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateIntegrationSpaceInstallation operation middleware
+func (sh *strictHandler) UpdateIntegrationSpaceInstallation(ctx echo.Context, integrationName string, installationId string, spaceId string, params UpdateIntegrationSpaceInstallationParams) error {
+	var request UpdateIntegrationSpaceInstallationRequestObject
+
+	request.IntegrationName = integrationName
+	request.InstallationId = installationId
+	request.SpaceId = spaceId
+	request.Params = params
+
+	var body UpdateIntegrationSpaceInstallationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateIntegrationSpaceInstallation(ctx.Request().Context(), request.(UpdateIntegrationSpaceInstallationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateIntegrationSpaceInstallation")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateIntegrationSpaceInstallationResponseObject); ok {
+		return validResponse.VisitUpdateIntegrationSpaceInstallationResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -23547,6 +25202,32 @@ func (sh *strictHandler) GetConversationById(ctx echo.Context, organizationId Or
 		return err
 	} else if validResponse, ok := response.(GetConversationByIdResponseObject); ok {
 		return validResponse.VisitGetConversationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOrganizationInstallations operation middleware
+func (sh *strictHandler) ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error {
+	var request ListOrganizationInstallationsRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOrganizationInstallations(ctx.Request().Context(), request.(ListOrganizationInstallationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOrganizationInstallations")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOrganizationInstallationsResponseObject); ok {
+		return validResponse.VisitListOrganizationInstallationsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -39,6 +39,7 @@ func (s *Server) toAPIInstallation(n *store.IntegrationInstallation) gen.Integra
 	out.Urls.Location = s.apiURL(path)
 	out.Urls.App = s.appURL("/o/" + n.OrganizationID + "/integrations/" + url.PathEscape(n.IntegrationName))
 	out.Urls.PublicEndpoint = s.BaseURL + path
+	out.Urls.PublicContentEndpoint = out.Urls.PublicEndpoint
 	return out
 }
 

@@ -59,6 +59,10 @@ var installationOperations = map[string]installationOperation{
 	"listIntegrationInstallations":       {"", store.RoleRead},
 	"listIntegrationSpaceInstallations":  {"", store.RoleRead},
 	"listIntegrationSiteInstallations":   {"", store.RoleRead},
+	"listIntegrationInstallationSpaces":  {"", store.RoleRead},
+	"listIntegrationInstallationSites":   {"", store.RoleRead},
+	"getIntegrationSpaceInstallation":    {"", store.RoleRead},
+	"getIntegrationSiteInstallation":     {"", store.RoleRead},
 
 	// Writes.
 	"createChangeRequest":             {"space:content:write", store.RoleEdit},
@@ -73,6 +77,10 @@ var installationOperations = map[string]installationOperation{
 	"updateOpenAPISpecBySlug":         {"openapi:write", openAPIEditRole},
 	"deleteOpenAPISpecBySlug":         {"openapi:write", openAPIEditRole},
 	"ingestConversation":              {"conversations:ingest", store.RoleAdmin},
+	// Its own space and site installations' configuration and external ids (the gate keeps it
+	// to the spaces and sites it is installed on).
+	"updateIntegrationSpaceInstallation": {"", store.RoleAdmin},
+	"updateIntegrationSiteInstallation":  {"", store.RoleAdmin},
 }
 
 type grantKey struct{}

@@ -132,11 +132,11 @@ func TestIntegrationEvents(t *testing.T) {
 	}
 	latest := list.Items[0]
 	p := latest.Payload
-	if p.Type != "installation_setup" || p.Status != "active" || p.InstallationId != n.Id || p.EventId == "" ||
-		p.Previous == nil || p.Previous.Status != "pending" || latest.Status != "success" || latest.InstallationId != n.Id {
+	if p.Type != "installation_setup" || p.Status == nil || *p.Status != "active" || p.InstallationId != n.Id || p.EventId == "" ||
+		p.Previous == nil || p.Previous.Status == nil || *p.Previous.Status != "pending" || latest.Status != "success" || latest.InstallationId != n.Id {
 		t.Fatalf("latest event %+v", latest)
 	}
-	if first := list.Items[1].Payload; first.Status != "pending" || first.Previous != nil {
+	if first := list.Items[1].Payload; first.Status == nil || *first.Status != "pending" || first.Previous != nil {
 		t.Errorf("first event %+v", first)
 	}
 	e := w.event(t, "notify", latest.Id)

@@ -76,6 +76,7 @@ func (s *Server) toAPIIntegration(in *store.Integration, owner *store.Organizati
 	out.Urls.App = s.appURL("/integrations/" + url.PathEscape(in.Name))
 	out.Urls.Assets = base + "/assets/"
 	out.Urls.PublicEndpoint = base
+	out.Urls.PublicContentEndpoint = base
 	if in.HasIcon {
 		icon := base + "/assets/icon?v=" + version
 		out.Urls.Icon = &icon

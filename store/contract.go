@@ -19,6 +19,7 @@ type Store interface {
 	Translations
 	SSO
 	Integrations
+	InstallationLifecycle
 	Jobs
 	Conversations
 	OpenAPISpecs

@@ -12,19 +12,19 @@ import (
 )
 
 type eventPrevious struct {
-	Status        string          `json:"status"`
+	Status        string          `json:"status,omitempty"` // none on the *_deleted events
 	Configuration json.RawMessage `json:"configuration,omitempty"`
 }
 
-// eventPayload is the payload of the installation events: installation_setup and its space and
-// site forms.
+// eventPayload is the payload of the installation events: installation_setup and
+// installation_deleted, and their space and site forms.
 type eventPayload struct {
 	EventID        string         `json:"eventId"`
 	Type           string         `json:"type"`
 	InstallationID string         `json:"installationId"`
 	SpaceID        string         `json:"spaceId,omitempty"`
 	SiteID         string         `json:"siteId,omitempty"`
-	Status         string         `json:"status"`
+	Status         string         `json:"status,omitempty"` // none on the *_deleted events
 	Previous       *eventPrevious `json:"previous,omitempty"`
 }
 
