@@ -62,6 +62,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixSSORows()...)
 	rows = append(rows, matrixOpenAPIRows()...)
 	rows = append(rows, matrixIntegrationRows()...)
+	rows = append(rows, matrixUninstallRows()...)
 	return rows
 }
 

@@ -20,6 +20,11 @@ export const GAP_FILL = new Set([
     'createOrganization', 'createSpace', 'getAuthenticatedUser', 'getApiInformation',
     'updateChangeRequestContent', 'getPageByPath', 'publishSite', 'unpublishSite',
     'installIntegrationOnSpace', 'installIntegrationOnSite', 'createIntegrationInstallationToken',
+    // An installation's life after setup (issue 13's gap), built to 0.202.0's shapes.
+    'uninstallIntegration', 'listIntegrationInstallationSpaces', 'getIntegrationSpaceInstallation',
+    'updateIntegrationSpaceInstallation', 'uninstallIntegrationFromSpace', 'listIntegrationInstallationSites',
+    'getIntegrationSiteInstallation', 'updateIntegrationSiteInstallation', 'uninstallIntegrationFromSite',
+    'listOrganizationInstallations',
 ]);
 
 // Statuses the seed sets where GitBook answers another one: the body is validated against the
