@@ -42,7 +42,8 @@ func (s *Server) readableInstallation(ctx context.Context, name, id string) (*st
 	return in, n, nil
 }
 
-func extended(v *bool) bool { return v != nil && *v }
+// extendedParam is the `extended` query parameter: the space or site object instead of its id.
+func extendedParam(v *bool) bool { return v != nil && *v }
 
 func (s *Server) installationContent(ctx context.Context, name, id, kind string, p store.Page) (store.List[*store.ContentInstallation], error) {
 	in, n, err := s.readableInstallation(ctx, name, id)
@@ -61,7 +62,7 @@ func (s *Server) ListIntegrationInstallationSpaces(ctx context.Context, req gen.
 	out := gen.ListIntegrationInstallationSpaces200JSONResponse{Count: list.Count, Next: listNext(list.Next),
 		Items: make([]gen.IntegrationSpaceInstallation, 0, len(list.Items))}
 	for _, c := range list.Items {
-		item, err := s.toAPISpaceInstallation(ctx, c, extended(q.Extended))
+		item, err := s.toAPISpaceInstallation(ctx, c, extendedParam(q.Extended))
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +80,7 @@ func (s *Server) ListIntegrationInstallationSites(ctx context.Context, req gen.L
 	out := gen.ListIntegrationInstallationSites200JSONResponse{Count: list.Count, Next: listNext(list.Next),
 		Items: make([]gen.IntegrationSiteInstallation, 0, len(list.Items))}
 	for _, c := range list.Items {
-		item, err := s.toAPISiteInstallation(ctx, c, extended(q.Extended))
+		item, err := s.toAPISiteInstallation(ctx, c, extendedParam(q.Extended))
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +103,7 @@ func (s *Server) GetIntegrationSpaceInstallation(ctx context.Context, req gen.Ge
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.toAPISpaceInstallation(ctx, c, extended(req.Params.Extended))
+	out, err := s.toAPISpaceInstallation(ctx, c, extendedParam(req.Params.Extended))
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func (s *Server) GetIntegrationSiteInstallation(ctx context.Context, req gen.Get
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.toAPISiteInstallation(ctx, c, extended(req.Params.Extended))
+	out, err := s.toAPISiteInstallation(ctx, c, extendedParam(req.Params.Extended))
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func (s *Server) UpdateIntegrationSpaceInstallation(ctx context.Context, req gen
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.toAPISpaceInstallation(ctx, c, extended(req.Params.Extended))
+	out, err := s.toAPISpaceInstallation(ctx, c, extendedParam(req.Params.Extended))
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func (s *Server) UpdateIntegrationSiteInstallation(ctx context.Context, req gen.
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.toAPISiteInstallation(ctx, c, extended(req.Params.Extended))
+	out, err := s.toAPISiteInstallation(ctx, c, extendedParam(req.Params.Extended))
 	if err != nil {
 		return nil, err
 	}
