@@ -22,6 +22,7 @@ type Store interface {
 	Jobs
 	Conversations
 	OpenAPISpecs
+	Sessions
 	Admin
 }
 

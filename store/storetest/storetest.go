@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		{"SAMLLogins", samlLogins},
 		{"OpenAPISpecs", openAPISpecs},
 		{"Integrations", integrations},
+		{"Sessions", sessions},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}
