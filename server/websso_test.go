@@ -64,6 +64,13 @@ func TestSAMLLoginFromTheApp(t *testing.T) {
 		}
 	})
 
+	t.Run("ReturnToTheAppFitsTheRelayStateLimit", func(t *testing.T) {
+		// SAML's redirect binding allows 80 bytes of RelayState.
+		if r := w.startLogin(t, "return=/app").RelayState; len(r) > 80 || !strings.HasSuffix(r, "./app") {
+			t.Fatalf("RelayState %q (%d bytes)", r, len(r))
+		}
+	})
+
 	var session string
 	t.Run("TheACSOpensASessionAndReturns", func(t *testing.T) {
 		req := w.startLogin(t, "return="+url.QueryEscape(orgPage))
