@@ -32,10 +32,10 @@ func (s *Server) ssoChoices(c echo.Context, v *appView) error {
 // appSSORefusal shows a refused SAML login that started from the app as an app page, with the
 // reason, instead of the API's JSON error.
 func (s *Server) appSSORefusal(c echo.Context, err error) error {
-	he, ok := err.(*httpError)
-	if !ok || he.status >= 500 {
+	status, msg := apiError(c.Request(), err)
+	if status >= 500 {
 		return err
 	}
-	return s.sendApp(c, he.status, &appView{Kind: "message", Title: "Single sign-on failed",
-		Error: "The identity provider's answer was refused (" + he.message + ") Nobody was signed in."})
+	return s.sendApp(c, status, &appView{Kind: "message", Title: "Single sign-on failed",
+		Error: "The sign-in was refused (" + msg + ") Nobody was signed in."})
 }

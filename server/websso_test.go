@@ -110,6 +110,17 @@ func TestSAMLLoginFromTheApp(t *testing.T) {
 			}
 		}
 	})
+	t.Run("AnAccountOutsideTheOrganizationIsRefusedAsAPage", func(t *testing.T) {
+		ts.MustCreateUser(t, "otto@acme.test", "Otto")
+		req := w.startLogin(t, "return=/app")
+		a := ts.loginFor(w.prov, "otto@acme.test", "")
+		a.requestID, a.relayState = req.Request.ID, req.RelayState
+		res, body := w.postACSFromBrowser(t, w.idp.response(t, a), a.relayState)
+		if res.StatusCode != http.StatusForbidden || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || len(res.Cookies()) > 0 {
+			t.Fatalf("outside account: %d %s %v", res.StatusCode, res.Header.Get("Content-Type"), res.Cookies())
+		}
+		wantIn(t, "outside account", body, "Single sign-on failed", "Nobody was signed in.")
+	})
 	t.Run("ATamperedReturnIsRefused", func(t *testing.T) {
 		req := w.startLogin(t, "return="+url.QueryEscape(orgPage))
 		a := ts.loginFor(w.prov, "dana@acme.test", "")
