@@ -30,6 +30,8 @@ type Sessions interface {
 	// FindSession returns the live session with an id and its user: one indexed read. ENOTFOUND
 	// when there is none, it expired, or its token was revoked.
 	FindSession(ctx context.Context, id string) (*Session, error)
+	// PurgeExpiredSessions deletes the sessions past their expiry and answers how many.
+	PurgeExpiredSessions(ctx context.Context) (int, error)
 }
 
 // NewSessionID returns a session id: 32 bytes from crypto/rand, base64url (43 characters).

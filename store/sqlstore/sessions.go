@@ -34,8 +34,8 @@ func (s *Store) CreateSession(ctx context.Context, token string, ttl time.Durati
 		} else if err != nil {
 			return fmt.Errorf("store: unable to find token: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM app_sessions WHERE expires_at <= ?`, formatTime(tx.now)); err != nil {
-			return fmt.Errorf("store: unable to drop expired sessions: %w", err)
+		if _, err := purgeExpiredSessions(ctx, tx); err != nil {
+			return err
 		}
 		out.CreatedAt, out.ExpiresAt = tx.now, tx.now.Add(ttl)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO app_sessions (hash, user_id, token_hash, created_at, expires_at)
@@ -82,4 +82,24 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+}
+
+// PurgeExpiredSessions deletes the sessions past their expiry (the hourly purge job's sweep).
+func (s *Store) PurgeExpiredSessions(ctx context.Context) (int, error) {
+	var n int
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		n, err = purgeExpiredSessions(ctx, tx)
+		return err
+	})
+	return n, err
+}
+
+func purgeExpiredSessions(ctx context.Context, tx *Tx) (int, error) {
+	res, err := tx.ExecContext(ctx, `DELETE FROM app_sessions WHERE expires_at <= ?`, formatTime(tx.now))
+	if err != nil {
+		return 0, fmt.Errorf("store: unable to drop expired sessions: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }

@@ -110,7 +110,17 @@ func sessions(t *testing.T, open Opener) {
 		open1(tok, time.Hour)
 		gone(short)
 		live(long)
+		fresh := open1(tok, 3*time.Hour)
 		clock.now = clock.now.Add(2 * time.Hour)
 		gone(long)
+		// The purge deletes what expired (long, the sign-in's, the earlier subtests' hour-long
+		// ones) and keeps what is live.
+		if n, err := st.PurgeExpiredSessions(ctx); err != nil || n < 2 {
+			t.Fatalf("purged %d expired sessions (%v), want at least 2", n, err)
+		}
+		if n, err := st.PurgeExpiredSessions(ctx); err != nil || n != 0 {
+			t.Fatalf("purged %d again (%v)", n, err)
+		}
+		live(fresh)
 	})
 }

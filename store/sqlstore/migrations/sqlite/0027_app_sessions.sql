@@ -1,6 +1,6 @@
 -- Sessions of the app views. Only the SHA-256 of a session's id (the cookie's value) is kept.
 -- A session is bound to the API token it signed in with: revoking the token (deleting its row)
--- or deleting the user deletes the session too. Expired rows are deleted at each sign-in.
+-- or deleting the user deletes the session too. Expired rows are deleted at each sign-in and by the hourly purge.
 CREATE TABLE app_sessions (
     hash       BLOB PRIMARY KEY,
     user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
