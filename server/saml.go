@@ -195,27 +195,43 @@ func (s *Server) samlProvider(c echo.Context) (*store.SAMLProvider, *saml.Servic
 }
 
 // relayState carries the AuthnRequest's id through the identity provider, MACed so the ACS can
-// trust it as the request it answers without keeping per-login state on any node.
-func (s *Server) relayState(providerID, requestID string) string {
-	return requestID + "." + s.relayMAC(providerID, requestID)
+// trust it as the request it answers without keeping per-login state on any node. A login started
+// from the app carries, under the same MAC, the app path to return to (next).
+func (s *Server) relayState(providerID, requestID, next string) string {
+	r := requestID + "." + s.relayMAC(providerID, requestID, next)
+	if next != "" {
+		r += "." + next
+	}
+	return r
 }
 
-func (s *Server) relayMAC(providerID, requestID string) string {
+func (s *Server) relayMAC(providerID, requestID, next string) string {
 	m := hmac.New(sha256.New, s.VisitorSecret)
 	m.Write([]byte("saml-relay\x00" + providerID + "\x00" + requestID))
+	if next != "" {
+		m.Write([]byte("\x00app\x00" + next))
+	}
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:16])
 }
 
-// requestIDs are the AuthnRequest ids a Response may answer: the one its RelayState vouches for.
-func (s *Server) requestIDs(providerID, relay string) []string {
-	id, mac, ok := strings.Cut(relay, ".")
-	if !ok || subtle.ConstantTimeCompare([]byte(mac), []byte(s.relayMAC(providerID, id))) != 1 {
-		return nil
+// readRelay reads a RelayState: the AuthnRequest ids a Response may answer (the one it vouches
+// for) and, for a login started from the app, the app path to return to.
+func (s *Server) readRelay(providerID, relay string) (ids []string, next string) {
+	id, rest, ok := strings.Cut(relay, ".")
+	mac, next, _ := strings.Cut(rest, ".")
+	if !ok || strings.ContainsRune(id, 0) || subtle.ConstantTimeCompare([]byte(mac), []byte(s.relayMAC(providerID, id, next))) != 1 {
+		return nil, ""
 	}
-	return []string{id}
+	return []string{id}, next
 }
 
+// serveSAMLStart sends the browser to the identity provider. With return=/app… the login was
+// started from the app: the ACS then opens an app session and goes back there.
 func (s *Server) serveSAMLStart(c echo.Context) error {
+	next := c.QueryParam("return")
+	if next != "" && (localAppPath(next) != next || len(next) > 512) {
+		return &httpError{http.StatusBadRequest, "return: a path of the app (/app…, at most 512 characters) is required."}
+	}
 	p, sp, err := s.samlProvider(c)
 	if err != nil {
 		return err
@@ -224,7 +240,7 @@ func (s *Server) serveSAMLStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := req.Redirect(s.relayState(p.ID, req.ID), sp)
+	u, err := req.Redirect(s.relayState(p.ID, req.ID, next), sp)
 	if err != nil {
 		return err
 	}

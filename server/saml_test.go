@@ -44,11 +44,13 @@ func (w *ssoWorld) memberCount(t *testing.T) int {
 
 // startLogin follows quire's start URL to the identity provider, which reads and checks the
 // AuthnRequest (its query signature against quire's metadata) and answers the request it got.
-func (w *ssoWorld) startLogin(t *testing.T) *saml.IdpAuthnRequest {
+// query, when given, is the start URL's query (return=/app… for a login from the app).
+func (w *ssoWorld) startLogin(t *testing.T, query ...string) *saml.IdpAuthnRequest {
 	t.Helper()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	u, _ := url.Parse(w.prov.Service.StartURL)
-	res, err := client.Get(w.ts.URL + u.Path)
+	u.RawQuery = strings.Join(query, "&")
+	res, err := client.Get(w.ts.URL + u.RequestURI())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,6 +104,17 @@ func assertionName(a *saml.Assertion) string {
 }
 
 func (s *Server) serveSAMLACS(c echo.Context) error {
+	next := ""
+	err := s.acs(c, &next)
+	if err != nil && next != "" {
+		return s.appSSORefusal(c, err)
+	}
+	return err
+}
+
+// acs checks a posted Response and signs its person in; next is set, once the RelayState is
+// verified, to the app path a login started from the app returns to.
+func (s *Server) acs(c echo.Context, nextOut *string) error {
 	p, sp, err := s.samlProvider(c)
 	if err != nil {
 		return err
@@ -119,7 +130,9 @@ func (s *Server) serveSAMLACS(c echo.Context) error {
 	if r.PostForm.Get("SAMLResponse") == "" {
 		return &httpError{http.StatusForbidden, "malformed: no SAMLResponse was posted."}
 	}
-	assertion, err := sp.ParseResponse(r, s.requestIDs(p.ID, r.PostForm.Get("RelayState")))
+	ids, next := s.readRelay(p.ID, r.PostForm.Get("RelayState"))
+	*nextOut = next
+	assertion, err := sp.ParseResponse(r, ids)
 	if err != nil {
 		var ire *saml.InvalidResponseError
 		if errors.As(err, &ire) {
@@ -145,6 +158,13 @@ func (s *Server) serveSAMLACS(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
+	if next != "" {
+		// Started from the app: a session bound to the login's token, and back to the app.
+		if err := s.startAppSession(c, login.Token); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, next)
+	}
 	return c.JSON(http.StatusOK, SAMLLogin{
 		Token:        login.Token,
 		Organization: p.OrganizationID,

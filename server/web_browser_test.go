@@ -378,6 +378,14 @@ func TestWebInABrowser(t *testing.T) {
 	if strings.Contains(b.eval(`document.documentElement.outerHTML`), w.admin.Token) {
 		t.Error("the API token is in an app page")
 	}
+	// Signing out through the button (its form carries the session's form token) ends the session.
+	if st := b.click(`form[action="/app/logout"] button`); st != 200 || !strings.Contains(b.location(), "/app/login") {
+		t.Fatalf("sign-out: %d at %s", st, b.location())
+	}
+	b.open(w.URL + "/app/s/" + w.guide.Id)
+	if !strings.Contains(b.location(), "/app/login") {
+		t.Fatalf("after signing out the app went to %s", b.location())
+	}
 
 	fmt.Fprintf(os.Stderr, "web browser test: screenshots in %s\n", b.dir)
 }

@@ -2,30 +2,19 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/quire-docs/quire/store"
 )
 
-// The app views (urls.app): members sign in with their email and an API token, get a session
-// cookie (HttpOnly, SameSite=Lax, signed with a key derived from the server's secret; it names the
-// user, never the token) and read organizations, spaces and change requests with the roles the
-// API checks. Read-only.
-
-const (
-	appSessionCookie = "quire_session"
-	appSessionTTL    = 12 * time.Hour
-)
+// The app views (urls.app): members sign in (websession.go) and read organizations, spaces and
+// change requests with the roles the API checks. Read-only.
 
 var appRoutes = []string{"/app", "/app/login", "/app/logout", "/app/o/:orgId", "/app/s/:spaceId", "/app/s/:spaceId/*",
 	"/app/s/:spaceId/change-requests/:cr", "/app/s/:spaceId/revisions/:rev", "/app/s/:spaceId/revisions/:rev/*",
@@ -46,46 +35,6 @@ func (s *Server) registerApp(e *echo.Echo) {
 	e.GET("/app/o/:orgId/sites/:siteId", s.appPage(s.appSite))
 }
 
-func (s *Server) appSessionKey() []byte {
-	m := hmac.New(sha256.New, s.VisitorSecret)
-	m.Write([]byte("quire app session"))
-	return m.Sum(nil)
-}
-
-// sessionValue is a signed session: user id, email and name, expiry.
-func (s *Server) sessionValue(u *store.User, exp time.Time) string {
-	enc := base64.RawURLEncoding.EncodeToString
-	payload := enc([]byte(u.ID)) + "." + enc([]byte(u.Email)) + "." + enc([]byte(u.DisplayName)) + "." + strconv.FormatInt(exp.Unix(), 10)
-	m := hmac.New(sha256.New, s.appSessionKey())
-	m.Write([]byte(payload))
-	return payload + "." + enc(m.Sum(nil))
-}
-
-// sessionUser reads the request's session, nil when there is none or it is not valid.
-func (s *Server) sessionUser(c echo.Context) *store.User {
-	ck, err := c.Cookie(appSessionCookie)
-	if err != nil {
-		return nil
-	}
-	parts := strings.Split(ck.Value, ".")
-	if len(parts) != 5 {
-		return nil
-	}
-	payload := strings.Join(parts[:4], ".")
-	m := hmac.New(sha256.New, s.appSessionKey())
-	m.Write([]byte(payload))
-	sig, err := base64.RawURLEncoding.DecodeString(parts[4])
-	if err != nil || !hmac.Equal(sig, m.Sum(nil)) {
-		return nil
-	}
-	exp, err := strconv.ParseInt(parts[3], 10, 64)
-	if err != nil || s.Store.Now().Unix() > exp {
-		return nil
-	}
-	dec := func(x string) string { b, _ := base64.RawURLEncoding.DecodeString(x); return string(b) }
-	return &store.User{ID: dec(parts[0]), Email: dec(parts[1]), DisplayName: dec(parts[2])}
-}
-
 // appView is what the app template shows.
 type appView struct {
 	Kind, Title, Error, Email string
@@ -99,6 +48,9 @@ type appView struct {
 	CR                        *store.ChangeRequest
 	Diff                      []pageDiff
 	Threads                   []appThread
+	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
+	Org                       string    // the organization whose SSO sign-ins the sign-in page lists
+	SSO                       []webLink // those sign-ins
 }
 
 func (s *Server) sendApp(c echo.Context, status int, v *appView) error {
@@ -118,14 +70,18 @@ func (s *Server) sendApp(c echo.Context, status int, v *appView) error {
 // (not found or not visible), a 403 (role too low) or a failure page.
 func (s *Server) appPage(view func(echo.Context, *appView) error) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		u := s.sessionUser(c)
-		if u == nil {
+		sess, id, err := s.appSession(c)
+		if err != nil {
+			return s.webFail(c, err)
+		}
+		if sess == nil {
 			return c.Redirect(http.StatusSeeOther, "/app/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 		}
+		u := &sess.User
 		req := c.Request()
 		c.SetRequest(req.WithContext(context.WithValue(req.Context(), callerKey{}, u)))
-		v := &appView{User: u}
-		err := view(c, v)
+		v := &appView{User: u, CSRF: s.formToken("logout", id)}
+		err = view(c, v)
 		switch store.ErrorCode(err) {
 		case "":
 			return err
@@ -143,35 +99,6 @@ func (s *Server) appPage(view func(echo.Context, *appView) error) echo.HandlerFu
 		}
 		return s.webFail(c, err)
 	}
-}
-
-func (s *Server) appLoginForm(c echo.Context) error {
-	return s.sendApp(c, http.StatusOK, &appView{Kind: "login", Title: "Sign in", Next: c.QueryParam("next")})
-}
-
-// appLogin checks an email and an API token of that user and starts a session.
-func (s *Server) appLogin(c echo.Context) error {
-	email, token := strings.TrimSpace(c.FormValue("email")), strings.TrimSpace(c.FormValue("token"))
-	u, _, err := s.Store.FindUserByToken(c.Request().Context(), token)
-	if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
-		return s.webFail(c, err)
-	}
-	if token == "" || u == nil || !strings.EqualFold(u.Email, email) {
-		return s.sendApp(c, http.StatusUnauthorized, &appView{Kind: "login", Title: "Sign in", Email: email, Next: c.FormValue("next"),
-			Error: "That email and API token do not match."})
-	}
-	c.SetCookie(&http.Cookie{Name: appSessionCookie, Value: s.sessionValue(u, s.Store.Now().Add(appSessionTTL)), Path: "/app",
-		MaxAge: int(appSessionTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(s.BaseURL, "https:")})
-	next := c.FormValue("next")
-	if !strings.HasPrefix(next, "/app") || strings.HasPrefix(next, "//") {
-		next = "/app"
-	}
-	return c.Redirect(http.StatusSeeOther, next)
-}
-
-func (s *Server) appLogout(c echo.Context) error {
-	c.SetCookie(&http.Cookie{Name: appSessionCookie, Value: "", Path: "/app", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
-	return c.Redirect(http.StatusSeeOther, "/app/login")
 }
 
 // appHome lists the member's organizations.

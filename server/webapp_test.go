@@ -10,12 +10,8 @@ import (
 // appLogin signs in through the form and answers the session cookie header.
 func (w *webWorld) appLogin(t *testing.T, u *testUser) string {
 	t.Helper()
-	form := url.Values{"email": {u.Email}, "token": {u.Token}, "next": {"/app"}}
-	res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).
-		PostForm(w.URL+"/app/login", form)
-	if err != nil {
-		t.Fatal(err)
-	}
+	formCookie, csrf := w.loginForm(t)
+	res := w.postForm(t, "/app/login", formCookie, url.Values{"email": {u.Email}, "token": {u.Token}, "next": {"/app"}, "csrf": {csrf}})
 	res.Body.Close()
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/app" {
 		t.Fatalf("sign-in: %d to %q", res.StatusCode, res.Header.Get("Location"))
@@ -37,12 +33,9 @@ func TestWebAppViews(t *testing.T) {
 	wantIn(t, "login form", w.expect(t, http.StatusOK, "/app/login").Body, `<label for="token">API token</label>`)
 
 	// A wrong token, or a token of another user, signs in no one.
-	res, err := http.PostForm(w.URL+"/app/login", url.Values{"email": {w.admin.Email}, "token": {w.reader.Token}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusUnauthorized {
+	formCookie, csrf := w.loginForm(t)
+	res := w.postForm(t, "/app/login", formCookie, url.Values{"email": {w.admin.Email}, "token": {w.reader.Token}, "csrf": {csrf}})
+	if res.StatusCode != http.StatusUnauthorized || cookieOf(webResponse{Header: res.Header}, "quire_session") != "" {
 		t.Fatalf("someone else's token: %d", res.StatusCode)
 	}
 
@@ -85,13 +78,7 @@ func TestWebAppViews(t *testing.T) {
 
 	// A tampered session is no session; signing out ends it.
 	w.expect(t, http.StatusSeeOther, "/app", "Cookie", admin+"x")
-	req, _ := http.NewRequest("POST", w.URL+"/app/logout", nil)
-	req.Header.Set("Cookie", admin)
-	res, err = (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res = w.postForm(t, "/app/logout", admin, url.Values{"csrf": {w.logoutToken(t, admin)}})
 	cleared := false
 	for _, c := range res.Cookies() {
 		cleared = cleared || (c.Name == "quire_session" && c.MaxAge < 0)
@@ -99,4 +86,5 @@ func TestWebAppViews(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || !cleared {
 		t.Fatalf("sign-out: %d, cookie cleared %v", res.StatusCode, cleared)
 	}
+	w.expect(t, http.StatusSeeOther, "/app", "Cookie", admin)
 }

@@ -23,6 +23,7 @@ type Store interface {
 	Jobs
 	Conversations
 	OpenAPISpecs
+	Sessions
 	Admin
 }
 

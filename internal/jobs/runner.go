@@ -15,7 +15,8 @@ import (
 
 // Kinds of job.
 const (
-	// PurgeDeletedSpaces removes spaces deleted more than 7 days ago; it reschedules itself hourly.
+	// PurgeDeletedSpaces removes spaces deleted more than 7 days ago, and expired app sessions; it
+	// reschedules itself hourly.
 	PurgeDeletedSpaces = "purge_deleted_spaces"
 )
 
@@ -50,6 +51,11 @@ func New(st store.Store, log *slog.Logger) *Runner {
 				if err == nil && n > 0 {
 					log.Info("purged deleted spaces", "count", n)
 				}
+				if err != nil {
+					return err
+				}
+				// The same hourly sweep deletes expired app sessions (each sign-in deletes them too).
+				_, err = st.PurgeExpiredSessions(ctx)
 				return err
 			},
 		},

@@ -90,7 +90,12 @@ func TestPurgeJobRemovesOnlyExpiredSpaces(t *testing.T) {
 	st := mustOpen(t, t.TempDir()+"/quire.db", c)
 	defer st.Close()
 	u := &store.User{Email: "a@example.com", DisplayName: "A"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
+	token, err := st.CreateUser(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An app session that will have expired when the job runs: the same sweep deletes it.
+	if _, _, err := st.CreateSession(ctx, token, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
@@ -119,6 +124,9 @@ func TestPurgeJobRemovesOnlyExpiredSpaces(t *testing.T) {
 	}
 	if _, err := st.FindSpace(ctx, recent.ID); err != nil {
 		t.Fatalf("recent space purged: %v", err)
+	}
+	if n, err := st.PurgeExpiredSessions(ctx); err != nil || n != 0 {
+		t.Fatalf("the purge job left %d expired sessions (%v)", n, err)
 	}
 	c.now = c.now.Add(time.Hour)
 	if n, _ := r.RunDue(ctx); n != 1 {

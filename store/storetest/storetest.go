@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"OpenAPISpecs", openAPISpecs},
 		{"Integrations", integrations},
 		{"InstallationLifecycle", installationLifecycle},
+		{"Sessions", sessions},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}
