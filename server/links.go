@@ -165,15 +165,11 @@ func (s *Server) backlinksResponse(ctx context.Context, sp *store.Space, rev str
 	if err != nil {
 		return out, err
 	}
-	out = gen.ContentLocationList{Items: make([]gen.ContentLocation, 0, len(list.Items)), Count: list.Count, Next: listNext(list.Next)}
-	for _, id := range list.Items {
-		l, err := loc.page(id)
-		if err != nil {
-			return out, err
-		}
-		out.Items = append(out.Items, l)
+	items, err := convertItems(list.Items, loc.page)
+	if err != nil {
+		return out, err
 	}
-	return out, nil
+	return gen.ContentLocationList{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
 func (s *Server) ListSpaceLinks(ctx context.Context, req gen.ListSpaceLinksRequestObject) (gen.ListSpaceLinksResponseObject, error) {

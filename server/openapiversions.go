@@ -87,11 +87,9 @@ func (s *Server) ListOpenAPISpecVersions(ctx context.Context, req gen.ListOpenAP
 	if err != nil {
 		return nil, err
 	}
-	items := make([]gen.OpenAPISpecVersion, len(list.Items))
-	for i, v := range list.Items {
-		if items[i], err = s.toAPIOpenAPIVersion(sp, v); err != nil {
-			return nil, err
-		}
+	items, err := convertItems(list.Items, func(v *store.OpenAPISpecVersion) (gen.OpenAPISpecVersion, error) { return s.toAPIOpenAPIVersion(sp, v) })
+	if err != nil {
+		return nil, err
 	}
 	return gen.ListOpenAPISpecVersions200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
