@@ -8,6 +8,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): ListSpaceLinks,
+// ListPageLinksInSpace, ListSpacePageBacklinks and ListSpaceFileBacklinks and their …ChangeRequest…
+// twins differ only in the revision they read; the work is in linksResponse and backlinksResponse.
+
 // locations builds the ContentLocations of one revision of a space: the organization, the space
 // and the revision's pages are read once per request, however many locations are answered.
 type locations struct {

@@ -16,6 +16,11 @@ import (
 // to anyone when the specification is public, else only through a signed link (signedlinks.go)
 // the API hands to members, valid for an hour.
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetLatestOpenAPISpecVersion and
+// GetOpenAPISpecVersionById call openAPIVersion, GetLatestOpenAPISpecVersionContent and
+// GetOpenAPISpecVersionContentById call openAPIContent.
+
 // openAPIDocumentRoute serves the raw documents of versions.
 const openAPIDocumentRoute = "/openapi/:specId/:versionId"
 

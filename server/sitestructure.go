@@ -11,9 +11,13 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// The structure of a site: site spaces, sections and section groups. Access is the site's: the
-// site must be the path organization's and the caller a member of it (else 404); reading needs
-// the read role in the organization, changing the create role (else 403).
+// The structure of a site: site spaces, sections and section groups. Access is the site's: the site
+// must be the path organization's and the caller a member of it (else 404); reading needs the read
+// role in the organization, changing the create role (else 403). The site-space operations are
+// per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): AddSpaceToSite,
+// DeleteSiteSpaceById, UpdateSiteSpaceById and MoveSiteSpace resolve the site, make one store call
+// and convert, as the section operations of sitesections.go do.
 
 // structureSite returns the site a structure operation works on, with the caller's roles in its
 // organization.
