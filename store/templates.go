@@ -31,31 +31,51 @@ type builtinTemplate struct {
 	root  templatePage
 }
 
-// tpage is a template's page: its ref, title, file and description, then its subpages.
-func tpage(ref, title, file, description string, pages ...templatePage) templatePage {
-	return templatePage{ref: ref, title: title, file: file, description: description, pages: pages}
-}
-
 var builtinTemplates = map[string]builtinTemplate{
-	"product-guide": {files: []string{"logo"}, root: tpage("guide-getting-started", "Getting started", "getting-started.md",
-		"Everything a new user needs to go from a first look to everyday use.",
-		tpage("guide-overview", "Overview", "overview.md", "What the product does, who it is for and what you need."),
-		tpage("guide-quick-start", "Quick start", "quick-start.md", "From a new account to a first project with a teammate, in about ten minutes."),
-		tpage("guide-key-concepts", "Key concepts", "key-concepts.md", "Workspaces, projects, members and roles, and history."),
-		tpage("guide-troubleshooting", "Troubleshooting", "troubleshooting.md", "Quick fixes for the problems new users meet most."),
-		tpage("guide-faq", "FAQ", "faq.md", "Short answers to common questions."),
-	)},
-	"api-reference": {files: []string{"logo"}, root: tpage("api-reference", "API reference", "api-reference.md",
-		"Programmatic access to your data: conventions, authentication and every endpoint.",
-		tpage("api-authentication", "Authentication", "authentication.md", "Creating API tokens and sending them with requests."),
-		tpage("api-errors", "Errors", "errors.md", "The error format, the status codes and how to retry."),
-		tpage("api-pagination", "Pagination", "pagination.md", "Walking through long lists with cursors."),
-		tpage("api-rate-limits", "Rate limits", "rate-limits.md", "How many requests you can make, and what to do at the limit."),
-		tpage("api-resources", "Resources", "resources.md", "Every endpoint, grouped by the object it works on.",
-			tpage("api-users", "Users", "users.md", "The user object; the current user and users by id."),
-			tpage("api-projects", "Projects", "projects.md", "The project object; list, create, update and delete projects."),
-		),
-	)},
+	"product-guide": {
+		files: []string{"logo"},
+		root: templatePage{
+			ref: "guide-getting-started", title: "Getting started", file: "getting-started.md",
+			description: "Everything a new user needs to go from a first look to everyday use.",
+			pages: []templatePage{
+				{ref: "guide-overview", title: "Overview", file: "overview.md",
+					description: "What the product does, who it is for and what you need."},
+				{ref: "guide-quick-start", title: "Quick start", file: "quick-start.md",
+					description: "From a new account to a first project with a teammate, in about ten minutes."},
+				{ref: "guide-key-concepts", title: "Key concepts", file: "key-concepts.md",
+					description: "Workspaces, projects, members and roles, and history."},
+				{ref: "guide-troubleshooting", title: "Troubleshooting", file: "troubleshooting.md",
+					description: "Quick fixes for the problems new users meet most."},
+				{ref: "guide-faq", title: "FAQ", file: "faq.md",
+					description: "Short answers to common questions."},
+			},
+		},
+	},
+	"api-reference": {
+		files: []string{"logo"},
+		root: templatePage{
+			ref: "api-reference", title: "API reference", file: "api-reference.md",
+			description: "Programmatic access to your data: conventions, authentication and every endpoint.",
+			pages: []templatePage{
+				{ref: "api-authentication", title: "Authentication", file: "authentication.md",
+					description: "Creating API tokens and sending them with requests."},
+				{ref: "api-errors", title: "Errors", file: "errors.md",
+					description: "The error format, the status codes and how to retry."},
+				{ref: "api-pagination", title: "Pagination", file: "pagination.md",
+					description: "Walking through long lists with cursors."},
+				{ref: "api-rate-limits", title: "Rate limits", file: "rate-limits.md",
+					description: "How many requests you can make, and what to do at the limit."},
+				{ref: "api-resources", title: "Resources", file: "resources.md",
+					description: "Every endpoint, grouped by the object it works on.",
+					pages: []templatePage{
+						{ref: "api-users", title: "Users", file: "users.md",
+							description: "The user object; the current user and users by id."},
+						{ref: "api-projects", title: "Projects", file: "projects.md",
+							description: "The project object; list, create, update and delete projects."},
+					}},
+			},
+		},
+	},
 }
 
 // TemplateIDs returns the ids of the built-in templates, sorted.
