@@ -128,6 +128,19 @@ func listNext(next string) *gen.ListNext {
 	return &gen.ListNext{Page: next}
 }
 
+// convertItems converts the items of a list with a conversion that may fail.
+func convertItems[T, U any](items []T, conv func(T) (U, error)) ([]U, error) {
+	out := make([]U, 0, len(items))
+	for _, it := range items {
+		u, err := conv(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
 func apiMergeRules(m store.MergeRules) gen.MergeRules {
 	out := gen.MergeRules{Type: gen.MergeRulesType(m.Type)}
 	if m.Type == "rules" {

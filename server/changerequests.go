@@ -9,6 +9,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetChangeRequestById,
+// MergeChangeRequest and UpdateChangeRequest (from main) find the change request and make one store
+// call; ListChangeRequestsForSpace and …ForOrganization share changeRequestFilter.
+
 func (s *Server) toAPIChangeRequest(cr *store.ChangeRequest) (gen.ChangeRequest, error) {
 	out := gen.ChangeRequest{
 		Object:                     gen.ChangeRequestObjectChangeRequest,

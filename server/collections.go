@@ -7,6 +7,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetCollectionById,
+// DeleteCollectionById, MoveCollection and TransferCollection find the collection and make at most
+// one store call, as their space twins in spaces.go do.
+
 func (s *Server) toAPICollection(c *store.Collection, role store.Role) gen.Collection {
 	out := gen.Collection{
 		Object:       gen.CollectionObjectCollection,

@@ -253,15 +253,11 @@ func (s *Server) listComments(ctx context.Context, t *thread, order *gen.ListOrd
 	if err != nil {
 		return gen.CommentList{}, err
 	}
-	out := gen.CommentList{Items: make([]gen.Comment, 0, len(list.Items)), Count: list.Count, Next: listNext(list.Next)}
-	for _, c := range list.Items {
-		ac, err := s.toAPIComment(ctx, t, c, format)
-		if err != nil {
-			return out, err
-		}
-		out.Items = append(out.Items, ac)
+	items, err := convertItems(list.Items, func(c *store.Comment) (gen.Comment, error) { return s.toAPIComment(ctx, t, c, format) })
+	if err != nil {
+		return gen.CommentList{}, err
 	}
-	return out, nil
+	return gen.CommentList{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
 func (s *Server) postComment(ctx context.Context, t *thread, b *gen.PostCommentRequest) (gen.Comment, error) {
@@ -362,15 +358,11 @@ func (s *Server) listReplies(ctx context.Context, t *thread, commentID string, f
 	if err != nil {
 		return gen.CommentReplyList{}, err
 	}
-	out := gen.CommentReplyList{Items: make([]gen.CommentReply, 0, len(list.Items)), Count: list.Count, Next: listNext(list.Next)}
-	for _, r := range list.Items {
-		ar, err := s.toAPIReply(ctx, t, r, format)
-		if err != nil {
-			return out, err
-		}
-		out.Items = append(out.Items, ar)
+	items, err := convertItems(list.Items, func(r *store.Reply) (gen.CommentReply, error) { return s.toAPIReply(ctx, t, r, format) })
+	if err != nil {
+		return gen.CommentReplyList{}, err
 	}
-	return out, nil
+	return gen.CommentReplyList{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
 func (s *Server) postReply(ctx context.Context, t *thread, commentID string, b *gen.PostCommentReplyRequest) (gen.CommentReply, error) {

@@ -6,8 +6,11 @@ import (
 	"github.com/quire-docs/quire/gen"
 )
 
-// The comment operations of both families: each resolves its thread and calls the shared code
-// of comments.go.
+// The comment operations of both families: each resolves its thread and calls the shared code of
+// comments.go. They are per-operation wrappers (the generated strict interface gives every
+// operation its own method, request and response types, so these stay one thin wrapper each):
+// List/Post/Get/Update/DeleteComment, List/Post/Get/Update/DeleteCommentReply and ListCommenters,
+// each …InSpace and …InChangeRequest, differ only in the thread they resolve.
 
 func (s *Server) ListCommentsInSpace(ctx context.Context, req gen.ListCommentsInSpaceRequestObject) (gen.ListCommentsInSpaceResponseObject, error) {
 	t, err := s.findThread(ctx, req.SpaceId, nil)

@@ -9,8 +9,13 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// The content operations come in two families with the same shapes: the space's current
-// revision (/spaces/{id}/content…) and a change request's (/spaces/{id}/change-requests/{cr}/content…).
+// The content operations come in two families with the same shapes: the space's current revision
+// (/spaces/{id}/content…) and a change request's (/spaces/{id}/change-requests/{cr}/content…). They
+// are per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetCurrentRevision and
+// GetRevisionOfChangeRequestById, ListPages and ListPagesInChangeRequest, GetPageById and
+// GetPageInChangeRequestById, GetPageByPath and GetPageInChangeRequestByPath differ only in the
+// revision they read (spaceRevision or changeRequestRevision).
 
 // spaceRevision returns the space and its current revision id, for a caller with read.
 func (s *Server) spaceRevision(ctx context.Context, spaceID string) (*store.Space, string, error) {

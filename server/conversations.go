@@ -12,6 +12,11 @@ import (
 // Conversations (seed §2.18, §4.14): admins ingest support conversations; members with the read
 // role read them, the issues the analysis job found in them and the clusters grouping those.
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): ListConversations,
+// ListConversationsIssues and ListConversationsIssuesClusters (and the three Get…ById) check the
+// read role, make one store call and convert.
+
 // ingestSource is the source a caller's conversations are filed under. Users' tokens ingest as
 // "email"; integration installation tokens, once quire has them, ingest as
 // "integration:{integration}:{installation}".

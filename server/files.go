@@ -11,6 +11,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): ListFiles and
+// ListFilesInChangeRequestById, GetFileById and GetFileInChangeRequestById differ only in the
+// revision they read (content.go's spaceRevision or changeRequestRevision).
+
 // fileRoute serves the files of revisions at their downloadURL. The URL names the bytes by their
 // SHA-256, so it is unguessable without read access to a revision holding the file.
 const fileRoute = "/files/:hash/:name"

@@ -8,6 +8,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): ListSpaceLinks,
+// ListPageLinksInSpace, ListSpacePageBacklinks and ListSpaceFileBacklinks and their …ChangeRequest…
+// twins differ only in the revision they read; the work is in linksResponse and backlinksResponse.
+
 // locations builds the ContentLocations of one revision of a space: the organization, the space
 // and the revision's pages are read once per request, however many locations are answered.
 type locations struct {
@@ -165,15 +170,11 @@ func (s *Server) backlinksResponse(ctx context.Context, sp *store.Space, rev str
 	if err != nil {
 		return out, err
 	}
-	out = gen.ContentLocationList{Items: make([]gen.ContentLocation, 0, len(list.Items)), Count: list.Count, Next: listNext(list.Next)}
-	for _, id := range list.Items {
-		l, err := loc.page(id)
-		if err != nil {
-			return out, err
-		}
-		out.Items = append(out.Items, l)
+	items, err := convertItems(list.Items, loc.page)
+	if err != nil {
+		return out, err
 	}
-	return out, nil
+	return gen.ContentLocationList{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
 func (s *Server) ListSpaceLinks(ctx context.Context, req gen.ListSpaceLinksRequestObject) (gen.ListSpaceLinksResponseObject, error) {

@@ -9,6 +9,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetMemberInOrganizationById,
+// UpdateMemberInOrganizationById, RemoveMemberFromOrganizationById and
+// SetUserAsSSOMemberForOrganization check the role and make one store call.
+
 func (s *Server) toAPIMember(m *store.Member) gen.Member {
 	out := gen.Member{
 		Object:     gen.MemberObjectMember,

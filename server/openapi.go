@@ -103,11 +103,7 @@ func (s *Server) ListOpenAPISpecs(ctx context.Context, req gen.ListOpenAPISpecsR
 }
 
 func (s *Server) CreateOpenAPISpec(ctx context.Context, req gen.CreateOpenAPISpecRequestObject) (gen.CreateOpenAPISpecResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, openAPIEditRole)
-	if err != nil {
-		return nil, err
-	}
-	src, err := openAPISource(req.Body.Source)
+	role, src, err := s.openAPIWrite(ctx, req.OrganizationId, req.Body.Source)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +124,7 @@ func (s *Server) GetOpenAPISpecBySlug(ctx context.Context, req gen.GetOpenAPISpe
 }
 
 func (s *Server) CreateOrUpdateOpenAPISpecBySlug(ctx context.Context, req gen.CreateOrUpdateOpenAPISpecBySlugRequestObject) (gen.CreateOrUpdateOpenAPISpecBySlugResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, openAPIEditRole)
-	if err != nil {
-		return nil, err
-	}
-	src, err := openAPISource(req.Body.Source)
+	role, src, err := s.openAPIWrite(ctx, req.OrganizationId, req.Body.Source)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +159,17 @@ func (s *Server) DeleteOpenAPISpecBySlug(ctx context.Context, req gen.DeleteOpen
 }
 
 // findOpenAPISpec returns a specification the caller can read, with the caller's role.
+// openAPIWrite checks that the caller may write the organization's specifications and reads
+// the source a request gives.
+func (s *Server) openAPIWrite(ctx context.Context, orgID string, source gen.OpenAPISpecSource) (store.Role, store.OpenAPISource, error) {
+	role, err := s.requireOrgRole(ctx, orgID, openAPIEditRole)
+	if err != nil {
+		return "", store.OpenAPISource{}, err
+	}
+	src, err := openAPISource(source)
+	return role, src, err
+}
+
 func (s *Server) findOpenAPISpec(ctx context.Context, orgID, slug string) (store.Role, *store.OpenAPISpec, error) {
 	role, err := s.requireOrgRole(ctx, orgID, store.RoleRead)
 	if err != nil {

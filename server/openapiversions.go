@@ -16,6 +16,11 @@ import (
 // to anyone when the specification is public, else only through a signed link (signedlinks.go)
 // the API hands to members, valid for an hour.
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetLatestOpenAPISpecVersion and
+// GetOpenAPISpecVersionById call openAPIVersion, GetLatestOpenAPISpecVersionContent and
+// GetOpenAPISpecVersionContentById call openAPIContent.
+
 // openAPIDocumentRoute serves the raw documents of versions.
 const openAPIDocumentRoute = "/openapi/:specId/:versionId"
 
@@ -87,11 +92,9 @@ func (s *Server) ListOpenAPISpecVersions(ctx context.Context, req gen.ListOpenAP
 	if err != nil {
 		return nil, err
 	}
-	items := make([]gen.OpenAPISpecVersion, len(list.Items))
-	for i, v := range list.Items {
-		if items[i], err = s.toAPIOpenAPIVersion(sp, v); err != nil {
-			return nil, err
-		}
+	items, err := convertItems(list.Items, func(v *store.OpenAPISpecVersion) (gen.OpenAPISpecVersion, error) { return s.toAPIOpenAPIVersion(sp, v) })
+	if err != nil {
+		return nil, err
 	}
 	return gen.ListOpenAPISpecVersions200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): DeleteOrganizationInviteById,
+// JoinOrganization and the agent-instruction operations check the role and make one store call, as
+// the admin operations of sso.go and members.go do.
+
 func (s *Server) GetApiInformation(ctx context.Context, _ gen.GetApiInformationRequestObject) (gen.GetApiInformationResponseObject, error) {
 	return gen.GetApiInformation200JSONResponse{Version: Version, Build: Build}, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/quire-docs/quire/gen"
@@ -158,35 +157,9 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	}
 	out.Structure.Type = gen.Sections
 	// The root holds sections without a group and top-level groups, in position order.
-	type entry struct {
-		position float64
-		sec      *store.SiteSection
-		group    *store.SiteSectionGroup
-	}
-	var root []entry
-	for _, sec := range seen.Sections {
-		if sec.GroupID == nil {
-			root = append(root, entry{position: sec.Position, sec: sec})
-		}
-	}
-	for _, g := range seen.Groups {
-		if g.ParentID == nil {
-			root = append(root, entry{position: g.Position, group: g})
-		}
-	}
-	sort.SliceStable(root, func(i, j int) bool { return root[i].position < root[j].position })
-	for _, r := range root {
-		var e gen.SiteStructureEntry
-		var err error
-		if r.sec != nil {
-			err = e.FromSiteSection(s.siteSectionAPI(site, r.sec, roleOf))
-		} else {
-			err = e.FromSiteSectionGroup(s.siteSectionGroupAPI(site, r.group, seen, roleOf))
-		}
-		if err != nil {
-			return nil, err
-		}
-		out.Structure.Structure = append(out.Structure.Structure, e)
+	for _, c := range structureChildren(seen, nil) {
+		entry, _ := s.structureEntry(site, c, seen, roleOf)
+		out.Structure.Structure = append(out.Structure.Structure, entry)
 	}
 	return out, nil
 }

@@ -8,9 +8,11 @@ import (
 )
 
 // The sections and section groups of a site; its site spaces, the access rule and the conversions
-// are in sitestructure.go. UpdateSiteSectionById and MoveSiteSection read like their site-space
-// twins there (UpdateSiteSpaceById, MoveSiteSpace): the generated request, position and response
-// types differ per operation, so each keeps its own short wrapper around the store call.
+// are in sitestructure.go. They are per-operation wrappers (the generated strict interface gives
+// every operation its own method, request and response types, so these stay one thin wrapper each):
+// each section and group operation resolves the site (structureSite), makes one store call and
+// converts; UpdateSiteSectionById and MoveSiteSection read like their site-space twins there
+// (UpdateSiteSpaceById, MoveSiteSpace), whose request, position and response types differ.
 
 func (s *Server) ListSiteSections(ctx context.Context, req gen.ListSiteSectionsRequestObject) (gen.ListSiteSectionsResponseObject, error) {
 	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)

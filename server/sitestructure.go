@@ -11,9 +11,13 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// The structure of a site: site spaces, sections and section groups. Access is the site's: the
-// site must be the path organization's and the caller a member of it (else 404); reading needs
-// the read role in the organization, changing the create role (else 403).
+// The structure of a site: site spaces, sections and section groups. Access is the site's: the site
+// must be the path organization's and the caller a member of it (else 404); reading needs the read
+// role in the organization, changing the create role (else 403). The site-space operations are
+// per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): AddSpaceToSite,
+// DeleteSiteSpaceById, UpdateSiteSpaceById and MoveSiteSpace resolve the site, make one store call
+// and convert, as the section operations of sitesections.go do.
 
 // structureSite returns the site a structure operation works on, with the caller's roles in its
 // organization.
@@ -149,38 +153,52 @@ func (s *Server) siteSectionGroupAPI(site *store.Site, g *store.SiteSectionGroup
 		Children:     []gen.SiteStructureEntry{},
 		Sections:     []gen.SiteSection{},
 	}
-	type child struct {
-		position float64
-		sec      *store.SiteSection
-		group    *store.SiteSectionGroup
-	}
-	var children []child
-	for _, sec := range st.Sections {
-		if sec.GroupID != nil && *sec.GroupID == g.ID {
-			children = append(children, child{position: sec.Position, sec: sec})
-		}
-	}
-	for _, sub := range st.Groups {
-		if sub.ParentID != nil && *sub.ParentID == g.ID {
-			children = append(children, child{position: sub.Position, group: sub})
-		}
-	}
-	sort.SliceStable(children, func(i, j int) bool { return children[i].position < children[j].position })
-	for _, c := range children {
-		// From* only fails when json.Marshal does, which these plain structs cannot make it.
-		var entry gen.SiteStructureEntry
-		if c.sec != nil {
-			sec := s.siteSectionAPI(site, c.sec, roleOf)
-			_ = entry.FromSiteSection(sec)
-			out.Sections = append(out.Sections, sec)
-		} else {
-			sub := s.siteSectionGroupAPI(site, c.group, st, roleOf)
-			_ = entry.FromSiteSectionGroup(sub)
-			out.Sections = append(out.Sections, sub.Sections...)
-		}
+	for _, c := range structureChildren(st, &g.ID) {
+		entry, sections := s.structureEntry(site, c, st, roleOf)
+		out.Sections = append(out.Sections, sections...)
 		out.Children = append(out.Children, entry)
 	}
 	return out
+}
+
+// structureChild is a section or a group of a site's structure.
+type structureChild struct {
+	position float64
+	sec      *store.SiteSection
+	group    *store.SiteSectionGroup
+}
+
+// structureChildren returns the sections and groups directly under a group (nil: the top level)
+// of a structure, in position order.
+func structureChildren(st *store.SiteStructure, groupID *string) []structureChild {
+	var out []structureChild
+	for _, sec := range st.Sections {
+		if store.EqualPtr(sec.GroupID, groupID) {
+			out = append(out, structureChild{position: sec.Position, sec: sec})
+		}
+	}
+	for _, g := range st.Groups {
+		if store.EqualPtr(g.ParentID, groupID) {
+			out = append(out, structureChild{position: g.Position, group: g})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].position < out[j].position })
+	return out
+}
+
+// structureEntry converts a child of a structure, with the sections it holds (itself, or its
+// group's, subgroups included).
+func (s *Server) structureEntry(site *store.Site, c structureChild, st *store.SiteStructure, roleOf roleOfSpace) (gen.SiteStructureEntry, []gen.SiteSection) {
+	// From* only fails when json.Marshal does, which these plain structs cannot make it.
+	var entry gen.SiteStructureEntry
+	if c.sec != nil {
+		sec := s.siteSectionAPI(site, c.sec, roleOf)
+		_ = entry.FromSiteSection(sec)
+		return entry, []gen.SiteSection{sec}
+	}
+	sub := s.siteSectionGroupAPI(site, c.group, st, roleOf)
+	_ = entry.FromSiteSectionGroup(sub)
+	return entry, sub.Sections
 }
 
 // siteSpaceResponse converts a site space just read or written, with its section.

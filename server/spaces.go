@@ -7,6 +7,11 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each): GetSpaceById, DeleteSpaceById,
+// RestoreSpace, MoveSpace and TransferSpace find the space and make at most one store call, as
+// their collection twins in collections.go and the site operations in sites.go do.
+
 func (s *Server) toAPISpace(sp *store.Space, role store.Role) gen.Space {
 	out := gen.Space{
 		Object:              gen.SpaceObjectSpace,

@@ -15,6 +15,11 @@ import (
 // The SAML providers of organizations (seed §4.4): only admins manage them; the login infos are
 // public, as the sign-in page of an organization needs them before anyone has a token.
 
+// Per-operation wrappers (the generated strict interface gives every operation its own method,
+// request and response types, so these stay one thin wrapper each):
+// GetOrganizationSAMLProviderById, UpdateOrganizationSAMLProvider and
+// DeleteOrganizationSAMLProvider require an admin and make one store call.
+
 // samlURL is quire's own URL of a provider's SAML endpoint: start, acs or metadata (the SP entity id).
 func (s *Server) samlURL(providerID, what string) string {
 	return s.BaseURL + "/sso/saml/" + url.PathEscape(providerID) + "/" + what

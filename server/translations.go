@@ -75,11 +75,9 @@ func (s *Server) ListTranslations(ctx context.Context, req gen.ListTranslationsR
 	if err != nil {
 		return nil, err
 	}
-	items := make([]gen.Translation, len(list.Items))
-	for i, t := range list.Items {
-		if items[i], err = s.toAPITranslation(t, role); err != nil {
-			return nil, err
-		}
+	items, err := convertItems(list.Items, func(t *store.Translation) (gen.Translation, error) { return s.toAPITranslation(t, role) })
+	if err != nil {
+		return nil, err
 	}
 	return gen.ListTranslations200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }

@@ -355,6 +355,13 @@ func (t *PageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	return nil
 }
 
+// setIfGiven sets a field a change gives (v not nil) and leaves it otherwise.
+func setIfGiven[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
 func (t *PageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	// A new title changes the URL only of a page new in this batch (its slug follows the title
 	// until given one); an existing page keeps its slug unless a slug is given.
@@ -384,18 +391,10 @@ func (t *PageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	optional(&p.Emoji, c.Emoji)
 	optional(&p.Icon, c.Icon)
 	optional(&p.Condition, c.Condition)
-	if c.Description != nil {
-		p.Description = *c.Description
-	}
-	if c.Hidden != nil {
-		p.Hidden = *c.Hidden
-	}
-	if c.NoIndex != nil {
-		p.NoIndex = *c.NoIndex
-	}
-	if c.NoRobotsIndex != nil {
-		p.NoRobotsIndex = *c.NoRobotsIndex
-	}
+	setIfGiven(&p.Description, c.Description)
+	setIfGiven(&p.Hidden, c.Hidden)
+	setIfGiven(&p.NoIndex, c.NoIndex)
+	setIfGiven(&p.NoRobotsIndex, c.NoRobotsIndex)
 	if c.Markdown != nil {
 		p.Markdown, p.BodyID = *c.Markdown, 0
 	}

@@ -37,24 +37,7 @@ type RevisionPage struct {
 	Markdown      string // set by the queries that load bodies, and for new bodies
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
-
-	// Stored is where a backend read the page from and wrote it to; only the backend reads it.
-	Stored PageRow
 }
-
-// PageRow is a backend's record of a page's stored row: the page_versions row it was read from
-// (0: not read) and its line, with the body and path it had there (a page written again with
-// both unchanged keeps that row's links), and the row written for it.
-type PageRow struct {
-	Version int64
-	Line    int64
-	Body    int64
-	Path    string
-	Written int64
-}
-
-// MarkRead records where a page just scanned was read from.
-func (p *RevisionPage) MarkRead() { p.Stored.Body, p.Stored.Path = p.BodyID, p.Path }
 
 // Clone returns a copy of the page, to edit without changing what was read.
 func (p *RevisionPage) Clone() *RevisionPage {

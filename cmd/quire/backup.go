@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,17 +13,17 @@ import (
 
 // backup takes a consistent copy of a database, also while quire serves it.
 func backup(args []string) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file to back up")
-	to := fs.String("to", "", "the backup file to write (must not exist)")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("backup", "SQLite database file to back up")
+	dbPath := cmd.db
+	to := cmd.String("to", "", "the backup file to write (must not exist)")
+	if err := cmd.parse(args); err != nil {
 		return err
 	}
 	if postgres.IsURL(*dbPath) {
 		return errPostgresBackup
 	}
-	if *to == "" {
-		return errors.New("--to is required")
+	if err := cmd.require("to"); err != nil {
+		return err
 	}
 	if _, err := os.Stat(*to); err == nil {
 		return fmt.Errorf("%s exists: a backup never overwrites a file", *to)
@@ -53,17 +51,17 @@ func backup(args []string) error {
 // restore puts a backup in place as the database a stopped quire will serve: the backup is
 // checked first, and an existing database is never overwritten (move it aside yourself).
 func restore(args []string) error {
-	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
-	from := fs.String("from", "", "the backup file")
-	dbPath := fs.String("db", "./quire.db", "where the database is to be (must not exist)")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("restore", "where the database is to be (must not exist)")
+	dbPath := cmd.db
+	from := cmd.String("from", "", "the backup file")
+	if err := cmd.parse(args); err != nil {
 		return err
 	}
 	if postgres.IsURL(*dbPath) {
 		return errPostgresBackup
 	}
-	if *from == "" {
-		return errors.New("--from is required")
+	if err := cmd.require("from"); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	for _, p := range []string{*dbPath, *dbPath + "-wal", *dbPath + "-shm"} {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"image"
 	"image/color"
@@ -28,14 +27,13 @@ type demoResult struct {
 // demo creates a sample organization to look around in and prints how to reach it. It refuses
 // to run twice on one database.
 func demo(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", dbUsage)
-	baseURL := fs.String("base-url", "http://127.0.0.1:8080", "the URL `quire serve` will be reached at, for the links printed")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("demo", dbUsage)
+	baseURL := cmd.String("base-url", "http://127.0.0.1:8080", "the URL `quire serve` will be reached at, for the links printed")
+	if err := cmd.parse(args); err != nil {
 		return err
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *dbPath)
+	st, err := cmd.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -60,8 +58,8 @@ Then open:
                     %s/v1/spaces/%s/change-requests/%s
 
   curl -H 'Authorization: Bearer %s' %s/v1/user
-`, *dbPath, demoEmail, res.UserID, res.Token, res.OrgID,
-		res.Spaces[0].Title, res.Spaces[0].ID, res.Spaces[1].Title, res.Spaces[1].ID, *dbPath,
+`, *cmd.db, demoEmail, res.UserID, res.Token, res.OrgID,
+		res.Spaces[0].Title, res.Spaces[0].ID, res.Spaces[1].Title, res.Spaces[1].ID, *cmd.db,
 		b, res.OrgID, res.Token, b, res.Site.ID, b, res.ChangeRequest.SpaceID, res.ChangeRequest.ID, res.Token, b)
 	return nil
 }

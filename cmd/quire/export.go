@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -14,19 +12,15 @@ import (
 
 // exportSpace writes a space's current revision in GitBook's Git Sync layout.
 func exportSpace(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", dbUsage)
-	spaceID := fs.String("space", "", "the space to export")
-	to := fs.String("to", "", "the directory to write (empty or absent)")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("export", dbUsage)
+	spaceID := cmd.String("space", "", "the space to export")
+	to := cmd.String("to", "", "the directory to write (empty or absent)")
+	if err := cmd.parse(args, "space", "to"); err != nil {
 		return err
-	}
-	if *spaceID == "" || *to == "" {
-		return errors.New("--space and --to are required")
 	}
 	start := time.Now()
 	ctx := context.Background()
-	st, err := openStore(ctx, *dbPath)
+	st, err := cmd.open(ctx)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -18,16 +17,12 @@ import (
 // merged. Everything is read and checked before the first write; a write failing midway removes
 // the space it created (or archives the change request of an existing space).
 func importSpace(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", dbUsage)
-	orgID := fs.String("org", "", "the organization to import into")
-	from := fs.String("from", "", "the directory to read")
-	spaceID := fs.String("space", "", "an existing space to add the pages to (default: a new space)")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("import", dbUsage)
+	orgID := cmd.String("org", "", "the organization to import into")
+	from := cmd.String("from", "", "the directory to read")
+	spaceID := cmd.String("space", "", "an existing space to add the pages to (default: a new space)")
+	if err := cmd.parse(args, "org", "from"); err != nil {
 		return err
-	}
-	if *orgID == "" || *from == "" {
-		return errors.New("--org and --from are required")
 	}
 	start := time.Now()
 	bar := newProgress(stderr, "reading")
@@ -40,7 +35,7 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 		return errors.New("nothing imported: the table of contents lists no pages")
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *dbPath)
+	st, err := cmd.open(ctx)
 	if err != nil {
 		return err
 	}

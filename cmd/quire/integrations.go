@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -16,16 +15,15 @@ import (
 // what its author's tunnel checks the X-GitBook-Signature header against. The secret is kept
 // sealed under the server secret of the database's settings, so reading it needs the database.
 func integrationSigningSecret(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("integrations signing-secret", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", "SQLite database file")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("integrations signing-secret", "SQLite database file")
+	if err := cmd.parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if cmd.NArg() != 1 {
 		return errors.New("usage: quire integrations signing-secret --db PATH NAME")
 	}
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, *dbPath)
+	st, err := sqlite.Open(ctx, *cmd.db)
 	if err != nil {
 		return err
 	}
@@ -37,7 +35,7 @@ func integrationSigningSecret(args []string, stdout io.Writer) error {
 	if serverSecret == "" {
 		return errors.New("this database has no server secret yet: start quire serve on it once")
 	}
-	in, err := st.FindIntegrationByName(ctx, fs.Arg(0))
+	in, err := st.FindIntegrationByName(ctx, cmd.Arg(0))
 	if err != nil {
 		return err
 	}

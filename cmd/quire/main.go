@@ -302,18 +302,14 @@ func parseWithEnv(fs *flag.FlagSet, args []string) error {
 var errHelpShown = errors.New("help shown")
 
 func createUser(args []string) error {
-	fs := flag.NewFlagSet("users create", flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", dbUsage)
-	email := fs.String("email", "", "the user's email (counts as verified)")
-	name := fs.String("name", "", "the user's display name")
-	if err := parseWithEnv(fs, args); err != nil {
+	cmd := newDBCommand("users create", dbUsage)
+	email := cmd.String("email", "", "the user's email (counts as verified)")
+	name := cmd.String("name", "", "the user's display name")
+	if err := cmd.parse(args, "email", "name"); err != nil {
 		return err
 	}
-	if *email == "" || *name == "" {
-		return errors.New("--email and --name are required")
-	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *dbPath)
+	st, err := cmd.open(ctx)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -13,30 +12,29 @@ import (
 // tokens administers API tokens: several named tokens per user, listed with their last use,
 // revocable. A revoked token stops working within 10 seconds in a running quire (its token cache).
 func tokens(verb string, args []string) error {
-	fs := flag.NewFlagSet("tokens "+verb, flag.ContinueOnError)
-	dbPath := fs.String("db", "./quire.db", dbUsage)
+	cmd := newDBCommand("tokens "+verb, dbUsage)
 	var email, name *string
+	var required []string
 	switch verb {
 	case "create":
-		email = fs.String("email", "", "the user the token is for")
-		name = fs.String("name", "", "a label for the token (default \"default\")")
+		email = cmd.String("email", "", "the user the token is for")
+		name = cmd.String("name", "", "a label for the token (default \"default\")")
+		required = []string{"email"}
 	case "list":
-		email = fs.String("email", "", "the user whose tokens to list")
+		email = cmd.String("email", "", "the user whose tokens to list")
+		required = []string{"email"}
 	case "revoke":
 	default:
 		return fmt.Errorf("unknown tokens command %q: create, list or revoke", verb)
 	}
-	if err := parseWithEnv(fs, args); err != nil {
+	if err := cmd.parse(args, required...); err != nil {
 		return err
 	}
-	if email != nil && *email == "" {
-		return errors.New("--email is required")
-	}
-	if verb == "revoke" && fs.NArg() != 1 {
+	if verb == "revoke" && cmd.NArg() != 1 {
 		return errors.New("usage: quire tokens revoke --db PATH ID")
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *dbPath)
+	st, err := cmd.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -65,9 +63,9 @@ func tokens(verb string, args []string) error {
 		}
 		return nil
 	}
-	if err := st.RevokeToken(ctx, fs.Arg(0)); err != nil {
+	if err := st.RevokeToken(ctx, cmd.Arg(0)); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "quire: revoked token %s\n", fs.Arg(0))
+	fmt.Fprintf(os.Stderr, "quire: revoked token %s\n", cmd.Arg(0))
 	return nil
 }

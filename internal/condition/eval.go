@@ -106,26 +106,10 @@ func fromGo(x any) value {
 		return value{kind: kArray, raw: x}
 	case float32:
 		return value{kind: kNumber, n: float64(x)}
-	case int:
-		return value{kind: kNumber, n: float64(x)}
-	case int8:
-		return value{kind: kNumber, n: float64(x)}
-	case int16:
-		return value{kind: kNumber, n: float64(x)}
-	case int32:
-		return value{kind: kNumber, n: float64(x)}
-	case int64:
-		return value{kind: kNumber, n: float64(x)}
-	case uint:
-		return value{kind: kNumber, n: float64(x)}
-	case uint8:
-		return value{kind: kNumber, n: float64(x)}
-	case uint16:
-		return value{kind: kNumber, n: float64(x)}
-	case uint32:
-		return value{kind: kNumber, n: float64(x)}
-	case uint64:
-		return value{kind: kNumber, n: float64(x)}
+	case int, int8, int16, int32, int64:
+		return value{kind: kNumber, n: float64(reflect.ValueOf(x).Int())}
+	case uint, uint8, uint16, uint32, uint64:
+		return value{kind: kNumber, n: float64(reflect.ValueOf(x).Uint())}
 	case json.Number:
 		if n, err := strconv.ParseFloat(string(x), 64); err == nil {
 			return value{kind: kNumber, n: n}

@@ -2,6 +2,7 @@ package condition
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,77 +63,44 @@ func (p *parser) leave() { p.depth-- }
 
 // or = and { "||" and }
 func (p *parser) or() (node, error) {
-	x, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	for p.tok().kind == tOr {
-		p.advance()
-		y, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		x = &orNode{x: x, y: y}
-	}
-	return x, nil
+	return p.binary(p.and, func(_ tokenKind, x, y node) node { return &orNode{x: x, y: y} }, tOr)
 }
 
 // and = equality { "&&" equality }
 func (p *parser) and() (node, error) {
-	x, err := p.equality()
-	if err != nil {
-		return nil, err
-	}
-	for p.tok().kind == tAnd {
-		p.advance()
-		y, err := p.equality()
-		if err != nil {
-			return nil, err
-		}
-		x = &andNode{x: x, y: y}
-	}
-	return x, nil
+	return p.binary(p.equality, func(_ tokenKind, x, y node) node { return &andNode{x: x, y: y} }, tAnd)
 }
 
 // equality = relational { ( "===" | "!==" ) relational }, left-associative as in JavaScript.
 func (p *parser) equality() (node, error) {
-	x, err := p.relational()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		kind := p.tok().kind
-		if kind != tStrictEq && kind != tStrictNe {
-			return x, nil
-		}
-		p.advance()
-		y, err := p.relational()
-		if err != nil {
-			return nil, err
-		}
-		x = &eqNode{x: x, y: y, negate: kind == tStrictNe}
-	}
+	return p.binary(p.relational, func(op tokenKind, x, y node) node { return &eqNode{x: x, y: y, negate: op == tStrictNe} },
+		tStrictEq, tStrictNe)
 }
 
 // relational = unary { ( "<" | "<=" | ">" | ">=" ) unary }, binding tighter than equality and
 // left-associative, as in JavaScript.
 func (p *parser) relational() (node, error) {
-	x, err := p.unary()
+	return p.binary(p.unary, func(op tokenKind, x, y node) node { return &relNode{x: x, y: y, op: op} },
+		tLess, tLessEq, tGreater, tGreaterEq)
+}
+
+// binary parses operand { op operand } for the operators ops, left-associatively: join makes
+// the node of each step.
+func (p *parser) binary(operand func() (node, error), join func(op tokenKind, x, y node) node, ops ...tokenKind) (node, error) {
+	x, err := operand()
 	if err != nil {
 		return nil, err
 	}
-	for {
-		kind := p.tok().kind
-		if kind != tLess && kind != tLessEq && kind != tGreater && kind != tGreaterEq {
-			return x, nil
-		}
+	for slices.Contains(ops, p.tok().kind) {
+		op := p.tok().kind
 		p.advance()
-		y, err := p.unary()
+		y, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		x = &relNode{x: x, y: y, op: kind}
+		x = join(op, x, y)
 	}
+	return x, nil
 }
 
 // unary = "!" unary | primary
@@ -141,16 +109,21 @@ func (p *parser) unary() (node, error) {
 	if t.kind != tNot {
 		return p.primary()
 	}
+	x, err := p.nested(t, p.unary)
+	if err != nil {
+		return nil, err
+	}
+	return &notNode{x: x}, nil
+}
+
+// nested parses what follows t (a "!" or a "(") one level of nesting deeper.
+func (p *parser) nested(t token, parse func() (node, error)) (node, error) {
 	if err := p.enter(t); err != nil {
 		return nil, err
 	}
 	defer p.leave()
 	p.advance()
-	x, err := p.unary()
-	if err != nil {
-		return nil, err
-	}
-	return &notNode{x: x}, nil
+	return parse()
 }
 
 // primary = literal | reference | "(" or ")"
@@ -186,12 +159,7 @@ func (p *parser) primary() (node, error) {
 		}
 		return p.reference()
 	case tLParen:
-		if err := p.enter(t); err != nil {
-			return nil, err
-		}
-		defer p.leave()
-		p.advance()
-		x, err := p.or()
+		x, err := p.nested(t, p.or)
 		if err != nil {
 			return nil, err
 		}

@@ -112,12 +112,7 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 		case *ast.Image:
 			out = append(out, c.inlineImage(ch))
 		case *ast.RawHTML:
-			var b strings.Builder
-			for i := 0; i < ch.Segments.Len(); i++ {
-				seg := ch.Segments.At(i)
-				b.Write(seg.Value(c.src))
-			}
-			out = append(out, c.text(b.String(), marks))
+			out = append(out, c.text(SourceText(ch.Segments, c.src), marks))
 		default:
 			out = append(out, c.inlines(ch, marks)...)
 		}

@@ -209,17 +209,11 @@ func (c *converter) blocks(n ast.Node) []*Node {
 	case *east.Table:
 		return []*Node{c.table(n)}
 	case *ast.HTMLBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(c.src))
-		}
+		html := SourceText(n.Lines(), c.src)
 		if n.HasClosure() {
-			cl := n.ClosureLine
-			b.Write(cl.Value(c.src))
+			html += string(n.ClosureLine.Value(c.src))
 		}
-		return []*Node{c.textBlock("paragraph", nil, []*Node{c.text(strings.TrimRight(b.String(), "\n"), nil)})}
+		return []*Node{c.textBlock("paragraph", nil, []*Node{c.text(strings.TrimRight(html, "\n"), nil)})}
 	}
 	if n.HasChildren() {
 		return c.children(n)

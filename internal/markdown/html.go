@@ -218,12 +218,7 @@ func renderCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	var code strings.Builder
-	lines := node.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		code.Write(seg.Value(src))
-	}
+	code := SourceText(node.Lines(), src)
 	lang := ""
 	if f, ok := node.(*ast.FencedCodeBlock); ok {
 		lang = string(f.Language(src))
@@ -233,7 +228,7 @@ func renderCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast
 		lexer = lexers.Get(lang)
 	}
 	if lexer != nil {
-		if it, err := chroma.Coalesce(lexer).Tokenise(nil, code.String()); err == nil {
+		if it, err := chroma.Coalesce(lexer).Tokenise(nil, code); err == nil {
 			var b bytes.Buffer
 			if codeFormatter.Format(&b, styles.Get("github"), it) == nil {
 				_, _ = w.Write(b.Bytes())
@@ -243,7 +238,7 @@ func renderCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast
 		}
 	}
 	_, _ = w.WriteString(`<pre class="chroma"><code>`)
-	_, _ = w.Write(util.EscapeHTML([]byte(code.String())))
+	_, _ = w.Write(util.EscapeHTML([]byte(code)))
 	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }

@@ -117,11 +117,7 @@ func InlineText(n ast.Node, src []byte) string {
 func blockText(b *strings.Builder, n ast.Node, src []byte) {
 	switch n := n.(type) {
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(src))
-		}
+		b.WriteString(SourceText(n.Lines(), src))
 		b.WriteByte('\n')
 		return
 	case *ast.HTMLBlock:
@@ -135,6 +131,17 @@ func blockText(b *strings.Builder, n ast.Node, src []byte) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		blockText(b, c, src)
 	}
+}
+
+// SourceText is the markdown source of segments as written: the lines of a code or HTML block,
+// the pieces of a raw HTML inline.
+func SourceText(segs *text.Segments, src []byte) string {
+	var b strings.Builder
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.String()
 }
 
 // TextValue is the text a text node shows: backslash escapes and entity references resolved, as

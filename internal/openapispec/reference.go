@@ -114,23 +114,45 @@ func BuildReference(doc []byte) (*Reference, error) {
 		return nil, err
 	}
 	model := &m.Model
-	ref := &Reference{}
-	if model.Info != nil {
-		ref.Title, ref.Version, ref.Description = model.Info.Title, model.Info.Version, model.Info.Description
-	}
+	ref := newReference(model.Info)
 	for _, sv := range model.Servers {
 		ref.Servers = append(ref.Servers, sv.URL)
 	}
-	tags := ref.declare(model.Tags)
-	if model.Paths != nil && model.Paths.PathItems != nil {
-		for path, item := range model.Paths.PathItems.FromOldest() {
+	var items *orderedmap.Map[string, *v3.PathItem]
+	if model.Paths != nil {
+		items = model.Paths.PathItems
+	}
+	addOperations(ref, model.Tags, items, func(method, path string, item *v3.PathItem, op *v3.Operation) ([]string, *RefOperation) {
+		return op.Tags, operation(method, path, item, op)
+	})
+	return ref, nil
+}
+
+// newReference starts a reference with a document's info.
+func newReference(info *base.Info) *Reference {
+	ref := &Reference{}
+	if info != nil {
+		ref.Title, ref.Version, ref.Description = info.Title, info.Version, info.Description
+	}
+	return ref
+}
+
+// addOperations adds the operations of every path of a document (either model: items may be
+// nil), in document order, under the tags it declares; build reads one operation with its tags.
+func addOperations[O any, I interface {
+	GetOperations() *orderedmap.Map[string, O]
+}](ref *Reference, declared []*base.Tag,
+	items *orderedmap.Map[string, I], build func(method, path string, item I, op O) ([]string, *RefOperation)) {
+	tags := ref.declare(declared)
+	if items != nil {
+		for path, item := range items.FromOldest() {
 			for method, op := range item.GetOperations().FromOldest() {
-				ref.add(tags, op.Tags, operation(strings.ToUpper(method), path, item, op))
+				names, o := build(strings.ToUpper(method), path, item, op)
+				ref.add(tags, names, o)
 			}
 		}
 	}
 	ref.prune()
-	return ref, nil
 }
 
 // declare starts the tag groups with the tags the document declares, in its order.

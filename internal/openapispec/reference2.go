@@ -1,11 +1,10 @@
 package openapispec
 
 import (
-	"strings"
-
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v2 "github.com/pb33f/libopenapi/datamodel/high/v2"
+	"github.com/pb33f/libopenapi/orderedmap"
 )
 
 // buildV2 reads a Swagger 2.0 document as a reference: a body parameter becomes the request
@@ -17,10 +16,7 @@ func buildV2(d libopenapi.Document) (*Reference, error) {
 		return nil, err
 	}
 	model := &m.Model
-	ref := &Reference{}
-	if model.Info != nil {
-		ref.Title, ref.Version, ref.Description = model.Info.Title, model.Info.Version, model.Info.Description
-	}
+	ref := newReference(model.Info)
 	if model.Host != "" {
 		scheme := "https"
 		if len(model.Schemes) > 0 {
@@ -28,15 +24,13 @@ func buildV2(d libopenapi.Document) (*Reference, error) {
 		}
 		ref.Servers = append(ref.Servers, scheme+"://"+model.Host+model.BasePath)
 	}
-	tags := ref.declare(model.Tags)
-	if model.Paths != nil && model.Paths.PathItems != nil {
-		for path, item := range model.Paths.PathItems.FromOldest() {
-			for method, op := range item.GetOperations().FromOldest() {
-				ref.add(tags, op.Tags, operationV2(strings.ToUpper(method), path, item, op, model))
-			}
-		}
+	var items *orderedmap.Map[string, *v2.PathItem]
+	if model.Paths != nil {
+		items = model.Paths.PathItems
 	}
-	ref.prune()
+	addOperations(ref, model.Tags, items, func(method, path string, item *v2.PathItem, op *v2.Operation) ([]string, *RefOperation) {
+		return op.Tags, operationV2(method, path, item, op, model)
+	})
 	return ref, nil
 }
 

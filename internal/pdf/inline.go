@@ -82,101 +82,26 @@ func (r *renderer) flush() {
 
 // paragraph writes the inline content of a block and ends its last line.
 func (r *renderer) paragraph(n ast.Node, size float64, st style) {
-	r.inlines(n, size, st)
+	r.inlines(n, size, st, "")
 	r.flush()
 	r.pdf.Ln(lineHeight(size))
 }
 
-// inlines writes the inline content of a block.
-func (r *renderer) inlines(n ast.Node, size float64, st style) {
+// inlines writes the inline content of a node. Inside a link (st.link) every run points at url
+// ("" when the link is not clickable) and keeps to the link's style: line breaks are spaces,
+// images are not muted, and strikethrough and raw HTML are left out.
+func (r *renderer) inlines(n ast.Node, size float64, st style, url string) {
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		switch ch := ch.(type) {
 		case *ast.Text:
-			r.run(markdown.TextValue(ch, r.src), size, st, "")
-			if ch.HardLineBreak() {
+			r.run(markdown.TextValue(ch, r.src), size, st, url)
+			switch {
+			case ch.HardLineBreak() && !st.link:
 				r.flush()
 				r.pdf.Ln(lineHeight(size))
-			} else if ch.SoftLineBreak() {
-				r.run(" ", size, st, "")
+			case ch.SoftLineBreak() || ch.HardLineBreak():
+				r.run(" ", size, st, url)
 			}
-		case *ast.String:
-			r.run(string(ch.Value), size, st, "")
-		case *ast.CodeSpan:
-			mono := st
-			mono.mono = true
-			r.run(markdown.InlineText(ch, r.src), size, mono, "")
-		case *ast.Emphasis:
-			em := st
-			if ch.Level >= 2 {
-				em.bold = true
-			} else {
-				em.italic = true
-			}
-			r.inlines(ch, size, em)
-		case *east.Strikethrough:
-			s := st
-			s.strike = true
-			r.inlines(ch, size, s)
-		case *east.TaskCheckBox:
-			box := "[ ] "
-			if ch.IsChecked {
-				box = "[x] "
-			}
-			mono := st
-			mono.mono = true
-			r.run(box, size, mono, "")
-		case *ast.Link:
-			dest := string(ch.Destination)
-			label := markdown.InlineText(ch, r.src)
-			ln := st
-			ln.link = true
-			r.inlineLink(ch, size, ln, clickable(dest))
-			if dest != "" && dest != label {
-				muted := st
-				muted.muted = true
-				r.run(" ("+dest+")", size, muted, "")
-			}
-		case *ast.AutoLink:
-			url := string(ch.URL(r.src))
-			ln := st
-			ln.link = true
-			target := url
-			if ch.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(url, "mailto:") {
-				target = "mailto:" + url
-			}
-			r.run(string(ch.Label(r.src)), size, ln, clickable(target))
-		case *ast.Image:
-			alt := strings.TrimSpace(markdown.InlineText(ch, r.src))
-			muted := st
-			muted.italic, muted.muted = true, true
-			if alt == "" {
-				r.run("[image]", size, muted, "")
-			} else {
-				r.run("["+alt+"]", size, muted, "")
-			}
-		case *ast.RawHTML:
-			var b strings.Builder
-			for i := 0; i < ch.Segments.Len(); i++ {
-				seg := ch.Segments.At(i)
-				b.Write(seg.Value(r.src))
-			}
-			r.run(b.String(), size, st, "")
-		default:
-			r.inlines(ch, size, st)
-		}
-	}
-}
-
-// inlineLink writes the content of a link, clickable when url is not "".
-func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		switch ch := ch.(type) {
-		case *ast.Text:
-			s := markdown.TextValue(ch, r.src)
-			if ch.SoftLineBreak() || ch.HardLineBreak() {
-				s += " "
-			}
-			r.run(s, size, st, url)
 		case *ast.String:
 			r.run(string(ch.Value), size, st, url)
 		case *ast.CodeSpan:
@@ -190,15 +115,54 @@ func (r *renderer) inlineLink(n ast.Node, size float64, st style, url string) {
 			} else {
 				em.italic = true
 			}
-			r.inlineLink(ch, size, em, url)
+			r.inlines(ch, size, em, url)
+		case *east.Strikethrough:
+			s := st
+			s.strike = !st.link
+			r.inlines(ch, size, s, url)
+		case *east.TaskCheckBox:
+			box := "[ ] "
+			if ch.IsChecked {
+				box = "[x] "
+			}
+			mono := st
+			mono.mono = true
+			r.run(box, size, mono, url)
+		case *ast.Link:
+			dest := string(ch.Destination)
+			label := markdown.InlineText(ch, r.src)
+			ln := st
+			ln.link = true
+			r.inlines(ch, size, ln, clickable(dest))
+			if dest != "" && dest != label {
+				muted := st
+				muted.muted = true
+				r.run(" ("+dest+")", size, muted, "")
+			}
+		case *ast.AutoLink:
+			target := string(ch.URL(r.src))
+			ln := st
+			ln.link = true
+			if ch.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(target, "mailto:") {
+				target = "mailto:" + target
+			}
+			r.run(string(ch.Label(r.src)), size, ln, clickable(target))
 		case *ast.Image:
 			alt := strings.TrimSpace(markdown.InlineText(ch, r.src))
 			if alt == "" {
 				alt = "image"
 			}
-			r.run("["+alt+"]", size, st, url)
+			img := st
+			if !st.link {
+				img.italic, img.muted = true, true
+			}
+			r.run("["+alt+"]", size, img, url)
+		case *ast.RawHTML:
+			if !st.link {
+				r.run(markdown.SourceText(ch.Segments, r.src), size, st, url)
+			}
 		default:
-			r.inlineLink(ch, size, st, url)
+			r.inlines(ch, size, st, url)
 		}
 	}
 }

@@ -228,15 +228,9 @@ func (r *renderer) block(n ast.Node, indent float64) {
 		r.table(n)
 		pdf.Ln(blockGap)
 	case *ast.HTMLBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(r.src))
-		}
 		pdf.SetFont("Helvetica", "", bodySize)
 		r.textColor(false)
-		pdf.MultiCell(0, lineHeight(bodySize), encode(strings.TrimRight(b.String(), "\n")), "", "L", false)
+		pdf.MultiCell(0, lineHeight(bodySize), encode(strings.TrimRight(markdown.SourceText(n.Lines(), r.src), "\n")), "", "L", false)
 		pdf.Ln(blockGap)
 	default:
 		r.children(n, indent)
@@ -279,13 +273,7 @@ func (r *renderer) list(n *ast.List, indent float64) {
 // code prints a code block in a monospace font on a grey band.
 func (r *renderer) code(n ast.Node) {
 	pdf := r.pdf
-	var b strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(r.src))
-	}
-	body := strings.TrimRight(b.String(), "\n")
+	body := strings.TrimRight(markdown.SourceText(n.Lines(), r.src), "\n")
 	pdf.SetFont("Courier", "", codeSize)
 	pdf.SetTextColor(30, 30, 30)
 	pdf.SetFillColor(243, 243, 243)

@@ -294,6 +294,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	tree := store.NewPageTree(v, tx.now)
 	tree.Base = from
 	known := map[string]bool{}
+	reverted := map[string]pageRow{} // the rows reverted pages were put back from
 	tree.Older = func(revision, pageID string) (*store.RevisionPage, error) {
 		if !known[revision] {
 			var n int
@@ -309,7 +310,13 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		if err != nil {
 			return nil, err
 		}
-		return old.page(pageID, false)
+		p, err := old.page(pageID, false)
+		if row, ok := old.rows[pageID]; ok && p != nil {
+			reverted[pageID] = row
+		} else {
+			delete(reverted, pageID)
+		}
+		return p, err
 	}
 	if err := tree.Apply(changes); err != nil {
 		return "", nil, nil, nil, err
@@ -321,7 +328,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		}
 	}
 	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
-		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree})
+		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree, readFrom: rowFinder{src: v, from: reverted}})
 	if err != nil {
 		return "", nil, nil, nil, err
 	}
@@ -351,7 +358,7 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 		if err != nil {
 			return err
 		}
-		tree, found, err := mergeRevisions(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID, false)
+		tree, readFrom, found, err := mergeRevisions(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID, false)
 		if err != nil {
 			return err
 		}
@@ -361,7 +368,7 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 		}
 		var changed, deleted []*store.RevisionPage
 		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
-			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID}, tree, cr.RevisionID)
+			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID, readFrom: readFrom}, tree, cr.RevisionID)
 		if err != nil {
 			return err
 		}
@@ -394,7 +401,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 			revision = cr.RevisionID // already up to date
 			return nil
 		}
-		tree, found, err := mergeRevisions(ctx, tx, cr.Base(), cr.RevisionID, sp.RevisionID, true)
+		tree, readFrom, found, err := mergeRevisions(ctx, tx, cr.Base(), cr.RevisionID, sp.RevisionID, true)
 		if err != nil {
 			return err
 		}
@@ -404,7 +411,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		// The change request's new line forks from main's head: it holds only what the change
 		// request changed.
 		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
-			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID}, tree, cr.RevisionID); err != nil {
+			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID, readFrom: readFrom}, tree, cr.RevisionID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?
@@ -421,43 +428,53 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 // the base are merged: every other page merges to main's version. They are found from the rows
 // written between the base and the change request's revision, so a merge costs what the change
 // request touched, not what the space holds.
-func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*store.PageTree, []store.MergeConflict, error) {
+func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, theirsIsMain bool) (*store.PageTree, rowFinder, []store.MergeConflict, error) {
 	mainRev, crRev := ours, theirs
 	if theirsIsMain {
 		mainRev, crRev = theirs, ours
 	}
 	changed, err := changedPageIDs(ctx, tx, base, crRev)
 	if err != nil {
-		return nil, nil, err
+		return nil, rowFinder{}, nil, err
 	}
 	sort.Strings(changed)
 	sides := make([]map[string]*store.RevisionPage, 3)
+	views := make([]*view, 3)
 	for i, rev := range []string{base, mainRev, crRev} {
-		v, err := newView(ctx, tx, rev)
-		if err != nil {
-			return nil, nil, err
+		if views[i], err = newView(ctx, tx, rev); err != nil {
+			return nil, rowFinder{}, nil, err
 		}
-		if sides[i], err = v.Pages(changed, false); err != nil {
-			return nil, nil, err
+		if sides[i], err = views[i].Pages(changed, false); err != nil {
+			return nil, rowFinder{}, nil, err
 		}
 	}
 	bp, op, tp := sides[0], sides[1], sides[2]
+	ov, tv := views[1], views[2]
 	if theirsIsMain {
-		op, tp = tp, op
+		op, tp, ov, tv = tp, op, tv, ov
 	}
 	merged, conflicts, err := store.ThreeWayMerge(changed, bp, op, tp, func(ids []int64) (map[int64]string, error) { return loadBodies(ctx, tx, ids) })
 	if err != nil || len(conflicts) > 0 {
-		return nil, conflicts, err
+		return nil, rowFinder{}, conflicts, err
 	}
 	v, err := newView(ctx, tx, mainRev)
 	if err != nil {
-		return nil, nil, err
+		return nil, rowFinder{}, nil, err
+	}
+	// A merged page is ours as read, with what it takes from theirs; theirs when only they have it.
+	readFrom := rowFinder{src: v, from: map[string]pageRow{}}
+	for _, id := range changed {
+		if op[id] != nil {
+			readFrom.from[id] = ov.rows[id]
+		} else if tp[id] != nil {
+			readFrom.from[id] = tv.rows[id]
+		}
 	}
 	tree := store.NewPageTree(v, tx.now)
 	if conflicts := store.ApplyMerge(tree, merged); len(conflicts) > 0 {
-		return nil, conflicts, tree.Err
+		return nil, rowFinder{}, conflicts, tree.Err
 	}
-	return tree, nil, tree.Err
+	return tree, readFrom, nil, tree.Err
 }
 
 // writeMerged writes what a three-way merge gave (a change request merged into main, or main

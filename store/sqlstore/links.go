@@ -16,16 +16,17 @@ import (
 // A page link that resolves to nothing is stored as written: it is broken. Whether a page or a
 // file target is there is decided when links are read, against that revision.
 
-// writeLinks stores the links of newly written page versions. A page whose body and path are
-// those of the row it was read from keeps that row's links; the others' are extracted from their
-// markdown and resolved against the new content.
-func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, r store.LinkResolver) error {
+// writeLinks stores the links of newly written page versions (written: the row written for each
+// page, by page id). A page whose body and path are those of the row it was read from (readFrom)
+// keeps that row's links; the others' are extracted from their markdown and resolved against the
+// new content.
+func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, written map[string]int64, readFrom rowFinder, r store.LinkResolver) error {
 	var parse []*store.RevisionPage
 	var need []int64
 	for _, p := range changed {
-		if p.Stored.Version != 0 && p.BodyID == p.Stored.Body && p.Path == p.Stored.Path {
+		if row, ok := readFrom.find(p.ID); ok && p.BodyID == row.body && p.Path == row.path {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
-				SELECT ?, kind, target FROM page_links WHERE version_id = ?`, p.Stored.Written, p.Stored.Version); err != nil {
+				SELECT ?, kind, target FROM page_links WHERE version_id = ?`, written[p.ID], row.version); err != nil {
 				return fmt.Errorf("store: unable to copy links: %w", err)
 			}
 			continue
@@ -51,10 +52,6 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, r st
 		return fmt.Errorf("store: unable to write links: %w", err)
 	}
 	defer ins.Close()
-	written := make(map[string]int64, len(parse))
-	for _, p := range parse {
-		written[p.ID] = p.Stored.Written
-	}
 	for _, l := range store.PageLinks(parse, r) {
 		if _, err := ins.ExecContext(ctx, written[l.PageID], l.Kind, l.Target); err != nil {
 			return fmt.Errorf("store: unable to write links: %w", err)
@@ -76,7 +73,7 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]store.L
 	versions := make(map[int64]bool, len(pages))
 	pageSet := make(map[string]bool, len(pages))
 	for _, p := range pages {
-		versions[p.Stored.Version] = true
+		versions[v.rows[p.ID].version] = true
 		pageSet[p.ID] = true
 	}
 	var links []store.Link
@@ -243,7 +240,7 @@ func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target stri
 	}
 	var all []string
 	for id, pg := range held {
-		if candidates[pg.Stored.Version] == id {
+		if candidates[v.rows[pg.ID].version] == id {
 			all = append(all, id)
 		}
 	}

@@ -26,6 +26,28 @@ type revisionWrite struct {
 	deleted []*store.RevisionPage
 	tree    *store.PageTree    // the tree changed and deleted come from: it knows the rows they replace
 	links   store.LinkResolver // resolves the links of changed pages against the new content
+	// readFrom knows the rows the changed pages were read from: one with the body and path it
+	// had there keeps that row's links.
+	readFrom rowFinder
+}
+
+// rowFinder finds the row a page being written was read from, by page id. The pages of a tree
+// come from the revision it reads (src), except those listed in from: put back from another
+// revision (revert_page) or taken from a side of a merge. A page found in neither is new.
+type rowFinder struct {
+	src  *view
+	from map[string]pageRow
+}
+
+func (f rowFinder) find(id string) (pageRow, bool) {
+	if row, ok := f.from[id]; ok {
+		return row, true
+	}
+	if f.src == nil {
+		return pageRow{}, false
+	}
+	row, ok := f.src.rows[id]
+	return row, ok
 }
 
 // writeRevision stores a new revision and returns its id.
@@ -48,10 +70,11 @@ func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error)
 			return "", err
 		}
 	}
-	if err := writeVersions(ctx, tx, line, seq, w.changed, w.deleted); err != nil {
+	written, err := writeVersions(ctx, tx, line, seq, w.changed, w.deleted)
+	if err != nil {
 		return "", err
 	}
-	if err := writeLinks(ctx, tx, w.changed, w.links); err != nil {
+	if err := writeLinks(ctx, tx, w.changed, written, w.readFrom, w.links); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -109,11 +132,12 @@ func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) err
 	return nil
 }
 
-// writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line.
-func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*store.RevisionPage) error {
+// writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line,
+// and returns the rows written for the changed pages, by page id.
+func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*store.RevisionPage) (map[string]int64, error) {
 	insBody, err := tx.prepareInsert(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
 	if err != nil {
-		return fmt.Errorf("store: unable to write pages: %w", err)
+		return nil, fmt.Errorf("store: unable to write pages: %w", err)
 	}
 	defer insBody.Close()
 	insPage, err := tx.prepareInsert(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
@@ -121,9 +145,10 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 		visitor_condition, body_id, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return fmt.Errorf("store: unable to write pages: %w", err)
+		return nil, fmt.Errorf("store: unable to write pages: %w", err)
 	}
 	defer insPage.Close()
+	written := make(map[string]int64, len(changed))
 	write := func(p *store.RevisionPage, deleted bool) error {
 		if p.BodyID == 0 {
 			var err error
@@ -138,21 +163,21 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 			return fmt.Errorf("store: unable to write page: %w", err)
 		}
 		if !deleted {
-			p.Stored.Written = id
+			written[p.ID] = id
 		}
 		return nil
 	}
 	for _, p := range changed {
 		if err := write(p, false); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, p := range deleted {
 		if err := write(p, true); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return written, nil
 }
 
 // revisionLine returns the line and seq of a revision.
@@ -170,20 +195,22 @@ func revisionLine(ctx context.Context, q querier, revisionID string) (lineRef, e
 
 // replaced returns the rows of line that pages changed or deleted by the tree were read from.
 func replaced(t *store.PageTree, line int64, changed, deleted []*store.RevisionPage) []int64 {
+	v, ok := t.Src.(*view)
+	if !ok || v == nil {
+		return nil
+	}
 	var out []int64
 	for _, list := range [][]*store.RevisionPage{changed, deleted} {
 		for _, p := range list {
-			if o := t.Orig[p.ID]; o != nil && o.Stored.Version != 0 && o.Stored.Line == line {
-				out = append(out, o.Stored.Version)
+			if row, ok := v.rows[p.ID]; ok && t.Orig[p.ID] != nil && row.line == line {
+				out = append(out, row.version)
 			}
 		}
 	}
 	// A page back on the line that deleted it (revert_page): its tombstone ends here.
-	if v, ok := t.Src.(*view); ok && v != nil {
-		for _, p := range changed {
-			if tomb := v.tombs[p.ID]; tomb != nil && t.Orig[p.ID] == nil && tomb.Stored.Line == line {
-				out = append(out, tomb.Stored.Version)
-			}
+	for _, p := range changed {
+		if tomb, ok := v.tombs[p.ID]; ok && t.Orig[p.ID] == nil && tomb.line == line {
+			out = append(out, tomb.version)
 		}
 	}
 	return out

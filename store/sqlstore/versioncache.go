@@ -18,6 +18,7 @@ type versionCache struct {
 
 type cachedVersion struct {
 	page    store.RevisionPage
+	version int64
 	deleted bool
 }
 
@@ -123,12 +124,11 @@ func (v *view) versionsByID(ids []int64) (map[int64]*cachedVersion, error) {
 		}
 		for rows.Next() {
 			e := &cachedVersion{}
-			if err := scanPage(rows, &e.page, &e.page.Stored.Version, &e.deleted); err != nil {
+			if err := scanPage(rows, &e.page, &e.version, &e.deleted); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
-			e.page.MarkRead()
-			out[e.page.Stored.Version] = e
+			out[e.version] = e
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {

@@ -72,9 +72,29 @@ type view struct {
 	q        querier
 	c        chain
 	snapshot bool // q is a transaction: what it reads does not move under it
-	// tombs holds the tombstones pages found deleted (version and line), by page id: a page
-	// brought back on the line that deleted it must end its tombstone.
-	tombs map[string]*store.RevisionPage
+	// rows holds the rows the view read its pages from, by page id (one revision holds one row
+	// per page); tombs the tombstones it found pages deleted by: a page brought back on the line
+	// that deleted it must end its tombstone.
+	rows, tombs map[string]pageRow
+}
+
+// pageRow is the page_versions row a page was read from, with its line and the body and path
+// the page had there: a page written again with both unchanged keeps that row's links.
+type pageRow struct {
+	version, line, body int64
+	path                string
+}
+
+// record notes the row a page of the view was read from (a tombstone when deleted).
+func (v *view) record(p *store.RevisionPage, row pageRow, deleted bool) {
+	m := &v.rows
+	if deleted {
+		m = &v.tombs
+	}
+	if *m == nil {
+		*m = map[string]pageRow{}
+	}
+	(*m)[p.ID] = row
 }
 
 func newView(ctx context.Context, q querier, revisionID string) (*view, error) {
@@ -118,7 +138,8 @@ func (v *view) query(cond string, args []any, bodies bool) ([]*store.RevisionPag
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
-		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, _ bool) {
+		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, row pageRow, _ bool) {
+			v.record(p, row, false)
 			out = append(out, p)
 		}); err != nil {
 			return nil, err
@@ -139,7 +160,7 @@ func (v *view) all(bodies bool) ([]*store.RevisionPage, error) {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
 		last := i == len(v.c)-1
-		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, deleted bool) {
+		if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, row pageRow, deleted bool) {
 			if seen[p.ID] {
 				return
 			}
@@ -147,6 +168,7 @@ func (v *view) all(bodies bool) ([]*store.RevisionPage, error) {
 				seen[p.ID] = true
 			}
 			if !deleted {
+				v.record(p, row, false)
 				out = append(out, p)
 			}
 		}); err != nil {
@@ -176,16 +198,12 @@ func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage,
 			if err != nil {
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
-			if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, deleted bool) {
+			if err := scanVersions(rows, bodies, el.line, func(p *store.RevisionPage, row pageRow, deleted bool) {
 				touched[p.ID] = true
+				v.record(p, row, deleted)
 				if !deleted {
 					out[p.ID] = p
-					return
 				}
-				if v.tombs == nil {
-					v.tombs = map[string]*store.RevisionPage{}
-				}
-				v.tombs[p.ID] = p
 			}); err != nil {
 				return nil, err
 			}
@@ -299,23 +317,23 @@ func versionSelect(bodies bool) string {
 	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
 }
 
-// scanVersions reads the rows of a versionSelect on one line, handing each page (marked as read
-// from that line) to fn with whether the row is a tombstone; it closes the rows.
-func scanVersions(rows *sql.Rows, bodies bool, line int64, fn func(p *store.RevisionPage, deleted bool)) error {
+// scanVersions reads the rows of a versionSelect on one line, handing each page to fn with the
+// row it was read from and whether that row is a tombstone; it closes the rows.
+func scanVersions(rows *sql.Rows, bodies bool, line int64, fn func(p *store.RevisionPage, row pageRow, deleted bool)) error {
 	defer rows.Close()
 	for rows.Next() {
 		p := &store.RevisionPage{}
+		row := pageRow{line: line}
 		var deleted bool
-		extra := []any{&p.Stored.Version, &deleted}
+		extra := []any{&row.version, &deleted}
 		if bodies {
 			extra = append(extra, &p.Markdown)
 		}
 		if err := scanPage(rows, p, extra...); err != nil {
 			return fmt.Errorf("store: unable to load pages: %w", err)
 		}
-		p.MarkRead()
-		p.Stored.Line = line
-		fn(p, deleted)
+		row.body, row.path = p.BodyID, p.Path
+		fn(p, row, deleted)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("store: unable to load pages: %w", err)
