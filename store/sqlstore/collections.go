@@ -77,21 +77,19 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 // CollectionLevels returns, for every collection of an organization, its parent and default
 // level, so content levels can be resolved through `inherit` without a query per item.
 func (s *Store) CollectionLevels(ctx context.Context, orgID string) (store.Levels, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`, orgID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read collection levels: %w", err)
-	}
-	defer rows.Close()
 	out := store.Levels{}
-	for rows.Next() {
-		var id string
-		var parent, level sql.NullString
-		if err := rows.Scan(&id, &parent, &level); err != nil {
-			return nil, fmt.Errorf("store: unable to read collection levels: %w", err)
-		}
-		out[id] = store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}
+	err := queryEach(ctx, s.reader, "collection levels", `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`,
+		[]any{orgID}, func(sc scanner) error {
+			var id string
+			var parent, level sql.NullString
+			err := sc.Scan(&id, &parent, &level)
+			out[id] = store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}
+			return err
+		})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // UpdateCollection applies an update.
@@ -129,20 +127,8 @@ const subtree = `WITH RECURSIVE sub(id) AS (
 
 // subtreeSpaces lists the live spaces in a collection and the collections under it.
 func subtreeSpaces(ctx context.Context, tx *Tx, id string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, subtree+` SELECT id FROM spaces WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`, id)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list collection spaces: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var sp string
-		if err := rows.Scan(&sp); err != nil {
-			return nil, fmt.Errorf("store: unable to list collection spaces: %w", err)
-		}
-		out = append(out, sp)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, "collection spaces", subtree+` SELECT id FROM spaces WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`,
+		[]any{id}, scanString)
 }
 
 // DeleteCollection deletes a collection and the collections under it; the spaces in them are

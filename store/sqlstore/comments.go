@@ -132,26 +132,20 @@ func (s *Store) fillComments(ctx context.Context, comments []*store.Comment) err
 		ids[i], byID[c.ID] = c.ID, c
 		c.Repliers, c.Reactions = []store.Replier{}, []store.Reaction{}
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT x.comment_id, count(*), max(COALESCE(x.edited_at, x.posted_at)), `+userColumns+`
+	if err := queryEach(ctx, s.reader, "repliers", `SELECT x.comment_id, count(*), max(COALESCE(x.edited_at, x.posted_at)), `+userColumns+`
 		FROM comment_replies x JOIN users u ON u.id = x.posted_by
 		WHERE x.comment_id IN (SELECT value FROM json_each(?))
-		GROUP BY x.comment_id, u.id ORDER BY 3 DESC`, jsonStrings(ids))
-	if err != nil {
-		return fmt.Errorf("store: unable to load repliers: %w", err)
-	}
-	for rows.Next() {
+		GROUP BY x.comment_id, u.id ORDER BY 3 DESC`, []any{jsonStrings(ids)}, func(sc scanner) error {
 		var cid, updated string
 		var r store.Replier
-		if err := scanUser(scanFirst{rows, []any{&cid, &r.Count, &updated}}, &r.User); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: unable to load repliers: %w", err)
+		if err := scanUser(scanFirst{sc, []any{&cid, &r.Count, &updated}}, &r.User); err != nil {
+			return err
 		}
 		r.UpdatedAt = parseTime(updated)
 		byID[cid].Repliers = append(byID[cid].Repliers, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to load repliers: %w", err)
+		return nil
+	}); err != nil {
+		return err
 	}
 	reactions, err := s.loadReactions(ctx, ids, "")
 	if err != nil {
@@ -174,17 +168,12 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 			FROM comment_reactions x JOIN users u ON u.id = x.user_id
 			WHERE x.comment_id = ?2 AND x.reply_id IN (SELECT value FROM json_each(?1))`
 	}
-	rows, err := s.reader.QueryContext(ctx, query+` ORDER BY x.reacted_at, x.emoji`, jsonStrings(commentIDs), replyOf)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to load reactions: %w", err)
-	}
-	defer rows.Close()
 	out := map[[2]string][]store.Reaction{}
-	for rows.Next() {
+	err := queryEach(ctx, s.reader, "reactions", query+` ORDER BY x.reacted_at, x.emoji`, []any{jsonStrings(commentIDs), replyOf}, func(sc scanner) error {
 		var cid, rid, emoji, at string
 		var u store.User
-		if err := scanUser(scanFirst{rows, []any{&cid, &rid, &emoji, &at}}, &u); err != nil {
-			return nil, fmt.Errorf("store: unable to load reactions: %w", err)
+		if err := scanUser(scanFirst{sc, []any{&cid, &rid, &emoji, &at}}, &u); err != nil {
+			return err
 		}
 		key := [2]string{cid, rid}
 		list := out[key]
@@ -197,8 +186,9 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 		}
 		list[i].Users = append(list[i].Users, store.ReactionUser{User: u, ReactedAt: parseTime(at)})
 		out[key] = list
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // react adds and removes a user's reactions on a comment (reply "") or a reply.

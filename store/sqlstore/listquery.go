@@ -197,24 +197,36 @@ func listPage[T any](ctx context.Context, db querier, q *listQuery, p store.Page
 // scanner is a row, or a query's rows at one of them.
 type scanner = interface{ Scan(...any) error }
 
-// queryAll runs a query and scans each of its rows into a T: the one loop over rows of this
-// package. No rows answer an empty slice, not nil.
-func queryAll[T any](ctx context.Context, db querier, what, query string, args []any, scan func(scanner) (T, error)) ([]T, error) {
+// queryEach runs a query and calls row at each of its rows: the one loop over rows of this
+// package.
+func queryEach(ctx context.Context, db querier, what, query string, args []any, row func(scanner) error) error {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
+		return fmt.Errorf("store: unable to read %s: %w", what, err)
 	}
 	defer rows.Close()
-	out := []T{}
 	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
+		if err := row(rows); err != nil {
+			return fmt.Errorf("store: unable to read %s: %w", what, err)
 		}
-		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
+		return fmt.Errorf("store: unable to read %s: %w", what, err)
+	}
+	return nil
+}
+
+// queryAll runs a query and scans each of its rows into a T. No rows answer an empty slice, not
+// nil.
+func queryAll[T any](ctx context.Context, db querier, what, query string, args []any, scan func(scanner) (T, error)) ([]T, error) {
+	out := []T{}
+	err := queryEach(ctx, db, what, query, args, func(sc scanner) error {
+		v, err := scan(sc)
+		out = append(out, v)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -248,4 +260,11 @@ func scanString(sc scanner) (string, error) {
 	var s string
 	err := sc.Scan(&s)
 	return s, err
+}
+
+// scanInt64 scans a row of one integer column.
+func scanInt64(sc scanner) (int64, error) {
+	var n int64
+	err := sc.Scan(&n)
+	return n, err
 }

@@ -368,18 +368,13 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 // SpaceTitles returns the titles of spaces by id, in one query.
 func (s *Store) SpaceTitles(ctx context.Context, ids []string) (map[string]string, error) {
 	b, _ := json.Marshal(ids)
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`, string(b))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read space titles: %w", err)
-	}
-	defer rows.Close()
 	out := make(map[string]string, len(ids))
-	for rows.Next() {
-		var id, title string
-		if err := rows.Scan(&id, &title); err != nil {
-			return nil, fmt.Errorf("store: unable to read space titles: %w", err)
-		}
-		out[id] = title
-	}
-	return out, rows.Err()
+	err := queryEach(ctx, s.reader, "space titles", `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`,
+		[]any{string(b)}, func(sc scanner) error {
+			var id, title string
+			err := sc.Scan(&id, &title)
+			out[id] = title
+			return err
+		})
+	return out, err
 }

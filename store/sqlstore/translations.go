@@ -192,22 +192,16 @@ func (s *Store) StageTranslationRun(ctx context.Context, id string, p store.Pend
 
 // FindTranslatedPages returns the page records of a translation, by source page id.
 func (s *Store) FindTranslatedPages(ctx context.Context, id string) (map[string]store.TranslatedPage, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
-		WHERE translation_id = ?`, id)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]store.TranslatedPage{}
-	for rows.Next() {
+	err := queryEach(ctx, s.reader, "translated pages", `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
+		WHERE translation_id = ?`, []any{id}, func(sc scanner) error {
 		var p store.TranslatedPage
-		if err := rows.Scan(&p.SourcePageID, &p.ResultPageID, &p.SourceHash); err != nil {
-			return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
-		}
+		err := sc.Scan(&p.SourcePageID, &p.ResultPageID, &p.SourceHash)
 		out[p.SourcePageID] = p
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
