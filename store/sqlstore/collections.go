@@ -78,13 +78,12 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 // level, so content levels can be resolved through `inherit` without a query per item.
 func (s *Store) CollectionLevels(ctx context.Context, orgID string) (store.Levels, error) {
 	out := store.Levels{}
-	err := queryEach(ctx, s.reader, "collection levels", `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`,
-		[]any{orgID}, func(sc scanner) error {
+	err := queryInto(ctx, s.reader, "collection levels", `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`,
+		[]any{orgID}, out, func(sc scanner) (string, store.LevelNode, error) {
 			var id string
 			var parent, level sql.NullString
 			err := sc.Scan(&id, &parent, &level)
-			out[id] = store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}
-			return err
+			return id, store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}, err
 		})
 	if err != nil {
 		return nil, err

@@ -231,6 +231,15 @@ func queryAll[T any](ctx context.Context, db querier, what, query string, args [
 	return out, nil
 }
 
+// queryInto runs a query and adds each of its rows to m, as the key and value scan answers.
+func queryInto[K comparable, V any](ctx context.Context, db querier, what, query string, args []any, m map[K]V, scan func(scanner) (K, V, error)) error {
+	return queryEach(ctx, db, what, query, args, func(sc scanner) error {
+		k, v, err := scan(sc)
+		m[k] = v
+		return err
+	})
+}
+
 // fill makes a scan function answering a new *T of one that fills a *T.
 func fill[T any](scan func(scanner, *T) error) func(scanner) (*T, error) {
 	return func(sc scanner) (*T, error) {

@@ -20,13 +20,10 @@ func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, 
 		for i, id := range chunk {
 			args[i] = id
 		}
-		if err := queryEach(ctx, q, "bodies", `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args,
-			func(sc scanner) error {
-				var id int64
-				var md string
-				err := sc.Scan(&id, &md)
-				out[id] = md
-				return err
+		if err := queryInto(ctx, q, "bodies", `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args, out,
+			func(sc scanner) (id int64, md string, err error) {
+				err = sc.Scan(&id, &md)
+				return
 			}); err != nil {
 			return nil, err
 		}

@@ -225,26 +225,24 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 	}
 	kj, _ := json.Marshal(keys)
 	pages := map[int64]*store.SearchPage{}
-	if err := queryEach(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages
-		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(kj)}, func(sc scanner) error {
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages
+		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(kj)}, pages, func(sc scanner) (int64, *store.SearchPage, error) {
 		var key int64
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
 		err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path)
-		pages[key] = sp
-		return err
+		return key, sp, err
 	}); err != nil {
 		return nil, err
 	}
 	sj, _ := json.Marshal(sectionIDs)
 	secs := map[int64]store.SearchSection{}
-	if err := queryEach(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections
-		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(sj)}, func(sc scanner) error {
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections
+		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(sj)}, secs, func(sc scanner) (int64, store.SearchSection, error) {
 		var id int64
 		var sec store.SearchSection
 		err := sc.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body)
 		sec.Body = store.Shorten(sec.Body, 300)
-		secs[id] = sec
-		return err
+		return id, sec, err
 	}); err != nil {
 		return nil, err
 	}

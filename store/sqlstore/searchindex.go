@@ -62,12 +62,9 @@ func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted 
 
 // readIndexed adds to indexed, by page id, the index rows of search_pages a query reads.
 func readIndexed(ctx context.Context, tx *Tx, indexed map[string]indexedPage, query string, args ...any) error {
-	return queryEach(ctx, tx, "the search index", query, args, func(sc scanner) error {
-		var ip indexedPage
-		var pageID string
-		err := sc.Scan(&ip.key, &pageID, &ip.title, &ip.path, &ip.bodyID)
-		indexed[pageID] = ip
-		return err
+	return queryInto(ctx, tx, "the search index", query, args, indexed, func(sc scanner) (pageID string, ip indexedPage, err error) {
+		err = sc.Scan(&ip.key, &pageID, &ip.title, &ip.path, &ip.bodyID)
+		return
 	})
 }
 

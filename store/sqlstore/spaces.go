@@ -369,12 +369,10 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 func (s *Store) SpaceTitles(ctx context.Context, ids []string) (map[string]string, error) {
 	b, _ := json.Marshal(ids)
 	out := make(map[string]string, len(ids))
-	err := queryEach(ctx, s.reader, "space titles", `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`,
-		[]any{string(b)}, func(sc scanner) error {
-			var id, title string
-			err := sc.Scan(&id, &title)
-			out[id] = title
-			return err
+	err := queryInto(ctx, s.reader, "space titles", `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`,
+		[]any{string(b)}, out, func(sc scanner) (id, title string, err error) {
+			err = sc.Scan(&id, &title)
+			return
 		})
 	return out, err
 }

@@ -19,13 +19,10 @@ func poolStats(s sql.DBStats) store.PoolStats {
 // PendingJobs counts the jobs waiting to run, by kind.
 func (s *Store) PendingJobs(ctx context.Context) (map[string]int, error) {
 	out := map[string]int{}
-	err := queryEach(ctx, s.reader, "pending jobs", `SELECT kind, count(*) FROM jobs WHERE state = 'pending' GROUP BY kind`, nil,
-		func(sc scanner) error {
-			var kind string
-			var n int
-			err := sc.Scan(&kind, &n)
-			out[kind] = n
-			return err
+	err := queryInto(ctx, s.reader, "pending jobs", `SELECT kind, count(*) FROM jobs WHERE state = 'pending' GROUP BY kind`, nil, out,
+		func(sc scanner) (kind string, n int, err error) {
+			err = sc.Scan(&kind, &n)
+			return
 		})
 	return out, err
 }

@@ -193,12 +193,11 @@ func (s *Store) StageTranslationRun(ctx context.Context, id string, p store.Pend
 // FindTranslatedPages returns the page records of a translation, by source page id.
 func (s *Store) FindTranslatedPages(ctx context.Context, id string) (map[string]store.TranslatedPage, error) {
 	out := map[string]store.TranslatedPage{}
-	err := queryEach(ctx, s.reader, "translated pages", `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
-		WHERE translation_id = ?`, []any{id}, func(sc scanner) error {
+	err := queryInto(ctx, s.reader, "translated pages", `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
+		WHERE translation_id = ?`, []any{id}, out, func(sc scanner) (string, store.TranslatedPage, error) {
 		var p store.TranslatedPage
 		err := sc.Scan(&p.SourcePageID, &p.ResultPageID, &p.SourceHash)
-		out[p.SourcePageID] = p
-		return err
+		return p.SourcePageID, p, err
 	})
 	if err != nil {
 		return nil, err
