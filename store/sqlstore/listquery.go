@@ -13,9 +13,11 @@ import (
 // condition (and its arguments) only when it is set, so the database sees plain predicates its
 // indexes serve. Nothing a request carries becomes SQL text: values are arguments, and the
 // columns of an order come from the code (a fixed switch where a request picks among orders).
-// The distinct statements a list can make are its combinations of filters and orders, a few
-// dozen at most, so the PostgreSQL dialect's cache of rewrites (one entry per statement text)
-// stays bounded.
+// The distinct statements a list can make are its combinations of filters and orders, with and
+// without a cursor: fixed by the code (the most, integrations with eight optional filters, 512),
+// so the PostgreSQL dialect's cache of rewrites (one entry per statement text, never evicted)
+// stays bounded, and SQLite's per-connection statement cache (least recently used first out)
+// keeps the combinations in use.
 
 // sortKey is one term of a list's order.
 type sortKey struct {
