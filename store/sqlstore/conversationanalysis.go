@@ -37,33 +37,21 @@ func (s *Store) StartConversationAnalysis(ctx context.Context, orgID string) (*s
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read analysis: %w", err)
 	}
-	if err := queryEach(ctx, rtx, "issues", `SELECT `+issueColumns+` FROM conversation_issues i WHERE i.organization_id = ? ORDER BY i.id`,
-		[]any{orgID}, func(sc scanner) error {
-			var is store.ConversationIssue
-			err := scanIssue(sc, &is)
-			an.Issues = append(an.Issues, is)
-			return err
-		}); err != nil {
+	if an.Issues, err = queryAll(ctx, rtx, "issues", `SELECT `+issueColumns+` FROM conversation_issues i
+		WHERE i.organization_id = ? ORDER BY i.id`, []any{orgID}, value(scanIssue)); err != nil {
 		return nil, err
 	}
-	if err := queryEach(ctx, rtx, "clusters", `SELECT id, created_at, updated_at FROM conversation_clusters WHERE organization_id = ? ORDER BY id`,
-		[]any{orgID}, func(sc scanner) error {
-			var r store.ClusterRecord
-			var created, updated string
-			err := sc.Scan(&r.ID, &created, &updated)
-			r.CreatedAt, r.UpdatedAt = parseTime(created), parseTime(updated)
-			an.Clusters = append(an.Clusters, r)
-			return err
-		}); err != nil {
-		return nil, err
-	}
-	if err := queryEach(ctx, rtx, "pending conversations", `SELECT `+conversationColumns+` FROM conversations c
-		WHERE c.organization_id = ? AND c.pending = 1 ORDER BY c.source, c.id`, []any{orgID}, func(sc scanner) error {
-		var c store.Conversation
-		err := scanConversation(sc, &c)
-		an.Pending = append(an.Pending, c)
+	if an.Clusters, err = queryAll(ctx, rtx, "clusters", `SELECT id, created_at, updated_at FROM conversation_clusters
+		WHERE organization_id = ? ORDER BY id`, []any{orgID}, value(func(sc scanner, r *store.ClusterRecord) error {
+		var created, updated string
+		err := sc.Scan(&r.ID, &created, &updated)
+		r.CreatedAt, r.UpdatedAt = parseTime(created), parseTime(updated)
 		return err
-	}); err != nil {
+	})); err != nil {
+		return nil, err
+	}
+	if an.Pending, err = queryAll(ctx, rtx, "pending conversations", `SELECT `+conversationColumns+` FROM conversations c
+		WHERE c.organization_id = ? AND c.pending = 1 ORDER BY c.source, c.id`, []any{orgID}, value(scanConversation)); err != nil {
 		return nil, err
 	}
 	return an, nil

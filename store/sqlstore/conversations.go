@@ -132,34 +132,24 @@ func (s *Store) FindConversations(ctx context.Context, orgID string, source *str
 
 const issueColumns = `i.id, i.title, i.summary, i.source, i.conversation_id, i.cluster_id, i.created_at, i.ingested_at, i.text`
 
-func scanIssue(sc interface{ Scan(...any) error }, is *store.ConversationIssue, extra ...any) error {
+func scanIssue(sc scanner, is *store.ConversationIssue) error {
 	var created, ingested string
-	if err := sc.Scan(append([]any{&is.ID, &is.Title, &is.Summary, &is.Source, &is.Conversation, &is.Cluster,
-		&created, &ingested, &is.Text}, extra...)...); err != nil {
+	if err := sc.Scan(&is.ID, &is.Title, &is.Summary, &is.Source, &is.Conversation, &is.Cluster,
+		&created, &ingested, &is.Text); err != nil {
 		return err
 	}
 	is.CreatedAt, is.IngestedAt = parseTime(created), parseTime(ingested)
 	return nil
 }
 
-func scanIssueWithConversation(sc interface{ Scan(...any) error }) (*store.IssueWithConversation, error) {
+// scanIssueWithConversation scans an issue's columns then its conversation's: the conversation's
+// scan runs inside the issue's, with the issue's destinations first.
+func scanIssueWithConversation(sc scanner) (*store.IssueWithConversation, error) {
 	iw := &store.IssueWithConversation{Issue: &store.ConversationIssue{}, Conversation: &store.Conversation{}}
-	c := iw.Conversation
-	var subject, url, metaCreated, processed sql.NullString
-	var parts, attrs, created, ingested string
-	var pending int
-	if err := scanIssue(sc, iw.Issue, &c.Source, &c.ID, &subject, &parts, &url, &attrs, &metaCreated,
-		&created, &ingested, &processed, &c.Revision, &pending); err != nil {
-		return nil, err
-	}
-	c.Subject, c.URL = stringPtr(subject), stringPtr(url)
-	c.MetadataCreatedAt, c.ProcessedAt = parseNullTime(metaCreated), parseNullTime(processed)
-	c.CreatedAt, c.IngestedAt = parseTime(created), parseTime(ingested)
-	c.Pending = pending != 0
-	if err := json.Unmarshal([]byte(parts), &c.Parts); err != nil {
-		return nil, err
-	}
-	return iw, json.Unmarshal([]byte(attrs), &c.Attributes)
+	err := scanIssue(scanFunc(func(issue ...any) error {
+		return scanConversation(scanFirst{sc, issue}, iw.Conversation)
+	}), iw.Issue)
+	return iw, err
 }
 
 const (

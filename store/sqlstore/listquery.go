@@ -250,6 +250,15 @@ func fill[T any](scan func(scanner, *T) error) func(scanner) (*T, error) {
 	}
 }
 
+// value makes a scan function answering a T of one that fills a *T.
+func value[T any](scan func(scanner, *T) error) func(scanner) (T, error) {
+	return func(sc scanner) (T, error) {
+		var v T
+		err := scan(sc, &v)
+		return v, err
+	}
+}
+
 // scanWith scans extra trailing columns after the ones a scan function asks for.
 type scanWith struct {
 	row   scanner
@@ -257,6 +266,11 @@ type scanWith struct {
 }
 
 func (s scanWith) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra...)...) }
+
+// scanFunc is a function as a scanner.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // scanFirst scans leading columns before the ones a scan function asks for.
 type scanFirst struct {
