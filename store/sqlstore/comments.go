@@ -11,6 +11,15 @@ import (
 
 func scopeCR(s store.CommentScope) any { return nullString(s.ChangeRequestID) }
 
+// commentThread is the condition that a comment (c) is in a scope, one of two constants (plain
+// predicates an index serves), with its arguments.
+func commentThread(s store.CommentScope) (string, []any) {
+	if s.ChangeRequestID == nil {
+		return `c.space_id = ? AND c.change_request_id IS NULL`, []any{s.SpaceID}
+	}
+	return `c.space_id = ? AND c.change_request_id = ?`, []any{s.SpaceID, *s.ChangeRequestID}
+}
+
 const commentColumns = `c.id, c.space_id, c.change_request_id, c.revision_id, c.page_id, c.node_id, c.table_record,
 	c.table_definition, c.body, c.posted_at, c.edited_at, c.resolved_at, c.replies, ` + userColumns + `,
 	r.id, r.email, r.display_name, r.photo_url, r.email_verified, r.created_at`
@@ -93,12 +102,8 @@ func (s *Store) FindComments(ctx context.Context, scope store.CommentScope, f st
 	q := &listQuery{cols: commentColumns, from: `comments c`,
 		join:  ` JOIN users u ON u.id = c.posted_by LEFT JOIN users r ON r.id = c.resolved_by`,
 		order: byKeys(`c.posted_at`, `c.id`), desc: !f.Asc}
-	q.and(`c.space_id = ?`, scope.SpaceID)
-	if scope.ChangeRequestID != nil {
-		q.and(`c.change_request_id = ?`, *scope.ChangeRequestID)
-	} else {
-		q.and(`c.change_request_id IS NULL`)
-	}
+	thread, args := commentThread(scope)
+	q.and(thread, args...)
 	switch f.Status {
 	case "open":
 		q.and(`c.resolved_at IS NULL`)
@@ -279,9 +284,9 @@ const replyColumns = `x.id, x.comment_id, x.body, x.posted_at, x.edited_at, ` + 
 func (s *Store) FindCommenters(ctx context.Context, scope store.CommentScope, orgID string, p store.Page) (store.List[*store.Member], error) {
 	q := &listQuery{cols: memberColumns, from: `members m`, join: ` JOIN users u ON u.id = m.user_id`, order: byKeys(`m.user_id`)}
 	q.and(`m.organization_id = ?`, orgID)
-	q.and(`m.user_id IN (SELECT posted_by FROM comments WHERE space_id = ? AND change_request_id IS ?
+	thread, args := commentThread(scope)
+	q.and(`m.user_id IN (SELECT c.posted_by FROM comments c WHERE `+thread+`
 		UNION
-		SELECT x.posted_by FROM comment_replies x JOIN comments c ON c.id = x.comment_id
-			WHERE c.space_id = ? AND c.change_request_id IS ?)`, scope.SpaceID, scopeCR(scope), scope.SpaceID, scopeCR(scope))
+		SELECT x.posted_by FROM comment_replies x JOIN comments c ON c.id = x.comment_id WHERE `+thread+`)`, append(args, args...)...)
 	return findList(ctx, s.reader, q, p, "commenters", fill(scanMember))
 }
