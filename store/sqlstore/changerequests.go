@@ -35,14 +35,6 @@ func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeReques
 	return nil
 }
 
-// scanFirst scans leading columns before the ones a scan function asks for.
-type scanFirst struct {
-	row   interface{ Scan(...any) error }
-	first []any
-}
-
-func (s scanFirst) Scan(dest ...any) error { return s.row.Scan(append(s.first, dest...)...) }
-
 // CreateChangeRequest opens a change request on a space's current revision. Numbers are per
 // space, from 1; the single writer makes max+1 safe under concurrent creation.
 func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error) {
@@ -107,60 +99,27 @@ func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber strin
 
 // FindChangeRequests lists change requests, newest first.
 func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFilter, p store.Page) (store.List[*store.ChangeRequest], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.ChangeRequest]{}, err
-	}
-	var where []string
-	var args []any
+	q := &listQuery{cols: changeRequestColumns, from: `change_requests c JOIN spaces s ON s.id = c.space_id`,
+		join: ` JOIN users u ON u.id = c.created_by`, order: byKeys(`c.created_at`, `c.id`), desc: true}
 	if f.SpaceID != "" {
-		where, args = append(where, `c.space_id = ?`), append(args, f.SpaceID)
+		q.and(`c.space_id = ?`, f.SpaceID)
 	} else {
-		where, args = append(where, `s.organization_id = ? AND s.deleted_at IS NULL`), append(args, f.OrganizationID)
+		q.and(`s.organization_id = ? AND s.deleted_at IS NULL`, f.OrganizationID)
 	}
-	where, args = append(where, `c.status = ?`), append(args, f.Status)
+	q.and(`c.status = ?`, f.Status)
 	if f.Creator != nil {
-		where, args = append(where, `c.created_by = ?`), append(args, *f.Creator)
+		q.and(`c.created_by = ?`, *f.Creator)
 	}
 	if f.Contributor != nil {
-		where = append(where, `EXISTS (SELECT 1 FROM change_request_contributors x WHERE x.change_request_id = c.id AND x.user_id = ?)`)
-		args = append(args, *f.Contributor)
+		q.and(`EXISTS (SELECT 1 FROM change_request_contributors x WHERE x.change_request_id = c.id AND x.user_id = ?)`, *f.Contributor)
 	}
 	if f.RequestedReviewer != nil {
-		where = append(where, `EXISTS (SELECT 1 FROM change_request_reviewers r WHERE r.change_request_id = c.id AND r.user_id = ?)`)
-		args = append(args, *f.RequestedReviewer)
+		q.and(`EXISTS (SELECT 1 FROM change_request_reviewers r WHERE r.change_request_id = c.id AND r.user_id = ?)`, *f.RequestedReviewer)
 	}
 	if f.IssuesCluster != nil {
-		where, args = append(where, `c.conversations_issues_cluster = ?`), append(args, *f.IssuesCluster)
+		q.and(`c.conversations_issues_cluster = ?`, *f.IssuesCluster)
 	}
-	cond := strings.Join(where, " AND ")
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM change_requests c JOIN spaces s ON s.id = c.space_id WHERE `+cond, args...).Scan(&count); err != nil {
-		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to count change requests: %w", err)
-	}
-	if cur != nil {
-		cond += ` AND (c.created_at, c.id) < (?, ?)`
-		args = append(args, cur[0], cur[1])
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+` WHERE `+cond+`
-		ORDER BY c.created_at DESC, c.id DESC LIMIT ?`, args...)
-	if err != nil {
-		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.ChangeRequest
-	for rows.Next() {
-		var c store.ChangeRequest
-		if err := scanChangeRequest(rows, &c); err != nil {
-			return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
-		}
-		items = append(items, &c)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.ChangeRequest]{}, fmt.Errorf("store: unable to list change requests: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(c *store.ChangeRequest) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
+	return findList(ctx, s.reader, q, p, "change requests", fill(scanChangeRequest))
 }
 
 // UpdateChangeRequest changes a change request's subject, description or status. A merged change

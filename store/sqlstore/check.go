@@ -12,23 +12,15 @@ func (s *Store) CheckIntegrity(ctx context.Context) error {
 	if s.d.postgres {
 		return s.checkPostgres(ctx)
 	}
-	rows, err := s.reader.QueryContext(ctx, `PRAGMA integrity_check`)
+	lines, err := queryAll(ctx, s.reader, "the integrity check", `PRAGMA integrity_check`, nil, scanString)
 	if err != nil {
-		return fmt.Errorf("store: unable to check integrity: %w", err)
+		return err
 	}
-	defer rows.Close()
 	var problems []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			return fmt.Errorf("store: unable to check integrity: %w", err)
-		}
+	for _, line := range lines {
 		if line != "ok" {
 			problems = append(problems, line)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to check integrity: %w", err)
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("store: integrity check failed: %s", strings.Join(problems, "; "))

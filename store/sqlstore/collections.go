@@ -66,62 +66,29 @@ func findCollection(ctx context.Context, q querier, id string) (*store.Collectio
 // FindCollections lists an organization's collections, oldest first; only top-level ones unless
 // nested.
 func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, p store.Page) (store.List[*store.Collection], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Collection]{}, err
+	q := &listQuery{cols: collectionColumns, from: `collections c`, order: byKeys(`c.created_at`, `c.id`)}
+	q.and(`c.organization_id = ?`, orgID)
+	if !nested {
+		q.and(`c.parent_id IS NULL`)
 	}
-	where := `c.organization_id = ?1 AND (?2 = 1 OR c.parent_id IS NULL)`
-	args := []any{orgID, nested}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM collections c WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to count collections: %w", err)
-	}
-	if cur != nil {
-		where += ` AND (c.created_at, c.id) > (?3, ?4)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?3 AS TEXT) IS NULL AND CAST(?4 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+collectionColumns+` FROM collections c WHERE `+where+`
-		ORDER BY c.created_at, c.id LIMIT ?5`, args...)
-	if err != nil {
-		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Collection
-	for rows.Next() {
-		var c store.Collection
-		if err := scanCollection(rows, &c); err != nil {
-			return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
-		}
-		items = append(items, &c)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Collection]{}, fmt.Errorf("store: unable to list collections: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(c *store.Collection) []string { return []string{formatTime(c.CreatedAt), c.ID} }), nil
+	return findList(ctx, s.reader, q, p, "collections", fill(scanCollection))
 }
 
 // CollectionLevels returns, for every collection of an organization, its parent and default
 // level, so content levels can be resolved through `inherit` without a query per item.
 func (s *Store) CollectionLevels(ctx context.Context, orgID string) (store.Levels, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`, orgID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read collection levels: %w", err)
-	}
-	defer rows.Close()
 	out := store.Levels{}
-	for rows.Next() {
-		var id string
-		var parent, level sql.NullString
-		if err := rows.Scan(&id, &parent, &level); err != nil {
-			return nil, fmt.Errorf("store: unable to read collection levels: %w", err)
-		}
-		out[id] = store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}
+	err := queryInto(ctx, s.reader, "collection levels", `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`,
+		[]any{orgID}, out, func(sc scanner) (string, store.LevelNode, error) {
+			var id string
+			var parent, level sql.NullString
+			err := sc.Scan(&id, &parent, &level)
+			return id, store.LevelNode{Parent: stringPtr(parent), Level: store.Role(level.String)}, err
+		})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // UpdateCollection applies an update.
@@ -159,20 +126,8 @@ const subtree = `WITH RECURSIVE sub(id) AS (
 
 // subtreeSpaces lists the live spaces in a collection and the collections under it.
 func subtreeSpaces(ctx context.Context, tx *Tx, id string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, subtree+` SELECT id FROM spaces WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`, id)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list collection spaces: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var sp string
-		if err := rows.Scan(&sp); err != nil {
-			return nil, fmt.Errorf("store: unable to list collection spaces: %w", err)
-		}
-		out = append(out, sp)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, "collection spaces", subtree+` SELECT id FROM spaces WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`,
+		[]any{id}, scanString)
 }
 
 // DeleteCollection deletes a collection and the collections under it; the spaces in them are

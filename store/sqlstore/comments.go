@@ -5,12 +5,20 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/quire-docs/quire/store"
 )
 
 func scopeCR(s store.CommentScope) any { return nullString(s.ChangeRequestID) }
+
+// commentThread is the condition that a comment (c) is in a scope, one of two constants (plain
+// predicates an index serves), with its arguments.
+func commentThread(s store.CommentScope) (string, []any) {
+	if s.ChangeRequestID == nil {
+		return `c.space_id = ? AND c.change_request_id IS NULL`, []any{s.SpaceID}
+	}
+	return `c.space_id = ? AND c.change_request_id = ?`, []any{s.SpaceID, *s.ChangeRequestID}
+}
 
 const commentColumns = `c.id, c.space_id, c.change_request_id, c.revision_id, c.page_id, c.node_id, c.table_record,
 	c.table_definition, c.body, c.posted_at, c.edited_at, c.resolved_at, c.replies, ` + userColumns + `,
@@ -91,56 +99,27 @@ func (s *Store) FindComment(ctx context.Context, scope store.CommentScope, id st
 
 // FindComments lists the comments of a scope, newest first unless Asc.
 func (s *Store) FindComments(ctx context.Context, scope store.CommentScope, f store.CommentFilter, p store.Page) (store.List[*store.Comment], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Comment]{}, err
-	}
-	where := []string{`c.space_id = ?`, `c.change_request_id IS ?`}
-	args := []any{scope.SpaceID, scopeCR(scope)}
+	q := &listQuery{cols: commentColumns, from: `comments c`,
+		join:  ` JOIN users u ON u.id = c.posted_by LEFT JOIN users r ON r.id = c.resolved_by`,
+		order: byKeys(`c.posted_at`, `c.id`), desc: !f.Asc}
+	thread, args := commentThread(scope)
+	q.and(thread, args...)
 	switch f.Status {
 	case "open":
-		where = append(where, `c.resolved_at IS NULL`)
+		q.and(`c.resolved_at IS NULL`)
 	case "resolved":
-		where = append(where, `c.resolved_at IS NOT NULL`)
+		q.and(`c.resolved_at IS NOT NULL`)
 	}
 	if f.PageID != nil {
-		where, args = append(where, `c.page_id = ?`), append(args, *f.PageID)
+		q.and(`c.page_id = ?`, *f.PageID)
 	}
 	if len(f.Authors) > 0 {
-		where, args = append(where, `c.posted_by IN (SELECT value FROM json_each(?))`), append(args, jsonStrings(f.Authors))
+		q.and(`c.posted_by IN (SELECT value FROM json_each(?))`, jsonStrings(f.Authors))
 	}
-	cond := strings.Join(where, " AND ")
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM comments c WHERE `+cond, args...).Scan(&count); err != nil {
-		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to count comments: %w", err)
-	}
-	cmp, dir := "<", "DESC"
-	if f.Asc {
-		cmp, dir = ">", "ASC"
-	}
-	if cur != nil {
-		cond += ` AND (c.posted_at, c.id) ` + cmp + ` (?, ?)`
-		args = append(args, cur[0], cur[1])
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+commentColumns+commentFrom+` WHERE `+cond+`
-		ORDER BY c.posted_at `+dir+`, c.id `+dir+` LIMIT ?`, args...)
+	list, err := findList(ctx, s.reader, q, p, "comments", fill(scanComment))
 	if err != nil {
-		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
+		return list, err
 	}
-	defer rows.Close()
-	var items []*store.Comment
-	for rows.Next() {
-		c := &store.Comment{}
-		if err := scanComment(rows, c); err != nil {
-			return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
-		}
-		items = append(items, c)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Comment]{}, fmt.Errorf("store: unable to list comments: %w", err)
-	}
-	list := store.FinishPage(items, p.Size(), count, func(c *store.Comment) []string { return []string{formatTime(c.PostedAt), c.ID} })
 	if err := s.fillComments(ctx, list.Items); err != nil {
 		return store.List[*store.Comment]{}, err
 	}
@@ -158,26 +137,20 @@ func (s *Store) fillComments(ctx context.Context, comments []*store.Comment) err
 		ids[i], byID[c.ID] = c.ID, c
 		c.Repliers, c.Reactions = []store.Replier{}, []store.Reaction{}
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT x.comment_id, count(*), max(COALESCE(x.edited_at, x.posted_at)), `+userColumns+`
+	if err := queryEach(ctx, s.reader, "repliers", `SELECT x.comment_id, count(*), max(COALESCE(x.edited_at, x.posted_at)), `+userColumns+`
 		FROM comment_replies x JOIN users u ON u.id = x.posted_by
 		WHERE x.comment_id IN (SELECT value FROM json_each(?))
-		GROUP BY x.comment_id, u.id ORDER BY 3 DESC`, jsonStrings(ids))
-	if err != nil {
-		return fmt.Errorf("store: unable to load repliers: %w", err)
-	}
-	for rows.Next() {
+		GROUP BY x.comment_id, u.id ORDER BY 3 DESC`, []any{jsonStrings(ids)}, func(sc scanner) error {
 		var cid, updated string
 		var r store.Replier
-		if err := scanUser(scanFirst{rows, []any{&cid, &r.Count, &updated}}, &r.User); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: unable to load repliers: %w", err)
+		if err := scanUser(scanFirst{sc, []any{&cid, &r.Count, &updated}}, &r.User); err != nil {
+			return err
 		}
 		r.UpdatedAt = parseTime(updated)
 		byID[cid].Repliers = append(byID[cid].Repliers, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to load repliers: %w", err)
+		return nil
+	}); err != nil {
+		return err
 	}
 	reactions, err := s.loadReactions(ctx, ids, "")
 	if err != nil {
@@ -200,17 +173,12 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 			FROM comment_reactions x JOIN users u ON u.id = x.user_id
 			WHERE x.comment_id = ?2 AND x.reply_id IN (SELECT value FROM json_each(?1))`
 	}
-	rows, err := s.reader.QueryContext(ctx, query+` ORDER BY x.reacted_at, x.emoji`, jsonStrings(commentIDs), replyOf)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to load reactions: %w", err)
-	}
-	defer rows.Close()
 	out := map[[2]string][]store.Reaction{}
-	for rows.Next() {
+	err := queryEach(ctx, s.reader, "reactions", query+` ORDER BY x.reacted_at, x.emoji`, []any{jsonStrings(commentIDs), replyOf}, func(sc scanner) error {
 		var cid, rid, emoji, at string
 		var u store.User
-		if err := scanUser(scanFirst{rows, []any{&cid, &rid, &emoji, &at}}, &u); err != nil {
-			return nil, fmt.Errorf("store: unable to load reactions: %w", err)
+		if err := scanUser(scanFirst{sc, []any{&cid, &rid, &emoji, &at}}, &u); err != nil {
+			return err
 		}
 		key := [2]string{cid, rid}
 		list := out[key]
@@ -223,8 +191,9 @@ func (s *Store) loadReactions(ctx context.Context, commentIDs []string, replyOf 
 		}
 		list[i].Users = append(list[i].Users, store.ReactionUser{User: u, ReactedAt: parseTime(at)})
 		out[key] = list
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // react adds and removes a user's reactions on a comment (reply "") or a reply.
@@ -313,42 +282,11 @@ const replyColumns = `x.id, x.comment_id, x.body, x.posted_at, x.edited_at, ` + 
 
 // FindCommenters lists the members of an organization who posted a comment or a reply in a scope.
 func (s *Store) FindCommenters(ctx context.Context, scope store.CommentScope, orgID string, p store.Page) (store.List[*store.Member], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 1)
-	if err != nil {
-		return store.List[*store.Member]{}, err
-	}
-	const authors = `WITH a(user_id) AS (
-		SELECT posted_by FROM comments WHERE space_id = ?1 AND change_request_id IS ?2
+	q := &listQuery{cols: memberColumns, from: `members m`, join: ` JOIN users u ON u.id = m.user_id`, order: byKeys(`m.user_id`)}
+	q.and(`m.organization_id = ?`, orgID)
+	thread, args := commentThread(scope)
+	q.and(`m.user_id IN (SELECT c.posted_by FROM comments c WHERE `+thread+`
 		UNION
-		SELECT x.posted_by FROM comment_replies x JOIN comments c ON c.id = x.comment_id
-			WHERE c.space_id = ?1 AND c.change_request_id IS ?2)`
-	args := []any{scope.SpaceID, scopeCR(scope), orgID}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, authors+` SELECT count(*) FROM a JOIN members m ON m.user_id = a.user_id AND m.organization_id = ?3`,
-		args...).Scan(&count); err != nil {
-		return store.List[*store.Member]{}, fmt.Errorf("store: unable to count commenters: %w", err)
-	}
-	after := ""
-	if cur != nil {
-		after = cur[0]
-	}
-	rows, err := s.reader.QueryContext(ctx, authors+` SELECT `+memberColumns+`
-		FROM a JOIN members m ON m.user_id = a.user_id AND m.organization_id = ?3 JOIN users u ON u.id = m.user_id
-		WHERE m.user_id > ?4 ORDER BY m.user_id LIMIT ?5`, append(args, after, p.Size()+1)...)
-	if err != nil {
-		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Member
-	for rows.Next() {
-		m := &store.Member{}
-		if err := scanMember(rows, m); err != nil {
-			return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
-		}
-		items = append(items, m)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list commenters: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(m *store.Member) []string { return []string{m.User.ID} }), nil
+		SELECT x.posted_by FROM comment_replies x JOIN comments c ON c.id = x.comment_id WHERE `+thread+`)`, append(args, args...)...)
+	return findList(ctx, s.reader, q, p, "commenters", fill(scanMember))
 }

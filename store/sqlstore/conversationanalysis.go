@@ -37,55 +37,22 @@ func (s *Store) StartConversationAnalysis(ctx context.Context, orgID string) (*s
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read analysis: %w", err)
 	}
-	rows, err := rtx.QueryContext(ctx, `SELECT `+issueColumns+` FROM conversation_issues i WHERE i.organization_id = ? ORDER BY i.id`, orgID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read issues: %w", err)
+	if an.Issues, err = queryAll(ctx, rtx, "issues", `SELECT `+issueColumns+` FROM conversation_issues i
+		WHERE i.organization_id = ? ORDER BY i.id`, []any{orgID}, value(scanIssue)); err != nil {
+		return nil, err
 	}
-	for rows.Next() {
-		var is store.ConversationIssue
-		if err := scanIssue(rows, &is); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store: unable to read issues: %w", err)
-		}
-		an.Issues = append(an.Issues, is)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to read issues: %w", err)
-	}
-	rows, err = rtx.QueryContext(ctx, `SELECT id, created_at, updated_at FROM conversation_clusters WHERE organization_id = ? ORDER BY id`, orgID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read clusters: %w", err)
-	}
-	for rows.Next() {
-		var r store.ClusterRecord
+	if an.Clusters, err = queryAll(ctx, rtx, "clusters", `SELECT id, created_at, updated_at FROM conversation_clusters
+		WHERE organization_id = ? ORDER BY id`, []any{orgID}, value(func(sc scanner, r *store.ClusterRecord) error {
 		var created, updated string
-		if err := rows.Scan(&r.ID, &created, &updated); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store: unable to read clusters: %w", err)
-		}
+		err := sc.Scan(&r.ID, &created, &updated)
 		r.CreatedAt, r.UpdatedAt = parseTime(created), parseTime(updated)
-		an.Clusters = append(an.Clusters, r)
+		return err
+	})); err != nil {
+		return nil, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to read clusters: %w", err)
-	}
-	rows, err = rtx.QueryContext(ctx, `SELECT `+conversationColumns+` FROM conversations c
-		WHERE c.organization_id = ? AND c.pending = 1 ORDER BY c.source, c.id`, orgID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read pending conversations: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var c store.Conversation
-		if err := scanConversation(rows, &c); err != nil {
-			return nil, fmt.Errorf("store: unable to read pending conversations: %w", err)
-		}
-		an.Pending = append(an.Pending, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to read pending conversations: %w", err)
+	if an.Pending, err = queryAll(ctx, rtx, "pending conversations", `SELECT `+conversationColumns+` FROM conversations c
+		WHERE c.organization_id = ? AND c.pending = 1 ORDER BY c.source, c.id`, []any{orgID}, value(scanConversation)); err != nil {
+		return nil, err
 	}
 	return an, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/quire-docs/quire/store"
@@ -88,12 +87,12 @@ func (s *Store) IngestConversation(ctx context.Context, orgID string, in store.C
 const conversationColumns = `c.source, c.id, c.subject, c.parts, c.url, c.attributes, c.metadata_created_at,
 	c.created_at, c.ingested_at, c.processed_at, c.revision, c.pending`
 
-func scanConversation(sc interface{ Scan(...any) error }, c *store.Conversation, extra ...any) error {
+func scanConversation(sc scanner, c *store.Conversation) error {
 	var subject, url, metaCreated, processed sql.NullString
 	var parts, attrs, created, ingested string
 	var pending int
-	if err := sc.Scan(append([]any{&c.Source, &c.ID, &subject, &parts, &url, &attrs, &metaCreated,
-		&created, &ingested, &processed, &c.Revision, &pending}, extra...)...); err != nil {
+	if err := sc.Scan(&c.Source, &c.ID, &subject, &parts, &url, &attrs, &metaCreated,
+		&created, &ingested, &processed, &c.Revision, &pending); err != nil {
 		return err
 	}
 	c.Subject, c.URL = stringPtr(subject), stringPtr(url)
@@ -123,81 +122,41 @@ func (s *Store) FindConversation(ctx context.Context, orgID, id string) (*store.
 
 // FindConversations lists conversations, newest first, of one source or all.
 func (s *Store) FindConversations(ctx context.Context, orgID string, source *string, p store.Page) (store.List[*store.Conversation], error) {
-	var out store.List[*store.Conversation]
-	cur, err := store.DecodeCursor(p.Cursor, 3)
-	if err != nil {
-		return out, err
+	q := &listQuery{cols: conversationColumns, from: `conversations c`, order: byKeys(`c.created_at`, `c.source`, `c.id`), desc: true}
+	q.and(`c.organization_id = ?`, orgID)
+	if source != nil {
+		q.and(`c.source = ?`, *source)
 	}
-	where := `c.organization_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR c.source = ?2)`
-	args := []any{orgID, nullString(source)}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversations c WHERE `+where, args...).Scan(&count); err != nil {
-		return out, fmt.Errorf("store: unable to count conversations: %w", err)
-	}
-	if cur != nil {
-		where += ` AND (c.created_at, c.source, c.id) < (?3, ?4, ?5)`
-		args = append(args, cur[0], cur[1], cur[2])
-	} else {
-		where += ` AND CAST(?3 AS TEXT) IS NULL AND CAST(?4 AS TEXT) IS NULL AND CAST(?5 AS TEXT) IS NULL`
-		args = append(args, nil, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+conversationColumns+` FROM conversations c WHERE `+where+`
-		ORDER BY c.created_at DESC, c.source DESC, c.id DESC LIMIT ?6`, args...)
-	if err != nil {
-		return out, fmt.Errorf("store: unable to list conversations: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Conversation
-	for rows.Next() {
-		var c store.Conversation
-		if err := scanConversation(rows, &c); err != nil {
-			return out, fmt.Errorf("store: unable to list conversations: %w", err)
-		}
-		items = append(items, &c)
-	}
-	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("store: unable to list conversations: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(c *store.Conversation) []string {
-		return []string{formatTime(c.CreatedAt), c.Source, c.ID}
-	}), nil
+	return findList(ctx, s.reader, q, p, "conversations", fill(scanConversation))
 }
 
 const issueColumns = `i.id, i.title, i.summary, i.source, i.conversation_id, i.cluster_id, i.created_at, i.ingested_at, i.text`
 
-func scanIssue(sc interface{ Scan(...any) error }, is *store.ConversationIssue, extra ...any) error {
+func scanIssue(sc scanner, is *store.ConversationIssue) error {
 	var created, ingested string
-	if err := sc.Scan(append([]any{&is.ID, &is.Title, &is.Summary, &is.Source, &is.Conversation, &is.Cluster,
-		&created, &ingested, &is.Text}, extra...)...); err != nil {
+	if err := sc.Scan(&is.ID, &is.Title, &is.Summary, &is.Source, &is.Conversation, &is.Cluster,
+		&created, &ingested, &is.Text); err != nil {
 		return err
 	}
 	is.CreatedAt, is.IngestedAt = parseTime(created), parseTime(ingested)
 	return nil
 }
 
-func scanIssueWithConversation(sc interface{ Scan(...any) error }) (*store.IssueWithConversation, error) {
+// scanIssueWithConversation scans an issue's columns then its conversation's: the conversation's
+// scan runs inside the issue's, with the issue's destinations first.
+func scanIssueWithConversation(sc scanner) (*store.IssueWithConversation, error) {
 	iw := &store.IssueWithConversation{Issue: &store.ConversationIssue{}, Conversation: &store.Conversation{}}
-	c := iw.Conversation
-	var subject, url, metaCreated, processed sql.NullString
-	var parts, attrs, created, ingested string
-	var pending int
-	if err := scanIssue(sc, iw.Issue, &c.Source, &c.ID, &subject, &parts, &url, &attrs, &metaCreated,
-		&created, &ingested, &processed, &c.Revision, &pending); err != nil {
-		return nil, err
-	}
-	c.Subject, c.URL = stringPtr(subject), stringPtr(url)
-	c.MetadataCreatedAt, c.ProcessedAt = parseNullTime(metaCreated), parseNullTime(processed)
-	c.CreatedAt, c.IngestedAt = parseTime(created), parseTime(ingested)
-	c.Pending = pending != 0
-	if err := json.Unmarshal([]byte(parts), &c.Parts); err != nil {
-		return nil, err
-	}
-	return iw, json.Unmarshal([]byte(attrs), &c.Attributes)
+	err := scanIssue(scanFunc(func(issue ...any) error {
+		return scanConversation(scanFirst{sc, issue}, iw.Conversation)
+	}), iw.Issue)
+	return iw, err
 }
 
-const issueJoin = ` FROM conversation_issues i JOIN conversations c
+const (
+	issueConversation = ` JOIN conversations c
 	ON c.organization_id = i.organization_id AND c.source = i.source AND c.id = i.conversation_id`
+	issueJoin = ` FROM conversation_issues i` + issueConversation
+)
 
 // FindConversationIssue returns an issue with its conversation.
 func (s *Store) FindConversationIssue(ctx context.Context, orgID, id string) (*store.IssueWithConversation, error) {
@@ -214,69 +173,37 @@ func (s *Store) FindConversationIssue(ctx context.Context, orgID, id string) (*s
 
 // FindConversationIssues lists issues with their conversations, newest conversation first.
 func (s *Store) FindConversationIssues(ctx context.Context, orgID string, f store.ConversationIssueFilter, p store.Page) (store.List[*store.IssueWithConversation], error) {
-	var out store.List[*store.IssueWithConversation]
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return out, err
+	q := &listQuery{cols: issueColumns + `, ` + conversationColumns, from: `conversation_issues i`, join: issueConversation,
+		order: byKeys(`i.created_at`, `i.id`), desc: true}
+	q.and(`i.organization_id = ?`, orgID)
+	if f.Cluster != nil {
+		q.and(`i.cluster_id = ?`, *f.Cluster)
 	}
-	where := `i.organization_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR i.cluster_id = ?2) AND (CAST(?3 AS TEXT) IS NULL OR i.conversation_id = ?3)`
-	args := []any{orgID, nullString(f.Cluster), nullString(f.Conversation)}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversation_issues i WHERE `+where, args...).Scan(&count); err != nil {
-		return out, fmt.Errorf("store: unable to count conversation issues: %w", err)
+	if f.Conversation != nil {
+		q.and(`i.conversation_id = ?`, *f.Conversation)
 	}
-	if cur != nil {
-		where += ` AND (i.created_at, i.id) < (?4, ?5)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?4 AS TEXT) IS NULL AND CAST(?5 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+issueColumns+`, `+conversationColumns+issueJoin+` WHERE `+where+`
-		ORDER BY i.created_at DESC, i.id DESC LIMIT ?6`, args...)
-	if err != nil {
-		return out, fmt.Errorf("store: unable to list conversation issues: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.IssueWithConversation
-	for rows.Next() {
-		iw, err := scanIssueWithConversation(rows)
-		if err != nil {
-			return out, fmt.Errorf("store: unable to list conversation issues: %w", err)
-		}
-		items = append(items, iw)
-	}
-	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("store: unable to list conversation issues: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(iw *store.IssueWithConversation) []string {
-		return []string{formatTime(iw.Issue.CreatedAt), iw.Issue.ID}
-	}), nil
+	return findList(ctx, s.reader, q, p, "conversation issues", scanIssueWithConversation)
 }
 
-// clusterSortKeys are the sort expressions of the cluster orders, and whether the key is an integer.
-var clusterSortKeys = map[string]struct {
-	expr    string
-	integer bool
-}{
-	"":              {"k.updated_at", false},
-	"updatedAt":     {"k.updated_at", false},
-	"issues":        {"k.issues", true},
-	"conversations": {"k.conversations", true},
+// clusterSortKeys are the sort expressions of the cluster orders, before the id.
+var clusterSortKeys = map[string]sortKey{
+	"":              {expr: "k.updated_at"},
+	"updatedAt":     {expr: "k.updated_at"},
+	"issues":        {expr: "k.issues", integer: true},
+	"conversations": {expr: "k.conversations", integer: true},
 	// quire has no tasks on clusters: every count is 0, so these order by id alone (an
 	// expression, as a bare 0 in ORDER BY would name a column).
-	"tasksTotal":   {"(k.issues * 0)", true},
-	"tasksBacklog": {"(k.issues * 0)", true},
-	"tasksStarted": {"(k.issues * 0)", true},
+	"tasksTotal":   {expr: "(k.issues * 0)", integer: true},
+	"tasksBacklog": {expr: "(k.issues * 0)", integer: true},
+	"tasksStarted": {expr: "(k.issues * 0)", integer: true},
 }
 
 const clusterColumns = `k.id, k.label, k.icon, k.summary, k.sources, k.issues, k.conversations, k.created_at, k.updated_at`
 
-func scanCluster(sc interface{ Scan(...any) error }, k *store.ConversationsCluster, extra ...any) error {
+func scanCluster(sc scanner, k *store.ConversationsCluster) error {
 	var sources, created, updated string
-	if err := sc.Scan(append([]any{&k.ID, &k.Label, &k.Icon, &k.Summary, &sources, &k.Issues, &k.Conversations,
-		&created, &updated}, extra...)...); err != nil {
+	if err := sc.Scan(&k.ID, &k.Label, &k.Icon, &k.Summary, &sources, &k.Issues, &k.Conversations,
+		&created, &updated); err != nil {
 		return err
 	}
 	k.CreatedAt, k.UpdatedAt = parseTime(created), parseTime(updated)
@@ -284,14 +211,13 @@ func scanCluster(sc interface{ Scan(...any) error }, k *store.ConversationsClust
 }
 
 // clusterStatus is the condition that a cluster holds issues of conversations re-ingested since
-// the last analysis, the organization's queue flag telling pending (queued) from analysing.
-// ?2 is the status asked for, or NULL for every cluster.
-const clusterStatus = ` AND (CAST(?2 AS TEXT) IS NULL OR EXISTS (
+// the last analysis, the organization's queue flag (the parameter: 1 pending, 0 analysing)
+// telling pending (queued) from analysing.
+const clusterStatus = `EXISTS (
 	SELECT 1 FROM conversation_issues si JOIN conversations sc
 		ON sc.organization_id = si.organization_id AND sc.source = si.source AND sc.id = si.conversation_id
 	WHERE si.organization_id = k.organization_id AND si.cluster_id = k.id AND sc.pending = 1
-		AND EXISTS (SELECT 1 FROM conversation_analysis a WHERE a.organization_id = k.organization_id
-			AND a.queued = (CASE WHEN CAST(?2 AS TEXT) = 'pending' THEN 1 ELSE 0 END))))`
+		AND EXISTS (SELECT 1 FROM conversation_analysis a WHERE a.organization_id = k.organization_id AND a.queued = ?))`
 
 // FindConversationsCluster returns a cluster.
 func (s *Store) FindConversationsCluster(ctx context.Context, orgID, id string) (*store.ConversationsCluster, error) {
@@ -318,67 +244,15 @@ func (s *Store) FindConversationsClusters(ctx context.Context, orgID string, f s
 	if f.Status != "" && f.Status != "pending" && f.Status != "analysing" {
 		return out, store.Errorf(store.EINVALID, "status: %q is not a cluster status.", f.Status)
 	}
-	cur, err := store.DecodeCursor(p.Cursor, 2)
+	q := &listQuery{cols: clusterColumns, from: `conversation_clusters k`, order: []sortKey{sk, {expr: `k.id`}}, desc: !f.Asc}
+	q.and(`k.organization_id = ?`, orgID)
+	if f.Status != "" {
+		q.and(clusterStatus, f.Status == "pending")
+	}
+	out, err := findList(ctx, s.reader, q, p, "clusters", fill(scanCluster))
 	if err != nil {
 		return out, err
 	}
-	var status any
-	if f.Status != "" {
-		status = f.Status
-	}
-	where := `k.organization_id = ?1` + clusterStatus
-	args := []any{orgID, status}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM conversation_clusters k WHERE `+where, args...).Scan(&count); err != nil {
-		return out, fmt.Errorf("store: unable to count clusters: %w", err)
-	}
-	op, dir := "<", "DESC"
-	if f.Asc {
-		op, dir = ">", "ASC"
-	}
-	if cur != nil {
-		var key any = cur[0]
-		if sk.integer {
-			n, err := strconv.ParseInt(cur[0], 10, 64)
-			if err != nil {
-				return out, store.Errorf(store.EINVALID, "page: not a page cursor this list answered.")
-			}
-			key = n
-		}
-		where += ` AND (` + sk.expr + `, k.id) ` + op + ` (?3, ?4)`
-		args = append(args, key, cur[1])
-	} else {
-		where += ` AND CAST(?3 AS TEXT) IS NULL AND CAST(?4 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+clusterColumns+`, `+sk.expr+` FROM conversation_clusters k WHERE `+where+`
-		ORDER BY `+sk.expr+` `+dir+`, k.id `+dir+` LIMIT ?5`, args...)
-	if err != nil {
-		return out, fmt.Errorf("store: unable to list clusters: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.ConversationsCluster
-	keys := map[*store.ConversationsCluster]string{}
-	for rows.Next() {
-		var k store.ConversationsCluster
-		var key any
-		if err := scanCluster(rows, &k, &key); err != nil {
-			return out, fmt.Errorf("store: unable to list clusters: %w", err)
-		}
-		switch v := key.(type) {
-		case []byte:
-			keys[&k] = string(v)
-		default:
-			keys[&k] = fmt.Sprint(v)
-		}
-		items = append(items, &k)
-	}
-	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("store: unable to list clusters: %w", err)
-	}
-	rows.Close()
-	out = store.FinishPage(items, p.Size(), count, func(k *store.ConversationsCluster) []string { return []string{keys[k], k.ID} })
 	return out, s.fillPulses(ctx, orgID, out.Items)
 }
 
@@ -395,23 +269,16 @@ func (s *Store) fillPulses(ctx context.Context, orgID string, items []*store.Con
 		ids[i] = k.ID
 		byID[k.ID] = k
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT cluster_id, created_at FROM conversation_issues
-		WHERE organization_id = ? AND cluster_id IN (SELECT value FROM json_each(?)) AND created_at >= ?`,
-		orgID, jsonStrings(ids), formatTime(store.PulseStart(now)))
-	if err != nil {
-		return fmt.Errorf("store: unable to read weekly pulses: %w", err)
-	}
-	defer rows.Close()
 	times := map[string][]time.Time{}
-	for rows.Next() {
-		var id, created string
-		if err := rows.Scan(&id, &created); err != nil {
-			return fmt.Errorf("store: unable to read weekly pulses: %w", err)
-		}
-		times[id] = append(times[id], parseTime(created))
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to read weekly pulses: %w", err)
+	if err := queryEach(ctx, s.reader, "weekly pulses", `SELECT cluster_id, created_at FROM conversation_issues
+		WHERE organization_id = ? AND cluster_id IN (SELECT value FROM json_each(?)) AND created_at >= ?`,
+		[]any{orgID, jsonStrings(ids), formatTime(store.PulseStart(now))}, func(sc scanner) error {
+			var id, created string
+			err := sc.Scan(&id, &created)
+			times[id] = append(times[id], parseTime(created))
+			return err
+		}); err != nil {
+		return err
 	}
 	for id, k := range byID {
 		k.WeeklyPulse = store.WeeklyPulse(times[id], now)

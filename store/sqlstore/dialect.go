@@ -202,26 +202,44 @@ func (d *dialect) forDB(q string, args []any) (string, []any) {
 	return q, args
 }
 
+// sqlConn is what a pool and a transaction share: statements.
+type sqlConn interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// speaker runs statements on a pool or a transaction in the store's dialect. db and txConn embed
+// it before their *sql.DB or *sql.Tx (one level deeper), so its statements are the ones promoted.
+type speaker struct {
+	conn sqlConn
+	d    *dialect
+}
+
+func (x speaker) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	q, args = x.d.forDB(q, args)
+	return x.conn.ExecContext(ctx, q, args...)
+}
+
+func (x speaker) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	q, args = x.d.forDB(q, args)
+	return x.conn.QueryContext(ctx, q, args...)
+}
+
+func (x speaker) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	q, args = x.d.forDB(q, args)
+	return x.conn.QueryRowContext(ctx, q, args...)
+}
+
 // db is a connection pool that speaks the store's dialect.
 type db struct {
-	*sql.DB
-	d *dialect
+	speaker
+	pool
 }
 
-func (x *db) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	q, args = x.d.forDB(q, args)
-	return x.DB.ExecContext(ctx, q, args...)
-}
+type pool struct{ *sql.DB }
 
-func (x *db) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	q, args = x.d.forDB(q, args)
-	return x.DB.QueryContext(ctx, q, args...)
-}
-
-func (x *db) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	q, args = x.d.forDB(q, args)
-	return x.DB.QueryRowContext(ctx, q, args...)
-}
+func newDB(p *sql.DB, d *dialect) *db { return &db{speaker{p, d}, pool{p}} }
 
 // beginRead starts a read transaction that speaks the store's dialect: reads go through it, never
 // through a bare *sql.Tx, which would send SQLite's placeholders to PostgreSQL. On PostgreSQL it
@@ -235,29 +253,19 @@ func (x *db) beginRead(ctx context.Context) (*txConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txConn{Tx: tx, d: x.d}, nil
+	c := newTxConn(tx, x.d)
+	return &c, nil
 }
 
 // txConn is a transaction that speaks the store's dialect.
 type txConn struct {
-	*sql.Tx
-	d *dialect
+	speaker
+	sqlTx
 }
 
-func (x *txConn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	q, args = x.d.forDB(q, args)
-	return x.Tx.ExecContext(ctx, q, args...)
-}
+type sqlTx struct{ *sql.Tx }
 
-func (x *txConn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	q, args = x.d.forDB(q, args)
-	return x.Tx.QueryContext(ctx, q, args...)
-}
-
-func (x *txConn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	q, args = x.d.forDB(q, args)
-	return x.Tx.QueryRowContext(ctx, q, args...)
-}
+func newTxConn(tx *sql.Tx, d *dialect) txConn { return txConn{speaker{tx, d}, sqlTx{tx}} }
 
 func (x *txConn) PrepareContext(ctx context.Context, q string) (*stmt, error) {
 	var keep []int

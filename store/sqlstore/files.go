@@ -41,25 +41,19 @@ func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args
 	seen := map[string]bool{}
 	var out []*store.RevisionFile
 	for _, el := range c {
-		rows, err := q.QueryContext(ctx, `SELECT `+fileColumns+` FROM file_versions f JOIN blobs b ON b.id = f.blob_id
-			WHERE f.line_id = ? AND f.valid_from <= ? AND `+cond, append([]any{el.line, el.upto}, args...)...)
-		if err != nil {
-			return nil, fmt.Errorf("store: unable to list files: %w", err)
-		}
-		for rows.Next() {
+		if err := queryEach(ctx, q, "files", `SELECT `+fileColumns+` FROM file_versions f JOIN blobs b ON b.id = f.blob_id
+			WHERE f.line_id = ? AND f.valid_from <= ? AND `+cond, append([]any{el.line, el.upto}, args...), func(sc scanner) error {
 			f := &store.RevisionFile{}
-			if err := scanFile(rows, f); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: unable to list files: %w", err)
+			if err := scanFile(sc, f); err != nil {
+				return err
 			}
 			if !seen[f.ID] {
 				seen[f.ID] = true
 				out = append(out, f)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("store: unable to list files: %w", err)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -14,11 +14,18 @@ import (
 // externalIDsIndex is the "\n"-delimited form of external ids that LIKE '%\nid\n%' matches.
 func externalIDsIndex(ids []string) string { return "\n" + strings.Join(ids, "\n") + "\n" }
 
-func externalIDPattern(id *string) any {
-	if id == nil {
-		return nil
+// filterInstallations adds the conditions of an installation filter to a list of installations
+// (n) whose external ids are indexed in the column idx (a constant of the caller).
+func filterInstallations(q *listQuery, f store.InstallationFilter, idx string) {
+	if f.OrgIDs != nil {
+		q.and(`n.organization_id IN (SELECT value FROM json_each(?))`, jsonStrings(f.OrgIDs))
 	}
-	return likeContains("\n" + *id + "\n")
+	if f.InstallationID != nil {
+		q.and(`n.id = ?`, *f.InstallationID)
+	}
+	if f.ExternalID != nil {
+		q.and(idx+` LIKE ? ESCAPE '\'`, likeContains("\n"+*f.ExternalID+"\n"))
+	}
 }
 
 const installationColumns = `n.id, n.integration_id, i.name, n.organization_id, n.status, n.space_selection,
@@ -125,47 +132,11 @@ func (s *Store) UpdateInstallation(ctx context.Context, integrationID, id string
 
 // FindInstallations lists an integration's installations, oldest first.
 func (s *Store) FindInstallations(ctx context.Context, integrationID string, f store.InstallationFilter, p store.Page) (store.List[*store.IntegrationInstallation], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.IntegrationInstallation]{}, err
-	}
-	orgs, all := jsonStrings(f.OrgIDs), allOrgs(f.OrgIDs)
-	ext := externalIDPattern(f.ExternalID)
-	inst := nullString(f.InstallationID)
-	where := `n.integration_id = ? AND (? = 1 OR n.organization_id IN (SELECT value FROM json_each(?)))
-		AND (CAST(? AS TEXT) IS NULL OR n.id = ?) AND (CAST(? AS TEXT) IS NULL OR n.external_ids_idx LIKE ? ESCAPE '\')`
-	args := []any{integrationID, all, orgs, inst, inst, ext, ext}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM integration_installations n WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to count installations: %w", err)
-	}
-	var afterTime, afterID any
-	if cur != nil {
-		afterTime, afterID = cur[0], cur[1]
-	}
-	args = append(args, afterTime, afterTime, afterTime, afterID, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+installationColumns+`
-		FROM integration_installations n JOIN integrations i ON i.id = n.integration_id WHERE `+where+`
-		AND (CAST(? AS TEXT) IS NULL OR n.created_at > ? OR (n.created_at = ? AND n.id > ?))
-		ORDER BY n.created_at, n.id LIMIT ?`, args...)
-	if err != nil {
-		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.IntegrationInstallation
-	for rows.Next() {
-		n, err := scanInstallation(rows)
-		if err != nil {
-			return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
-		}
-		items = append(items, n)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.IntegrationInstallation]{}, fmt.Errorf("store: unable to list installations: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(n *store.IntegrationInstallation) []string {
-		return []string{formatTime(n.CreatedAt), n.ID}
-	}), nil
+	q := &listQuery{cols: installationColumns, from: `integration_installations n`, join: ` JOIN integrations i ON i.id = n.integration_id`,
+		order: byKeys(`n.created_at`, `n.id`)}
+	q.and(`n.integration_id = ?`, integrationID)
+	filterInstallations(q, f, `n.external_ids_idx`)
+	return findList(ctx, s.reader, q, p, "installations", scanInstallation)
 }
 
 const contentInstallationColumns = `c.installation_id, i.name, n.organization_id, c.kind, c.target_id, c.status,
@@ -237,48 +208,14 @@ func (s *Store) InstallOnContent(ctx context.Context, installationID, kind, targ
 
 // FindContentInstallations lists an integration's space or site installations, oldest first.
 func (s *Store) FindContentInstallations(ctx context.Context, integrationID, kind string, f store.InstallationFilter, p store.Page) (store.List[*store.ContentInstallation], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 3)
-	if err != nil {
-		return store.List[*store.ContentInstallation]{}, err
-	}
-	orgs, all := jsonStrings(f.OrgIDs), allOrgs(f.OrgIDs)
-	ext := externalIDPattern(f.ExternalID)
-	inst := nullString(f.InstallationID)
-	where := `n.integration_id = ? AND c.kind = ? AND (? = 1 OR n.organization_id IN (SELECT value FROM json_each(?)))
-		AND (CAST(? AS TEXT) IS NULL OR n.id = ?) AND (CAST(? AS TEXT) IS NULL OR c.external_ids_idx LIKE ? ESCAPE '\')`
-	from := ` FROM integration_content_installations c JOIN integration_installations n ON n.id = c.installation_id
-		JOIN integrations i ON i.id = n.integration_id WHERE `
-	args := []any{integrationID, kind, all, orgs, inst, inst, ext, ext}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*)`+from+where, args...).Scan(&count); err != nil {
-		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to count content installations: %w", err)
-	}
-	var t, a, b any
-	if cur != nil {
-		t, a, b = cur[0], cur[1], cur[2]
-	}
-	args = append(args, t, t, t, a, a, b, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+contentInstallationColumns+from+where+`
-		AND (CAST(? AS TEXT) IS NULL OR c.created_at > ? OR (c.created_at = ? AND (c.installation_id > ? OR (c.installation_id = ? AND c.target_id > ?))))
-		ORDER BY c.created_at, c.installation_id, c.target_id LIMIT ?`, args...)
-	if err != nil {
-		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.ContentInstallation
-	for rows.Next() {
-		c, err := scanContentInstallation(rows)
-		if err != nil {
-			return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
-		}
-		items = append(items, c)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.ContentInstallation]{}, fmt.Errorf("store: unable to list content installations: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(c *store.ContentInstallation) []string {
-		return []string{formatTime(c.CreatedAt), c.InstallationID, c.TargetID}
-	}), nil
+	q := &listQuery{cols: contentInstallationColumns,
+		from:  `integration_content_installations c JOIN integration_installations n ON n.id = c.installation_id`,
+		join:  ` JOIN integrations i ON i.id = n.integration_id`,
+		order: byKeys(`c.created_at`, `c.installation_id`, `c.target_id`)}
+	q.and(`n.integration_id = ?`, integrationID)
+	q.and(`c.kind = ?`, kind)
+	filterInstallations(q, f, `c.external_ids_idx`)
+	return findList(ctx, s.reader, q, p, "content installations", scanContentInstallation)
 }
 
 // allOrgs is 1 when an installation filter keeps every organization (OrgIDs nil), else 0: an

@@ -109,40 +109,9 @@ func (s *Store) FindEventByID(ctx context.Context, id string) (*store.Integratio
 
 // FindIntegrationEvents lists an integration's events, newest first.
 func (s *Store) FindIntegrationEvents(ctx context.Context, integrationID string, p store.Page) (store.List[*store.IntegrationEvent], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.IntegrationEvent]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM integration_events WHERE integration_id = ?`,
-		integrationID).Scan(&count); err != nil {
-		return store.List[*store.IntegrationEvent]{}, fmt.Errorf("store: unable to count events: %w", err)
-	}
-	var t, id any
-	if cur != nil {
-		t, id = cur[0], cur[1]
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+eventColumns+` FROM integration_events e
-		WHERE e.integration_id = ? AND (CAST(? AS TEXT) IS NULL OR e.created_at < ? OR (e.created_at = ? AND e.id < ?))
-		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`, integrationID, t, t, t, id, p.Size()+1)
-	if err != nil {
-		return store.List[*store.IntegrationEvent]{}, fmt.Errorf("store: unable to list events: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.IntegrationEvent
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return store.List[*store.IntegrationEvent]{}, fmt.Errorf("store: unable to list events: %w", err)
-		}
-		items = append(items, e)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.IntegrationEvent]{}, fmt.Errorf("store: unable to list events: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(e *store.IntegrationEvent) []string {
-		return []string{formatTime(e.CreatedAt), e.ID}
-	}), nil
+	q := &listQuery{cols: eventColumns, from: `integration_events e`, order: byKeys(`e.created_at`, `e.id`), desc: true}
+	q.and(`e.integration_id = ?`, integrationID)
+	return findList(ctx, s.reader, q, p, "events", scanEvent)
 }
 
 func (s *Store) appendEventLog(ctx context.Context, id, status string, log store.IntegrationEventLog, attempt int) error {
@@ -230,22 +199,21 @@ func (s *Store) FindInstallationGrant(ctx context.Context, installationID string
 	if err := json.Unmarshal([]byte(scopes), &g.Scopes); err != nil {
 		return nil, fmt.Errorf("store: installation grant scopes: %w", err)
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT kind, target_id FROM integration_content_installations
-		WHERE installation_id = ?`, installationID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find installation grant: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = queryEach(ctx, s.reader, "installation grant", `SELECT kind, target_id FROM integration_content_installations
+		WHERE installation_id = ?`, []any{installationID}, func(sc scanner) error {
 		var kind, id string
-		if err := rows.Scan(&kind, &id); err != nil {
-			return nil, fmt.Errorf("store: unable to find installation grant: %w", err)
+		if err := sc.Scan(&kind, &id); err != nil {
+			return err
 		}
 		if kind == store.InstallOnSite {
 			g.SiteIDs = append(g.SiteIDs, id)
 		} else {
 			g.SpaceIDs = append(g.SpaceIDs, id)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return g, rows.Err()
+	return g, nil
 }

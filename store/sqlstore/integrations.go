@@ -129,73 +129,37 @@ func (s *Store) FindIntegrationByName(ctx context.Context, name string) (*store.
 
 // FindIntegrations lists integrations by name.
 func (s *Store) FindIntegrations(ctx context.Context, f store.IntegrationFilter, p store.Page) (store.List[*store.Integration], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 1)
-	if err != nil {
-		return store.List[*store.Integration]{}, err
-	}
-	var search, category, domain, scope, target, blocks, sources any
+	q := &listQuery{cols: integrationColumns, from: `integrations i`, order: byKeys(`i.name`)}
+	q.and(`(i.visibility = 'public' OR i.organization_id IN (SELECT value FROM json_each(?)))`, jsonStrings(f.MemberOf))
 	if f.Search != nil {
-		search = likeContains(strings.ToLower(*f.Search))
+		search := likeContains(strings.ToLower(*f.Search))
+		q.and(`(lower(i.name) LIKE ? ESCAPE '\' OR lower(i.title) LIKE ? ESCAPE '\' OR lower(i.description) LIKE ? ESCAPE '\')`,
+			search, search, search)
 	}
+	// The lists of an integration are indexed as ",a,b,": a pattern holding the commas matches
+	// one whole element.
 	if f.Category != nil {
-		category = likeContains("," + *f.Category + ",")
+		q.and(`i.categories_idx LIKE ? ESCAPE '\'`, likeContains(","+*f.Category+","))
 	}
 	if f.BlockDomain != nil {
-		domain = likeContains("," + strings.ToLower(*f.BlockDomain) + ",")
-	}
-	if f.Scope != nil {
-		scope = likeContains("," + *f.Scope + ",")
-	}
-	if f.Target != nil {
-		target = *f.Target
+		q.and(`i.block_domains_idx LIKE ? ESCAPE '\'`, likeContains(","+strings.ToLower(*f.BlockDomain)+","))
 	}
 	if f.HasBlocks != nil {
-		blocks = *f.HasBlocks
+		q.and(`i.has_blocks = ?`, *f.HasBlocks)
 	}
 	if f.HasContentSources != nil {
-		sources = *f.HasContentSources
+		q.and(`i.has_content_sources = ?`, *f.HasContentSources)
 	}
-	// One statement whatever the filters, so it is prepared once (plain placeholders, each
-	// argument given as often as it is used).
-	where := `(i.visibility = 'public' OR i.organization_id IN (SELECT value FROM json_each(?)))
-		AND (CAST(? AS TEXT) IS NULL OR lower(i.name) LIKE ? ESCAPE '\' OR lower(i.title) LIKE ? ESCAPE '\' OR lower(i.description) LIKE ? ESCAPE '\')
-		AND (CAST(? AS TEXT) IS NULL OR i.categories_idx LIKE ? ESCAPE '\')
-		AND (CAST(? AS TEXT) IS NULL OR i.block_domains_idx LIKE ? ESCAPE '\')
-		AND (CAST(? AS INTEGER) IS NULL OR i.has_blocks = ?)
-		AND (CAST(? AS INTEGER) IS NULL OR i.has_content_sources = ?)
-		AND (CAST(? AS TEXT) IS NULL OR i.organization_id = ?)
-		AND (CAST(? AS TEXT) IS NULL OR i.scopes_idx LIKE ? ESCAPE '\')
-		AND (CAST(? AS TEXT) IS NULL OR i.target = ? OR i.target = 'all')`
-	owner := nullString(f.Owner)
-	args := []any{jsonStrings(f.MemberOf), search, search, search, search, category, category, domain, domain,
-		blocks, blocks, sources, sources, owner, owner, scope, scope, target, target}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM integrations i WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.Integration]{}, fmt.Errorf("store: unable to count integrations: %w", err)
+	if f.Owner != nil {
+		q.and(`i.organization_id = ?`, *f.Owner)
 	}
-	var after any
-	if cur != nil {
-		after = cur[0]
+	if f.Scope != nil {
+		q.and(`i.scopes_idx LIKE ? ESCAPE '\'`, likeContains(","+*f.Scope+","))
 	}
-	args = append(args, after, after, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+integrationColumns+` FROM integrations i WHERE `+where+`
-		AND (CAST(? AS TEXT) IS NULL OR i.name > ?) ORDER BY i.name LIMIT ?`, args...)
-	if err != nil {
-		return store.List[*store.Integration]{}, fmt.Errorf("store: unable to list integrations: %w", err)
+	if f.Target != nil {
+		q.and(`(i.target = ? OR i.target = 'all')`, *f.Target)
 	}
-	defer rows.Close()
-	var items []*store.Integration
-	for rows.Next() {
-		in, err := scanIntegration(rows)
-		if err != nil {
-			return store.List[*store.Integration]{}, fmt.Errorf("store: unable to list integrations: %w", err)
-		}
-		items = append(items, in)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Integration]{}, fmt.Errorf("store: unable to list integrations: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(in *store.Integration) []string { return []string{in.Name} }), nil
+	return findList(ctx, s.reader, q, p, "integrations", scanIntegration)
 }
 
 // FindIntegrationAsset returns an image of an integration.

@@ -57,24 +57,17 @@ func (s *Store) DueJobs(ctx context.Context, limit int) ([]store.Job, error) {
 		if tx.d.postgres {
 			q += ` FOR UPDATE SKIP LOCKED`
 		}
-		rows, err := tx.QueryContext(ctx, q, formatTime(tx.now), limit)
-		if err != nil {
-			return fmt.Errorf("store: unable to find due jobs: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		var err error
+		out, err = queryAll(ctx, tx, "due jobs", q, []any{formatTime(tx.now), limit}, func(sc scanner) (store.Job, error) {
 			var j store.Job
 			var runAt string
-			if err := rows.Scan(&j.ID, &j.Kind, &j.Payload, &runAt, &j.Attempts); err != nil {
-				return fmt.Errorf("store: unable to find due jobs: %w", err)
-			}
+			err := sc.Scan(&j.ID, &j.Kind, &j.Payload, &runAt, &j.Attempts)
 			j.RunAt = parseTime(runAt)
-			out = append(out, j)
+			return j, err
+		})
+		if err != nil {
+			return err
 		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("store: unable to find due jobs: %w", err)
-		}
-		rows.Close()
 		for _, j := range out {
 			if _, err := tx.ExecContext(ctx, `UPDATE jobs SET run_at = ?, updated_at = ? WHERE id = ?`,
 				formatTime(tx.now.Add(jobLease)), formatTime(tx.now), j.ID); err != nil {

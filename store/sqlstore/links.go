@@ -78,26 +78,18 @@ func revisionLinks(ctx context.Context, q querier, revisionID string) ([]store.L
 	}
 	var links []store.Link
 	for _, el := range v.c {
-		rows, err := q.QueryContext(ctx, `SELECT p.id, p.page_id, l.kind, l.target FROM page_versions p
+		if err := queryEach(ctx, q, "links", `SELECT p.id, p.page_id, l.kind, l.target FROM page_versions p
 			JOIN page_links l ON l.version_id = p.id
-			WHERE p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, el.line, el.upto, el.upto)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
-		}
-		for rows.Next() {
+			WHERE p.line_id = ? AND p.valid_to > ? AND p.valid_from <= ?`, []any{el.line, el.upto, el.upto}, func(sc scanner) error {
 			var version int64
 			var l store.Link
-			if err := rows.Scan(&version, &l.PageID, &l.Kind, &l.Target); err != nil {
-				rows.Close()
-				return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
-			}
-			if versions[version] {
+			err := sc.Scan(&version, &l.PageID, &l.Kind, &l.Target)
+			if err == nil && versions[version] {
 				links = append(links, l)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, nil, fmt.Errorf("store: unable to read links: %w", err)
+			return err
+		}); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	files, err := revisionFiles(ctx, q, revisionID, "1 = 1")
@@ -213,26 +205,18 @@ func (s *Store) FindBacklinks(ctx context.Context, revisionID, kind, target stri
 	if err != nil {
 		return store.List[string]{}, err
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT p.id, p.page_id FROM page_links l JOIN page_versions p ON p.id = l.version_id
-		WHERE l.kind = ? AND l.target = ?`, kind, target)
-	if err != nil {
-		return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
-	}
 	candidates := map[int64]string{}
 	var ids []string
-	for rows.Next() {
+	if err := queryEach(ctx, s.reader, "backlinks", `SELECT p.id, p.page_id FROM page_links l JOIN page_versions p ON p.id = l.version_id
+		WHERE l.kind = ? AND l.target = ?`, []any{kind, target}, func(sc scanner) error {
 		var version int64
 		var id string
-		if err := rows.Scan(&version, &id); err != nil {
-			rows.Close()
-			return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
-		}
+		err := sc.Scan(&version, &id)
 		candidates[version] = id
 		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return store.List[string]{}, fmt.Errorf("store: unable to list backlinks: %w", err)
+		return err
+	}); err != nil {
+		return store.List[string]{}, err
 	}
 	held, err := v.Pages(ids, false)
 	if err != nil {

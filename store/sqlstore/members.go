@@ -9,7 +9,8 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// memberColumns: the first argument bound is the organization id, for the spaces count.
+// memberColumns read a member with its user (u) and the counts of the organization's spaces and
+// of the teams the member is in.
 const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
 	CASE WHEN m.role IS NULL THEN 0 ELSE
 		(SELECT count(*) FROM spaces s WHERE s.organization_id = m.organization_id AND s.deleted_at IS NULL) END,
@@ -64,66 +65,24 @@ func (s *Store) FindMemberRole(ctx context.Context, orgID, userID string) (store
 
 // FindMembers lists an organization's members.
 func (s *Store) FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Member]{}, err
-	}
-	where := `m.organization_id = ?`
-	args := []any{orgID}
+	q := &listQuery{cols: memberColumns, from: `members m JOIN users u ON u.id = m.user_id`,
+		order: byKeys(`m.joined_at`, `m.user_id`), desc: !f.Asc}
+	q.and(`m.organization_id = ?`, orgID)
 	if f.Role != nil {
 		if *f.Role == "guest" {
-			where += ` AND m.role IS NULL`
+			q.and(`m.role IS NULL`)
 		} else {
-			where += ` AND m.role = ?`
-			args = append(args, *f.Role)
+			q.and(`m.role = ?`, *f.Role)
 		}
 	}
 	if f.Search != "" {
-		where += ` AND (u.display_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
-		args = append(args, likeContains(f.Search), likeContains(f.Search))
+		q.and(`(u.display_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`, likeContains(f.Search), likeContains(f.Search))
 	}
-	sortCol := "m.joined_at"
 	if f.ByLastSeen {
-		sortCol = "m.last_seen_at"
-		where += ` AND m.last_seen_at IS NOT NULL`
+		q.order = byKeys(`m.last_seen_at`, `m.user_id`)
+		q.and(`m.last_seen_at IS NOT NULL`)
 	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM members m JOIN users u ON u.id = m.user_id WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.Member]{}, fmt.Errorf("store: unable to count members: %w", err)
-	}
-	cmp, dir := "<", "DESC"
-	if f.Asc {
-		cmp, dir = ">", "ASC"
-	}
-	if cur != nil {
-		where += ` AND (` + sortCol + `, m.user_id) ` + cmp + ` (?, ?)`
-		args = append(args, cur[0], cur[1])
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+memberColumns+`
-		FROM members m JOIN users u ON u.id = m.user_id
-		WHERE `+where+` ORDER BY `+sortCol+` `+dir+`, m.user_id `+dir+` LIMIT ?`, args...)
-	if err != nil {
-		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Member
-	for rows.Next() {
-		var m store.Member
-		if err := scanMember(rows, &m); err != nil {
-			return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
-		}
-		items = append(items, &m)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Member]{}, fmt.Errorf("store: unable to list members: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(m *store.Member) []string {
-		if f.ByLastSeen {
-			return []string{formatTime(*m.LastSeenAt), m.User.ID}
-		}
-		return []string{formatTime(m.JoinedAt), m.User.ID}
-	}), nil
+	return findList(ctx, s.reader, q, p, "members", fill(scanMember))
 }
 
 // checkNotLastAdmin refuses a change that would leave an organization without an admin.

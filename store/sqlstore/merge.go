@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -21,22 +20,12 @@ func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, 
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := q.QueryContext(ctx, `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			var md string
-			if err := rows.Scan(&id, &md); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: unable to load bodies: %w", err)
-			}
-			out[id] = md
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("store: unable to load bodies: %w", err)
+		if err := queryInto(ctx, q, "bodies", `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args, out,
+			func(sc scanner) (id int64, md string, err error) {
+				err = sc.Scan(&id, &md)
+				return
+			}); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

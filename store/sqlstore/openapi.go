@@ -144,36 +144,9 @@ func (s *Store) PutOpenAPISpec(ctx context.Context, orgID, slug string, src stor
 
 // FindOpenAPISpecs lists an organization's specifications by slug.
 func (s *Store) FindOpenAPISpecs(ctx context.Context, orgID string, p store.Page) (store.List[*store.OpenAPISpec], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 1)
-	if err != nil {
-		return store.List[*store.OpenAPISpec]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM openapi_specs WHERE organization_id = ?`, orgID).Scan(&count); err != nil {
-		return store.List[*store.OpenAPISpec]{}, fmt.Errorf("store: unable to count OpenAPI specifications: %w", err)
-	}
-	var after any
-	if cur != nil {
-		after = cur[0]
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+openAPISpecColumns+` FROM openapi_specs s
-		WHERE s.organization_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR s.slug > CAST(?2 AS TEXT)) ORDER BY s.slug LIMIT ?3`, orgID, after, p.Size()+1)
-	if err != nil {
-		return store.List[*store.OpenAPISpec]{}, fmt.Errorf("store: unable to list OpenAPI specifications: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.OpenAPISpec
-	for rows.Next() {
-		sp, err := scanOpenAPISpec(rows)
-		if err != nil {
-			return store.List[*store.OpenAPISpec]{}, fmt.Errorf("store: unable to list OpenAPI specifications: %w", err)
-		}
-		items = append(items, sp)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.OpenAPISpec]{}, fmt.Errorf("store: unable to list OpenAPI specifications: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(sp *store.OpenAPISpec) []string { return []string{sp.Slug} }), nil
+	q := &listQuery{cols: openAPISpecColumns, from: `openapi_specs s`, order: byKeys(`s.slug`)}
+	q.and(`s.organization_id = ?`, orgID)
+	return findList(ctx, s.reader, q, p, "OpenAPI specifications", scanOpenAPISpec)
 }
 
 // UpdateOpenAPISpecVisibility sets who can read a specification's documents.
@@ -222,39 +195,9 @@ func scanOpenAPIVersion(sc interface{ Scan(...any) error }, v *store.OpenAPISpec
 
 // FindOpenAPISpecVersions lists a specification's versions, newest first.
 func (s *Store) FindOpenAPISpecVersions(ctx context.Context, specID string, p store.Page) (store.List[*store.OpenAPISpecVersion], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.OpenAPISpecVersion]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM openapi_spec_versions WHERE spec_id = ?`, specID).Scan(&count); err != nil {
-		return store.List[*store.OpenAPISpecVersion]{}, fmt.Errorf("store: unable to count OpenAPI versions: %w", err)
-	}
-	var afterTime, afterID any
-	if cur != nil {
-		afterTime, afterID = cur[0], cur[1]
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+openAPIVersionColumns+` FROM openapi_spec_versions v
-		WHERE v.spec_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR (v.created_at, v.id) < (CAST(?2 AS TEXT), CAST(?3 AS TEXT)))
-		ORDER BY v.created_at DESC, v.id DESC LIMIT ?4`, specID, afterTime, afterID, p.Size()+1)
-	if err != nil {
-		return store.List[*store.OpenAPISpecVersion]{}, fmt.Errorf("store: unable to list OpenAPI versions: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.OpenAPISpecVersion
-	for rows.Next() {
-		var v store.OpenAPISpecVersion
-		if err := scanOpenAPIVersion(rows, &v); err != nil {
-			return store.List[*store.OpenAPISpecVersion]{}, fmt.Errorf("store: unable to list OpenAPI versions: %w", err)
-		}
-		items = append(items, &v)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.OpenAPISpecVersion]{}, fmt.Errorf("store: unable to list OpenAPI versions: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(v *store.OpenAPISpecVersion) []string {
-		return []string{formatTime(v.CreatedAt), v.ID}
-	}), nil
+	q := &listQuery{cols: openAPIVersionColumns, from: `openapi_spec_versions v`, order: byKeys(`v.created_at`, `v.id`), desc: true}
+	q.and(`v.spec_id = ?`, specID)
+	return findList(ctx, s.reader, q, p, "OpenAPI versions", fill(func(sc scanner, v *store.OpenAPISpecVersion) error { return scanOpenAPIVersion(sc, v) }))
 }
 
 // FindOpenAPISpecVersion returns a version of a specification.
@@ -375,23 +318,11 @@ func (s *Store) QueueOpenAPIRefresh(ctx context.Context, processedBefore time.Ti
 	n := 0
 	err := s.write(ctx, func(tx *Tx) error {
 		n = 0
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM openapi_specs WHERE source_url IS NOT NULL
-			AND processing_state = 'complete' AND (last_processed_at IS NULL OR last_processed_at < ?) ORDER BY id`, formatTime(processedBefore))
+		ids, err := queryAll(ctx, tx, "OpenAPI specifications to refresh", `SELECT id FROM openapi_specs WHERE source_url IS NOT NULL
+			AND processing_state = 'complete' AND (last_processed_at IS NULL OR last_processed_at < ?) ORDER BY id`,
+			[]any{formatTime(processedBefore)}, scanString)
 		if err != nil {
-			return fmt.Errorf("store: unable to find OpenAPI specifications to refresh: %w", err)
-		}
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return fmt.Errorf("store: unable to find OpenAPI specifications to refresh: %w", err)
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("store: unable to find OpenAPI specifications to refresh: %w", err)
+			return err
 		}
 		for _, id := range ids {
 			if err := queueOpenAPIProcessing(ctx, tx, id); err != nil {
@@ -416,20 +347,12 @@ func addOpenAPISpecs(ctx context.Context, q querier, revisionID string, links []
 	if len(slugs) == 0 {
 		return nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT o.slug FROM openapi_specs o
+	found, err := queryAll(ctx, q, "OpenAPI specifications", `SELECT o.slug FROM openapi_specs o
 		JOIN spaces s ON s.organization_id = o.organization_id
 		JOIN revisions r ON r.space_id = s.id
-		WHERE r.id = ? AND o.slug IN (SELECT value FROM json_each(?))`, revisionID, jsonStrings(slugs))
-	if err != nil {
-		return fmt.Errorf("store: unable to read OpenAPI specifications: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var slug string
-		if err := rows.Scan(&slug); err != nil {
-			return fmt.Errorf("store: unable to read OpenAPI specifications: %w", err)
-		}
+		WHERE r.id = ? AND o.slug IN (SELECT value FROM json_each(?))`, []any{revisionID, jsonStrings(slugs)}, scanString)
+	for _, slug := range found {
 		files[store.OpenAPILinkKey(slug)] = true
 	}
-	return rows.Err()
+	return err
 }

@@ -102,67 +102,27 @@ func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*store.Org
 
 // FindOrganizationsForUser lists the organizations a user is a member of, oldest first.
 func (s *Store) FindOrganizationsForUser(ctx context.Context, userID string, p store.Page) (store.List[*store.Organization], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Organization]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE user_id = ?`, userID).Scan(&count); err != nil {
-		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to count organizations: %w", err)
-	}
-	args := []any{userID}
-	where := ""
-	if cur != nil {
-		where = ` AND (o.created_at, o.id) > (?, ?)`
-		args = append(args, cur[0], cur[1])
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+orgColumns+orgCallerColumns+`
-		FROM members m JOIN organizations o ON o.id = m.organization_id
-		WHERE m.user_id = ?`+where+`
-		ORDER BY o.created_at, o.id LIMIT ?`, args...)
-	if err != nil {
-		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Organization
-	for rows.Next() {
-		var o store.Organization
-		if err := scanOrg(rows, &o, true); err != nil {
-			return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
-		}
-		items = append(items, &o)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Organization]{}, fmt.Errorf("store: unable to list organizations: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(o *store.Organization) []string {
-		return []string{formatTime(o.CreatedAt), o.ID}
-	}), nil
+	q := &listQuery{cols: orgColumns + orgCallerColumns, from: `members m`, join: ` JOIN organizations o ON o.id = m.organization_id`,
+		order: byKeys(`o.created_at`, `o.id`)}
+	q.and(`m.user_id = ?`, userID)
+	return findList(ctx, s.reader, q, p, "organizations", scanOrgWithCaller)
 }
 
 // FindOrganizationsByEmailDomain lists the organizations that allow members of an email domain,
 // each with the user's membership where there is one.
 func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain, userID string) ([]*store.Organization, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+orgColumns+orgCallerColumns+`
+	return queryAll(ctx, s.reader, "organizations by domain", `SELECT `+orgColumns+orgCallerColumns+`
 		FROM organization_email_domains d
 		JOIN organizations o ON o.id = d.organization_id
 		LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
 		WHERE d.domain = ?
-		ORDER BY o.created_at, o.id LIMIT 1000`, userID, strings.ToLower(domain))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find organizations by domain: %w", err)
-	}
-	defer rows.Close()
-	items := []*store.Organization{}
-	for rows.Next() {
-		var o store.Organization
-		if err := scanOrg(rows, &o, true); err != nil {
-			return nil, fmt.Errorf("store: unable to find organizations by domain: %w", err)
-		}
-		items = append(items, &o)
-	}
-	return items, rows.Err()
+		ORDER BY o.created_at, o.id LIMIT 1000`, []any{userID, strings.ToLower(domain)}, scanOrgWithCaller)
+}
+
+// scanOrgWithCaller scans an organization read with orgCallerColumns.
+func scanOrgWithCaller(sc scanner) (*store.Organization, error) {
+	o := &store.Organization{}
+	return o, scanOrg(sc, o, true)
 }
 
 // UpdateOrganization applies an update and returns the organization as the caller sees it.

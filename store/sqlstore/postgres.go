@@ -33,7 +33,7 @@ func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("store: unable to reach PostgreSQL at %s: %s", pgHost(dsn), rootCause(err))
 	}
 	d := &dialect{postgres: true}
-	p := &db{DB: pool, d: d}
+	p := newDB(pool, d)
 	s := &Store{writer: p, reader: p, d: d, Clock: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()

@@ -12,24 +12,13 @@ import (
 // line another space's line forked from (a duplicate) stays as long as that fork does: it is
 // removed by the purge that removes the last space reading it.
 func purgeContent(ctx context.Context, tx *Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM lines WHERE space_id NOT IN (SELECT id FROM spaces)`)
+	ids, err := queryAll(ctx, tx, "the lines to purge", `SELECT id FROM lines WHERE space_id NOT IN (SELECT id FROM spaces)`, nil, scanInt64)
 	if err != nil {
-		return fmt.Errorf("store: unable to purge content: %w", err)
+		return err
 	}
-	dead := map[int64]bool{}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: unable to purge content: %w", err)
-		}
+	dead := make(map[int64]bool, len(ids))
+	for _, id := range ids {
 		dead[id] = true
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: unable to purge content: %w", err)
 	}
 	needed := map[int64]bool{}
 	var isNeeded func(id int64) (bool, error)
@@ -38,20 +27,10 @@ func purgeContent(ctx context.Context, tx *Tx) error {
 			return v, nil
 		}
 		needed[id] = false
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM lines WHERE parent_id = ?`, id)
+		kids, err := queryAll(ctx, tx, "forks", `SELECT id FROM lines WHERE parent_id = ?`, []any{id}, scanInt64)
 		if err != nil {
 			return false, err
 		}
-		var kids []int64
-		for rows.Next() {
-			var k int64
-			if err := rows.Scan(&k); err != nil {
-				rows.Close()
-				return false, err
-			}
-			kids = append(kids, k)
-		}
-		rows.Close()
 		for _, k := range kids {
 			n := !dead[k]
 			if !n {
@@ -64,13 +43,13 @@ func purgeContent(ctx context.Context, tx *Tx) error {
 				return true, nil
 			}
 		}
-		return false, rows.Err()
+		return false, nil
 	}
 	var drop []any
 	for _, id := range ids {
 		n, err := isNeeded(id)
 		if err != nil {
-			return fmt.Errorf("store: unable to purge content: %w", err)
+			return err
 		}
 		if !n {
 			drop = append(drop, id)
@@ -90,29 +69,18 @@ func purgeContent(ctx context.Context, tx *Tx) error {
 // dropLines deletes lines and their rows, then the bodies and blobs only they used.
 func dropLines(ctx context.Context, tx *Tx, lines []any) error {
 	in := `(` + placeholders(len(lines)) + `)`
-	collect := func(query string) ([]any, error) {
-		rows, err := tx.QueryContext(ctx, query, lines...)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []any
-		for rows.Next() {
-			var id sql.NullInt64
-			if err := rows.Scan(&id); err != nil {
-				return nil, err
-			}
-			out = append(out, id.Int64)
-		}
-		return out, rows.Err()
+	ids := func(sc scanner) (any, error) {
+		var id sql.NullInt64
+		err := sc.Scan(&id)
+		return id.Int64, err
 	}
-	bodies, err := collect(`SELECT DISTINCT body_id FROM page_versions WHERE line_id IN ` + in)
+	bodies, err := queryAll(ctx, tx, "the bodies to purge", `SELECT DISTINCT body_id FROM page_versions WHERE line_id IN `+in, lines, ids)
 	if err != nil {
-		return fmt.Errorf("store: unable to purge content: %w", err)
+		return err
 	}
-	blobs, err := collect(`SELECT DISTINCT blob_id FROM file_versions WHERE line_id IN ` + in)
+	blobs, err := queryAll(ctx, tx, "the blobs to purge", `SELECT DISTINCT blob_id FROM file_versions WHERE line_id IN `+in, lines, ids)
 	if err != nil {
-		return fmt.Errorf("store: unable to purge content: %w", err)
+		return err
 	}
 	for _, q := range []string{
 		`DELETE FROM page_links WHERE version_id IN (SELECT id FROM page_versions WHERE line_id IN ` + in + `)`,

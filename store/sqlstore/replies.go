@@ -74,37 +74,16 @@ func (s *Store) FindReply(ctx context.Context, scope store.CommentScope, comment
 
 // FindReplies lists a comment's replies, oldest first.
 func (s *Store) FindReplies(ctx context.Context, scope store.CommentScope, commentID string, p store.Page) (store.List[*store.Reply], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Reply]{}, err
-	}
 	c, err := s.FindComment(ctx, scope, commentID)
 	if err != nil {
 		return store.List[*store.Reply]{}, err
 	}
-	after := []any{"", ""}
-	if cur != nil {
-		after = []any{cur[0], cur[1]}
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+replyColumns+` FROM comment_replies x JOIN users u ON u.id = x.posted_by
-		WHERE x.comment_id = ? AND (x.posted_at, x.id) > (?, ?) ORDER BY x.posted_at, x.id LIMIT ?`,
-		commentID, after[0], after[1], p.Size()+1)
+	q := &listQuery{cols: replyColumns, from: `comment_replies x JOIN users u ON u.id = x.posted_by`, order: byKeys(`x.posted_at`, `x.id`)}
+	q.and(`x.comment_id = ?`, commentID)
+	list, err := findPage(ctx, s.reader, q, p, c.Replies, "replies", fill(scanReply))
 	if err != nil {
-		return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
+		return list, err
 	}
-	defer rows.Close()
-	var items []*store.Reply
-	for rows.Next() {
-		r := &store.Reply{}
-		if err := scanReply(rows, r); err != nil {
-			return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
-		}
-		items = append(items, r)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Reply]{}, fmt.Errorf("store: unable to list replies: %w", err)
-	}
-	list := store.FinishPage(items, p.Size(), c.Replies, func(r *store.Reply) []string { return []string{formatTime(r.PostedAt), r.ID} })
 	ids := make([]string, len(list.Items))
 	for i, r := range list.Items {
 		ids[i] = r.ID

@@ -206,20 +206,11 @@ type searchHit struct {
 
 // searchRows runs a ranked FTS query of rowid and rank.
 func (s *Store) searchRows(ctx context.Context, query string, args ...any) ([]searchHit, error) {
-	rows, err := s.reader.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to search: %w", err)
-	}
-	defer rows.Close()
-	var out []searchHit
-	for rows.Next() {
+	return queryAll(ctx, s.reader, "search hits", query, args, func(sc scanner) (searchHit, error) {
 		var h searchHit
-		if err := rows.Scan(&h.id, &h.rank); err != nil {
-			return nil, fmt.Errorf("store: unable to search: %w", err)
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+		err := sc.Scan(&h.id, &h.rank)
+		return h, err
+	})
 }
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
@@ -233,44 +224,27 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 		sectionIDs = append(sectionIDs, sections[k]...)
 	}
 	kj, _ := json.Marshal(keys)
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, space_id, page_id, title, path FROM search_pages
-		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(kj))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
-	}
 	pages := map[int64]*store.SearchPage{}
-	for rows.Next() {
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages
+		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(kj)}, pages, func(sc scanner) (int64, *store.SearchPage, error) {
 		var key int64
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
-		if err := rows.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
-		}
-		pages[key] = sp
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+		err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path)
+		return key, sp, err
+	}); err != nil {
+		return nil, err
 	}
 	sj, _ := json.Marshal(sectionIDs)
-	rows, err = s.reader.QueryContext(ctx, `SELECT id, anchor, title, body FROM search_sections
-		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(sj))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
-	}
-	defer rows.Close()
 	secs := map[int64]store.SearchSection{}
-	for rows.Next() {
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections
+		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(sj)}, secs, func(sc scanner) (int64, store.SearchSection, error) {
 		var id int64
 		var sec store.SearchSection
-		if err := rows.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body); err != nil {
-			return nil, fmt.Errorf("store: unable to load search hits: %w", err)
-		}
+		err := sc.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body)
 		sec.Body = store.Shorten(sec.Body, 300)
-		secs[id] = sec
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to load search hits: %w", err)
+		return id, sec, err
+	}); err != nil {
+		return nil, err
 	}
 	out := make([]*store.SearchPage, 0, len(keys))
 	for _, k := range keys {

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -16,12 +15,8 @@ import (
 // indexSpace brings a space's search index to the given pages (all those of its new current
 // revision): pages gone or changed are removed, pages new or changed are indexed.
 func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*store.RevisionPage) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages WHERE space_id = ?`, spaceID)
-	if err != nil {
-		return fmt.Errorf("store: unable to read the search index: %w", err)
-	}
-	indexed, err := scanIndexed(rows)
-	if err != nil {
+	indexed := map[string]indexedPage{}
+	if err := readIndexed(ctx, tx, indexed, `SELECT id, page_id, title, path, body_id FROM search_pages WHERE space_id = ?`, spaceID); err != nil {
 		return err
 	}
 	stale, fresh := indexDiff(indexed, pages)
@@ -51,17 +46,9 @@ func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted 
 		for _, id := range chunk {
 			args = append(args, id)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, page_id, title, path, body_id FROM search_pages
-			WHERE space_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`, args...)
-		if err != nil {
-			return fmt.Errorf("store: unable to read the search index: %w", err)
-		}
-		part, err := scanIndexed(rows)
-		if err != nil {
+		if err := readIndexed(ctx, tx, indexed, `SELECT id, page_id, title, path, body_id FROM search_pages
+			WHERE space_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
 			return err
-		}
-		for id, ip := range part {
-			indexed[id] = ip
 		}
 	}
 	stale, fresh := indexDiff(indexed, changed)
@@ -73,21 +60,12 @@ func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted 
 	return reindexPages(ctx, tx, spaceID, stale, fresh)
 }
 
-func scanIndexed(rows *sql.Rows) (map[string]indexedPage, error) {
-	defer rows.Close()
-	indexed := map[string]indexedPage{}
-	for rows.Next() {
-		var ip indexedPage
-		var pageID string
-		if err := rows.Scan(&ip.key, &pageID, &ip.title, &ip.path, &ip.bodyID); err != nil {
-			return nil, fmt.Errorf("store: unable to read the search index: %w", err)
-		}
-		indexed[pageID] = ip
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to read the search index: %w", err)
-	}
-	return indexed, nil
+// readIndexed adds to indexed, by page id, the index rows of search_pages a query reads.
+func readIndexed(ctx context.Context, tx *Tx, indexed map[string]indexedPage, query string, args ...any) error {
+	return queryInto(ctx, tx, "the search index", query, args, indexed, func(sc scanner) (pageID string, ip indexedPage, err error) {
+		err = sc.Scan(&ip.key, &pageID, &ip.title, &ip.path, &ip.bodyID)
+		return
+	})
 }
 
 // indexDiff returns the index rows of pages that changed (stale) and the pages to index (fresh);

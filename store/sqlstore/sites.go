@@ -99,53 +99,18 @@ func (s *Store) FindSiteByHostname(ctx context.Context, hostname string) (*store
 
 // FindSites lists an organization's sites, oldest first.
 func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter, p store.Page) (store.List[*store.Site], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Site]{}, err
+	q := &listQuery{cols: siteColumns, from: `sites s`, order: byKeys(`s.created_at`, `s.id`)}
+	q.and(`s.organization_id = ?`, orgID)
+	if f.Space != nil {
+		q.and(`EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = s.id AND ss.space_id = ?)`, *f.Space)
 	}
-	// One statement whatever the filters, so it is prepared once.
-	where := `s.organization_id = ?1
-		AND (CAST(?2 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = s.id AND ss.space_id = ?2))
-		AND (CAST(?3 AS TEXT) IS NULL OR s.title LIKE ?3 ESCAPE '\')
-		AND (CAST(?4 AS INTEGER) IS NULL OR s.published = ?4)`
-	var title, published any
 	if f.Title != nil {
-		title = likeContains(*f.Title)
+		q.and(`s.title LIKE ? ESCAPE '\'`, likeContains(*f.Title))
 	}
 	if f.Published != nil {
-		published = *f.Published
+		q.and(`s.published = ?`, *f.Published)
 	}
-	args := []any{orgID, nullString(f.Space), title, published}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM sites s WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.Site]{}, fmt.Errorf("store: unable to count sites: %w", err)
-	}
-	if cur != nil {
-		where += ` AND (s.created_at, s.id) > (?5, ?6)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?5 AS TEXT) IS NULL AND CAST(?6 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+siteColumns+` FROM sites s WHERE `+where+`
-		ORDER BY s.created_at, s.id LIMIT ?7`, args...)
-	if err != nil {
-		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Site
-	for rows.Next() {
-		var site store.Site
-		if err := scanSite(rows, &site); err != nil {
-			return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
-		}
-		items = append(items, &site)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Site]{}, fmt.Errorf("store: unable to list sites: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(site *store.Site) []string { return []string{formatTime(site.CreatedAt), site.ID} }), nil
+	return findList(ctx, s.reader, q, p, "sites", fill(scanSite))
 }
 
 // UpdateSite applies an update. A hostname another site has is a conflict; default site space or

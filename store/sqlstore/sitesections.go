@@ -23,12 +23,8 @@ func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.reader.QueryContext(ctx, siteSectionSelect+` WHERE sec.site_id = ? AND sec.id IN (SELECT value FROM json_each(?))`,
-		siteID, jsonStrings(ids))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read sections: %w", err)
-	}
-	secs, err := collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error { return scanSiteSection(r, sec) })
+	secs, err := queryAll(ctx, s.reader, "sections", siteSectionSelect+` WHERE sec.site_id = ? AND sec.id IN (SELECT value FROM json_each(?))`,
+		[]any{siteID, jsonStrings(ids)}, fill(scanSiteSection))
 	for _, sec := range secs {
 		out[sec.ID] = sec
 	}
@@ -37,34 +33,13 @@ func (s *Store) FindSiteSectionsOf(ctx context.Context, siteID string, spaces []
 
 // FindSiteSections lists a site's sections, with their site spaces, in the structure's order.
 func (s *Store) FindSiteSections(ctx context.Context, siteID string, p store.Page) (store.List[*store.SiteSection], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 1)
+	q := &listQuery{with: structureKeys, withArgs: []any{siteID}, cols: siteSectionColumns, from: `site_sections sec`,
+		join: ` JOIN sk ON sk.id = sec.id`, order: byKeys(`sk.k`)}
+	q.and(`sec.site_id = ?`, siteID)
+	list, err := findList(ctx, s.reader, q, p, "sections", fill(scanSiteSection))
 	if err != nil {
-		return store.List[*store.SiteSection]{}, err
+		return list, err
 	}
-	var after any
-	if cur != nil {
-		after = cur[0]
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_sections WHERE site_id = ?`, siteID).Scan(&count); err != nil {
-		return store.List[*store.SiteSection]{}, fmt.Errorf("store: unable to count sections: %w", err)
-	}
-	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSectionColumns+`, sk.k FROM site_sections sec JOIN sk ON sk.id = sec.id
-		WHERE (CAST(?2 AS TEXT) IS NULL OR sk.k > ?2) ORDER BY sk.k LIMIT ?3`, siteID, after, p.Size()+1)
-	if err != nil {
-		return store.List[*store.SiteSection]{}, fmt.Errorf("store: unable to list sections: %w", err)
-	}
-	keys := map[*store.SiteSection]string{}
-	items, err := collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error {
-		var k string
-		err := scanSiteSection(r, sec, &k)
-		keys[sec] = k
-		return err
-	})
-	if err != nil {
-		return store.List[*store.SiteSection]{}, err
-	}
-	list := store.FinishPage(items, p.Size(), count, func(sec *store.SiteSection) []string { return []string{keys[sec]} })
 	if err := loadSectionSpaces(ctx, s.reader, list.Items); err != nil {
 		return store.List[*store.SiteSection]{}, err
 	}
@@ -83,12 +58,8 @@ func loadSectionSpaces(ctx context.Context, q querier, secs []*store.SiteSection
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := q.QueryContext(ctx, siteSpaceSelect+` WHERE ss.section_id IN (SELECT value FROM json_each(?))
-		ORDER BY ss.position, ss.id`, jsonStrings(ids))
-	if err != nil {
-		return fmt.Errorf("store: unable to read site spaces: %w", err)
-	}
-	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error { return scanSiteSpace(r, ss) })
+	spaces, err := queryAll(ctx, q, "site spaces", siteSpaceSelect+` WHERE ss.section_id IN (SELECT value FROM json_each(?))
+		ORDER BY ss.position, ss.id`, []any{jsonStrings(ids)}, fill(scanSiteSpace))
 	for _, ss := range spaces {
 		sec := by[*ss.SectionID]
 		sec.SiteSpaces = append(sec.SiteSpaces, ss)
@@ -118,34 +89,10 @@ func findSiteSection(ctx context.Context, q querier, siteID, id string) (*store.
 
 // FindSiteSectionGroups lists a site's section groups in the structure's order.
 func (s *Store) FindSiteSectionGroups(ctx context.Context, siteID string, p store.Page) (store.List[*store.SiteSectionGroup], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 1)
-	if err != nil {
-		return store.List[*store.SiteSectionGroup]{}, err
-	}
-	var after any
-	if cur != nil {
-		after = cur[0]
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_section_groups WHERE site_id = ?`, siteID).Scan(&count); err != nil {
-		return store.List[*store.SiteSectionGroup]{}, fmt.Errorf("store: unable to count section groups: %w", err)
-	}
-	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteGroupColumns+`, gk.k FROM site_section_groups g JOIN gk ON gk.id = g.id
-		WHERE (CAST(?2 AS TEXT) IS NULL OR gk.k > ?2) ORDER BY gk.k LIMIT ?3`, siteID, after, p.Size()+1)
-	if err != nil {
-		return store.List[*store.SiteSectionGroup]{}, fmt.Errorf("store: unable to list section groups: %w", err)
-	}
-	keys := map[*store.SiteSectionGroup]string{}
-	items, err := collect(rows, "section groups", func(r *sql.Rows, g *store.SiteSectionGroup) error {
-		var k string
-		err := scanSiteGroup(r, g, &k)
-		keys[g] = k
-		return err
-	})
-	if err != nil {
-		return store.List[*store.SiteSectionGroup]{}, err
-	}
-	return store.FinishPage(items, p.Size(), count, func(g *store.SiteSectionGroup) []string { return []string{keys[g]} }), nil
+	q := &listQuery{with: structureKeys, withArgs: []any{siteID}, cols: siteGroupColumns, from: `site_section_groups g`,
+		join: ` JOIN gk ON gk.id = g.id`, order: byKeys(`gk.k`)}
+	q.and(`g.site_id = ?`, siteID)
+	return findList(ctx, s.reader, q, p, "section groups", fill(scanSiteGroup))
 }
 
 // FindSiteSectionGroup returns a section group of a site.
@@ -265,11 +212,7 @@ func (s *Store) DeleteSiteSection(ctx context.Context, siteID, id string) error 
 		}
 		next := ""
 		if def {
-			rows, err := tx.QueryContext(ctx, structureKeys+` SELECT 'site_sections', id, 0 FROM sk ORDER BY k`, siteID)
-			if err != nil {
-				return fmt.Errorf("store: unable to read sections: %w", err)
-			}
-			order, err := collect(rows, "sections", func(r *sql.Rows, it *structureItem) error { return r.Scan(&it.table, &it.id, &it.position) })
+			order, err := structureItems(ctx, tx, structureKeys+` SELECT 'site_sections', id, 0 FROM sk ORDER BY k`, siteID)
 			if err != nil {
 				return err
 			}

@@ -12,39 +12,13 @@ import (
 
 // FindSiteSpaces lists a site's site spaces in the structure's order.
 func (s *Store) FindSiteSpaces(ctx context.Context, siteID string, f store.SiteSpaceFilter, p store.Page) (store.List[*store.SiteSpace], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 1)
-	if err != nil {
-		return store.List[*store.SiteSpace]{}, err
-	}
-	var def, after any
+	q := &listQuery{with: structureKeys, withArgs: []any{siteID}, cols: siteSpaceColumns, from: `site_spaces ss`,
+		join: ` JOIN spaces s ON s.id = ss.space_id JOIN ssk ON ssk.id = ss.id`, order: byKeys(`ssk.k`)}
+	q.and(`ss.site_id = ?`, siteID)
 	if f.Default != nil {
-		def = *f.Default
+		q.and(`ss.is_default = ?`, *f.Default)
 	}
-	if cur != nil {
-		after = cur[0]
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM site_spaces WHERE site_id = ?1 AND (CAST(?2 AS INTEGER) IS NULL OR is_default = ?2)`,
-		siteID, def).Scan(&count); err != nil {
-		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to count site spaces: %w", err)
-	}
-	rows, err := s.reader.QueryContext(ctx, structureKeys+` SELECT `+siteSpaceColumns+`, ssk.k`+siteSpaceFrom+` JOIN ssk ON ssk.id = ss.id
-		WHERE ss.site_id = ?1 AND (CAST(?2 AS INTEGER) IS NULL OR ss.is_default = ?2) AND (CAST(?3 AS TEXT) IS NULL OR ssk.k > ?3)
-		ORDER BY ssk.k LIMIT ?4`, siteID, def, after, p.Size()+1)
-	if err != nil {
-		return store.List[*store.SiteSpace]{}, fmt.Errorf("store: unable to list site spaces: %w", err)
-	}
-	keys := map[*store.SiteSpace]string{}
-	items, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error {
-		var k string
-		err := scanSiteSpace(r, ss, &k)
-		keys[ss] = k
-		return err
-	})
-	if err != nil {
-		return store.List[*store.SiteSpace]{}, err
-	}
-	return store.FinishPage(items, p.Size(), count, func(ss *store.SiteSpace) []string { return []string{keys[ss]} }), nil
+	return findList(ctx, s.reader, q, p, "site spaces", fill(scanSiteSpace))
 }
 
 // FindSiteSpace returns a site space of a site.
@@ -181,15 +155,13 @@ func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) error {
 // deleteSiteSpacesOfSpace removes every site space of a space, in every site, promoting the
 // next site space where a default goes. Sections left without site spaces stay.
 func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT site_id, section_id, position FROM site_spaces WHERE space_id = ? AND is_default = 1`, spaceID)
-	if err != nil {
-		return fmt.Errorf("store: unable to find the site spaces of a space: %w", err)
-	}
-	gone, err := collect(rows, "site spaces", func(r *sql.Rows, g *goneDefault) error {
+	gone, err := queryAll(ctx, tx, "the site spaces of a space", `SELECT site_id, section_id, position FROM site_spaces
+		WHERE space_id = ? AND is_default = 1`, []any{spaceID}, func(sc scanner) (goneDefault, error) {
+		var g goneDefault
 		var section sql.NullString
-		err := r.Scan(&g.SiteID, &section, &g.Position)
+		err := sc.Scan(&g.SiteID, &section, &g.Position)
 		g.SectionID = stringPtr(section)
-		return err
+		return g, err
 	})
 	if err != nil {
 		return err
@@ -197,11 +169,7 @@ func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM site_spaces WHERE space_id = ?`, spaceID); err != nil {
 		return fmt.Errorf("store: unable to delete the site spaces of a space: %w", err)
 	}
-	list := make([]goneDefault, len(gone))
-	for i, g := range gone {
-		list[i] = *g
-	}
-	return promoteSiteSpaces(ctx, tx, list)
+	return promoteSiteSpaces(ctx, tx, gone)
 }
 
 // UpdateSiteSpace applies an update. A path another site space of the container has is a

@@ -16,10 +16,10 @@ const (
 	siteSpaceSelect  = `SELECT ` + siteSpaceColumns + siteSpaceFrom
 )
 
-func scanSiteSpace(sc interface{ Scan(...any) error }, ss *store.SiteSpace, extra ...any) error {
+func scanSiteSpace(sc scanner, ss *store.SiteSpace) error {
 	var section, cond sql.NullString
 	ss.Space = &store.Space{}
-	dest := append([]any{&ss.ID, &ss.SiteID, &section, &ss.Path, &cond, &ss.Default, &ss.Position}, extra...)
+	dest := []any{&ss.ID, &ss.SiteID, &section, &ss.Path, &cond, &ss.Default, &ss.Position}
 	if err := scanSpace(scanWith{row: sc, extra: dest}, ss.Space); err != nil {
 		return err
 	}
@@ -33,10 +33,9 @@ const (
 	siteSectionSelect = `SELECT ` + siteSectionColumns + ` FROM site_sections sec`
 )
 
-func scanSiteSection(sc interface{ Scan(...any) error }, sec *store.SiteSection, extra ...any) error {
+func scanSiteSection(sc scanner, sec *store.SiteSection) error {
 	var group, desc, icon, cond sql.NullString
-	dest := append([]any{&sec.ID, &sec.SiteID, &group, &sec.Title, &desc, &icon, &sec.Path, &cond, &sec.Default, &sec.Position}, extra...)
-	if err := sc.Scan(dest...); err != nil {
+	if err := sc.Scan(&sec.ID, &sec.SiteID, &group, &sec.Title, &desc, &icon, &sec.Path, &cond, &sec.Default, &sec.Position); err != nil {
 		return err
 	}
 	sec.GroupID, sec.Description, sec.Icon, sec.Condition = stringPtr(group), stringPtr(desc), stringPtr(icon), stringPtr(cond)
@@ -48,9 +47,9 @@ const (
 	siteGroupSelect  = `SELECT ` + siteGroupColumns + ` FROM site_section_groups g`
 )
 
-func scanSiteGroup(sc interface{ Scan(...any) error }, g *store.SiteSectionGroup, extra ...any) error {
+func scanSiteGroup(sc scanner, g *store.SiteSectionGroup) error {
 	var parent, icon sql.NullString
-	if err := sc.Scan(append([]any{&g.ID, &g.SiteID, &parent, &g.Title, &icon, &g.Position}, extra...)...); err != nil {
+	if err := sc.Scan(&g.ID, &g.SiteID, &parent, &g.Title, &icon, &g.Position); err != nil {
 		return err
 	}
 	g.ParentID, g.Icon = stringPtr(parent), stringPtr(icon)
@@ -81,18 +80,13 @@ func (s *Store) FindSiteStructure(ctx context.Context, siteID string) (*store.Si
 
 func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.SiteStructure, error) {
 	out := &store.SiteStructure{Groups: []*store.SiteSectionGroup{}, Sections: []*store.SiteSection{}, RootSiteSpaces: []*store.SiteSpace{}}
-	rows, err := q.QueryContext(ctx, structureKeys+` `+siteGroupSelect+` JOIN gk ON gk.id = g.id ORDER BY gk.k`, siteID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read section groups: %w", err)
-	}
-	if out.Groups, err = collect(rows, "section groups", func(r *sql.Rows, g *store.SiteSectionGroup) error { return scanSiteGroup(r, g) }); err != nil {
+	var err error
+	if out.Groups, err = queryAll(ctx, q, "section groups", structureKeys+` `+siteGroupSelect+` JOIN gk ON gk.id = g.id ORDER BY gk.k`,
+		[]any{siteID}, fill(scanSiteGroup)); err != nil {
 		return nil, err
 	}
-	rows, err = q.QueryContext(ctx, structureKeys+` `+siteSectionSelect+` JOIN sk ON sk.id = sec.id ORDER BY sk.k`, siteID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read sections: %w", err)
-	}
-	if out.Sections, err = collect(rows, "sections", func(r *sql.Rows, sec *store.SiteSection) error { return scanSiteSection(r, sec) }); err != nil {
+	if out.Sections, err = queryAll(ctx, q, "sections", structureKeys+` `+siteSectionSelect+` JOIN sk ON sk.id = sec.id ORDER BY sk.k`,
+		[]any{siteID}, fill(scanSiteSection)); err != nil {
 		return nil, err
 	}
 	bySection := make(map[string]*store.SiteSection, len(out.Sections))
@@ -100,11 +94,8 @@ func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.Si
 		sec.SiteSpaces = []*store.SiteSpace{}
 		bySection[sec.ID] = sec
 	}
-	rows, err = q.QueryContext(ctx, siteSpaceSelect+` WHERE ss.site_id = ? ORDER BY ss.position, ss.id`, siteID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read site spaces: %w", err)
-	}
-	spaces, err := collect(rows, "site spaces", func(r *sql.Rows, ss *store.SiteSpace) error { return scanSiteSpace(r, ss) })
+	spaces, err := queryAll(ctx, q, "site spaces", siteSpaceSelect+` WHERE ss.site_id = ? ORDER BY ss.position, ss.id`,
+		[]any{siteID}, fill(scanSiteSpace))
 	if err != nil {
 		return nil, err
 	}
@@ -114,23 +105,6 @@ func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.Si
 		} else if sec := bySection[*ss.SectionID]; sec != nil {
 			sec.SiteSpaces = append(sec.SiteSpaces, ss)
 		}
-	}
-	return out, nil
-}
-
-// collect scans every row into a new T.
-func collect[T any](rows *sql.Rows, what string, scan func(*sql.Rows, *T) error) ([]*T, error) {
-	defer rows.Close()
-	out := []*T{}
-	for rows.Next() {
-		v := new(T)
-		if err := scan(rows, v); err != nil {
-			return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
 	}
 	return out, nil
 }
@@ -165,20 +139,12 @@ func liveSpaceTitle(ctx context.Context, tx *Tx, orgID, spaceID, field string) (
 
 // takenPaths returns the paths a query lists.
 func takenPaths(ctx context.Context, tx *Tx, query string, args ...any) (map[string]bool, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read paths: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, fmt.Errorf("store: unable to read paths: %w", err)
-		}
+	paths, err := queryAll(ctx, tx, "paths", query, args, scanString)
+	out := make(map[string]bool, len(paths))
+	for _, p := range paths {
 		out[p] = true
 	}
-	return out, rows.Err()
+	return out, err
 }
 
 // structureItem is one of an ordered list of siblings: a site space, a section or a group.
@@ -189,18 +155,13 @@ type structureItem struct {
 }
 
 func structureItems(ctx context.Context, tx *Tx, query string, args ...any) ([]structureItem, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read siblings: %w", err)
-	}
-	items, err := collect(rows, "siblings", func(r *sql.Rows, it *structureItem) error {
-		return r.Scan(&it.table, &it.id, &it.position)
-	})
-	out := make([]structureItem, len(items))
-	for i, it := range items {
-		out[i] = *it
-	}
-	return out, err
+	return queryAll(ctx, tx, "siblings", query, args, scanStructureItem)
+}
+
+func scanStructureItem(sc scanner) (structureItem, error) {
+	var it structureItem
+	err := sc.Scan(&it.table, &it.id, &it.position)
+	return it, err
 }
 
 const (

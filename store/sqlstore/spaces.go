@@ -32,22 +32,6 @@ func scanSpace(sc interface{ Scan(...any) error }, s *store.Space) error {
 	return nil
 }
 
-func scanSpaces(rows *sql.Rows) ([]*store.Space, error) {
-	defer rows.Close()
-	var items []*store.Space
-	for rows.Next() {
-		var sp store.Space
-		if err := scanSpace(rows, &sp); err != nil {
-			return nil, fmt.Errorf("store: unable to list spaces: %w", err)
-		}
-		items = append(items, &sp)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to list spaces: %w", err)
-	}
-	return items, nil
-}
-
 // CreateSpace creates a space at the end of its parent collection (or of the top level).
 func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error) {
 	id := store.NewID()
@@ -153,90 +137,21 @@ func findSpace(ctx context.Context, q querier, id string) (*store.Space, error) 
 // FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
 // desc).
 func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store.Page) (store.List[*store.Space], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Space]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM spaces WHERE organization_id = ? AND deleted_at IS NULL`, orgID).Scan(&count); err != nil {
-		return store.List[*store.Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
-	}
-	cmp, dir := ">", "ASC"
-	if desc {
-		cmp, dir = "<", "DESC"
-	}
-	where := `s.organization_id = ?1 AND s.deleted_at IS NULL`
-	args := []any{orgID}
-	if cur != nil {
-		where += ` AND (s.created_at, s.id) ` + cmp + ` (?2, ?3)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?2 AS TEXT) IS NULL AND CAST(?3 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+spaceColumns+` FROM spaces s WHERE `+where+`
-		ORDER BY s.created_at `+dir+`, s.id `+dir+` LIMIT ?4`, args...)
-	if err != nil {
-		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
-	}
-	items, err := scanSpaces(rows)
-	if err != nil {
-		return store.List[*store.Space]{}, err
-	}
-	return store.FinishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{formatTime(sp.CreatedAt), sp.ID} }), nil
+	q := &listQuery{cols: spaceColumns, from: `spaces s`, order: byKeys(`s.created_at`, `s.id`), desc: desc}
+	q.and(`s.organization_id = ?`, orgID)
+	q.and(`s.deleted_at IS NULL`)
+	return findList(ctx, s.reader, q, p, "spaces", fill(scanSpace))
 }
 
 // FindSpacesInCollection lists the spaces directly in a collection, in their order.
 func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, p store.Page) (store.List[*store.Space], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Space]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM spaces WHERE parent_id = ? AND deleted_at IS NULL`, collectionID).Scan(&count); err != nil {
-		return store.List[*store.Space]{}, fmt.Errorf("store: unable to count spaces: %w", err)
-	}
-	where := `s.parent_id = ?1 AND s.deleted_at IS NULL`
-	args := []any{collectionID}
-	if cur != nil {
-		where += ` AND (printf('%012d', s.position), s.id) > (?2, ?3)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?2 AS TEXT) IS NULL AND CAST(?3 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+spaceColumns+`, printf('%012d', s.position) FROM spaces s WHERE `+where+`
-		ORDER BY s.position, s.id LIMIT ?4`, args...)
-	if err != nil {
-		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Space
-	positions := map[string]string{}
-	for rows.Next() {
-		var sp store.Space
-		var pos string
-		if err := scanSpace(scanWith{row: rows, extra: []any{&pos}}, &sp); err != nil {
-			return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
-		}
-		positions[sp.ID] = pos
-		items = append(items, &sp)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Space]{}, fmt.Errorf("store: unable to list spaces: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(sp *store.Space) []string { return []string{positions[sp.ID], sp.ID} }), nil
+	// The position is an integer; cursors written before it was compared as one held it
+	// zero-padded, which reads as the same number.
+	q := &listQuery{cols: spaceColumns, from: `spaces s`, order: []sortKey{{expr: `s.position`, integer: true}, {expr: `s.id`}}}
+	q.and(`s.parent_id = ?`, collectionID)
+	q.and(`s.deleted_at IS NULL`)
+	return findList(ctx, s.reader, q, p, "spaces", fill(scanSpace))
 }
-
-// scanWith scans extra trailing columns after the ones a scan function asks for.
-type scanWith struct {
-	row   interface{ Scan(...any) error }
-	extra []any
-}
-
-func (s scanWith) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra...)...) }
 
 // UpdateSpace applies an update to a space that is not deleted.
 func (s *Store) UpdateSpace(ctx context.Context, id string, upd store.SpaceUpdate) (*store.Space, error) {
@@ -453,18 +368,11 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 // SpaceTitles returns the titles of spaces by id, in one query.
 func (s *Store) SpaceTitles(ctx context.Context, ids []string) (map[string]string, error) {
 	b, _ := json.Marshal(ids)
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`, string(b))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read space titles: %w", err)
-	}
-	defer rows.Close()
 	out := make(map[string]string, len(ids))
-	for rows.Next() {
-		var id, title string
-		if err := rows.Scan(&id, &title); err != nil {
-			return nil, fmt.Errorf("store: unable to read space titles: %w", err)
-		}
-		out[id] = title
-	}
-	return out, rows.Err()
+	err := queryInto(ctx, s.reader, "space titles", `SELECT id, title FROM spaces WHERE id IN (SELECT value FROM json_each(?))`,
+		[]any{string(b)}, out, func(sc scanner) (id, title string, err error) {
+			err = sc.Scan(&id, &title)
+			return
+		})
+	return out, err
 }

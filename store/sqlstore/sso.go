@@ -70,49 +70,25 @@ func (s *Store) FindSAMLProviderByID(ctx context.Context, id string) (*store.SAM
 
 // FindSAMLProviders lists an organization's providers, oldest first.
 func (s *Store) FindSAMLProviders(ctx context.Context, orgID string, p store.Page) (store.List[*store.SAMLProvider], error) {
-	var none store.List[*store.SAMLProvider]
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return none, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM saml_providers WHERE organization_id = ?`, orgID).Scan(&count); err != nil {
-		return none, fmt.Errorf("store: unable to count SAML providers: %w", err)
-	}
-	where, args := `p.organization_id = ?`, []any{orgID}
-	if cur != nil {
-		where += ` AND (p.created_at, p.id) > (?, ?)`
-		args = append(args, cur[0], cur[1])
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+samlProviderColumns+` FROM saml_providers p WHERE `+where+`
-		ORDER BY p.created_at, p.id LIMIT ?`, args...)
-	if err != nil {
-		return none, fmt.Errorf("store: unable to list SAML providers: %w", err)
-	}
-	var items []*store.SAMLProvider
-	var teams []sql.NullString
-	for rows.Next() {
-		var pr store.SAMLProvider
+	q := &listQuery{cols: samlProviderColumns, from: `saml_providers p`, order: byKeys(`p.created_at`, `p.id`)}
+	q.and(`p.organization_id = ?`, orgID)
+	teams := map[*store.SAMLProvider]sql.NullString{}
+	list, err := findList(ctx, s.reader, q, p, "SAML providers", func(sc scanner) (*store.SAMLProvider, error) {
+		pr := &store.SAMLProvider{}
 		var teamID sql.NullString
-		if err := scanSAMLProvider(rows, &pr, &teamID); err != nil {
-			rows.Close()
-			return none, fmt.Errorf("store: unable to list SAML providers: %w", err)
-		}
-		items, teams = append(items, &pr), append(teams, teamID)
+		err := scanSAMLProvider(sc, pr, &teamID)
+		teams[pr] = teamID
+		return pr, err
+	})
+	if err != nil {
+		return list, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return none, fmt.Errorf("store: unable to list SAML providers: %w", err)
-	}
-	for i, pr := range items {
-		if err := withTeam(ctx, s.reader, pr, teams[i]); err != nil {
-			return none, err
+	for _, pr := range list.Items {
+		if err := withTeam(ctx, s.reader, pr, teams[pr]); err != nil {
+			return store.List[*store.SAMLProvider]{}, err
 		}
 	}
-	return store.FinishPage(items, p.Size(), count, func(pr *store.SAMLProvider) []string {
-		return []string{formatTime(pr.CreatedAt), pr.ID}
-	}), nil
+	return list, nil
 }
 
 // checkDefaultTeam returns EINVALID naming defaultTeam unless the team is the organization's.

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -19,19 +18,11 @@ func poolStats(s sql.DBStats) store.PoolStats {
 
 // PendingJobs counts the jobs waiting to run, by kind.
 func (s *Store) PendingJobs(ctx context.Context) (map[string]int, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT kind, count(*) FROM jobs WHERE state = 'pending' GROUP BY kind`)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to count pending jobs: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]int{}
-	for rows.Next() {
-		var kind string
-		var n int
-		if err := rows.Scan(&kind, &n); err != nil {
-			return nil, fmt.Errorf("store: unable to count pending jobs: %w", err)
-		}
-		out[kind] = n
-	}
-	return out, rows.Err()
+	err := queryInto(ctx, s.reader, "pending jobs", `SELECT kind, count(*) FROM jobs WHERE state = 'pending' GROUP BY kind`, nil, out,
+		func(sc scanner) (kind string, n int, err error) {
+			err = sc.Scan(&kind, &n)
+			return
+		})
+	return out, err
 }

@@ -54,7 +54,7 @@ func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (
 		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
 	}
 	d := &dialect{isUnique: isUnique}
-	s := &Store{writer: &db{DB: writer, d: d}, d: d, Clock: func() time.Time { return time.Now().UTC() }}
+	s := &Store{writer: newDB(writer, d), d: d, Clock: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()
 		return nil, err
@@ -67,7 +67,7 @@ func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (
 	reader.SetMaxOpenConns(8)
 	reader.SetMaxIdleConns(8)
 	reader.SetConnMaxLifetime(0)
-	s.reader = &db{DB: reader, d: d}
+	s.reader = newDB(reader, d)
 	return s, nil
 }
 
@@ -240,7 +240,7 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 			return fmt.Errorf("store: unable to begin: %w", err)
 		}
 	}
-	tx := &Tx{txConn: txConn{Tx: sqlTx, d: s.d}, now: s.Now().UTC()}
+	tx := &Tx{txConn: newTxConn(sqlTx, s.d), now: s.Now().UTC()}
 	if err := fn(tx); err != nil {
 		sqlTx.Rollback()
 		return err

@@ -9,10 +9,10 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// teamColumns: the first argument bound is the caller's user id.
+// teamColumns: their one parameter is the caller's user id.
 const teamColumns = `t.id, t.organization_id, t.title, t.created_at,
 	(SELECT count(*) FROM team_members c WHERE c.team_id = t.id),
-	COALESCE((SELECT r.role FROM team_members r WHERE r.team_id = t.id AND r.user_id = ?1), '')`
+	COALESCE((SELECT r.role FROM team_members r WHERE r.team_id = t.id AND r.user_id = ?), '')`
 
 func scanTeam(sc interface{ Scan(...any) error }, t *store.Team, extra ...any) error {
 	var created string
@@ -69,7 +69,7 @@ func (s *Store) FindTeam(ctx context.Context, orgID, teamID, callerID string) (*
 func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*store.Team, error) {
 	var t store.Team
 	err := scanTeam(q.QueryRowContext(ctx, `SELECT `+teamColumns+` FROM teams t
-		WHERE t.id = ?2 AND t.organization_id = ?3`, callerID, teamID, orgID), &t)
+		WHERE t.id = ? AND t.organization_id = ?`, callerID, teamID, orgID), &t)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.NotFound("Team")
 	}
@@ -81,107 +81,34 @@ func findTeam(ctx context.Context, q querier, orgID, teamID, callerID string) (*
 
 // FindTeams lists an organization's teams, oldest first.
 func (s *Store) FindTeams(ctx context.Context, orgID, callerID string, f store.TeamFilter, p store.Page) (store.List[*store.Team], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Team]{}, err
-	}
-	where := `t.organization_id = ?2`
-	args := []any{callerID, orgID}
-	if f.Title != "" {
-		where += ` AND t.title LIKE ?3 ESCAPE '\'`
-		args = append(args, likeContains(f.Title))
-	} else {
-		where += ` AND CAST(?3 AS TEXT) IS NULL`
-		args = append(args, nil)
-	}
+	q := teamList(callerID, `teams t`, orgID, f.Title)
 	if f.Manager != nil {
-		where += ` AND (EXISTS (SELECT 1 FROM members am WHERE am.organization_id = t.organization_id AND am.user_id = ?4 AND am.role = 'admin')
-			OR EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = ?4 AND o.role = 'owner'))`
-	} else {
-		where += ` AND CAST(?4 AS TEXT) IS NULL`
+		q.and(`(EXISTS (SELECT 1 FROM members am WHERE am.organization_id = t.organization_id AND am.user_id = ? AND am.role = 'admin')
+			OR EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = ? AND o.role = 'owner'))`, *f.Manager, *f.Manager)
 	}
-	args = append(args, nullString(f.Manager))
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM teams t WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.Team]{}, fmt.Errorf("store: unable to count teams: %w", err)
+	return findList(ctx, s.reader, q, p, "teams", fill(func(sc scanner, t *store.Team) error { return scanTeam(sc, t) }))
+}
+
+// teamList lists an organization's teams (from tables that join them as t), oldest first, those
+// whose title holds title when it is set.
+func teamList(callerID, from, orgID, title string) *listQuery {
+	q := &listQuery{cols: teamColumns, colArgs: []any{callerID}, from: from, order: byKeys(`t.created_at`, `t.id`)}
+	q.and(`t.organization_id = ?`, orgID)
+	if title != "" {
+		q.and(`t.title LIKE ? ESCAPE '\'`, likeContains(title))
 	}
-	if cur != nil {
-		where += ` AND (t.created_at, t.id) > (?5, ?6)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?5 AS TEXT) IS NULL AND CAST(?6 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+teamColumns+` FROM teams t WHERE `+where+`
-		ORDER BY t.created_at, t.id LIMIT ?7`, args...)
-	if err != nil {
-		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Team
-	for rows.Next() {
-		var t store.Team
-		if err := scanTeam(rows, &t); err != nil {
-			return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
-		}
-		items = append(items, &t)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Team]{}, fmt.Errorf("store: unable to list teams: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(t *store.Team) []string { return []string{formatTime(t.CreatedAt), t.ID} }), nil
+	return q
 }
 
 // FindTeamsForMember lists the teams a member is in, with the member's role in each.
 func (s *Store) FindTeamsForMember(ctx context.Context, orgID, userID, callerID, title string, p store.Page) (store.List[*store.MemberTeam], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.MemberTeam]{}, err
-	}
-	where := `t.organization_id = ?2 AND mt.user_id = ?3`
-	args := []any{callerID, orgID, userID}
-	if title != "" {
-		where += ` AND t.title LIKE ?4 ESCAPE '\'`
-		args = append(args, likeContains(title))
-	} else {
-		where += ` AND CAST(?4 AS TEXT) IS NULL`
-		args = append(args, nil)
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM team_members mt JOIN teams t ON t.id = mt.team_id
-		WHERE `+where, args...).Scan(&count); err != nil {
-		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to count member teams: %w", err)
-	}
-	if cur != nil {
-		where += ` AND (t.created_at, t.id) > (?5, ?6)`
-		args = append(args, cur[0], cur[1])
-	} else {
-		where += ` AND CAST(?5 AS TEXT) IS NULL AND CAST(?6 AS TEXT) IS NULL`
-		args = append(args, nil, nil)
-	}
-	args = append(args, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+teamColumns+`, mt.role
-		FROM team_members mt JOIN teams t ON t.id = mt.team_id
-		WHERE `+where+` ORDER BY t.created_at, t.id LIMIT ?7`, args...)
-	if err != nil {
-		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.MemberTeam
-	for rows.Next() {
+	q := teamList(callerID, `team_members mt JOIN teams t ON t.id = mt.team_id`, orgID, title)
+	q.cols += `, mt.role`
+	q.and(`mt.user_id = ?`, userID)
+	return findList(ctx, s.reader, q, p, "member teams", func(sc scanner) (*store.MemberTeam, error) {
 		mt := &store.MemberTeam{Team: &store.Team{}}
-		if err := scanTeam(rows, mt.Team, &mt.Role); err != nil {
-			return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
-		}
-		items = append(items, mt)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.MemberTeam]{}, fmt.Errorf("store: unable to list member teams: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(mt *store.MemberTeam) []string {
-		return []string{formatTime(mt.Team.CreatedAt), mt.Team.ID}
-	}), nil
+		return mt, scanTeam(sc, mt.Team, &mt.Role)
+	})
 }
 
 // UpdateTeam renames a team.

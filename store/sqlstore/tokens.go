@@ -43,30 +43,18 @@ func (s *Store) CreateToken(ctx context.Context, email, name string) (string, *s
 
 // FindTokens lists the tokens of the user with an email, oldest first.
 func (s *Store) FindTokens(ctx context.Context, email string) ([]*store.Token, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT t.hash, t.name, t.user_id, t.created_at, t.last_used_at
+	return queryAll(ctx, s.reader, "tokens", `SELECT t.hash, t.name, t.user_id, t.created_at, t.last_used_at
 		FROM tokens t JOIN users u ON u.id = t.user_id
-		WHERE u.email = ? COLLATE NOCASE ORDER BY t.created_at, t.hash`, strings.TrimSpace(email))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list tokens: %w", err)
-	}
-	defer rows.Close()
-	var out []*store.Token
-	for rows.Next() {
+		WHERE u.email = ? COLLATE NOCASE ORDER BY t.created_at, t.hash`, []any{strings.TrimSpace(email)}, fill(func(sc scanner, t *store.Token) error {
 		var hash []byte
 		var created string
 		var used sql.NullString
-		t := &store.Token{}
-		if err := rows.Scan(&hash, &t.Name, &t.UserID, &created, &used); err != nil {
-			return nil, fmt.Errorf("store: unable to list tokens: %w", err)
+		if err := sc.Scan(&hash, &t.Name, &t.UserID, &created, &used); err != nil {
+			return err
 		}
-		t.ID, t.CreatedAt = tokenID(hash), parseTime(created)
-		if used.Valid {
-			u := parseTime(used.String)
-			t.LastUsedAt = &u
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		t.ID, t.CreatedAt, t.LastUsedAt = tokenID(hash), parseTime(created), parseNullTime(used)
+		return nil
+	}))
 }
 
 // RevokeToken deletes the token with an id: it authenticates nothing from then on.

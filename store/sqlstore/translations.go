@@ -91,39 +91,9 @@ func findTranslation(ctx context.Context, q querier, orgID, id string) (*store.T
 
 // FindTranslations lists an organization's translations, oldest first.
 func (s *Store) FindTranslations(ctx context.Context, orgID string, p store.Page) (store.List[*store.Translation], error) {
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return store.List[*store.Translation]{}, err
-	}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM translations WHERE organization_id = ?`, orgID).Scan(&count); err != nil {
-		return store.List[*store.Translation]{}, fmt.Errorf("store: unable to count translations: %w", err)
-	}
-	where, args := `organization_id = ?`, []any{orgID}
-	if cur != nil {
-		where += ` AND (created_at, id) > (?, ?)`
-		args = append(args, cur[0], cur[1])
-	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+translationColumns+` FROM translations WHERE `+where+`
-		ORDER BY created_at, id LIMIT ?`, append(args, p.Size()+1)...)
-	if err != nil {
-		return store.List[*store.Translation]{}, fmt.Errorf("store: unable to list translations: %w", err)
-	}
-	defer rows.Close()
-	var items []*store.Translation
-	for rows.Next() {
-		t, err := scanTranslation(rows)
-		if err != nil {
-			return store.List[*store.Translation]{}, fmt.Errorf("store: unable to list translations: %w", err)
-		}
-		items = append(items, t)
-	}
-	if err := rows.Err(); err != nil {
-		return store.List[*store.Translation]{}, fmt.Errorf("store: unable to list translations: %w", err)
-	}
-	return store.FinishPage(items, p.Size(), count, func(t *store.Translation) []string {
-		return []string{formatTime(t.CreatedAt), t.ID}
-	}), nil
+	q := &listQuery{cols: translationColumns, from: `translations`, order: byKeys(`created_at`, `id`)}
+	q.and(`organization_id = ?`, orgID)
+	return findList(ctx, s.reader, q, p, "translations", scanTranslation)
 }
 
 // UpdateTranslationInstructions replaces a translation's instructions.
@@ -222,22 +192,15 @@ func (s *Store) StageTranslationRun(ctx context.Context, id string, p store.Pend
 
 // FindTranslatedPages returns the page records of a translation, by source page id.
 func (s *Store) FindTranslatedPages(ctx context.Context, id string) (map[string]store.TranslatedPage, error) {
-	rows, err := s.reader.QueryContext(ctx, `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
-		WHERE translation_id = ?`, id)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]store.TranslatedPage{}
-	for rows.Next() {
+	err := queryInto(ctx, s.reader, "translated pages", `SELECT source_page_id, result_page_id, source_hash FROM translation_pages
+		WHERE translation_id = ?`, []any{id}, out, func(sc scanner) (string, store.TranslatedPage, error) {
 		var p store.TranslatedPage
-		if err := rows.Scan(&p.SourcePageID, &p.ResultPageID, &p.SourceHash); err != nil {
-			return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
-		}
-		out[p.SourcePageID] = p
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to find translated pages: %w", err)
+		err := sc.Scan(&p.SourcePageID, &p.ResultPageID, &p.SourceHash)
+		return p.SourcePageID, p, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -270,25 +270,16 @@ func touchedBetween(ctx context.Context, q querier, table, idColumn string, x, y
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range spans {
-		rows, err := q.QueryContext(ctx, `SELECT DISTINCT `+idColumn+` FROM `+table+` WHERE line_id = ? AND valid_from > ? AND valid_from <= ?`,
-			s.line, s.lo, s.hi)
+		ids, err := queryAll(ctx, q, "the changes between revisions", `SELECT DISTINCT `+idColumn+` FROM `+table+`
+			WHERE line_id = ? AND valid_from > ? AND valid_from <= ?`, []any{s.line, s.lo, s.hi}, scanString)
 		if err != nil {
-			return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
+			return nil, err
 		}
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
-			}
+		for _, id := range ids {
 			if !seen[id] {
 				seen[id] = true
 				out = append(out, id)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("store: unable to compare revisions: %w", err)
 		}
 	}
 	return out, nil

@@ -29,6 +29,7 @@ func Run(t *testing.T, open Opener) {
 		{"Access", access},
 		{"Levels", levels},
 		{"Paging", paging},
+		{"ListCursors", listCursors},
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
 		{"Links", links},
