@@ -217,12 +217,3 @@ func (s *Store) FindContentInstallations(ctx context.Context, integrationID, kin
 	filterInstallations(q, f, `c.external_ids_idx`)
 	return findList(ctx, s.reader, q, p, "content installations", scanContentInstallation)
 }
-
-// allOrgs is 1 when an installation filter keeps every organization (OrgIDs nil), else 0: an
-// integer, which compares the same way on both dialects.
-func allOrgs(ids []string) int {
-	if ids == nil {
-		return 1
-	}
-	return 0
-}

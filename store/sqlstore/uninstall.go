@@ -135,63 +135,38 @@ func (s *Store) UninstallFromContent(ctx context.Context, installationID, kind, 
 // FindOrganizationInstallations lists the installations on an organization with their
 // integrations, oldest first: one query for the page, one for its integrations.
 func (s *Store) FindOrganizationInstallations(ctx context.Context, orgID string, search *string, p store.Page) (store.List[*store.OrganizationInstallation], error) {
-	var none store.List[*store.OrganizationInstallation]
-	cur, err := store.DecodeCursor(p.Cursor, 2)
-	if err != nil {
-		return none, err
-	}
-	var pattern any
+	q := &listQuery{cols: installationColumns,
+		from:  `integration_installations n JOIN integrations i ON i.id = n.integration_id`,
+		order: byKeys(`n.created_at`, `n.id`)}
+	q.and(`n.organization_id = ?`, orgID)
 	if search != nil {
-		pattern = likeContains(*search)
+		pattern := likeContains(*search)
+		q.and(`(lower(i.name) LIKE lower(?) ESCAPE '\' OR lower(i.title) LIKE lower(?) ESCAPE '\')`, pattern, pattern)
 	}
-	from := ` FROM integration_installations n JOIN integrations i ON i.id = n.integration_id
-		WHERE n.organization_id = ? AND (CAST(? AS TEXT) IS NULL OR lower(i.name) LIKE lower(?) ESCAPE '\'
-			OR lower(i.title) LIKE lower(?) ESCAPE '\')`
-	args := []any{orgID, pattern, pattern, pattern}
-	var count int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&count); err != nil {
-		return none, fmt.Errorf("store: unable to count organization installations: %w", err)
-	}
-	var t, id any
-	if cur != nil {
-		t, id = cur[0], cur[1]
-	}
-	args = append(args, t, t, t, id, p.Size()+1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT `+installationColumns+from+`
-		AND (CAST(? AS TEXT) IS NULL OR n.created_at > ? OR (n.created_at = ? AND n.id > ?))
-		ORDER BY n.created_at, n.id LIMIT ?`, args...)
+	list, err := findList(ctx, s.reader, q, p, "organization installations", func(sc scanner) (*store.OrganizationInstallation, error) {
+		n, err := scanInstallation(sc)
+		return &store.OrganizationInstallation{Installation: n}, err
+	})
 	if err != nil {
-		return none, fmt.Errorf("store: unable to list organization installations: %w", err)
+		return list, err
 	}
-	defer rows.Close()
-	var items []*store.OrganizationInstallation
-	var integrationIDs []string
-	for rows.Next() {
-		n, err := scanInstallation(rows)
-		if err != nil {
-			return none, fmt.Errorf("store: unable to list organization installations: %w", err)
-		}
-		items = append(items, &store.OrganizationInstallation{Installation: n})
-		integrationIDs = append(integrationIDs, n.IntegrationID)
+	integrationIDs := make([]string, len(list.Items))
+	for i, it := range list.Items {
+		integrationIDs[i] = it.Installation.IntegrationID
 	}
-	if err := rows.Err(); err != nil {
-		return none, fmt.Errorf("store: unable to list organization installations: %w", err)
-	}
-	rows.Close()
 	integrations, err := s.integrationsByID(ctx, integrationIDs)
 	if err != nil {
-		return none, err
+		return store.List[*store.OrganizationInstallation]{}, err
 	}
-	kept := items[:0]
-	for _, it := range items {
+	kept := list.Items[:0]
+	for _, it := range list.Items {
 		// An integration unpublished between the two reads took its installations with it.
 		if it.Integration = integrations[it.Installation.IntegrationID]; it.Integration != nil {
 			kept = append(kept, it)
 		}
 	}
-	return store.FinishPage(kept, p.Size(), count, func(o *store.OrganizationInstallation) []string {
-		return []string{formatTime(o.Installation.CreatedAt), o.Installation.ID}
-	}), nil
+	list.Items = kept
+	return list, nil
 }
 
 func (s *Store) integrationsByID(ctx context.Context, ids []string) (map[string]*store.Integration, error) {
