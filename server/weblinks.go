@@ -12,7 +12,9 @@ import (
 
 // webLinks resolves the links and images of a page to the site's own URLs: a page of the same
 // space to its URL in the same variant, a page of another space to its URL where the site
-// publishes that space, a file to the site's copy of it. What resolves nowhere is broken.
+// publishes that space, a file to the site's copy of it. What resolves nowhere is broken. It keeps
+// the request's context: it lives only while one page renders, called back by the markdown
+// renderer, whose resolver interface takes no context.
 type webLinks struct {
 	s     *Server
 	ctx   context.Context

@@ -66,7 +66,9 @@ func lineChain(ctx context.Context, q querier, ref lineRef) (chain, error) {
 	}
 }
 
-// view reads the pages of one revision.
+// view reads the pages of one revision. It keeps the context of the call that made it: a view
+// lives only within that call, and it is the PageSource the page tree's pure logic reads lazily
+// through methods that take no context (as a *sql.Tx keeps the context it began with).
 type view struct {
 	ctx      context.Context
 	q        querier
