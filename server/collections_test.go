@@ -213,28 +213,7 @@ func TestGetCollection(t *testing.T) {
 		}
 	})
 
-	t.Run("GuestMemberIs403", func(t *testing.T) {
-		r := w.Expect(t, http.StatusForbidden, w.guest, "GET", "/collections/"+c.Id, nil)
-		if r.ErrorMessage(t) == "" {
-			t.Fatal("403 without a message")
-		}
-	})
-
-	t.Run("UnknownIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.admin, "GET", "/collections/nosuchcollection", nil)
-	})
-
-	t.Run("OutsiderIs404LikeAnUnknownId", func(t *testing.T) {
-		r := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/collections/"+c.Id, nil)
-		unknown := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/collections/nosuchcollection", nil)
-		if r.ErrorMessage(t) != unknown.ErrorMessage(t) {
-			t.Fatalf("outsider told %q, unknown id told %q", r.ErrorMessage(t), unknown.ErrorMessage(t))
-		}
-	})
-
-	t.Run("NoTokenIs401", func(t *testing.T) {
-		w.Expect(t, http.StatusUnauthorized, nil, "GET", "/collections/"+c.Id, nil)
-	})
+	w.readRefusals(t, placeables[0], c.Id)
 }
 
 func TestUpdateCollection(t *testing.T) {

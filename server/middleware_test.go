@@ -71,11 +71,8 @@ func TestValidationNamesTheField(t *testing.T) {
 // smuggle a value past validation (Go's encoding/json matches keys case-insensitively).
 func TestCaseVariantKeysCannotSmuggleValues(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
-	bob := ts.MustCreateUser(t, "bob@example.com", "Bob")
-	org := ts.MustCreateOrg(t, alice, "Acme")
-	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	c := newCast(t, "bob:read")
+	ts, alice, bob, org := c.testServer, c.alice, c.bob, c.org
 
 	ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id+"/members/"+bob.ID,
 		[]byte(`{"role":"read","ROLE":"admin"}`))

@@ -182,28 +182,7 @@ func TestGetSpace(t *testing.T) {
 		}
 	})
 
-	t.Run("GuestMemberIs403", func(t *testing.T) {
-		r := w.Expect(t, http.StatusForbidden, w.guest, "GET", "/spaces/"+sp.Id, nil)
-		if r.ErrorMessage(t) == "" {
-			t.Fatal("403 without a message")
-		}
-	})
-
-	t.Run("UnknownIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.admin, "GET", "/spaces/nosuchspace", nil)
-	})
-
-	t.Run("OutsiderIs404LikeAnUnknownId", func(t *testing.T) {
-		r := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id, nil)
-		unknown := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/nosuchspace", nil)
-		if r.ErrorMessage(t) != unknown.ErrorMessage(t) {
-			t.Fatalf("outsider told %q, unknown id told %q", r.ErrorMessage(t), unknown.ErrorMessage(t))
-		}
-	})
-
-	t.Run("NoTokenIs401", func(t *testing.T) {
-		w.Expect(t, http.StatusUnauthorized, nil, "GET", "/spaces/"+sp.Id, nil)
-	})
+	w.readRefusals(t, placeables[1], sp.Id)
 }
 
 func TestUpdateSpace(t *testing.T) {

@@ -1,0 +1,195 @@
+package server_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// Collections and spaces both live in a collection or at an organization's top level, and both
+// move (within an organization) and transfer (to another) the same way: the refusals of those
+// two operations are one table over both. What only one of them does stays in its own tests
+// (collections_move_test.go, spaces_move_test.go).
+
+// placeable is collections or spaces.
+type placeable struct {
+	kind   string // "collection" or "space": the path's resource and a position pointer's type
+	create func(w *world, t testing.TB, title, parent string) string
+	count  func(w *world, t *testing.T, u *testUser, orgID string) int // how many an organization lists
+}
+
+var placeables = []placeable{
+	{
+		kind: "collection",
+		create: func(w *world, t testing.TB, title, parent string) string {
+			return w.MustCreateCollection(t, w.admin, w.org.Id, title, parent).Id
+		},
+		count: func(w *world, t *testing.T, u *testUser, orgID string) int {
+			return w.collections(t, u, orgID, "").Count
+		},
+	},
+	{
+		kind: "space",
+		create: func(w *world, t testing.TB, title, parent string) string {
+			return w.MustCreateSpace(t, w.admin, w.org.Id, title, parent).Id
+		},
+		count: func(w *world, t *testing.T, u *testUser, orgID string) int { return w.orgSpaces(t, u, orgID, "").Count },
+	},
+}
+
+// path is the path of one of them (with suffix).
+func (p placeable) path(id string, suffix ...string) string {
+	s := "/" + p.kind + "s/" + id
+	for _, x := range suffix {
+		s += x
+	}
+	return s
+}
+
+// placementWorld is a world with a collection, holder, for the placeable under test to live in.
+type placementWorld struct {
+	*world
+	p      placeable
+	holder string
+}
+
+func newPlacementWorld(t *testing.T, p placeable) *placementWorld {
+	t.Helper()
+	w := newWorld(t)
+	return &placementWorld{world: w, p: p, holder: w.MustCreateCollection(t, w.admin, w.org.Id, "Holder", "").Id}
+}
+
+// fresh makes one in holder.
+func (pw *placementWorld) fresh(t *testing.T, title string) string {
+	t.Helper()
+	return pw.p.create(pw.world, t, title, pw.holder)
+}
+
+// stays fails unless it is still in holder in the world's organization.
+func (pw *placementWorld) stays(t *testing.T, id string) {
+	t.Helper()
+	var got struct {
+		Organization string
+		Parent       *string
+	}
+	pw.Expect(t, http.StatusOK, pw.admin, "GET", pw.p.path(id), nil).Decode(t, &got)
+	if got.Organization != pw.org.Id || got.Parent == nil || *got.Parent != pw.holder {
+		t.Fatalf("%s %s is now in organization %s, parent %v; want %s, %s", pw.p.kind, id, got.Organization, got.Parent, pw.org.Id, pw.holder)
+	}
+}
+
+// refused sends a request as u, which must answer status (with a message containing each part);
+// it then must still be in holder.
+func (pw *placementWorld) refused(t *testing.T, id string, status int, u *testUser, op string, body map[string]any, parts ...string) {
+	t.Helper()
+	wantMessage(t, pw.Expect(t, status, u, "POST", pw.p.path(id, "/"+op), body), parts...)
+	pw.stays(t, id)
+}
+
+func TestMoveRefusals(t *testing.T) {
+	t.Parallel()
+	for _, p := range placeables {
+		t.Run(p.kind, func(t *testing.T) {
+			t.Parallel()
+			w := newPlacementWorld(t, p)
+			item := w.fresh(t, "Item")
+			target := w.MustCreateCollection(t, w.admin, w.org.Id, "Target", "")
+
+			t.Run("UnknownParentIs400", func(t *testing.T) {
+				w.refused(t, item, http.StatusBadRequest, w.admin, "move", map[string]any{"parent": "nosuchcollection"}, "parent")
+			})
+			t.Run("ParentInAnotherOrganizationIs400", func(t *testing.T) {
+				theirs := w.MustCreateCollection(t, w.outsider, w.other.Id, "Theirs", "")
+				w.refused(t, item, http.StatusBadRequest, w.admin, "move", map[string]any{"parent": theirs.Id})
+				if l := w.spacesIn(t, w.outsider, theirs.Id, ""); l.Count != 0 {
+					t.Fatalf("their collection has %d spaces", l.Count)
+				}
+				if l := w.collections(t, w.outsider, w.other.Id, ""); l.Count != 1 {
+					t.Fatalf("their organization has %d collections", l.Count)
+				}
+			})
+			t.Run("PointerWithoutIdIs400", func(t *testing.T) {
+				for _, side := range []string{"before", "after"} {
+					body := map[string]any{"position": map[string]any{side: map[string]any{"type": p.kind}}}
+					w.refused(t, item, http.StatusBadRequest, w.admin, "move", body, "position."+side)
+				}
+			})
+			t.Run("ReadMemberIs403", func(t *testing.T) {
+				for _, parent := range []any{nil, target.Id} {
+					w.refused(t, item, http.StatusForbidden, w.reader, "move", map[string]any{"parent": parent})
+				}
+			})
+			t.Run("OutsiderIs404", func(t *testing.T) {
+				w.refused(t, item, http.StatusNotFound, w.outsider, "move", map[string]any{"parent": nil})
+			})
+			t.Run("UnknownIs404", func(t *testing.T) {
+				w.Expect(t, http.StatusNotFound, w.admin, "POST", p.path("nosuch"+p.kind, "/move"), map[string]any{"parent": nil})
+			})
+		})
+	}
+}
+
+func TestTransferRefusals(t *testing.T) {
+	t.Parallel()
+	for _, p := range placeables {
+		t.Run(p.kind, func(t *testing.T) {
+			t.Parallel()
+			w := newPlacementWorld(t, p)
+			// The admin also administers a second organization, and is a create member of a third.
+			second := w.MustCreateOrg(t, w.admin, "Acme Labs")
+			carol := w.MustCreateUser(t, "carol@third.test", "Carol")
+			third := w.MustCreateOrg(t, carol, "Third")
+			w.MustAddMember(t, carol, third.Id, w.admin, "create")
+			to := func(orgID string) map[string]any { return map[string]any{"organization": orgID} }
+
+			t.Run("SameOrganizationIs400", func(t *testing.T) {
+				w.refused(t, w.fresh(t, "Home"), http.StatusBadRequest, w.admin, "transfer", to(w.org.Id), "organization")
+			})
+			t.Run("OrganizationWhereCallerIsNotAdminIs403", func(t *testing.T) {
+				w.refused(t, w.fresh(t, "Not there"), http.StatusForbidden, w.admin, "transfer", to(third.Id))
+				if n := p.count(w.world, t, carol, third.Id); n != 0 {
+					t.Fatalf("third organization has %d %ss", n, p.kind)
+				}
+			})
+			t.Run("OrganizationCallerIsNotInIs400", func(t *testing.T) {
+				w.refused(t, w.fresh(t, "Not theirs"), http.StatusBadRequest, w.admin, "transfer", to(w.other.Id), "organization")
+				if n := p.count(w.world, t, w.outsider, w.other.Id); n != 0 {
+					t.Fatalf("other organization has %d %ss", n, p.kind)
+				}
+			})
+			t.Run("UnknownOrganizationIs400", func(t *testing.T) {
+				w.refused(t, w.fresh(t, "Nowhere"), http.StatusBadRequest, w.admin, "transfer", to("nosuchorg"))
+			})
+			t.Run("ReadMemberIs403", func(t *testing.T) {
+				w.refused(t, w.fresh(t, "Kept"), http.StatusForbidden, w.reader, "transfer", to(second.Id))
+			})
+			t.Run("OutsiderIs404", func(t *testing.T) {
+				w.refused(t, w.fresh(t, "Coveted"), http.StatusNotFound, w.outsider, "transfer", to(w.other.Id))
+			})
+		})
+	}
+}
+
+// readRefusals runs the refusals a read of a collection or space shares: a guest member is
+// answered 403 with a message, an unknown id 404, an outsider 404 in the very words an unknown id
+// gets, and a request without a token 401.
+func (w *world) readRefusals(t *testing.T, p placeable, id string) {
+	t.Helper()
+	path, unknown := p.path(id), p.path("nosuch"+p.kind)
+	t.Run("GuestMemberIs403", func(t *testing.T) {
+		if wantMessage(t, w.Expect(t, http.StatusForbidden, w.guest, "GET", path, nil)) == "" {
+			t.Fatal("403 without a message")
+		}
+	})
+	t.Run("UnknownIs404", func(t *testing.T) {
+		w.Expect(t, http.StatusNotFound, w.admin, "GET", unknown, nil)
+	})
+	t.Run("OutsiderIs404LikeAnUnknownId", func(t *testing.T) {
+		r := wantMessage(t, w.Expect(t, http.StatusNotFound, w.outsider, "GET", path, nil))
+		if u := wantMessage(t, w.Expect(t, http.StatusNotFound, w.outsider, "GET", unknown, nil)); r != u {
+			t.Fatalf("outsider told %q, unknown id told %q", r, u)
+		}
+	})
+	t.Run("NoTokenIs401", func(t *testing.T) {
+		w.Expect(t, http.StatusUnauthorized, nil, "GET", path, nil)
+	})
+}
