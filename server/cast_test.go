@@ -98,19 +98,3 @@ func (c *cast) strangers(t *testing.T, method, path string, body any) {
 func (c *cast) memberPath(u *testUser, suffix ...string) string {
 	return "/orgs/" + c.org.Id + "/members/" + u.ID + strings.Join(suffix, "")
 }
-
-// getJSON GETs path as u, which must answer 200, and decodes the answer into a T.
-func getJSON[T any](t testing.TB, ts *testServer, u *testUser, path string) T {
-	t.Helper()
-	var v T
-	ts.Expect(t, http.StatusOK, u, "GET", path, nil).Decode(t, &v)
-	return v
-}
-
-// sendJSON sends a body as u, which must answer want, and decodes the answer into a T.
-func sendJSON[T any](t testing.TB, ts *testServer, want int, u *testUser, method, path string, body any) T {
-	t.Helper()
-	var v T
-	ts.Expect(t, want, u, method, path, body).Decode(t, &v)
-	return v
-}

@@ -26,8 +26,7 @@ func TestMoveCollection(t *testing.T) {
 		a := w.MustCreateCollection(t, w.admin, org, "A", "")
 		b := w.MustCreateCollection(t, w.admin, org, "B", "")
 		inA := w.MustCreateSpace(t, w.admin, org, "In A", a.Id)
-		var got gen.Collection
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/collections/"+a.Id+"/move", map[string]any{"parent": b.Id}).Decode(t, &got)
+		got := sendJSON[gen.Collection](t, w.testServer, http.StatusOK, w.admin, "POST", "/collections/"+a.Id+"/move", map[string]any{"parent": b.Id})
 		if got.Parent == nil || *got.Parent != b.Id || got.Id != a.Id {
 			t.Fatalf("moved: %+v", got)
 		}
@@ -44,8 +43,7 @@ func TestMoveCollection(t *testing.T) {
 	t.Run("ToTopLevelWithParentNull", func(t *testing.T) {
 		p := w.MustCreateCollection(t, w.admin, org, "P", "")
 		n := w.MustCreateCollection(t, w.admin, org, "N", p.Id)
-		var got gen.Collection
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/collections/"+n.Id+"/move", map[string]any{"parent": nil}).Decode(t, &got)
+		got := sendJSON[gen.Collection](t, w.testServer, http.StatusOK, w.admin, "POST", "/collections/"+n.Id+"/move", map[string]any{"parent": nil})
 		if got.Parent != nil {
 			t.Fatalf("parent = %v after moving to the top level", *got.Parent)
 		}

@@ -140,8 +140,7 @@ func TestContentBatchIsAtomic(t *testing.T) {
 	if p := f.page(t, crPath(space.Id, cr.Id), res.Refs["a"], "?format=markdown"); p.Title != "Alpha" || *p.Markdown != "alpha\n" {
 		t.Fatalf("page a %s %q", p.Title, *p.Markdown)
 	}
-	var rev gen.Revision
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+space.Id+"/change-requests/"+cr.Id+"/content", nil).Decode(t, &rev)
+	rev := getJSON[gen.Revision](t, f.testServer, f.admin, "/spaces/"+space.Id+"/change-requests/"+cr.Id+"/content")
 	if rev.Id != before.Revision {
 		t.Fatalf("revision %s, change request says %s", rev.Id, before.Revision)
 	}

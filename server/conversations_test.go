@@ -342,8 +342,7 @@ func TestConversationsReingestion(t *testing.T) {
 		!after.Items[0].Issue.IngestedAt.After(before.IngestedAt) {
 		t.Fatalf("re-ingested issue %+v, was %+v (PDF cluster %s)", after.Items, before, pdfCluster)
 	}
-	var k gen.ConversationsIssuesCluster
-	ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations-clusters/"+before.Cluster, nil).Decode(t, &k)
+	k := getJSON[gen.ConversationsIssuesCluster](t, ts, alice, "/orgs/"+org.Id+"/conversations-clusters/"+before.Cluster)
 	if k.Stats.Issues != 2 {
 		t.Fatalf("billing cluster has %d issues after one left", k.Stats.Issues)
 	}
@@ -382,8 +381,7 @@ func TestConversationsWeeklyPulse(t *testing.T) {
 	ts.Clock.Advance(7 * 24 * time.Hour)
 	want = make([]int, 13)
 	want[10], want[11] = 1, 2
-	var k gen.ConversationsIssuesCluster
-	ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations-clusters/"+l.Items[0].Id, nil).Decode(t, &k)
+	k := getJSON[gen.ConversationsIssuesCluster](t, ts, alice, "/orgs/"+org.Id+"/conversations-clusters/"+l.Items[0].Id)
 	if !reflect.DeepEqual(k.WeeklyPulse, want) {
 		t.Fatalf("a week later the pulse is %v, want %v", k.WeeklyPulse, want)
 	}

@@ -23,9 +23,7 @@ func TestListSpacesForOrganizationMember(t *testing.T) {
 
 	list := func(t *testing.T, u *testUser, of *testUser, query string) gen.MemberSpaceList {
 		t.Helper()
-		var l gen.MemberSpaceList
-		ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+org.Id+"/members/"+of.ID+"/spaces"+query, nil).Decode(t, &l)
-		return l
+		return getJSON[gen.MemberSpaceList](t, ts, u, "/orgs/"+org.Id+"/members/"+of.ID+"/spaces"+query)
 	}
 	ids := func(l gen.MemberSpaceList) []string {
 		out := []string{}
@@ -125,9 +123,7 @@ func TestListTeamsForOrganizationMember(t *testing.T) {
 
 	list := func(t *testing.T, u *testUser, of *testUser, query string) gen.MemberTeamList {
 		t.Helper()
-		var l gen.MemberTeamList
-		ts.Expect(t, http.StatusOK, u, "GET", path(of)+query, nil).Decode(t, &l)
-		return l
+		return getJSON[gen.MemberTeamList](t, ts, u, path(of)+query)
 	}
 	ids := func(l gen.MemberTeamList) []string {
 		out := []string{}

@@ -14,9 +14,7 @@ import (
 // memberGet re-reads a member through the API as u.
 func memberGet(t *testing.T, ts *testServer, u *testUser, orgID, userID string) gen.Member {
 	t.Helper()
-	var m gen.Member
-	ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/members/"+userID, nil).Decode(t, &m)
-	return m
+	return getJSON[gen.Member](t, ts, u, "/orgs/"+orgID+"/members/"+userID)
 }
 
 // memberRole is a member's role as text, "" for a guest.
@@ -28,9 +26,7 @@ func memberRole(m gen.Member) string {
 // memberList lists an organization's members as u with a query string ("" for none).
 func memberList(t *testing.T, ts *testServer, u *testUser, orgID, query string) gen.MemberList {
 	t.Helper()
-	var l gen.MemberList
-	ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/members"+query, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.MemberList](t, ts, u, "/orgs/"+orgID+"/members"+query)
 }
 
 func TestListMembersInOrganizationById(t *testing.T) {
@@ -182,8 +178,7 @@ func TestUpdateMemberInOrganizationById(t *testing.T) {
 	ts.MustCreateSpace(t, alice, org.Id, "Handbook", "")
 
 	t.Run("ChangeRole", func(t *testing.T) {
-		var m gen.Member
-		ts.Expect(t, http.StatusOK, alice, "PATCH", path(bob), map[string]any{"role": "edit"}).Decode(t, &m)
+		m := sendJSON[gen.Member](t, ts, http.StatusOK, alice, "PATCH", path(bob), map[string]any{"role": "edit"})
 		if m.Id != bob.ID || memberRole(m) != "edit" {
 			t.Fatalf("answered %s", mustJSONText(t, m))
 		}
@@ -333,8 +328,7 @@ func TestUpdateOrganizationMemberLastSeenAt(t *testing.T) {
 		if m := memberGet(t, ts, alice, org.Id, bob.ID); m.LastSeenAt != nil {
 			t.Fatalf("lastSeenAt before any ping: %v", m.LastSeenAt)
 		}
-		var res gen.PingResponse
-		ts.Expect(t, http.StatusOK, bob, "POST", ping, nil).Decode(t, &res)
+		res := sendJSON[gen.PingResponse](t, ts, http.StatusOK, bob, "POST", ping, nil)
 		m := memberGet(t, ts, alice, org.Id, bob.ID)
 		if m.LastSeenAt == nil || m.LastSeenAt.Before(m.JoinedAt) {
 			t.Fatalf("lastSeenAt %v, joined %v", m.LastSeenAt, m.JoinedAt)
@@ -384,8 +378,7 @@ func TestSetUserAsSSOMemberForOrganization(t *testing.T) {
 	path := func(u *testUser) string { return c.memberPath(u, "/sso") }
 
 	t.Run("AdminMarksAMember", func(t *testing.T) {
-		var m gen.Member
-		ts.Expect(t, http.StatusOK, alice, "POST", path(bob), nil).Decode(t, &m)
+		m := sendJSON[gen.Member](t, ts, http.StatusOK, alice, "POST", path(bob), nil)
 		if m.Id != bob.ID || !m.Sso || memberRole(m) != "read" {
 			t.Fatalf("answered %s", mustJSONText(t, m))
 		}

@@ -68,8 +68,7 @@ func TestOpenAPIURLSources(t *testing.T) {
 		docs.hold, docs.held = make(chan struct{}), make(chan struct{})
 		hold, held := docs.hold, docs.held
 		docs.mu.Unlock()
-		var sp gen.OpenAPISpec
-		w.Expect(t, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "petstore", "source": src}).Decode(t, &sp)
+		sp := sendJSON[gen.OpenAPISpec](t, w.testServer, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "petstore", "source": src})
 		if sp.ProcessingState != gen.OpenAPISpecProcessingStatePending || sp.SourceURL == nil || *sp.SourceURL != src["url"] {
 			t.Fatalf("created: %+v", sp)
 		}

@@ -23,8 +23,7 @@ func TestOpenAPIBlocksAreLinksToSpecifications(t *testing.T) {
 
 	links := func(t *testing.T) map[string]gen.ContentReferenceUsage {
 		t.Helper()
-		var l gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/links"), nil).Decode(t, &l)
+		l := getJSON[gen.ContentReferenceList](t, w.testServer, w.reader, crPath(sp.Id, cr.Id, "/links"))
 		out := map[string]gen.ContentReferenceUsage{}
 		for _, u := range l.Items {
 			switch {

@@ -92,8 +92,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 		if info, _ := files["openapi.yaml"]["info"].(map[string]any); info["title"] != "Petstore" {
 			t.Fatalf("the old version's content changed: %v", files)
 		}
-		var page gen.OpenAPISpecVersionList
-		w.Expect(t, http.StatusOK, w.ada, "GET", w.path("petstore", "/versions?limit=1"), nil).Decode(t, &page)
+		page := getJSON[gen.OpenAPISpecVersionList](t, w.testServer, w.ada, w.path("petstore", "/versions?limit=1"))
 		if len(page.Items) != 1 || page.Next == nil || page.Items[0].Id != *got.LastVersion {
 			t.Fatalf("first page: %+v", page)
 		}
@@ -139,8 +138,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 
 	t.Run("ListsByPage", func(t *testing.T) {
 		w.Expect(t, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "a-first", "source": map[string]any{"text": petstore20}})
-		var l gen.OpenAPISpecList
-		w.Expect(t, http.StatusOK, w.ada, "GET", w.path("", "?limit=1"), nil).Decode(t, &l)
+		l := getJSON[gen.OpenAPISpecList](t, w.testServer, w.ada, w.path("", "?limit=1"))
 		if l.Count != 2 || len(l.Items) != 1 || l.Items[0].Slug != "a-first" || l.Next == nil {
 			t.Fatalf("first page: %+v", l)
 		}
@@ -153,8 +151,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 	})
 
 	t.Run("Access", func(t *testing.T) {
-		var got gen.OpenAPISpec
-		w.Expect(t, http.StatusOK, w.rita, "GET", w.path("petstore"), nil).Decode(t, &got)
+		got := getJSON[gen.OpenAPISpec](t, w.testServer, w.rita, w.path("petstore"))
 		if got.Permissions.Edit || !got.Permissions.View {
 			t.Fatalf("a reader's permissions: %+v", got.Permissions)
 		}
@@ -221,8 +218,7 @@ func TestOpenAPIBadInput(t *testing.T) {
 			wantMessage(t, w.Expect(t, http.StatusBadRequest, w.ada, tc.method, "/orgs/"+w.org+"/openapi"+tc.path, tc.body), tc.parts...)
 		})
 	}
-	var l gen.OpenAPISpecList
-	w.Expect(t, http.StatusOK, w.ada, "GET", w.path(""), nil).Decode(t, &l)
+	l := getJSON[gen.OpenAPISpecList](t, w.testServer, w.ada, w.path(""))
 	if l.Count != 0 {
 		t.Fatalf("bad input created specs: %+v", l)
 	}

@@ -105,8 +105,7 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 	}
 
 	t.Run("EmptyDocumentBeforeAnyWrite", func(t *testing.T) {
-		var ai gen.AgentInstructions
-		ts.Expect(t, http.StatusOK, alice, "GET", path, nil).Decode(t, &ai)
+		ai := getJSON[gen.AgentInstructions](t, ts, alice, path)
 		empty := map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}
 		if !jsonEqual(t, ai.Instructions, empty) {
 			t.Fatalf("instructions before any write = %s", mustJSONText(t, ai.Instructions))
@@ -118,14 +117,12 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 	})
 	t.Run("PutThenGet", func(t *testing.T) {
 		ts.Clock.Advance(time.Hour)
-		var put gen.AgentInstructions
-		ts.Expect(t, http.StatusOK, alice, "PUT", path, map[string]any{"instructions": doc}).Decode(t, &put)
+		put := sendJSON[gen.AgentInstructions](t, ts, http.StatusOK, alice, "PUT", path, map[string]any{"instructions": doc})
 		if !jsonEqual(t, put.Instructions, doc) || put.UpdatedBy != alice.ID {
 			t.Fatalf("PUT answered %s", mustJSONText(t, put))
 		}
 		for _, u := range []*testUser{alice, reader} {
-			var got gen.AgentInstructions
-			ts.Expect(t, http.StatusOK, u, "GET", path, nil).Decode(t, &got)
+			got := getJSON[gen.AgentInstructions](t, ts, u, path)
 			if !jsonEqual(t, got.Instructions, doc) {
 				t.Fatalf("GET answered %s, want %s", mustJSONText(t, got.Instructions), mustJSONText(t, doc))
 			}
@@ -137,8 +134,7 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 	t.Run("ReadMemberCannotWrite", func(t *testing.T) {
 		ts.Expect(t, http.StatusForbidden, reader, "PUT", path,
 			map[string]any{"instructions": map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}})
-		var got gen.AgentInstructions
-		ts.Expect(t, http.StatusOK, alice, "GET", path, nil).Decode(t, &got)
+		got := getJSON[gen.AgentInstructions](t, ts, alice, path)
 		if !jsonEqual(t, got.Instructions, doc) || got.UpdatedBy != alice.ID {
 			t.Fatalf("after a forbidden PUT: %s", mustJSONText(t, got))
 		}
@@ -171,8 +167,7 @@ func TestGetOrganizationsForEmailDomain(t *testing.T) {
 
 	list := func(t *testing.T, u *testUser, domain string) []gen.Organization {
 		t.Helper()
-		var out gen.OrganizationsForEmailDomain
-		ts.Expect(t, http.StatusOK, u, "GET", "/email-domains/"+domain+"/orgs", nil).Decode(t, &out)
+		out := getJSON[gen.OrganizationsForEmailDomain](t, ts, u, "/email-domains/"+domain+"/orgs")
 		return out.Organizations
 	}
 

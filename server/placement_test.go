@@ -193,3 +193,50 @@ func (w *world) readRefusals(t *testing.T, p placeable, id string) {
 		w.Expect(t, http.StatusUnauthorized, nil, "GET", path, nil)
 	})
 }
+
+func TestCreateRefusals(t *testing.T) {
+	t.Parallel()
+	for _, p := range placeables {
+		t.Run(p.kind, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			path := "/orgs/" + w.org.Id + "/" + p.kind + "s"
+			// refused creates as u, which must be answered status (with a message containing each
+			// part) and create nothing.
+			refused := func(t *testing.T, status int, u *testUser, body map[string]any, parts ...string) {
+				t.Helper()
+				before := p.count(w, t, w.admin, w.org.Id)
+				r := w.Expect(t, status, u, "POST", path, body)
+				if u != nil {
+					wantMessage(t, r, parts...)
+				}
+				if after := p.count(w, t, w.admin, w.org.Id); after != before {
+					t.Fatalf("%ss %d -> %d", p.kind, before, after)
+				}
+			}
+
+			t.Run("UnknownParentIs400", func(t *testing.T) {
+				refused(t, http.StatusBadRequest, w.admin, map[string]any{"title": "Lost", "parent": "nosuchcollection"}, "parent")
+			})
+			t.Run("ParentInAnotherOrganizationIs400", func(t *testing.T) {
+				theirs := w.MustCreateCollection(t, w.outsider, w.other.Id, "Theirs", "")
+				refused(t, http.StatusBadRequest, w.admin, map[string]any{"title": "Sneaky", "parent": theirs.Id}, "parent")
+				if l := w.spacesIn(t, w.outsider, theirs.Id, ""); l.Count != 0 {
+					t.Fatalf("their collection has %d spaces", l.Count)
+				}
+				if n := p.count(w, t, w.outsider, w.other.Id); n != map[string]int{"collection": 1, "space": 0}[p.kind] {
+					t.Fatalf("their organization has %d %ss", n, p.kind)
+				}
+			})
+			t.Run("ReadMemberIs403", func(t *testing.T) {
+				refused(t, http.StatusForbidden, w.reader, map[string]any{"title": "Mine"})
+			})
+			t.Run("OutsiderIs404", func(t *testing.T) {
+				refused(t, http.StatusNotFound, w.outsider, map[string]any{"title": "Mine"})
+			})
+			t.Run("NoTokenIs401", func(t *testing.T) {
+				refused(t, http.StatusUnauthorized, nil, map[string]any{"title": "Mine"})
+			})
+		})
+	}
+}

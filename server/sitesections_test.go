@@ -268,8 +268,7 @@ func TestSiteSectionGroups(t *testing.T) {
 	}
 
 	t.Run("AddAndRemoveSection", func(t *testing.T) {
-		var g gen.SiteSectionGroup
-		w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/section-groups/"+inner.Id+"/sections"), map[string]any{"sectionId": four}).Decode(t, &g)
+		g := sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/section-groups/"+inner.Id+"/sections"), map[string]any{"sectionId": four})
 		wantIDs(t, "children", childIDs(t, g), "site-section:"+three, "site-section:"+four)
 		w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/section-groups/"+inner.Id+"/sections"), map[string]any{"sectionId": three}).Decode(t, &g)
 		wantIDs(t, "children (already in)", childIDs(t, g), "site-section:"+three, "site-section:"+four)
@@ -285,8 +284,7 @@ func TestSiteSectionGroups(t *testing.T) {
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/section-groups/nope/sections/"+four), nil)
 	})
 	t.Run("Update", func(t *testing.T) {
-		var g gen.SiteSectionGroup
-		w.Expect(t, http.StatusOK, w.admin, "PATCH", w.path("/section-groups/"+outer.Id), map[string]any{"title": "Outer", "icon": nil}).Decode(t, &g)
+		g := sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusOK, w.admin, "PATCH", w.path("/section-groups/"+outer.Id), map[string]any{"title": "Outer", "icon": nil})
 		if g.Title != "Outer" || g.Icon != nil || len(g.Children) != 3 {
 			t.Fatalf("updated group = %+v", g)
 		}

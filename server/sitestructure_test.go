@@ -25,8 +25,7 @@ func newStructWorld(t *testing.T) *structWorld {
 // mustSite creates a site without spaces in an organization and returns its id.
 func (w *structWorld) mustSite(t *testing.T, u *testUser, orgID, title string) string {
 	t.Helper()
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/sites", map[string]any{"title": title}).Decode(t, &site)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/sites", map[string]any{"title": title})
 	return site.Id
 }
 
@@ -47,44 +46,32 @@ func (w *structWorld) addSiteSpace(t *testing.T, spaceID, sectionID string) gen.
 	if sectionID != "" {
 		body["sectionId"] = sectionID
 	}
-	var ss gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/site-spaces"), body).Decode(t, &ss)
-	return ss
+	return sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/site-spaces"), body)
 }
 
 func (w *structWorld) siteSpaces(t *testing.T, query string) gen.SiteSpaceList {
 	t.Helper()
-	var l gen.SiteSpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.path("/site-spaces"+query), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, w.path("/site-spaces"+query))
 }
 
 func (w *structWorld) addSection(t *testing.T, body map[string]any) gen.SiteSection {
 	t.Helper()
-	var sec gen.SiteSection
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/sections"), body).Decode(t, &sec)
-	return sec
+	return sendJSON[gen.SiteSection](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/sections"), body)
 }
 
 func (w *structWorld) sections(t *testing.T, query string) gen.SiteSectionList {
 	t.Helper()
-	var l gen.SiteSectionList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.path("/sections"+query), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SiteSectionList](t, w.testServer, w.admin, w.path("/sections"+query))
 }
 
 func (w *structWorld) addGroup(t *testing.T, body map[string]any) gen.SiteSectionGroup {
 	t.Helper()
-	var g gen.SiteSectionGroup
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/section-groups"), body).Decode(t, &g)
-	return g
+	return sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/section-groups"), body)
 }
 
 func (w *structWorld) groups(t *testing.T, query string) gen.SiteSectionGroupList {
 	t.Helper()
-	var l gen.SiteSectionGroupList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.path("/section-groups"+query), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SiteSectionGroupList](t, w.testServer, w.admin, w.path("/section-groups"+query))
 }
 
 // section finds a section of the site by id in the list of all sections.
@@ -356,14 +343,12 @@ func TestSiteStructureSpaceDeletion(t *testing.T) {
 	other := w.mustSite(t, w.admin, w.org.Id, "Other")
 
 	// A space published by two sites goes: its site spaces go from both, defaults promoted.
-	var inOther gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces", map[string]any{"spaceId": x}).Decode(t, &inOther)
+	sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces", map[string]any{"spaceId": x})
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+x, nil)
 	l := w.siteSpaces(t, "")
 	wantIDs(t, "site spaces", idsOf(l.Items), ys.Id)
 	wantIDs(t, "defaults", defaultSiteSpaces(l.Items), ys.Id)
-	var ol gen.SiteSpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces", nil).Decode(t, &ol)
+	ol := getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces")
 	if ol.Count != 0 {
 		t.Fatalf("the other site still has %d site spaces", ol.Count)
 	}
@@ -414,8 +399,7 @@ func TestSiteStructureURLs(t *testing.T) {
 	var site gen.Site
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id+"/sites/"+w.site, map[string]any{"visibility": "share-link"})
 	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/sites/"+w.site, nil).Decode(t, &site)
-	var ss gen.SiteSpace
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", w.path("/site-spaces/"+twoB.Id), map[string]any{"path": "bee"}).Decode(t, &ss)
+	ss := sendJSON[gen.SiteSpace](t, w.testServer, http.StatusOK, w.admin, "PATCH", w.path("/site-spaces/"+twoB.Id), map[string]any{"path": "bee"})
 	if ss.Urls.Published == nil || !strings.HasPrefix(*ss.Urls.Published, base+"/two/bee?share=") {
 		t.Fatalf("share-link site space published at %v", ss.Urls.Published)
 	}

@@ -25,17 +25,13 @@ func teamCreate(t *testing.T, ts *testServer, u *testUser, orgID, title string, 
 // teamGet re-reads a team through the API as u.
 func teamGet(t *testing.T, ts *testServer, u *testUser, orgID, teamID string) gen.Team {
 	t.Helper()
-	var team gen.Team
-	ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/teams/"+teamID, nil).Decode(t, &team)
-	return team
+	return getJSON[gen.Team](t, ts, u, "/orgs/"+orgID+"/teams/"+teamID)
 }
 
 // teamList lists an organization's teams as u with a query string ("" for none).
 func teamList(t *testing.T, ts *testServer, u *testUser, orgID, query string) gen.TeamList {
 	t.Helper()
-	var l gen.TeamList
-	ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/teams"+query, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.TeamList](t, ts, u, "/orgs/"+orgID+"/teams"+query)
 }
 
 func TestCreateOrganizationTeam(t *testing.T) {
@@ -62,8 +58,7 @@ func TestCreateOrganizationTeam(t *testing.T) {
 		}
 	})
 	t.Run("WithoutMembers", func(t *testing.T) {
-		var team gen.Team
-		ts.Expect(t, http.StatusCreated, alice, "PUT", path, map[string]any{"title": "Empty"}).Decode(t, &team)
+		team := sendJSON[gen.Team](t, ts, http.StatusCreated, alice, "PUT", path, map[string]any{"title": "Empty"})
 		if team.Members != 0 || teamGet(t, ts, alice, org.Id, team.Id).Members != 0 {
 			t.Fatalf("a team without members has %d", team.Members)
 		}
@@ -228,8 +223,7 @@ func TestUpdateTeamInOrganizationById(t *testing.T) {
 	path := "/orgs/" + org.Id + "/teams/" + team.Id
 
 	t.Run("Rename", func(t *testing.T) {
-		var got gen.Team
-		ts.Expect(t, http.StatusOK, alice, "PATCH", path, map[string]any{"title": "Product Design"}).Decode(t, &got)
+		got := sendJSON[gen.Team](t, ts, http.StatusOK, alice, "PATCH", path, map[string]any{"title": "Product Design"})
 		if got.Id != team.Id || got.Title != "Product Design" || got.Members != 1 || !got.CreatedAt.Equal(team.CreatedAt) {
 			t.Fatalf("answered %s", mustJSONText(t, got))
 		}

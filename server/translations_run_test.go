@@ -31,8 +31,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 	if tr.Result == nil || tr.Result.Space == "" || tr.Result.Revision == "" {
 		t.Fatalf("after the first run: result %+v", tr.Result)
 	}
-	var result gen.Space
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+tr.Result.Space, nil).Decode(t, &result)
+	result := getJSON[gen.Space](t, w.testServer, w.admin, "/spaces/"+tr.Result.Space)
 	if result.Title != "Docs (fr)" || result.Language == nil || string(*result.Language) != "fr" || result.Revision != tr.Result.Revision {
 		t.Fatalf("result space %q language %v revision %s (translation says %s)", result.Title, result.Language, result.Revision, tr.Result.Revision)
 	}
@@ -49,8 +48,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 	if !reflect.DeepEqual(pages, want) {
 		t.Fatalf("result pages:\n%+v\nwant\n%+v", pages, want)
 	}
-	var md gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+result.Id+"/content/path/install?format=markdown", nil).Decode(t, &md)
+	md := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+result.Id+"/content/path/install?format=markdown")
 	if md.Markdown == nil || *md.Markdown != want["install"].Markdown {
 		t.Fatalf("the result page through the API: %v", md.Markdown)
 	}
@@ -253,8 +251,7 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 	}
 
 	// A result page deleted by hand: sent again and put back.
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Oops"}).Decode(t, &cr)
+	cr := sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, w.admin, "POST", "/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Oops"})
 	postBatch(t, w.testServer, w.admin, sp.ID, cr.Id, []map[string]any{deletePage(rev.Pages[1].ID)})
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.ID, cr.Id, "/merge"), nil)
 	w.lt.Reset()
@@ -287,8 +284,7 @@ func TestTranslationRefusedBatchIsArchived(t *testing.T) {
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"))
 	tr := w.run(t, w.create(t, "fr", nil).Id)
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+tr.Result.Space+"/change-requests", map[string]any{"subject": "By hand"}).Decode(t, &cr)
+	cr := sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, w.admin, "POST", "/spaces/"+tr.Result.Space+"/change-requests", map[string]any{"subject": "By hand"})
 	postBatch(t, w.testServer, w.admin, tr.Result.Space, cr.Id, []map[string]any{insertMarkdown("World", "Written by hand.\n", "w")})
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(tr.Result.Space, cr.Id, "/merge"), nil)
 	before, _ := w.pages(t, tr.Result.Space)
