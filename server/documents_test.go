@@ -54,8 +54,7 @@ func docFind(nodes []*markdown.Node, typ string) *markdown.Node {
 func TestDocumentPageAllNodeKinds(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	target := f.apply(t, f.admin, space.Id, cr.Id, insertPage("Install", "ref", "install",
 		"document", markdownDoc("# Install\n\n## Requirements\n\nGo.\n"))).Refs["install"]
 	// A leading "# " heading would become the page's title (and leave the body), so the heading

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -236,6 +237,42 @@ func TestCreateRefusals(t *testing.T) {
 			})
 			t.Run("NoTokenIs401", func(t *testing.T) {
 				refused(t, http.StatusUnauthorized, nil, map[string]any{"title": "Mine"})
+			})
+		})
+	}
+}
+
+func TestUpdateRefusals(t *testing.T) {
+	t.Parallel()
+	for _, p := range placeables {
+		t.Run(p.kind, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			id := p.create(w, t, "Kept", "")
+			// refused updates as u, which must be answered status (with a message containing each
+			// part) and leave the title as it was.
+			refused := func(t *testing.T, status int, u *testUser, body map[string]any, parts ...string) {
+				t.Helper()
+				wantMessage(t, w.Expect(t, status, u, "PATCH", p.path(id), body), parts...)
+				if got := getJSON[struct{ Title string }](t, w.testServer, w.admin, p.path(id)); got.Title != "Kept" {
+					t.Fatalf("title = %q", got.Title)
+				}
+			}
+
+			t.Run("TitleOf51CharactersIs400", func(t *testing.T) {
+				refused(t, http.StatusBadRequest, w.admin, map[string]any{"title": strings.Repeat("t", 51)}, "title")
+			})
+			t.Run("UnknownDefaultLevelIs400", func(t *testing.T) {
+				refused(t, http.StatusBadRequest, w.admin, map[string]any{"defaultLevel": "owner"}, "defaultLevel")
+			})
+			t.Run("ReadMemberIs403", func(t *testing.T) {
+				refused(t, http.StatusForbidden, w.reader, map[string]any{"title": "Hijacked"})
+			})
+			t.Run("OutsiderIs404", func(t *testing.T) {
+				refused(t, http.StatusNotFound, w.outsider, map[string]any{"title": "Hijacked"})
+			})
+			t.Run("UnknownIs404", func(t *testing.T) {
+				w.Expect(t, http.StatusNotFound, w.admin, "PATCH", p.path("nosuch"+p.kind), map[string]any{"title": "X"})
 			})
 		})
 	}
