@@ -20,6 +20,7 @@ import (
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // labelled is a conversation of the engine's labelled corpus with its topics.
@@ -97,16 +98,7 @@ func newFixture(tb testing.TB, path string, c *clock) *fixture {
 
 func (f *fixture) makeOrg(tb testing.TB) {
 	tb.Helper()
-	ctx := context.Background()
-	u := &store.User{Email: "owner@example.com", DisplayName: "Owner"}
-	if _, err := f.st.CreateUser(ctx, u); err != nil {
-		tb.Fatal(err)
-	}
-	org, err := f.st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f.org = org.ID
+	f.org = storetest.MustOwner(tb, f.st, "owner@example.com").Org.ID
 }
 
 func (f *fixture) ingest(tb testing.TB, ls []labelled) {

@@ -11,6 +11,7 @@ import (
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 type clock struct{ now time.Time }
@@ -89,14 +90,8 @@ func TestPurgeJobRemovesOnlyExpiredSpaces(t *testing.T) {
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	st := mustOpen(t, t.TempDir()+"/quire.db", c)
 	defer st.Close()
-	u := &store.User{Email: "a@example.com", DisplayName: "A"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := storetest.MustOwner(t, st, "a@example.com")
+	u, org := o.User, o.Org
 	old, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "old"})
 	recent, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "recent"})
 	st.DeleteSpace(ctx, old.ID)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // Purging a deleted space removes every row, body and blob only it used; what a duplicate of it
@@ -19,11 +20,8 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	defer st.Close()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	st.Clock = func() time.Time { return now }
-	u := &store.User{Email: "purge@example.com", DisplayName: "P"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	org, _ := st.CreateOrganization(ctx, "Acme", u.ID)
+	o := storetest.MustOwner(t, st, "purge@example.com")
+	u, org := o.User, o.Org
 	str := func(s string) *string { return &s }
 	fill := func(spaceID, word string) {
 		t.Helper()
