@@ -13,12 +13,7 @@ import (
 // benchStore is a fresh store with one user (and its token), one organization and one space.
 func benchStore(b *testing.B) (st *Store, token, spaceID string) {
 	b.Helper()
-	ctx := context.Background()
-	st, err := OpenSQLite(ctx, b.TempDir()+"/quire.db", testIsUnique)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st = openTestStore(b)
 	o := storetest.MustOwner(b, st, "bench@example.com")
 	return st, o.Token, o.MustSpace(b, st, "Docs").ID
 }

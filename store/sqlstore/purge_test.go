@@ -13,11 +13,7 @@ import (
 // still reads stays until the duplicate goes too, and what another space shares stays.
 func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db", testIsUnique)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTestStore(t)
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	st.Clock = func() time.Time { return now }
 	o := storetest.MustOwner(t, st, "purge@example.com")
