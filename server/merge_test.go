@@ -153,14 +153,9 @@ func TestMergeConflict(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n", "Other", "Other.\n")
-	a := w.create(t, w.admin, sp.Id, "a")
-	b := w.create(t, w.admin, sp.Id, "b")
-	w.apply(t, w.admin, sp.Id, a.Id, editPage(ids["Intro"], "A's text.\n"))
 	// B edits the same page differently, and another page cleanly: nothing of B may land.
-	w.apply(t, w.admin, sp.Id, b.Id, editPage(ids["Intro"], "B's text.\n"), editPage(ids["Other"], "B's other.\n"),
-		insertMarkdown("New in B", "New.\n", "new"))
-	b = w.get(t, sp.Id, b.Id)
-	w.merge(t, w.admin, sp.Id, a.Id)
+	b := w.rivals(t, sp.Id, batch{editPage(ids["Intro"], "A's text.\n")},
+		batch{editPage(ids["Intro"], "B's text.\n"), editPage(ids["Other"], "B's other.\n"), insertMarkdown("New in B", "New.\n", "new")})
 
 	crWantConflicts(t, w, sp.Id, b)
 	if md := w.mainMarkdown(t, sp.Id, ids["Intro"]); md != "A's text.\n" {
@@ -186,11 +181,7 @@ func TestMergeUpdateWithConflict(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n")
-	a := w.create(t, w.admin, sp.Id, "a")
-	b := w.create(t, w.admin, sp.Id, "b")
-	w.apply(t, w.admin, sp.Id, a.Id, editPage(ids["Intro"], "A's text.\n"))
-	w.apply(t, w.admin, sp.Id, b.Id, editPage(ids["Intro"], "B's text.\n"))
-	w.merge(t, w.admin, sp.Id, a.Id)
+	b := w.rivals(t, sp.Id, batch{editPage(ids["Intro"], "A's text.\n")}, batch{editPage(ids["Intro"], "B's text.\n")})
 	before := w.get(t, sp.Id, b.Id)
 	pagesBefore := w.crPages(t, sp.Id, b.Id)
 

@@ -86,7 +86,7 @@ func (pw *placementWorld) refused(t *testing.T, id string, status int, u *testUs
 	pw.stays(t, id)
 }
 
-func TestMoveRefusals(t *testing.T) {
+func TestPlaceableMoveRefusals(t *testing.T) {
 	t.Parallel()
 	for _, p := range placeables {
 		t.Run(p.kind, func(t *testing.T) {
@@ -129,7 +129,7 @@ func TestMoveRefusals(t *testing.T) {
 	}
 }
 
-func TestTransferRefusals(t *testing.T) {
+func TestPlaceableTransferRefusals(t *testing.T) {
 	t.Parallel()
 	for _, p := range placeables {
 		t.Run(p.kind, func(t *testing.T) {
@@ -195,7 +195,7 @@ func (w *world) readRefusals(t *testing.T, p placeable, id string) {
 	})
 }
 
-func TestCreateRefusals(t *testing.T) {
+func TestPlaceableCreate(t *testing.T) {
 	t.Parallel()
 	for _, p := range placeables {
 		t.Run(p.kind, func(t *testing.T) {
@@ -216,6 +216,14 @@ func TestCreateRefusals(t *testing.T) {
 				}
 			}
 
+			t.Run("TitleOf51CharactersIs400NamingTitle", func(t *testing.T) {
+				refused(t, http.StatusBadRequest, w.admin, map[string]any{"title": strings.Repeat("t", 51)}, "title")
+			})
+			t.Run("NoBodyCreatesUntitled", func(t *testing.T) {
+				if got := sendJSON[struct{ Title string }](t, w.testServer, http.StatusCreated, w.admin, "POST", path, nil); got.Title != "Untitled" {
+					t.Fatalf("title = %q", got.Title)
+				}
+			})
 			t.Run("UnknownParentIs400", func(t *testing.T) {
 				refused(t, http.StatusBadRequest, w.admin, map[string]any{"title": "Lost", "parent": "nosuchcollection"}, "parent")
 			})
@@ -242,7 +250,7 @@ func TestCreateRefusals(t *testing.T) {
 	}
 }
 
-func TestUpdateRefusals(t *testing.T) {
+func TestPlaceableUpdateRefusals(t *testing.T) {
 	t.Parallel()
 	for _, p := range placeables {
 		t.Run(p.kind, func(t *testing.T) {

@@ -46,32 +46,36 @@ func (w *structWorld) addSiteSpace(t *testing.T, spaceID, sectionID string) gen.
 	if sectionID != "" {
 		body["sectionId"] = sectionID
 	}
-	return sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/site-spaces"), body)
+	return siteAdd[gen.SiteSpace](t, w, "/site-spaces", body)
 }
 
+// The site's lists and additions, one typed wrapper per operation, as the admin.
 func (w *structWorld) siteSpaces(t *testing.T, query string) gen.SiteSpaceList {
-	t.Helper()
-	return getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, w.path("/site-spaces"+query))
+	return siteList[gen.SiteSpaceList](t, w, "/site-spaces", query)
 }
-
-func (w *structWorld) addSection(t *testing.T, body map[string]any) gen.SiteSection {
-	t.Helper()
-	return sendJSON[gen.SiteSection](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/sections"), body)
-}
-
 func (w *structWorld) sections(t *testing.T, query string) gen.SiteSectionList {
-	t.Helper()
-	return getJSON[gen.SiteSectionList](t, w.testServer, w.admin, w.path("/sections"+query))
+	return siteList[gen.SiteSectionList](t, w, "/sections", query)
 }
-
-func (w *structWorld) addGroup(t *testing.T, body map[string]any) gen.SiteSectionGroup {
-	t.Helper()
-	return sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/section-groups"), body)
-}
-
 func (w *structWorld) groups(t *testing.T, query string) gen.SiteSectionGroupList {
+	return siteList[gen.SiteSectionGroupList](t, w, "/section-groups", query)
+}
+func (w *structWorld) addSection(t *testing.T, body map[string]any) gen.SiteSection {
+	return siteAdd[gen.SiteSection](t, w, "/sections", body)
+}
+func (w *structWorld) addGroup(t *testing.T, body map[string]any) gen.SiteSectionGroup {
+	return siteAdd[gen.SiteSectionGroup](t, w, "/section-groups", body)
+}
+
+// siteList reads a list of the site's (what is its path under the site) with a query.
+func siteList[L any](t *testing.T, w *structWorld, what, query string) L {
 	t.Helper()
-	return getJSON[gen.SiteSectionGroupList](t, w.testServer, w.admin, w.path("/section-groups"+query))
+	return getJSON[L](t, w.testServer, w.admin, w.path(what+query))
+}
+
+// siteAdd adds to a list of the site's, which must answer 201.
+func siteAdd[T any](t *testing.T, w *structWorld, what string, body any) T {
+	t.Helper()
+	return sendJSON[T](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path(what), body)
 }
 
 // section finds a section of the site by id in the list of all sections.

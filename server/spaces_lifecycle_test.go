@@ -124,23 +124,20 @@ func TestRestoreSpace(t *testing.T) {
 		}
 	})
 
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Deleted by admin", "")
-		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", "/spaces/"+s.Id+"/restore", nil)
-		if w.spaceAs(t, w.admin, s.Id).DeletedAt == nil {
-			t.Fatal("restored by a read member")
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Deleted too", "")
-		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", "/spaces/"+s.Id+"/restore", nil)
-		if w.spaceAs(t, w.admin, s.Id).DeletedAt == nil {
-			t.Fatal("restored by an outsider")
-		}
-	})
+	for _, c := range []struct {
+		name   string
+		u      *testUser
+		status int
+	}{{"ReadMemberIs403", w.reader, http.StatusForbidden}, {"OutsiderIs404", w.outsider, http.StatusNotFound}} {
+		t.Run(c.name, func(t *testing.T) {
+			s := w.MustCreateSpace(t, w.admin, org, "Deleted "+c.name, "")
+			w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
+			w.Expect(t, c.status, c.u, "POST", "/spaces/"+s.Id+"/restore", nil)
+			if w.spaceAs(t, w.admin, s.Id).DeletedAt == nil {
+				t.Fatalf("restored by %s", c.u.Email)
+			}
+		})
+	}
 
 	t.Run("UnknownIs404", func(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.admin, "POST", "/spaces/nosuchspace/restore", nil)

@@ -69,22 +69,6 @@ func TestCreateSpace(t *testing.T) {
 		}
 	})
 
-	t.Run("TitleOf51CharactersIs400NamingTitle", func(t *testing.T) {
-		before := w.orgSpaces(t, w.admin, org, "").Count
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": strings.Repeat("s", 51)})
-		wantMessage(t, r, "title")
-		if after := w.orgSpaces(t, w.admin, org, "").Count; after != before {
-			t.Fatalf("spaces %d -> %d after a refused create", before, after)
-		}
-	})
-
-	t.Run("NoBodyCreatesUntitled", func(t *testing.T) {
-		sp := sendJSON[gen.Space](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/spaces", nil)
-		if sp.Title != "Untitled" {
-			t.Fatalf("title = %q", sp.Title)
-		}
-	})
-
 	t.Run("InACollectionAtTheEnd", func(t *testing.T) {
 		c := w.MustCreateCollection(t, w.admin, org, "Guides", "")
 		first := w.MustCreateSpace(t, w.admin, org, "First", c.Id)
