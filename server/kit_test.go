@@ -374,9 +374,9 @@ func sorted(ids ...string) []string {
 }
 
 // listAll walks every page of a list (path with its query, which must not set limit) as u and
-// returns the ids in order, checking that each page holds at most limit items and reports the
-// same count, which is what was seen.
-func (w *world) listAll(t testing.TB, u *testUser, path string, limit int) []string {
+// returns the ids in order, checking that each page but the last is full, that every page
+// reports the same count, and that the count is what was seen.
+func (ts *testServer) listAll(t testing.TB, u *testUser, path string, limit int) []string {
 	t.Helper()
 	base, query, _ := strings.Cut(path, "?")
 	q, err := url.ParseQuery(query)
@@ -395,9 +395,9 @@ func (w *world) listAll(t testing.TB, u *testUser, path string, limit int) []str
 			Count int
 			Next  *struct{ Page string }
 		}
-		w.Expect(t, http.StatusOK, u, "GET", base+"?"+q.Encode(), nil).Decode(t, &l)
-		if len(l.Items) > limit {
-			t.Fatalf("page of %d items, limit %d", len(l.Items), limit)
+		ts.Expect(t, http.StatusOK, u, "GET", base+"?"+q.Encode(), nil).Decode(t, &l)
+		if len(l.Items) > limit || l.Next != nil && len(l.Items) != limit {
+			t.Fatalf("page %d of %d items (next %v), limit %d", pages, len(l.Items), l.Next != nil, limit)
 		}
 		if count >= 0 && l.Count != count {
 			t.Fatalf("count %d on page %d, %d before", l.Count, pages, count)
