@@ -156,9 +156,8 @@ func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
 func TestContentReadPages(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
+	space, cr := f.draft(t)
 	sid := space.Id
-	cr := f.create(t, f.admin, sid, "Edits")
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Guide", "ref", "guide", "document", markdownDoc("---\ntitle: Guide\n---\n"+contentDocMarkdown)),
 		insertPage("Install", "ref", "install", "into", "guide", "document", markdownDoc("Install *it*.\n")),
@@ -274,9 +273,8 @@ func TestContentReadPages(t *testing.T) {
 func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
+	space, cr := f.draft(t)
 	sid := space.Id
-	cr := f.create(t, f.admin, sid, "Edits")
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Intro", "ref", "intro", "document", markdownDoc("Hello **world**\n")),
 		insertPage("Details", "ref", "details", "into", "intro", "document", markdownDoc("More.\n")),

@@ -183,14 +183,20 @@ func TestSiteSectionDelete(t *testing.T) {
 	}
 }
 
+// fourSections adds four sections to the site, each of a new space, and returns their ids in order.
+func (w *structWorld) fourSections(t *testing.T) (one, two, three, four string) {
+	t.Helper()
+	var ids []string
+	for _, title := range []string{"One", "Two", "Three", "Four"} {
+		ids = append(ids, w.addSection(t, map[string]any{"spaceId": w.newSpace(t, title)}).Id)
+	}
+	return ids[0], ids[1], ids[2], ids[3]
+}
+
 func TestSiteSectionMove(t *testing.T) {
 	t.Parallel()
 	w := newStructWorld(t)
-	var secs []gen.SiteSection
-	for _, title := range []string{"One", "Two", "Three", "Four"} {
-		secs = append(secs, w.addSection(t, map[string]any{"spaceId": w.newSpace(t, title)}))
-	}
-	one, two, three, four := secs[0].Id, secs[1].Id, secs[2].Id, secs[3].Id
+	one, two, three, four := w.fourSections(t)
 	move := func(t *testing.T, want int, id, where, ref string) *response {
 		t.Helper()
 		return w.Expect(t, want, w.admin, "POST", w.path("/sections/"+id+"/move"),
@@ -224,11 +230,7 @@ func TestSiteSectionMove(t *testing.T) {
 func TestSiteSectionGroups(t *testing.T) {
 	t.Parallel()
 	w := newStructWorld(t)
-	var secs []gen.SiteSection
-	for _, title := range []string{"One", "Two", "Three", "Four"} {
-		secs = append(secs, w.addSection(t, map[string]any{"spaceId": w.newSpace(t, title)}))
-	}
-	one, two, three, four := secs[0].Id, secs[1].Id, secs[2].Id, secs[3].Id
+	one, two, three, four := w.fourSections(t)
 
 	outer := w.addGroup(t, map[string]any{"title": strings.Repeat("T", 100), "icon": "folder", "sections": []string{two, one, two}})
 	if outer.Title != strings.Repeat("T", 100) || outer.Icon == nil || *outer.Icon != "folder" || outer.SectionGroup != nil {
