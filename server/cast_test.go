@@ -98,3 +98,11 @@ func (c *cast) strangers(t *testing.T, method, path string, body any) {
 func (c *cast) memberPath(u *testUser, suffix ...string) string {
 	return "/orgs/" + c.org.Id + "/members/" + u.ID + strings.Join(suffix, "")
 }
+
+// newAcme is the smallest cast: a server where alice administers Acme, and no one else.
+func newAcme(t testing.TB) (*testServer, *testUser, gen.Organization) {
+	t.Helper()
+	ts := newTestServer(t)
+	alice := ts.MustCreateUser(t, people["alice"].email, people["alice"].name)
+	return ts, alice, ts.MustCreateOrg(t, alice, "Acme")
+}

@@ -11,9 +11,7 @@ import (
 // conversation is not stored.
 func TestConversationsIngestLimits(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	path := "/orgs/" + org.Id + "/conversations"
 	parts := func(n, size int) []any {
 		out := make([]any, n)

@@ -85,9 +85,7 @@ var (
 // public spec describes.
 func TestConversationsIngestAnalyseAndRead(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	created := time.Date(2025, 12, 30, 8, 0, 0, 0, time.UTC)
 	convIngest(t, ts, alice, org.Id, map[string]any{
 		"id": "ticket-1", "subject": "Charged twice",
@@ -183,9 +181,7 @@ func TestConversationsIngestAnalyseAndRead(t *testing.T) {
 // TestConversationsFiltersAndPaging: every list's filters, its pages, and its limits.
 func TestConversationsFiltersAndPaging(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	texts := append(append([]string{}, billingTexts...), pdfTexts...)
 	for i := 0; i < 12; i++ {
 		convIngest(t, ts, alice, org.Id, map[string]any{"id": fmt.Sprintf("c%02d", i), "parts": []any{userMsg(texts[i%len(texts)])}})
@@ -316,9 +312,7 @@ func TestConversationsFiltersAndPaging(t *testing.T) {
 // its issues keep their ids; the clusters it leaves are pending until the job runs.
 func TestConversationsReingestion(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	for i, text := range append(append([]string{}, billingTexts...), pdfTexts...) {
 		convIngest(t, ts, alice, org.Id, map[string]any{"id": fmt.Sprintf("t%d", i), "parts": []any{userMsg(text)}})
 	}
@@ -355,9 +349,7 @@ func TestConversationsReingestion(t *testing.T) {
 // recomputed as the clock moves.
 func TestConversationsWeeklyPulse(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	now := ts.Store.Now() // Friday 2 January 2026; the week began Monday 29 December
 	for i, at := range []time.Time{
 		now, time.Date(2025, 12, 29, 0, 0, 0, 0, time.UTC), // this week
