@@ -59,6 +59,7 @@ func (d *docServer) set(doc string, status int) {
 }
 
 func TestOpenAPIURLSources(t *testing.T) {
+	t.Parallel()
 	docs := newDocServer(t, petstore30)
 	w := newOpenAPIWorld(t, newTestServer(t, server.Options{AllowPrivateURLs: true}))
 	src := map[string]any{"url": docs.URL + "/specs/petstore.yaml"}
@@ -171,6 +172,7 @@ func TestOpenAPIURLSources(t *testing.T) {
 }
 
 func TestOpenAPIURLSourcesRefusePrivateAddresses(t *testing.T) {
+	t.Parallel()
 	docs := newDocServer(t, petstore30)
 	w := newOpenAPIWorld(t, newTestServer(t))
 	for _, tc := range []struct{ slug, url string }{

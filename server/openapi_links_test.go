@@ -10,6 +10,7 @@ import (
 // A page's OpenAPI block names a specification of the organization by slug: its link is ok
 // while the specification exists, and broken once it is gone.
 func TestOpenAPIBlocksAreLinksToSpecifications(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	org := w.org.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "petstore", "source": map[string]any{"text": petstore30}})

@@ -11,6 +11,7 @@ import (
 )
 
 func TestOpenAPISpecLifecycle(t *testing.T) {
+	t.Parallel()
 	const v146, v202 = "0.146.0", "0.202.0"
 	w := newOpenAPIWorld(t, newTestServer(t))
 	created := w.Expect(t, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "petstore", "source": map[string]any{"text": petstore30}})
@@ -193,6 +194,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 }
 
 func TestOpenAPIBadInput(t *testing.T) {
+	t.Parallel()
 	w := newOpenAPIWorld(t, newTestServer(t))
 	text := map[string]any{"text": petstore30}
 	for _, tc := range []struct {
@@ -225,6 +227,7 @@ func TestOpenAPIBadInput(t *testing.T) {
 }
 
 func TestOpenAPIParseErrors(t *testing.T) {
+	t.Parallel()
 	w := newOpenAPIWorld(t, newTestServer(t))
 	for i, tc := range []struct {
 		name, doc string

@@ -19,6 +19,7 @@ const trInstallMarkdown = "Install the guide with `quire install --force` and re
 // merged change request; a second run after edits sends only the changed and new pages, and
 // mirrors moves and deletes; a third with nothing changed sends nothing. Stats follow each run.
 func TestTranslationRunEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	refs := w.edit(t,
 		insertMarkdown("Install", trInstallMarkdown, "install"),
@@ -125,6 +126,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 // The instructions' list items are a glossary: they are not sent, and stay as written. Changing
 // the instructions translates every page again on the next run.
 func TestTranslationGlossary(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello Quire", "Hello world from Quire Cloud.\n", "a"))
 	tr := w.create(t, "fr", markdownDocument("Keep these:\n\n- Quire Cloud\n- Quire\n"))
@@ -147,6 +149,7 @@ func TestTranslationGlossary(t *testing.T) {
 // A failing translator ends the run completed, counted, logged, with nothing written to the result
 // space; the next run does the whole work. So does a wrong key or a language the translator lacks.
 func TestTranslationRunFailures(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"), insertMarkdown("World", "The world.\n", "b"))
 	tr := w.create(t, "fr", nil)
@@ -225,6 +228,7 @@ func markdownDocument(md string) *markdown.Document { return markdown.FromMarkdo
 // description translated; the translation shows running while the translator works. A result
 // page deleted by hand comes back on the next run; a result space deleted is made again.
 func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	var during []string
 	w.lt.OnTranslate = func() {
@@ -281,6 +285,7 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 // needs) fails the run with the reason; its change request is archived and the result's content
 // is as it was.
 func TestTranslationRefusedBatchIsArchived(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"))
 	tr := w.run(t, w.create(t, "fr", nil).Id)

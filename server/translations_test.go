@@ -11,6 +11,7 @@ import (
 
 // Create, get, list (paged), update and delete; what each refuses, and who may do what.
 func TestTranslationsCRUD(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	tr := w.create(t, "fr", markdownDocument("- Quire\n"))
 	if tr.Object != gen.TranslationObjectTranslation || tr.Status != gen.TranslationStatusPending || tr.Language != "fr" ||
@@ -109,6 +110,7 @@ func TestTranslationsCRUD(t *testing.T) {
 // Without a translator, a run is refused with the reason and nothing changes; the other
 // operations work.
 func TestTranslationRunWithoutTranslator(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	admin := ts.MustCreateUser(t, "admin@tr.test", "Admin")
 	org := ts.MustCreateOrg(t, admin, "Translators").Id
@@ -133,6 +135,7 @@ func TestTranslationRunWithoutTranslator(t *testing.T) {
 // A run queued while a translator was configured, then run by a runner without one (a restart
 // without --translator-url), ends with that reason rather than staying pending.
 func TestTranslationQueuedRunWithoutTranslator(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	tr := w.create(t, "fr", nil)
 	w.Runner.Translations(nil)
