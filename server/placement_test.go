@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// Collections and spaces both live in a collection or at an organization's top level, and both
-// move (within an organization) and transfer (to another) the same way: the refusals of those
-// two operations are one table over both. What only one of them does stays in its own tests
-// (collections_move_test.go, spaces_move_test.go).
+// Collections and spaces both live in a collection or at an organization's top level, and are
+// created, updated, read, moved (within an organization) and transferred (to another) alike: what
+// they share is tested once over both (TestPlaceable, readRefusals). What only one of them does
+// stays in its own tests (collections*_test.go, spaces*_test.go).
 
 // placeable is collections or spaces.
 type placeable struct {
