@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -90,22 +91,12 @@ func (w *structWorld) section(t *testing.T, id string) gen.SiteSection {
 	return gen.SiteSection{}
 }
 
-// defaults returns the ids of the default site spaces (or sections) of a list.
-func defaultSiteSpaces(items []gen.SiteSpace) []string {
+// defaultsOf returns the ids of the items of a list (site spaces or sections) marked default.
+func defaultsOf[T any](items []T) []string {
 	out := []string{}
-	for _, ss := range items {
-		if ss.Default {
-			out = append(out, ss.Id)
-		}
-	}
-	return out
-}
-
-func defaultSections(items []gen.SiteSection) []string {
-	out := []string{}
-	for _, sec := range items {
-		if sec.Default {
-			out = append(out, sec.Id)
+	for _, it := range items {
+		if v := reflect.ValueOf(it); v.FieldByName("Default").Bool() {
+			out = append(out, v.FieldByName("Id").String())
 		}
 	}
 	return out
@@ -276,17 +267,17 @@ func TestSiteSpaceDefaults(t *testing.T) {
 
 	// The default goes: the next one by position takes over.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+a.Id), nil)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), b.Id)
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), b.Id)
 	// A default that is last gives way to the first.
 	d := w.addSiteSpace(t, w.newSpace(t, "D"), "")
 	w.Expect(t, http.StatusOK, w.admin, "POST", w.path("/site-spaces/"+b.Id+"/move"),
 		map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-space", "siteSpace": d.Id}}})
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+b.Id), nil)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), c.Id)
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), c.Id)
 	// A site space that is not the default goes alone; a missing one is no error.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+d.Id), nil)
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+d.Id), nil)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), c.Id)
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), c.Id)
 	// The last one goes: the site keeps working, with an empty structure.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+c.Id), nil)
 	if l := w.siteSpaces(t, ""); l.Count != 0 || len(l.Items) != 0 {
@@ -318,7 +309,7 @@ func TestSiteSpaceMove(t *testing.T) {
 	wantIDs(t, "order", idsOf(w.siteSpaces(t, "").Items), c.Id, a.Id, b.Id)
 	move(t, http.StatusOK, a.Id, "after", b.Id)
 	wantIDs(t, "order", idsOf(w.siteSpaces(t, "").Items), c.Id, b.Id, a.Id)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), a.Id) // moving keeps the default
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), a.Id) // moving keeps the default
 
 	r := move(t, http.StatusBadRequest, a.Id, "before", a.Id)
 	wantMessage(t, r, "itself")
@@ -351,7 +342,7 @@ func TestSiteStructureSpaceDeletion(t *testing.T) {
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+x, nil)
 	l := w.siteSpaces(t, "")
 	wantIDs(t, "site spaces", idsOf(l.Items), ys.Id)
-	wantIDs(t, "defaults", defaultSiteSpaces(l.Items), ys.Id)
+	wantIDs(t, "defaults", defaultsOf(l.Items), ys.Id)
 	ol := getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces")
 	if ol.Count != 0 {
 		t.Fatalf("the other site still has %d site spaces", ol.Count)
