@@ -58,8 +58,7 @@ func newMatrixWorld(t *testing.T) *matrixWorld {
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites",
 		map[string]any{"title": "Docs", "spaces": []string{w.handbook}}).Decode(t, &site)
 	w.site = site.Id
-	var ssl gen.SiteSpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.sitePath(w.site, "/site-spaces"), nil).Decode(t, &ssl)
+	ssl := getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, w.sitePath(w.site, "/site-spaces"))
 	w.siteSpace = ssl.Items[0].Id
 	w.Expect(t, http.StatusOK, w.admin, "POST", w.sitePath(w.site, "/publish"), nil)
 	w.sectioned = w.freshSite(t)
@@ -130,16 +129,14 @@ func (w *matrixWorld) freshCollection(t *testing.T) string {
 
 func (w *matrixWorld) freshSite(t *testing.T) string {
 	t.Helper()
-	var s gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.orgPath("/sites"), map[string]any{"title": w.name("Site")}).Decode(t, &s)
+	s := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", w.orgPath("/sites"), map[string]any{"title": w.name("Site")})
 	return s.Id
 }
 
 // freshSiteSpace adds a fresh space to the published site.
 func (w *matrixWorld) freshSiteSpace(t *testing.T) string {
 	t.Helper()
-	var ss gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.sitePath(w.site, "/site-spaces"), map[string]any{"spaceId": w.freshSpace(t)}).Decode(t, &ss)
+	ss := sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", w.sitePath(w.site, "/site-spaces"), map[string]any{"spaceId": w.freshSpace(t)})
 	return ss.Id
 }
 
@@ -154,24 +151,21 @@ func (w *matrixWorld) freshSection(t *testing.T) string {
 
 func (w *matrixWorld) freshGroup(t *testing.T) string {
 	t.Helper()
-	var g gen.SiteSectionGroup
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.sitePath(w.sectioned, "/section-groups"), map[string]any{"title": w.name("Group")}).Decode(t, &g)
+	g := sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusCreated, w.admin, "POST", w.sitePath(w.sectioned, "/section-groups"), map[string]any{"title": w.name("Group")})
 	return g.Id
 }
 
 // freshComment posts a comment as the commenter in a thread (the space's or a change request's).
 func (w *matrixWorld) freshComment(t *testing.T, base string) string {
 	t.Helper()
-	var c gen.Comment
-	w.Expect(t, http.StatusOK, w.commenter, "POST", base+"/comments", map[string]any{"body": map[string]any{"markdown": w.name("Comment")}}).Decode(t, &c)
+	c := sendJSON[gen.Comment](t, w.testServer, http.StatusOK, w.commenter, "POST", base+"/comments", map[string]any{"body": map[string]any{"markdown": w.name("Comment")}})
 	return c.Id
 }
 
 // freshReply replies to a comment as the commenter.
 func (w *matrixWorld) freshReply(t *testing.T, base, comment string) string {
 	t.Helper()
-	var r gen.CommentReply
-	w.Expect(t, http.StatusOK, w.commenter, "POST", base+"/comments/"+comment+"/replies", map[string]any{"body": map[string]any{"markdown": w.name("Reply")}}).Decode(t, &r)
+	r := sendJSON[gen.CommentReply](t, w.testServer, http.StatusOK, w.commenter, "POST", base+"/comments/"+comment+"/replies", map[string]any{"body": map[string]any{"markdown": w.name("Reply")}})
 	return r.Id
 }
 

@@ -70,8 +70,7 @@ func TestAdaptiveSchemaOfEveryClaimKind(t *testing.T) {
 	}
 
 	t.Run("TemplateConditionsPerKind", func(t *testing.T) {
-		var l gen.SiteTemplateConditionList
-		w.Expect(t, http.StatusOK, w.reader, "GET", path+"/template-conditions", nil).Decode(t, &l)
+		l := getJSON[gen.SiteTemplateConditionList](t, w.testServer, w.reader, path+"/template-conditions")
 		want := []gen.SiteTemplateCondition{
 			{Condition: `visitor.claims.company.hq.country !== undefined`, Description: "Country (any value)"},
 			{Condition: `visitor.claims.company.size > 0`, Description: "Size (more than 0)"},
@@ -111,8 +110,7 @@ func TestAdaptiveSchemaOfEveryClaimKind(t *testing.T) {
 		schema := map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
 			"q": map[string]any{"type": "string", "description": "Q", "enum": []any{`say "hi"`, `C:\dir`}}}}
 		w.Expect(t, http.StatusOK, w.admin, "PUT", path, map[string]any{"jsonSchema": schema})
-		var l gen.SiteTemplateConditionList
-		w.Expect(t, http.StatusOK, w.reader, "GET", path+"/template-conditions", nil).Decode(t, &l)
+		l := getJSON[gen.SiteTemplateConditionList](t, w.testServer, w.reader, path+"/template-conditions")
 		for i, v := range []string{`say "hi"`, `C:\dir`} {
 			e, err := condition.Parse(l.Items[i].Condition)
 			if err != nil || !e.Eval(map[string]any{"q": v}) || e.Eval(map[string]any{"q": "x"}) {
@@ -142,8 +140,7 @@ func TestPublishedSiteAdaptsToEveryClaimKind(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	org := w.org.Id
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs"})
 	base := "/orgs/" + org + "/sites/" + site.Id
 	w.Expect(t, http.StatusOK, w.admin, "PUT", base+"/adaptive-schema", map[string]any{"jsonSchema": kindsSchema()})
 
@@ -162,26 +159,22 @@ func TestPublishedSiteAdaptsToEveryClaimKind(t *testing.T) {
 	}
 	for _, sec := range sections {
 		sp := w.MustCreateSpace(t, w.admin, org, sec.title+" space", "")
-		var s gen.SiteSection
-		w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": sp.Id, "title": sec.title}).Decode(t, &s)
+		s := sendJSON[gen.SiteSection](t, w.testServer, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": sp.Id, "title": sec.title})
 		if sec.condition != "" {
 			w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+s.Id, map[string]any{"condition": sec.condition})
 		}
 	}
 	// A site space of Home, for big companies: site spaces evaluate conditions too.
-	var home gen.SiteSectionList
-	w.Expect(t, http.StatusOK, w.admin, "GET", base+"/sections", nil).Decode(t, &home)
+	home := getJSON[gen.SiteSectionList](t, w.testServer, w.admin, base+"/sections")
 	big := w.MustCreateSpace(t, w.admin, org, "Enterprise space", "")
-	var bigSS gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": big.Id, "sectionId": home.Items[0].Id}).Decode(t, &bigSS)
+	bigSS := sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": big.Id, "sectionId": home.Items[0].Id})
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/site-spaces/"+bigSS.Id, map[string]any{"condition": `visitor.claims.company.size >= 1000`})
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", base, map[string]any{"adaptiveContent": map[string]any{"enabled": true}})
 	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil)
 
 	seen := func(t *testing.T, claims jwt.MapClaims) []string {
 		t.Helper()
-		var p gen.PublishedContentSite
-		w.Expect(t, http.StatusOK, w.reader, "GET", base+"/published?visitorToken="+url.QueryEscape(visitorToken(t, w.testServer, claims)), nil).Decode(t, &p)
+		p := getJSON[gen.PublishedContentSite](t, w.testServer, w.reader, base+"/published?visitorToken="+url.QueryEscape(visitorToken(t, w.testServer, claims)))
 		// "Section: its site spaces" as publishedTitles writes them, short: the section title,
 		// and "+Enterprise" when Home shows the enterprise site space.
 		var titles []string

@@ -13,6 +13,7 @@ import (
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // The stages of the GET /v1/spaces/{id} request path above the store (the store's own stages are
@@ -35,26 +36,15 @@ func newBenchFixture(b *testing.B) *benchFixture {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
-	token, err := st.CreateUser(ctx, u)
-	if err != nil {
-		b.Fatal(err)
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	o := storetest.MustOwner(b, st, "bench@example.com")
+	token, sp := o.Token, o.MustSpace(b, st, "Docs")
 	// The same JSON logger as `quire serve`, writing nowhere: its formatting cost is counted.
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	e, err := New(st, log, "http://quire.test", []byte("bench-secret")).Handler(Options{RateLimit: 0})
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &benchFixture{e: e, st: st, token: token, orgID: org.ID, spaceID: sp.ID}
+	return &benchFixture{e: e, st: st, token: token, orgID: o.Org.ID, spaceID: sp.ID}
 }
 
 // BenchmarkValidateRequest is the request validator alone (openapi3filter against the embedded

@@ -132,8 +132,7 @@ func TestChangeRequestSpaceCounters(t *testing.T) {
 	w.create(t, w.admin, sp.Id, "c")
 	crWantCounters(t, w, sp.Id, 3, 1, 1)
 	// The list of spaces carries the same counters.
-	var l gen.SpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/spaces", nil).Decode(t, &l)
+	l := getJSON[gen.SpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/spaces")
 	if len(l.Items) != 1 || l.Items[0].ChangeRequests != 3 || l.Items[0].ChangeRequestsOpen != 1 || l.Items[0].ChangeRequestsDraft != 1 {
 		t.Fatalf("listed space %+v", l.Items)
 	}
@@ -203,8 +202,7 @@ func TestChangeRequestOutdated(t *testing.T) {
 func TestChangeRequestPermissions(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Hello.\n")
+	sp, ids := w.spaceWithPages(t, "Intro", "Hello.\n")
 	mainBefore := w.space(t, sp.Id).Revision
 
 	cr := w.create(t, w.editor, sp.Id, "By the editor")

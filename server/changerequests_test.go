@@ -77,8 +77,7 @@ func TestChangeRequestCreate(t *testing.T) {
 	})
 
 	t.Run("WithoutBodyHasAnEmptySubject", func(t *testing.T) {
-		var cr gen.ChangeRequest
-		w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+other.Id+"/change-requests", nil).Decode(t, &cr)
+		cr := sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, w.admin, "POST", "/spaces/"+other.Id+"/change-requests", nil)
 		if cr.Subject != "" || cr.Status != "open" {
 			t.Fatalf("created %+v", cr)
 		}
@@ -219,8 +218,7 @@ func TestChangeRequestGet(t *testing.T) {
 	})
 
 	t.Run("ReaderReads", func(t *testing.T) {
-		var got gen.ChangeRequest
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, a.Id), nil).Decode(t, &got)
+		got := getJSON[gen.ChangeRequest](t, w.testServer, w.reader, crPath(sp.Id, a.Id))
 		if got.Id != a.Id {
 			t.Fatalf("reader read %s", got.Id)
 		}

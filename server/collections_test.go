@@ -12,33 +12,25 @@ import (
 // collection reads a collection as u, which must answer 200.
 func (w *world) collection(t *testing.T, u *testUser, id string) gen.Collection {
 	t.Helper()
-	var c gen.Collection
-	w.Expect(t, http.StatusOK, u, "GET", "/collections/"+id, nil).Decode(t, &c)
-	return c
+	return getJSON[gen.Collection](t, w.testServer, u, "/collections/"+id)
 }
 
 // collections reads one page of an organization's collections.
 func (w *world) collections(t *testing.T, u *testUser, orgID, query string) gen.CollectionList {
 	t.Helper()
-	var l gen.CollectionList
-	w.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/collections"+query, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.CollectionList](t, w.testServer, u, "/orgs/"+orgID+"/collections"+query)
 }
 
 // spacesIn reads one page of the spaces of a collection.
 func (w *world) spacesIn(t *testing.T, u *testUser, collectionID, query string) gen.SpaceList {
 	t.Helper()
-	var l gen.SpaceList
-	w.Expect(t, http.StatusOK, u, "GET", "/collections/"+collectionID+"/spaces"+query, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SpaceList](t, w.testServer, u, "/collections/"+collectionID+"/spaces"+query)
 }
 
 // orgSpaces reads one page of the spaces of an organization.
 func (w *world) orgSpaces(t *testing.T, u *testUser, orgID, query string) gen.SpaceList {
 	t.Helper()
-	var l gen.SpaceList
-	w.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/spaces"+query, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SpaceList](t, w.testServer, u, "/orgs/"+orgID+"/spaces"+query)
 }
 
 // levelText shows a defaultLevel as it was on the wire: a role, "null", or "<absent>".
@@ -60,8 +52,7 @@ func TestCreateCollection(t *testing.T) {
 
 	t.Run("TitleOf50CharactersIsCreatedAtTopLevel", func(t *testing.T) {
 		title := strings.Repeat("c", 50)
-		var c gen.Collection
-		w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/collections", map[string]any{"title": title}).Decode(t, &c)
+		c := sendJSON[gen.Collection](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/collections", map[string]any{"title": title})
 		if c.Object != "collection" || c.Title != title || c.Organization != org || c.Parent != nil || c.Id == "" {
 			t.Fatalf("created %+v", c)
 		}
@@ -74,24 +65,6 @@ func TestCreateCollection(t *testing.T) {
 		got := w.collection(t, w.admin, c.Id)
 		if got.Title != title || got.Parent != nil || w.level(got.DefaultLevel) != w.level(c.DefaultLevel) {
 			t.Fatalf("re-read %+v, created %+v", got, c)
-		}
-	})
-
-	t.Run("TitleOf51CharactersIs400NamingTitle", func(t *testing.T) {
-		before := w.collections(t, w.admin, org, "").Count
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/collections",
-			map[string]any{"title": strings.Repeat("c", 51)})
-		wantMessage(t, r, "title")
-		if after := w.collections(t, w.admin, org, "").Count; after != before {
-			t.Fatalf("collections %d -> %d after a refused create", before, after)
-		}
-	})
-
-	t.Run("NoBodyCreatesUntitled", func(t *testing.T) {
-		var c gen.Collection
-		w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/collections", nil).Decode(t, &c)
-		if c.Title != "Untitled" {
-			t.Fatalf("title = %q", c.Title)
 		}
 	})
 
@@ -134,38 +107,6 @@ func TestCreateCollection(t *testing.T) {
 		if sp.Permissions != w.spaceAs(t, cora, sp.Id).Permissions || !sp.Permissions.Admin {
 			t.Fatalf("space permissions answered %+v, re-read %+v", sp.Permissions, w.spaceAs(t, cora, sp.Id).Permissions)
 		}
-	})
-
-	t.Run("UnknownParentIs400", func(t *testing.T) {
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/collections",
-			map[string]any{"title": "Lost", "parent": "nosuchcollection"})
-		wantMessage(t, r, "parent")
-	})
-
-	t.Run("ParentInAnotherOrganizationIs400", func(t *testing.T) {
-		theirs := w.MustCreateCollection(t, w.outsider, w.other.Id, "Theirs", "")
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/collections",
-			map[string]any{"title": "Sneaky", "parent": theirs.Id})
-		wantMessage(t, r, "parent")
-		if l := w.spacesIn(t, w.outsider, theirs.Id, ""); l.Count != 0 {
-			t.Fatalf("their collection now has %d spaces", l.Count)
-		}
-	})
-
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		before := w.collections(t, w.admin, org, "").Count
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", "/orgs/"+org+"/collections", map[string]any{"title": "Mine"})
-		if after := w.collections(t, w.admin, org, "").Count; after != before {
-			t.Fatalf("collections %d -> %d", before, after)
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", "/orgs/"+org+"/collections", map[string]any{"title": "Mine"})
-	})
-
-	t.Run("NoTokenIs401", func(t *testing.T) {
-		w.Expect(t, http.StatusUnauthorized, nil, "POST", "/orgs/"+org+"/collections", map[string]any{"title": "Mine"})
 	})
 
 	t.Run("BodyOver1MiBIs413", func(t *testing.T) {
@@ -213,28 +154,7 @@ func TestGetCollection(t *testing.T) {
 		}
 	})
 
-	t.Run("GuestMemberIs403", func(t *testing.T) {
-		r := w.Expect(t, http.StatusForbidden, w.guest, "GET", "/collections/"+c.Id, nil)
-		if r.ErrorMessage(t) == "" {
-			t.Fatal("403 without a message")
-		}
-	})
-
-	t.Run("UnknownIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.admin, "GET", "/collections/nosuchcollection", nil)
-	})
-
-	t.Run("OutsiderIs404LikeAnUnknownId", func(t *testing.T) {
-		r := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/collections/"+c.Id, nil)
-		unknown := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/collections/nosuchcollection", nil)
-		if r.ErrorMessage(t) != unknown.ErrorMessage(t) {
-			t.Fatalf("outsider told %q, unknown id told %q", r.ErrorMessage(t), unknown.ErrorMessage(t))
-		}
-	})
-
-	t.Run("NoTokenIs401", func(t *testing.T) {
-		w.Expect(t, http.StatusUnauthorized, nil, "GET", "/collections/"+c.Id, nil)
-	})
+	w.readRefusals(t, placeables[0], c.Id)
 }
 
 func TestUpdateCollection(t *testing.T) {
@@ -244,9 +164,7 @@ func TestUpdateCollection(t *testing.T) {
 	path := "/collections/" + c.Id
 	patch := func(t *testing.T, body map[string]any) gen.Collection {
 		t.Helper()
-		var got gen.Collection
-		w.Expect(t, http.StatusOK, w.admin, "PATCH", path, body).Decode(t, &got)
-		return got
+		return sendJSON[gen.Collection](t, w.testServer, http.StatusOK, w.admin, "PATCH", path, body)
 	}
 
 	t.Run("Title", func(t *testing.T) {
@@ -256,14 +174,6 @@ func TestUpdateCollection(t *testing.T) {
 		}
 		if re := w.collection(t, w.admin, c.Id); re.Title != "Manuals" {
 			t.Fatalf("re-read title = %q", re.Title)
-		}
-	})
-
-	t.Run("TitleOf51CharactersIs400", func(t *testing.T) {
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", path, map[string]any{"title": strings.Repeat("t", 51)})
-		wantMessage(t, r, "title")
-		if re := w.collection(t, w.admin, c.Id); re.Title != "Manuals" {
-			t.Fatalf("title changed to %q by a refused update", re.Title)
 		}
 	})
 
@@ -317,29 +227,6 @@ func TestUpdateCollection(t *testing.T) {
 			t.Fatalf("read member on a no-level collection: %+v", p)
 		}
 	})
-
-	t.Run("UnknownDefaultLevelIs400", func(t *testing.T) {
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", path, map[string]any{"defaultLevel": "owner"})
-		wantMessage(t, r, "defaultLevel")
-	})
-
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		w.Expect(t, http.StatusForbidden, w.reader, "PATCH", path, map[string]any{"title": "Hijacked"})
-		if re := w.collection(t, w.admin, c.Id); re.Title != "Renamed" {
-			t.Fatalf("title = %q", re.Title)
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.outsider, "PATCH", path, map[string]any{"title": "Hijacked"})
-		if re := w.collection(t, w.admin, c.Id); re.Title != "Renamed" {
-			t.Fatalf("title = %q", re.Title)
-		}
-	})
-
-	t.Run("UnknownIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.admin, "PATCH", "/collections/nosuchcollection", map[string]any{"title": "X"})
-	})
 }
 
 func TestDeleteCollection(t *testing.T) {
@@ -382,8 +269,7 @@ func TestDeleteCollection(t *testing.T) {
 		}
 
 		// Restored, they come back at the top level, their collection being gone.
-		var restored gen.Space
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+s2.Id+"/restore", nil).Decode(t, &restored)
+		restored := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+s2.Id+"/restore", nil)
 		if restored.DeletedAt != nil || restored.Parent != nil {
 			t.Fatalf("restored: deletedAt %v, parent %v", restored.DeletedAt, restored.Parent)
 		}

@@ -55,8 +55,7 @@ func TestCommentCRCounters(t *testing.T) {
 	ccWantCounter(t, w, cr2.Id, 1)
 	ccWantCounter(t, w, cr.Id, 2)
 	// Comments on the space count on the space only.
-	var sc gen.Comment
-	w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/comments", map[string]any{"body": markdownDoc("On the space")}).Decode(t, &sc)
+	sendJSON[gen.Comment](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/comments", map[string]any{"body": markdownDoc("On the space")})
 	ccWantSpaceCounter(t, w, 1)
 	ccWantCounter(t, w, cr.Id, 2)
 	ccWantCounter(t, w, cr2.Id, 1)
@@ -85,8 +84,7 @@ func TestCommentCRIsolation(t *testing.T) {
 	c1 := ccText(t, w, w.editor, cr.Id, "On change request 1.")
 	r1 := ccReply(t, w, w.admin, cr.Id, c1.Id, "Reply on 1.")
 	c2 := ccText(t, w, w.editor, cr2.Id, "On change request 2.")
-	var sc gen.Comment
-	w.Expect(t, http.StatusOK, w.editor, "POST", "/spaces/"+sp.Id+"/comments", map[string]any{"body": markdownDoc("On the space.")}).Decode(t, &sc)
+	sc := sendJSON[gen.Comment](t, w.testServer, http.StatusOK, w.editor, "POST", "/spaces/"+sp.Id+"/comments", map[string]any{"body": markdownDoc("On the space.")})
 	if sc.Target.ChangeRequest != nil {
 		t.Fatalf("space comment targets change request %s", *sc.Target.ChangeRequest)
 	}
@@ -127,8 +125,7 @@ func TestCommentCRIsolation(t *testing.T) {
 	t.Run("Lists", func(t *testing.T) {
 		wantList(t, "change request 1", ccList(t, w, w.admin, cr.Id, ""), 1, c1.Id)
 		wantList(t, "change request 2", ccList(t, w, w.admin, cr2.Id, ""), 1, c2.Id)
-		var l gen.CommentList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/comments", nil).Decode(t, &l)
+		l := getJSON[gen.CommentList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/comments")
 		wantList(t, "space", l, 1, sc.Id)
 	})
 
@@ -251,8 +248,7 @@ func TestCommentCRMerged(t *testing.T) {
 	wantList(t, "merged", ccList(t, w, w.admin, cr.Id, ""), 2, c.Id, before.Id)
 	// The merge moved no comments to the space.
 	ccWantSpaceCounter(t, w, 0)
-	var l gen.CommentList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/comments", nil).Decode(t, &l)
+	l := getJSON[gen.CommentList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/comments")
 	wantList(t, "space after merge", l, 0)
 	// The reader still can't post there.
 	w.Expect(t, http.StatusForbidden, w.reader, "POST", ccPath(sp.Id, cr.Id), map[string]any{"body": markdownDoc("x")})

@@ -257,8 +257,7 @@ func TestCommentCRReplies(t *testing.T) {
 		if doc.Body.Markdown != nil || doc.Body.Document == nil || len(doc.Body.Document.Nodes) != 1 {
 			t.Fatalf("document body %+v", doc.Body)
 		}
-		var got gen.CommentReply
-		w.Expect(t, http.StatusOK, w.reader, "GET", base+"/"+r1.Id, nil).Decode(t, &got)
+		got := getJSON[gen.CommentReply](t, w.testServer, w.reader, base+"/"+r1.Id)
 		if got.Id != r1.Id || ccMarkdown(t, got.Body) != "First *reply*." || got.PostedBy.Id != w.commenter.ID {
 			t.Fatalf("got %+v", got)
 		}
@@ -283,8 +282,7 @@ func TestCommentCRReplies(t *testing.T) {
 		w.Expect(t, http.StatusForbidden, w.admin, "PUT", path, map[string]any{"body": markdownDoc("Hijacked.")}).ErrorMessage(t)
 		w.Expect(t, http.StatusForbidden, w.reader, "PUT", path, map[string]any{"addedReactions": []string{"👍"}})
 		w.Clock.Advance(1e9)
-		var got gen.CommentReply
-		w.Expect(t, http.StatusOK, w.commenter, "PUT", path, map[string]any{"body": markdownDoc("First, edited.")}).Decode(t, &got)
+		got := sendJSON[gen.CommentReply](t, w.testServer, http.StatusOK, w.commenter, "PUT", path, map[string]any{"body": markdownDoc("First, edited.")})
 		if ccMarkdown(t, got.Body) != "First, edited." || got.EditedAt == nil || !got.EditedAt.After(r1.PostedAt) {
 			t.Fatalf("edited %+v", got)
 		}
@@ -296,8 +294,7 @@ func TestCommentCRReplies(t *testing.T) {
 		r := w.Expect(t, http.StatusBadRequest, w.admin, "PUT", path, map[string]any{"addedReactions": []string{"yes"}})
 		wantMessage(t, r, "emoji")
 		w.Expect(t, http.StatusOK, w.admin, "PUT", path, map[string]any{"removedReactions": []string{"✅"}}).Decode(t, &got)
-		var re gen.CommentReply
-		w.Expect(t, http.StatusOK, w.admin, "GET", path, nil).Decode(t, &re)
+		re := getJSON[gen.CommentReply](t, w.testServer, w.admin, path)
 		if ccMarkdown(t, re.Body) != "First, edited." || len(re.Reactions) != 1 || re.Reactions[0].Count != 2 || !reflect.DeepEqual(re.Reactions, got.Reactions) {
 			t.Fatalf("re-read %+v", re)
 		}
@@ -338,8 +335,7 @@ func TestCommentCRReplies(t *testing.T) {
 		// The space family has no resolved on a reply.
 		spc := map[string]any{}
 		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/comments", map[string]any{"body": markdownDoc("space")}).Decode(t, &spc)
-		var sr gen.CommentReply
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/comments/"+spc["id"].(string)+"/replies", map[string]any{"body": markdownDoc("r")}).Decode(t, &sr)
+		sr := sendJSON[gen.CommentReply](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/comments/"+spc["id"].(string)+"/replies", map[string]any{"body": markdownDoc("r")})
 		w.Expect(t, http.StatusBadRequest, w.admin, "PUT", "/spaces/"+sp.Id+"/comments/"+spc["id"].(string)+"/replies/"+sr.Id, map[string]any{"resolved": true})
 	})
 

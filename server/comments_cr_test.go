@@ -48,9 +48,7 @@ func ccNum(cr gen.ChangeRequest) string { return strconv.Itoa(cr.Number) }
 // ccPost posts a comment as u, which must answer 200.
 func ccPost(t *testing.T, w *ccWorld, u *testUser, crID string, body map[string]any) gen.Comment {
 	t.Helper()
-	var c gen.Comment
-	w.Expect(t, http.StatusOK, u, "POST", ccPath(w.sp.Id, crID), body).Decode(t, &c)
-	return c
+	return sendJSON[gen.Comment](t, w.testServer, http.StatusOK, u, "POST", ccPath(w.sp.Id, crID), body)
 }
 
 // ccText posts a comment with only a body as u.
@@ -62,17 +60,13 @@ func ccText(t *testing.T, w *ccWorld, u *testUser, crID, markdown string) gen.Co
 // ccGet reads a comment as u (path suffix may carry a query).
 func ccGet(t *testing.T, w *ccWorld, u *testUser, crID, id string) gen.Comment {
 	t.Helper()
-	var c gen.Comment
-	w.Expect(t, http.StatusOK, u, "GET", ccPath(w.sp.Id, crID, "/"+id), nil).Decode(t, &c)
-	return c
+	return getJSON[gen.Comment](t, w.testServer, u, ccPath(w.sp.Id, crID, "/"+id))
 }
 
 // ccPut updates a comment as u, which must answer 200.
 func ccPut(t *testing.T, w *ccWorld, u *testUser, crID, id string, body map[string]any) gen.Comment {
 	t.Helper()
-	var c gen.Comment
-	w.Expect(t, http.StatusOK, u, "PUT", ccPath(w.sp.Id, crID, "/"+id), body).Decode(t, &c)
-	return c
+	return sendJSON[gen.Comment](t, w.testServer, http.StatusOK, u, "PUT", ccPath(w.sp.Id, crID, "/"+id), body)
 }
 
 // ccList lists a change request's comments as u with a query ("" for none).
@@ -90,9 +84,7 @@ func ccList(t *testing.T, w *ccWorld, u *testUser, crID, query string) gen.Comme
 // ccReply posts a reply as u, which must answer 200.
 func ccReply(t *testing.T, w *ccWorld, u *testUser, crID, commentID, markdown string) gen.CommentReply {
 	t.Helper()
-	var r gen.CommentReply
-	w.Expect(t, http.StatusOK, u, "POST", ccPath(w.sp.Id, crID, "/"+commentID+"/replies"), map[string]any{"body": markdownDoc(markdown)}).Decode(t, &r)
-	return r
+	return sendJSON[gen.CommentReply](t, w.testServer, http.StatusOK, u, "POST", ccPath(w.sp.Id, crID, "/"+commentID+"/replies"), map[string]any{"body": markdownDoc(markdown)})
 }
 
 // ccReplies lists a comment's replies as u with a query ("" for none).
@@ -138,8 +130,7 @@ func ccWantSpaceCounter(t *testing.T, w *ccWorld, want int) {
 // ccNodeKeys returns the block keys of a page's document as the change request serves it.
 func ccNodeKeys(t *testing.T, w *ccWorld, crID, pageID string) []string {
 	t.Helper()
-	var p gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(w.sp.Id, crID, "/content/page/"+pageID), nil).Decode(t, &p)
+	p := getJSON[gen.RevisionPage](t, w.testServer, w.admin, crPath(w.sp.Id, crID, "/content/page/"+pageID))
 	if p.Document == nil {
 		t.Fatalf("page %s served no document", pageID)
 	}

@@ -66,8 +66,7 @@ func TestCommentSpaceReplies(t *testing.T) {
 		if b := l.Items[0].Body; b.Markdown != nil || b.Document == nil || b.Document.Object != "document" || contentText(b.Document.Nodes[0]) != "reply 1" {
 			t.Fatalf("document body %+v", b)
 		}
-		var r gen.CommentReply
-		w.Expect(t, http.StatusOK, w.reader, "GET", w.csPath("/", c.Id, "/replies/", rs[1].Id, "?format=document"), nil).Decode(t, &r)
+		r := getJSON[gen.CommentReply](t, w.testServer, w.reader, w.csPath("/", c.Id, "/replies/", rs[1].Id, "?format=document"))
 		if r.Body.Document == nil || r.Body.Markdown != nil || r.Id != rs[1].Id || r.PostedBy.Id != w.commenter.ID {
 			t.Fatalf("reply as document %+v", r)
 		}
@@ -167,9 +166,7 @@ func TestCommentSpaceCommenters(t *testing.T) {
 	w := csNewWorld(t)
 	commenters := func(q string) gen.MemberList {
 		t.Helper()
-		var l gen.MemberList
-		w.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+w.sp+"/commenters"+q, nil).Decode(t, &l)
-		return l
+		return getJSON[gen.MemberList](t, w.testServer, w.reader, "/spaces/"+w.sp+"/commenters"+q)
 	}
 	commenterIDs := func(l gen.MemberList) []string {
 		out := []string{}

@@ -56,16 +56,12 @@ func (w *csWorld) csPut(t *testing.T, u *testUser, id string, body map[string]an
 
 func (w *csWorld) csList(t *testing.T, u *testUser, query string) gen.CommentList {
 	t.Helper()
-	var l gen.CommentList
-	w.Expect(t, http.StatusOK, u, "GET", w.csPath("?", query), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.CommentList](t, w.testServer, u, w.csPath("?", query))
 }
 
 func (w *csWorld) csReply(t *testing.T, u *testUser, commentID, markdown string) gen.CommentReply {
 	t.Helper()
-	var r gen.CommentReply
-	w.Expect(t, http.StatusOK, u, "POST", w.csPath("/", commentID, "/replies"), commentBody(markdown)).Decode(t, &r)
-	return r
+	return sendJSON[gen.CommentReply](t, w.testServer, http.StatusOK, u, "POST", w.csPath("/", commentID, "/replies"), commentBody(markdown))
 }
 
 func csWantCounter(t *testing.T, w *csWorld, want int) {
@@ -99,8 +95,7 @@ func TestCommentSpacePost(t *testing.T) {
 	w := csNewWorld(t)
 	rev := w.mainRevision(t, w.sp).Id
 	intro := w.pages["Intro"]
-	var pg gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.sp+"/content/page/"+intro, nil).Decode(t, &pg)
+	pg := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+w.sp+"/content/page/"+intro)
 	if pg.Document == nil || len(pg.Document.Nodes) == 0 || pg.Document.Nodes[0].Key == "" {
 		t.Fatalf("page document %+v", pg.Document)
 	}
@@ -150,8 +145,7 @@ func TestCommentSpacePost(t *testing.T) {
 		r = w.Expect(t, http.StatusBadRequest, w.editor, "POST", w.csPath(), map[string]any{"node": node, "body": md})
 		wantMessage(t, r, "node")
 		// Any block of the page will do, nested ones too.
-		var guide gen.RevisionPage
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.sp+"/content/page/"+w.pages["Guide"], nil).Decode(t, &guide)
+		guide := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+w.sp+"/content/page/"+w.pages["Guide"])
 		list := guide.Document.Nodes[len(guide.Document.Nodes)-1]
 		if len(list.Nodes) == 0 || list.Nodes[0].Key == "" {
 			t.Fatalf("guide list %+v", list)
@@ -422,8 +416,7 @@ func TestCommentSpacePermissions(t *testing.T) {
 		if l := w.csList(t, tc.u, ""); len(l.Items) != 1 || l.Items[0].Permissions != tc.want {
 			t.Errorf("%s: listed comment permissions %+v, want %+v", tc.who, l.Items, tc.want)
 		}
-		var got gen.CommentReply
-		w.Expect(t, http.StatusOK, tc.u, "GET", w.csPath("/", c.Id, "/replies/", r.Id), nil).Decode(t, &got)
+		got := getJSON[gen.CommentReply](t, w.testServer, tc.u, w.csPath("/", c.Id, "/replies/", r.Id))
 		if got.Permissions != tc.want {
 			t.Errorf("%s: reply permissions %+v, want %+v", tc.who, got.Permissions, tc.want)
 		}

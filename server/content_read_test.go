@@ -15,14 +15,12 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 	f := newWorld(t)
 	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
 	sid := space.Id
-	var initial gen.Revision
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/content", nil).Decode(t, &initial)
+	initial := getJSON[gen.Revision](t, f.testServer, f.admin, "/spaces/"+sid+"/content")
 	if initial.Id != space.Revision || len(initial.Pages) != 0 || initial.Object != "revision" {
 		t.Fatalf("initial revision %+v", initial)
 	}
 	cr := f.create(t, f.admin, sid, "Edits")
-	var crRev gen.Revision
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/change-requests/"+cr.Id+"/content", nil).Decode(t, &crRev)
+	crRev := getJSON[gen.Revision](t, f.testServer, f.admin, "/spaces/"+sid+"/change-requests/"+cr.Id+"/content")
 	if crRev.Id != initial.Id || len(crRev.Pages) != 0 {
 		t.Fatalf("change request's first revision %+v", crRev)
 	}
@@ -46,12 +44,10 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 	if crRev.Files == nil || crRev.Variables == nil || crRev.CreatedAt.IsZero() {
 		t.Fatalf("revision %+v", crRev)
 	}
-	var first gen.Revision
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/change-requests/"+cr.Id+"/content", nil).Decode(t, &first)
+	getJSON[gen.Revision](t, f.testServer, f.admin, "/spaces/"+sid+"/change-requests/"+cr.Id+"/content")
 
 	// The space's content has not moved.
-	var cur gen.Revision
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/content", nil).Decode(t, &cur)
+	cur := getJSON[gen.Revision](t, f.testServer, f.admin, "/spaces/"+sid+"/content")
 	if cur.Id != initial.Id || len(cur.Pages) != 0 {
 		t.Fatalf("current revision before merge %s with %d pages", cur.Id, len(cur.Pages))
 	}
@@ -73,8 +69,7 @@ func TestContentReadChangeRequestAndSpaceRevisions(t *testing.T) {
 	}
 	wantOutline(t, "current revision after merge", cur.Pages, "home Home", "  home/sub Sub", "about About")
 	wantOutline(t, "space pages after merge", f.pageTree(t, f.admin, "/spaces/"+sid), "home Home", "  home/sub Sub", "about About")
-	var p gen.RevisionPage
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/content/page/"+res1.Refs["home"]+"?format=markdown", nil).Decode(t, &p)
+	p := getJSON[gen.RevisionPage](t, f.testServer, f.admin, "/spaces/"+sid+"/content/page/"+res1.Refs["home"]+"?format=markdown")
 	if p.Markdown == nil || *p.Markdown != "Home page.\n" {
 		t.Fatalf("merged page markdown %v", p.Markdown)
 	}
@@ -161,9 +156,8 @@ func contentCheckDocument(t *testing.T, p gen.RevisionPage) {
 func TestContentReadPages(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
+	space, cr := f.draft(t)
 	sid := space.Id
-	cr := f.create(t, f.admin, sid, "Edits")
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Guide", "ref", "guide", "document", markdownDoc("---\ntitle: Guide\n---\n"+contentDocMarkdown)),
 		insertPage("Install", "ref", "install", "into", "guide", "document", markdownDoc("Install *it*.\n")),
@@ -176,8 +170,7 @@ func TestContentReadPages(t *testing.T) {
 
 	check := func(t *testing.T, base string) {
 		t.Run("MarkdownIsExact", func(t *testing.T) {
-			var p gen.RevisionPage
-			f.Expect(t, http.StatusOK, f.admin, "GET", base+"page/"+guide+"?format=markdown", nil).Decode(t, &p)
+			p := getJSON[gen.RevisionPage](t, f.testServer, f.admin, base+"page/"+guide+"?format=markdown")
 			if p.Markdown == nil || *p.Markdown != contentDocMarkdown || p.Document != nil {
 				t.Fatalf("markdown %v document %v", p.Markdown, p.Document)
 			}
@@ -187,20 +180,17 @@ func TestContentReadPages(t *testing.T) {
 		})
 		t.Run("DocumentByDefaultAndOnRequest", func(t *testing.T) {
 			for _, q := range []string{"", "?format=document"} {
-				var p gen.RevisionPage
-				f.Expect(t, http.StatusOK, f.admin, "GET", base+"page/"+guide+q, nil).Decode(t, &p)
+				p := getJSON[gen.RevisionPage](t, f.testServer, f.admin, base+"page/"+guide+q)
 				contentCheckDocument(t, p)
 			}
 		})
 		t.Run("SubpagesAreIncluded", func(t *testing.T) {
-			var p gen.RevisionPage
-			f.Expect(t, http.StatusOK, f.admin, "GET", base+"page/"+guide, nil).Decode(t, &p)
+			p := getJSON[gen.RevisionPage](t, f.testServer, f.admin, base+"page/"+guide)
 			wantOutline(t, "guide's subpages", p.Pages, "guide/install Install", "  guide/install/on-linux On Linux")
 			if p.Pages[0].Id != install || p.Pages[0].Document != nil || p.Pages[0].Markdown != nil {
 				t.Fatalf("subpage %+v", p.Pages[0])
 			}
-			var leaf gen.RevisionPage
-			f.Expect(t, http.StatusOK, f.admin, "GET", base+"page/"+res.Refs["linux"], nil).Decode(t, &leaf)
+			leaf := getJSON[gen.RevisionPage](t, f.testServer, f.admin, base+"page/"+res.Refs["linux"])
 			if len(leaf.Pages) != 0 || leaf.Path != "guide/install/on-linux" || leaf.Document == nil {
 				t.Fatalf("leaf %+v", leaf)
 			}
@@ -210,8 +200,7 @@ func TestContentReadPages(t *testing.T) {
 			}
 		})
 		t.Run("ByPath", func(t *testing.T) {
-			var p gen.RevisionPage
-			f.Expect(t, http.StatusOK, f.admin, "GET", base+"path/guide%2Finstall?format=markdown", nil).Decode(t, &p)
+			p := getJSON[gen.RevisionPage](t, f.testServer, f.admin, base+"path/guide%2Finstall?format=markdown")
 			if p.Id != install || p.Markdown == nil || *p.Markdown != "Install *it*.\n" {
 				t.Fatalf("by encoded path %+v", p)
 			}
@@ -230,8 +219,7 @@ func TestContentReadPages(t *testing.T) {
 		})
 		t.Run("NestedPathWithRawSlashes", func(t *testing.T) {
 			// Sent with real slashes the path spans several segments; quire still finds the page.
-			var p gen.RevisionPage
-			f.Expect(t, http.StatusOK, f.admin, "GET", base+"path/guide/install/on-linux?format=markdown", nil).Decode(t, &p)
+			p := getJSON[gen.RevisionPage](t, f.testServer, f.admin, base+"path/guide/install/on-linux?format=markdown")
 			if p.Id != res.Refs["linux"] || p.Markdown == nil {
 				t.Fatalf("by raw path %+v", p)
 			}
@@ -257,8 +245,7 @@ func TestContentReadPages(t *testing.T) {
 				f.Expect(t, http.StatusNotFound, f.outsider, "GET", path, nil)
 				f.Expect(t, http.StatusUnauthorized, nil, "GET", path, nil)
 			}
-			var p gen.RevisionPage
-			f.Expect(t, http.StatusOK, f.reader, "GET", base+"page/"+guide+"?format=markdown", nil).Decode(t, &p)
+			p := getJSON[gen.RevisionPage](t, f.testServer, f.reader, base+"page/"+guide+"?format=markdown")
 			if p.Markdown == nil || *p.Markdown != contentDocMarkdown {
 				t.Fatalf("reader's markdown %v", p.Markdown)
 			}
@@ -286,9 +273,8 @@ func TestContentReadPages(t *testing.T) {
 func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
+	space, cr := f.draft(t)
 	sid := space.Id
-	cr := f.create(t, f.admin, sid, "Edits")
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Intro", "ref", "intro", "document", markdownDoc("Hello **world**\n")),
 		insertPage("Details", "ref", "details", "into", "intro", "document", markdownDoc("More.\n")),
@@ -297,8 +283,7 @@ func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 	f.merged(t, sid, cr.Id)
 	orig := f.pageTree(t, f.admin, "/spaces/"+sid)
 
-	var dup gen.Space
-	f.Expect(t, http.StatusOK, f.admin, "POST", "/spaces/"+sid+"/duplicate", nil).Decode(t, &dup)
+	dup := sendJSON[gen.Space](t, f.testServer, http.StatusOK, f.admin, "POST", "/spaces/"+sid+"/duplicate", nil)
 	if dup.Id == sid {
 		t.Fatal("duplicate has the original's id")
 	}
@@ -306,8 +291,7 @@ func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 	if !reflect.DeepEqual(outline(copied), outline(orig)) {
 		t.Fatalf("copy's pages %q, original's %q", outline(copied), outline(orig))
 	}
-	var cp gen.RevisionPage
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+dup.Id+"/content/path/intro%2Fdetails?format=markdown", nil).Decode(t, &cp)
+	cp := getJSON[gen.RevisionPage](t, f.testServer, f.admin, "/spaces/"+dup.Id+"/content/path/intro%2Fdetails?format=markdown")
 	if cp.Markdown == nil || *cp.Markdown != "More.\n" {
 		t.Fatalf("copied markdown %v", cp.Markdown)
 	}
@@ -329,8 +313,7 @@ func TestContentDuplicateSpaceCopiesContent(t *testing.T) {
 
 	// The original is as it was.
 	wantOutline(t, "original", f.pageTree(t, f.admin, "/spaces/"+sid), outline(orig)...)
-	var op gen.RevisionPage
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+sid+"/content/page/"+res.Refs["intro"]+"?format=markdown", nil).Decode(t, &op)
+	op := getJSON[gen.RevisionPage](t, f.testServer, f.admin, "/spaces/"+sid+"/content/page/"+res.Refs["intro"]+"?format=markdown")
 	if op.Title != "Intro" || op.Markdown == nil || *op.Markdown != "Hello **world**\n" {
 		t.Fatalf("original page %s %v", op.Title, op.Markdown)
 	}

@@ -13,8 +13,7 @@ import (
 func TestContentBatchSlugs(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Intro", "ref", "i1"),
 		insertPage("Intro", "ref", "i2"),
@@ -115,8 +114,7 @@ func contentSlugOK(s string) bool {
 func TestContentBatchIsAtomic(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	res := f.apply(t, f.admin, space.Id, cr.Id, insertPage("Alpha", "ref", "a", "document", markdownDoc("alpha\n")), insertPage("Beta", "ref", "b"))
 	before := f.get(t, space.Id, cr.Id)
 	was := outline(f.crPages(t, space.Id, cr.Id))
@@ -140,8 +138,7 @@ func TestContentBatchIsAtomic(t *testing.T) {
 	if p := f.page(t, crPath(space.Id, cr.Id), res.Refs["a"], "?format=markdown"); p.Title != "Alpha" || *p.Markdown != "alpha\n" {
 		t.Fatalf("page a %s %q", p.Title, *p.Markdown)
 	}
-	var rev gen.Revision
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+space.Id+"/change-requests/"+cr.Id+"/content", nil).Decode(t, &rev)
+	rev := getJSON[gen.Revision](t, f.testServer, f.admin, "/spaces/"+space.Id+"/change-requests/"+cr.Id+"/content")
 	if rev.Id != before.Revision {
 		t.Fatalf("revision %s, change request says %s", rev.Id, before.Revision)
 	}
@@ -150,8 +147,7 @@ func TestContentBatchIsAtomic(t *testing.T) {
 func TestContentBatchRejects(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	res := f.apply(t, f.admin, space.Id, cr.Id, insertPage("Parent", "ref", "p"), insertPage("Child", "ref", "c", "into", "p"),
 		insertPage("Grandchild", "ref", "g", "into", "c"))
 	parent, child, grandchild := res.Refs["p"], res.Refs["c"], res.Refs["g"]

@@ -12,8 +12,7 @@ import (
 func TestContentBatchInsertNestedWithRefs(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	if cr.Number != 1 || cr.Revision != cr.RevisionInitial || cr.RevisionInitial != space.Revision {
 		t.Fatalf("new change request %+v (space revision %s)", cr, space.Revision)
 	}
@@ -79,8 +78,7 @@ func TestContentBatchInsertNestedWithRefs(t *testing.T) {
 func TestContentBatchAtPlacesPages(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	res := f.apply(t, f.admin, space.Id, cr.Id, insertPage("A", "ref", "a"), insertPage("B", "ref", "b"), insertPage("C"))
 	f.apply(t, f.admin, space.Id, cr.Id, insertPage("First", "at", 0))
 	wantOutline(t, "at 0", f.crPages(t, space.Id, cr.Id), "first First", "a A", "b B", "c C")
@@ -114,8 +112,7 @@ func TestContentBatchAtPlacesPages(t *testing.T) {
 func TestContentBatchUpdatePage(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Guides", "ref", "guides"),
 		insertPage("Setup", "ref", "setup", "into", "guides", "document", markdownDoc("old body\n")),
@@ -207,8 +204,7 @@ func TestContentBatchUpdatePage(t *testing.T) {
 func TestContentBatchDeletePageWithSubpages(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	res := f.apply(t, f.admin, space.Id, cr.Id,
 		insertPage("Keep", "ref", "keep"),
 		insertPage("Gone", "ref", "gone"),
@@ -239,8 +235,7 @@ func TestContentBatchDeletePageWithSubpages(t *testing.T) {
 func TestContentBatchAccess(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	body := map[string]any{"changes": []map[string]any{insertPage("X")}}
 	path := crPath(space.Id, cr.Id, "/content")
 	f.Expect(t, http.StatusNotFound, f.admin, "POST", crPath(space.Id, "no-such-cr", "/content"), body)
@@ -269,8 +264,7 @@ const contentDocMarkdown = "# Getting started\n\nRead the [API docs](https://api
 func TestContentBatchManyInsertsAtTheSameIndexKeepOrder(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	f.apply(t, f.admin, space.Id, cr.Id, insertPage("A"), insertPage("B"), insertPage("C"))
 	// Each new page goes right after B, before the one inserted just before it: 80 bisections
 	// of the same gap.
@@ -293,8 +287,7 @@ func TestContentBatchManyInsertsAtTheSameIndexKeepOrder(t *testing.T) {
 func TestContentBatchRefusedOnMergedChangeRequestAndLockedSpace(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	f.apply(t, f.admin, space.Id, cr.Id, insertPage("A"))
 	f.merged(t, space.Id, cr.Id)
 	body := map[string]any{"changes": []map[string]any{insertPage("Late")}}

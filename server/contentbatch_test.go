@@ -121,16 +121,13 @@ func TestContentBatchMetadataAndFrontmatter(t *testing.T) {
 		}
 	}
 	// It survives a merge into the space.
-	var m gen.MergeChangeRequestResult
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/merge"), nil).Decode(t, &m)
-	var live gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+res.Refs["h"], nil).Decode(t, &live)
+	sendJSON[gen.MergeChangeRequestResult](t, w.testServer, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/merge"), nil)
+	live := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/page/"+res.Refs["h"])
 	if live.NoIndex == nil || !*live.NoIndex || live.Title != "The heading title" {
 		t.Fatalf("merged page %+v", live)
 	}
 	// Pages with noIndex are kept out of search.
-	var found gen.SearchPageList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/search?query=text", nil).Decode(t, &found)
+	found := getJSON[gen.SearchPageList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/search?query=text")
 	if len(found.Items) != 1 || found.Items[0].Id != res.Refs["u"] {
 		t.Fatalf("search found %+v, want only the untitled page", found.Items)
 	}
@@ -155,8 +152,7 @@ func TestContentBatchMetadataMerges(t *testing.T) {
 			t.Fatalf("merge %s: %+v", id, m)
 		}
 	}
-	var live gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+page, nil).Decode(t, &live)
+	live := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/page/"+page)
 	if live.Icon == nil || *live.Icon != "one" || live.Condition == nil || *live.Condition != "visitor.claims.x === 1" {
 		t.Fatalf("merged metadata %+v", live)
 	}

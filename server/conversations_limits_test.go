@@ -10,9 +10,8 @@ import (
 // TestConversationsIngestLimits: the limits the spec states, at and past each one; a refused
 // conversation is not stored.
 func TestConversationsIngestLimits(t *testing.T) {
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	t.Parallel()
+	ts, alice, org := newAcme(t)
 	path := "/orgs/" + org.Id + "/conversations"
 	parts := func(n, size int) []any {
 		out := make([]any, n)
@@ -80,17 +79,9 @@ func TestConversationsIngestLimits(t *testing.T) {
 
 // TestConversationsAccess: outsiders get 404, readers read, only admins ingest, guests read nothing.
 func TestConversationsAccess(t *testing.T) {
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	reader := ts.MustCreateUser(t, "rita@acme.test", "Rita")
-	editor := ts.MustCreateUser(t, "ed@acme.test", "Ed")
-	guest := ts.MustCreateUser(t, "gus@acme.test", "Gus")
-	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
-	org := ts.MustCreateOrg(t, alice, "Acme")
-	ts.MustAddMember(t, alice, org.Id, reader, "read")
-	ts.MustAddMember(t, alice, org.Id, editor, "edit")
-	ts.MustAddMember(t, alice, org.Id, guest, "")
-	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	t.Parallel()
+	c := newCast(t, "rita:read", "ed:edit", "gus:guest")
+	ts, alice, reader, editor, guest, outsider, org := c.testServer, c.alice, c.rita, c.ed, c.gus, c.outsider, c.org
 	convIngest(t, ts, alice, org.Id, map[string]any{"id": "c1", "parts": []any{userMsg(billingTexts[0])}})
 	convAnalyse(t, ts)
 	is := convIssues(t, ts, alice, org.Id, "").Items[0].Issue

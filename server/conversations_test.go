@@ -42,31 +42,30 @@ func convAnalyse(t *testing.T, ts *testServer) int {
 	return n
 }
 
+// convRead GETs a conversations read of an organization (path under it, with its query) as u,
+// checks the answer against the public spec's operation op and decodes it.
+func convRead[T any](t *testing.T, ts *testServer, u *testUser, orgID, path, op string) T {
+	t.Helper()
+	r := ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+path, nil)
+	wantPublic(t, v146, op, r)
+	var v T
+	r.Decode(t, &v)
+	return v
+}
+
 func convIssues(t *testing.T, ts *testServer, u *testUser, orgID, query string) gen.ConversationIssueList {
 	t.Helper()
-	r := ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/conversations-issues"+query, nil)
-	wantPublic(t, v146, "listConversationsIssues", r)
-	var l gen.ConversationIssueList
-	r.Decode(t, &l)
-	return l
+	return convRead[gen.ConversationIssueList](t, ts, u, orgID, "/conversations-issues"+query, "listConversationsIssues")
 }
 
 func convClusters(t *testing.T, ts *testServer, u *testUser, orgID, query string) gen.ConversationsIssuesClusterList {
 	t.Helper()
-	r := ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/conversations-clusters"+query, nil)
-	wantPublic(t, v146, "listConversationsIssuesClusters", r)
-	var l gen.ConversationsIssuesClusterList
-	r.Decode(t, &l)
-	return l
+	return convRead[gen.ConversationsIssuesClusterList](t, ts, u, orgID, "/conversations-clusters"+query, "listConversationsIssuesClusters")
 }
 
 func convList(t *testing.T, ts *testServer, u *testUser, orgID, query string) gen.ConversationList {
 	t.Helper()
-	r := ts.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/conversations"+query, nil)
-	wantPublic(t, v146, "listConversations", r)
-	var l gen.ConversationList
-	r.Decode(t, &l)
-	return l
+	return convRead[gen.ConversationList](t, ts, u, orgID, "/conversations"+query, "listConversations")
 }
 
 var (
@@ -85,9 +84,8 @@ var (
 // many conversations arrive; the job finds issues and groups them; every read answers what the
 // public spec describes.
 func TestConversationsIngestAnalyseAndRead(t *testing.T) {
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	t.Parallel()
+	ts, alice, org := newAcme(t)
 	created := time.Date(2025, 12, 30, 8, 0, 0, 0, time.UTC)
 	convIngest(t, ts, alice, org.Id, map[string]any{
 		"id": "ticket-1", "subject": "Charged twice",
@@ -124,10 +122,7 @@ func TestConversationsIngestAnalyseAndRead(t *testing.T) {
 	}
 
 	// getConversationById: parts, metadata, urls.
-	r := ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations/ticket-1", nil)
-	wantPublic(t, v146, "getConversationById", r)
-	var cw gen.ConversationWithParts
-	r.Decode(t, &cw)
+	cw := convRead[gen.ConversationWithParts](t, ts, alice, org.Id, "/conversations/ticket-1", "getConversationById")
 	if cw.Conversation.Id != "ticket-1" || *cw.Conversation.Subject != "Charged twice" || !cw.Conversation.CreatedAt.Equal(created) ||
 		cw.Conversation.ProcessedAt == nil || *cw.Conversation.Urls.Source != "https://help.acme.test/t/1" ||
 		cw.Conversation.Urls.Location != testBaseURL+"/v1/orgs/"+org.Id+"/conversations/ticket-1" {
@@ -139,9 +134,7 @@ func TestConversationsIngestAnalyseAndRead(t *testing.T) {
 	if (*cw.Metadata.Attributes)["plan"] != "pro" || *cw.Metadata.Url != "https://help.acme.test/t/1" || !cw.Metadata.CreatedAt.Equal(created) {
 		t.Fatalf("metadata %+v", cw.Metadata)
 	}
-	r = ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations/thanks", nil)
-	cw = gen.ConversationWithParts{}
-	r.Decode(t, &cw)
+	cw = getJSON[gen.ConversationWithParts](t, ts, alice, "/orgs/"+org.Id+"/conversations/thanks")
 	if cw.Conversation.Urls.Source != nil || *cw.Metadata.Url != "not a url" {
 		t.Fatalf("a metadata url that is no URL: %+v %+v", cw.Conversation.Urls, cw.Metadata)
 	}
@@ -165,20 +158,14 @@ func TestConversationsIngestAnalyseAndRead(t *testing.T) {
 	if billing == pdf || clusterOf["ticket-2"] != billing || clusterOf["ticket-3"] != billing || clusterOf["ticket-5"] != pdf {
 		t.Fatalf("clusters by conversation: %v", clusterOf)
 	}
-	r = ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations-issues/"+issues.Items[0].Issue.Id, nil)
-	wantPublic(t, v146, "getConversationIssueById", r)
-	var one gen.ConversationIssueWithConversation
-	r.Decode(t, &one)
+	one := convRead[gen.ConversationIssueWithConversation](t, ts, alice, org.Id, "/conversations-issues/"+issues.Items[0].Issue.Id, "getConversationIssueById")
 	if !reflect.DeepEqual(one, issues.Items[0]) {
 		t.Fatalf("get issue %+v, listed %+v", one, issues.Items[0])
 	}
 	ts.Expect(t, http.StatusNotFound, alice, "GET", "/orgs/"+org.Id+"/conversations-issues/iss_0000", nil)
 
 	// Clusters: described, counted.
-	r = ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations-clusters/"+billing, nil)
-	wantPublic(t, v146, "getConversationsIssuesCluster", r)
-	var k gen.ConversationsIssuesCluster
-	r.Decode(t, &k)
+	k := convRead[gen.ConversationsIssuesCluster](t, ts, alice, org.Id, "/conversations-clusters/"+billing, "getConversationsIssuesCluster")
 	if k.Stats.Issues != 3 || k.Stats.Conversations != 3 || k.Sources["email"] != 3 || k.Icon != "credit-card" ||
 		!strings.Contains(strings.ToLower(k.Label), "invoice") && !strings.Contains(strings.ToLower(k.Label), "charge") ||
 		k.Summary == "" || len(k.WeeklyPulse) != 13 || k.Object != gen.ConversationsIssuesClusterObjectIssuesCluster ||
@@ -193,9 +180,8 @@ func TestConversationsIngestAnalyseAndRead(t *testing.T) {
 
 // TestConversationsFiltersAndPaging: every list's filters, its pages, and its limits.
 func TestConversationsFiltersAndPaging(t *testing.T) {
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	t.Parallel()
+	ts, alice, org := newAcme(t)
 	texts := append(append([]string{}, billingTexts...), pdfTexts...)
 	for i := 0; i < 12; i++ {
 		convIngest(t, ts, alice, org.Id, map[string]any{"id": fmt.Sprintf("c%02d", i), "parts": []any{userMsg(texts[i%len(texts)])}})
@@ -325,9 +311,8 @@ func TestConversationsFiltersAndPaging(t *testing.T) {
 // TestConversationsReingestion: the same id from the same source replaces the conversation and
 // its issues keep their ids; the clusters it leaves are pending until the job runs.
 func TestConversationsReingestion(t *testing.T) {
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	t.Parallel()
+	ts, alice, org := newAcme(t)
 	for i, text := range append(append([]string{}, billingTexts...), pdfTexts...) {
 		convIngest(t, ts, alice, org.Id, map[string]any{"id": fmt.Sprintf("t%d", i), "parts": []any{userMsg(text)}})
 	}
@@ -351,8 +336,7 @@ func TestConversationsReingestion(t *testing.T) {
 		!after.Items[0].Issue.IngestedAt.After(before.IngestedAt) {
 		t.Fatalf("re-ingested issue %+v, was %+v (PDF cluster %s)", after.Items, before, pdfCluster)
 	}
-	var k gen.ConversationsIssuesCluster
-	ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations-clusters/"+before.Cluster, nil).Decode(t, &k)
+	k := getJSON[gen.ConversationsIssuesCluster](t, ts, alice, "/orgs/"+org.Id+"/conversations-clusters/"+before.Cluster)
 	if k.Stats.Issues != 2 {
 		t.Fatalf("billing cluster has %d issues after one left", k.Stats.Issues)
 	}
@@ -364,9 +348,8 @@ func TestConversationsReingestion(t *testing.T) {
 // TestConversationsWeeklyPulse: 13 weekly counts ending with the week of the store's clock,
 // recomputed as the clock moves.
 func TestConversationsWeeklyPulse(t *testing.T) {
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	t.Parallel()
+	ts, alice, org := newAcme(t)
 	now := ts.Store.Now() // Friday 2 January 2026; the week began Monday 29 December
 	for i, at := range []time.Time{
 		now, time.Date(2025, 12, 29, 0, 0, 0, 0, time.UTC), // this week
@@ -390,8 +373,7 @@ func TestConversationsWeeklyPulse(t *testing.T) {
 	ts.Clock.Advance(7 * 24 * time.Hour)
 	want = make([]int, 13)
 	want[10], want[11] = 1, 2
-	var k gen.ConversationsIssuesCluster
-	ts.Expect(t, http.StatusOK, alice, "GET", "/orgs/"+org.Id+"/conversations-clusters/"+l.Items[0].Id, nil).Decode(t, &k)
+	k := getJSON[gen.ConversationsIssuesCluster](t, ts, alice, "/orgs/"+org.Id+"/conversations-clusters/"+l.Items[0].Id)
 	if !reflect.DeepEqual(k.WeeklyPulse, want) {
 		t.Fatalf("a week later the pulse is %v, want %v", k.WeeklyPulse, want)
 	}
@@ -400,6 +382,7 @@ func TestConversationsWeeklyPulse(t *testing.T) {
 // TestConversationsDeterministic: the same conversations, ingested in another order and in
 // another organization, give the same issues and the same grouping.
 func TestConversationsDeterministic(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	texts := append(append([]string{}, billingTexts...), pdfTexts...)

@@ -54,8 +54,7 @@ func docFind(nodes []*markdown.Node, typ string) *markdown.Node {
 func TestDocumentPageAllNodeKinds(t *testing.T) {
 	t.Parallel()
 	f := newWorld(t)
-	space := f.MustCreateSpace(t, f.admin, f.org.Id, "Handbook", "")
-	cr := f.create(t, f.admin, space.Id, "Edits")
+	space, cr := f.draft(t)
 	target := f.apply(t, f.admin, space.Id, cr.Id, insertPage("Install", "ref", "install",
 		"document", markdownDoc("# Install\n\n## Requirements\n\nGo.\n"))).Refs["install"]
 	// A leading "# " heading would become the page's title (and leave the body), so the heading
@@ -155,8 +154,7 @@ func TestDocumentCommentBodies(t *testing.T) {
 	if c.Body.Markdown == nil || *c.Body.Markdown != "See [**the guide**](/pages/"+guide+")." {
 		t.Fatalf("stored body %+v", c.Body)
 	}
-	var asDoc gen.Comment
-	w.Expect(t, http.StatusOK, w.commenter, "GET", w.csPath("/", c.Id, "?format=document"), nil).Decode(t, &asDoc)
+	asDoc := getJSON[gen.Comment](t, w.testServer, w.commenter, w.csPath("/", c.Id, "?format=document"))
 	if asDoc.Body.Document == nil {
 		t.Fatalf("no document body")
 	}
@@ -174,8 +172,7 @@ func TestDocumentCommentBodies(t *testing.T) {
 	if *edited.Body.Markdown != "## Edited {#x}" {
 		t.Fatalf("edited body %q", *edited.Body.Markdown)
 	}
-	var r gen.CommentReply
-	w.Expect(t, http.StatusOK, w.commenter, "POST", w.csPath("/", c.Id, "/replies"), map[string]any{"body": map[string]any{"document": doc}}).Decode(t, &r)
+	r := sendJSON[gen.CommentReply](t, w.testServer, http.StatusOK, w.commenter, "POST", w.csPath("/", c.Id, "/replies"), map[string]any{"body": map[string]any{"document": doc}})
 	if r.Body.Markdown == nil || !strings.Contains(*r.Body.Markdown, "(/pages/"+guide+")") {
 		t.Fatalf("reply body %+v", r.Body)
 	}

@@ -56,13 +56,11 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 	}
 
 	t.Run("ListedInTheChangeRequest", func(t *testing.T) {
-		var l gen.RevisionFileList
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/content/files"), nil).Decode(t, &l)
+		l := getJSON[gen.RevisionFileList](t, w.testServer, w.reader, crPath(sp.Id, cr.Id, "/content/files"))
 		if l.Count != 2 || len(l.Items) != 2 {
 			t.Fatalf("files = %+v", l)
 		}
-		var f gen.RevisionFile
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/content/files/"+logoID), nil).Decode(t, &f)
+		f := getJSON[gen.RevisionFile](t, w.testServer, w.reader, crPath(sp.Id, cr.Id, "/content/files/"+logoID))
 		if f.Name != "logo.png" || f.ContentType != "image/png" || f.Size != len(pic) || f.Dimensions == nil ||
 			f.Dimensions.Width != 3 || f.Dimensions.Height != 2 {
 			t.Fatalf("file = %+v", f)
@@ -71,8 +69,7 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || !bytes.Equal(body, pic) {
 			t.Fatalf("download: %d %q %d bytes", res.StatusCode, res.Header.Get("Content-Type"), len(body))
 		}
-		var page1 gen.ListFilesInChangeRequestById200JSONResponse
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/content/files?limit=1"), nil).Decode(t, &page1)
+		page1 := getJSON[gen.ListFilesInChangeRequestById200JSONResponse](t, w.testServer, w.reader, crPath(sp.Id, cr.Id, "/content/files?limit=1"))
 		if len(page1.Items) != 1 || page1.Next == nil {
 			t.Fatalf("first page = %+v", page1)
 		}
@@ -84,8 +81,7 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 		}
 	})
 	t.Run("NotInTheSpaceBeforeTheMerge", func(t *testing.T) {
-		var l gen.RevisionFileList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/files", nil).Decode(t, &l)
+		l := getJSON[gen.RevisionFileList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/files")
 		if l.Count != 0 {
 			t.Fatalf("files = %+v", l)
 		}
@@ -96,13 +92,11 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 		w.apply(t, w.admin, sp.Id, other.Id, insertFiles(fileUpload("guide.pdf", "application/pdf", []byte("%PDF-1.4 x"), "g")))
 		w.merge(t, w.admin, sp.Id, cr.Id)
 		w.merge(t, w.admin, sp.Id, other.Id)
-		var l gen.RevisionFileList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/files", nil).Decode(t, &l)
+		l := getJSON[gen.RevisionFileList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/files")
 		if l.Count != 3 {
 			t.Fatalf("files = %+v", l)
 		}
-		var f gen.RevisionFile
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/files/"+logoID, nil).Decode(t, &f)
+		getJSON[gen.RevisionFile](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/files/"+logoID)
 		rev := w.mainRevision(t, sp.Id)
 		if len(rev.Files) != 3 {
 			t.Fatalf("revision files = %+v", rev.Files)
@@ -217,8 +211,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 	guide, install, setup := res.Refs["guide"], res.Refs["install"], res.Refs["setup"]
 
 	t.Run("ChangeRequestLinks", func(t *testing.T) {
-		var l gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/links"), nil).Decode(t, &l)
+		l := getJSON[gen.ContentReferenceList](t, w.testServer, w.reader, crPath(sp.Id, cr.Id, "/links"))
 		wantUsageLocations(t, l)
 		got := linkTargets(l)
 		want := map[string]gen.LinkStatus{
@@ -261,31 +254,26 @@ func TestLinksAndBacklinks(t *testing.T) {
 		}
 	})
 	t.Run("StatusFilterAndPaging", func(t *testing.T) {
-		var broken gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/links?status=broken"), nil).Decode(t, &broken)
+		broken := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, crPath(sp.Id, cr.Id, "/links?status=broken"))
 		if broken.Count != 1 || len(broken.Items) != 1 || broken.Stats.Total != 8 {
 			t.Fatalf("broken = %+v", broken)
 		}
-		var first gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/links?limit=4"), nil).Decode(t, &first)
+		first := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, crPath(sp.Id, cr.Id, "/links?limit=4"))
 		if len(first.Items) != 4 || first.Next == nil {
 			t.Fatalf("first = %+v", first)
 		}
-		var second gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/links?limit=4&page="+first.Next.Page), nil).Decode(t, &second)
+		second := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, crPath(sp.Id, cr.Id, "/links?limit=4&page="+first.Next.Page))
 		if len(second.Items) != 3 || second.Next != nil {
 			t.Fatalf("second = %+v", second)
 		}
 		w.Expect(t, http.StatusBadRequest, w.admin, "GET", crPath(sp.Id, cr.Id, "/links?status=fine"), nil)
 	})
 	t.Run("PageLinksAndBacklinks", func(t *testing.T) {
-		var l gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/content/page/"+setup+"/links"), nil).Decode(t, &l)
+		l := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, crPath(sp.Id, cr.Id, "/content/page/"+setup+"/links"))
 		if l.Count != 1 || l.Items[0].TargetReference.Page == nil || l.Items[0].TargetReference.Page.Id != install {
 			t.Fatalf("setup links = %+v", l)
 		}
-		var back gen.ContentLocationList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/content/page/"+install+"/backlinks"), nil).Decode(t, &back)
+		back := getJSON[gen.ContentLocationList](t, w.testServer, w.admin, crPath(sp.Id, cr.Id, "/content/page/"+install+"/backlinks"))
 		ids := map[string]bool{}
 		for _, loc := range back.Items {
 			ids[loc.Page.Id] = true
@@ -293,8 +281,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		if back.Count != 2 || !ids[guide] || !ids[setup] {
 			t.Fatalf("install backlinks = %+v", back)
 		}
-		var fb gen.ContentLocationList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/content/files/"+res.Refs["diagram"]+"/backlinks"), nil).Decode(t, &fb)
+		fb := getJSON[gen.ContentLocationList](t, w.testServer, w.admin, crPath(sp.Id, cr.Id, "/content/files/"+res.Refs["diagram"]+"/backlinks"))
 		if fb.Count != 1 || fb.Items[0].Page.Id != guide {
 			t.Fatalf("file backlinks = %+v", fb)
 		}
@@ -303,39 +290,33 @@ func TestLinksAndBacklinks(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.admin, "GET", crPath(sp.Id, cr.Id, "/content/files/nope/backlinks"), nil)
 	})
 	t.Run("SpaceLinksAfterMerge", func(t *testing.T) {
-		var before gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/links", nil).Decode(t, &before)
+		before := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/links")
 		if before.Count != 0 || before.Stats.Total != 0 || before.Stats.Broken.ChangeRequest != nil {
 			t.Fatalf("space links before merge = %+v", before)
 		}
 		w.merge(t, w.admin, sp.Id, cr.Id)
-		var after gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/links", nil).Decode(t, &after)
+		after := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/links")
 		if after.Count != 7 || after.Stats.Broken.Total != 1 {
 			t.Fatalf("space links = %+v", after.Stats)
 		}
 		wantUsageLocations(t, after)
-		var pl gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+install+"/links", nil).Decode(t, &pl)
+		pl := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/page/"+install+"/links")
 		if pl.Count != 1 || pl.Items[0].TargetReference.Page.Id != guide {
 			t.Fatalf("install's links = %+v", pl)
 		}
-		var back gen.ContentLocationList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+guide+"/backlinks", nil).Decode(t, &back)
+		back := getJSON[gen.ContentLocationList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/page/"+guide+"/backlinks")
 		if back.Count != 1 || back.Items[0].Page.Id != install {
 			t.Fatalf("guide backlinks = %+v", back)
 		}
 		wantLocations(t, back.Items...)
 		// The space's version context is its whole current revision.
-		var current gen.Revision
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content", nil).Decode(t, &current)
+		current := getJSON[gen.Revision](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content")
 		if vc := back.Items[0].VersionContext; vc == nil || vc.Type != gen.VersionContextTypeRevision || vc.Revision == nil ||
 			vc.Revision.Id != current.Id || vc.Revision.Object != gen.RevisionObjectRevision || len(vc.Revision.Pages) != len(current.Pages) ||
 			vc.ChangeRequest != nil {
 			t.Fatalf("backlink version context = %+v", vc)
 		}
-		var fb gen.ContentLocationList
-		w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/files/"+res.Refs["diagram"]+"/backlinks", nil).Decode(t, &fb)
+		fb := getJSON[gen.ContentLocationList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/files/"+res.Refs["diagram"]+"/backlinks")
 		if fb.Count != 1 {
 			t.Fatalf("file backlinks = %+v", fb)
 		}
@@ -344,8 +325,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 	t.Run("DeletingATargetBreaksItsLinks", func(t *testing.T) {
 		next := w.create(t, w.admin, sp.Id, "Remove install")
 		w.apply(t, w.admin, sp.Id, next.Id, deletePage(install))
-		var l gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, next.Id, "/links?status=broken"), nil).Decode(t, &l)
+		l := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, crPath(sp.Id, next.Id, "/links?status=broken"))
 		// Guide's and Setup's links to Install are broken now; the change request broke them.
 		if l.Count != 2 || l.Stats.Broken.Total != 3 || *l.Stats.Broken.ChangeRequest != 2 {
 			t.Fatalf("broken = %d items, stats %+v", l.Count, l.Stats)

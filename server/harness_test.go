@@ -259,6 +259,22 @@ func (ts *testServer) Expect(t testing.TB, want int, u *testUser, method, path s
 	return r
 }
 
+// getJSON GETs path as u, which must answer 200, and decodes the answer into a T.
+func getJSON[T any](t testing.TB, ts *testServer, u *testUser, path string) T {
+	t.Helper()
+	var v T
+	ts.Expect(t, http.StatusOK, u, "GET", path, nil).Decode(t, &v)
+	return v
+}
+
+// sendJSON sends a body as u, which must answer want, and decodes the answer into a T.
+func sendJSON[T any](t testing.TB, ts *testServer, want int, u *testUser, method, path string, body any) T {
+	t.Helper()
+	var v T
+	ts.Expect(t, want, u, method, path, body).Decode(t, &v)
+	return v
+}
+
 // checkResponse validates a response against the operation the request matched in the spec.
 func checkResponse(t testing.TB, req *http.Request, res *http.Response, body []byte) {
 	t.Helper()
@@ -294,9 +310,7 @@ func checkResponse(t testing.TB, req *http.Request, res *http.Response, body []b
 // MustCreateOrg creates an organization administered by u.
 func (ts *testServer) MustCreateOrg(t testing.TB, u *testUser, title string) gen.Organization {
 	t.Helper()
-	var o gen.Organization
-	ts.Expect(t, http.StatusCreated, u, "POST", "/orgs", map[string]any{"title": title}).Decode(t, &o)
-	return o
+	return sendJSON[gen.Organization](t, ts, http.StatusCreated, u, "POST", "/orgs", map[string]any{"title": title})
 }
 
 // MustAddMember makes u a member of an organization with a role ("" for a guest), the way a
@@ -320,9 +334,7 @@ func (ts *testServer) MustCreateSpace(t testing.TB, u *testUser, orgID, title, p
 	if parent != "" {
 		body["parent"] = parent
 	}
-	var sp gen.Space
-	ts.Expect(t, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/spaces", body).Decode(t, &sp)
-	return sp
+	return sendJSON[gen.Space](t, ts, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/spaces", body)
 }
 
 // MustCreateCollection creates a collection in an organization (nested when parent is not "").
@@ -332,7 +344,5 @@ func (ts *testServer) MustCreateCollection(t testing.TB, u *testUser, orgID, tit
 	if parent != "" {
 		body["parent"] = parent
 	}
-	var c gen.Collection
-	ts.Expect(t, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/collections", body).Decode(t, &c)
-	return c
+	return sendJSON[gen.Collection](t, ts, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/collections", body)
 }

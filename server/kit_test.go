@@ -59,25 +59,19 @@ func crPath(spaceID, crID string, suffix ...string) string {
 // create opens a change request as u, which must answer 201.
 func (w *world) create(t testing.TB, u *testUser, spaceID, subject string) gen.ChangeRequest {
 	t.Helper()
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, u, "POST", "/spaces/"+spaceID+"/change-requests", map[string]any{"subject": subject}).Decode(t, &cr)
-	return cr
+	return sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, u, "POST", "/spaces/"+spaceID+"/change-requests", map[string]any{"subject": subject})
 }
 
 // get reads a change request (by id or number) as the admin.
 func (w *world) get(t testing.TB, spaceID, crID string) gen.ChangeRequest {
 	t.Helper()
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(spaceID, crID), nil).Decode(t, &cr)
-	return cr
+	return getJSON[gen.ChangeRequest](t, w.testServer, w.admin, crPath(spaceID, crID))
 }
 
 // patch updates a change request as the admin, which must answer 200.
 func (w *world) patch(t testing.TB, spaceID, crID string, body map[string]any) gen.ChangeRequest {
 	t.Helper()
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", crPath(spaceID, crID), body).Decode(t, &cr)
-	return cr
+	return sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusOK, w.admin, "PATCH", crPath(spaceID, crID), body)
 }
 
 // apply posts a content batch as u, which must answer 200.
@@ -102,9 +96,7 @@ func (w *world) refuse(t testing.TB, spaceID, crID string, changes []map[string]
 // merge merges a change request as u, which must answer 200.
 func (w *world) merge(t testing.TB, u *testUser, spaceID, crID string) gen.MergeChangeRequestResult {
 	t.Helper()
-	var res gen.MergeChangeRequestResult
-	w.Expect(t, http.StatusOK, u, "POST", crPath(spaceID, crID, "/merge"), nil).Decode(t, &res)
-	return res
+	return sendJSON[gen.MergeChangeRequestResult](t, w.testServer, http.StatusOK, u, "POST", crPath(spaceID, crID, "/merge"), nil)
 }
 
 // merged merges a change request as the admin, which must merge it; it returns the space's new
@@ -121,9 +113,7 @@ func (w *world) merged(t testing.TB, spaceID, crID string) string {
 // update pulls main into a change request as u, which must answer 200.
 func (w *world) update(t testing.TB, u *testUser, spaceID, crID string) gen.UpdateChangeRequestResult {
 	t.Helper()
-	var res gen.UpdateChangeRequestResult
-	w.Expect(t, http.StatusOK, u, "POST", crPath(spaceID, crID, "/update"), nil).Decode(t, &res)
-	return res
+	return sendJSON[gen.UpdateChangeRequestResult](t, w.testServer, http.StatusOK, u, "POST", crPath(spaceID, crID, "/update"), nil)
 }
 
 // space reads a space as the admin.
@@ -135,41 +125,32 @@ func (w *world) space(t testing.TB, spaceID string) gen.Space {
 // spaceAs reads a space as u, which must answer 200.
 func (w *world) spaceAs(t testing.TB, u *testUser, spaceID string) gen.Space {
 	t.Helper()
-	var sp gen.Space
-	w.Expect(t, http.StatusOK, u, "GET", "/spaces/"+spaceID, nil).Decode(t, &sp)
-	return sp
+	return getJSON[gen.Space](t, w.testServer, u, "/spaces/"+spaceID)
 }
 
 // list reads a change request list as u.
 func (w *world) list(t testing.TB, u *testUser, path string) gen.ChangeRequestList {
 	t.Helper()
-	var l gen.ChangeRequestList
-	w.Expect(t, http.StatusOK, u, "GET", path, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.ChangeRequestList](t, w.testServer, u, path)
 }
 
 // mainRevision reads the space's current revision.
 func (w *world) mainRevision(t testing.TB, spaceID string) gen.Revision {
 	t.Helper()
-	var r gen.Revision
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+spaceID+"/content", nil).Decode(t, &r)
-	return r
+	return getJSON[gen.Revision](t, w.testServer, w.admin, "/spaces/"+spaceID+"/content")
 }
 
 // crRevision reads a change request's revision.
 func (w *world) crRevision(t testing.TB, spaceID, crID string) gen.Revision {
 	t.Helper()
-	var r gen.Revision
-	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(spaceID, crID, "/content"), nil).Decode(t, &r)
-	return r
+	return getJSON[gen.Revision](t, w.testServer, w.admin, crPath(spaceID, crID, "/content"))
 }
 
 // pageTree reads the page tree under base (a space's path for its current revision, or crPath
 // for a change request's) as u.
 func (w *world) pageTree(t testing.TB, u *testUser, base string) []gen.RevisionPage {
 	t.Helper()
-	var pt gen.PageTree
-	w.Expect(t, http.StatusOK, u, "GET", base+"/content/pages", nil).Decode(t, &pt)
+	pt := getJSON[gen.PageTree](t, w.testServer, u, base+"/content/pages")
 	return pt.Pages
 }
 
@@ -188,9 +169,7 @@ func (w *world) crPages(t testing.TB, spaceID, crID string) []gen.RevisionPage {
 // page reads a page by id under base (as pageTree) with a query ("" for none), as the admin.
 func (w *world) page(t testing.TB, base, pageID, query string) gen.RevisionPage {
 	t.Helper()
-	var p gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", base+"/content/page/"+pageID+query, nil).Decode(t, &p)
-	return p
+	return getJSON[gen.RevisionPage](t, w.testServer, w.admin, base+"/content/page/"+pageID+query)
 }
 
 // markdownAt reads a page's markdown under base (as pageTree).
@@ -395,9 +374,9 @@ func sorted(ids ...string) []string {
 }
 
 // listAll walks every page of a list (path with its query, which must not set limit) as u and
-// returns the ids in order, checking that each page holds at most limit items and reports the
-// same count, which is what was seen.
-func (w *world) listAll(t testing.TB, u *testUser, path string, limit int) []string {
+// returns the ids in order, checking that each page but the last is full, that every page
+// reports the same count, and that the count is what was seen.
+func (ts *testServer) listAll(t testing.TB, u *testUser, path string, limit int) []string {
 	t.Helper()
 	base, query, _ := strings.Cut(path, "?")
 	q, err := url.ParseQuery(query)
@@ -416,9 +395,9 @@ func (w *world) listAll(t testing.TB, u *testUser, path string, limit int) []str
 			Count int
 			Next  *struct{ Page string }
 		}
-		w.Expect(t, http.StatusOK, u, "GET", base+"?"+q.Encode(), nil).Decode(t, &l)
-		if len(l.Items) > limit {
-			t.Fatalf("page of %d items, limit %d", len(l.Items), limit)
+		ts.Expect(t, http.StatusOK, u, "GET", base+"?"+q.Encode(), nil).Decode(t, &l)
+		if len(l.Items) > limit || l.Next != nil && len(l.Items) != limit {
+			t.Fatalf("page %d of %d items (next %v), limit %d", pages, len(l.Items), l.Next != nil, limit)
 		}
 		if count >= 0 && l.Count != count {
 			t.Fatalf("count %d on page %d, %d before", l.Count, pages, count)
@@ -472,4 +451,29 @@ func (ts *testServer) fetch(t testing.TB, link string) (*http.Response, []byte) 
 		t.Fatal(err)
 	}
 	return res, body
+}
+
+// spaceWithPages makes a space "Docs" in the organization and seeds it with top-level pages
+// (title, markdown pairs); it returns the space and the pages' ids by title.
+func (w *world) spaceWithPages(t testing.TB, titleMarkdown ...string) (gen.Space, map[string]string) {
+	t.Helper()
+	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
+	return sp, w.seed(t, sp.Id, titleMarkdown...)
+}
+
+// batch is the changes of one content batch.
+type batch = []map[string]any
+
+// rivals opens two change requests on a space's current revision as the admin and applies a
+// batch to each; the first is merged, and the second, re-read, is returned for its own merge or
+// update against the moved main.
+func (w *world) rivals(t testing.TB, spaceID string, first, second batch) gen.ChangeRequest {
+	t.Helper()
+	a := w.create(t, w.admin, spaceID, "first")
+	b := w.create(t, w.admin, spaceID, "second")
+	w.apply(t, w.admin, spaceID, a.Id, first...)
+	w.apply(t, w.admin, spaceID, b.Id, second...)
+	b = w.get(t, spaceID, b.Id)
+	w.merge(t, w.admin, spaceID, a.Id)
+	return b
 }

@@ -13,14 +13,8 @@ func TestMergeDeleteVersusEdit(t *testing.T) {
 	w := newWorld(t)
 
 	t.Run("MainDeletesChangeRequestEdits", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "Doomed", "Doomed.\n", "Other", "Other.\n")
-		del := w.create(t, w.admin, sp.Id, "delete")
-		edit := w.create(t, w.admin, sp.Id, "edit")
-		w.apply(t, w.admin, sp.Id, del.Id, deletePage(ids["Doomed"]))
-		w.apply(t, w.admin, sp.Id, edit.Id, editPage(ids["Doomed"], "Rescued?\n"))
-		edit = w.get(t, sp.Id, edit.Id)
-		w.merge(t, w.admin, sp.Id, del.Id)
+		sp, ids := w.spaceWithPages(t, "Doomed", "Doomed.\n", "Other", "Other.\n")
+		edit := w.rivals(t, sp.Id, batch{deletePage(ids["Doomed"])}, batch{editPage(ids["Doomed"], "Rescued?\n")})
 		w.Expect(t, http.StatusNotFound, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+ids["Doomed"], nil)
 		crWantConflicts(t, w, sp.Id, edit)
 		r := w.Expect(t, http.StatusConflict, w.admin, "POST", crPath(sp.Id, edit.Id, "/update"), nil)
@@ -28,14 +22,8 @@ func TestMergeDeleteVersusEdit(t *testing.T) {
 	})
 
 	t.Run("ChangeRequestDeletesMainEdits", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "Doomed", "Doomed.\n")
-		edit := w.create(t, w.admin, sp.Id, "edit")
-		del := w.create(t, w.admin, sp.Id, "delete")
-		w.apply(t, w.admin, sp.Id, edit.Id, editPage(ids["Doomed"], "Edited.\n"))
-		w.apply(t, w.admin, sp.Id, del.Id, deletePage(ids["Doomed"]))
-		del = w.get(t, sp.Id, del.Id)
-		w.merge(t, w.admin, sp.Id, edit.Id)
+		sp, ids := w.spaceWithPages(t, "Doomed", "Doomed.\n")
+		del := w.rivals(t, sp.Id, batch{editPage(ids["Doomed"], "Edited.\n")}, batch{deletePage(ids["Doomed"])})
 		crWantConflicts(t, w, sp.Id, del)
 		if md := w.mainMarkdown(t, sp.Id, ids["Doomed"]); md != "Edited.\n" {
 			t.Fatalf("markdown %q", md)
@@ -43,8 +31,7 @@ func TestMergeDeleteVersusEdit(t *testing.T) {
 	})
 
 	t.Run("DeletedWhereTheOtherSideDidNotTouchIt", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "Doomed", "Doomed.\n", "Other", "Other.\n")
+		sp, ids := w.spaceWithPages(t, "Doomed", "Doomed.\n", "Other", "Other.\n")
 		w.apply(t, w.admin, sp.Id, w.create(t, w.admin, sp.Id, "child").Id, insertMarkdown("Child", "Child.\n", "c", "into", ids["Doomed"]))
 		w.merge(t, w.admin, sp.Id, "2")
 		del := w.create(t, w.admin, sp.Id, "delete")
@@ -65,8 +52,7 @@ func TestMergeDeleteVersusEdit(t *testing.T) {
 	})
 
 	t.Run("RewrittenWithTheSameTextIsNoEdit", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "Doomed", "Doomed.\n", "Other", "Other.\n")
+		sp, ids := w.spaceWithPages(t, "Doomed", "Doomed.\n", "Other", "Other.\n")
 		del := w.create(t, w.admin, sp.Id, "delete")
 		same := w.create(t, w.admin, sp.Id, "same text")
 		w.apply(t, w.admin, sp.Id, del.Id, deletePage(ids["Doomed"]))
@@ -83,14 +69,8 @@ func TestMergeDeleteVersusEdit(t *testing.T) {
 	})
 
 	t.Run("MainDeletesParentChangeRequestAddsChild", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "Parent", "Parent.\n")
-		del := w.create(t, w.admin, sp.Id, "delete")
-		add := w.create(t, w.admin, sp.Id, "add")
-		w.apply(t, w.admin, sp.Id, del.Id, deletePage(ids["Parent"]))
-		w.apply(t, w.admin, sp.Id, add.Id, insertMarkdown("Child", "Child.\n", "c", "into", ids["Parent"]))
-		add = w.get(t, sp.Id, add.Id)
-		w.merge(t, w.admin, sp.Id, del.Id)
+		sp, ids := w.spaceWithPages(t, "Parent", "Parent.\n")
+		add := w.rivals(t, sp.Id, batch{deletePage(ids["Parent"])}, batch{insertMarkdown("Child", "Child.\n", "c", "into", ids["Parent"])})
 		crWantConflicts(t, w, sp.Id, add)
 		w.Expect(t, http.StatusConflict, w.admin, "POST", crPath(sp.Id, add.Id, "/update"), nil)
 	})
@@ -105,8 +85,7 @@ func TestMergeMoveVersusEdit(t *testing.T) {
 			name = "MoveMergedFirst"
 		}
 		t.Run(name, func(t *testing.T) {
-			sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-			ids := w.seed(t, sp.Id, "Parent", "Parent.\n", "Mover", "Mover.\n")
+			sp, ids := w.spaceWithPages(t, "Parent", "Parent.\n", "Mover", "Mover.\n")
 			move := w.create(t, w.admin, sp.Id, "move")
 			edit := w.create(t, w.admin, sp.Id, "edit")
 			w.apply(t, w.admin, sp.Id, move.Id, movePage(ids["Mover"], ids["Parent"]))
@@ -134,26 +113,14 @@ func TestMergeMoveVersusEdit(t *testing.T) {
 	}
 
 	t.Run("MovedDifferentlyIsAConflict", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "P1", "1.\n", "P2", "2.\n", "Mover", "Mover.\n")
-		a := w.create(t, w.admin, sp.Id, "a")
-		b := w.create(t, w.admin, sp.Id, "b")
-		w.apply(t, w.admin, sp.Id, a.Id, movePage(ids["Mover"], ids["P1"]))
-		w.apply(t, w.admin, sp.Id, b.Id, movePage(ids["Mover"], ids["P2"]))
-		b = w.get(t, sp.Id, b.Id)
-		w.merge(t, w.admin, sp.Id, a.Id)
+		sp, ids := w.spaceWithPages(t, "P1", "1.\n", "P2", "2.\n", "Mover", "Mover.\n")
+		b := w.rivals(t, sp.Id, batch{movePage(ids["Mover"], ids["P1"])}, batch{movePage(ids["Mover"], ids["P2"])})
 		crWantConflicts(t, w, sp.Id, b)
 	})
 
 	t.Run("MovedInsideEachOtherIsAConflict", func(t *testing.T) {
-		sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-		ids := w.seed(t, sp.Id, "X", "X.\n", "Y", "Y.\n")
-		a := w.create(t, w.admin, sp.Id, "a")
-		b := w.create(t, w.admin, sp.Id, "b")
-		w.apply(t, w.admin, sp.Id, a.Id, movePage(ids["X"], ids["Y"]))
-		w.apply(t, w.admin, sp.Id, b.Id, movePage(ids["Y"], ids["X"]))
-		b = w.get(t, sp.Id, b.Id)
-		w.merge(t, w.admin, sp.Id, a.Id)
+		sp, ids := w.spaceWithPages(t, "X", "X.\n", "Y", "Y.\n")
+		b := w.rivals(t, sp.Id, batch{movePage(ids["X"], ids["Y"])}, batch{movePage(ids["Y"], ids["X"])})
 		crWantConflicts(t, w, sp.Id, b)
 	})
 }
@@ -161,14 +128,12 @@ func TestMergeMoveVersusEdit(t *testing.T) {
 func TestMergeLockedSpace(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Old.\n")
+	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n")
 	cr := w.create(t, w.admin, sp.Id, "edit")
 	applied := w.apply(t, w.admin, sp.Id, cr.Id, editPage(ids["Intro"], "New.\n"))
 	mainBefore := w.space(t, sp.Id).Revision
 
-	var locked gen.Space
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, map[string]any{"editMode": "locked"}).Decode(t, &locked)
+	locked := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, map[string]any{"editMode": "locked"})
 	if locked.EditMode == nil || *locked.EditMode != "locked" {
 		t.Fatalf("editMode %v", locked.EditMode)
 	}
@@ -195,8 +160,7 @@ func TestMergeLockedSpace(t *testing.T) {
 func TestMergeClosedChangeRequests(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Old.\n")
+	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n")
 	batch := map[string]any{"changes": []any{editPage(ids["Intro"], "Late.\n")}}
 
 	t.Run("Merged", func(t *testing.T) {
@@ -252,8 +216,7 @@ func TestMergeBatchIsAtomic(t *testing.T) {
 	t.Parallel()
 	// An invalid change rejects the whole batch: the change request keeps its revision and content.
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Old.\n")
+	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n")
 	cr := w.create(t, w.admin, sp.Id, "atomic")
 	r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", crPath(sp.Id, cr.Id, "/content"), map[string]any{"changes": []any{
 		editPage(ids["Intro"], "Should not land.\n"),
@@ -308,8 +271,7 @@ func TestMergeKeepsMainPaths(t *testing.T) {
 			if pages[ra.Refs["g"]].Path != "guide" || pages[rb.Refs["g"]].Path != "guide-2" {
 				t.Fatalf("main's pages: A's guide %+v, B's guide %+v", pages[ra.Refs["g"]], pages[rb.Refs["g"]])
 			}
-			var byPath gen.RevisionPage
-			w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/path/guide?format=markdown", nil).Decode(t, &byPath)
+			byPath := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/path/guide?format=markdown")
 			if byPath.Id != ra.Refs["g"] || byPath.Markdown == nil || *byPath.Markdown != "A's guide.\n" {
 				t.Fatalf("/content/path/guide is %s (%v), want A's", byPath.Id, byPath.Markdown)
 			}

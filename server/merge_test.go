@@ -57,8 +57,7 @@ func crWantConflicts(t *testing.T, w *world, spaceID string, cr gen.ChangeReques
 func TestMergeClean(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Hello.\n", "Keep", "Untouched.\n")
+	sp, ids := w.spaceWithPages(t, "Intro", "Hello.\n", "Keep", "Untouched.\n")
 	mainBefore := w.space(t, sp.Id).Revision
 
 	cr := w.create(t, w.editor, sp.Id, "Add a guide")
@@ -106,14 +105,12 @@ func TestMergeClean(t *testing.T) {
 			t.Fatalf("main's markdown of %s: %q, want %q", pages[id].Title, got, md)
 		}
 	}
-	var byPath gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/path/guide%2Fsetup?format=markdown", nil).Decode(t, &byPath)
+	byPath := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/path/guide%2Fsetup?format=markdown")
 	if byPath.Id != res.Refs["setup"] || byPath.Markdown == nil || *byPath.Markdown != "Install it.\n" {
 		t.Fatalf("page by path %+v", byPath)
 	}
 	// The document form is derived from the merged markdown.
-	var doc gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/content/page/"+ids["Intro"], nil).Decode(t, &doc)
+	doc := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/page/"+ids["Intro"])
 	if doc.Document == nil || len(doc.Document.Nodes) == 0 {
 		t.Fatalf("document of the merged Intro: %+v", doc.Document)
 	}
@@ -122,8 +119,7 @@ func TestMergeClean(t *testing.T) {
 func TestMergeBothSidesSameEdit(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Old.\n", "Other", "Other.\n")
+	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n", "Other", "Other.\n")
 	a := w.create(t, w.admin, sp.Id, "a")
 	b := w.create(t, w.editor, sp.Id, "b")
 	same := []map[string]any{editPage(ids["Intro"], "The same new text.\n"), {"operation": "update_page", "page": ids["Intro"], "title": "Introduction"}}
@@ -156,16 +152,10 @@ func TestMergeBothSidesSameEdit(t *testing.T) {
 func TestMergeConflict(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Old.\n", "Other", "Other.\n")
-	a := w.create(t, w.admin, sp.Id, "a")
-	b := w.create(t, w.admin, sp.Id, "b")
-	w.apply(t, w.admin, sp.Id, a.Id, editPage(ids["Intro"], "A's text.\n"))
+	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n", "Other", "Other.\n")
 	// B edits the same page differently, and another page cleanly: nothing of B may land.
-	w.apply(t, w.admin, sp.Id, b.Id, editPage(ids["Intro"], "B's text.\n"), editPage(ids["Other"], "B's other.\n"),
-		insertMarkdown("New in B", "New.\n", "new"))
-	b = w.get(t, sp.Id, b.Id)
-	w.merge(t, w.admin, sp.Id, a.Id)
+	b := w.rivals(t, sp.Id, batch{editPage(ids["Intro"], "A's text.\n")},
+		batch{editPage(ids["Intro"], "B's text.\n"), editPage(ids["Other"], "B's other.\n"), insertMarkdown("New in B", "New.\n", "new")})
 
 	crWantConflicts(t, w, sp.Id, b)
 	if md := w.mainMarkdown(t, sp.Id, ids["Intro"]); md != "A's text.\n" {
@@ -182,12 +172,7 @@ func TestMergeConflict(t *testing.T) {
 	crWantCounters(t, w, sp.Id, 3, 1, 0)
 
 	t.Run("TitleChangedDifferently", func(t *testing.T) {
-		c := w.create(t, w.admin, sp.Id, "c")
-		d := w.create(t, w.admin, sp.Id, "d")
-		w.apply(t, w.admin, sp.Id, c.Id, map[string]any{"operation": "update_page", "page": ids["Other"], "title": "Title C"})
-		w.apply(t, w.admin, sp.Id, d.Id, map[string]any{"operation": "update_page", "page": ids["Other"], "title": "Title D"})
-		d = w.get(t, sp.Id, d.Id)
-		w.merge(t, w.admin, sp.Id, c.Id)
+		d := w.rivals(t, sp.Id, batch{map[string]any{"operation": "update_page", "page": ids["Other"], "title": "Title C"}}, batch{map[string]any{"operation": "update_page", "page": ids["Other"], "title": "Title D"}})
 		crWantConflicts(t, w, sp.Id, d)
 	})
 }
@@ -195,13 +180,8 @@ func TestMergeConflict(t *testing.T) {
 func TestMergeUpdateWithConflict(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "Intro", "Old.\n")
-	a := w.create(t, w.admin, sp.Id, "a")
-	b := w.create(t, w.admin, sp.Id, "b")
-	w.apply(t, w.admin, sp.Id, a.Id, editPage(ids["Intro"], "A's text.\n"))
-	w.apply(t, w.admin, sp.Id, b.Id, editPage(ids["Intro"], "B's text.\n"))
-	w.merge(t, w.admin, sp.Id, a.Id)
+	sp, ids := w.spaceWithPages(t, "Intro", "Old.\n")
+	b := w.rivals(t, sp.Id, batch{editPage(ids["Intro"], "A's text.\n")}, batch{editPage(ids["Intro"], "B's text.\n")})
 	before := w.get(t, sp.Id, b.Id)
 	pagesBefore := w.crPages(t, sp.Id, b.Id)
 
@@ -234,8 +214,7 @@ func TestMergeUpdateWithConflict(t *testing.T) {
 func TestMergeAfterUpdate(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "One", "One.\n", "Two", "Two.\n")
+	sp, ids := w.spaceWithPages(t, "One", "One.\n", "Two", "Two.\n")
 	a := w.create(t, w.admin, sp.Id, "a")
 	b := w.create(t, w.editor, sp.Id, "b")
 	w.apply(t, w.admin, sp.Id, a.Id, editPage(ids["One"], "One, by A.\n"))
@@ -281,14 +260,8 @@ func TestMergeOutdatedWithoutUpdate(t *testing.T) {
 	t.Parallel()
 	// Edits on different pages merge cleanly even when the change request was never updated.
 	w := newWorld(t)
-	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
-	ids := w.seed(t, sp.Id, "One", "One.\n", "Two", "Two.\n")
-	a := w.create(t, w.admin, sp.Id, "a")
-	b := w.create(t, w.admin, sp.Id, "b")
-	w.apply(t, w.admin, sp.Id, a.Id, editPage(ids["One"], "One, by A.\n"), insertMarkdown("From A", "A.\n", "x"))
-	w.apply(t, w.admin, sp.Id, b.Id, editPage(ids["Two"], "Two, by B.\n"), insertMarkdown("From B", "B.\n", "x"))
-	b = w.get(t, sp.Id, b.Id)
-	w.merge(t, w.admin, sp.Id, a.Id)
+	sp, ids := w.spaceWithPages(t, "One", "One.\n", "Two", "Two.\n")
+	b := w.rivals(t, sp.Id, batch{editPage(ids["One"], "One, by A.\n"), insertMarkdown("From A", "A.\n", "x")}, batch{editPage(ids["Two"], "Two, by B.\n"), insertMarkdown("From B", "B.\n", "x")})
 	mainA := w.space(t, sp.Id).Revision
 	crWantMerged(t, w, sp.Id, w.merge(t, w.admin, sp.Id, b.Id), mainA, b)
 	if got := w.mainMarkdown(t, sp.Id, ids["One"]); got != "One, by A.\n" {

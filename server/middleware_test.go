@@ -17,9 +17,7 @@ import (
 
 func TestValidationNamesTheField(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 
 	t.Run("LimitOverMaximum", func(t *testing.T) {
 		msg := ts.Expect(t, http.StatusBadRequest, alice, "GET", "/orgs/"+org.Id+"/spaces?limit=1001", nil).ErrorMessage(t)
@@ -71,11 +69,8 @@ func TestValidationNamesTheField(t *testing.T) {
 // smuggle a value past validation (Go's encoding/json matches keys case-insensitively).
 func TestCaseVariantKeysCannotSmuggleValues(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
-	bob := ts.MustCreateUser(t, "bob@example.com", "Bob")
-	org := ts.MustCreateOrg(t, alice, "Acme")
-	ts.MustAddMember(t, alice, org.Id, bob, "read")
+	c := newCast(t, "bob:read")
+	ts, alice, bob, org := c.testServer, c.alice, c.bob, c.org
 
 	ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id+"/members/"+bob.ID,
 		[]byte(`{"role":"read","ROLE":"admin"}`))
@@ -87,9 +82,7 @@ func TestCaseVariantKeysCannotSmuggleValues(t *testing.T) {
 
 func TestBodyOverLimitIs413(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	big := []byte(`{"title":"` + strings.Repeat("x", 1<<20) + `"}`)
 	ts.Expect(t, http.StatusRequestEntityTooLarge, alice, "PATCH", "/orgs/"+org.Id, big)
 	// Nothing changed.
@@ -152,9 +145,7 @@ func TestHealthz(t *testing.T) {
 
 func TestURIFormatIsEnforced(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	msg := ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id, map[string]any{"logo": "not a url"}).ErrorMessage(t)
 	if !strings.Contains(msg, "logo") {
 		t.Fatalf("message %q does not name logo", msg)
@@ -168,9 +159,7 @@ func TestURIFormatIsEnforced(t *testing.T) {
 // A body is exactly one JSON value: anything after it is refused and nothing is applied.
 func TestTrailingDataAfterJSONIsRefused(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@example.com", "Alice")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	ts, alice, org := newAcme(t)
 	for _, body := range []string{`{"title":"T2"}}}garbage`, `{"title":"T2"} {"title":"T3"}`, `{"title":"T2"}x`} {
 		r := ts.Expect(t, http.StatusBadRequest, alice, "PATCH", "/orgs/"+org.Id, []byte(body))
 		wantMessage(t, r, "after the JSON value")

@@ -59,6 +59,7 @@ func (d *docServer) set(doc string, status int) {
 }
 
 func TestOpenAPIURLSources(t *testing.T) {
+	t.Parallel()
 	docs := newDocServer(t, petstore30)
 	w := newOpenAPIWorld(t, newTestServer(t, server.Options{AllowPrivateURLs: true}))
 	src := map[string]any{"url": docs.URL + "/specs/petstore.yaml"}
@@ -68,8 +69,7 @@ func TestOpenAPIURLSources(t *testing.T) {
 		docs.hold, docs.held = make(chan struct{}), make(chan struct{})
 		hold, held := docs.hold, docs.held
 		docs.mu.Unlock()
-		var sp gen.OpenAPISpec
-		w.Expect(t, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "petstore", "source": src}).Decode(t, &sp)
+		sp := sendJSON[gen.OpenAPISpec](t, w.testServer, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "petstore", "source": src})
 		if sp.ProcessingState != gen.OpenAPISpecProcessingStatePending || sp.SourceURL == nil || *sp.SourceURL != src["url"] {
 			t.Fatalf("created: %+v", sp)
 		}
@@ -172,6 +172,7 @@ func TestOpenAPIURLSources(t *testing.T) {
 }
 
 func TestOpenAPIURLSourcesRefusePrivateAddresses(t *testing.T) {
+	t.Parallel()
 	docs := newDocServer(t, petstore30)
 	w := newOpenAPIWorld(t, newTestServer(t))
 	for _, tc := range []struct{ slug, url string }{

@@ -62,16 +62,12 @@ func (w *openAPIWorld) path(slug string, rest ...string) string {
 
 func (w *openAPIWorld) spec(t *testing.T, slug string) gen.OpenAPISpec {
 	t.Helper()
-	var sp gen.OpenAPISpec
-	w.Expect(t, http.StatusOK, w.ada, "GET", w.path(slug), nil).Decode(t, &sp)
-	return sp
+	return getJSON[gen.OpenAPISpec](t, w.testServer, w.ada, w.path(slug))
 }
 
 func (w *openAPIWorld) put(t *testing.T, slug string, source map[string]any) gen.OpenAPISpec {
 	t.Helper()
-	var sp gen.OpenAPISpec
-	w.Expect(t, http.StatusOK, w.ada, "PUT", w.path(slug), map[string]any{"source": source}).Decode(t, &sp)
-	return sp
+	return sendJSON[gen.OpenAPISpec](t, w.testServer, http.StatusOK, w.ada, "PUT", w.path(slug), map[string]any{"source": source})
 }
 
 // runJobs runs the jobs that are due, as the runner's loop would.
@@ -84,15 +80,12 @@ func (w *openAPIWorld) runJobs(t *testing.T) {
 
 func (w *openAPIWorld) versions(t *testing.T, slug string) gen.OpenAPISpecVersionList {
 	t.Helper()
-	var l gen.OpenAPISpecVersionList
-	w.Expect(t, http.StatusOK, w.ada, "GET", w.path(slug, "/versions"), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.OpenAPISpecVersionList](t, w.testServer, w.ada, w.path(slug, "/versions"))
 }
 
 func (w *openAPIWorld) content(t *testing.T, slug, version string) (gen.OpenAPISpecContent, map[string]map[string]any) {
 	t.Helper()
-	var c gen.OpenAPISpecContent
-	w.Expect(t, http.StatusOK, w.ada, "GET", w.path(slug, "/versions/", version, "/content"), nil).Decode(t, &c)
+	c := getJSON[gen.OpenAPISpecContent](t, w.testServer, w.ada, w.path(slug, "/versions/", version, "/content"))
 	var files map[string]map[string]any
 	if err := json.Unmarshal(c.Filesystem, &files); err != nil {
 		t.Fatalf("filesystem %s: %v", c.Filesystem, err)

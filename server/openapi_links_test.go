@@ -10,6 +10,7 @@ import (
 // A page's OpenAPI block names a specification of the organization by slug: its link is ok
 // while the specification exists, and broken once it is gone.
 func TestOpenAPIBlocksAreLinksToSpecifications(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	org := w.org.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "petstore", "source": map[string]any{"text": petstore30}})
@@ -23,8 +24,7 @@ func TestOpenAPIBlocksAreLinksToSpecifications(t *testing.T) {
 
 	links := func(t *testing.T) map[string]gen.ContentReferenceUsage {
 		t.Helper()
-		var l gen.ContentReferenceList
-		w.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, cr.Id, "/links"), nil).Decode(t, &l)
+		l := getJSON[gen.ContentReferenceList](t, w.testServer, w.reader, crPath(sp.Id, cr.Id, "/links"))
 		out := map[string]gen.ContentReferenceUsage{}
 		for _, u := range l.Items {
 			switch {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestOpenAPISpecLifecycle(t *testing.T) {
+	t.Parallel()
 	const v146, v202 = "0.146.0", "0.202.0"
 	w := newOpenAPIWorld(t, newTestServer(t))
 	created := w.Expect(t, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "petstore", "source": map[string]any{"text": petstore30}})
@@ -92,8 +93,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 		if info, _ := files["openapi.yaml"]["info"].(map[string]any); info["title"] != "Petstore" {
 			t.Fatalf("the old version's content changed: %v", files)
 		}
-		var page gen.OpenAPISpecVersionList
-		w.Expect(t, http.StatusOK, w.ada, "GET", w.path("petstore", "/versions?limit=1"), nil).Decode(t, &page)
+		page := getJSON[gen.OpenAPISpecVersionList](t, w.testServer, w.ada, w.path("petstore", "/versions?limit=1"))
 		if len(page.Items) != 1 || page.Next == nil || page.Items[0].Id != *got.LastVersion {
 			t.Fatalf("first page: %+v", page)
 		}
@@ -139,8 +139,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 
 	t.Run("ListsByPage", func(t *testing.T) {
 		w.Expect(t, http.StatusCreated, w.ada, "POST", w.path(""), map[string]any{"slug": "a-first", "source": map[string]any{"text": petstore20}})
-		var l gen.OpenAPISpecList
-		w.Expect(t, http.StatusOK, w.ada, "GET", w.path("", "?limit=1"), nil).Decode(t, &l)
+		l := getJSON[gen.OpenAPISpecList](t, w.testServer, w.ada, w.path("", "?limit=1"))
 		if l.Count != 2 || len(l.Items) != 1 || l.Items[0].Slug != "a-first" || l.Next == nil {
 			t.Fatalf("first page: %+v", l)
 		}
@@ -153,8 +152,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 	})
 
 	t.Run("Access", func(t *testing.T) {
-		var got gen.OpenAPISpec
-		w.Expect(t, http.StatusOK, w.rita, "GET", w.path("petstore"), nil).Decode(t, &got)
+		got := getJSON[gen.OpenAPISpec](t, w.testServer, w.rita, w.path("petstore"))
 		if got.Permissions.Edit || !got.Permissions.View {
 			t.Fatalf("a reader's permissions: %+v", got.Permissions)
 		}
@@ -196,6 +194,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 }
 
 func TestOpenAPIBadInput(t *testing.T) {
+	t.Parallel()
 	w := newOpenAPIWorld(t, newTestServer(t))
 	text := map[string]any{"text": petstore30}
 	for _, tc := range []struct {
@@ -221,14 +220,14 @@ func TestOpenAPIBadInput(t *testing.T) {
 			wantMessage(t, w.Expect(t, http.StatusBadRequest, w.ada, tc.method, "/orgs/"+w.org+"/openapi"+tc.path, tc.body), tc.parts...)
 		})
 	}
-	var l gen.OpenAPISpecList
-	w.Expect(t, http.StatusOK, w.ada, "GET", w.path(""), nil).Decode(t, &l)
+	l := getJSON[gen.OpenAPISpecList](t, w.testServer, w.ada, w.path(""))
 	if l.Count != 0 {
 		t.Fatalf("bad input created specs: %+v", l)
 	}
 }
 
 func TestOpenAPIParseErrors(t *testing.T) {
+	t.Parallel()
 	w := newOpenAPIWorld(t, newTestServer(t))
 	for i, tc := range []struct {
 		name, doc string

@@ -12,29 +12,26 @@ import (
 
 func TestJoinOrganization(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	carol := ts.MustCreateUser(t, "carol@acme.test", "Carol")
+	c := newCast(t, "bob", "carol") // bob@acme.test, carol@partners.test: not members yet
+	ts, alice, bob, carol, org := c.testServer, c.alice, c.bob, c.carol, c.org
 	frank := ts.MustCreateUser(t, "Frank@ACME.test", "Frank")
-	dave := ts.MustCreateUser(t, "dave@partners.test", "Dave")
 	eve := ts.MustCreateUser(t, "eve@evil.test", "Eve")
-	org := ts.MustCreateOrg(t, alice, "Acme")
 	orgPatch(t, ts, alice, org.Id, map[string]any{"emailDomains": []string{"acme.test", "partners.test"}, "defaultRole": "edit"})
 	join := "/orgs/" + org.Id + "/join"
 
 	t.Run("MatchingDomainJoinsWithDefaultRole", func(t *testing.T) {
-		r := ts.Expect(t, http.StatusNoContent, carol, "POST", join, nil)
+		r := ts.Expect(t, http.StatusNoContent, bob, "POST", join, nil)
 		if len(r.Body) != 0 {
 			t.Fatalf("204 with a body: %s", r.Body)
 		}
-		if role := memberRole(memberGet(t, ts, alice, org.Id, carol.ID)); role != "edit" {
-			t.Fatalf("carol joined as %q, want the default edit", role)
+		if role := memberRole(memberGet(t, ts, alice, org.Id, bob.ID)); role != "edit" {
+			t.Fatalf("bob joined as %q, want the default edit", role)
 		}
-		if ids := idsOf(orgList(t, ts, carol, "").Items); !reflect.DeepEqual(ids, []string{org.Id}) {
-			t.Fatalf("carol's organizations = %v", ids)
+		if ids := idsOf(orgList(t, ts, bob, "").Items); !reflect.DeepEqual(ids, []string{org.Id}) {
+			t.Fatalf("bob's organizations = %v", ids)
 		}
-		if o := orgGet(t, ts, carol, org.Id); !o.Permissions.View || o.Permissions.Admin {
-			t.Fatalf("carol's permissions = %+v", o.Permissions)
+		if o := orgGet(t, ts, bob, org.Id); !o.Permissions.View || o.Permissions.Admin {
+			t.Fatalf("bob's permissions = %+v", o.Permissions)
 		}
 	})
 	t.Run("DomainMatchesWhateverTheCase", func(t *testing.T) {
@@ -42,10 +39,10 @@ func TestJoinOrganization(t *testing.T) {
 		memberGet(t, ts, alice, org.Id, frank.ID)
 	})
 	t.Run("JoiningTwiceKeepsTheRole", func(t *testing.T) {
-		ts.Expect(t, http.StatusOK, alice, "PATCH", "/orgs/"+org.Id+"/members/"+carol.ID, map[string]any{"role": "create"})
-		before := memberGet(t, ts, alice, org.Id, carol.ID)
-		ts.Expect(t, http.StatusNoContent, carol, "POST", join, nil)
-		after := memberGet(t, ts, alice, org.Id, carol.ID)
+		ts.Expect(t, http.StatusOK, alice, "PATCH", "/orgs/"+org.Id+"/members/"+bob.ID, map[string]any{"role": "create"})
+		before := memberGet(t, ts, alice, org.Id, bob.ID)
+		ts.Expect(t, http.StatusNoContent, bob, "POST", join, nil)
+		after := memberGet(t, ts, alice, org.Id, bob.ID)
 		if memberRole(after) != "create" || !after.JoinedAt.Equal(before.JoinedAt) {
 			t.Fatalf("after joining again: role %q joined %v, want create %v", memberRole(after), after.JoinedAt, before.JoinedAt)
 		}
@@ -54,9 +51,9 @@ func TestJoinOrganization(t *testing.T) {
 		// The creator joined by creating, and members stay members when the domains change.
 		orgPatch(t, ts, alice, org.Id, map[string]any{"emailDomains": []string{"partners.test"}})
 		ts.Expect(t, http.StatusNoContent, alice, "POST", join, nil)
-		ts.Expect(t, http.StatusNoContent, carol, "POST", join, nil)
-		if role := memberRole(memberGet(t, ts, alice, org.Id, carol.ID)); role != "create" {
-			t.Fatalf("carol is %q, want create", role)
+		ts.Expect(t, http.StatusNoContent, bob, "POST", join, nil)
+		if role := memberRole(memberGet(t, ts, alice, org.Id, bob.ID)); role != "create" {
+			t.Fatalf("bob is %q, want create", role)
 		}
 		if role := memberRole(memberGet(t, ts, alice, org.Id, alice.ID)); role != "admin" {
 			t.Fatalf("alice is %q, want admin", role)
@@ -64,10 +61,10 @@ func TestJoinOrganization(t *testing.T) {
 	})
 	t.Run("GuestDefaultJoinsAsGuest", func(t *testing.T) {
 		orgPatch(t, ts, alice, org.Id, []byte(`{"defaultRole":null}`))
-		ts.Expect(t, http.StatusNoContent, dave, "POST", join, nil)
-		m := memberGet(t, ts, alice, org.Id, dave.ID)
+		ts.Expect(t, http.StatusNoContent, carol, "POST", join, nil)
+		m := memberGet(t, ts, alice, org.Id, carol.ID)
 		if !m.Role.IsNull() {
-			t.Fatalf("dave joined as %q, want a guest (null)", memberRole(m))
+			t.Fatalf("carol joined as %q, want a guest (null)", memberRole(m))
 		}
 	})
 	t.Run("WrongDomain", func(t *testing.T) {
@@ -81,7 +78,7 @@ func TestJoinOrganization(t *testing.T) {
 		ts.Expect(t, http.StatusNotFound, alice, "GET", "/orgs/"+org.Id+"/members/"+eve.ID, nil)
 	})
 	t.Run("UnknownOrganization", func(t *testing.T) {
-		ts.Expect(t, http.StatusNotFound, carol, "POST", "/orgs/nosuchorganization000/join", nil)
+		ts.Expect(t, http.StatusNotFound, bob, "POST", "/orgs/nosuchorganization000/join", nil)
 	})
 	t.Run("NoToken", func(t *testing.T) {
 		ts.Expect(t, http.StatusUnauthorized, nil, "POST", join, nil)
@@ -90,13 +87,8 @@ func TestJoinOrganization(t *testing.T) {
 
 func TestOrganizationAgentInstructions(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	reader := ts.MustCreateUser(t, "rita@acme.test", "Rita")
-	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
-	org := ts.MustCreateOrg(t, alice, "Acme")
-	ts.MustAddMember(t, alice, org.Id, reader, "read")
-	ts.MustCreateOrg(t, outsider, "Elsewhere")
+	c := newCast(t, "rita:read")
+	ts, alice, reader, outsider, org := c.testServer, c.alice, c.rita, c.outsider, c.org
 	path := "/orgs/" + org.Id + "/agent-instructions"
 	doc := map[string]any{
 		"object": "document",
@@ -113,8 +105,7 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 	}
 
 	t.Run("EmptyDocumentBeforeAnyWrite", func(t *testing.T) {
-		var ai gen.AgentInstructions
-		ts.Expect(t, http.StatusOK, alice, "GET", path, nil).Decode(t, &ai)
+		ai := getJSON[gen.AgentInstructions](t, ts, alice, path)
 		empty := map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}
 		if !jsonEqual(t, ai.Instructions, empty) {
 			t.Fatalf("instructions before any write = %s", mustJSONText(t, ai.Instructions))
@@ -126,14 +117,12 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 	})
 	t.Run("PutThenGet", func(t *testing.T) {
 		ts.Clock.Advance(time.Hour)
-		var put gen.AgentInstructions
-		ts.Expect(t, http.StatusOK, alice, "PUT", path, map[string]any{"instructions": doc}).Decode(t, &put)
+		put := sendJSON[gen.AgentInstructions](t, ts, http.StatusOK, alice, "PUT", path, map[string]any{"instructions": doc})
 		if !jsonEqual(t, put.Instructions, doc) || put.UpdatedBy != alice.ID {
 			t.Fatalf("PUT answered %s", mustJSONText(t, put))
 		}
 		for _, u := range []*testUser{alice, reader} {
-			var got gen.AgentInstructions
-			ts.Expect(t, http.StatusOK, u, "GET", path, nil).Decode(t, &got)
+			got := getJSON[gen.AgentInstructions](t, ts, u, path)
 			if !jsonEqual(t, got.Instructions, doc) {
 				t.Fatalf("GET answered %s, want %s", mustJSONText(t, got.Instructions), mustJSONText(t, doc))
 			}
@@ -145,8 +134,7 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 	t.Run("ReadMemberCannotWrite", func(t *testing.T) {
 		ts.Expect(t, http.StatusForbidden, reader, "PUT", path,
 			map[string]any{"instructions": map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}})
-		var got gen.AgentInstructions
-		ts.Expect(t, http.StatusOK, alice, "GET", path, nil).Decode(t, &got)
+		got := getJSON[gen.AgentInstructions](t, ts, alice, path)
 		if !jsonEqual(t, got.Instructions, doc) || got.UpdatedBy != alice.ID {
 			t.Fatalf("after a forbidden PUT: %s", mustJSONText(t, got))
 		}
@@ -172,18 +160,14 @@ func TestOrganizationAgentInstructions(t *testing.T) {
 
 func TestGetOrganizationsForEmailDomain(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
-	colleague := ts.MustCreateUser(t, "colin@acme.test", "Colin")
-	outsider := ts.MustCreateUser(t, "olga@elsewhere.test", "Olga")
-	org := ts.MustCreateOrg(t, alice, "Acme")
+	c := newCast(t, "bob")
+	ts, alice, colleague, outsider, org := c.testServer, c.alice, c.bob, c.outsider, c.org
 	ts.MustCreateOrg(t, alice, "Acme Private") // allows no domain
 	orgPatch(t, ts, alice, org.Id, map[string]any{"emailDomains": []string{"acme.test"}})
 
 	list := func(t *testing.T, u *testUser, domain string) []gen.Organization {
 		t.Helper()
-		var out gen.OrganizationsForEmailDomain
-		ts.Expect(t, http.StatusOK, u, "GET", "/email-domains/"+domain+"/orgs", nil).Decode(t, &out)
+		out := getJSON[gen.OrganizationsForEmailDomain](t, ts, u, "/email-domains/"+domain+"/orgs")
 		return out.Organizations
 	}
 
@@ -202,7 +186,7 @@ func TestGetOrganizationsForEmailDomain(t *testing.T) {
 	t.Run("ColleagueWhoIsNotYetAMember", func(t *testing.T) {
 		orgs := list(t, colleague, "acme.test")
 		if got := idsOf(orgs); !reflect.DeepEqual(got, []string{org.Id}) {
-			t.Fatalf("organizations for colin = %v", got)
+			t.Fatalf("organizations for bob = %v", got)
 		}
 		if p := orgs[0].Permissions; p.View || p.Admin || p.ListMembers {
 			t.Fatalf("a non-member's permissions = %+v", p)

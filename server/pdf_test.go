@@ -42,8 +42,7 @@ func (f *pdfFixture) crPath() string {
 // link asks the API for a PDF link (query: "" or "?page=…") and checks its form.
 func (f *pdfFixture) link(t *testing.T, u *testUser, query string) string {
 	t.Helper()
-	var l gen.PDFLink
-	f.Expect(t, http.StatusOK, u, "GET", f.crPath()+"/pdf"+query, nil).Decode(t, &l)
+	l := getJSON[gen.PDFLink](t, f.testServer, u, f.crPath()+"/pdf"+query)
 	if !strings.HasPrefix(l.Url, testBaseURL+"/pdf/") {
 		t.Fatalf("PDF link %q is not under %s/pdf/", l.Url, testBaseURL)
 	}
@@ -152,8 +151,7 @@ func TestChangeRequestPDFAccess(t *testing.T) {
 	if !bytes.Contains(pdf, []byte("Alpha Guide")) {
 		t.Error("the reader's PDF lacks the page")
 	}
-	var l gen.PDFLink
-	f.Expect(t, http.StatusOK, f.reader, "GET", "/spaces/"+f.sp.Id+"/change-requests/1/pdf", nil).Decode(t, &l)
+	l := getJSON[gen.PDFLink](t, f.testServer, f.reader, "/spaces/"+f.sp.Id+"/change-requests/1/pdf")
 	f.fetchPDF(t, l.Url)
 }
 
@@ -223,8 +221,7 @@ func TestChangeRequestPDFFileName(t *testing.T) {
 	var cr gen.ChangeRequest
 	f.Expect(t, http.StatusCreated, f.admin, "POST", "/spaces/"+f.sp.Id+"/change-requests",
 		map[string]any{"subject": `Über "v2"/日本`}).Decode(t, &cr)
-	var l gen.PDFLink
-	f.Expect(t, http.StatusOK, f.admin, "GET", "/spaces/"+f.sp.Id+"/change-requests/"+cr.Id+"/pdf", nil).Decode(t, &l)
+	l := getJSON[gen.PDFLink](t, f.testServer, f.admin, "/spaces/"+f.sp.Id+"/change-requests/"+cr.Id+"/pdf")
 	res, _ := f.fetch(t, l.Url)
 	want := `inline; filename="_ber _v2____.pdf"; filename*=utf-8''%C3%9Cber%20%22v2%22%2F%E6%97%A5%E6%9C%AC.pdf`
 	if cd := res.Header.Get("Content-Disposition"); cd != want {

@@ -73,15 +73,13 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 	api := w.MustCreateSpace(t, w.admin, org, "API", "")
 	internal := w.MustCreateSpace(t, w.admin, org, "Internal", "")
 
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs"})
 	base := "/orgs/" + org + "/sites/" + site.Id
 	var docs, apiSec, staff gen.SiteSection
 	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": guide.Id, "title": "Docs"}).Decode(t, &docs)
 	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": api.Id, "title": "API"}).Decode(t, &apiSec)
 	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/sections", map[string]any{"spaceId": internal.Id, "title": "Staff"}).Decode(t, &staff)
-	var betaSS gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": beta.Id, "sectionId": docs.Id}).Decode(t, &betaSS)
+	betaSS := sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": beta.Id, "sectionId": docs.Id})
 	// Adaptive content: the beta guide for beta testers, the API section for paying plans, the
 	// staff section for employees.
 	w.Expect(t, http.StatusOK, w.admin, "PUT", base+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
@@ -105,8 +103,7 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 		if token != "" {
 			path += "?visitorToken=" + url.QueryEscape(token)
 		}
-		var p gen.PublishedContentSite
-		w.Expect(t, http.StatusOK, w.reader, "GET", path, nil).Decode(t, &p)
+		p := getJSON[gen.PublishedContentSite](t, w.testServer, w.reader, path)
 		if p.Object != gen.PublishedContentSiteObjectPublishedContentSite || p.Site.Id != site.Id || p.Structure.Type != gen.Sections {
 			t.Fatalf("published = %+v", p)
 		}
@@ -116,8 +113,7 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 	t.Run("NotPublishedIsNotFound", func(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.admin, "GET", base+"/published", nil)
 	})
-	var sitePub gen.Site
-	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil).Decode(t, &sitePub)
+	sendJSON[gen.Site](t, w.testServer, http.StatusOK, w.admin, "POST", base+"/publish", nil)
 
 	anonymous := read(t, "")
 	free := read(t, visitorToken(t, w.testServer, jwt.MapClaims{"plan": "free", "unsigned": map[string]any{"beta": true}}))
@@ -139,8 +135,7 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 	}
 
 	t.Run("PingTokenWorks", func(t *testing.T) {
-		var ping gen.PingResponse
-		w.Expect(t, http.StatusOK, w.reader, "POST", "/orgs/"+org+"/ping", nil).Decode(t, &ping)
+		ping := sendJSON[gen.PingResponse](t, w.testServer, http.StatusOK, w.reader, "POST", "/orgs/"+org+"/ping", nil)
 		if got := read(t, ping.PlatformVisitorClaims); !samePublished(got, []string{"Docs: Guide"}) {
 			t.Fatalf("ping visitor sees %q", got)
 		}
@@ -159,8 +154,7 @@ func TestPublishedSiteAdaptsToEachVisitor(t *testing.T) {
 		}
 	})
 	t.Run("ShareLinkNeedsTheKey", func(t *testing.T) {
-		var s gen.Site
-		w.Expect(t, http.StatusOK, w.admin, "PATCH", base, map[string]any{"visibility": "share-link"}).Decode(t, &s)
+		s := sendJSON[gen.Site](t, w.testServer, http.StatusOK, w.admin, "PATCH", base, map[string]any{"visibility": "share-link"})
 		w.Expect(t, http.StatusNotFound, w.reader, "GET", base+"/published", nil)
 		w.Expect(t, http.StatusNotFound, w.reader, "GET", base+"/published?shareKey=wrong", nil)
 		u, err := url.Parse(*s.Urls.Published)
@@ -185,12 +179,10 @@ func TestPublishedSiteWithoutSections(t *testing.T) {
 	org := w.org.Id
 	a := w.MustCreateSpace(t, w.admin, org, "Alpha", "")
 	b := w.MustCreateSpace(t, w.admin, org, "Bravo", "")
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs", "spaces": []string{a.Id, b.Id}}).Decode(t, &site)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Docs", "spaces": []string{a.Id, b.Id}})
 	base := "/orgs/" + org + "/sites/" + site.Id
 	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publish", nil)
-	var p gen.PublishedContentSite
-	w.Expect(t, http.StatusOK, w.admin, "GET", base+"/published", nil).Decode(t, &p)
+	p := getJSON[gen.PublishedContentSite](t, w.testServer, w.admin, base+"/published")
 	if p.Structure.Type != gen.SiteSpaces || !samePublished(publishedTitles(t, p), []string{"Alpha", "Bravo"}) {
 		t.Fatalf("structure = %s %q", p.Structure.Type, publishedTitles(t, p))
 	}
@@ -218,12 +210,10 @@ func TestTransferredSpaceLeavesTheSitesOfItsOldOrganization(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Moving", "")
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs", "spaces": []string{sp.Id}}).Decode(t, &site)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs", "spaces": []string{sp.Id}})
 	target := w.MustCreateOrg(t, w.admin, "Elsewhere")
 	w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+sp.Id+"/transfer", map[string]any{"organization": target.Id})
-	var l gen.SiteSpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/sites/"+site.Id+"/site-spaces", nil).Decode(t, &l)
+	l := getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/sites/"+site.Id+"/site-spaces")
 	if l.Count != 0 {
 		t.Fatalf("the old organization's site still publishes the space: %+v", l)
 	}
@@ -232,19 +222,15 @@ func TestTransferredSpaceLeavesTheSitesOfItsOldOrganization(t *testing.T) {
 func TestOrganizationDefaultContentIsASite(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs"}).Decode(t, &site)
-	var o gen.Organization
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id, map[string]any{"defaultContent": map[string]any{"type": "site", "site": site.Id}}).Decode(t, &o)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites", map[string]any{"title": "Docs"})
+	o := sendJSON[gen.Organization](t, w.testServer, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id, map[string]any{"defaultContent": map[string]any{"type": "site", "site": site.Id}})
 	if o.DefaultContent == nil || o.DefaultContent.Site != site.Id {
 		t.Fatalf("defaultContent = %+v", o.DefaultContent)
 	}
-	var theirs gen.Site
-	w.Expect(t, http.StatusCreated, w.outsider, "POST", "/orgs/"+w.other.Id+"/sites", map[string]any{"title": "Theirs"}).Decode(t, &theirs)
+	theirs := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.outsider, "POST", "/orgs/"+w.other.Id+"/sites", map[string]any{"title": "Theirs"})
 	w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", "/orgs/"+w.org.Id, map[string]any{"defaultContent": map[string]any{"type": "site", "site": theirs.Id}})
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/orgs/"+w.org.Id+"/sites/"+site.Id, nil)
-	var after gen.Organization
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id, nil).Decode(t, &after)
+	after := getJSON[gen.Organization](t, w.testServer, w.admin, "/orgs/"+w.org.Id)
 	if after.DefaultContent != nil {
 		t.Fatalf("a deleted site is still the default content: %+v", after.DefaultContent)
 	}

@@ -11,16 +11,12 @@ import (
 
 func searchSpace(t *testing.T, w *world, u *testUser, spaceID, query string, extra ...string) gen.SearchPageList {
 	t.Helper()
-	var l gen.SearchPageList
-	w.Expect(t, http.StatusOK, u, "GET", "/spaces/"+spaceID+"/search?query="+url.QueryEscape(query)+strings.Join(extra, ""), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SearchPageList](t, w.testServer, u, "/spaces/"+spaceID+"/search?query="+url.QueryEscape(query)+strings.Join(extra, ""))
 }
 
 func searchOrg(t *testing.T, w *world, u *testUser, orgID, query string, extra ...string) gen.SearchSpaceList {
 	t.Helper()
-	var l gen.SearchSpaceList
-	w.Expect(t, http.StatusOK, u, "GET", "/orgs/"+orgID+"/search?query="+url.QueryEscape(query)+strings.Join(extra, ""), nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SearchSpaceList](t, w.testServer, u, "/orgs/"+orgID+"/search?query="+url.QueryEscape(query)+strings.Join(extra, ""))
 }
 
 func searchTitles(l gen.SearchPageList) []string {

@@ -15,8 +15,7 @@ func TestSitePublish(t *testing.T) {
 	s := w.createSite(t, map[string]any{"title": "Docs"})
 	publish := func(t *testing.T, id, op string) gen.Site {
 		t.Helper()
-		var got gen.Site
-		w.Expect(t, http.StatusOK, w.admin, "POST", w.sitesPath(id)+"/"+op, nil).Decode(t, &got)
+		got := sendJSON[gen.Site](t, w.testServer, http.StatusOK, w.admin, "POST", w.sitesPath(id)+"/"+op, nil)
 		if again := w.getSite(t, w.admin, id); !reflect.DeepEqual(again, got) {
 			t.Fatalf("%s answered %+v, GET answers %+v", op, got, again)
 		}
@@ -94,8 +93,7 @@ func TestSiteAccess(t *testing.T) {
 	creator := w.memberWith(t, "create")
 	s := w.createSite(t, map[string]any{"title": "Docs"})
 	theirs := map[string]any{}
-	var their gen.Site
-	w.Expect(t, http.StatusCreated, w.outsider, "POST", "/orgs/"+w.other.Id+"/sites", theirs).Decode(t, &their)
+	their := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.outsider, "POST", "/orgs/"+w.other.Id+"/sites", theirs)
 
 	type op struct {
 		method, path string

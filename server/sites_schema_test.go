@@ -39,14 +39,12 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 	path := w.sitesPath(s.Id) + "/adaptive-schema"
 	conditions := func(t *testing.T, u *testUser) []gen.SiteTemplateCondition {
 		t.Helper()
-		var l gen.SiteTemplateConditionList
-		w.Expect(t, http.StatusOK, u, "GET", path+"/template-conditions", nil).Decode(t, &l)
+		l := getJSON[gen.SiteTemplateConditionList](t, w.testServer, u, path+"/template-conditions")
 		return l.Items
 	}
 
 	t.Run("EmptyBeforeAnyPut", func(t *testing.T) {
-		var got gen.SiteAdaptiveSchema
-		w.Expect(t, http.StatusOK, w.admin, "GET", path, nil).Decode(t, &got)
+		got := getJSON[gen.SiteAdaptiveSchema](t, w.testServer, w.admin, path)
 		want := gen.SiteAdaptiveJSONSchema{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
 		if got.Object != "site-adaptive-schema" || !reflect.DeepEqual(got.JsonSchema, want) || !got.UpdatedAt.Equal(s.CreatedAt) {
 			t.Fatalf("schema before any put: %+v (site created %s)", got, s.CreatedAt)
@@ -211,8 +209,7 @@ func TestSiteAdaptiveSchema(t *testing.T) {
 	} {
 		t.Run("Invalid"+tc.name, func(t *testing.T) {
 			w.wantError(t, http.StatusBadRequest, w.admin, "PUT", path, map[string]any{"jsonSchema": tc.schema}, tc.message)
-			var got gen.SiteAdaptiveSchema
-			w.Expect(t, http.StatusOK, w.admin, "GET", path, nil).Decode(t, &got)
+			got := getJSON[gen.SiteAdaptiveSchema](t, w.testServer, w.admin, path)
 			if !reflect.DeepEqual(map[string]any(got.JsonSchema), validSiteSchema()) {
 				t.Fatalf("a refused put changed the schema: %+v", got.JsonSchema)
 			}

@@ -25,22 +25,17 @@ func (w *world) createSite(t *testing.T, body map[string]any) gen.Site {
 	if body == nil {
 		body = map[string]any{}
 	}
-	var s gen.Site
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.sitesPath(""), body).Decode(t, &s)
-	return s
+	return sendJSON[gen.Site](t, w.testServer, http.StatusCreated, w.admin, "POST", w.sitesPath(""), body)
 }
 
 func (w *world) getSite(t *testing.T, u *testUser, id string) gen.Site {
 	t.Helper()
-	var s gen.Site
-	w.Expect(t, http.StatusOK, u, "GET", w.sitesPath(id), nil).Decode(t, &s)
-	return s
+	return getJSON[gen.Site](t, w.testServer, u, w.sitesPath(id))
 }
 
 func (w *world) patchSite(t *testing.T, id string, body map[string]any) gen.Site {
 	t.Helper()
-	var s gen.Site
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", w.sitesPath(id), body).Decode(t, &s)
+	s := sendJSON[gen.Site](t, w.testServer, http.StatusOK, w.admin, "PATCH", w.sitesPath(id), body)
 	if got := w.getSite(t, w.admin, id); !reflect.DeepEqual(got, s) {
 		t.Fatalf("PATCH answered %+v, GET answers %+v", s, got)
 	}
@@ -49,9 +44,7 @@ func (w *world) patchSite(t *testing.T, id string, body map[string]any) gen.Site
 
 func (w *world) listSites(t *testing.T, query string) gen.SiteList {
 	t.Helper()
-	var l gen.SiteList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.sitesPath("")+query, nil).Decode(t, &l)
-	return l
+	return getJSON[gen.SiteList](t, w.testServer, w.admin, w.sitesPath("")+query)
 }
 
 // siteSpaces reads a site's site spaces from the store, in order (the site-spaces operations

@@ -35,7 +35,7 @@ func TestSiteSectionAdd(t *testing.T) {
 		t.Fatalf("gathering section = %+v", wrap)
 	}
 	wantIDs(t, "gathered site spaces", idsOf(wrap.SiteSpaces), a.Id, b.Id)
-	wantIDs(t, "defaults", defaultSiteSpaces(wrap.SiteSpaces), a.Id)
+	wantIDs(t, "defaults", defaultsOf(wrap.SiteSpaces), a.Id)
 	for _, ss := range w.siteSpaces(t, "").Items {
 		if ss.Section == nil {
 			t.Fatalf("site space %s left at the root of a site with sections", ss.Id)
@@ -119,13 +119,13 @@ func TestSiteSectionUpdate(t *testing.T) {
 	t.Run("DefaultSiteSpace", func(t *testing.T) {
 		other := w.addSiteSpace(t, w.newSpace(t, "Two B"), two.Id)
 		sec := patch(t, http.StatusOK, map[string]any{"defaultSiteSpace": other.Id})
-		wantIDs(t, "defaults", defaultSiteSpaces(sec.SiteSpaces), other.Id)
+		wantIDs(t, "defaults", defaultsOf(sec.SiteSpaces), other.Id)
 		r := w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", w.path("/sections/"+two.Id),
 			map[string]any{"defaultSiteSpace": one.SiteSpaces[0].Id})
 		wantMessage(t, r, "defaultSiteSpace")
 		// The section's default site space is the one deleted: the next takes over.
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+other.Id), nil)
-		wantIDs(t, "defaults", defaultSiteSpaces(w.section(t, two.Id).SiteSpaces), two.SiteSpaces[0].Id)
+		wantIDs(t, "defaults", defaultsOf(w.section(t, two.Id).SiteSpaces), two.SiteSpaces[0].Id)
 	})
 	w.Expect(t, http.StatusNotFound, w.admin, "PATCH", w.path("/sections/nope"), map[string]any{"title": "Nope"})
 }
@@ -145,7 +145,7 @@ func TestSiteSectionDelete(t *testing.T) {
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/sections/"+one.Id), nil)
 	l := w.sections(t, "")
 	wantIDs(t, "sections", idsOf(l.Items), two.Id, three.Id)
-	wantIDs(t, "default sections", defaultSections(l.Items), two.Id)
+	wantIDs(t, "default sections", defaultsOf(l.Items), two.Id)
 	for _, ss := range w.siteSpaces(t, "").Items {
 		if ss.Id == extra.Id || ss.Id == one.SiteSpaces[0].Id {
 			t.Fatal("a deleted section's site space is still listed")
@@ -166,7 +166,7 @@ func TestSiteSectionDelete(t *testing.T) {
 		map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "siteSection": three.Id}}})
 	wantIDs(t, "sections", idsOf(w.sections(t, "").Items), four.Id, three.Id, two.Id)
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/sections/"+two.Id), nil)
-	wantIDs(t, "default sections", defaultSections(w.sections(t, "").Items), four.Id)
+	wantIDs(t, "default sections", defaultsOf(w.sections(t, "").Items), four.Id)
 
 	// All sections go: an empty structure, and the next site space is at the root.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/sections/"+three.Id), nil)
@@ -183,14 +183,20 @@ func TestSiteSectionDelete(t *testing.T) {
 	}
 }
 
+// fourSections adds four sections to the site, each of a new space, and returns their ids in order.
+func (w *structWorld) fourSections(t *testing.T) (one, two, three, four string) {
+	t.Helper()
+	var ids []string
+	for _, title := range []string{"One", "Two", "Three", "Four"} {
+		ids = append(ids, w.addSection(t, map[string]any{"spaceId": w.newSpace(t, title)}).Id)
+	}
+	return ids[0], ids[1], ids[2], ids[3]
+}
+
 func TestSiteSectionMove(t *testing.T) {
 	t.Parallel()
 	w := newStructWorld(t)
-	var secs []gen.SiteSection
-	for _, title := range []string{"One", "Two", "Three", "Four"} {
-		secs = append(secs, w.addSection(t, map[string]any{"spaceId": w.newSpace(t, title)}))
-	}
-	one, two, three, four := secs[0].Id, secs[1].Id, secs[2].Id, secs[3].Id
+	one, two, three, four := w.fourSections(t)
 	move := func(t *testing.T, want int, id, where, ref string) *response {
 		t.Helper()
 		return w.Expect(t, want, w.admin, "POST", w.path("/sections/"+id+"/move"),
@@ -224,11 +230,7 @@ func TestSiteSectionMove(t *testing.T) {
 func TestSiteSectionGroups(t *testing.T) {
 	t.Parallel()
 	w := newStructWorld(t)
-	var secs []gen.SiteSection
-	for _, title := range []string{"One", "Two", "Three", "Four"} {
-		secs = append(secs, w.addSection(t, map[string]any{"spaceId": w.newSpace(t, title)}))
-	}
-	one, two, three, four := secs[0].Id, secs[1].Id, secs[2].Id, secs[3].Id
+	one, two, three, four := w.fourSections(t)
 
 	outer := w.addGroup(t, map[string]any{"title": strings.Repeat("T", 100), "icon": "folder", "sections": []string{two, one, two}})
 	if outer.Title != strings.Repeat("T", 100) || outer.Icon == nil || *outer.Icon != "folder" || outer.SectionGroup != nil {
@@ -268,8 +270,7 @@ func TestSiteSectionGroups(t *testing.T) {
 	}
 
 	t.Run("AddAndRemoveSection", func(t *testing.T) {
-		var g gen.SiteSectionGroup
-		w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/section-groups/"+inner.Id+"/sections"), map[string]any{"sectionId": four}).Decode(t, &g)
+		g := sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path("/section-groups/"+inner.Id+"/sections"), map[string]any{"sectionId": four})
 		wantIDs(t, "children", childIDs(t, g), "site-section:"+three, "site-section:"+four)
 		w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/section-groups/"+inner.Id+"/sections"), map[string]any{"sectionId": three}).Decode(t, &g)
 		wantIDs(t, "children (already in)", childIDs(t, g), "site-section:"+three, "site-section:"+four)
@@ -285,8 +286,7 @@ func TestSiteSectionGroups(t *testing.T) {
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/section-groups/nope/sections/"+four), nil)
 	})
 	t.Run("Update", func(t *testing.T) {
-		var g gen.SiteSectionGroup
-		w.Expect(t, http.StatusOK, w.admin, "PATCH", w.path("/section-groups/"+outer.Id), map[string]any{"title": "Outer", "icon": nil}).Decode(t, &g)
+		g := sendJSON[gen.SiteSectionGroup](t, w.testServer, http.StatusOK, w.admin, "PATCH", w.path("/section-groups/"+outer.Id), map[string]any{"title": "Outer", "icon": nil})
 		if g.Title != "Outer" || g.Icon != nil || len(g.Children) != 3 {
 			t.Fatalf("updated group = %+v", g)
 		}

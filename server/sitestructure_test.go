@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,8 +26,7 @@ func newStructWorld(t *testing.T) *structWorld {
 // mustSite creates a site without spaces in an organization and returns its id.
 func (w *structWorld) mustSite(t *testing.T, u *testUser, orgID, title string) string {
 	t.Helper()
-	var site gen.Site
-	w.Expect(t, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/sites", map[string]any{"title": title}).Decode(t, &site)
+	site := sendJSON[gen.Site](t, w.testServer, http.StatusCreated, u, "POST", "/orgs/"+orgID+"/sites", map[string]any{"title": title})
 	return site.Id
 }
 
@@ -47,44 +47,36 @@ func (w *structWorld) addSiteSpace(t *testing.T, spaceID, sectionID string) gen.
 	if sectionID != "" {
 		body["sectionId"] = sectionID
 	}
-	var ss gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/site-spaces"), body).Decode(t, &ss)
-	return ss
+	return siteAdd[gen.SiteSpace](t, w, "/site-spaces", body)
 }
 
+// The site's lists and additions, one typed wrapper per operation, as the admin.
 func (w *structWorld) siteSpaces(t *testing.T, query string) gen.SiteSpaceList {
-	t.Helper()
-	var l gen.SiteSpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.path("/site-spaces"+query), nil).Decode(t, &l)
-	return l
+	return siteList[gen.SiteSpaceList](t, w, "/site-spaces", query)
 }
-
-func (w *structWorld) addSection(t *testing.T, body map[string]any) gen.SiteSection {
-	t.Helper()
-	var sec gen.SiteSection
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/sections"), body).Decode(t, &sec)
-	return sec
-}
-
 func (w *structWorld) sections(t *testing.T, query string) gen.SiteSectionList {
-	t.Helper()
-	var l gen.SiteSectionList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.path("/sections"+query), nil).Decode(t, &l)
-	return l
+	return siteList[gen.SiteSectionList](t, w, "/sections", query)
 }
-
-func (w *structWorld) addGroup(t *testing.T, body map[string]any) gen.SiteSectionGroup {
-	t.Helper()
-	var g gen.SiteSectionGroup
-	w.Expect(t, http.StatusCreated, w.admin, "POST", w.path("/section-groups"), body).Decode(t, &g)
-	return g
-}
-
 func (w *structWorld) groups(t *testing.T, query string) gen.SiteSectionGroupList {
+	return siteList[gen.SiteSectionGroupList](t, w, "/section-groups", query)
+}
+func (w *structWorld) addSection(t *testing.T, body map[string]any) gen.SiteSection {
+	return siteAdd[gen.SiteSection](t, w, "/sections", body)
+}
+func (w *structWorld) addGroup(t *testing.T, body map[string]any) gen.SiteSectionGroup {
+	return siteAdd[gen.SiteSectionGroup](t, w, "/section-groups", body)
+}
+
+// siteList reads a list of the site's (what is its path under the site) with a query.
+func siteList[L any](t *testing.T, w *structWorld, what, query string) L {
 	t.Helper()
-	var l gen.SiteSectionGroupList
-	w.Expect(t, http.StatusOK, w.admin, "GET", w.path("/section-groups"+query), nil).Decode(t, &l)
-	return l
+	return getJSON[L](t, w.testServer, w.admin, w.path(what+query))
+}
+
+// siteAdd adds to a list of the site's, which must answer 201.
+func siteAdd[T any](t *testing.T, w *structWorld, what string, body any) T {
+	t.Helper()
+	return sendJSON[T](t, w.testServer, http.StatusCreated, w.admin, "POST", w.path(what), body)
 }
 
 // section finds a section of the site by id in the list of all sections.
@@ -99,22 +91,12 @@ func (w *structWorld) section(t *testing.T, id string) gen.SiteSection {
 	return gen.SiteSection{}
 }
 
-// defaults returns the ids of the default site spaces (or sections) of a list.
-func defaultSiteSpaces(items []gen.SiteSpace) []string {
+// defaultsOf returns the ids of the items of a list (site spaces or sections) marked default.
+func defaultsOf[T any](items []T) []string {
 	out := []string{}
-	for _, ss := range items {
-		if ss.Default {
-			out = append(out, ss.Id)
-		}
-	}
-	return out
-}
-
-func defaultSections(items []gen.SiteSection) []string {
-	out := []string{}
-	for _, sec := range items {
-		if sec.Default {
-			out = append(out, sec.Id)
+	for _, it := range items {
+		if v := reflect.ValueOf(it); v.FieldByName("Default").Bool() {
+			out = append(out, v.FieldByName("Id").String())
 		}
 	}
 	return out
@@ -285,17 +267,17 @@ func TestSiteSpaceDefaults(t *testing.T) {
 
 	// The default goes: the next one by position takes over.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+a.Id), nil)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), b.Id)
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), b.Id)
 	// A default that is last gives way to the first.
 	d := w.addSiteSpace(t, w.newSpace(t, "D"), "")
 	w.Expect(t, http.StatusOK, w.admin, "POST", w.path("/site-spaces/"+b.Id+"/move"),
 		map[string]any{"position": map[string]any{"after": map[string]any{"type": "site-space", "siteSpace": d.Id}}})
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+b.Id), nil)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), c.Id)
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), c.Id)
 	// A site space that is not the default goes alone; a missing one is no error.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+d.Id), nil)
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+d.Id), nil)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), c.Id)
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), c.Id)
 	// The last one goes: the site keeps working, with an empty structure.
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", w.path("/site-spaces/"+c.Id), nil)
 	if l := w.siteSpaces(t, ""); l.Count != 0 || len(l.Items) != 0 {
@@ -327,7 +309,7 @@ func TestSiteSpaceMove(t *testing.T) {
 	wantIDs(t, "order", idsOf(w.siteSpaces(t, "").Items), c.Id, a.Id, b.Id)
 	move(t, http.StatusOK, a.Id, "after", b.Id)
 	wantIDs(t, "order", idsOf(w.siteSpaces(t, "").Items), c.Id, b.Id, a.Id)
-	wantIDs(t, "defaults", defaultSiteSpaces(w.siteSpaces(t, "").Items), a.Id) // moving keeps the default
+	wantIDs(t, "defaults", defaultsOf(w.siteSpaces(t, "").Items), a.Id) // moving keeps the default
 
 	r := move(t, http.StatusBadRequest, a.Id, "before", a.Id)
 	wantMessage(t, r, "itself")
@@ -356,14 +338,12 @@ func TestSiteStructureSpaceDeletion(t *testing.T) {
 	other := w.mustSite(t, w.admin, w.org.Id, "Other")
 
 	// A space published by two sites goes: its site spaces go from both, defaults promoted.
-	var inOther gen.SiteSpace
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces", map[string]any{"spaceId": x}).Decode(t, &inOther)
+	sendJSON[gen.SiteSpace](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces", map[string]any{"spaceId": x})
 	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+x, nil)
 	l := w.siteSpaces(t, "")
 	wantIDs(t, "site spaces", idsOf(l.Items), ys.Id)
-	wantIDs(t, "defaults", defaultSiteSpaces(l.Items), ys.Id)
-	var ol gen.SiteSpaceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces", nil).Decode(t, &ol)
+	wantIDs(t, "defaults", defaultsOf(l.Items), ys.Id)
+	ol := getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/sites/"+other+"/site-spaces")
 	if ol.Count != 0 {
 		t.Fatalf("the other site still has %d site spaces", ol.Count)
 	}
@@ -414,8 +394,7 @@ func TestSiteStructureURLs(t *testing.T) {
 	var site gen.Site
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id+"/sites/"+w.site, map[string]any{"visibility": "share-link"})
 	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/sites/"+w.site, nil).Decode(t, &site)
-	var ss gen.SiteSpace
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", w.path("/site-spaces/"+twoB.Id), map[string]any{"path": "bee"}).Decode(t, &ss)
+	ss := sendJSON[gen.SiteSpace](t, w.testServer, http.StatusOK, w.admin, "PATCH", w.path("/site-spaces/"+twoB.Id), map[string]any{"path": "bee"})
 	if ss.Urls.Published == nil || !strings.HasPrefix(*ss.Urls.Published, base+"/two/bee?share=") {
 		t.Fatalf("share-link site space published at %v", ss.Urls.Published)
 	}

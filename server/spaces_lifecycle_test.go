@@ -92,8 +92,7 @@ func TestRestoreSpace(t *testing.T) {
 		s3 := w.MustCreateSpace(t, w.admin, org, "Three", c.Id)
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s1.Id, nil)
 		w.Clock.Advance(6 * 24 * time.Hour)
-		var got gen.Space
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+s1.Id+"/restore", nil).Decode(t, &got)
+		got := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+s1.Id+"/restore", nil)
 		if got.Id != s1.Id || got.DeletedAt != nil || got.Parent == nil || *got.Parent != c.Id || got.Title != "One" {
 			t.Fatalf("restored: %+v", got)
 		}
@@ -125,23 +124,20 @@ func TestRestoreSpace(t *testing.T) {
 		}
 	})
 
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Deleted by admin", "")
-		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", "/spaces/"+s.Id+"/restore", nil)
-		if w.spaceAs(t, w.admin, s.Id).DeletedAt == nil {
-			t.Fatal("restored by a read member")
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Deleted too", "")
-		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", "/spaces/"+s.Id+"/restore", nil)
-		if w.spaceAs(t, w.admin, s.Id).DeletedAt == nil {
-			t.Fatal("restored by an outsider")
-		}
-	})
+	for _, c := range []struct {
+		name   string
+		u      *testUser
+		status int
+	}{{"ReadMemberIs403", w.reader, http.StatusForbidden}, {"OutsiderIs404", w.outsider, http.StatusNotFound}} {
+		t.Run(c.name, func(t *testing.T) {
+			s := w.MustCreateSpace(t, w.admin, org, "Deleted "+c.name, "")
+			w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
+			w.Expect(t, c.status, c.u, "POST", "/spaces/"+s.Id+"/restore", nil)
+			if w.spaceAs(t, w.admin, s.Id).DeletedAt == nil {
+				t.Fatalf("restored by %s", c.u.Email)
+			}
+		})
+	}
 
 	t.Run("UnknownIs404", func(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.admin, "POST", "/spaces/nosuchspace/restore", nil)
@@ -246,16 +242,14 @@ func TestDuplicateSpace(t *testing.T) {
 	})
 
 	t.Run("ASecondDuplicateGoesRightAfterTheOriginalToo", func(t *testing.T) {
-		var again gen.Space
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+b.Id+"/duplicate", nil).Decode(t, &again)
+		again := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+b.Id+"/duplicate", nil)
 		wantIDs(t, "collection's spaces", idsOf(w.spacesIn(t, w.admin, c.Id, "").Items), a.Id, b.Id, again.Id, dup.Id, z.Id)
 	})
 
 	t.Run("AtTheTopLevel", func(t *testing.T) {
 		top := w.MustCreateSpace(t, w.admin, org, "Top", "")
 		before := w.orgSpaces(t, w.admin, org, "").Count
-		var d gen.Space
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+top.Id+"/duplicate", nil).Decode(t, &d)
+		d := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+top.Id+"/duplicate", nil)
 		if d.Parent != nil || d.Title != "Top (copy)" {
 			t.Fatalf("duplicate %+v", d)
 		}
@@ -267,8 +261,7 @@ func TestDuplicateSpace(t *testing.T) {
 
 	t.Run("ALongTitleStaysWithin50Characters", func(t *testing.T) {
 		long := w.MustCreateSpace(t, w.admin, org, strings.Repeat("L", 50), "")
-		var d gen.Space
-		w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+long.Id+"/duplicate", nil).Decode(t, &d)
+		d := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+long.Id+"/duplicate", nil)
 		if n := len([]rune(d.Title)); n == 0 || n > 50 {
 			t.Fatalf("duplicate title %q (%d characters)", d.Title, n)
 		}

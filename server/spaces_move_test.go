@@ -110,26 +110,6 @@ func TestMoveSpace(t *testing.T) {
 		w.wantStatus(t, w.moveSpace(t, d1.Id, spaceBefore(d1.Id)), http.StatusBadRequest)
 	})
 
-	t.Run("UnknownParentIs400", func(t *testing.T) {
-		r := w.moveSpace(t, s1.Id, map[string]any{"parent": "nosuchcollection"})
-		w.wantStatus(t, r, http.StatusBadRequest)
-		wantMessage(t, r, "parent")
-		if re := w.spaceAs(t, w.admin, s1.Id); re.Parent == nil || *re.Parent != c.Id {
-			t.Fatalf("parent = %v", re.Parent)
-		}
-	})
-
-	t.Run("ParentInAnotherOrganizationIs400", func(t *testing.T) {
-		theirs := w.MustCreateCollection(t, w.outsider, w.other.Id, "Theirs", "")
-		w.wantStatus(t, w.moveSpace(t, s1.Id, map[string]any{"parent": theirs.Id}), http.StatusBadRequest)
-		if re := w.spaceAs(t, w.admin, s1.Id); re.Organization != org || *re.Parent != c.Id {
-			t.Fatalf("after a refused move: %+v", re)
-		}
-		if l := w.spacesIn(t, w.outsider, theirs.Id, ""); l.Count != 0 {
-			t.Fatalf("their collection has %d spaces", l.Count)
-		}
-	})
-
 	t.Run("SiblingUnderAnotherParentIs400", func(t *testing.T) {
 		// d1 is in d, not in c where s1 stays.
 		r := w.moveSpace(t, s1.Id, spaceBefore(d1.Id))
@@ -144,12 +124,6 @@ func TestMoveSpace(t *testing.T) {
 		wantIDs(t, "c", inC(t), s1.Id, s3.Id)
 	})
 
-	t.Run("PointerWithoutIdIs400", func(t *testing.T) {
-		r := w.moveSpace(t, s1.Id, map[string]any{"position": map[string]any{"after": map[string]any{"type": "space"}}})
-		w.wantStatus(t, r, http.StatusBadRequest)
-		wantMessage(t, r, "position.after")
-	})
-
 	t.Run("DeletedSpaceIs404", func(t *testing.T) {
 		gone := w.MustCreateSpace(t, w.admin, org, "Gone", c.Id)
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+gone.Id, nil)
@@ -157,41 +131,19 @@ func TestMoveSpace(t *testing.T) {
 		// Nor can a live space be placed next to a deleted one.
 		w.wantStatus(t, w.moveSpace(t, s3.Id, spaceBefore(gone.Id)), http.StatusBadRequest)
 	})
-
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", "/spaces/"+s1.Id+"/move", map[string]any{"parent": nil})
-		if re := w.spaceAs(t, w.admin, s1.Id); re.Parent == nil {
-			t.Fatal("moved by a read member")
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", "/spaces/"+s1.Id+"/move", map[string]any{"parent": nil})
-		wantIDs(t, "c", inC(t), s1.Id, s3.Id)
-	})
 }
 
 func TestTransferSpace(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	org := w.org.Id
-	second := w.MustCreateOrg(t, w.admin, "Acme Labs")
-	carol := w.MustCreateUser(t, "carol@third.test", "Carol")
-	third := w.MustCreateOrg(t, carol, "Third")
-	w.MustAddMember(t, carol, third.Id, w.admin, "create")
+	second := w.MustCreateOrg(t, w.admin, "Acme Labs") // the admin administers it too
 	c := w.MustCreateCollection(t, w.admin, org, "Guides", "")
-	transfer := func(t *testing.T, u *testUser, id, target string) *response {
-		t.Helper()
-		return w.Do(t, u, "POST", "/spaces/"+id+"/transfer", map[string]any{"organization": target})
-	}
 
 	t.Run("ToAnOrganizationTheCallerAdministers", func(t *testing.T) {
 		stays := w.MustCreateSpace(t, w.admin, org, "Stays", c.Id)
 		s := w.MustCreateSpace(t, w.admin, org, "Moving", c.Id)
-		r := transfer(t, w.admin, s.Id, second.Id)
-		w.wantStatus(t, r, http.StatusOK)
-		var got gen.Space
-		r.Decode(t, &got)
+		got := sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "POST", "/spaces/"+s.Id+"/transfer", map[string]any{"organization": second.Id})
 		if got.Id != s.Id || got.Organization != second.Id || got.Parent != nil || got.Title != "Moving" {
 			t.Fatalf("transferred %+v", got)
 		}
@@ -206,60 +158,10 @@ func TestTransferSpace(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.reader, "GET", "/spaces/"+s.Id, nil)
 	})
 
-	t.Run("SameOrganizationIs400", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Home", c.Id)
-		r := transfer(t, w.admin, s.Id, org)
-		w.wantStatus(t, r, http.StatusBadRequest)
-		wantMessage(t, r, "organization")
-		if re := w.spaceAs(t, w.admin, s.Id); re.Parent == nil || *re.Parent != c.Id {
-			t.Fatalf("parent = %v", re.Parent)
-		}
-	})
-
-	t.Run("OrganizationWhereCallerIsNotAdminIs403", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Not there", "")
-		w.wantStatus(t, transfer(t, w.admin, s.Id, third.Id), http.StatusForbidden)
-		if re := w.spaceAs(t, w.admin, s.Id); re.Organization != org {
-			t.Fatalf("organization = %s", re.Organization)
-		}
-		if l := w.orgSpaces(t, carol, third.Id, ""); l.Count != 0 {
-			t.Fatalf("third organization has %d spaces", l.Count)
-		}
-	})
-
-	t.Run("OrganizationCallerIsNotInIs400", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Not theirs", "")
-		r := transfer(t, w.admin, s.Id, w.other.Id)
-		w.wantStatus(t, r, http.StatusBadRequest)
-		wantMessage(t, r, "organization")
-		if re := w.spaceAs(t, w.admin, s.Id); re.Organization != org {
-			t.Fatalf("organization = %s", re.Organization)
-		}
-		if l := w.orgSpaces(t, w.outsider, w.other.Id, ""); l.Count != 0 {
-			t.Fatalf("other organization has %d spaces", l.Count)
-		}
-	})
-
 	t.Run("DeletedSpaceIs404", func(t *testing.T) {
 		s := w.MustCreateSpace(t, w.admin, org, "Gone", "")
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+s.Id, nil)
-		w.wantStatus(t, transfer(t, w.admin, s.Id, second.Id), http.StatusNotFound)
-		if re := w.spaceAs(t, w.admin, s.Id); re.Organization != org {
-			t.Fatalf("organization = %s", re.Organization)
-		}
-	})
-
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Kept", "")
-		w.wantStatus(t, transfer(t, w.reader, s.Id, second.Id), http.StatusForbidden)
-		if re := w.spaceAs(t, w.admin, s.Id); re.Organization != org {
-			t.Fatalf("organization = %s", re.Organization)
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		s := w.MustCreateSpace(t, w.admin, org, "Coveted", "")
-		w.wantStatus(t, transfer(t, w.outsider, s.Id, w.other.Id), http.StatusNotFound)
+		w.Expect(t, http.StatusNotFound, w.admin, "POST", "/spaces/"+s.Id+"/transfer", map[string]any{"organization": second.Id})
 		if re := w.spaceAs(t, w.admin, s.Id); re.Organization != org {
 			t.Fatalf("organization = %s", re.Organization)
 		}

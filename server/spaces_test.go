@@ -12,9 +12,7 @@ import (
 // updateSpace patches a space as the admin, which must answer 200.
 func (w *world) updateSpace(t *testing.T, id string, body map[string]any) gen.Space {
 	t.Helper()
-	var sp gen.Space
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+id, body).Decode(t, &sp)
-	return sp
+	return sendJSON[gen.Space](t, w.testServer, http.StatusOK, w.admin, "PATCH", "/spaces/"+id, body)
 }
 
 // moveSpace moves a space as the admin and returns the response, whatever its status.
@@ -45,8 +43,7 @@ func TestCreateSpace(t *testing.T) {
 
 	t.Run("TitleOf50CharactersIsCreatedWithDefaults", func(t *testing.T) {
 		title := strings.Repeat("s", 50)
-		var sp gen.Space
-		w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": title}).Decode(t, &sp)
+		sp := sendJSON[gen.Space](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": title})
 		if sp.Object != "space" || sp.Id == "" || sp.Title != title || sp.Organization != org || sp.Parent != nil {
 			t.Fatalf("created %+v", sp)
 		}
@@ -69,23 +66,6 @@ func TestCreateSpace(t *testing.T) {
 		}
 		if !w.has(idsOf(w.orgSpaces(t, w.admin, org, "").Items), sp.Id) {
 			t.Fatal("new space missing from the organization's list")
-		}
-	})
-
-	t.Run("TitleOf51CharactersIs400NamingTitle", func(t *testing.T) {
-		before := w.orgSpaces(t, w.admin, org, "").Count
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": strings.Repeat("s", 51)})
-		wantMessage(t, r, "title")
-		if after := w.orgSpaces(t, w.admin, org, "").Count; after != before {
-			t.Fatalf("spaces %d -> %d after a refused create", before, after)
-		}
-	})
-
-	t.Run("NoBodyCreatesUntitled", func(t *testing.T) {
-		var sp gen.Space
-		w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/spaces", nil).Decode(t, &sp)
-		if sp.Title != "Untitled" {
-			t.Fatalf("title = %q", sp.Title)
 		}
 	})
 
@@ -128,36 +108,6 @@ func TestCreateSpace(t *testing.T) {
 		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "X", "editMode": "frozen"})
 		wantMessage(t, r, "editMode")
 	})
-
-	t.Run("UnknownParentIs400", func(t *testing.T) {
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "X", "parent": "nosuchcollection"})
-		wantMessage(t, r, "parent")
-	})
-
-	t.Run("ParentInAnotherOrganizationIs400", func(t *testing.T) {
-		theirs := w.MustCreateCollection(t, w.outsider, w.other.Id, "Theirs", "")
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "X", "parent": theirs.Id})
-		wantMessage(t, r, "parent")
-		if l := w.spacesIn(t, w.outsider, theirs.Id, ""); l.Count != 0 {
-			t.Fatalf("their collection has %d spaces", l.Count)
-		}
-	})
-
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		before := w.orgSpaces(t, w.admin, org, "").Count
-		w.Expect(t, http.StatusForbidden, w.reader, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "Mine"})
-		if after := w.orgSpaces(t, w.admin, org, "").Count; after != before {
-			t.Fatalf("spaces %d -> %d", before, after)
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.outsider, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "Mine"})
-	})
-
-	t.Run("NoTokenIs401", func(t *testing.T) {
-		w.Expect(t, http.StatusUnauthorized, nil, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "Mine"})
-	})
 }
 
 func TestGetSpace(t *testing.T) {
@@ -182,28 +132,7 @@ func TestGetSpace(t *testing.T) {
 		}
 	})
 
-	t.Run("GuestMemberIs403", func(t *testing.T) {
-		r := w.Expect(t, http.StatusForbidden, w.guest, "GET", "/spaces/"+sp.Id, nil)
-		if r.ErrorMessage(t) == "" {
-			t.Fatal("403 without a message")
-		}
-	})
-
-	t.Run("UnknownIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.admin, "GET", "/spaces/nosuchspace", nil)
-	})
-
-	t.Run("OutsiderIs404LikeAnUnknownId", func(t *testing.T) {
-		r := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id, nil)
-		unknown := w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/nosuchspace", nil)
-		if r.ErrorMessage(t) != unknown.ErrorMessage(t) {
-			t.Fatalf("outsider told %q, unknown id told %q", r.ErrorMessage(t), unknown.ErrorMessage(t))
-		}
-	})
-
-	t.Run("NoTokenIs401", func(t *testing.T) {
-		w.Expect(t, http.StatusUnauthorized, nil, "GET", "/spaces/"+sp.Id, nil)
-	})
+	w.readRefusals(t, placeables[1], sp.Id)
 }
 
 func TestUpdateSpace(t *testing.T) {
@@ -220,14 +149,6 @@ func TestUpdateSpace(t *testing.T) {
 		}
 		if re := w.spaceAs(t, w.admin, sp.Id); re.Title != "Documentation" {
 			t.Fatalf("re-read title %q", re.Title)
-		}
-	})
-
-	t.Run("TitleOf51CharactersIs400", func(t *testing.T) {
-		r := w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", path, map[string]any{"title": strings.Repeat("t", 51)})
-		wantMessage(t, r, "title")
-		if re := w.spaceAs(t, w.admin, sp.Id); re.Title != "Documentation" {
-			t.Fatalf("title = %q", re.Title)
 		}
 	})
 
@@ -303,20 +224,6 @@ func TestUpdateSpace(t *testing.T) {
 		wantMessage(t, r, "visibility")
 	})
 
-	t.Run("ReadMemberIs403", func(t *testing.T) {
-		w.Expect(t, http.StatusForbidden, w.reader, "PATCH", path, map[string]any{"title": "Hijacked"})
-		if re := w.spaceAs(t, w.admin, sp.Id); re.Title != "Documentation" {
-			t.Fatalf("title = %q", re.Title)
-		}
-	})
-
-	t.Run("OutsiderIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.outsider, "PATCH", path, map[string]any{"title": "Hijacked"})
-		if re := w.spaceAs(t, w.admin, sp.Id); re.Title != "Documentation" {
-			t.Fatalf("title = %q", re.Title)
-		}
-	})
-
 	t.Run("DeletedSpaceIs404", func(t *testing.T) {
 		gone := w.MustCreateSpace(t, w.admin, w.org.Id, "Gone", "")
 		w.Expect(t, http.StatusNoContent, w.admin, "DELETE", "/spaces/"+gone.Id, nil)
@@ -324,9 +231,5 @@ func TestUpdateSpace(t *testing.T) {
 		if re := w.spaceAs(t, w.admin, gone.Id); re.Title != "Gone" {
 			t.Fatalf("deleted space's title = %q", re.Title)
 		}
-	})
-
-	t.Run("UnknownIs404", func(t *testing.T) {
-		w.Expect(t, http.StatusNotFound, w.admin, "PATCH", "/spaces/nosuchspace", map[string]any{"title": "X"})
 	})
 }

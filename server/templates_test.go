@@ -62,8 +62,7 @@ func tplWantLinksResolved(t *testing.T, w *world, spaceID string, ids map[string
 			}
 		}
 	}
-	var l gen.ContentReferenceList
-	w.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+spaceID+"/links", nil).Decode(t, &l)
+	l := getJSON[gen.ContentReferenceList](t, w.testServer, w.reader, "/spaces/"+spaceID+"/links")
 	if l.Stats.Broken.Total != 0 || l.Count != len(ids) {
 		t.Fatalf("space links: %d targets (want each of the %d pages linked), stats %+v", l.Count, len(ids), l.Stats)
 	}
@@ -147,8 +146,7 @@ func TestApplyTemplateProductGuide(t *testing.T) {
 
 	t.Run("EveryPageAsADocument", func(t *testing.T) {
 		for path, id := range ids {
-			var p gen.RevisionPage
-			w.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+sp.Id+"/content/page/"+id, nil).Decode(t, &p)
+			p := getJSON[gen.RevisionPage](t, w.testServer, w.reader, "/spaces/"+sp.Id+"/content/page/"+id)
 			if p.Document == nil || p.Path != path {
 				t.Fatalf("%s: document %v, path %s", path, p.Document, p.Path)
 			}
@@ -193,8 +191,7 @@ func TestApplyTemplateAPIReference(t *testing.T) {
 		t.Fatalf("Errors markdown:\n%s", md)
 	}
 	for path, id := range ids {
-		var p gen.RevisionPage
-		w.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+sp.Id+"/content/page/"+id+"?format=document", nil).Decode(t, &p)
+		p := getJSON[gen.RevisionPage](t, w.testServer, w.reader, "/spaces/"+sp.Id+"/content/page/"+id+"?format=document")
 		if p.Document == nil {
 			t.Fatalf("%s: no document", path)
 		}
@@ -387,8 +384,7 @@ func TestApplyTemplateWithLogo(t *testing.T) {
 	if revision := w.mainRevision(t, sp.Id); len(revision.Files) != 1 || revision.Files[0].Id != fileID {
 		t.Fatalf("files of the new revision: %+v", revision.Files)
 	}
-	var l gen.ContentReferenceList
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/links", nil).Decode(t, &l)
+	l := getJSON[gen.ContentReferenceList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/links")
 	found := false
 	for _, u := range l.Items {
 		if u.TargetReference.File != nil && u.TargetReference.File.Id == fileID {

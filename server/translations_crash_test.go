@@ -31,6 +31,7 @@ func (s *crashAfterMerge) FinishTranslationRun(ctx context.Context, id string, r
 // A run cut short between its merge and its record is recorded by the next run, which then has
 // nothing left to do: no page is written twice.
 func TestTranslationRunInterruptedAfterMerge(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"), insertMarkdown("Read", "Read the page.\n", "b"))
 	tr := w.create(t, "fr", nil)

@@ -55,16 +55,12 @@ func (w *trWorld) create(t *testing.T, language string, instructions any) gen.Tr
 	if instructions != nil {
 		body["instructions"] = instructions
 	}
-	var tr gen.Translation
-	w.Expect(t, http.StatusCreated, w.admin, "POST", trPath(w.org), body).Decode(t, &tr)
-	return tr
+	return sendJSON[gen.Translation](t, w.testServer, http.StatusCreated, w.admin, "POST", trPath(w.org), body)
 }
 
 func (w *trWorld) get(t *testing.T, id string) gen.Translation {
 	t.Helper()
-	var tr gen.Translation
-	w.Expect(t, http.StatusOK, w.admin, "GET", trPath(w.org, "/", id), nil).Decode(t, &tr)
-	return tr
+	return getJSON[gen.Translation](t, w.testServer, w.admin, trPath(w.org, "/", id))
 }
 
 // run asks for a run (204), checks it is queued, and runs the due jobs as the server's runner would.
@@ -87,11 +83,9 @@ func (w *trWorld) run(t *testing.T, id string) gen.Translation {
 // edit writes to the source space through a merged change request and returns the refs' ids.
 func (w *trWorld) edit(t *testing.T, changes ...map[string]any) map[string]string {
 	t.Helper()
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+w.source.Id+"/change-requests", map[string]any{"subject": "Edit"}).Decode(t, &cr)
+	cr := sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, w.admin, "POST", "/spaces/"+w.source.Id+"/change-requests", map[string]any{"subject": "Edit"})
 	res := postBatch(t, w.testServer, w.admin, w.source.Id, cr.Id, changes)
-	var m gen.MergeChangeRequestResult
-	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(w.source.Id, cr.Id, "/merge"), nil).Decode(t, &m)
+	m := sendJSON[gen.MergeChangeRequestResult](t, w.testServer, http.StatusOK, w.admin, "POST", crPath(w.source.Id, cr.Id, "/merge"), nil)
 	if m.Result != gen.MergeResultMerge {
 		t.Fatalf("merge: %+v", m)
 	}

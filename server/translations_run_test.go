@@ -19,6 +19,7 @@ const trInstallMarkdown = "Install the guide with `quire install --force` and re
 // merged change request; a second run after edits sends only the changed and new pages, and
 // mirrors moves and deletes; a third with nothing changed sends nothing. Stats follow each run.
 func TestTranslationRunEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	refs := w.edit(t,
 		insertMarkdown("Install", trInstallMarkdown, "install"),
@@ -31,8 +32,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 	if tr.Result == nil || tr.Result.Space == "" || tr.Result.Revision == "" {
 		t.Fatalf("after the first run: result %+v", tr.Result)
 	}
-	var result gen.Space
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+tr.Result.Space, nil).Decode(t, &result)
+	result := getJSON[gen.Space](t, w.testServer, w.admin, "/spaces/"+tr.Result.Space)
 	if result.Title != "Docs (fr)" || result.Language == nil || string(*result.Language) != "fr" || result.Revision != tr.Result.Revision {
 		t.Fatalf("result space %q language %v revision %s (translation says %s)", result.Title, result.Language, result.Revision, tr.Result.Revision)
 	}
@@ -49,8 +49,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 	if !reflect.DeepEqual(pages, want) {
 		t.Fatalf("result pages:\n%+v\nwant\n%+v", pages, want)
 	}
-	var md gen.RevisionPage
-	w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+result.Id+"/content/path/install?format=markdown", nil).Decode(t, &md)
+	md := getJSON[gen.RevisionPage](t, w.testServer, w.admin, "/spaces/"+result.Id+"/content/path/install?format=markdown")
 	if md.Markdown == nil || *md.Markdown != want["install"].Markdown {
 		t.Fatalf("the result page through the API: %v", md.Markdown)
 	}
@@ -127,6 +126,7 @@ func TestTranslationRunEndToEnd(t *testing.T) {
 // The instructions' list items are a glossary: they are not sent, and stay as written. Changing
 // the instructions translates every page again on the next run.
 func TestTranslationGlossary(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello Quire", "Hello world from Quire Cloud.\n", "a"))
 	tr := w.create(t, "fr", markdownDocument("Keep these:\n\n- Quire Cloud\n- Quire\n"))
@@ -149,6 +149,7 @@ func TestTranslationGlossary(t *testing.T) {
 // A failing translator ends the run completed, counted, logged, with nothing written to the result
 // space; the next run does the whole work. So does a wrong key or a language the translator lacks.
 func TestTranslationRunFailures(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"), insertMarkdown("World", "The world.\n", "b"))
 	tr := w.create(t, "fr", nil)
@@ -227,6 +228,7 @@ func markdownDocument(md string) *markdown.Document { return markdown.FromMarkdo
 // description translated; the translation shows running while the translator works. A result
 // page deleted by hand comes back on the next run; a result space deleted is made again.
 func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	var during []string
 	w.lt.OnTranslate = func() {
@@ -253,8 +255,7 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 	}
 
 	// A result page deleted by hand: sent again and put back.
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Oops"}).Decode(t, &cr)
+	cr := sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, w.admin, "POST", "/spaces/"+sp.ID+"/change-requests", map[string]any{"subject": "Oops"})
 	postBatch(t, w.testServer, w.admin, sp.ID, cr.Id, []map[string]any{deletePage(rev.Pages[1].ID)})
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.ID, cr.Id, "/merge"), nil)
 	w.lt.Reset()
@@ -284,11 +285,11 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 // needs) fails the run with the reason; its change request is archived and the result's content
 // is as it was.
 func TestTranslationRefusedBatchIsArchived(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	w.edit(t, insertMarkdown("Hello", "Hello world.\n", "a"))
 	tr := w.run(t, w.create(t, "fr", nil).Id)
-	var cr gen.ChangeRequest
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/spaces/"+tr.Result.Space+"/change-requests", map[string]any{"subject": "By hand"}).Decode(t, &cr)
+	cr := sendJSON[gen.ChangeRequest](t, w.testServer, http.StatusCreated, w.admin, "POST", "/spaces/"+tr.Result.Space+"/change-requests", map[string]any{"subject": "By hand"})
 	postBatch(t, w.testServer, w.admin, tr.Result.Space, cr.Id, []map[string]any{insertMarkdown("World", "Written by hand.\n", "w")})
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(tr.Result.Space, cr.Id, "/merge"), nil)
 	before, _ := w.pages(t, tr.Result.Space)

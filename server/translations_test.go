@@ -11,6 +11,7 @@ import (
 
 // Create, get, list (paged), update and delete; what each refuses, and who may do what.
 func TestTranslationsCRUD(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	tr := w.create(t, "fr", markdownDocument("- Quire\n"))
 	if tr.Object != gen.TranslationObjectTranslation || tr.Status != gen.TranslationStatusPending || tr.Language != "fr" ||
@@ -58,16 +59,14 @@ func TestTranslationsCRUD(t *testing.T) {
 	if list.Count != 2 || len(list.Items) != 1 || list.Items[0].Id != tr.Id || list.Next == nil {
 		t.Fatalf("first page %+v", list)
 	}
-	var second gen.TranslationList
-	w.Expect(t, http.StatusOK, w.admin, "GET", trPath(w.org)+"?limit=1&page="+list.Next.Page, nil).Decode(t, &second)
+	second := getJSON[gen.TranslationList](t, w.testServer, w.admin, trPath(w.org)+"?limit=1&page="+list.Next.Page)
 	if len(second.Items) != 1 || second.Items[0].Id != de.Id || second.Next != nil {
 		t.Fatalf("second page %+v", second)
 	}
 	w.Expect(t, http.StatusBadRequest, w.admin, "GET", trPath(w.org)+"?page=garbage", nil)
 
 	// Update: only the instructions.
-	var up gen.Translation
-	w.Expect(t, http.StatusOK, w.admin, "PUT", trPath(w.org, "/", tr.Id), map[string]any{"instructions": markdownDocument("- A\n- B\n")}).Decode(t, &up)
+	up := sendJSON[gen.Translation](t, w.testServer, http.StatusOK, w.admin, "PUT", trPath(w.org, "/", tr.Id), map[string]any{"instructions": markdownDocument("- A\n- B\n")})
 	if up.Language != "fr" || up.Instructions.Nodes[0].Type != "list-unordered" || len(up.Instructions.Nodes[0].Nodes) != 2 {
 		t.Fatalf("updated %+v", up)
 	}
@@ -82,8 +81,7 @@ func TestTranslationsCRUD(t *testing.T) {
 		want := http.StatusNotFound
 		if u == reader {
 			want = http.StatusForbidden
-			var got gen.Translation
-			w.Expect(t, http.StatusOK, u, "GET", trPath(w.org, "/", tr.Id), nil).Decode(t, &got)
+			got := getJSON[gen.Translation](t, w.testServer, u, trPath(w.org, "/", tr.Id))
 			if !got.Permissions.View || got.Permissions.Edit {
 				t.Fatalf("a reader's permissions %+v", got.Permissions)
 			}
@@ -112,6 +110,7 @@ func TestTranslationsCRUD(t *testing.T) {
 // Without a translator, a run is refused with the reason and nothing changes; the other
 // operations work.
 func TestTranslationRunWithoutTranslator(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	admin := ts.MustCreateUser(t, "admin@tr.test", "Admin")
 	org := ts.MustCreateOrg(t, admin, "Translators").Id
@@ -123,8 +122,7 @@ func TestTranslationRunWithoutTranslator(t *testing.T) {
 	if msg := r.ErrorMessage(t); msg != "no translator is configured (--translator-url)" {
 		t.Fatalf("message %q", msg)
 	}
-	var after gen.Translation
-	ts.Expect(t, http.StatusOK, admin, "GET", trPath(org, "/", tr.Id), nil).Decode(t, &after)
+	after := getJSON[gen.Translation](t, ts, admin, trPath(org, "/", tr.Id))
 	if after.UpdatedAt != tr.UpdatedAt || after.Status != tr.Status || after.Stats.Runs != 0 || after.Result != nil {
 		t.Fatalf("a refused run changed the translation: %+v", after)
 	}
@@ -137,6 +135,7 @@ func TestTranslationRunWithoutTranslator(t *testing.T) {
 // A run queued while a translator was configured, then run by a runner without one (a restart
 // without --translator-url), ends with that reason rather than staying pending.
 func TestTranslationQueuedRunWithoutTranslator(t *testing.T) {
+	t.Parallel()
 	w := newTranslationWorld(t)
 	tr := w.create(t, "fr", nil)
 	w.Runner.Translations(nil)

@@ -13,40 +13,17 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/store/postgres"
+	"github.com/quire-docs/quire/store/postgres/pgtest"
 )
 
-// freshPostgres creates an empty database on the cluster QUIRE_TEST_POSTGRES_URL names (the test
-// skips without one) and answers its URL; it is dropped when the test ends.
+// freshPostgres creates an empty database on the PostgreSQL cluster of the tests (they skip
+// without one, and in -short mode: they start real server processes) and answers its URL.
 func freshPostgres(t *testing.T) string {
 	t.Helper()
-	admin := os.Getenv("QUIRE_TEST_POSTGRES_URL")
-	if admin == "" {
-		t.Skip("QUIRE_TEST_POSTGRES_URL is not set: several nodes need a PostgreSQL cluster (make test starts one)")
-	}
 	if testing.Short() {
 		t.Skip("starts real server processes")
 	}
-	name := fmt.Sprintf("quire_nodes_%d_%d", os.Getpid(), time.Now().UnixNano())
-	a, err := sql.Open("pgx", admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if _, err := a.Exec(`CREATE DATABASE ` + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if a, err := sql.Open("pgx", admin); err == nil {
-			a.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
-			a.Close()
-		}
-	})
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
+	return pgtest.Database(t, "several nodes")
 }
 
 // mustCall is call that must answer want.

@@ -1,15 +1,14 @@
 package conversations
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quire-docs/quire/internal/conversations/corpustest"
 )
 
 // labelled is a corpus conversation with its topics (testdata/gencorpus writes them).
@@ -20,28 +19,9 @@ type labelled struct {
 
 func loadCorpus(tb testing.TB) []labelled {
 	tb.Helper()
-	f, err := os.Open("testdata/corpus.jsonl")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var out []labelled
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var raw struct {
-			ID, Source, Subject string
-			Parts               []Part
-			CreatedAt           time.Time
-			Topics              []string
-		}
-		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, labelled{Conversation{raw.ID, raw.Source, raw.Subject, raw.Parts, raw.CreatedAt}, raw.Topics})
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+	for _, l := range corpustest.Load[Part](tb) {
+		out = append(out, labelled{Conversation{l.ID, l.Source, l.Subject, l.Parts, l.CreatedAt}, l.Topics})
 	}
 	return out
 }
@@ -155,8 +135,15 @@ func TestQualityOnSubset(t *testing.T) {
 	}
 	a := New(DefaultParams())
 	a.Analyze(conversationsOf(subset), time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
-	ari, n := quality(subset, issuesInOrder(a))
-	t.Logf("subset: %d conversations, %d issues, %d clusters, ARI %.3f", len(subset), n, len(a.clusters), ari)
+	wantQuality(t, "subset", subset, a)
+}
+
+// wantQuality logs how the analyser grouped ls and fails below an adjusted Rand index of 0.7
+// against the corpus's topics.
+func wantQuality(t *testing.T, what string, ls []labelled, a *Analyzer) {
+	t.Helper()
+	ari, n := quality(ls, issuesInOrder(a))
+	t.Logf("%s: %d conversations, %d issues, %d clusters, ARI %.3f", what, len(ls), n, len(a.clusters), ari)
 	if ari < 0.7 {
 		t.Fatalf("ARI %.3f < 0.7", ari)
 	}
@@ -171,11 +158,7 @@ func TestQualityStreaming(t *testing.T) {
 	for i := 0; i < len(ls); i += 20 {
 		a.Analyze(conversationsOf(ls[i:min(i+20, len(ls))]), corpusNow)
 	}
-	ari, n := quality(ls, issuesInOrder(a))
-	t.Logf("streamed: %d conversations in batches of 20, %d issues, %d clusters, ARI %.3f", len(ls), n, len(a.clusters), ari)
-	if ari < 0.7 {
-		t.Fatalf("ARI %.3f < 0.7", ari)
-	}
+	wantQuality(t, "streamed in batches of 20", ls, a)
 }
 
 func BenchmarkAnalyze10000(b *testing.B) {

@@ -1,14 +1,11 @@
 package jobs_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -17,37 +14,19 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/internal/conversations"
+	"github.com/quire-docs/quire/internal/conversations/corpustest"
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // labelled is a conversation of the engine's labelled corpus with its topics.
-type labelled struct {
-	ID, Source, Subject string
-	Parts               []store.ConversationPart
-	CreatedAt           time.Time
-	Topics              []string
-}
+type labelled = corpustest.Labelled[store.ConversationPart]
 
 func loadCorpus(tb testing.TB) []labelled {
 	tb.Helper()
-	f, err := os.Open("../conversations/testdata/corpus.jsonl")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var out []labelled
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var l labelled
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, l)
-	}
-	return out
+	return corpustest.Load[store.ConversationPart](tb)
 }
 
 // perturbed makes n conversations from the corpus, deterministically: each a corpus
@@ -97,16 +76,7 @@ func newFixture(tb testing.TB, path string, c *clock) *fixture {
 
 func (f *fixture) makeOrg(tb testing.TB) {
 	tb.Helper()
-	ctx := context.Background()
-	u := &store.User{Email: "owner@example.com", DisplayName: "Owner"}
-	if _, err := f.st.CreateUser(ctx, u); err != nil {
-		tb.Fatal(err)
-	}
-	org, err := f.st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f.org = org.ID
+	f.org = storetest.MustOwner(tb, f.st, "owner@example.com").Org.ID
 }
 
 func (f *fixture) ingest(tb testing.TB, ls []labelled) {

@@ -11,6 +11,7 @@ import (
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 type clock struct{ now time.Time }
@@ -89,17 +90,10 @@ func TestPurgeJobRemovesOnlyExpiredSpaces(t *testing.T) {
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	st := mustOpen(t, t.TempDir()+"/quire.db", c)
 	defer st.Close()
-	u := &store.User{Email: "a@example.com", DisplayName: "A"}
-	token, err := st.CreateUser(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := storetest.MustOwner(t, st, "a@example.com")
+	u, org := o.User, o.Org
 	// An app session that will have expired when the job runs: the same sweep deletes it.
-	if _, _, err := st.CreateSession(ctx, token, time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
+	if _, _, err := st.CreateSession(ctx, o.Token, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	old, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "old"})

@@ -33,6 +33,18 @@ func goldenNames(t *testing.T) []string {
 	return names
 }
 
+// eachFixture runs f as a subtest named for each markdown fixture, given its source.
+func eachFixture(t *testing.T, f func(t *testing.T, name, src string)) {
+	t.Helper()
+	for _, name := range goldenNames(t) {
+		src, err := os.ReadFile(filepath.Join("testdata", name+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) { f(t, name, string(src)) })
+	}
+}
+
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {
@@ -53,31 +65,25 @@ func golden(t *testing.T, path string, got []byte) {
 // Markdown → document → markdown: the document is the golden one, the markdown it gives back is
 // the golden one, and that markdown reads back as the same document.
 func TestRichtextGolden(t *testing.T) {
-	for _, name := range goldenNames(t) {
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("testdata", name+".md"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc := FromMarkdown(string(src))
-			b, err := json.MarshalIndent(doc, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, filepath.Join("testdata", name+".json"), append(b, '\n'))
-			out := ToMarkdown(doc)
-			golden(t, filepath.Join("testdata", name+".out.md"), []byte(out))
-			// Keys count the parser's text segments, which escaping changes: compare without them.
-			again, _ := json.MarshalIndent(withoutKeys(FromMarkdown(out)), "", "  ")
-			if b := mustJSON(t, withoutKeys(doc)); string(again) != b {
-				t.Fatalf("first difference at %s\n"+"the markdown written back reads as another document:\n%s\n--- markdown\n%s", firstDiff(b, string(again)), again, out)
-			}
-			// The written markdown is a fixed point.
-			if out2 := ToMarkdown(FromMarkdown(out)); out2 != out {
-				t.Fatalf("markdown not stable:\n%s\n--- then\n%s", out, out2)
-			}
-		})
-	}
+	eachFixture(t, func(t *testing.T, name, src string) {
+		doc := FromMarkdown(src)
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("testdata", name+".json"), append(b, '\n'))
+		out := ToMarkdown(doc)
+		golden(t, filepath.Join("testdata", name+".out.md"), []byte(out))
+		// Keys count the parser's text segments, which escaping changes: compare without them.
+		again, _ := json.MarshalIndent(withoutKeys(FromMarkdown(out)), "", "  ")
+		if b := mustJSON(t, withoutKeys(doc)); string(again) != b {
+			t.Fatalf("first difference at %s\n"+"the markdown written back reads as another document:\n%s\n--- markdown\n%s", firstDiff(b, string(again)), again, out)
+		}
+		// The written markdown is a fixed point.
+		if out2 := ToMarkdown(FromMarkdown(out)); out2 != out {
+			t.Fatalf("markdown not stable:\n%s\n--- then\n%s", out, out2)
+		}
+	})
 }
 
 // firstDiff shows where two texts part, with some context.

@@ -27,12 +27,7 @@ func TestSectionsGolden(t *testing.T) {
 // A section's anchor is the id its heading has in the page's document: a search hit links where
 // the reader lands.
 func TestSectionAnchorsAreDocumentHeadingIDs(t *testing.T) {
-	for _, name := range goldenNames(t) {
-		raw, err := os.ReadFile(filepath.Join("testdata", name+".md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := string(raw)
+	eachFixture(t, func(t *testing.T, name, src string) {
 		var ids []string
 		for _, n := range FromMarkdown(src).Nodes {
 			if strings.HasPrefix(n.Type, "heading-") {
@@ -50,7 +45,7 @@ func TestSectionAnchorsAreDocumentHeadingIDs(t *testing.T) {
 		if !reflect.DeepEqual(anchors, ids) {
 			t.Errorf("%s: section anchors %q, document heading ids %q", name, anchors, ids)
 		}
-	}
+	})
 }
 
 func TestSectionsLimitAndEmptyIntro(t *testing.T) {

@@ -1,8 +1,6 @@
 package markdown
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/quire-docs/quire/internal/publicspec"
@@ -22,16 +20,10 @@ func validatePublic(t *testing.T, doc *Document) {
 }
 
 func TestRichtextPublicSchema(t *testing.T) {
-	for _, name := range goldenNames(t) {
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("testdata", name+".md"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc := FromMarkdown(string(src))
-			validatePublic(t, doc)
-			// What the document reads back as validates too.
-			validatePublic(t, FromMarkdown(ToMarkdown(doc)))
-		})
-	}
+	eachFixture(t, func(t *testing.T, _, src string) {
+		doc := FromMarkdown(src)
+		validatePublic(t, doc)
+		// What the document reads back as validates too.
+		validatePublic(t, FromMarkdown(ToMarkdown(doc)))
+	})
 }

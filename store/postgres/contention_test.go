@@ -3,36 +3,26 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/postgres/pgtest"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // Writes that contend on the same rows (every new collection of an organization reads the last
 // position) all succeed: serialization failures are retried, and a write that keeps losing runs
 // alone under the writers' lock.
 func TestContendedWritesAllSucceed(t *testing.T) {
-	admin := os.Getenv("QUIRE_TEST_POSTGRES_URL")
-	if admin == "" {
-		t.Skip("QUIRE_TEST_POSTGRES_URL is not set: this test needs a PostgreSQL cluster (make test starts one)")
-	}
 	ctx := context.Background()
-	dsn := FreshDatabase(t, admin)
+	dsn := pgtest.Database(t, "this test")
 	st, err := Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	u := &store.User{Email: "a@example.com", DisplayName: "A"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	org := storetest.MustOwner(t, st, "a@example.com").Org
 	var wg sync.WaitGroup
 	for w := 0; w < 8; w++ {
 		wg.Add(1)

@@ -6,23 +6,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/quire-docs/quire/internal/jobs"
+	"github.com/quire-docs/quire/store/postgres/pgtest"
 )
 
 // Each durable job runs once when the runners of two nodes claim from one database at once, and
 // a recurring job started by both is scheduled once.
 func TestJobsRunOnceAcrossNodes(t *testing.T) {
-	admin := os.Getenv("QUIRE_TEST_POSTGRES_URL")
-	if admin == "" {
-		t.Skip("QUIRE_TEST_POSTGRES_URL is not set: this test needs a PostgreSQL cluster (make test starts one)")
-	}
 	ctx := context.Background()
-	dsn := FreshDatabase(t, admin)
+	dsn := pgtest.Database(t, "this test")
 	var nodes []*Store
 	for range 2 {
 		st, err := Open(ctx, dsn)
@@ -90,11 +86,7 @@ func TestJobsRunOnceAcrossNodes(t *testing.T) {
 // Nodes starting together on an empty database apply the migrations once: the advisory lock
 // makes the others wait, then find them recorded.
 func TestNodesStartingTogetherMigrateOnce(t *testing.T) {
-	admin := os.Getenv("QUIRE_TEST_POSTGRES_URL")
-	if admin == "" {
-		t.Skip("QUIRE_TEST_POSTGRES_URL is not set: this test needs a PostgreSQL cluster (make test starts one)")
-	}
-	dsn := FreshDatabase(t, admin)
+	dsn := pgtest.Database(t, "this test")
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	stores := make([]*Store, 4)

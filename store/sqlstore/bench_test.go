@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // The store stages of the GET /v1/spaces/{id} request path, on a real database file. Benchmarks
@@ -13,25 +13,9 @@ import (
 // benchStore is a fresh store with one user (and its token), one organization and one space.
 func benchStore(b *testing.B) (st *Store, token, spaceID string) {
 	b.Helper()
-	ctx := context.Background()
-	st, err := OpenSQLite(ctx, b.TempDir()+"/quire.db", testIsUnique)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
-	if token, err = st.CreateUser(ctx, u); err != nil {
-		b.Fatal(err)
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return st, token, sp.ID
+	st = openTestStore(b)
+	o := storetest.MustOwner(b, st, "bench@example.com")
+	return st, o.Token, o.MustSpace(b, st, "Docs").ID
 }
 
 // BenchmarkTokenLookup is the uncached half of authentication: SHA-256 of the token and the

@@ -6,26 +6,18 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // A cached space read is never served after a write: not after the space changes, nor after the
 // reader's membership does.
 func TestSpaceCacheInvalidatedByAnyWrite(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db", testIsUnique)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	admin := &store.User{Email: "a@example.com", DisplayName: "A"}
+	st := openTestStore(t)
+	o := storetest.MustOwner(t, st, "a@example.com")
+	admin, org := o.User, o.Org
 	reader := &store.User{Email: "r@example.com", DisplayName: "R"}
-	for _, u := range []*store.User{admin, reader} {
-		if _, err := st.CreateUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", admin.ID)
-	if err != nil {
+	if _, err := st.CreateUser(ctx, reader); err != nil {
 		t.Fatal(err)
 	}
 	sp, err := st.CreateSpace(ctx, org.ID, admin.ID, store.SpaceCreate{Title: "Before"})

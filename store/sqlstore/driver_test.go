@@ -1,7 +1,9 @@
 package sqlstore
 
 import (
+	"context"
 	"errors"
+	"testing"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -12,4 +14,15 @@ import (
 func testIsUnique(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+}
+
+// openTestStore opens a fresh SQLite store in the test's temporary directory, closed at cleanup.
+func openTestStore(tb testing.TB) *Store {
+	tb.Helper()
+	st, err := OpenSQLite(context.Background(), tb.TempDir()+"/quire.db", testIsUnique)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
 }

@@ -6,24 +6,18 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // Purging a deleted space removes every row, body and blob only it used; what a duplicate of it
 // still reads stays until the duplicate goes too, and what another space shares stays.
 func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, t.TempDir()+"/quire.db", testIsUnique)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTestStore(t)
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	st.Clock = func() time.Time { return now }
-	u := &store.User{Email: "purge@example.com", DisplayName: "P"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	org, _ := st.CreateOrganization(ctx, "Acme", u.ID)
+	o := storetest.MustOwner(t, st, "purge@example.com")
+	u, org := o.User, o.Org
 	str := func(s string) *string { return &s }
 	fill := func(spaceID, word string) {
 		t.Helper()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/storetest"
 )
 
 // cpuTime is the CPU time (user and system) the process has used: on a machine shared with other
@@ -86,12 +87,8 @@ func benchRevisions(b *testing.B, n int) {
 // answers the database's size on disk.
 func benchRevisionsOn(b *testing.B, st *Store, n int, dbSize func() int64) {
 	ctx := context.Background()
-	u := &store.User{Email: "bench@example.com", DisplayName: "Bench"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
-		b.Fatal(err)
-	}
-	org, _ := st.CreateOrganization(ctx, "Acme", u.ID)
-	sp, _ := st.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Docs"})
+	o := storetest.MustOwner(b, st, "bench@example.com")
+	u, sp := o.User, o.MustSpace(b, st, "Docs")
 	r := rand.New(rand.NewSource(9))
 
 	// Ingest: each change request adds 1,000 pages under 5 new sections, 50 pages a batch.

@@ -56,34 +56,23 @@ func Run(t *testing.T, open Opener) {
 
 // world is a store with one user who created one organization.
 type world struct {
-	t    *testing.T
-	st   store.Store
-	user string
-	org  string
+	t     *testing.T
+	st    store.Store
+	owner Owner
+	user  string
+	org   string
 }
 
 func newWorld(t *testing.T, open Opener, clock func() time.Time) *world {
 	t.Helper()
 	st := open(t, clock)
-	ctx := context.Background()
-	u := &store.User{Email: "owner@example.com", DisplayName: "Owner"}
-	if _, err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	org, err := st.CreateOrganization(ctx, "Acme", u.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &world{t: t, st: st, user: u.ID, org: org.ID}
+	o := MustOwner(t, st, "owner@example.com")
+	return &world{t: t, st: st, owner: o, user: o.User.ID, org: o.Org.ID}
 }
 
 func (w *world) space(title string) *store.Space {
 	w.t.Helper()
-	sp, err := w.st.CreateSpace(context.Background(), w.org, w.user, store.SpaceCreate{Title: title})
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return sp
+	return w.owner.MustSpace(w.t, w.st, title)
 }
 
 // edit writes a batch in a new change request and leaves it open.
