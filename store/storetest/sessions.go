@@ -55,7 +55,7 @@ func sessions(t *testing.T, open Opener) {
 			t.Fatalf("session id %q is too short to be unguessable", id)
 		}
 		sess := live(id)
-		if sess.User.ID != w.user || sess.User.Email != "owner@example.com" || sess.User.DisplayName != "Owner" ||
+		if sess.User.ID != w.user || sess.User.Email != "owner@example.com" || sess.User.DisplayName != w.owner.User.DisplayName ||
 			sess.TokenID != info.ID || !sess.ExpiresAt.Equal(clock.now.Add(time.Hour)) {
 			t.Fatalf("found %+v (token %s)", sess, info.ID)
 		}
