@@ -236,15 +236,7 @@ func (ts *testServer) Do(t testing.TB, u *testUser, method, path string, body an
 	if u != nil {
 		req.Header.Set("Authorization", "Bearer "+u.Token)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, raw := readResponse(t)(http.DefaultClient.Do(req))
 	checkResponse(t, req, res, raw)
 	return &response{Status: res.StatusCode, Header: res.Header, Body: raw}
 }

@@ -441,16 +441,25 @@ func (w *world) draft(t testing.TB) (gen.Space, gen.ChangeRequest) {
 // returns the response with its body read.
 func (ts *testServer) fetch(t testing.TB, link string) (*http.Response, []byte) {
 	t.Helper()
-	res, err := http.Get(ts.URL + strings.TrimPrefix(link, testBaseURL))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, body := readResponse(t)(http.Get(ts.URL + strings.TrimPrefix(link, testBaseURL)))
 	return res, body
+}
+
+// readResponse is a request's answer read whole: readResponse(t)(client.Do(req)) fails the test
+// when the request or the read fails, and closes the body.
+func readResponse(t testing.TB) func(*http.Response, error) (*http.Response, []byte) {
+	return func(res *http.Response, err error) (*http.Response, []byte) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, body
+	}
 }
 
 // spaceWithPages makes a space "Docs" in the organization and seeds it with top-level pages

@@ -160,15 +160,7 @@ func (ts *testServer) postACS(t testing.TB, p gen.SAMLProvider, samlResponse, re
 	if relayState != "" {
 		form.Set("RelayState", relayState)
 	}
-	res, err := http.PostForm(ts.URL+acsPath(t, p), form)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, raw := readResponse(t)(http.PostForm(ts.URL+acsPath(t, p), form))
 	var body map[string]any
 	if err := json.Unmarshal(raw, &body); err != nil {
 		t.Fatalf("ACS answered %d, not JSON: %s", res.StatusCode, raw)

@@ -32,8 +32,19 @@ const (
 var webFiles embed.FS
 
 var webTemplates = template.Must(template.New("").Funcs(template.FuncMap{
-	"add": func(a, b int) int { return a + b },
+	"add":  func(a, b int) int { return a + b },
+	"head": newWebHead,
 }).ParseFS(webFiles, "webassets/*.html"))
+
+// webHead is what the shared "page-head" partial (webassets/layout.html) needs of a page.
+type webHead struct {
+	Lang, Title, Description, StyleURL string
+	NoIndex                            bool
+}
+
+func newWebHead(lang, title, description string, noIndex bool, styleURL string) webHead {
+	return webHead{Lang: lang, Title: title, Description: description, StyleURL: styleURL, NoIndex: noIndex}
+}
 
 // webAsset is an embedded file served under a URL naming its content hash, cached for a year.
 type webAsset struct {

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"encoding/base64"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -152,15 +151,7 @@ func (w *webWorld) get(t *testing.T, path string, header ...string) webResponse 
 		req.Header.Add(header[i], header[i+1])
 	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, raw := readResponse(t)(client.Do(req))
 	return webResponse{Status: res.StatusCode, Header: res.Header, Body: string(raw)}
 }
 

@@ -1,12 +1,8 @@
 package server_test
 
 import (
-	"context"
-	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/quire-docs/quire/gen"
 )
 
 // An OpenAPI specification's reference page, opened in the browser: accessible, no script, the
@@ -14,14 +10,7 @@ import (
 func TestWebOpenAPIReferenceInABrowser(t *testing.T) {
 	b := newBrowser(t)
 	w := newWorld(t)
-	org := w.org.Id
-	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": petstoreFull}})
-	if _, err := w.Runner.RunDue(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var sp gen.OpenAPISpec
-	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+org+"/openapi/pets", map[string]any{"visibility": "public"}).Decode(t, &sp)
-	if st := b.open(w.URL + strings.TrimPrefix(*sp.Urls.Published, testBaseURL)); st != 200 {
+	if st := b.open(w.URL + publishedPetstore(t, w)); st != 200 {
 		t.Fatalf("reference page answered %d", st)
 	}
 	if got := b.text("main h1"); got != "Pet <b>Store</b>" {

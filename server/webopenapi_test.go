@@ -77,8 +77,10 @@ components:
             email: {type: string, format: email}
 `
 
-func TestWebOpenAPIReferencePage(t *testing.T) {
-	w := newWorld(t)
+// publishedPetstore adds petstoreFull as the organization's public specification "pets", its
+// version processed, and answers the path of its reference page.
+func publishedPetstore(t *testing.T, w *world) string {
+	t.Helper()
 	org := w.org.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": petstoreFull}})
 	if _, err := w.Runner.RunDue(context.Background()); err != nil {
@@ -89,8 +91,14 @@ func TestWebOpenAPIReferencePage(t *testing.T) {
 	if sp.Urls.Published == nil {
 		t.Fatalf("no published URL: %+v", sp.Urls)
 	}
+	return strings.TrimPrefix(*sp.Urls.Published, testBaseURL)
+}
+
+func TestWebOpenAPIReferencePage(t *testing.T) {
+	w := newWorld(t)
+	org := w.org.Id
 	ww := &webWorld{world: w}
-	path := strings.TrimPrefix(*sp.Urls.Published, testBaseURL)
+	path := publishedPetstore(t, w)
 
 	t.Run("ABrowserGetsTheReference", func(t *testing.T) {
 		r := ww.expect(t, http.StatusOK, path, "Accept", "text/html,application/xhtml+xml")

@@ -11,18 +11,27 @@ import (
 	"github.com/quire-docs/quire/store/sqlite"
 )
 
+// fileCommand reads the flags of backup and restore: --db, an SQLite file (PostgreSQL has its
+// own tools), and the required file flag named file.
+func fileCommand(name, dbHelp, file, fileHelp string, args []string) (db, path *string, err error) {
+	cmd := newDBCommand(name, dbHelp)
+	path = cmd.String(file, "", fileHelp)
+	if err := cmd.parse(args); err != nil {
+		return nil, nil, err
+	}
+	if postgres.IsURL(*cmd.db) {
+		return nil, nil, errPostgresBackup
+	}
+	if err := cmd.require(file); err != nil {
+		return nil, nil, err
+	}
+	return cmd.db, path, nil
+}
+
 // backup takes a consistent copy of a database, also while quire serves it.
 func backup(args []string) error {
-	cmd := newDBCommand("backup", "SQLite database file to back up")
-	dbPath := cmd.db
-	to := cmd.String("to", "", "the backup file to write (must not exist)")
-	if err := cmd.parse(args); err != nil {
-		return err
-	}
-	if postgres.IsURL(*dbPath) {
-		return errPostgresBackup
-	}
-	if err := cmd.require("to"); err != nil {
+	dbPath, to, err := fileCommand("backup", "SQLite database file to back up", "to", "the backup file to write (must not exist)", args)
+	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(*to); err == nil {
@@ -51,16 +60,8 @@ func backup(args []string) error {
 // restore puts a backup in place as the database a stopped quire will serve: the backup is
 // checked first, and an existing database is never overwritten (move it aside yourself).
 func restore(args []string) error {
-	cmd := newDBCommand("restore", "where the database is to be (must not exist)")
-	dbPath := cmd.db
-	from := cmd.String("from", "", "the backup file")
-	if err := cmd.parse(args); err != nil {
-		return err
-	}
-	if postgres.IsURL(*dbPath) {
-		return errPostgresBackup
-	}
-	if err := cmd.require("from"); err != nil {
+	dbPath, from, err := fileCommand("restore", "where the database is to be (must not exist)", "from", "the backup file", args)
+	if err != nil {
 		return err
 	}
 	ctx := context.Background()

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"strings"
 
-	"github.com/quire-docs/quire/store/sqlstore"
+	"github.com/quire-docs/quire/store"
 )
 
 // dbCommand is what the commands that work on a database share: their flags (--db first, each
@@ -45,5 +45,13 @@ func (c dbCommand) require(names ...string) error {
 	return nil
 }
 
-// open opens the store --db names.
-func (c dbCommand) open(ctx context.Context) (*sqlstore.Store, error) { return openStore(ctx, *c.db) }
+// withStore opens the store --db names, runs fn on it and closes it.
+func (c dbCommand) withStore(fn func(ctx context.Context, st store.Store) error) error {
+	ctx := context.Background()
+	st, err := openStore(ctx, *c.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(ctx, st)
+}

@@ -32,14 +32,11 @@ func demo(args []string, stdout io.Writer) error {
 	if err := cmd.parse(args); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	st, err := cmd.open(ctx)
-	if err != nil {
+	var res *demoResult
+	if err := cmd.withStore(func(ctx context.Context, st store.Store) (err error) {
+		res, err = createDemo(ctx, st)
 		return err
-	}
-	defer st.Close()
-	res, err := createDemo(ctx, st)
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	b := *baseURL

@@ -19,14 +19,11 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	ctx := context.Background()
-	st, err := cmd.open(ctx)
-	if err != nil {
+	var sp *gitsync.Space
+	if err := cmd.withStore(func(ctx context.Context, st store.Store) (err error) {
+		sp, err = loadSpace(ctx, st, *spaceID)
 		return err
-	}
-	defer st.Close()
-	sp, err := loadSpace(ctx, st, *spaceID)
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	bar := newProgress(stderr, "exporting")

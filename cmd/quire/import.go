@@ -34,15 +34,15 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	if len(im.Pages) == 0 {
 		return errors.New("nothing imported: the table of contents lists no pages")
 	}
-	ctx := context.Background()
-	st, err := cmd.open(ctx)
-	if err != nil {
+	var sp *store.Space
+	if err := cmd.withStore(func(ctx context.Context, st store.Store) (err error) {
+		sp, err = importInto(ctx, st, im, *orgID, *spaceID, *from, stderr)
+		if err != nil {
+			return fmt.Errorf("nothing imported: %w", err)
+		}
+		return nil
+	}); err != nil {
 		return err
-	}
-	defer st.Close()
-	sp, err := importInto(ctx, st, im, *orgID, *spaceID, *from, stderr)
-	if err != nil {
-		return fmt.Errorf("nothing imported: %w", err)
 	}
 	fmt.Fprintf(stdout, "imported %d pages, %d files, %d links into space %s (%q) in %s\n",
 		len(im.Pages), len(im.Files), im.Links, sp.ID, sp.Title, time.Since(start).Round(time.Millisecond))

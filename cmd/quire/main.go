@@ -308,18 +308,14 @@ func createUser(args []string) error {
 	if err := cmd.parse(args, "email", "name"); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	st, err := cmd.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	u := &store.User{Email: *email, DisplayName: *name}
-	token, err := st.CreateUser(ctx, u)
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(os.Stdout).Encode(map[string]string{"id": u.ID, "email": u.Email, "token": token})
+	return cmd.withStore(func(ctx context.Context, st store.Store) error {
+		u := &store.User{Email: *email, DisplayName: *name}
+		token, err := st.CreateUser(ctx, u)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(os.Stdout).Encode(map[string]string{"id": u.ID, "email": u.Email, "token": token})
+	})
 }
 
 // flushingWriter buffers log lines and writes them out every interval (and on Close): one write

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // tokens administers API tokens: several named tokens per user, listed with their last use,
@@ -33,39 +35,35 @@ func tokens(verb string, args []string) error {
 	if verb == "revoke" && cmd.NArg() != 1 {
 		return errors.New("usage: quire tokens revoke --db PATH ID")
 	}
-	ctx := context.Background()
-	st, err := cmd.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	out := json.NewEncoder(os.Stdout)
-	switch verb {
-	case "create":
-		token, t, err := st.CreateToken(ctx, *email, *name)
-		if err != nil {
-			return err
-		}
-		return out.Encode(map[string]string{"id": t.ID, "name": t.Name, "token": token})
-	case "list":
-		list, err := st.FindTokens(ctx, *email)
-		if err != nil {
-			return err
-		}
-		for _, t := range list {
-			row := map[string]any{"id": t.ID, "name": t.Name, "createdAt": t.CreatedAt.Format(time.RFC3339), "lastUsedAt": nil}
-			if t.LastUsedAt != nil {
-				row["lastUsedAt"] = t.LastUsedAt.Format(time.RFC3339)
-			}
-			if err := out.Encode(row); err != nil {
+	return cmd.withStore(func(ctx context.Context, st store.Store) error {
+		out := json.NewEncoder(os.Stdout)
+		switch verb {
+		case "create":
+			token, t, err := st.CreateToken(ctx, *email, *name)
+			if err != nil {
 				return err
 			}
+			return out.Encode(map[string]string{"id": t.ID, "name": t.Name, "token": token})
+		case "list":
+			list, err := st.FindTokens(ctx, *email)
+			if err != nil {
+				return err
+			}
+			for _, t := range list {
+				row := map[string]any{"id": t.ID, "name": t.Name, "createdAt": t.CreatedAt.Format(time.RFC3339), "lastUsedAt": nil}
+				if t.LastUsedAt != nil {
+					row["lastUsedAt"] = t.LastUsedAt.Format(time.RFC3339)
+				}
+				if err := out.Encode(row); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
+		if err := st.RevokeToken(ctx, cmd.Arg(0)); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "quire: revoked token %s\n", cmd.Arg(0))
 		return nil
-	}
-	if err := st.RevokeToken(ctx, cmd.Arg(0)); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "quire: revoked token %s\n", cmd.Arg(0))
-	return nil
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -90,22 +89,7 @@ func synthesize(ls []labelled, n int) []labelled {
 		c.CreatedAt = src.CreatedAt.Add(time.Duration(rng.IntN(14*24)-7*24) * time.Hour)
 		c.Parts = make([]Part, len(src.Parts))
 		for j, p := range src.Parts {
-			words := strings.Split(p.Body, " ")
-			for w := range words {
-				switch r := rng.IntN(40); {
-				case r == 0 && len(words[w]) > 4:
-					k := 1 + rng.IntN(len(words[w])-3)
-					words[w] = words[w][:k] + words[w][k+1:]
-				case r == 1 && len(words[w]) > 4:
-					b := []byte(words[w])
-					k := 1 + rng.IntN(len(b)-3)
-					b[k], b[k+1] = b[k+1], b[k]
-					words[w] = string(b)
-				case r == 2:
-					words[w] = ""
-				}
-			}
-			c.Parts[j] = Part{p.Type, p.Role, strings.Join(words, " ")}
+			c.Parts[j] = Part{p.Type, p.Role, corpustest.Perturb(rng, p.Body, true)}
 		}
 		out[i] = labelled{c, src.Topics}
 	}

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,17 +38,7 @@ func perturbed(ls []labelled, n int) []labelled {
 		l.ID = fmt.Sprintf("synth-%05d", i)
 		parts := make([]store.ConversationPart, len(l.Parts))
 		for j, p := range l.Parts {
-			words := strings.Split(p.Body, " ")
-			for w := range words {
-				switch r := rng.IntN(40); {
-				case r == 0 && len(words[w]) > 4:
-					k := 1 + rng.IntN(len(words[w])-3)
-					words[w] = words[w][:k] + words[w][k+1:]
-				case r == 1:
-					words[w] = ""
-				}
-			}
-			parts[j] = store.ConversationPart{Type: p.Type, Role: p.Role, Body: strings.Join(words, " ")}
+			parts[j] = store.ConversationPart{Type: p.Type, Role: p.Role, Body: corpustest.Perturb(rng, p.Body, false)}
 		}
 		l.Parts = parts
 		out[i] = l

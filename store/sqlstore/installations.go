@@ -93,6 +93,18 @@ func (s *Store) InstallIntegration(ctx context.Context, integrationID, orgID, st
 	return out, err
 }
 
+// updatedSettings is an installation's configuration and external ids after an update (of the
+// installation or of one of its space or site installations): each kept unless the update names it.
+func updatedSettings(config json.RawMessage, ids []string, newConfig json.RawMessage, newIDs *[]string) (json.RawMessage, []string) {
+	if newConfig != nil {
+		config = newConfig
+	}
+	if newIDs != nil {
+		ids = *newIDs
+	}
+	return config, ids
+}
+
 // UpdateInstallation applies an update and records the installation_setup event.
 func (s *Store) UpdateInstallation(ctx context.Context, integrationID, id string, upd store.InstallationUpdate) (*store.IntegrationInstallation, error) {
 	var out *store.IntegrationInstallation
@@ -101,14 +113,7 @@ func (s *Store) UpdateInstallation(ctx context.Context, integrationID, id string
 		if err != nil {
 			return err
 		}
-		config := before.Configuration
-		if upd.Configuration != nil {
-			config = upd.Configuration
-		}
-		ids := before.ExternalIDs
-		if upd.ExternalIDs != nil {
-			ids = *upd.ExternalIDs
-		}
+		config, ids := updatedSettings(before.Configuration, before.ExternalIDs, upd.Configuration, upd.ExternalIDs)
 		spaceSel, siteSel := before.SpaceSelection, before.SiteSelection
 		if upd.SpaceSelection != nil {
 			spaceSel = *upd.SpaceSelection

@@ -89,14 +89,7 @@ func (s *Store) UpdateContentInstallation(ctx context.Context, installationID, k
 		if err != nil {
 			return err
 		}
-		config := before.Configuration
-		if upd.Configuration != nil {
-			config = upd.Configuration
-		}
-		ids := before.ExternalIDs
-		if upd.ExternalIDs != nil {
-			ids = *upd.ExternalIDs
-		}
+		config, ids := updatedSettings(before.Configuration, before.ExternalIDs, upd.Configuration, upd.ExternalIDs)
 		if _, err := tx.ExecContext(ctx, `UPDATE integration_content_installations SET status = ?, configuration = ?,
 			external_ids = ?, external_ids_idx = ?, updated_at = ? WHERE installation_id = ? AND kind = ? AND target_id = ?`,
 			upd.Status, string(config), jsonList(ids), externalIDsIndex(ids), formatTime(tx.now),

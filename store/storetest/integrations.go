@@ -20,17 +20,24 @@ func publishOf(name, org string, edit func(p *store.IntegrationPublish)) *store.
 	return p
 }
 
+// integrationWorld is where both integration tests start: a world on a fake clock and a second
+// organization of the same user.
+func integrationWorld(t *testing.T, open Opener) (*world, *fakeClock, *store.Organization) {
+	clock := &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	w := newWorld(t, open, clock.Now)
+	other, err := w.st.CreateOrganization(context.Background(), "Other", w.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, clock, other
+}
+
 // integrations: publishing versions, the list filters (LIKE wildcards in the input match
 // literally), installations with their events, content installations, development-mode events
 // queued as durable jobs, installation tokens that expire, and unpublishing that takes it all.
 func integrations(t *testing.T, open Opener) {
-	clock := &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	w := newWorld(t, open, clock.Now)
+	w, clock, other := integrationWorld(t, open)
 	ctx := context.Background()
-	other, err := w.st.CreateOrganization(ctx, "Other", w.user)
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	in, err := w.st.PublishIntegration(ctx, publishOf("a_b", w.org, func(p *store.IntegrationPublish) {
 		p.Categories, p.Scopes, p.Target = []string{"analytics"}, []string{"space:content:read"}, "space"

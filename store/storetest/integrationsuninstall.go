@@ -15,13 +15,8 @@ import (
 // space and site installations and the tokens with it; and the organization's installation list
 // with its search (LIKE wildcards match literally) and paging.
 func installationLifecycle(t *testing.T, open Opener) {
-	clock := &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	w := newWorld(t, open, clock.Now)
+	w, clock, other := integrationWorld(t, open)
 	ctx := context.Background()
-	other, err := w.st.CreateOrganization(ctx, "Other", w.user)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in, err := w.st.PublishIntegration(ctx, publishOf("notify_1", w.org, func(p *store.IntegrationPublish) { p.Title = "Notify" }))
 	if err != nil {
 		t.Fatal(err)

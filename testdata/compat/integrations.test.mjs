@@ -32,15 +32,7 @@ function checkIntegration(i, where) {
 }
 
 step('setup: an organization with a space and a site', async () => {
-    const r = await raw(null, ALICE_TOKEN, 'POST', '/orgs', { title: 'Integrations Co' });
-    assert.equal(r.status, 201, JSON.stringify(r.data));
-    S.org = r.data.id;
-    const sp = await raw(null, ALICE_TOKEN, 'POST', `/orgs/${S.org}/spaces`, { title: 'Handbook' });
-    assert.equal(sp.status, 201, JSON.stringify(sp.data));
-    S.space = sp.data.id;
-    const site = await raw(null, ALICE_TOKEN, 'POST', `/orgs/${S.org}/sites`, {});
-    assert.equal(site.status, 201, JSON.stringify(site.data));
-    S.site = site.data.id;
+    Object.assign(S, await kit.orgWithSpaceAndSite(ALICE_TOKEN, 'Integrations Co'));
 });
 
 step('publishIntegration: version 1, then 2', async () => {

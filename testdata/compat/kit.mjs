@@ -97,6 +97,17 @@ export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [
         return { status: res.status, data, headers: res.headers };
     }
 
+    /** Arrange: a new organization of the token's user, with a space ('Handbook') and a site. */
+    async function orgWithSpaceAndSite(token, title) {
+        const r = await raw(null, token, 'POST', '/orgs', { title });
+        assert.equal(r.status, 201, JSON.stringify(r.data));
+        const sp = await raw(null, token, 'POST', `/orgs/${r.data.id}/spaces`, { title: 'Handbook' });
+        assert.equal(sp.status, 201, JSON.stringify(sp.data));
+        const site = await raw(null, token, 'POST', `/orgs/${r.data.id}/sites`, {});
+        assert.equal(site.status, 201, JSON.stringify(site.data));
+        return { org: r.data.id, space: sp.data.id, site: site.data.id };
+    }
+
     function step(name, fn) {
         test(name, { timeout: 30_000 }, async (t) => {
             try {
@@ -142,6 +153,7 @@ export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [
         called,
         client,
         raw,
+        orgWithSpaceAndSite,
         step,
         finish,
         alice: client(ALICE_TOKEN),

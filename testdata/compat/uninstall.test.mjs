@@ -27,15 +27,7 @@ async function latestEvent() {
 }
 
 step('setup: an organization with a space and a site, an integration installed on all three', async () => {
-    const r = await raw(null, ALICE_TOKEN, 'POST', '/orgs', { title: 'Lifecycle Co' });
-    assert.equal(r.status, 201, JSON.stringify(r.data));
-    S.org = r.data.id;
-    const sp = await raw(null, ALICE_TOKEN, 'POST', `/orgs/${S.org}/spaces`, { title: 'Handbook' });
-    assert.equal(sp.status, 201, JSON.stringify(sp.data));
-    S.space = sp.data.id;
-    const site = await raw(null, ALICE_TOKEN, 'POST', `/orgs/${S.org}/sites`, {});
-    assert.equal(site.status, 201, JSON.stringify(site.data));
-    S.site = site.data.id;
+    Object.assign(S, await kit.orgWithSpaceAndSite(ALICE_TOKEN, 'Lifecycle Co'));
     await alice.integrations.publishIntegration(NAME, {
         organization: S.org, title: 'Lifecycle', description: 'Follows its installations', script: 'export default {}',
         scopes: ['space:content:read'], configurations: { account: channel(), space: channel(), site: channel() },
