@@ -112,6 +112,14 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	st.Clock = clock.Now
 	logs := &syncBuffer{}
 	log := slog.New(server.LogHandler{Handler: slog.NewJSONHandler(logs, nil)})
+	// A request that panicked fails the test that made it, whatever it asserted (issue 24).
+	t.Cleanup(func() {
+		for _, line := range logs.Lines(t) {
+			if line["msg"] == "panic" {
+				t.Errorf("a request panicked: %v %v: %v\n%v", line["method"], line["route"], line["panic"], line["stack"])
+			}
+		}
+	})
 	secret := []byte("test-visitor-secret")
 	srv := server.New(st, log, testBaseURL, secret)
 	o := server.Options{}

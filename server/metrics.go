@@ -14,7 +14,7 @@ import (
 )
 
 // Metrics are the Prometheus collectors of one quire process: requests by route and status,
-// requests in flight, job runs and failures by kind, the job queue and the database pools. They
+// requests in flight, panics recovered by route, job runs and failures by kind, the job queue and the database pools. They
 // are served on their own address (quire serve --metrics-addr), never beside the API.
 type Metrics struct {
 	registry    *prometheus.Registry
@@ -23,6 +23,7 @@ type Metrics struct {
 	inFlight    prometheus.Gauge
 	jobRuns     *prometheus.CounterVec
 	jobFailures *prometheus.CounterVec
+	panics      *prometheus.CounterVec
 }
 
 // NewMetrics registers quire's collectors and Go's runtime and process collectors; the store's
@@ -46,8 +47,11 @@ func NewMetrics() *Metrics {
 		jobFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "quire_job_failures_total", Help: "Durable job runs that failed, by kind.",
 		}, []string{"kind"}),
+		panics: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "quire_http_panics_total", Help: "Panics recovered while answering HTTP requests (each a bug, logged with its stack), by route.",
+		}, []string{"route"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.inFlight, m.jobRuns, m.jobFailures,
+	m.registry.MustRegister(m.requests, m.duration, m.inFlight, m.jobRuns, m.jobFailures, m.panics,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -83,7 +83,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		opts.Metrics.watch(s.Store)
 		e.Use(opts.Metrics.middleware)
 	}
-	e.Use(middleware.Recover())
+	e.Use(s.recoverPanics(opts.Metrics))
 	var limiter *rateLimiter
 	if opts.RateLimit > 0 {
 		limiter = newRateLimiter(opts.RateLimit)

@@ -136,6 +136,13 @@ type Admin interface {
 	// CheckIntegrity checks the whole store and answers an error listing what it found, or nil
 	// when the data is sound.
 	CheckIntegrity(ctx context.Context) error
+	// CheckSearchIndex reads the whole search index and reports what a rebuild would mend: on
+	// PostgreSQL, rows whose searchable text differs from the text they index folded again (an
+	// index written under issue 24's race); on SQLite, what FTS5's own integrity check finds.
+	CheckSearchIndex(ctx context.Context) (*SearchIndexReport, error)
+	// RebuildSearchIndex indexes every space again from its current revision, one space per
+	// transaction (readers and writers go on meanwhile), and reports what it indexed.
+	RebuildSearchIndex(ctx context.Context) (*SearchIndexReport, error)
 	// Close releases the store (the SQLite store: both connection pools).
 	Close() error
 	// Now is the time the store's clock reads: every write and expiry check reads it.

@@ -29,6 +29,26 @@ type SearchSpaceHits struct {
 	Pages   []*SearchPage
 }
 
+// SearchIndexReport is what a check or a rebuild of the search index found.
+type SearchIndexReport struct {
+	Backend  string `json:"backend"`
+	Spaces   int    `json:"spaces"`   // spaces indexed (rebuild: spaces indexed again)
+	Pages    int    `json:"pages"`    // pages in the index
+	Sections int    `json:"sections"` // sections in the index
+	// StalePages and StaleSections count the index rows whose searchable text is not what the
+	// indexed text folds to now (titles and sections); StaleSpaces names their spaces.
+	StalePages    int      `json:"stalePages"`
+	StaleSections int      `json:"staleSections"`
+	StaleSpaces   []string `json:"staleSpaces"`
+	// Problems are what the engine's own check of the index reported (SQLite's FTS5).
+	Problems []string `json:"problems"`
+}
+
+// NeedsRebuild tells whether the report found anything a rebuild mends.
+func (r *SearchIndexReport) NeedsRebuild() bool {
+	return r.StalePages+r.StaleSections > 0 || len(r.Problems) > 0
+}
+
 // maxSections is how many sections of a page are indexed on their own; later ones join the last.
 const maxSections = 64
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,7 +64,13 @@ func startQuire(t *testing.T, db string, flags ...string) (*exec.Cmd, string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if trouble := serverTrouble(log.String()); trouble != "" {
+			t.Errorf("quire serve on %s reported %s", db, trouble)
+		}
+	})
 	url := "http://" + addr
 	for i := 0; i < 200; i++ {
 		if res, err := http.Get(url + "/healthz"); err == nil {
@@ -74,6 +81,19 @@ func startQuire(t *testing.T, db string, flags ...string) (*exec.Cmd, string) {
 	}
 	t.Fatalf("quire did not start: %s", log.String())
 	return nil, ""
+}
+
+// serverTrouble finds in a server's output what must fail a test whatever it asserted (issue
+// 24): a race the race detector reported (the test binary, and so the servers it starts, is a
+// race build under make test) or a panic the server recovered from. It answers the first such
+// report, or "".
+func serverTrouble(log string) string {
+	for _, mark := range []string{"WARNING: DATA RACE", `"msg":"panic"`} {
+		if i := strings.Index(log, mark); i >= 0 {
+			return log[i:min(len(log), i+4000)]
+		}
+	}
+	return ""
 }
 
 func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {

@@ -10,6 +10,7 @@
 //	quire export --db PATH --space ID --to DIR
 //	quire import --db PATH --org ID --from DIR [--space ID]
 //	quire integrations signing-secret --db PATH NAME
+//	quire search-index check|rebuild --db PATH
 package main
 
 import (
@@ -57,7 +58,8 @@ const usage = `usage:
   quire demo --db PATH [--base-url URL]                     a sample organization to look around in
   quire export --db PATH --space ID --to DIR                a space in GitBook's Git Sync layout
   quire import --db PATH --org ID --from DIR [--space ID]   a Git Sync layout into a space
-  quire integrations signing-secret --db PATH NAME          the secret an integration's events are signed with`
+  quire integrations signing-secret --db PATH NAME          the secret an integration's events are signed with
+  quire search-index check|rebuild --db PATH                whether the search index needs a rebuild; rebuild it`
 
 func run(args []string) error {
 	switch {
@@ -82,6 +84,8 @@ func run(args []string) error {
 		return importSpace(args[1:], os.Stdout, os.Stderr)
 	case len(args) >= 2 && args[0] == "integrations" && args[1] == "signing-secret":
 		return integrationSigningSecret(args[2:], os.Stdout)
+	case len(args) >= 2 && args[0] == "search-index":
+		return searchIndex(args[1], args[2:], os.Stdout)
 	}
 	return errors.New(usage)
 }

@@ -3,9 +3,8 @@ package sqlstore
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -27,15 +26,31 @@ const (
 		WHERE tsv @@ q AND id BETWEEN ?2 AND ?3 AND (?5 = '' OR scope = ?5) LIMIT ?4`
 )
 
-var foldDiacritics = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-
-// ftsText is text as the PostgreSQL index holds it: lower-cased, without diacritics.
+// ftsText is text as the PostgreSQL index holds it: lower-cased, without diacritics (decomposed,
+// combining marks dropped, composed again). It keeps no state between calls: searches and merges
+// call it on many goroutines at once. (A package-level transform.Chain did this until issue 24:
+// a Chain keeps buffers between calls, so concurrent calls panicked, sent PostgreSQL garbled
+// text, or indexed wrong words without an error; `quire search-index` mends such an index.)
 func ftsText(s string) string {
-	out, _, err := transform.String(foldDiacritics, s)
-	if err != nil {
-		out = s
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
 	}
-	return strings.ToLower(out)
+	if ascii {
+		return strings.ToLower(s)
+	}
+	d := norm.NFD.String(s)
+	var b strings.Builder
+	b.Grow(len(d))
+	for _, r := range d {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.ToLower(norm.NFC.String(b.String()))
 }
 
 // tsQuery is a tsquery of all (or, with either, any) of the words; with prefix the last one

@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 		{"Sites", sites},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
+		{"SearchIndexUpkeep", searchIndexUpkeep},
 		{"Jobs", jobs},
 		{"Purge", purge},
 		{"ConversationsIngest", conversationsIngest},

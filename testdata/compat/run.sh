@@ -6,7 +6,8 @@
 #   QUIRE_BIN=/path/to/quire bash testdata/compat/run.sh   # use a prebuilt binary, skip the build
 #   QUIRE_DB=postgres://… bash testdata/compat/run.sh       # serve an (empty) PostgreSQL database
 #
-# Exits non-zero when anything fails: install, build, start-up, or a test.
+# Exits non-zero when anything fails: install, build, start-up, or a test; or when the server's
+# log reports a data race (QUIRE_BIN built with -race, as make test does) or a recovered panic.
 set -euo pipefail
 
 compat_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,18 +32,23 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/quire-compat.XXXXXX")
 server_pid=
 translator_pid=
 
-cleanup() {
-    local rc=$?
+# stop_server stops quire serve: a graceful shutdown first, then insist.
+stop_server() {
     if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
         kill -TERM "$server_pid" 2>/dev/null || true
-        # graceful shutdown first, then insist
-        for _ in $(seq 1 50); do
+        for _ in $(seq 1 100); do
             kill -0 "$server_pid" 2>/dev/null || break
             sleep 0.1
         done
         kill -KILL "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
     fi
+    server_pid=
+}
+
+cleanup() {
+    local rc=$?
+    stop_server
     if [[ -n "$translator_pid" ]]; then
         kill -TERM "$translator_pid" 2>/dev/null || true
         wait "$translator_pid" 2>/dev/null || true
@@ -127,4 +133,18 @@ export ALICE_TOKEN ALICE_ID BOB_TOKEN BOB_ID
 
 echo "compat: quire at $url, running the suite" >&2
 cd "$compat_dir"
-node --test --test-reporter=spec ${COMPAT_FILES:-*.test.mjs}
+rc=0
+node --test --test-reporter=spec ${COMPAT_FILES:-*.test.mjs} || rc=$?
+
+# Whatever the suite asserted, it fails when the server reported a data race (make test serves a
+# -race build) or recovered from a panic (logged with message "panic" and its stack): both are
+# bugs a request of the suite ran into (issue 24).
+stop_server
+for mark in 'WARNING: DATA RACE' '"msg":"panic"'; do
+    if grep -qF "$mark" "$tmp/server.log"; then
+        echo "compat: the server's log reports $mark:" >&2
+        grep -F -A 40 "$mark" "$tmp/server.log" | head -n 120 >&2
+        rc=1
+    fi
+done
+exit "$rc"
