@@ -55,32 +55,70 @@ func freeAddr(t *testing.T) string {
 }
 
 // startQuire runs `quire serve` on a free loopback port and waits until it answers /healthz.
-func startQuire(t *testing.T, db string, flags ...string) (*exec.Cmd, string) {
+// Under make test the server is a race build sharing two cores with other test binaries, so it
+// may take many seconds to start: the wait ends when it answers, when it exits, or after a minute.
+func startQuire(t *testing.T, db string, flags ...string) (*quireProcess, string) {
 	t.Helper()
 	addr := freeAddr(t)
 	cmd := quireCommand(append([]string{"serve", "--addr", addr, "--db", db, "--rate-limit", "0"}, flags...)...)
-	var log bytes.Buffer
-	cmd.Stderr = &log
+	log := &lockedBuffer{}
+	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	p := &quireProcess{cmd, exited}
 	t.Cleanup(func() {
 		cmd.Process.Kill()
-		cmd.Wait()
+		<-exited
 		if trouble := serverTrouble(log.String()); trouble != "" {
 			t.Errorf("quire serve on %s reported %s", db, trouble)
 		}
 	})
 	url := "http://" + addr
-	for i := 0; i < 200; i++ {
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
 		if res, err := http.Get(url + "/healthz"); err == nil {
 			res.Body.Close()
-			return cmd, url
+			return p, url
 		}
-		time.Sleep(25 * time.Millisecond)
+		select {
+		case <-exited:
+			t.Fatalf("quire serve exited before it answered: %s", log.String())
+		case <-time.After(25 * time.Millisecond):
+		}
 	}
-	t.Fatalf("quire did not start: %s", log.String())
+	t.Fatalf("quire did not answer within a minute: %s", log.String())
 	return nil, ""
+}
+
+// quireProcess is a running quire serve; one goroutine waits for it to exit.
+type quireProcess struct {
+	*exec.Cmd
+	exited chan struct{}
+}
+
+// Wait waits until the process has exited.
+func (p *quireProcess) Wait() { <-p.exited }
+
+// lockedBuffer is a server's output: written by the goroutine exec copies it with, read by the
+// test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // serverTrouble finds in a server's output what must fail a test whatever it asserted (issue

@@ -92,9 +92,10 @@ fi
     >"$tmp/server.log" 2>&1 &
 server_pid=$!
 
-# Wait (at most ~10 s) for /healthz.
+# Wait (at most ~60 s: make test serves a race build, slower to start on a loaded machine) for
+# /healthz.
 ready=
-for _ in $(seq 1 100); do
+for _ in $(seq 1 600); do
     if ! kill -0 "$server_pid" 2>/dev/null; then
         echo "compat: quire serve exited before it was ready" >&2
         exit 1
@@ -106,7 +107,7 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 if [[ -z "$ready" ]]; then
-    echo "compat: quire did not answer $url/healthz within 10 s" >&2
+    echo "compat: quire did not answer $url/healthz within 60 s" >&2
     exit 1
 fi
 
