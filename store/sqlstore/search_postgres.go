@@ -46,7 +46,7 @@ func ftsText(s string) string {
 	var b strings.Builder
 	b.Grow(len(d))
 	for _, r := range d {
-		if !unicode.Is(unicode.Mn, r) {
+		if r < 0x300 || !unicode.Is(unicode.Mn, r) { // no combining mark lies below U+0300
 			b.WriteRune(r)
 		}
 	}
