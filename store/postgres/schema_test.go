@@ -54,30 +54,8 @@ func TestSchemasAgree(t *testing.T) {
 			diffs = append(diffs, "table "+name+": only on SQLite")
 			continue
 		}
-		for _, col := range union(keys(ta.columns), keys(tb.columns)) {
-			ca, oka := ta.columns[col]
-			cb, okb := tb.columns[col]
-			switch {
-			case !oka:
-				diffs = append(diffs, fmt.Sprintf("column %s.%s: only on PostgreSQL", name, col))
-			case !okb:
-				diffs = append(diffs, fmt.Sprintf("column %s.%s: only on SQLite", name, col))
-			case ca != cb:
-				diffs = append(diffs, fmt.Sprintf("column %s.%s: %s on SQLite, %s on PostgreSQL", name, col, ca, cb))
-			}
-		}
-		for _, idx := range union(keys(ta.indexes), keys(tb.indexes)) {
-			ia, oka := ta.indexes[idx]
-			ib, okb := tb.indexes[idx]
-			switch {
-			case !oka:
-				diffs = append(diffs, fmt.Sprintf("index %s on %s: only on PostgreSQL", idx, name))
-			case !okb:
-				diffs = append(diffs, fmt.Sprintf("index %s on %s: only on SQLite", idx, name))
-			case ia != ib:
-				diffs = append(diffs, fmt.Sprintf("index %s on %s: (%s) on SQLite, (%s) on PostgreSQL", idx, name, ia, ib))
-			}
-		}
+		diffs = append(diffs, compareShapes("column "+name+".%s", ta.columns, tb.columns)...)
+		diffs = append(diffs, compareShapes("index %s on "+name, ta.indexes, tb.indexes)...)
 	}
 	known := map[string]bool{}
 	for _, d := range schemaDifferences {
@@ -93,6 +71,26 @@ func TestSchemasAgree(t *testing.T) {
 		t.Errorf("schemaDifferences lists a difference that is gone: %s", d)
 	}
 	t.Logf("%d tables compared, %d known differences", len(a), len(schemaDifferences))
+}
+
+// compareShapes words the differences between two engines' columns or indexes of one table,
+// each named by what (a format with the column or index name).
+func compareShapes(what string, a, b map[string]string) []string {
+	var diffs []string
+	for _, name := range union(keys(a), keys(b)) {
+		va, oka := a[name]
+		vb, okb := b[name]
+		subject := fmt.Sprintf(what, name)
+		switch {
+		case !oka:
+			diffs = append(diffs, subject+": only on PostgreSQL")
+		case !okb:
+			diffs = append(diffs, subject+": only on SQLite")
+		case va != vb:
+			diffs = append(diffs, fmt.Sprintf("%s: %s on SQLite, %s on PostgreSQL", subject, va, vb))
+		}
+	}
+	return diffs
 }
 
 // schemaDifferences are the differences the engines have by design.
