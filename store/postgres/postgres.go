@@ -1,6 +1,3 @@
-// Package postgres is quire's backend for several stateless nodes on one database: it links pgx
-// (as a database/sql driver) and opens the SQL store of store/sqlstore on a PostgreSQL database.
-// It is the only package that imports pgx.
 package postgres
 
 import (

@@ -1,6 +1,3 @@
-// Package sqlstore keeps quire's data in SQLite and implements the store contract. It knows nothing
-// of HTTP: methods take a context and return store types or a *store.Error with a code the server
-// maps to a status.
 package sqlstore
 
 import (
@@ -23,8 +20,10 @@ import (
 //go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
-// Store is the SQLite store: one writer connection (SQLite allows one writer at a time, so a
-// single connection serialises writes without busy retries) and a pool of read-only readers.
+// Store is the SQL store on either engine: a writer pool and a pool of read-only readers. On
+// SQLite the writer is one connection (SQLite allows one writer at a time, so a single connection
+// serialises writes without busy retries); on PostgreSQL both are pools and writes are
+// SERIALIZABLE transactions, retried when they lose to a concurrent one (see write).
 type Store struct {
 	writer *db
 	reader *db
@@ -340,7 +339,7 @@ func jsonStrings(ids []string) string {
 	return string(b)
 }
 
-// The SQLite store keeps the whole contract.
+// The SQL store keeps the whole contract, on both engines.
 var _ store.Store = (*Store)(nil)
 
 // Backend names the database the store runs on.
