@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build build-race run test test-go test-compat compat-deps bench bench-revisions bench-conversations bench-web vet fuzz
+.PHONY: all generate build build-race run test test-in-cluster test-go test-server-postgres test-compat compat-deps bench bench-revisions bench-conversations bench-web vet fuzz
 
 all: build
 
@@ -33,10 +33,16 @@ vet:
 # make test runs everything on SQLite and on a throwaway PostgreSQL 15 cluster (Debian's
 # postgresql package), started here and removed at the end whatever the outcome: the Go tests
 # under the race detector with QUIRE_TEST_POSTGRES_URL set (the conformance suite, the two-node
-# and concurrency tests use it), then the compat suite against a race build of `quire serve` on
-# each backend, in parallel.
+# and concurrency tests use it) and the server suite on PostgreSQL beside them, then the compat
+# suite against a race build of `quire serve` on each backend, in parallel.
 test: vet compat-deps
-	bash testdata/postgres/with-cluster.sh $(MAKE) --no-print-directory test-go test-compat
+	bash testdata/postgres/with-cluster.sh $(MAKE) --no-print-directory test-in-cluster
+
+# Inside the cluster: every Go test (server's on SQLite) beside the server suite on PostgreSQL,
+# in parallel (each prints its output whole when done), then the compat suite.
+test-in-cluster:
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-server-postgres
+	$(MAKE) --no-print-directory test-compat
 
 # The Go tests read GitBook's published spec from the compat suite's npm packages. Without
 # QUIRE_TEST_POSTGRES_URL the PostgreSQL tests skip. Every package runs under the race detector
@@ -51,6 +57,11 @@ compat-deps: testdata/compat/node_modules/.package-lock.json
 
 testdata/compat/node_modules/.package-lock.json: testdata/compat/package-lock.json
 	npm ci --prefix testdata/compat --no-audit --no-fund
+
+# The server suite again with every test server on a fresh PostgreSQL database (copied from one
+# migrated template), under the race detector.
+test-server-postgres: compat-deps
+	QUIRE_TEST_SERVER_BACKEND=postgres $(GO) test $(TAGS) -race -count=1 ./server/
 
 # The compat suite serves the race build: a race report or a recovered panic in the server's log
 # fails the suite (testdata/compat/run.sh).

@@ -26,7 +26,10 @@ import (
 	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/store"
+	"github.com/quire-docs/quire/store/postgres"
+	"github.com/quire-docs/quire/store/postgres/pgtest"
 	"github.com/quire-docs/quire/store/sqlite"
+	"github.com/quire-docs/quire/store/sqlstore"
 )
 
 // The spec every response is checked against, and the operations tests have called.
@@ -103,11 +106,7 @@ const testBaseURL = "http://quire.test"
 
 func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), t.TempDir()+"/quire.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openTestStore(t)
 	clock := &testClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	st.Clock = clock.Now
 	logs := &syncBuffer{}
@@ -138,6 +137,38 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 		runner.Handlers[kind] = h
 	}
 	return &testServer{URL: hs.URL, Store: st, Clock: clock, Runner: runner, Secret: secret, Logs: logs}
+}
+
+// openTestStore opens the store a test server runs on: a SQLite file of the test's own by default;
+// with QUIRE_TEST_SERVER_BACKEND=postgres a fresh database of the cluster QUIRE_TEST_POSTGRES_URL
+// names (make test runs the suite both ways). It is closed when the test ends.
+func openTestStore(t testing.TB) *sqlstore.Store {
+	t.Helper()
+	var st *sqlstore.Store
+	var err error
+	switch backend := os.Getenv("QUIRE_TEST_SERVER_BACKEND"); backend {
+	case "", "sqlite":
+		st, err = sqlite.Open(context.Background(), t.TempDir()+"/quire.db")
+	case "postgres":
+		st, err = postgres.Open(context.Background(), pgtest.FromTemplate(t, "the server suite on PostgreSQL", "migrated", migratePostgres))
+	default:
+		t.Fatalf("QUIRE_TEST_SERVER_BACKEND=%q: sqlite or postgres", backend)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// migratePostgres applies quire's migrations to the database at url (the template every server
+// test's PostgreSQL database is copied from).
+func migratePostgres(url string) error {
+	st, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		return err
+	}
+	return st.Close()
 }
 
 // syncBuffer is the server's log output in tests: JSON lines, safe to write from handlers.
