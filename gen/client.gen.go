@@ -377,14 +377,14 @@ type ClientInterface interface {
 	// Corresponds with GET /orgs/{organizationId}/conversations (the `ListConversations` operationId).
 	ListConversations(ctx context.Context, organizationId OrganizationId, params *ListConversationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// IngestConversationWithBody Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// IngestConversationWithBody Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /orgs/{organizationId}/conversations (the `IngestConversation` operationId).
 	IngestConversationWithBody(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// IngestConversation Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// IngestConversation Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2117,7 +2117,7 @@ func (c *Client) ListConversations(ctx context.Context, organizationId Organizat
 	return c.Client.Do(req)
 }
 
-// IngestConversationWithBody Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+// IngestConversationWithBody Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2134,7 +2134,7 @@ func (c *Client) IngestConversationWithBody(ctx context.Context, organizationId 
 	return c.Client.Do(req)
 }
 
-// IngestConversation Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+// IngestConversation Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16459,14 +16459,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /orgs/{organizationId}/conversations (the `ListConversations` operationId).
 	ListConversationsWithResponse(ctx context.Context, organizationId OrganizationId, params *ListConversationsParams, reqEditors ...RequestEditorFn) (*ListConversationsResponse, error)
 
-	// IngestConversationWithBodyWithResponse Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// IngestConversationWithBodyWithResponse Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /orgs/{organizationId}/conversations (the `IngestConversation` operationId).
 	IngestConversationWithBodyWithResponse(ctx context.Context, organizationId OrganizationId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*IngestConversationResponse, error)
 
-	// IngestConversationWithResponse Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// IngestConversationWithResponse Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -31677,7 +31677,7 @@ func (c *ClientWithResponses) ListConversationsWithResponse(ctx context.Context,
 	return ParseListConversationsResponse(rsp)
 }
 
-// IngestConversationWithBodyWithResponse Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+// IngestConversationWithBodyWithResponse Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31690,7 +31690,7 @@ func (c *ClientWithResponses) IngestConversationWithBodyWithResponse(ctx context
 	return ParseIngestConversationResponse(rsp)
 }
 
-// IngestConversationWithResponse Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+// IngestConversationWithResponse Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -3510,6 +3510,9 @@ type ConversationInput struct {
 	Subject  *string               `json:"subject,omitempty"`
 }
 
+// ConversationInputList defines model for ConversationInputList.
+type ConversationInputList = []ConversationInput
+
 // ConversationIssue defines model for ConversationIssue.
 type ConversationIssue struct {
 	Cluster      string                  `json:"cluster"`
@@ -3992,6 +3995,11 @@ type GitBlob struct {
 
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
+
+// IngestConversationRequest defines model for IngestConversationRequest.
+type IngestConversationRequest struct {
+	union json.RawMessage
+}
 
 // InstallIntegrationOnSiteRequest defines model for InstallIntegrationOnSiteRequest.
 type InstallIntegrationOnSiteRequest struct {
@@ -6746,7 +6754,7 @@ type UpdateOrganizationAgentInstructionsJSONRequestBody = UpdateAgentInstruction
 type CreateCollectionJSONRequestBody = CreateCollectionRequest
 
 // IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
-type IngestConversationJSONRequestBody = ConversationInput
+type IngestConversationJSONRequestBody = IngestConversationRequest
 
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
@@ -7206,6 +7214,68 @@ func (t ChangeRequestContentUpdateChange) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ChangeRequestContentUpdateChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsConversationInput returns the union data inside the IngestConversationRequest as a ConversationInput
+func (t IngestConversationRequest) AsConversationInput() (ConversationInput, error) {
+	var body ConversationInput
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromConversationInput overwrites any union data inside the IngestConversationRequest as the provided ConversationInput
+func (t *IngestConversationRequest) FromConversationInput(v ConversationInput) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeConversationInput performs a merge with any union data inside the IngestConversationRequest, using the provided ConversationInput
+func (t *IngestConversationRequest) MergeConversationInput(v ConversationInput) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsConversationInputList returns the union data inside the IngestConversationRequest as a ConversationInputList
+func (t IngestConversationRequest) AsConversationInputList() (ConversationInputList, error) {
+	var body ConversationInputList
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromConversationInputList overwrites any union data inside the IngestConversationRequest as the provided ConversationInputList
+func (t *IngestConversationRequest) FromConversationInputList(v ConversationInputList) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeConversationInputList performs a merge with any union data inside the IngestConversationRequest, using the provided ConversationInputList
+func (t *IngestConversationRequest) MergeConversationInputList(v ConversationInputList) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t IngestConversationRequest) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *IngestConversationRequest) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

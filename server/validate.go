@@ -153,11 +153,11 @@ func innermost(se *openapi3.SchemaError) (*openapi3.SchemaError, []string) {
 	path := se.JSONPointer()
 	for se.SchemaField == "oneOf" && se.Origin != nil {
 		var multi openapi3.MultiError
-		if !errors.As(se.Origin, &multi) || len(multi) != 1 {
+		if !errors.As(se.Origin, &multi) {
 			break
 		}
-		var inner *openapi3.SchemaError
-		if !errors.As(multi[0], &inner) {
+		inner := onlyBranchOfType(multi)
+		if inner == nil {
 			break
 		}
 		ip := inner.JSONPointer()
@@ -172,11 +172,34 @@ func innermost(se *openapi3.SchemaError) (*openapi3.SchemaError, []string) {
 	return se, path
 }
 
-// fieldPath writes a JSON pointer as a field path: changes[3].operation.
+// onlyBranchOfType returns the error of the one oneOf branch the value could be: the only error,
+// or the only one that is not a mismatch of the value's own type (an array sent where a oneOf
+// takes an object or an array of them fails the object branch at its root, and the array branch
+// at the item at fault, which is the one to name). Nil when no single branch is left.
+func onlyBranchOfType(multi openapi3.MultiError) *openapi3.SchemaError {
+	var found *openapi3.SchemaError
+	for _, err := range multi {
+		var se *openapi3.SchemaError
+		if !errors.As(err, &se) {
+			return nil
+		}
+		if len(multi) > 1 && se.SchemaField == "type" && len(se.JSONPointer()) == 0 {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = se
+	}
+	return found
+}
+
+// fieldPath writes a JSON pointer as a field path: changes[3].operation, or [3].parts when the
+// body is an array.
 func fieldPath(p []string) string {
 	var b strings.Builder
 	for _, part := range p {
-		if _, err := strconv.Atoi(part); err == nil && b.Len() > 0 {
+		if _, err := strconv.Atoi(part); err == nil {
 			b.WriteString("[" + part + "]")
 			continue
 		}
