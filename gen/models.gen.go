@@ -1610,6 +1610,7 @@ const (
 	Vi   Language = "vi"
 	Yue  Language = "yue"
 	Zh   Language = "zh"
+	ZhTw Language = "zh-tw"
 )
 
 // Valid indicates whether the value is a known member of the Language enum.
@@ -1690,6 +1691,8 @@ func (e Language) Valid() bool {
 	case Yue:
 		return true
 	case Zh:
+		return true
+	case ZhTw:
 		return true
 	default:
 		return false
