@@ -1475,6 +1475,7 @@ const (
 	IntegrationScopeSiteScriptInject    IntegrationScope = "site:script:inject"
 	IntegrationScopeSiteViewsRead       IntegrationScope = "site:views:read"
 	IntegrationScopeSiteVisitorAuth     IntegrationScope = "site:visitor:auth"
+	IntegrationScopeSiteVisitorClaims   IntegrationScope = "site:visitor:claims"
 	IntegrationScopeSpaceContentRead    IntegrationScope = "space:content:read"
 	IntegrationScopeSpaceContentWrite   IntegrationScope = "space:content:write"
 	IntegrationScopeSpaceGitSync        IntegrationScope = "space:git:sync"
@@ -1506,6 +1507,8 @@ func (e IntegrationScope) Valid() bool {
 	case IntegrationScopeSiteViewsRead:
 		return true
 	case IntegrationScopeSiteVisitorAuth:
+		return true
+	case IntegrationScopeSiteVisitorClaims:
 		return true
 	case IntegrationScopeSpaceContentRead:
 		return true
@@ -1607,6 +1610,7 @@ const (
 	Vi   Language = "vi"
 	Yue  Language = "yue"
 	Zh   Language = "zh"
+	ZhTw Language = "zh-tw"
 )
 
 // Valid indicates whether the value is a known member of the Language enum.
@@ -1687,6 +1691,8 @@ func (e Language) Valid() bool {
 	case Yue:
 		return true
 	case Zh:
+		return true
+	case ZhTw:
 		return true
 	default:
 		return false
@@ -3510,6 +3516,9 @@ type ConversationInput struct {
 	Subject  *string               `json:"subject,omitempty"`
 }
 
+// ConversationInputList defines model for ConversationInputList.
+type ConversationInputList = []ConversationInput
+
 // ConversationIssue defines model for ConversationIssue.
 type ConversationIssue struct {
 	Cluster      string                  `json:"cluster"`
@@ -3993,6 +4002,11 @@ type GitBlob struct {
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
 
+// IngestConversationRequest defines model for IngestConversationRequest.
+type IngestConversationRequest struct {
+	union json.RawMessage
+}
+
 // InstallIntegrationOnSiteRequest defines model for InstallIntegrationOnSiteRequest.
 type InstallIntegrationOnSiteRequest struct {
 	SiteId string `json:"siteId"`
@@ -4010,26 +4024,28 @@ type InstallIntegrationRequest struct {
 
 // Integration defines model for Integration.
 type Integration struct {
-	Blocks                []IntegrationBlock         `json:"blocks"`
-	Categories            []IntegrationCategory      `json:"categories"`
-	Configurations        IntegrationConfigurations  `json:"configurations"`
-	ContentSecurityPolicy *string                    `json:"contentSecurityPolicy,omitempty"`
-	ContentSources        []IntegrationContentSource `json:"contentSources"`
-	Description           string                     `json:"description"`
-	ExternalLinks         []IntegrationExternalLink  `json:"externalLinks"`
-	Name                  string                     `json:"name"`
-	Object                IntegrationObject          `json:"object"`
-	Owner                 Organization               `json:"owner"`
-	Permissions           IntegrationPermissions     `json:"permissions"`
-	PreviewImages         []string                   `json:"previewImages"`
-	Scopes                []IntegrationScope         `json:"scopes"`
-	Summary               *string                    `json:"summary,omitempty"`
-	Target                IntegrationTarget          `json:"target"`
-	Title                 string                     `json:"title"`
-	Urls                  IntegrationURLs            `json:"urls"`
-	Verified              bool                       `json:"verified"`
-	Version               int                        `json:"version"`
-	Visibility            IntegrationVisibility      `json:"visibility"`
+	Blocks         []IntegrationBlock        `json:"blocks"`
+	Categories     []IntegrationCategory     `json:"categories"`
+	Configurations IntegrationConfigurations `json:"configurations"`
+
+	// ContentSecurityPolicy The policy for the integration's scripts and blocks: one header value, or its directives by name (answered as given).
+	ContentSecurityPolicy *IntegrationContentSecurityPolicy `json:"contentSecurityPolicy,omitempty"`
+	ContentSources        []IntegrationContentSource        `json:"contentSources"`
+	Description           string                            `json:"description"`
+	ExternalLinks         []IntegrationExternalLink         `json:"externalLinks"`
+	Name                  string                            `json:"name"`
+	Object                IntegrationObject                 `json:"object"`
+	Owner                 Organization                      `json:"owner"`
+	Permissions           IntegrationPermissions            `json:"permissions"`
+	PreviewImages         []string                          `json:"previewImages"`
+	Scopes                []IntegrationScope                `json:"scopes"`
+	Summary               *string                           `json:"summary,omitempty"`
+	Target                IntegrationTarget                 `json:"target"`
+	Title                 string                            `json:"title"`
+	Urls                  IntegrationURLs                   `json:"urls"`
+	Verified              bool                              `json:"verified"`
+	Version               int                               `json:"version"`
+	Visibility            IntegrationVisibility             `json:"visibility"`
 }
 
 // IntegrationBlock defines model for IntegrationBlock.
@@ -4050,6 +4066,11 @@ type IntegrationBlockMarkdown struct {
 
 // IntegrationCategory defines model for IntegrationCategory.
 type IntegrationCategory string
+
+// IntegrationConfiguration How a level is configured: properties quire checks installations' configurations against, or a component of the integration's own that owns the configuration's shape.
+type IntegrationConfiguration struct {
+	union json.RawMessage
+}
 
 // IntegrationConfigurationComponent defines model for IntegrationConfigurationComponent.
 type IntegrationConfigurationComponent struct {
@@ -4081,9 +4102,14 @@ type IntegrationConfigurationSchema struct {
 
 // IntegrationConfigurations defines model for IntegrationConfigurations.
 type IntegrationConfigurations struct {
-	Account *IntegrationConfigurationSchema `json:"account,omitempty"`
-	Site    *IntegrationConfigurationSchema `json:"site,omitempty"`
-	Space   *IntegrationConfigurationSchema `json:"space,omitempty"`
+	// Account How a level is configured: properties quire checks installations' configurations against, or a component of the integration's own that owns the configuration's shape.
+	Account *IntegrationConfiguration `json:"account,omitempty"`
+
+	// Site How a level is configured: properties quire checks installations' configurations against, or a component of the integration's own that owns the configuration's shape.
+	Site *IntegrationConfiguration `json:"site,omitempty"`
+
+	// Space How a level is configured: properties quire checks installations' configurations against, or a component of the integration's own that owns the configuration's shape.
+	Space *IntegrationConfiguration `json:"space,omitempty"`
 }
 
 // IntegrationContentInstallationURLs defines model for IntegrationContentInstallationURLs.
@@ -4093,6 +4119,49 @@ type IntegrationContentInstallationURLs struct {
 	// PublicContentEndpoint The same as publicEndpoint (quire serves no separate content origin).
 	PublicContentEndpoint string `json:"publicContentEndpoint"`
 	PublicEndpoint        string `json:"publicEndpoint"`
+}
+
+// IntegrationContentSecurityPolicy The policy for the integration's scripts and blocks: one header value, or its directives by name (answered as given).
+type IntegrationContentSecurityPolicy struct {
+	union json.RawMessage
+}
+
+// IntegrationContentSecurityPolicy0 defines model for IntegrationContentSecurityPolicy.0.
+type IntegrationContentSecurityPolicy0 = string
+
+// IntegrationContentSecurityPolicyDirectives defines model for IntegrationContentSecurityPolicyDirectives.
+type IntegrationContentSecurityPolicyDirectives struct {
+	BaseUri                 *string `json:"base-uri,omitempty"`
+	BlockAllMixedContent    *string `json:"block-all-mixed-content,omitempty"`
+	ChildSrc                *string `json:"child-src,omitempty"`
+	ConnectSrc              *string `json:"connect-src,omitempty"`
+	DefaultSrc              *string `json:"default-src,omitempty"`
+	FontSrc                 *string `json:"font-src,omitempty"`
+	FormAction              *string `json:"form-action,omitempty"`
+	FrameAncestors          *string `json:"frame-ancestors,omitempty"`
+	FrameSrc                *string `json:"frame-src,omitempty"`
+	ImgSrc                  *string `json:"img-src,omitempty"`
+	ManifestSrc             *string `json:"manifest-src,omitempty"`
+	MediaSrc                *string `json:"media-src,omitempty"`
+	NavigateTo              *string `json:"navigate-to,omitempty"`
+	ObjectSrc               *string `json:"object-src,omitempty"`
+	PluginTypes             *string `json:"plugin-types,omitempty"`
+	PrefetchSrc             *string `json:"prefetch-src,omitempty"`
+	Referrer                *string `json:"referrer,omitempty"`
+	ReportTo                *string `json:"report-to,omitempty"`
+	ReportUri               *string `json:"report-uri,omitempty"`
+	RequireSriFor           *string `json:"require-sri-for,omitempty"`
+	RequireTrustedTypesFor  *string `json:"require-trusted-types-for,omitempty"`
+	Sandbox                 *string `json:"sandbox,omitempty"`
+	ScriptSrc               *string `json:"script-src,omitempty"`
+	ScriptSrcAttr           *string `json:"script-src-attr,omitempty"`
+	ScriptSrcElem           *string `json:"script-src-elem,omitempty"`
+	StyleSrc                *string `json:"style-src,omitempty"`
+	StyleSrcAttr            *string `json:"style-src-attr,omitempty"`
+	StyleSrcElem            *string `json:"style-src-elem,omitempty"`
+	TrustedTypes            *string `json:"trusted-types,omitempty"`
+	UpgradeInsecureRequests *string `json:"upgrade-insecure-requests,omitempty"`
+	WorkerSrc               *string `json:"worker-src,omitempty"`
 }
 
 // IntegrationContentSource defines model for IntegrationContentSource.
@@ -4778,24 +4847,26 @@ type PostCommentRequest struct {
 
 // PublishIntegrationRequest defines model for PublishIntegrationRequest.
 type PublishIntegrationRequest struct {
-	Blocks                *[]IntegrationBlock         `json:"blocks,omitempty"`
-	Categories            *[]IntegrationCategory      `json:"categories,omitempty"`
-	Configurations        *IntegrationConfigurations  `json:"configurations,omitempty"`
-	ContentSecurityPolicy *string                     `json:"contentSecurityPolicy,omitempty"`
-	ContentSources        *[]IntegrationContentSource `json:"contentSources,omitempty"`
-	Description           string                      `json:"description"`
-	ExternalLinks         *[]IntegrationExternalLink  `json:"externalLinks,omitempty"`
-	Icon                  *[]byte                     `json:"icon,omitempty"`
-	Organization          string                      `json:"organization"`
-	PreviewImages         *[][]byte                   `json:"previewImages,omitempty"`
-	Runtime               *IntegrationRuntime         `json:"runtime,omitempty"`
-	Scopes                []IntegrationScope          `json:"scopes"`
-	Script                string                      `json:"script"`
-	Secrets               *map[string]string          `json:"secrets,omitempty"`
-	Summary               *string                     `json:"summary,omitempty"`
-	Target                *IntegrationTarget          `json:"target,omitempty"`
-	Title                 string                      `json:"title"`
-	Visibility            *IntegrationVisibility      `json:"visibility,omitempty"`
+	Blocks         *[]IntegrationBlock        `json:"blocks,omitempty"`
+	Categories     *[]IntegrationCategory     `json:"categories,omitempty"`
+	Configurations *IntegrationConfigurations `json:"configurations,omitempty"`
+
+	// ContentSecurityPolicy The policy for the integration's scripts and blocks: one header value, or its directives by name (answered as given).
+	ContentSecurityPolicy *IntegrationContentSecurityPolicy `json:"contentSecurityPolicy,omitempty"`
+	ContentSources        *[]IntegrationContentSource       `json:"contentSources,omitempty"`
+	Description           string                            `json:"description"`
+	ExternalLinks         *[]IntegrationExternalLink        `json:"externalLinks,omitempty"`
+	Icon                  *[]byte                           `json:"icon,omitempty"`
+	Organization          string                            `json:"organization"`
+	PreviewImages         *[][]byte                         `json:"previewImages,omitempty"`
+	Runtime               *IntegrationRuntime               `json:"runtime,omitempty"`
+	Scopes                []IntegrationScope                `json:"scopes"`
+	Script                string                            `json:"script"`
+	Secrets               *map[string]string                `json:"secrets,omitempty"`
+	Summary               *string                           `json:"summary,omitempty"`
+	Target                *IntegrationTarget                `json:"target,omitempty"`
+	Title                 string                            `json:"title"`
+	Visibility            *IntegrationVisibility            `json:"visibility,omitempty"`
 }
 
 // PublishedContentSite defines model for PublishedContentSite.
@@ -6746,7 +6817,7 @@ type UpdateOrganizationAgentInstructionsJSONRequestBody = UpdateAgentInstruction
 type CreateCollectionJSONRequestBody = CreateCollectionRequest
 
 // IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
-type IngestConversationJSONRequestBody = ConversationInput
+type IngestConversationJSONRequestBody = IngestConversationRequest
 
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
@@ -7206,6 +7277,192 @@ func (t ChangeRequestContentUpdateChange) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ChangeRequestContentUpdateChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsConversationInput returns the union data inside the IngestConversationRequest as a ConversationInput
+func (t IngestConversationRequest) AsConversationInput() (ConversationInput, error) {
+	var body ConversationInput
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromConversationInput overwrites any union data inside the IngestConversationRequest as the provided ConversationInput
+func (t *IngestConversationRequest) FromConversationInput(v ConversationInput) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeConversationInput performs a merge with any union data inside the IngestConversationRequest, using the provided ConversationInput
+func (t *IngestConversationRequest) MergeConversationInput(v ConversationInput) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsConversationInputList returns the union data inside the IngestConversationRequest as a ConversationInputList
+func (t IngestConversationRequest) AsConversationInputList() (ConversationInputList, error) {
+	var body ConversationInputList
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromConversationInputList overwrites any union data inside the IngestConversationRequest as the provided ConversationInputList
+func (t *IngestConversationRequest) FromConversationInputList(v ConversationInputList) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeConversationInputList performs a merge with any union data inside the IngestConversationRequest, using the provided ConversationInputList
+func (t *IngestConversationRequest) MergeConversationInputList(v ConversationInputList) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t IngestConversationRequest) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *IngestConversationRequest) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsIntegrationConfigurationSchema returns the union data inside the IntegrationConfiguration as a IntegrationConfigurationSchema
+func (t IntegrationConfiguration) AsIntegrationConfigurationSchema() (IntegrationConfigurationSchema, error) {
+	var body IntegrationConfigurationSchema
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromIntegrationConfigurationSchema overwrites any union data inside the IntegrationConfiguration as the provided IntegrationConfigurationSchema
+func (t *IntegrationConfiguration) FromIntegrationConfigurationSchema(v IntegrationConfigurationSchema) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeIntegrationConfigurationSchema performs a merge with any union data inside the IntegrationConfiguration, using the provided IntegrationConfigurationSchema
+func (t *IntegrationConfiguration) MergeIntegrationConfigurationSchema(v IntegrationConfigurationSchema) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsIntegrationConfigurationComponent returns the union data inside the IntegrationConfiguration as a IntegrationConfigurationComponent
+func (t IntegrationConfiguration) AsIntegrationConfigurationComponent() (IntegrationConfigurationComponent, error) {
+	var body IntegrationConfigurationComponent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromIntegrationConfigurationComponent overwrites any union data inside the IntegrationConfiguration as the provided IntegrationConfigurationComponent
+func (t *IntegrationConfiguration) FromIntegrationConfigurationComponent(v IntegrationConfigurationComponent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeIntegrationConfigurationComponent performs a merge with any union data inside the IntegrationConfiguration, using the provided IntegrationConfigurationComponent
+func (t *IntegrationConfiguration) MergeIntegrationConfigurationComponent(v IntegrationConfigurationComponent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t IntegrationConfiguration) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *IntegrationConfiguration) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsIntegrationContentSecurityPolicy0 returns the union data inside the IntegrationContentSecurityPolicy as a IntegrationContentSecurityPolicy0
+func (t IntegrationContentSecurityPolicy) AsIntegrationContentSecurityPolicy0() (IntegrationContentSecurityPolicy0, error) {
+	var body IntegrationContentSecurityPolicy0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromIntegrationContentSecurityPolicy0 overwrites any union data inside the IntegrationContentSecurityPolicy as the provided IntegrationContentSecurityPolicy0
+func (t *IntegrationContentSecurityPolicy) FromIntegrationContentSecurityPolicy0(v IntegrationContentSecurityPolicy0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeIntegrationContentSecurityPolicy0 performs a merge with any union data inside the IntegrationContentSecurityPolicy, using the provided IntegrationContentSecurityPolicy0
+func (t *IntegrationContentSecurityPolicy) MergeIntegrationContentSecurityPolicy0(v IntegrationContentSecurityPolicy0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsIntegrationContentSecurityPolicyDirectives returns the union data inside the IntegrationContentSecurityPolicy as a IntegrationContentSecurityPolicyDirectives
+func (t IntegrationContentSecurityPolicy) AsIntegrationContentSecurityPolicyDirectives() (IntegrationContentSecurityPolicyDirectives, error) {
+	var body IntegrationContentSecurityPolicyDirectives
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromIntegrationContentSecurityPolicyDirectives overwrites any union data inside the IntegrationContentSecurityPolicy as the provided IntegrationContentSecurityPolicyDirectives
+func (t *IntegrationContentSecurityPolicy) FromIntegrationContentSecurityPolicyDirectives(v IntegrationContentSecurityPolicyDirectives) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeIntegrationContentSecurityPolicyDirectives performs a merge with any union data inside the IntegrationContentSecurityPolicy, using the provided IntegrationContentSecurityPolicyDirectives
+func (t *IntegrationContentSecurityPolicy) MergeIntegrationContentSecurityPolicyDirectives(v IntegrationContentSecurityPolicyDirectives) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t IntegrationContentSecurityPolicy) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *IntegrationContentSecurityPolicy) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

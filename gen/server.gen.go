@@ -150,7 +150,7 @@ type ServerInterface interface {
 	// ListConversations The organization's conversations, newest first.
 	// (GET /orgs/{organizationId}/conversations)
 	ListConversations(ctx echo.Context, organizationId OrganizationId, params ListConversationsParams) error
-	// IngestConversation Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// IngestConversation Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 	// (POST /orgs/{organizationId}/conversations)
 	IngestConversation(ctx echo.Context, organizationId OrganizationId) error
 	// ListConversationsIssuesClusters The organization's clusters of similar issues.
@@ -23128,7 +23128,7 @@ type StrictServerInterface interface {
 	// ListConversations The organization's conversations, newest first.
 	// (GET /orgs/{organizationId}/conversations)
 	ListConversations(ctx context.Context, request ListConversationsRequestObject) (ListConversationsResponseObject, error)
-	// IngestConversation Store a conversation (or replace the one with the same id from the same source) and queue its analysis; needs the admin role. Limits: at most 100 parts, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
+	// IngestConversation Store a conversation, or an array of them (all or none: one invalid item stores nothing), replacing the one with the same id from the same source, and queue their analysis; needs the admin role. Limits: at most 1,000 conversations a request, 100 parts a conversation, a part's body at most 10,000 characters, the whole request at most 1 MiB (413 past it).
 	// (POST /orgs/{organizationId}/conversations)
 	IngestConversation(ctx context.Context, request IngestConversationRequestObject) (IngestConversationResponseObject, error)
 	// ListConversationsIssuesClusters The organization's clusters of similar issues.

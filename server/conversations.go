@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"time"
@@ -22,17 +23,51 @@ import (
 // "integration:{integration}:{installation}".
 func ingestSource(ctx context.Context) string { return "email" }
 
+// IngestConversation takes one conversation or an array of them (0.146.0's oneOf); the array is
+// stored in one transaction, so an item the validator refuses (it names the item's index) or a
+// store failure leaves nothing stored.
 func (s *Server) IngestConversation(ctx context.Context, req gen.IngestConversationRequestObject) (gen.IngestConversationResponseObject, error) {
 	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
-	b := req.Body
-	in := store.ConversationInput{ID: b.Id, Source: ingestSource(ctx), Subject: b.Subject}
+	items, err := ingestItems(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	source := ingestSource(ctx)
+	ins := make([]store.ConversationInput, len(items))
+	for i, b := range items {
+		ins[i] = toStoreConversationInput(source, b)
+	}
+	if err := s.Store.IngestConversations(ctx, req.OrganizationId, ins...); err != nil {
+		return nil, err
+	}
+	if s.WakeJobs != nil && len(ins) > 0 {
+		s.WakeJobs(store.ConversationAnalysisDelay + 100*time.Millisecond)
+	}
+	return gen.IngestConversation204Response{}, nil
+}
+
+// ingestItems reads the body's oneOf: an array is a list, anything else one conversation.
+func ingestItems(body *gen.IngestConversationRequest) ([]gen.ConversationInput, error) {
+	raw, err := body.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		return body.AsConversationInputList()
+	}
+	one, err := body.AsConversationInput()
+	if err != nil {
+		return nil, err
+	}
+	return []gen.ConversationInput{one}, nil
+}
+
+func toStoreConversationInput(source string, b gen.ConversationInput) store.ConversationInput {
+	in := store.ConversationInput{ID: b.Id, Source: source, Subject: b.Subject, Parts: []store.ConversationPart{}}
 	for _, p := range b.Parts {
 		in.Parts = append(in.Parts, store.ConversationPart{Type: string(p.Type), Role: string(p.Role), Body: p.Body})
-	}
-	if in.Parts == nil {
-		in.Parts = []store.ConversationPart{}
 	}
 	if m := b.Metadata; m != nil {
 		in.URL = m.Url
@@ -44,13 +79,7 @@ func (s *Server) IngestConversation(ctx context.Context, req gen.IngestConversat
 			in.CreatedAt = &t
 		}
 	}
-	if err := s.Store.IngestConversation(ctx, req.OrganizationId, in); err != nil {
-		return nil, err
-	}
-	if s.WakeJobs != nil {
-		s.WakeJobs(store.ConversationAnalysisDelay + 100*time.Millisecond)
-	}
-	return gen.IngestConversation204Response{}, nil
+	return in
 }
 
 func (s *Server) ListConversations(ctx context.Context, req gen.ListConversationsRequestObject) (gen.ListConversationsResponseObject, error) {

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"github.com/quire-docs/quire/gen"
 	"net/http"
 	"strings"
 	"testing"
@@ -60,7 +61,11 @@ func TestConversationsIngestLimits(t *testing.T) {
 		{"51 attributes", map[string]any{"id": "a", "parts": parts(1, 5), "metadata": map[string]any{"attributes": attrs(51)}}, "attributes"},
 		{"bad createdAt", map[string]any{"id": "a", "parts": parts(1, 5), "metadata": map[string]any{"createdAt": "yesterday"}}, "createdAt"},
 		{"long url", map[string]any{"id": "a", "parts": parts(1, 5), "metadata": map[string]any{"url": strings.Repeat("u", 2049)}}, "url"},
-		{"an array", []any{map[string]any{"id": "a", "parts": parts(1, 5)}}, ""},
+		{"not an object or array", "a", "body"},
+		{"an array with a bad item", []any{map[string]any{"id": "a", "parts": parts(1, 5)}, map[string]any{"id": "b", "parts": parts(1, 10001)}}, "[1].parts[0].body"},
+		{"an array with a bad item's field", []any{map[string]any{"id": "a", "parts": parts(1, 5)}, map[string]any{"id": "b", "parts": parts(1, 5), "source": "x"}}, `[1]": property "source"`},
+		{"an array of an array", []any{[]any{map[string]any{"id": "a", "parts": parts(1, 5)}}}, "[0]"},
+		{"1001 conversations", manyConversations(1001), "body"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ts.Expect(t, http.StatusBadRequest, alice, "POST", path, tc.body)
@@ -74,6 +79,64 @@ func TestConversationsIngestLimits(t *testing.T) {
 		map[string]any{"id": "huge", "parts": parts(100, 6000)})
 	if n := convList(t, ts, alice, org.Id, "").Count; n != stored {
 		t.Fatalf("refused conversations were stored: %d, want %d", n, stored)
+	}
+}
+
+// manyConversations is an array body of n small conversations, c0…c(n-1).
+func manyConversations(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = map[string]any{"id": fmt.Sprintf("c%d", i), "parts": []any{userMsg("x")}}
+	}
+	return out
+}
+
+// TestConversationsIngestArray: the array body (0.146.0's other oneOf branch) stores every item in
+// one call, all or none, and one analysis pass covers them.
+func TestConversationsIngestArray(t *testing.T) {
+	t.Parallel()
+	ts, alice, org := newAcme(t)
+	path := "/orgs/" + org.Id + "/conversations"
+	ts.Expect(t, http.StatusNoContent, alice, "POST", path, []any{})
+	if n := convList(t, ts, alice, org.Id, "").Count; n != 0 {
+		t.Fatalf("an empty array stored %d conversations", n)
+	}
+	// One invalid item: 400 naming its index, and none of the valid ones before it is stored.
+	bad := manyConversations(3)
+	bad[2] = map[string]any{"id": "", "parts": []any{userMsg("x")}}
+	r := ts.Expect(t, http.StatusBadRequest, alice, "POST", path, bad)
+	if msg := r.ErrorMessage(t); !strings.Contains(msg, "[2].id") {
+		t.Errorf("message %q does not name item 2's id", msg)
+	}
+	if n := convList(t, ts, alice, org.Id, "").Count; n != 0 {
+		t.Fatalf("a refused array stored %d conversations", n)
+	}
+	// At the limit: 1,000 conversations in one request.
+	ts.Expect(t, http.StatusNoContent, alice, "POST", path, manyConversations(1000))
+	if n := convList(t, ts, alice, org.Id, "").Count; n != 1000 {
+		t.Fatalf("stored %d of 1000", n)
+	}
+	// Items carry their own subject and metadata; a later item replaces an earlier one's id.
+	ts.Expect(t, http.StatusNoContent, alice, "POST", path, []any{
+		map[string]any{"id": "c1", "subject": "Export", "parts": []any{userMsg(billingTexts[0])},
+			"metadata": map[string]any{"url": "https://help.example/c1", "attributes": map[string]any{"plan": "pro"}}},
+		map[string]any{"id": "c2", "parts": []any{userMsg(billingTexts[1])}},
+		map[string]any{"id": "c2", "parts": []any{userMsg(billingTexts[2])}},
+	})
+	c1 := getJSON[gen.ConversationWithParts](t, ts, alice, "/orgs/"+org.Id+"/conversations/c1")
+	if c1.Conversation.Subject == nil || *c1.Conversation.Subject != "Export" || c1.Parts[0].Body != billingTexts[0] ||
+		c1.Metadata.Url == nil || (*c1.Metadata.Attributes)["plan"] != "pro" {
+		t.Errorf("c1 %+v", c1)
+	}
+	c2 := getJSON[gen.ConversationWithParts](t, ts, alice, "/orgs/"+org.Id+"/conversations/c2")
+	if c2.Parts[0].Body != billingTexts[2] {
+		t.Errorf("c2 holds %q, want the later item's", c2.Parts[0].Body)
+	}
+	if n := convList(t, ts, alice, org.Id, "").Count; n != 1000 {
+		t.Fatalf("%d conversations after re-ingesting two", n)
+	}
+	if n := convAnalyse(t, ts); n != 1 {
+		t.Fatalf("%d analysis jobs ran, want one for the whole array", n)
 	}
 }
 

@@ -89,19 +89,19 @@ func (s *Server) ListIntegrationInstallations(ctx context.Context, req gen.ListI
 	return out, nil
 }
 
-// integrationSchema returns the integration's configuration schema for a level.
-func integrationSchema(in *store.Integration, level string) (*gen.IntegrationConfigurationSchema, error) {
+// integrationSchema returns how the integration configures a level.
+func integrationSchema(in *store.Integration, level string) (levelConfiguration, error) {
 	var m integrationManifest
 	if err := json.Unmarshal(in.Manifest, &m); err != nil {
-		return nil, fmt.Errorf("server: integration %s manifest: %w", in.Name, err)
+		return levelConfiguration{}, fmt.Errorf("server: integration %s manifest: %w", in.Name, err)
 	}
 	switch level {
 	case "account":
-		return m.Configurations.Account, nil
+		return toLevelConfiguration(m.Configurations.Account)
 	case "space":
-		return m.Configurations.Space, nil
+		return toLevelConfiguration(m.Configurations.Space)
 	default:
-		return m.Configurations.Site, nil
+		return toLevelConfiguration(m.Configurations.Site)
 	}
 }
 

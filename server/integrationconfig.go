@@ -1,12 +1,66 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/quire-docs/quire/gen"
 )
+
+// levelConfiguration is how an integration configures one level (account, space, site): with
+// a schema of properties quire checks configurations against, or with a component of the
+// integration's own (ContentKit, rendered by the integration), which owns the configuration's
+// shape: quire then takes any configuration object. Neither: no configuration at all.
+type levelConfiguration struct {
+	schema    *gen.IntegrationConfigurationSchema
+	component string
+}
+
+func toLevelConfiguration(c *gen.IntegrationConfiguration) (levelConfiguration, error) {
+	if c == nil {
+		return levelConfiguration{}, nil
+	}
+	// The validator let exactly one branch through; a component has a non-empty componentId.
+	if comp, err := c.AsIntegrationConfigurationComponent(); err == nil && comp.ComponentId != "" {
+		return levelConfiguration{component: comp.ComponentId}, nil
+	}
+	schema, err := c.AsIntegrationConfigurationSchema()
+	if err != nil {
+		return levelConfiguration{}, err
+	}
+	return levelConfiguration{schema: &schema}, nil
+}
+
+// cspHeader is a published content security policy as one header value: the string as given,
+// or the directives by name in name order ("default-src 'self'; script-src …"; a directive
+// without a value, upgrade-insecure-requests, is its name alone).
+func cspHeader(p gen.IntegrationContentSecurityPolicy) (string, error) {
+	raw, err := p.MarshalJSON()
+	if err != nil {
+		return "", err
+	}
+	var header string
+	if json.Unmarshal(raw, &header) == nil {
+		return header, nil
+	}
+	var directives map[string]string
+	if err := json.Unmarshal(raw, &directives); err != nil {
+		return "", err
+	}
+	names := make([]string, 0, len(directives))
+	for name := range directives {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	parts := make([]string, 0, len(names))
+	for _, name := range names {
+		parts = append(parts, strings.TrimSpace(name+" "+strings.TrimSpace(directives[name])))
+	}
+	return strings.Join(parts, "; "), nil
+}
 
 // checkConfigurationSchema checks what the spec cannot of a published configuration schema: a
 // default of the property's type, an enum only on strings (holding the default), buttons with
@@ -72,8 +126,13 @@ func configValueError(p gen.IntegrationConfigurationProperty, v any) string {
 
 // checkConfiguration validates an installation's configuration against the integration's schema
 // for that level ("account", "space", "site") and returns the status it gives the installation:
-// active when every required property has a value, pending otherwise.
-func checkConfiguration(level string, c *gen.IntegrationConfigurationSchema, config map[string]any) (gen.IntegrationInstallationStatus, error) {
+// active when every required property has a value, pending otherwise. A level configured by a
+// component takes any configuration and is active.
+func checkConfiguration(level string, lc levelConfiguration, config map[string]any) (gen.IntegrationInstallationStatus, error) {
+	if lc.component != "" {
+		return gen.IntegrationInstallationStatusActive, nil
+	}
+	c := lc.schema
 	keys := make([]string, 0, len(config))
 	for k := range config {
 		keys = append(keys, k)

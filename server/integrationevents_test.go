@@ -170,6 +170,21 @@ func TestIntegrationDevelopmentMode(t *testing.T) {
 	if in.DevTunnelURL == nil || *in.DevTunnelURL != "https://tunnel.example.com" || !in.DevAll {
 		t.Fatalf("dev mode %+v", in)
 	}
+	// `all` is a boolean: null is refused, not read as its default (false), and changes nothing.
+	r = w.Expect(t, http.StatusBadRequest, w.admin, "PUT", dev, []byte(`{"tunnelUrl":"https://other.example.com","all":null}`))
+	if !strings.Contains(r.ErrorMessage(t), "all") {
+		t.Errorf("message %s", r.Body)
+	}
+	in, _ = w.Store.FindIntegrationByName(context.Background(), "devtool")
+	if *in.DevTunnelURL != "https://tunnel.example.com" || !in.DevAll {
+		t.Fatalf("dev mode after a refused null %+v", in)
+	}
+	// a string holding "null" is no null
+	w.Expect(t, http.StatusNoContent, w.admin, "PUT", dev, map[string]any{"tunnelUrl": "https://null.example.com"})
+	in, _ = w.Store.FindIntegrationByName(context.Background(), "devtool")
+	if *in.DevTunnelURL != "https://null.example.com" || in.DevAll {
+		t.Fatalf("dev mode after an absent all %+v", in)
+	}
 }
 
 // TestEventDelivery: in development mode an event is POSTed to the tunnel, signed; a tunnel that

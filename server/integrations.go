@@ -23,6 +23,9 @@ type integrationManifest struct {
 	ContentSources []gen.IntegrationContentSource `json:"contentSources"`
 	Configurations gen.IntegrationConfigurations  `json:"configurations"`
 	ExternalLinks  []gen.IntegrationExternalLink  `json:"externalLinks"`
+	// ContentSecurityPolicy is the policy as published (a header value or its directives), to
+	// answer it as given; the store's column holds its header value.
+	ContentSecurityPolicy *gen.IntegrationContentSecurityPolicy `json:"contentSecurityPolicy,omitempty"`
 }
 
 // integrationAssetRoute serves an integration's images, without a token (they are public).
@@ -60,8 +63,15 @@ func (s *Server) toAPIIntegration(in *store.Integration, owner *store.Organizati
 	if in.Summary != "" {
 		out.Summary = &in.Summary
 	}
-	if in.ContentSecurityPolicy != "" {
-		out.ContentSecurityPolicy = &in.ContentSecurityPolicy
+	switch {
+	case m.ContentSecurityPolicy != nil:
+		out.ContentSecurityPolicy = m.ContentSecurityPolicy
+	case in.ContentSecurityPolicy != "":
+		var csp gen.IntegrationContentSecurityPolicy
+		if err := csp.FromIntegrationContentSecurityPolicy0(in.ContentSecurityPolicy); err != nil {
+			return gen.Integration{}, err
+		}
+		out.ContentSecurityPolicy = &csp
 	}
 	for _, sc := range in.Scopes {
 		out.Scopes = append(out.Scopes, gen.IntegrationScope(sc))
@@ -324,9 +334,6 @@ func (s *Server) integrationPublish(name, orgID string, b *gen.PublishIntegratio
 	if b.Runtime != nil {
 		p.Runtime = string(*b.Runtime)
 	}
-	if b.ContentSecurityPolicy != nil {
-		p.ContentSecurityPolicy = *b.ContentSecurityPolicy
-	}
 	seen := map[string]bool{}
 	p.Scopes = []string{}
 	for _, sc := range b.Scopes {
@@ -361,6 +368,13 @@ func (s *Server) integrationPublish(name, orgID string, b *gen.PublishIntegratio
 		}
 	}
 	var m integrationManifest
+	if b.ContentSecurityPolicy != nil {
+		header, err := cspHeader(*b.ContentSecurityPolicy)
+		if err != nil {
+			return nil, err
+		}
+		p.ContentSecurityPolicy, m.ContentSecurityPolicy = header, b.ContentSecurityPolicy
+	}
 	if b.Blocks != nil {
 		m.Blocks = *b.Blocks
 	}
@@ -373,10 +387,14 @@ func (s *Server) integrationPublish(name, orgID string, b *gen.PublishIntegratio
 	if b.Configurations != nil {
 		m.Configurations = *b.Configurations
 		for _, c := range []struct {
-			name   string
-			schema *gen.IntegrationConfigurationSchema
+			name string
+			conf *gen.IntegrationConfiguration
 		}{{"account", m.Configurations.Account}, {"space", m.Configurations.Space}, {"site", m.Configurations.Site}} {
-			if err := checkConfigurationSchema("configurations."+c.name, c.schema); err != nil {
+			lc, err := toLevelConfiguration(c.conf)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkConfigurationSchema("configurations."+c.name, lc.schema); err != nil {
 				return nil, err
 			}
 		}

@@ -258,3 +258,78 @@ func TestListIntegrations(t *testing.T) {
 	w.Expect(t, http.StatusBadRequest, w.admin, "GET", "/integrations?category=nope", nil)
 	w.Expect(t, http.StatusBadRequest, w.admin, "GET", "/integrations?page=garbage", nil)
 }
+
+// TestPublishIntegrationComponentsAndPolicy: a level may be configured by a component of the
+// integration's (0.202.0's componentId), which then owns the configuration's shape; the content
+// security policy may be given by directive (an object) and is answered as given; the scopes take
+// site:visitor:claims.
+func TestPublishIntegrationComponentsAndPolicy(t *testing.T) {
+	w := newIntegrationWorld(t)
+	body := publishBody(w.org.Id, "space:content:read", "site:visitor:claims")
+	body["configurations"] = map[string]any{
+		"account": map[string]any{"properties": map[string]any{"channel": map[string]any{"type": "string"}}},
+		"space":   map[string]any{"componentId": "space-settings"},
+	}
+	body["contentSecurityPolicy"] = map[string]any{"script-src": "'self' https://cdn.example", "default-src": "'self'", "upgrade-insecure-requests": ""}
+	in := w.publish(t, "kit", body)
+	space, err := in.Configurations.Space.AsIntegrationConfigurationComponent()
+	if err != nil || space.ComponentId != "space-settings" {
+		t.Errorf("space configuration %+v %v", space, err)
+	}
+	if in.Scopes[1] != gen.IntegrationScopeSiteVisitorClaims {
+		t.Errorf("scopes %v", in.Scopes)
+	}
+	csp, err := in.ContentSecurityPolicy.AsIntegrationContentSecurityPolicyDirectives()
+	if err != nil || csp.ScriptSrc == nil || *csp.ScriptSrc != "'self' https://cdn.example" || csp.DefaultSrc == nil || csp.ImgSrc != nil {
+		t.Errorf("policy answered %+v %v", csp, err)
+	}
+	stored, err := w.Store.FindIntegrationByName(context.Background(), "kit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "default-src 'self'; script-src 'self' https://cdn.example; upgrade-insecure-requests"; stored.ContentSecurityPolicy != want {
+		t.Errorf("policy stored as %q, want %q", stored.ContentSecurityPolicy, want)
+	}
+
+	// The component's level takes any configuration; the schema's level still checks its own.
+	n := w.install(t, w.admin, "kit", w.org.Id)
+	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Kit handbook", "")
+	base := "/integrations/kit/installations/" + n.Id
+	w.Expect(t, http.StatusCreated, w.admin, "POST", base+"/spaces", map[string]any{"space": sp.Id})
+	var si gen.IntegrationSpaceInstallation
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/spaces/"+sp.Id,
+		map[string]any{"configuration": map[string]any{"anything": map[string]any{"nested": true}}}).Decode(t, &si)
+	if si.Status != gen.IntegrationInstallationStatusActive || si.Configuration["anything"] == nil {
+		t.Errorf("space installation %+v", si)
+	}
+	w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", base, map[string]any{"configuration": map[string]any{"anything": 1}})
+
+	// A policy given as a string is answered as a string (0.146.0's form).
+	body["contentSecurityPolicy"] = "default-src 'none'"
+	again := w.publish(t, "kit", body)
+	if s, err := again.ContentSecurityPolicy.AsIntegrationContentSecurityPolicy0(); err != nil || s != "default-src 'none'" {
+		t.Errorf("string policy answered %v %v", s, err)
+	}
+
+	// Refused, and nothing published: an unknown directive, a configuration both ways, an empty
+	// component id.
+	for _, tc := range []struct {
+		field string
+		value any
+	}{
+		{"contentSecurityPolicy", map[string]any{"scripts-src": "'self'"}},
+		{"contentSecurityPolicy", map[string]any{"script-src": 1}},
+		{"configurations", map[string]any{"site": map[string]any{"componentId": "x", "properties": map[string]any{}}}},
+		{"configurations", map[string]any{"site": map[string]any{"componentId": ""}}},
+	} {
+		bad := publishBody(w.org.Id)
+		bad[tc.field] = tc.value
+		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/integrations/kit", bad)
+		if !strings.Contains(r.ErrorMessage(t), tc.field) {
+			t.Errorf("%v: message %s", tc.value, r.Body)
+		}
+	}
+	if cur, _ := w.Store.FindIntegrationByName(context.Background(), "kit"); cur.Version != again.Version {
+		t.Errorf("a refused publish made version %d", cur.Version)
+	}
+}

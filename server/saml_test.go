@@ -141,6 +141,20 @@ func TestSAMLLogin(t *testing.T) {
 		}
 		ts.Expect(t, http.StatusOK, &testUser{Token: body["token"].(string)}, "GET", "/user", nil)
 	})
+	t.Run("NullDefaultRoleMakesGuests", func(t *testing.T) {
+		path := "/orgs/" + w.org.Id + "/saml/" + w.prov.Id
+		ts.Expect(t, http.StatusOK, w.admin, "PATCH", path, []byte(`{"defaultRole":null}`))
+		defer ts.Expect(t, http.StatusOK, w.admin, "PATCH", path, map[string]any{"defaultRole": "edit"})
+		status, body := ts.postACS(t, w.prov, w.idp.response(t, ts.loginFor(w.prov, "gail@acme.test", "Gail")), "")
+		user, _ := body["user"].(map[string]any)
+		if status != http.StatusOK || user["id"] == nil {
+			t.Fatalf("ACS answered %d: %v", status, body)
+		}
+		m := memberGet(t, ts, w.admin, w.org.Id, user["id"].(string))
+		if !m.Role.IsNull() || !m.Sso {
+			t.Fatalf("member %s, want a guest", mustJSONText(t, m))
+		}
+	})
 	t.Run("EncryptedAssertion", func(t *testing.T) {
 		meta := ts.spMetadata(t, w.prov)
 		a := ts.loginFor(w.prov, "hank@acme.test", "Hank")

@@ -75,6 +75,17 @@ func TestSAMLProviders(t *testing.T) {
 			t.Fatalf("answered %s", mustJSONText(t, q))
 		}
 		ts.Expect(t, http.StatusNoContent, alice, "DELETE", base+"/"+q.Id, nil)
+		// An explicit null: members signing in are guests, whatever the organization's default.
+		body["defaultRole"] = nil
+		g := ts.MustCreateSAMLProvider(t, alice, org.Id, body)
+		if !g.DefaultRole.IsNull() {
+			t.Fatalf("a null defaultRole answered %s", mustJSONText(t, g))
+		}
+		ts.Expect(t, http.StatusOK, alice, "GET", base+"/"+g.Id, nil).Decode(t, &g)
+		if !g.DefaultRole.IsNull() {
+			t.Fatalf("a null defaultRole read back %s", mustJSONText(t, g))
+		}
+		ts.Expect(t, http.StatusNoContent, alice, "DELETE", base+"/"+g.Id, nil)
 	})
 	t.Run("GetAndList", func(t *testing.T) {
 		var got gen.SAMLProvider

@@ -23,6 +23,18 @@ func TestTranslationsCRUD(t *testing.T) {
 	if got := w.get(t, tr.Id); got.Id != tr.Id || got.CreatedAt != tr.CreatedAt {
 		t.Fatalf("get %+v", got)
 	}
+	// Traditional Chinese (0.202.0's zh-tw), as the target and as the source's language.
+	zhTW := w.create(t, "zh-tw", nil)
+	if zhTW.Language != gen.ZhTw || w.get(t, zhTW.Id).Language != gen.ZhTw {
+		t.Fatalf("created %+v", zhTW)
+	}
+	back := sendJSON[gen.Translation](t, w.testServer, http.StatusCreated, w.admin, "POST", trPath(w.org),
+		map[string]any{"language": "en", "source": map[string]any{"space": w.source.Id, "language": "zh-tw"}})
+	if back.Source.Language != gen.ZhTw {
+		t.Fatalf("created %+v", back)
+	}
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", trPath(w.org, "/", zhTW.Id), nil)
+	w.Expect(t, http.StatusNoContent, w.admin, "DELETE", trPath(w.org, "/", back.Id), nil)
 	// Without instructions, the instructions are an empty document.
 	de := w.create(t, "de", nil)
 	if de.Instructions.Object != "document" || len(de.Instructions.Nodes) != 0 {

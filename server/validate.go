@@ -67,7 +67,11 @@ func (v *validator) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if route.Operation.RequestBody != nil && req.Body != nil && req.Body != http.NoBody {
-			if err := checkSingleJSONValue(req); err != nil {
+			body, err := checkSingleJSONValue(req)
+			if err != nil {
+				return err
+			}
+			if err := v.refuseNullDefaults(req, route, body); err != nil {
 				return err
 			}
 		}
@@ -149,11 +153,11 @@ func innermost(se *openapi3.SchemaError) (*openapi3.SchemaError, []string) {
 	path := se.JSONPointer()
 	for se.SchemaField == "oneOf" && se.Origin != nil {
 		var multi openapi3.MultiError
-		if !errors.As(se.Origin, &multi) || len(multi) != 1 {
+		if !errors.As(se.Origin, &multi) {
 			break
 		}
-		var inner *openapi3.SchemaError
-		if !errors.As(multi[0], &inner) {
+		inner := onlyBranchOfType(multi)
+		if inner == nil {
 			break
 		}
 		ip := inner.JSONPointer()
@@ -168,11 +172,34 @@ func innermost(se *openapi3.SchemaError) (*openapi3.SchemaError, []string) {
 	return se, path
 }
 
-// fieldPath writes a JSON pointer as a field path: changes[3].operation.
+// onlyBranchOfType returns the error of the one oneOf branch the value could be: the only error,
+// or the only one that is not a mismatch of the value's own type (an array sent where a oneOf
+// takes an object or an array of them fails the object branch at its root, and the array branch
+// at the item at fault, which is the one to name). Nil when no single branch is left.
+func onlyBranchOfType(multi openapi3.MultiError) *openapi3.SchemaError {
+	var found *openapi3.SchemaError
+	for _, err := range multi {
+		var se *openapi3.SchemaError
+		if !errors.As(err, &se) {
+			return nil
+		}
+		if len(multi) > 1 && se.SchemaField == "type" && len(se.JSONPointer()) == 0 {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = se
+	}
+	return found
+}
+
+// fieldPath writes a JSON pointer as a field path: changes[3].operation, or [3].parts when the
+// body is an array.
 func fieldPath(p []string) string {
 	var b strings.Builder
 	for _, part := range p {
-		if _, err := strconv.Atoi(part); err == nil && b.Len() > 0 {
+		if _, err := strconv.Atoi(part); err == nil {
 			b.WriteString("[" + part + "]")
 			continue
 		}
@@ -223,30 +250,54 @@ func checkQuery(raw string) error {
 // checkSingleJSONValue refuses a JSON body that is not exactly one JSON value: the validator and
 // the handler decode the first value and would apply `{"title":"T"}}}garbage` as if it were
 // `{"title":"T"}`. The body is read once (within the body limit) and put back for them.
-func checkSingleJSONValue(req *http.Request) error {
+// It returns the JSON body it read (nil for a body that is not JSON).
+func checkSingleJSONValue(req *http.Request) ([]byte, error) {
 	if !strings.Contains(req.Header.Get("Content-Type"), "json") {
-		return nil
+		return nil, nil
 	}
 	body, err := io.ReadAll(req.Body)
 	req.Body.Close()
 	if err != nil {
 		var tooLarge *echo.HTTPError
 		if errors.As(err, &tooLarge) {
-			return err // the body limit's 413
+			return nil, err // the body limit's 413
 		}
-		return badRequest("Invalid body: it could not be read.")
+		return nil, badRequest("Invalid body: it could not be read.")
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil // the validator says whether a body is required
+		return body, nil // the validator says whether a body is required
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var first json.RawMessage
 	if err := dec.Decode(&first); err != nil {
-		return &httpError{http.StatusBadRequest, "Invalid body: not valid JSON: " + err.Error()}
+		return nil, &httpError{http.StatusBadRequest, "Invalid body: not valid JSON: " + err.Error()}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return &httpError{http.StatusBadRequest, "Invalid body: unexpected data after the JSON value."}
+		return nil, &httpError{http.StatusBadRequest, "Invalid body: unexpected data after the JSON value."}
+	}
+	return body, nil
+}
+
+// refuseNullDefaults refuses an explicit null where the schema does not take null. kin-openapi
+// writes a property's default in place of a missing property and of a null one alike (it tests
+// value[name] == nil), before it checks the value: `{"all": null}` reached the handler as
+// `{"all": false}` although `all` is a boolean. A body holding a null is checked once more
+// without defaults, so the null itself meets its schema; other bodies cost nothing more.
+func (v *validator) refuseNullDefaults(req *http.Request, route *routers.Route, body []byte) error {
+	if !bytes.Contains(body, []byte("null")) || route.Operation.RequestBody.Value == nil {
+		return nil
+	}
+	strict := req.Clone(req.Context())
+	strict.Body = io.NopCloser(bytes.NewReader(body))
+	strict.GetBody = nil
+	opts := *v.opts
+	opts.SkipSettingDefaults, opts.KeepValidatedValue = true, false
+	err := openapi3filter.ValidateRequestBody(req.Context(), &openapi3filter.RequestValidationInput{
+		Request: strict, Route: route, Options: &opts,
+	}, route.Operation.RequestBody.Value)
+	if err != nil {
+		return &httpError{http.StatusBadRequest, validationMessage(err)}
 	}
 	return nil
 }

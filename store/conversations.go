@@ -144,11 +144,12 @@ type ConversationAnalysisResult struct {
 
 // Conversations are support conversations and the issues and clusters their analysis finds.
 type Conversations interface {
-	// IngestConversation stores a conversation, replacing the one with the same source and id,
-	// marks it pending and queues the organization's analysis job unless one is already queued
-	// and not yet started, which it then delays (ConversationAnalysisDelay, within
-	// ConversationAnalysisMaxWait): a burst of ingestions is one pass.
-	IngestConversation(ctx context.Context, orgID string, in ConversationInput) error
+	// IngestConversations stores conversations, all or none, each replacing the one with the
+	// same source and id (a later one of the same call replaces an earlier), marks them pending
+	// and queues the organization's analysis job unless one is already queued and not yet
+	// started, which it then delays (ConversationAnalysisDelay, within
+	// ConversationAnalysisMaxWait): a burst of ingestions is one pass. None: nothing changes.
+	IngestConversations(ctx context.Context, orgID string, ins ...ConversationInput) error
 	// FindConversation returns the conversation with an id (the most recently ingested when
 	// several sources have that id), with its parts and metadata.
 	FindConversation(ctx context.Context, orgID string, id string) (*Conversation, error)

@@ -77,7 +77,7 @@ func (f *fixture) ingest(tb testing.TB, ls []labelled) {
 			s := l.Subject
 			in.Subject = &s
 		}
-		if err := f.st.IngestConversation(context.Background(), f.org, in); err != nil {
+		if err := f.st.IngestConversations(context.Background(), f.org, in); err != nil {
 			tb.Fatal(err)
 		}
 	}

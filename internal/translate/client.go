@@ -55,10 +55,12 @@ func (c *Client) Languages(ctx context.Context) ([]Language, error) {
 }
 
 // aliases are the codes a LibreTranslate server may use for quire's language codes, in the order
-// tried: releases differ (Brazilian Portuguese is pt-BR or pb, Chinese zh or zh-Hans, Norwegian nb).
+// tried: releases differ (Brazilian Portuguese is pt-BR or pb, Chinese zh or zh-Hans, Traditional
+// Chinese zh-TW, zh-Hant or zt, Norwegian nb).
 var aliases = map[string][]string{
 	"pt-br": {"pt-BR", "pb", "pt"},
 	"zh":    {"zh", "zh-Hans"},
+	"zh-tw": {"zh-TW", "zh-Hant", "zt"},
 	"yue":   {"yue", "zh-Hant"},
 	"no":    {"nb", "no"},
 }

@@ -96,16 +96,18 @@ func TestClientAnswerShapes(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	langs := []translate.Language{
-		{Code: "en", Targets: []string{"fr", "pt-BR", "zh-Hans", "nb"}},
+		{Code: "en", Targets: []string{"fr", "pt-BR", "zh-Hans", "zt", "nb"}},
 		{Code: "fr", Targets: []string{"en"}},
 		{Code: "pt-BR", Targets: []string{"en"}},
 		{Code: "zh-Hans", Targets: []string{"en"}},
+		{Code: "zt", Targets: []string{"en"}},
 		{Code: "nb", Targets: []string{"en"}},
 	}
 	for _, c := range []struct{ from, to, wantFrom, wantTo, err string }{
 		{"en", "fr", "en", "fr", ""},
 		{"en", "pt-br", "en", "pt-BR", ""},
 		{"en", "zh", "en", "zh-Hans", ""},
+		{"en", "zh-tw", "en", "zt", ""},
 		{"en", "no", "en", "nb", ""},
 		{"pt-br", "en", "pt-BR", "en", ""},
 		{"en", "ja", "", "", `does not offer the language "ja"`},

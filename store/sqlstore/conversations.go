@@ -11,43 +11,54 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// IngestConversation stores a conversation, replacing the one with the same source and id,
-// marks it pending and queues the organization's analysis job unless one is queued already.
-func (s *Store) IngestConversation(ctx context.Context, orgID string, in store.ConversationInput) error {
-	parts, err := json.Marshal(in.Parts)
-	if err != nil {
-		return fmt.Errorf("store: unable to encode parts: %w", err)
+// IngestConversations stores conversations in one transaction, each replacing the one with the
+// same source and id, marks them pending and queues the organization's analysis job unless one is
+// queued already. No conversations: nothing is written.
+func (s *Store) IngestConversations(ctx context.Context, orgID string, ins ...store.ConversationInput) error {
+	if len(ins) == 0 {
+		return nil
 	}
-	attrs := in.Attributes
-	if attrs == nil {
-		attrs = map[string]string{}
-	}
-	attrJSON, err := json.Marshal(attrs)
-	if err != nil {
-		return fmt.Errorf("store: unable to encode attributes: %w", err)
+	type encoded struct{ parts, attrs string }
+	enc := make([]encoded, len(ins))
+	for i, in := range ins {
+		parts, err := json.Marshal(in.Parts)
+		if err != nil {
+			return fmt.Errorf("store: unable to encode parts: %w", err)
+		}
+		attrs := in.Attributes
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		attrJSON, err := json.Marshal(attrs)
+		if err != nil {
+			return fmt.Errorf("store: unable to encode attributes: %w", err)
+		}
+		enc[i] = encoded{string(parts), string(attrJSON)}
 	}
 	return s.write(ctx, func(tx *Tx) error {
 		now := formatTime(tx.now)
-		var metaCreated, created any
-		created = now
-		if in.CreatedAt != nil {
-			metaCreated = formatTime(*in.CreatedAt)
-			created = metaCreated
-		}
-		// A re-ingestion without a creation time keeps the first ingestion's.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations
-			(organization_id, source, id, subject, parts, url, attributes, metadata_created_at,
-			 created_at, ingested_at, processed_at, revision, pending)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, 1)
-			ON CONFLICT (organization_id, source, id) DO UPDATE SET
-				subject = excluded.subject, parts = excluded.parts, url = excluded.url,
-				attributes = excluded.attributes, metadata_created_at = excluded.metadata_created_at,
-				created_at = COALESCE(excluded.metadata_created_at, conversations.created_at),
-				ingested_at = excluded.ingested_at,
-				revision = conversations.revision + 1, pending = 1`,
-			orgID, in.Source, in.ID, nullString(in.Subject), string(parts), nullString(in.URL), string(attrJSON),
-			metaCreated, created, now); err != nil {
-			return fmt.Errorf("store: unable to store conversation: %w", err)
+		for i, in := range ins {
+			var metaCreated, created any
+			created = now
+			if in.CreatedAt != nil {
+				metaCreated = formatTime(*in.CreatedAt)
+				created = metaCreated
+			}
+			// A re-ingestion without a creation time keeps the first ingestion's.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO conversations
+				(organization_id, source, id, subject, parts, url, attributes, metadata_created_at,
+				 created_at, ingested_at, processed_at, revision, pending)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, 1)
+				ON CONFLICT (organization_id, source, id) DO UPDATE SET
+					subject = excluded.subject, parts = excluded.parts, url = excluded.url,
+					attributes = excluded.attributes, metadata_created_at = excluded.metadata_created_at,
+					created_at = COALESCE(excluded.metadata_created_at, conversations.created_at),
+					ingested_at = excluded.ingested_at,
+					revision = conversations.revision + 1, pending = 1`,
+				orgID, in.Source, in.ID, nullString(in.Subject), enc[i].parts, nullString(in.URL), enc[i].attrs,
+				metaCreated, created, now); err != nil {
+				return fmt.Errorf("store: unable to store conversation: %w", err)
+			}
 		}
 		runAt := tx.now.Add(store.ConversationAnalysisDelay)
 		var queued int

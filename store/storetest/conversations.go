@@ -12,6 +12,46 @@ import (
 
 func strp(s string) *string { return &s }
 
+// conversationsIngestMany: one call stores several conversations and queues one analysis; a
+// later item with an item's id replaces it; a call with none changes nothing.
+func conversationsIngestMany(t *testing.T, open Opener) {
+	clock := &fakeClock{now: time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)}
+	w := newWorld(t, open, clock.Now)
+	ctx := context.Background()
+	if err := w.st.IngestConversations(ctx, w.org); err != nil {
+		t.Fatal(err)
+	}
+	n, err := w.st.PendingJobs(ctx)
+	if err != nil || n[store.JobAnalyseConversations] != 0 {
+		t.Fatalf("an empty ingestion queued analysis: %v %v", n, err)
+	}
+	msg := func(body string) []store.ConversationPart {
+		return []store.ConversationPart{{Type: "message", Role: "user", Body: body}}
+	}
+	if err := w.st.IngestConversations(ctx, w.org,
+		store.ConversationInput{ID: "a", Source: "email", Parts: msg("first")},
+		store.ConversationInput{ID: "b", Source: "email", Subject: strp("B"), Parts: msg("other")},
+		store.ConversationInput{ID: "a", Source: "email", Parts: msg("second")},
+	); err != nil {
+		t.Fatal(err)
+	}
+	all, err := w.st.FindConversations(ctx, w.org, nil, store.Page{})
+	if err != nil || all.Count != 2 {
+		t.Fatalf("list after one call with three items: count %d, %v", all.Count, err)
+	}
+	a, err := w.st.FindConversation(ctx, w.org, "a")
+	if err != nil || a.Revision != 2 || a.Parts[0].Body != "second" || !a.Pending {
+		t.Fatalf("conversation a %+v, %v", a, err)
+	}
+	b, err := w.st.FindConversation(ctx, w.org, "b")
+	if err != nil || b.Revision != 1 || *b.Subject != "B" || !b.Pending {
+		t.Fatalf("conversation b %+v, %v", b, err)
+	}
+	if n, err = w.st.PendingJobs(ctx); err != nil || n[store.JobAnalyseConversations] != 1 {
+		t.Fatalf("pending analysis jobs %v (%v), want 1", n, err)
+	}
+}
+
 // conversationsIngest: ingestion stores and replaces conversations per (source, id), and queues
 // one analysis job per organization however many conversations arrive before it starts.
 func conversationsIngest(t *testing.T, open Opener) {
@@ -27,7 +67,7 @@ func conversationsIngest(t *testing.T, open Opener) {
 	}
 	ingest := func(in store.ConversationInput) {
 		t.Helper()
-		if err := w.st.IngestConversation(ctx, w.org, in); err != nil {
+		if err := w.st.IngestConversations(ctx, w.org, in); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,7 +202,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 	msg := []store.ConversationPart{{Type: "message", Role: "user", Body: "x"}}
 	weeksAgo := func(n int) *time.Time { t := clock.now.AddDate(0, 0, -7*n); return &t }
 	for i, ago := range []int{0, 0, 1, 12, 13} {
-		if err := w.st.IngestConversation(ctx, w.org, store.ConversationInput{ID: fmt.Sprintf("c%d", i), Source: "email", Parts: msg, CreatedAt: weeksAgo(ago)}); err != nil {
+		if err := w.st.IngestConversations(ctx, w.org, store.ConversationInput{ID: fmt.Sprintf("c%d", i), Source: "email", Parts: msg, CreatedAt: weeksAgo(ago)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -175,7 +215,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 		t.Fatalf("pass B: %+v, %v", b, err)
 	}
 	// c4 is re-ingested while the passes run.
-	if err := w.st.IngestConversation(ctx, w.org, store.ConversationInput{ID: "c4", Source: "email", Parts: msg, CreatedAt: weeksAgo(13)}); err != nil {
+	if err := w.st.IngestConversations(ctx, w.org, store.ConversationInput{ID: "c4", Source: "email", Parts: msg, CreatedAt: weeksAgo(13)}); err != nil {
 		t.Fatal(err)
 	}
 	issue := func(conv, cluster string) store.ConversationIssue {
@@ -274,7 +314,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 		t.Fatalf("bad order: %v", err)
 	}
 	// Re-ingested again: queued, and no pass has started on it.
-	if err := w.st.IngestConversation(ctx, w.org, store.ConversationInput{ID: "c4", Source: "email", Parts: msg, CreatedAt: weeksAgo(13)}); err != nil {
+	if err := w.st.IngestConversations(ctx, w.org, store.ConversationInput{ID: "c4", Source: "email", Parts: msg, CreatedAt: weeksAgo(13)}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := ids(store.ConversationsClusterFilter{Status: "pending"}, store.Page{}); !reflect.DeepEqual(got, []string{"cl_2"}) {

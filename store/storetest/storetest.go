@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		{"Jobs", jobs},
 		{"Purge", purge},
 		{"ConversationsIngest", conversationsIngest},
+		{"ConversationsIngestMany", conversationsIngestMany},
 		{"ConversationsAnalysis", conversationsAnalysis},
 		{"Translations", translations},
 		{"SAMLProviders", samlProviders},

@@ -68,15 +68,20 @@ step('an organization of its own (raw fetch: not in the 0.146.0 client)', async 
     S.org = r.data.id;
 });
 
-step('ingestConversation: 204 for each conversation, metadata kept', async () => {
+step('ingestConversation: 204 for one conversation and for an array of them, metadata kept', async () => {
     need(S.org);
-    for (const [id, subject, body] of CONVERSATIONS) {
+    const all = CONVERSATIONS.map(([id, subject, body]) => {
         const data = { id, parts: [user(body), { type: 'message', role: 'team-member', body: 'Thanks, looking into it.' }] };
         if (subject) data.subject = subject;
         if (id === 'inv-1') data.metadata = { url: 'https://help.example.com/t/inv-1', attributes: { plan: 'pro' }, createdAt: '2026-01-05T10:00:00Z' };
-        const res = await alice.orgs.ingestConversation(S.org, data);
-        assert.equal(res.status, 204);
-    }
+        return data;
+    });
+    // The first alone, the others in one array (the body's other form in 0.146.0).
+    assert.equal((await alice.orgs.ingestConversation(S.org, all[0])).status, 204);
+    // An array with one bad item stores none of them.
+    await rejectsWith(400, alice.orgs.ingestConversation(S.org, [...all.slice(1), { id: '', parts: [] }]), 'an array with a bad item');
+    assert.equal((await alice.orgs.listConversations(S.org)).data.count, 1);
+    assert.equal((await alice.orgs.ingestConversation(S.org, all.slice(1))).status, 204);
     const list = await alice.orgs.listConversations(S.org);
     checkList(list.data, checkConversation, 'listConversations');
     assert.equal(list.data.count, CONVERSATIONS.length);

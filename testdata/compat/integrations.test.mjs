@@ -54,6 +54,20 @@ step('publishIntegration: version 1, then 2', async () => {
     await rejectsWith(404, bob.integrations.publishIntegration(`${NAME}-bob`, body), 'publishing in an organization bob is not in');
 });
 
+step('publishIntegration: a component-configured level and a policy by directive (0.202.0), answered as given', async () => {
+    need(S.org);
+    const body = {
+        organization: S.org, title: 'Kit', description: 'Configured by a component', script: 'export default {}',
+        scopes: ['space:content:read'], configurations: { space: { componentId: 'space-settings' } },
+        contentSecurityPolicy: { 'default-src': "'self'", 'script-src': "'self' https://cdn.example" },
+    };
+    const { data } = await alice.integrations.publishIntegration(`${NAME}-kit`, body);
+    checkIntegration(data, 'published with a component');
+    assert.deepEqual(data.configurations.space, { componentId: 'space-settings' });
+    assert.deepEqual(data.contentSecurityPolicy, body.contentSecurityPolicy);
+    await alice.integrations.unpublishIntegration(`${NAME}-kit`);
+});
+
 step('getIntegrationByName and listIntegrations', async () => {
     need(S.org);
     const { data } = await bob.integrations.getIntegrationByName(NAME);
