@@ -95,9 +95,15 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 	}
 	// 0.202.0 creates with email domains too; the request was validated, so setting them on
 	// the organization just made cannot be refused.
+	// So are the onboarding preferences, which are kept for the organization's default site
+	// (quire creates none yet).
+	upd := store.OrganizationUpdate{Onboarding: storeOnboarding(req.Body.OnboardingPreferences)}
 	if d := req.Body.EmailDomains; d != nil && len(*d) > 0 {
 		domains := []string(*d)
-		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, store.OrganizationUpdate{EmailDomains: &domains}); err != nil {
+		upd.EmailDomains = &domains
+	}
+	if upd.EmailDomains != nil || upd.Onboarding != nil {
+		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, upd); err != nil {
 			return nil, err
 		}
 	}
@@ -254,4 +260,23 @@ func (s *Server) UpdateOrganizationAgentInstructions(ctx context.Context, req ge
 		return nil, err
 	}
 	return gen.UpdateOrganizationAgentInstructions200JSONResponse(out), nil
+}
+
+func storeOnboarding(p *gen.OnboardingPreferences) *store.OnboardingPreferences {
+	if p == nil {
+		return nil
+	}
+	out := &store.OnboardingPreferences{Interests: make([]string, 0, len(p.Interests))}
+	if v, err := p.Source.Get(); err == nil {
+		src := string(v)
+		out.Source = &src
+	}
+	if v, err := p.Audience.Get(); err == nil {
+		aud := string(v)
+		out.Audience = &aud
+	}
+	for _, i := range p.Interests {
+		out.Interests = append(out.Interests, string(i))
+	}
+	return out
 }

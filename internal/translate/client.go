@@ -59,6 +59,7 @@ func (c *Client) Languages(ctx context.Context) ([]Language, error) {
 var aliases = map[string][]string{
 	"pt-br": {"pt-BR", "pb", "pt"},
 	"zh":    {"zh", "zh-Hans"},
+	"zh-tw": {"zh-Hant", "zt", "zh-TW"},
 	"yue":   {"yue", "zh-Hant"},
 	"no":    {"nb", "no"},
 }
