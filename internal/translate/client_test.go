@@ -96,17 +96,19 @@ func TestClientAnswerShapes(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	langs := []translate.Language{
-		{Code: "en", Targets: []string{"fr", "pt-BR", "zh-Hans", "nb"}},
+		{Code: "en", Targets: []string{"fr", "pt-BR", "zh-Hans", "nb", "zt"}},
 		{Code: "fr", Targets: []string{"en"}},
 		{Code: "pt-BR", Targets: []string{"en"}},
 		{Code: "zh-Hans", Targets: []string{"en"}},
 		{Code: "nb", Targets: []string{"en"}},
+		{Code: "zt", Targets: []string{"en"}},
 	}
 	for _, c := range []struct{ from, to, wantFrom, wantTo, err string }{
 		{"en", "fr", "en", "fr", ""},
 		{"en", "pt-br", "en", "pt-BR", ""},
 		{"en", "zh", "en", "zh-Hans", ""},
 		{"en", "no", "en", "nb", ""},
+		{"en", "zh-tw", "en", "zt", ""}, // LibreTranslate's code for traditional Chinese
 		{"pt-br", "en", "pt-BR", "en", ""},
 		{"en", "ja", "", "", `does not offer the language "ja"`},
 		{"ko", "en", "", "", `does not offer the source language "ko"`},
