@@ -93,10 +93,9 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 	if err != nil {
 		return nil, err
 	}
-	// 0.202.0 creates with email domains too; the request was validated, so setting them on
-	// the organization just made cannot be refused.
-	// So are the onboarding preferences, which are kept for the organization's default site
-	// (quire creates none yet).
+	// 0.202.0 creates with email domains and onboarding preferences too; the request was
+	// validated, so setting them on the organization just made cannot be refused. The preferences
+	// are kept for a default site (0.202.0's withDefaultSite, which quire does not serve yet).
 	upd := store.OrganizationUpdate{Onboarding: storeOnboarding(req.Body.OnboardingPreferences)}
 	if d := req.Body.EmailDomains; d != nil && len(*d) > 0 {
 		domains := []string(*d)
