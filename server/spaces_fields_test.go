@@ -224,3 +224,32 @@ func TestCreateOrganizationOnboardingPreferences(t *testing.T) {
 		t.Fatalf("refused creations made %d organizations", after-before)
 	}
 }
+
+// The new fields' answers validate against 0.202.0: a space with an icon and every kind of merge
+// rule, an organization with them, a change request with links.
+func TestNewFieldsAnswerInThePublicShape(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
+	rules := rulesBody(
+		map[string]any{"rule": "require_specific_reviewers", "users": []string{w.reader.ID}},
+		map[string]any{"rule": "require_one_of_specific_reviewers", "users": []string{w.reader.ID}},
+		map[string]any{"rule": "allow_bypass", "users": []string{}},
+		map[string]any{"rule": "require_author_to_merge"},
+		map[string]any{"rule": "require_at_least_one_approved_review"},
+		map[string]any{"rule": "custom", "expression": "true", "message": "m"},
+	)
+	rules["icon"] = "https://cdn.example.test/icon.png"
+	wantPublic(t, "0.202.0", "updateSpaceById", w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, rules))
+	wantPublic(t, "0.202.0", "getSpaceById", w.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+sp.Id, nil))
+	delete(rules, "icon")
+	wantPublic(t, "0.202.0", "updateOrganizationById", w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id, rules))
+
+	cr := w.create(t, w.admin, sp.Id, "Linked")
+	links := map[string]any{"links": []any{
+		map[string]any{"ref": map[string]any{"kind": "url", "url": "https://t.example.test/1"}, "title": "T-1"},
+		map[string]any{"ref": map[string]any{"kind": "url", "url": "https://t.example.test/2"}},
+	}}
+	wantPublic(t, "0.202.0", "updateChangeRequestById", w.Expect(t, http.StatusOK, w.admin, "PATCH", crPath(sp.Id, cr.Id), links))
+	wantPublic(t, "0.202.0", "getChangeRequestById", w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id), nil))
+}
