@@ -223,6 +223,21 @@ func (e ChangeRequestContentUpdateUpdatedPageObject) Valid() bool {
 	}
 }
 
+// Defines values for ChangeRequestLinkURLKind.
+const (
+	ChangeRequestLinkURLKindUrl ChangeRequestLinkURLKind = "url"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestLinkURLKind enum.
+func (e ChangeRequestLinkURLKind) Valid() bool {
+	switch e {
+	case ChangeRequestLinkURLKindUrl:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeRequestObject.
 const (
 	ChangeRequestObjectChangeRequest ChangeRequestObject = "change-request"
@@ -547,6 +562,21 @@ func (e ConversationsIssuesClusterStatus) Valid() bool {
 	case ClusterStatusAnalysing:
 		return true
 	case ClusterStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateSpaceRequestEmpty.
+const (
+	CreateSpaceRequestEmptyTrue CreateSpaceRequestEmpty = true
+)
+
+// Valid indicates whether the value is a known member of the CreateSpaceRequestEmpty enum.
+func (e CreateSpaceRequestEmpty) Valid() bool {
+	switch e {
+	case CreateSpaceRequestEmptyTrue:
 		return true
 	default:
 		return false
@@ -1902,13 +1932,46 @@ func (e MergeResult) Valid() bool {
 
 // Defines values for MergeRuleKind.
 const (
-	RequireSpecificReviewers MergeRuleKind = "require_specific_reviewers"
+	MergeRuleKindAllowBypass                     MergeRuleKind = "allow_bypass"
+	MergeRuleKindCustom                          MergeRuleKind = "custom"
+	MergeRuleKindRequireAgentReview              MergeRuleKind = "require_agent_review"
+	MergeRuleKindRequireAllReviewsApproved       MergeRuleKind = "require_all_reviews_approved"
+	MergeRuleKindRequireAtLeastOneApprovedReview MergeRuleKind = "require_at_least_one_approved_review"
+	MergeRuleKindRequireAtLeastOneReview         MergeRuleKind = "require_at_least_one_review"
+	MergeRuleKindRequireAuthorToMerge            MergeRuleKind = "require_author_to_merge"
+	MergeRuleKindRequireChangeRequestDescription MergeRuleKind = "require_change_request_description"
+	MergeRuleKindRequireChangeRequestSubject     MergeRuleKind = "require_change_request_subject"
+	MergeRuleKindRequireOneOfSpecificReviewers   MergeRuleKind = "require_one_of_specific_reviewers"
+	MergeRuleKindRequireSpecificReviewers        MergeRuleKind = "require_specific_reviewers"
+	MergeRuleKindRequireUpToDateChangeRequest    MergeRuleKind = "require_up_to_date_change_request"
 )
 
 // Valid indicates whether the value is a known member of the MergeRuleKind enum.
 func (e MergeRuleKind) Valid() bool {
 	switch e {
-	case RequireSpecificReviewers:
+	case MergeRuleKindAllowBypass:
+		return true
+	case MergeRuleKindCustom:
+		return true
+	case MergeRuleKindRequireAgentReview:
+		return true
+	case MergeRuleKindRequireAllReviewsApproved:
+		return true
+	case MergeRuleKindRequireAtLeastOneApprovedReview:
+		return true
+	case MergeRuleKindRequireAtLeastOneReview:
+		return true
+	case MergeRuleKindRequireAuthorToMerge:
+		return true
+	case MergeRuleKindRequireChangeRequestDescription:
+		return true
+	case MergeRuleKindRequireChangeRequestSubject:
+		return true
+	case MergeRuleKindRequireOneOfSpecificReviewers:
+		return true
+	case MergeRuleKindRequireSpecificReviewers:
+		return true
+	case MergeRuleKindRequireUpToDateChangeRequest:
 		return true
 	default:
 		return false
@@ -1930,6 +1993,72 @@ func (e MergeRulesType) Valid() bool {
 	case MergeRulesTypeNone:
 		return true
 	case MergeRulesTypeRules:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OnboardingAudience.
+const (
+	OnboardingAudienceInternal  OnboardingAudience = "internal"
+	OnboardingAudienceMixed     OnboardingAudience = "mixed"
+	OnboardingAudienceProtected OnboardingAudience = "protected"
+	OnboardingAudiencePublic    OnboardingAudience = "public"
+)
+
+// Valid indicates whether the value is a known member of the OnboardingAudience enum.
+func (e OnboardingAudience) Valid() bool {
+	switch e {
+	case OnboardingAudienceInternal:
+		return true
+	case OnboardingAudienceMixed:
+		return true
+	case OnboardingAudienceProtected:
+		return true
+	case OnboardingAudiencePublic:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OnboardingInterest.
+const (
+	AdaptiveContent OnboardingInterest = "adaptive-content"
+	ApiDocs         OnboardingInterest = "api-docs"
+	ProactiveAgent  OnboardingInterest = "proactive-agent"
+)
+
+// Valid indicates whether the value is a known member of the OnboardingInterest enum.
+func (e OnboardingInterest) Valid() bool {
+	switch e {
+	case AdaptiveContent:
+		return true
+	case ApiDocs:
+		return true
+	case ProactiveAgent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OnboardingSource.
+const (
+	Import        OnboardingSource = "import"
+	MarkdownInGit OnboardingSource = "markdown-in-git"
+	Template      OnboardingSource = "template"
+)
+
+// Valid indicates whether the value is a known member of the OnboardingSource enum.
+func (e OnboardingSource) Valid() bool {
+	switch e {
+	case Import:
+		return true
+	case MarkdownInGit:
+		return true
+	case Template:
 		return true
 	default:
 		return false
@@ -2157,19 +2286,19 @@ func (e PageCoverSize) Valid() bool {
 
 // Defines values for PageEvaluation.
 const (
-	DeterministicOnly PageEvaluation = "deterministic-only"
-	False             PageEvaluation = "false"
-	True              PageEvaluation = "true"
+	PageEvaluationDeterministicOnly PageEvaluation = "deterministic-only"
+	PageEvaluationFalse             PageEvaluation = "false"
+	PageEvaluationTrue              PageEvaluation = "true"
 )
 
 // Valid indicates whether the value is a known member of the PageEvaluation enum.
 func (e PageEvaluation) Valid() bool {
 	switch e {
-	case DeterministicOnly:
+	case PageEvaluationDeterministicOnly:
 		return true
-	case False:
+	case PageEvaluationFalse:
 		return true
-	case True:
+	case PageEvaluationTrue:
 		return true
 	default:
 		return false
@@ -3053,12 +3182,12 @@ type ApiInformation struct {
 
 // ApplySpaceTemplateRequest defines model for ApplySpaceTemplateRequest.
 type ApplySpaceTemplateRequest struct {
+	// ChangeRequestId An open change request (id or number) to add the pages to, instead of the space's content.
+	ChangeRequestId *string `json:"changeRequestId,omitempty"`
+
 	// Id The template, e.g. `product-guide` or `api-reference`.
-	Id     string `json:"id"`
-	Params *struct {
-		// ContentRefs Files of the space the template may use, by name.
-		ContentRefs *map[string]ContentRefFile `json:"contentRefs,omitempty"`
-	} `json:"params,omitempty"`
+	Id     SpaceTemplateId      `json:"id"`
+	Params *SpaceTemplateParams `json:"params,omitempty"`
 }
 
 // BillingPlan defines model for BillingPlan.
@@ -3077,6 +3206,7 @@ type ChangeRequest struct {
 	// Description A rich-text document.
 	Description            *JSONDocument        `json:"description,omitempty"`
 	Id                     string               `json:"id"`
+	Links                  *[]ChangeRequestLink `json:"links,omitempty"`
 	Number                 int                  `json:"number"`
 	Object                 ChangeRequestObject  `json:"object"`
 	Outdated               bool                 `json:"outdated"`
@@ -3245,6 +3375,29 @@ type ChangeRequestContentUpdateUpdatedPage struct {
 
 // ChangeRequestContentUpdateUpdatedPageObject defines model for ChangeRequestContentUpdateUpdatedPageObject.
 type ChangeRequestContentUpdateUpdatedPageObject string
+
+// ChangeRequestLink defines model for ChangeRequestLink.
+type ChangeRequestLink struct {
+	Id    string               `json:"id"`
+	Ref   ChangeRequestLinkRef `json:"ref"`
+	Title *string              `json:"title,omitempty"`
+}
+
+// ChangeRequestLinkInput defines model for ChangeRequestLinkInput.
+type ChangeRequestLinkInput struct {
+	Id    *string              `json:"id,omitempty"`
+	Ref   ChangeRequestLinkRef `json:"ref"`
+	Title *string              `json:"title,omitempty"`
+}
+
+// ChangeRequestLinkRef defines model for ChangeRequestLinkRef.
+type ChangeRequestLinkRef struct {
+	Kind ChangeRequestLinkURLKind `json:"kind"`
+	Url  string                   `json:"url"`
+}
+
+// ChangeRequestLinkURLKind defines model for ChangeRequestLinkURLKind.
+type ChangeRequestLinkURLKind string
 
 // ChangeRequestList defines model for ChangeRequestList.
 type ChangeRequestList struct {
@@ -3641,6 +3794,9 @@ type CreateChangeRequestRequest struct {
 	// AgentTaskId The agent task the change request implements.
 	AgentTaskId *string               `json:"agentTaskId,omitempty"`
 	Subject     *ChangeRequestSubject `json:"subject,omitempty"`
+
+	// Template A built-in template whose pages the change request starts with.
+	Template *SpaceTemplate `json:"template,omitempty"`
 }
 
 // CreateCollectionRequest defines model for CreateCollectionRequest.
@@ -3659,8 +3815,11 @@ type CreateOpenAPISpecRequest struct {
 // CreateOrganizationRequest defines model for CreateOrganizationRequest.
 type CreateOrganizationRequest struct {
 	// EmailDomains Email domains whose verified users may join the new organization.
-	EmailDomains *[]EmailDomain    `json:"emailDomains,omitempty"`
-	Title        OrganizationTitle `json:"title"`
+	EmailDomains *[]EmailDomain `json:"emailDomains,omitempty"`
+
+	// OnboardingPreferences What the creator said in onboarding about where their docs come from, who reads them and what they want to do.
+	OnboardingPreferences *OnboardingPreferences `json:"onboardingPreferences,omitempty"`
+	Title                 OrganizationTitle      `json:"title"`
 }
 
 // CreateSAMLProviderRequest Stricter than the public API, which requires only `label`: a provider without its identity provider's entity ID, certificate and sign-in URL could not log anyone in.
@@ -3691,13 +3850,22 @@ type CreateSpaceRequest struct {
 	EditMode *SpaceEditMode `json:"editMode,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
-	Emoji    *Emoji    `json:"emoji,omitempty"`
-	Language *Language `json:"language,omitempty"`
+	Emoji *Emoji `json:"emoji,omitempty"`
+
+	// Empty The space starts with no page (as it does without a template); only `true` is taken.
+	Empty    *CreateSpaceRequestEmpty `json:"empty,omitempty"`
+	Language *Language                `json:"language,omitempty"`
 
 	// Parent Id of the parent collection.
-	Parent *string     `json:"parent,omitempty"`
-	Title  *SpaceTitle `json:"title,omitempty"`
+	Parent *string `json:"parent,omitempty"`
+
+	// Template A built-in template whose pages the new space starts with.
+	Template *SpaceTemplate `json:"template,omitempty"`
+	Title    *SpaceTitle    `json:"title,omitempty"`
 }
+
+// CreateSpaceRequestEmpty The space starts with no page (as it does without a template); only `true` is taken.
+type CreateSpaceRequestEmpty bool
 
 // CreateTeamRequest defines model for CreateTeamRequest.
 type CreateTeamRequest struct {
@@ -4488,10 +4656,12 @@ type MergeChangeRequestResult struct {
 // MergeResult defines model for MergeResult.
 type MergeResult string
 
-// MergeRule defines model for MergeRule.
+// MergeRule One merge rule. The reviewer rules and `allow_bypass` name their `users`; `custom` carries an `expression` (and the `message` shown when it is false); the other rules take nothing more.
 type MergeRule struct {
-	Rule  MergeRuleKind `json:"rule"`
-	Users []string      `json:"users"`
+	Expression *string       `json:"expression,omitempty"`
+	Message    *string       `json:"message,omitempty"`
+	Rule       MergeRuleKind `json:"rule"`
+	Users      *[]string     `json:"users,omitempty"`
 }
 
 // MergeRuleKind defines model for MergeRuleKind.
@@ -4530,6 +4700,22 @@ type MoveSiteSpaceRequest struct {
 		Before *SiteSpacePointer `json:"before,omitempty"`
 	} `json:"position,omitempty"`
 }
+
+// OnboardingAudience defines model for OnboardingAudience.
+type OnboardingAudience string
+
+// OnboardingInterest defines model for OnboardingInterest.
+type OnboardingInterest string
+
+// OnboardingPreferences What the creator said in onboarding about where their docs come from, who reads them and what they want to do.
+type OnboardingPreferences struct {
+	Audience  nullable.Nullable[OnboardingAudience] `json:"audience"`
+	Interests []OnboardingInterest                  `json:"interests"`
+	Source    nullable.Nullable[OnboardingSource]   `json:"source"`
+}
+
+// OnboardingSource defines model for OnboardingSource.
+type OnboardingSource string
 
 // OpenAPIErrorObject defines model for OpenAPIErrorObject.
 type OpenAPIErrorObject struct {
@@ -5502,6 +5688,22 @@ type SpacePermissions struct {
 	ViewInviteLinks    bool `json:"viewInviteLinks"`
 }
 
+// SpaceTemplate defines model for SpaceTemplate.
+type SpaceTemplate struct {
+	// Id The template, e.g. `product-guide` or `api-reference`.
+	Id     SpaceTemplateId      `json:"id"`
+	Params *SpaceTemplateParams `json:"params,omitempty"`
+}
+
+// SpaceTemplateId The template, e.g. `product-guide` or `api-reference`.
+type SpaceTemplateId = string
+
+// SpaceTemplateParams defines model for SpaceTemplateParams.
+type SpaceTemplateParams struct {
+	// ContentRefs Files of the space the template may use, by name.
+	ContentRefs *map[string]ContentRefFile `json:"contentRefs,omitempty"`
+}
+
 // SpaceTitle defines model for SpaceTitle.
 type SpaceTitle = string
 
@@ -5647,9 +5849,12 @@ type UpdateChangeRequestContentResult struct {
 // UpdateChangeRequestRequest defines model for UpdateChangeRequestRequest.
 type UpdateChangeRequestRequest struct {
 	// Description A rich-text document.
-	Description *JSONDocument                `json:"description,omitempty"`
-	Status      *ChangeRequestSettableStatus `json:"status,omitempty"`
-	Subject     *ChangeRequestSubject        `json:"subject,omitempty"`
+	Description *JSONDocument `json:"description,omitempty"`
+
+	// Links The change request's external links, replacing the ones it has; an item with the `id` of a link it has keeps that link's id.
+	Links   *[]ChangeRequestLinkInput    `json:"links,omitempty"`
+	Status  *ChangeRequestSettableStatus `json:"status,omitempty"`
+	Subject *ChangeRequestSubject        `json:"subject,omitempty"`
 }
 
 // UpdateChangeRequestResult defines model for UpdateChangeRequestResult.
@@ -5796,9 +6001,12 @@ type UpdateSpaceRequest struct {
 	DefaultLevel nullable.Nullable[DefaultLevel] `json:"defaultLevel,omitempty"`
 	EditMode     *SpaceEditMode                  `json:"editMode,omitempty"`
 
-	// Emoji Unicode code point or character of the emoji.
-	Emoji    *Emoji    `json:"emoji,omitempty"`
-	Language *Language `json:"language,omitempty"`
+	// Emoji Sets the space's emoji (and drops its icon); null removes it.
+	Emoji nullable.Nullable[Emoji] `json:"emoji,omitempty"`
+
+	// Icon URL of an image shown for the space instead of an emoji; null removes it.
+	Icon     nullable.Nullable[string] `json:"icon,omitempty"`
+	Language *Language                 `json:"language,omitempty"`
 
 	// MergeRules `inherit` (spaces only) takes the organization's rules; `rules` lists rules that must all pass; `none` needs no review.
 	MergeRules *MergeRules `json:"mergeRules,omitempty"`

@@ -22319,6 +22319,20 @@ func (response ApplyTemplateToSpace404JSONResponse) VisitApplyTemplateToSpaceRes
 	return err
 }
 
+type ApplyTemplateToSpace409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApplyTemplateToSpace409JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ApplyTemplateToSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
 
 func (response ApplyTemplateToSpace413JSONResponse) VisitApplyTemplateToSpaceResponse(w http.ResponseWriter) error {

@@ -40,6 +40,14 @@ func (s *Server) toAPIChangeRequest(cr *store.ChangeRequest) (gen.ChangeRequest,
 		}
 		out.Description = &doc
 	}
+	if len(cr.Links) > 0 {
+		links := make([]gen.ChangeRequestLink, 0, len(cr.Links))
+		for _, l := range cr.Links {
+			links = append(links, gen.ChangeRequestLink{Id: l.ID, Title: l.Title,
+				Ref: gen.ChangeRequestLinkRef{Kind: gen.ChangeRequestLinkURLKindUrl, Url: l.URL}})
+		}
+		out.Links = &links
+	}
 	out.Urls.Location = s.apiURL("/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID)
 	out.Urls.App = s.appURL("/s/" + cr.SpaceID + "/change-requests/" + strconv.Itoa(cr.Number))
 	return out, nil
@@ -131,8 +139,17 @@ func (s *Server) CreateChangeRequest(ctx context.Context, req gen.CreateChangeRe
 	if req.Body != nil && req.Body.Subject != nil {
 		subject = *req.Body.Subject
 	}
-	cr, err := s.Store.CreateChangeRequest(ctx, sp.ID, caller(ctx).ID, subject)
-	if err != nil {
+	var cr *store.ChangeRequest
+	if req.Body != nil && req.Body.Template != nil {
+		changes, files, err := templatePages("template", req.Body.Template.Id, req.Body.Template.Params)
+		if err != nil {
+			return nil, err
+		}
+		cr, err = s.Store.CreateChangeRequestFromTemplate(ctx, sp.ID, caller(ctx).ID, subject, changes, files)
+		if err = underField("template", err); err != nil {
+			return nil, err
+		}
+	} else if cr, err = s.Store.CreateChangeRequest(ctx, sp.ID, caller(ctx).ID, subject); err != nil {
 		return nil, err
 	}
 	out, err := s.toAPIChangeRequest(cr)
@@ -169,6 +186,20 @@ func (s *Server) UpdateChangeRequestById(ctx context.Context, req gen.UpdateChan
 			return nil, err
 		}
 	}
+	if req.Body.Links != nil {
+		links := make([]store.ChangeRequestLink, 0, len(*req.Body.Links))
+		for i, l := range *req.Body.Links {
+			if err := checkWebURL("links["+strconv.Itoa(i)+"].ref.url", l.Ref.Url); err != nil {
+				return nil, err
+			}
+			link := store.ChangeRequestLink{URL: l.Ref.Url, Title: l.Title}
+			if l.Id != nil {
+				link.ID = *l.Id
+			}
+			links = append(links, link)
+		}
+		upd.Links = &links
+	}
 	cr, err = s.Store.UpdateChangeRequest(ctx, sp.ID, cr.ID, upd)
 	if err != nil {
 		return nil, err
@@ -183,6 +214,9 @@ func (s *Server) UpdateChangeRequestById(ctx context.Context, req gen.UpdateChan
 func (s *Server) MergeChangeRequest(ctx context.Context, req gen.MergeChangeRequestRequestObject) (gen.MergeChangeRequestResponseObject, error) {
 	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleEdit)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkMergeRules(ctx, sp, cr); err != nil {
 		return nil, err
 	}
 	revision, conflicts, err := s.Store.MergeChangeRequest(ctx, sp.ID, cr.ID)

@@ -93,11 +93,16 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 	if err != nil {
 		return nil, err
 	}
-	// 0.202.0 creates with email domains too; the request was validated, so setting them on
-	// the organization just made cannot be refused.
+	// 0.202.0 creates with email domains and onboarding preferences too; the request was
+	// validated, so setting them on the organization just made cannot be refused. The preferences
+	// are kept for a default site (0.202.0's withDefaultSite, which quire does not serve yet).
+	upd := store.OrganizationUpdate{Onboarding: storeOnboarding(req.Body.OnboardingPreferences)}
 	if d := req.Body.EmailDomains; d != nil && len(*d) > 0 {
 		domains := []string(*d)
-		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, store.OrganizationUpdate{EmailDomains: &domains}); err != nil {
+		upd.EmailDomains = &domains
+	}
+	if upd.EmailDomains != nil || upd.Onboarding != nil {
+		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, upd); err != nil {
 			return nil, err
 		}
 	}
@@ -254,4 +259,23 @@ func (s *Server) UpdateOrganizationAgentInstructions(ctx context.Context, req ge
 		return nil, err
 	}
 	return gen.UpdateOrganizationAgentInstructions200JSONResponse(out), nil
+}
+
+func storeOnboarding(p *gen.OnboardingPreferences) *store.OnboardingPreferences {
+	if p == nil {
+		return nil
+	}
+	out := &store.OnboardingPreferences{Interests: make([]string, 0, len(p.Interests))}
+	if v, err := p.Source.Get(); err == nil {
+		src := string(v)
+		out.Source = &src
+	}
+	if v, err := p.Audience.Get(); err == nil {
+		aud := string(v)
+		out.Audience = &aud
+	}
+	for _, i := range p.Interests {
+		out.Interests = append(out.Interests, string(i))
+	}
+	return out
 }

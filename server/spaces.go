@@ -38,6 +38,7 @@ func (s *Server) toAPISpace(sp *store.Space, role store.Role) gen.Space {
 		lang := gen.Language(*sp.Language)
 		out.Language = &lang
 	}
+	out.Urls.Icon = sp.Icon
 	out.Urls.Location = s.apiURL("/spaces/" + sp.ID)
 	out.Urls.App = s.appURL("/s/" + sp.ID)
 	if sp.Visibility != "private" {
@@ -148,6 +149,20 @@ func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObje
 			c.Language = &lang
 		}
 		c.ParentID = b.Parent
+		if b.Template != nil {
+			if b.Empty != nil {
+				return nil, store.FieldErrorf("empty", "a space starts either empty or from a template, not both")
+			}
+			pages, files, err := templatePages("template", b.Template.Id, b.Template.Params)
+			if err != nil {
+				return nil, err
+			}
+			if len(files) > 0 {
+				return nil, store.FieldErrorf("template.params.contentRefs", "a new space has no files for its template to use")
+			}
+			c.Pages = pages
+		}
+		// empty: true asks for what a space without a template is: one with no page.
 	}
 	if err := s.requireCreateIn(ctx, req.OrganizationId, c.ParentID); err != nil {
 		return nil, err
@@ -176,7 +191,31 @@ func (s *Server) UpdateSpaceById(ctx context.Context, req gen.UpdateSpaceByIdReq
 		return nil, err
 	}
 	b := req.Body
-	upd := store.SpaceUpdate{Title: b.Title, Emoji: b.Emoji}
+	upd := store.SpaceUpdate{Title: b.Title}
+	// A space shows an emoji or an icon: setting one drops the other, null drops it.
+	if b.Emoji.IsSpecified() && b.Icon.IsSpecified() && !b.Emoji.IsNull() && !b.Icon.IsNull() {
+		return nil, store.FieldErrorf("icon", "a space shows an emoji or an icon, not both")
+	}
+	if b.Emoji.IsSpecified() {
+		emoji := ""
+		if !b.Emoji.IsNull() {
+			emoji = b.Emoji.MustGet()
+			upd.SetIcon = true
+		}
+		upd.Emoji = &emoji
+	}
+	if b.Icon.IsSpecified() {
+		upd.SetIcon = true
+		if !b.Icon.IsNull() {
+			icon := b.Icon.MustGet()
+			if err := checkWebURL("icon", icon); err != nil {
+				return nil, err
+			}
+			upd.Icon = &icon
+			empty := ""
+			upd.Emoji = &empty
+		}
+	}
 	if b.EditMode != nil {
 		m := string(*b.EditMode)
 		upd.EditMode = &m

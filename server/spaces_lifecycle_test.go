@@ -225,7 +225,7 @@ func TestDuplicateSpace(t *testing.T) {
 			t.Fatalf("duplicate %+v", dup)
 		}
 		if dup.MergeRules.Type != "rules" || dup.MergeRules.Rules == nil || len(*dup.MergeRules.Rules) != 1 ||
-			(*dup.MergeRules.Rules)[0].Users[0] != w.admin.ID {
+			(*(*dup.MergeRules.Rules)[0].Users)[0] != w.admin.ID {
 			t.Fatalf("duplicate's mergeRules %+v", dup.MergeRules)
 		}
 		if re := w.spaceAs(t, w.admin, dup.Id); re.Title != dup.Title || *re.Language != "fr" {

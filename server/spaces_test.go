@@ -198,7 +198,7 @@ func TestUpdateSpace(t *testing.T) {
 				t.Fatalf("%s: mergeRules %+v", what, m)
 			}
 			r := (*m.Rules)[0]
-			if r.Rule != "require_specific_reviewers" || len(r.Users) != 2 || r.Users[0] != w.reader.ID || r.Users[1] != w.admin.ID {
+			if r.Rule != "require_specific_reviewers" || r.Users == nil || len(*r.Users) != 2 || (*r.Users)[0] != w.reader.ID || (*r.Users)[1] != w.admin.ID {
 				t.Fatalf("%s: rule %+v", what, r)
 			}
 		}

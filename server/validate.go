@@ -17,6 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/store"
 )
 
 // validator checks every request against openapi.yaml before its handler runs. The operation is
@@ -298,6 +299,16 @@ func (v *validator) refuseNullDefaults(req *http.Request, route *routers.Route, 
 	}, route.Operation.RequestBody.Value)
 	if err != nil {
 		return &httpError{http.StatusBadRequest, validationMessage(err)}
+	}
+	return nil
+}
+
+// checkWebURL refuses a URL other than an absolute http or https one (a link or an image a page
+// will show), naming field.
+func checkWebURL(field, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return store.FieldErrorf(field, "an absolute http or https URL is needed")
 	}
 	return nil
 }

@@ -23,6 +23,14 @@ type ChangeRequest struct {
 	CreatedAt              time.Time
 	UpdatedAt              time.Time
 	Outdated               bool // main has moved on since the change request's base
+	Links                  []ChangeRequestLink
+}
+
+// ChangeRequestLink is an external link of a change request (a ticket, a discussion).
+type ChangeRequestLink struct {
+	ID    string  `json:"id"`
+	URL   string  `json:"url"`
+	Title *string `json:"title,omitempty"`
 }
 
 // ChangeRequestFilter narrows a change request list; SpaceID or OrganizationID is set.
@@ -41,6 +49,9 @@ type ChangeRequestUpdate struct {
 	Subject     *string
 	Description json.RawMessage
 	Status      *string
+	// Links replace the change request's links when not nil. A link whose ID is set must be one
+	// the change request has (it keeps that ID); the others are given new IDs.
+	Links *[]ChangeRequestLink
 }
 
 // Base is the last revision the change request and the space had in common.

@@ -71,8 +71,10 @@ type Content interface {
 	// index up to date. The existing pages are left as they are; links written with the batch's refs
 	// (/pages/<ref>) are stored with the ids the refs were given. files are the contentRefs the batch
 	// was made with (name to file id): each must be a file of the space's current revision, else the
-	// whole template is refused (EINVALID naming the ref). A locked space refuses it.
-	ApplyTemplate(ctx context.Context, spaceID string, changes []PageChange, files map[string]string) (revision string, err error)
+	// whole template is refused (EINVALID naming the ref). A locked space refuses it. With crID
+	// (an id or a number) the pages go into that change request's content instead, which must
+	// take changes (open or draft).
+	ApplyTemplate(ctx context.Context, spaceID string, crID string, changes []PageChange, files map[string]string) (revision string, err error)
 	// CountLinksBrokenSince counts the broken links of a revision that were not broken (or not
 	// there) in another: the links a change request broke.
 	CountLinksBrokenSince(ctx context.Context, revisionID string, baseID string) (int, error)
@@ -139,6 +141,10 @@ type ChangeRequests interface {
 	// CreateChangeRequest opens a change request on a space's current revision. Numbers are per
 	// space, from 1; the single writer makes max+1 safe under concurrent creation.
 	CreateChangeRequest(ctx context.Context, spaceID string, userID string, subject string) (*ChangeRequest, error)
+	// CreateChangeRequestFromTemplate opens a change request whose first revision adds a
+	// template's pages (as ApplyTemplate does), in one transaction: a refused template opens
+	// nothing.
+	CreateChangeRequestFromTemplate(ctx context.Context, spaceID string, userID string, subject string, changes []PageChange, files map[string]string) (*ChangeRequest, error)
 	// FindChangeRequest returns a change request of a space by id or by number.
 	FindChangeRequest(ctx context.Context, spaceID string, idOrNumber string) (*ChangeRequest, error)
 	// FindChangeRequests lists change requests, newest first.

@@ -13,8 +13,18 @@ type MergeRules struct {
 
 // MergeRule is one rule of a `rules` merge-rules configuration.
 type MergeRule struct {
-	Rule  string   `json:"rule"`
-	Users []string `json:"users"`
+	Rule       string   `json:"rule"`
+	Users      []string `json:"users,omitempty"`      // the reviewer rules and allow_bypass
+	Expression string   `json:"expression,omitempty"` // custom
+	Message    string   `json:"message,omitempty"`    // custom
+}
+
+// OnboardingPreferences are what an organization's creator said in onboarding: where their docs
+// come from, who reads them (nil: not said) and what they want to do with them.
+type OnboardingPreferences struct {
+	Source    *string  `json:"source"`
+	Audience  *string  `json:"audience"`
+	Interests []string `json:"interests"`
 }
 
 // Organization owns members, teams, collections and spaces.
@@ -31,6 +41,7 @@ type Organization struct {
 	InviteLinks        bool
 	MergeRules         MergeRules
 	EmailDomains       []string
+	Onboarding         *OnboardingPreferences // nil when never given
 	CreatedAt          time.Time
 
 	// Set by queries that know the caller: the caller's membership. CallerRole alone cannot tell a
@@ -63,4 +74,5 @@ type OrganizationUpdate struct {
 	AI                 *bool
 	InviteLinks        *bool
 	MergeRules         *MergeRules
+	Onboarding         *OnboardingPreferences
 }

@@ -14,6 +14,7 @@ type Space struct {
 	ParentID            *string
 	Title               string
 	Emoji               string
+	Icon                *string // an image URL shown instead of the emoji
 	Visibility          string
 	EditMode            string
 	DefaultLevel        Role
@@ -36,12 +37,17 @@ type SpaceCreate struct {
 	ParentID *string
 	Language *string
 	EditMode string
+	// Pages the space starts with: a batch of insert_page changes (TemplateChanges makes one),
+	// written as its first revision in the same transaction. None: the space starts empty.
+	Pages []PageChange
 }
 
 // SpaceUpdate holds the fields to change; nil leaves a field as it is.
 type SpaceUpdate struct {
 	Title           *string
 	Emoji           *string
+	SetIcon         bool // with Icon: set (nil removes) the space's icon
+	Icon            *string
 	EditMode        *string
 	Language        *string
 	MergeRules      *MergeRules

@@ -15,16 +15,21 @@ import (
 
 const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.revision_initial,
 	c.revision_id, c.revision_merged_ancestor, c.revision_merged, c.comments, c.conversations_issues_cluster,
-	c.created_at, c.updated_at, s.revision_id, ` + userColumns
+	c.created_at, c.updated_at, s.revision_id, c.links, ` + userColumns
 
 const changeRequestFrom = ` FROM change_requests c JOIN spaces s ON s.id = c.space_id JOIN users u ON u.id = c.created_by`
 
 func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeRequest) error {
-	var desc, ancestor, merged, cluster sql.NullString
+	var desc, ancestor, merged, cluster, links sql.NullString
 	var created, updated, spaceRevision string
 	if err := scanUser(scanFirst{sc, []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &desc, &c.RevisionInitial,
-		&c.RevisionID, &ancestor, &merged, &c.Comments, &cluster, &created, &updated, &spaceRevision}}, &c.CreatedBy); err != nil {
+		&c.RevisionID, &ancestor, &merged, &c.Comments, &cluster, &created, &updated, &spaceRevision, &links}}, &c.CreatedBy); err != nil {
 		return err
+	}
+	if links.Valid {
+		if err := json.Unmarshal([]byte(links.String), &c.Links); err != nil {
+			return fmt.Errorf("store: bad links of change request %s: %w", c.ID, err)
+		}
 	}
 	if desc.Valid {
 		c.Description = json.RawMessage(desc.String)
@@ -38,27 +43,50 @@ func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeReques
 // CreateChangeRequest opens a change request on a space's current revision. Numbers are per
 // space, from 1; the single writer makes max+1 safe under concurrent creation.
 func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error) {
-	id := store.NewID()
 	var cr *store.ChangeRequest
 	err := s.write(ctx, func(tx *Tx) error {
-		sp, err := findLiveSpace(ctx, tx, spaceID)
-		if err != nil {
-			return err
-		}
-		now := formatTime(tx.now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO change_requests (id, space_id, number, subject, created_by,
-			revision_initial, revision_id, created_at, updated_at)
-			SELECT ?, ?, COALESCE(max(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM change_requests WHERE space_id = ?`,
-			id, spaceID, subject, userID, sp.RevisionID, sp.RevisionID, now, now, spaceID); err != nil {
-			return fmt.Errorf("store: unable to create change request: %w", err)
-		}
-		if err := countChangeRequests(ctx, tx, spaceID); err != nil {
-			return err
-		}
-		cr, err = findChangeRequest(ctx, tx, spaceID, id)
+		var err error
+		cr, err = createChangeRequest(ctx, tx, spaceID, userID, subject)
 		return err
 	})
 	return cr, err
+}
+
+// CreateChangeRequestFromTemplate opens a change request whose first revision adds a template's
+// pages, in one transaction.
+func (s *Store) CreateChangeRequestFromTemplate(ctx context.Context, spaceID, userID, subject string, changes []store.PageChange, files map[string]string) (*store.ChangeRequest, error) {
+	var cr *store.ChangeRequest
+	err := s.write(ctx, func(tx *Tx) error {
+		created, err := createChangeRequest(ctx, tx, spaceID, userID, subject)
+		if err != nil {
+			return err
+		}
+		if _, err := applyTemplateToChangeRequest(ctx, tx, spaceID, created, changes, files); err != nil {
+			return err
+		}
+		cr, err = findChangeRequest(ctx, tx, spaceID, created.ID)
+		return err
+	})
+	return cr, err
+}
+
+func createChangeRequest(ctx context.Context, tx *Tx, spaceID, userID, subject string) (*store.ChangeRequest, error) {
+	id := store.NewID()
+	sp, err := findLiveSpace(ctx, tx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	now := formatTime(tx.now)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO change_requests (id, space_id, number, subject, created_by,
+		revision_initial, revision_id, created_at, updated_at)
+		SELECT ?, ?, COALESCE(max(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM change_requests WHERE space_id = ?`,
+		id, spaceID, subject, userID, sp.RevisionID, sp.RevisionID, now, now, spaceID); err != nil {
+		return nil, fmt.Errorf("store: unable to create change request: %w", err)
+	}
+	if err := countChangeRequests(ctx, tx, spaceID); err != nil {
+		return nil, err
+	}
+	return findChangeRequest(ctx, tx, spaceID, id)
 }
 
 // countChangeRequests refreshes a space's change request counters.
@@ -147,6 +175,11 @@ func (s *Store) UpdateChangeRequest(ctx context.Context, spaceID, id string, upd
 		if upd.Status != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = ? WHERE id = ?`, *upd.Status, cur.ID); err != nil {
 				return fmt.Errorf("store: unable to update change request: %w", err)
+			}
+		}
+		if upd.Links != nil {
+			if err := setChangeRequestLinks(ctx, tx, cur, *upd.Links); err != nil {
+				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET updated_at = ? WHERE id = ?`, formatTime(tx.now), cur.ID); err != nil {
@@ -453,4 +486,38 @@ func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageT
 		return "", nil, nil, err
 	}
 	return revision, w.changed, w.deleted, nil
+}
+
+// setChangeRequestLinks replaces a change request's links: a link given with the ID of one it
+// has keeps that ID, the others get new ones; an ID it does not have is refused (EINVALID).
+func setChangeRequestLinks(ctx context.Context, tx *Tx, cr *store.ChangeRequest, links []store.ChangeRequestLink) error {
+	have := map[string]bool{}
+	for _, l := range cr.Links {
+		have[l.ID] = true
+	}
+	used := map[string]bool{}
+	out := make([]store.ChangeRequestLink, 0, len(links))
+	for i, l := range links {
+		if l.ID == "" {
+			l.ID = store.NewID()
+		} else if !have[l.ID] {
+			return store.FieldErrorf(fmt.Sprintf("links[%d].id", i), "the change request has no link %q", l.ID)
+		} else if used[l.ID] {
+			return store.FieldErrorf(fmt.Sprintf("links[%d].id", i), "the link %q is given twice", l.ID)
+		}
+		used[l.ID] = true
+		out = append(out, l)
+	}
+	var v any
+	if len(out) > 0 {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return fmt.Errorf("store: unable to encode links: %w", err)
+		}
+		v = string(b)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET links = ? WHERE id = ?`, v, cr.ID); err != nil {
+		return fmt.Errorf("store: unable to update change request links: %w", err)
+	}
+	return nil
 }

@@ -12,7 +12,7 @@ import (
 )
 
 const orgColumns = `o.id, o.title, o.hostname, o.type, o.default_role, o.default_content_site, o.logo,
-	o.sso, o.ai, o.invite_links, o.merge_rules, o.created_at,
+	o.sso, o.ai, o.invite_links, o.merge_rules, o.created_at, o.onboarding_preferences,
 	(SELECT COALESCE(json_group_array(domain), '[]') FROM (SELECT d.domain FROM organization_email_domains d
 		WHERE d.organization_id = o.id ORDER BY d.position) AS ds)`
 
@@ -22,10 +22,10 @@ const orgCallerColumns = `, m.user_id IS NOT NULL, m.role,
 		WHERE t.organization_id = o.id AND tm.user_id = m.user_id AND tm.role = 'owner')`
 
 func scanOrg(sc interface{ Scan(...any) error }, o *store.Organization, withCaller bool) error {
-	var hostname, defRole, defSite, logo sql.NullString
+	var hostname, defRole, defSite, logo, onboarding sql.NullString
 	var merge, created, domains string
 	dest := []any{&o.ID, &o.Title, &hostname, &o.Type, &defRole, &defSite, &logo,
-		&o.SSO, &o.AI, &o.InviteLinks, &merge, &created, &domains}
+		&o.SSO, &o.AI, &o.InviteLinks, &merge, &created, &onboarding, &domains}
 	var callerRole sql.NullString
 	if withCaller {
 		dest = append(dest, &o.CallerIsMember, &callerRole, &o.CallerOwnsTeam)
@@ -39,6 +39,11 @@ func scanOrg(sc interface{ Scan(...any) error }, o *store.Organization, withCall
 	o.CreatedAt = parseTime(created)
 	if err := json.Unmarshal([]byte(merge), &o.MergeRules); err != nil {
 		return fmt.Errorf("store: bad merge rules of organization %s: %w", o.ID, err)
+	}
+	if onboarding.Valid {
+		if err := json.Unmarshal([]byte(onboarding.String), &o.Onboarding); err != nil {
+			return fmt.Errorf("store: bad onboarding preferences of organization %s: %w", o.ID, err)
+		}
 	}
 	if err := json.Unmarshal([]byte(domains), &o.EmailDomains); err != nil {
 		return fmt.Errorf("store: bad email domains of organization %s: %w", o.ID, err)
@@ -178,6 +183,10 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 		if upd.MergeRules != nil {
 			b, _ := json.Marshal(upd.MergeRules)
 			err = errors.Join(err, set("merge_rules", string(b)))
+		}
+		if upd.Onboarding != nil {
+			b, _ := json.Marshal(upd.Onboarding)
+			err = errors.Join(err, set("onboarding_preferences", string(b)))
 		}
 		if upd.EmailDomains != nil {
 			if _, e := tx.ExecContext(ctx, `DELETE FROM organization_email_domains WHERE organization_id = ?`, id); e != nil {

@@ -13,17 +13,17 @@ import (
 
 const spaceColumns = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.visibility, s.edit_mode,
 	s.default_level, s.language, s.merge_rules, s.revision_id, s.comments, s.change_requests,
-	s.change_requests_open, s.change_requests_draft, s.created_at, s.updated_at, s.deleted_at`
+	s.change_requests_open, s.change_requests_draft, s.created_at, s.updated_at, s.deleted_at, s.icon`
 
 func scanSpace(sc interface{ Scan(...any) error }, s *store.Space) error {
-	var parent, level, lang, deleted sql.NullString
+	var parent, level, lang, deleted, icon sql.NullString
 	var merge, created, updated string
 	if err := sc.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &s.Emoji, &s.Visibility, &s.EditMode,
 		&level, &lang, &merge, &s.RevisionID, &s.Comments, &s.ChangeRequests,
-		&s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &created, &updated, &deleted); err != nil {
+		&s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &created, &updated, &deleted, &icon); err != nil {
 		return err
 	}
-	s.ParentID, s.Language = stringPtr(parent), stringPtr(lang)
+	s.ParentID, s.Language, s.Icon = stringPtr(parent), stringPtr(lang), stringPtr(icon)
 	s.DefaultLevel = store.Role(level.String)
 	s.CreatedAt, s.UpdatedAt, s.DeletedAt = parseTime(created), parseTime(updated), parseNullTime(deleted)
 	if err := json.Unmarshal([]byte(merge), &s.MergeRules); err != nil {
@@ -59,6 +59,13 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c stor
 			return fmt.Errorf("store: unable to create space: %w", err)
 		}
 		if err := setFirstRevision(ctx, tx, id, ""); err != nil {
+			return err
+		}
+		if sp, err = findSpace(ctx, tx, id); err != nil || len(c.Pages) == 0 {
+			return err
+		}
+		// A new space has no files: its pages can name none (nil files).
+		if _, err := applyTemplateToMain(ctx, tx, sp, c.Pages, nil); err != nil {
 			return err
 		}
 		sp, err = findSpace(ctx, tx, id)
@@ -173,6 +180,9 @@ func (s *Store) UpdateSpace(ctx context.Context, id string, upd store.SpaceUpdat
 		if upd.Emoji != nil {
 			errs = append(errs, set("emoji", *upd.Emoji))
 		}
+		if upd.SetIcon {
+			errs = append(errs, set("icon", nullString(upd.Icon)))
+		}
 		if upd.EditMode != nil {
 			errs = append(errs, set("edit_mode", *upd.EditMode))
 		}
@@ -270,9 +280,9 @@ func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*stor
 			title = string(r[:50])
 		}
 		now := formatTime(tx.now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, visibility,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, icon, visibility,
 			edit_mode, default_level, language, merge_rules, revision_id, position, created_by, created_at, updated_at)
-			SELECT ?, organization_id, parent_id, ?, emoji, visibility, edit_mode, default_level, language, merge_rules,
+			SELECT ?, organization_id, parent_id, ?, emoji, icon, visibility, edit_mode, default_level, language, merge_rules,
 				'', position, ?, ?, ? FROM spaces WHERE id = ?`,
 			newID, title, creatorID, now, now, id); err != nil {
 			return fmt.Errorf("store: unable to duplicate space: %w", err)

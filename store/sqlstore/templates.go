@@ -9,13 +9,22 @@ import (
 )
 
 // ApplyTemplate adds a template's pages (the batch TemplateChanges made) to a space's current
-// content as one new revision, whose parent is the revision it replaces, and brings the search
-// index up to date. The existing pages are left as they are; links written with the batch's refs
+// content, or with crID to a change request's, as one new revision whose parent is the revision
+// it replaces. The existing pages are left as they are; links written with the batch's refs
 // (/pages/<ref>) are stored with the ids the refs were given. files are the contentRefs the batch
-// was made with (name to file id): each must be a file of the space's current revision, else the
-// whole template is refused (EINVALID naming the ref). A locked space refuses it.
-func (s *Store) ApplyTemplate(ctx context.Context, spaceID string, changes []store.PageChange, files map[string]string) (revision string, err error) {
+// was made with (name to file id): each must be a file of the revision the pages are added to,
+// else the whole template is refused (EINVALID naming the ref). A locked space refuses it, and so
+// does a change request that takes no more changes.
+func (s *Store) ApplyTemplate(ctx context.Context, spaceID, crID string, changes []store.PageChange, files map[string]string) (revision string, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
+		if crID != "" {
+			_, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
+			if err != nil {
+				return err
+			}
+			revision, err = applyTemplateToChangeRequest(ctx, tx, spaceID, cr, changes, files)
+			return err
+		}
 		sp, err := findLiveSpace(ctx, tx, spaceID)
 		if err != nil {
 			return err
@@ -23,20 +32,43 @@ func (s *Store) ApplyTemplate(ctx context.Context, spaceID string, changes []sto
 		if err := checkWritable(sp, nil); err != nil {
 			return err
 		}
-		if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
-			return err
-		}
-		var changed, deleted []*store.RevisionPage
-		if revision, _, changed, deleted, err = applyBatch(ctx, tx, spaceID, sp.RevisionID, "", changes); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`,
-			revision, formatTime(tx.now), spaceID); err != nil {
-			return fmt.Errorf("store: unable to apply the template: %w", err)
-		}
-		return indexChanges(ctx, tx, spaceID, changed, deleted)
+		revision, err = applyTemplateToMain(ctx, tx, sp, changes, files)
+		return err
 	})
 	return revision, err
+}
+
+// applyTemplateToMain writes a template's pages as a new current revision of a space and brings
+// the search index up to date.
+func applyTemplateToMain(ctx context.Context, tx *Tx, sp *store.Space, changes []store.PageChange, files map[string]string) (string, error) {
+	if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
+		return "", err
+	}
+	revision, _, changed, deleted, err := applyBatch(ctx, tx, sp.ID, sp.RevisionID, "", changes)
+	if err != nil {
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`,
+		revision, formatTime(tx.now), sp.ID); err != nil {
+		return "", fmt.Errorf("store: unable to apply the template: %w", err)
+	}
+	return revision, indexChanges(ctx, tx, sp.ID, changed, deleted)
+}
+
+// applyTemplateToChangeRequest writes a template's pages as a new revision of a change request.
+func applyTemplateToChangeRequest(ctx context.Context, tx *Tx, spaceID string, cr *store.ChangeRequest, changes []store.PageChange, files map[string]string) (string, error) {
+	if err := checkTemplateFiles(ctx, tx, cr.RevisionID, files); err != nil {
+		return "", err
+	}
+	revision, _, _, _, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
+	if err != nil {
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?`,
+		revision, formatTime(tx.now), cr.ID); err != nil {
+		return "", fmt.Errorf("store: unable to apply the template: %w", err)
+	}
+	return revision, nil
 }
 
 // checkTemplateFiles refuses contentRefs naming a file the revision does not have.

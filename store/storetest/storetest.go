@@ -51,6 +51,8 @@ func Run(t *testing.T, open Opener) {
 		{"Integrations", integrations},
 		{"InstallationLifecycle", installationLifecycle},
 		{"Sessions", sessions},
+		{"SpaceFields", spaceFields},
+		{"TemplatesElsewhere", templatesElsewhere},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
 	}
