@@ -36,6 +36,7 @@ func Run(t *testing.T, open Opener) {
 		{"UpdateFromMain", updateFromMain},
 		{"Comments", comments},
 		{"Sites", sites},
+		{"SiteStructureFields", siteStructureFields},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
