@@ -3008,9 +3008,14 @@ type AddSiteSectionRequest struct {
 	PageId *string `json:"pageId,omitempty"`
 
 	// SiteSectionGroupId The section group to add the section to (default the site root).
-	SiteSectionGroupId *string                   `json:"siteSectionGroupId,omitempty"`
-	SpaceId            string                    `json:"spaceId"`
-	Title              nullable.Nullable[string] `json:"title,omitempty"`
+	SiteSectionGroupId *string `json:"siteSectionGroupId,omitempty"`
+
+	// SpaceId A live space of the site's organization, or null to create a new one (titled after `title` or the template).
+	SpaceId nullable.Nullable[string] `json:"spaceId"`
+
+	// Template A built-in template to fill the new space with (spaceId null only; a new space has no files for contentRefs).
+	Template *ApplySpaceTemplateRequest `json:"template,omitempty"`
+	Title    nullable.Nullable[string]  `json:"title,omitempty"`
 }
 
 // AddSiteSpaceRequest defines model for AddSiteSpaceRequest.
@@ -3021,7 +3026,12 @@ type AddSiteSpaceRequest struct {
 	// PageId A page of the space to read at the site space's root.
 	PageId    nullable.Nullable[string] `json:"pageId,omitempty"`
 	SectionId *string                   `json:"sectionId,omitempty"`
-	SpaceId   string                    `json:"spaceId"`
+
+	// SpaceId A live space of the site's organization, or null to create a new one (titled after `title` or the template).
+	SpaceId nullable.Nullable[string] `json:"spaceId"`
+
+	// Template A built-in template to fill the new space with (spaceId null only; a new space has no files for contentRefs).
+	Template *ApplySpaceTemplateRequest `json:"template,omitempty"`
 
 	// Title The site space's own title, shown instead of its space's.
 	Title *SiteTitle `json:"title,omitempty"`

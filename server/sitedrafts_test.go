@@ -277,3 +277,60 @@ func TestSiteDefaultLevel(t *testing.T) {
 		t.Fatalf("the reader's permissions after: %+v", s.Permissions)
 	}
 }
+
+// spaceId null creates the space a new section or site space publishes: titled after the
+// request's title, or after a built-in template whose pages fill it.
+func TestSiteStructureNewSpaces(t *testing.T) {
+	t.Parallel()
+	w := newStructWorld(t)
+	existing := w.newSpace(t, "Guide")
+	spacesNow := func() int {
+		t.Helper()
+		return getJSON[gen.SpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/spaces?limit=1000").Count
+	}
+	before := spacesNow()
+
+	sec := w.addSection(t, map[string]any{"spaceId": nil, "template": map[string]any{"id": "api-reference"}})
+	sp := sec.SiteSpaces[0].Space
+	if sec.Title != "API reference" || sp.Title != "API reference" || sp.Id == existing {
+		t.Fatalf("section with a new space: %+v", sec)
+	}
+	if pages := outline(w.mainPages(t, sp.Id)); len(pages) != 8 || !strings.HasSuffix(pages[0], " API reference") || !strings.HasSuffix(pages[7], " Projects") {
+		t.Fatalf("the template's pages: %q", pages)
+	}
+
+	ss := siteAdd[gen.SiteSpace](t, w, "/site-spaces", map[string]any{"spaceId": nil, "title": "Release notes", "sectionId": sec.Id})
+	if ss.Title != "Release notes" || ss.Space.Title != "Release notes" || len(outline(w.mainPages(t, ss.Space.Id))) != 0 {
+		t.Fatalf("site space with a new space: %+v", ss)
+	}
+	plain := siteAdd[gen.SiteSpace](t, w, "/site-spaces", map[string]any{"spaceId": nil, "sectionId": sec.Id, "template": map[string]any{"id": "product-guide"}})
+	if plain.Title != "Product guide" || len(outline(w.mainPages(t, plain.Space.Id))) != 6 {
+		t.Fatalf("site space from a template: %+v", plain)
+	}
+	if got := spacesNow(); got != before+3 {
+		t.Fatalf("%d spaces, want %d", got, before+3)
+	}
+
+	// Refused, creating nothing: an unknown template, a template or a page the request's space
+	// does not fit, files a new space does not have, a reader.
+	sections := w.sections(t, "").Count
+	for _, body := range []map[string]any{
+		{"spaceId": nil, "title": "Nope", "template": map[string]any{"id": "no-such-template"}},
+		{"spaceId": existing, "title": "Nope", "template": map[string]any{"id": "api-reference"}},
+		{"spaceId": nil, "title": "Nope", "pageId": "somepage"},
+		{"spaceId": nil, "title": "Nope", "template": map[string]any{"id": "product-guide", "params": map[string]any{"contentRefs": map[string]any{"logo": map[string]any{"kind": "file", "file": "f1"}}}}},
+		{"title": "Nope"},
+	} {
+		r := w.Expect(t, http.StatusBadRequest, w.admin, "POST", w.path("/sections"), body)
+		if body["template"] != nil && body["spaceId"] == nil {
+			wantMessage(t, r, "template.")
+		}
+	}
+	wantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "POST", w.path("/site-spaces"),
+		map[string]any{"spaceId": nil, "pageId": "somepage"}), "pageId")
+	reader := w.memberWith(t, "read")
+	w.Expect(t, http.StatusForbidden, reader, "POST", w.path("/site-spaces"), map[string]any{"spaceId": nil})
+	if got := spacesNow(); got != before+3 || w.sections(t, "").Count != sections {
+		t.Fatalf("refusals created %d spaces, %d sections", got-before-3, w.sections(t, "").Count-sections)
+	}
+}

@@ -44,8 +44,11 @@ func (s *Server) AddSectionToSite(ctx context.Context, req gen.AddSectionToSiteR
 		return nil, err
 	}
 	b := req.Body
-	c := store.SiteSectionCreate{SpaceID: b.SpaceId, PageID: b.PageId, GroupID: b.SiteSectionGroupId, Draft: b.Draft != nil && *b.Draft}
+	c := store.SiteSectionCreate{PageID: b.PageId, GroupID: b.SiteSectionGroupId, Draft: b.Draft != nil && *b.Draft}
 	_, c.Title = nullableField(req.Body.Title)
+	if c.SpaceID, c.NewSpace, err = s.siteSpaceSource(ctx, roles, b.SpaceId, b.Template, c.Title, c.PageID != nil); err != nil {
+		return nil, err
+	}
 	_, c.Icon = nullableField(req.Body.Icon)
 	sec, err := s.Store.AddSiteSection(ctx, site.ID, c)
 	if err != nil {

@@ -324,6 +324,46 @@ func localizedField[T ~map[string]string](field string, p *T) (store.Localized, 
 	return store.Localized(v), nil
 }
 
+// siteSpaceSource reads the space a new site space or section publishes: an existing one
+// (spaceId), or a new one (spaceId null) titled title, or after its template and filled with it.
+// A template or a page with a new space's counterpart, or contentRefs (a new space has no
+// files), are refused; creating a space takes the create role in the organization.
+func (s *Server) siteSpaceSource(ctx context.Context, roles *contentRoles, spaceID nullable.Nullable[string],
+	tpl *gen.ApplySpaceTemplateRequest, title *string, pageGiven bool) (string, *store.NewSiteSpace, error) {
+	if id, err := spaceID.Get(); err == nil {
+		if tpl != nil {
+			return "", nil, store.FieldErrorf("template", "a template fills a new space: give it with spaceId null")
+		}
+		return id, nil, nil
+	}
+	if pageGiven {
+		return "", nil, store.FieldErrorf("pageId", "a new space has no pages yet: give a page only with a spaceId")
+	}
+	if !roles.orgRole.AtLeast(store.RoleCreate) {
+		return "", nil, forbidden("Creating a space needs the create role in the organization.")
+	}
+	n := &store.NewSiteSpace{CreatorID: caller(ctx).ID}
+	if title != nil {
+		n.Title = *title
+	}
+	if tpl == nil {
+		return "", n, nil
+	}
+	if p := tpl.Params; p != nil && p.ContentRefs != nil && len(*p.ContentRefs) > 0 {
+		return "", nil, store.FieldErrorf("template.params.contentRefs", "a new space has no files for the template to use")
+	}
+	changes, err := store.TemplateChanges(tpl.Id, nil)
+	if err != nil {
+		var e *store.Error
+		if errors.As(err, &e) && e.Field != "" {
+			return "", nil, store.ErrorAt(e.Code, "template."+e.Field, "%s", e.Reason)
+		}
+		return "", nil, err
+	}
+	n.Title, n.Changes = store.TemplateTitle(tpl.Id), changes
+	return "", n, nil
+}
+
 // nullableField reads a nullable string of a request: whether it is given, and its value.
 func nullableField(v nullable.Nullable[string]) (bool, *string) {
 	if !v.IsSpecified() {
@@ -371,8 +411,11 @@ func (s *Server) AddSpaceToSite(ctx context.Context, req gen.AddSpaceToSiteReque
 		return nil, err
 	}
 	b := req.Body
-	c := store.SiteSpaceCreate{SpaceID: b.SpaceId, SectionID: b.SectionId, Title: b.Title, Draft: b.Draft != nil && *b.Draft}
+	c := store.SiteSpaceCreate{SectionID: b.SectionId, Title: b.Title, Draft: b.Draft != nil && *b.Draft}
 	_, c.PageID = nullableField(b.PageId)
+	if c.SpaceID, c.NewSpace, err = s.siteSpaceSource(ctx, roles, b.SpaceId, b.Template, b.Title, c.PageID != nil); err != nil {
+		return nil, err
+	}
 	ss, err := s.Store.AddSiteSpace(ctx, site.ID, c)
 	if err != nil {
 		return nil, err

@@ -18,24 +18,34 @@ type SiteSpaceUpdate struct {
 	Draft        *bool
 }
 
+// NewSiteSpace is a space created for a new site space or section, in the site's organization
+// (at its top level), filled with a template's pages when Changes (TemplateChanges) are given.
+type NewSiteSpace struct {
+	CreatorID string
+	Title     string
+	Changes   []PageChange
+}
+
 // SiteSpaceCreate holds what a new site space starts with.
 type SiteSpaceCreate struct {
-	SpaceID   string
-	SectionID *string // nil: the default section, or the root of a site without sections
-	Title     *string // its own title; nil: its space's
-	PageID    *string // a page of the space read at its root
+	SpaceID   string        // "" with NewSpace
+	NewSpace  *NewSiteSpace // a space to create for it instead, in the same write
+	SectionID *string       // nil: the default section, or the root of a site without sections
+	Title     *string       // its own title; nil: its space's
+	PageID    *string       // a page of the space read at its root
 	Draft     bool
 }
 
 // SiteSectionCreate holds what a new section starts with: SpaceID becomes its first site space
 // (with PageID its page).
 type SiteSectionCreate struct {
-	SpaceID string
-	Title   *string // nil: the space's title
-	Icon    *string
-	PageID  *string
-	GroupID *string // nil: the site root
-	Draft   bool
+	SpaceID  string        // "" with NewSpace
+	NewSpace *NewSiteSpace // a space to create for it instead, in the same write
+	Title    *string       // nil: the space's title
+	Icon     *string
+	PageID   *string
+	GroupID  *string // nil: the site root
+	Draft    bool
 }
 
 // SiteSectionUpdate holds the fields to change; nil leaves a field as it is, and the Set flags

@@ -173,6 +173,11 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteS
 		if err != nil {
 			return fmt.Errorf("store: unable to find site: %w", err)
 		}
+		if c.NewSpace != nil {
+			if c.SpaceID, err = createSiteSpaceSpace(ctx, tx, orgID, c.NewSpace); err != nil {
+				return err
+			}
+		}
 		title, err := liveSpaceTitle(ctx, tx, orgID, c.SpaceID, "spaceId")
 		if err != nil {
 			return err

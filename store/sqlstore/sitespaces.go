@@ -90,6 +90,11 @@ func (s *Store) AddSiteSpace(ctx context.Context, siteID string, c store.SiteSpa
 		if err != nil {
 			return err
 		}
+		if c.NewSpace != nil {
+			if c.SpaceID, err = createSiteSpaceSpace(ctx, tx, orgID, c.NewSpace); err != nil {
+				return err
+			}
+		}
 		if sectionID != nil {
 			if err := checkSiteRow(ctx, tx, "site_sections", siteID, *sectionID, "sectionId", "section"); err != nil {
 				return err
@@ -113,6 +118,21 @@ func (s *Store) AddSiteSpace(ctx context.Context, siteID string, c store.SiteSpa
 		return err
 	})
 	return ss, err
+}
+
+// createSiteSpaceSpace creates the space of a new site space or section, with its template's
+// pages, and returns its id.
+func createSiteSpaceSpace(ctx context.Context, tx *Tx, orgID string, n *store.NewSiteSpace) (string, error) {
+	id, err := insertSpace(ctx, tx, orgID, n.CreatorID, store.SpaceCreate{Title: n.Title})
+	if err != nil {
+		return "", err
+	}
+	if len(n.Changes) > 0 {
+		if _, err := applyTemplate(ctx, tx, id, n.Changes, nil); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
 }
 
 // goneDefault is where a default site space was: its container and position.

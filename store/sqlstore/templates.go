@@ -16,27 +16,33 @@ import (
 // whole template is refused (EINVALID naming the ref). A locked space refuses it.
 func (s *Store) ApplyTemplate(ctx context.Context, spaceID string, changes []store.PageChange, files map[string]string) (revision string, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
-		sp, err := findLiveSpace(ctx, tx, spaceID)
-		if err != nil {
-			return err
-		}
-		if err := checkWritable(sp, nil); err != nil {
-			return err
-		}
-		if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
-			return err
-		}
-		var changed, deleted []*store.RevisionPage
-		if revision, _, changed, deleted, err = applyBatch(ctx, tx, spaceID, sp.RevisionID, "", changes); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`,
-			revision, formatTime(tx.now), spaceID); err != nil {
-			return fmt.Errorf("store: unable to apply the template: %w", err)
-		}
-		return indexChanges(ctx, tx, spaceID, changed, deleted)
+		revision, err = applyTemplate(ctx, tx, spaceID, changes, files)
+		return err
 	})
 	return revision, err
+}
+
+// applyTemplate is ApplyTemplate inside a write.
+func applyTemplate(ctx context.Context, tx *Tx, spaceID string, changes []store.PageChange, files map[string]string) (string, error) {
+	sp, err := findLiveSpace(ctx, tx, spaceID)
+	if err != nil {
+		return "", err
+	}
+	if err := checkWritable(sp, nil); err != nil {
+		return "", err
+	}
+	if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
+		return "", err
+	}
+	revision, _, changed, deleted, err := applyBatch(ctx, tx, spaceID, sp.RevisionID, "", changes)
+	if err != nil {
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`,
+		revision, formatTime(tx.now), spaceID); err != nil {
+		return "", fmt.Errorf("store: unable to apply the template: %w", err)
+	}
+	return revision, indexChanges(ctx, tx, spaceID, changed, deleted)
 }
 
 // checkTemplateFiles refuses contentRefs naming a file the revision does not have.

@@ -114,4 +114,46 @@ func siteStructureFields(t *testing.T, open Opener) {
 	}
 }
 
+// siteNewSpaces: a section or site space may publish a space created with it, in the same
+// write, filled with a template's pages; when the rest is refused, no space is left behind.
+func siteNewSpaces(t *testing.T, open Opener) {
+	w := newWorld(t, open, nil)
+	ctx := context.Background()
+	site, err := w.st.CreateSite(ctx, w.org, store.SiteCreate{Type: "basic", Title: "Docs", Visibility: "public"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaces := func() int {
+		t.Helper()
+		l, err := w.st.FindSpaces(ctx, w.org, false, store.Page{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Count
+	}
+	before := spaces()
+	changes, err := store.TemplateChanges("product-guide", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := w.st.AddSiteSection(ctx, site.ID, store.SiteSectionCreate{NewSpace: &store.NewSiteSpace{CreatorID: w.user, Title: "Product guide", Changes: changes}})
+	if err != nil || sec.Title != "Product guide" || len(sec.SiteSpaces) != 1 || sec.SiteSpaces[0].Space.Title != "Product guide" {
+		t.Fatalf("section with a new space: %+v, %v", sec, err)
+	}
+	if pages := w.current(sec.SiteSpaces[0].Space.ID).Pages; len(pages) != len(changes) {
+		t.Fatalf("the new space has %d pages, the template %d", len(pages), len(changes))
+	}
+	ss, err := w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SectionID: &sec.ID, NewSpace: &store.NewSiteSpace{CreatorID: w.user, Title: "Notes"}})
+	if err != nil || ss.Space.Title != "Notes" || len(w.current(ss.Space.ID).Pages) != 0 {
+		t.Fatalf("site space with a new space: %+v, %v", ss, err)
+	}
+	_, err = w.st.AddSiteSection(ctx, site.ID, store.SiteSectionCreate{NewSpace: &store.NewSiteSpace{CreatorID: w.user, Title: "Lost"}, GroupID: str("nope")})
+	wantCode(t, err, store.EINVALID)
+	_, err = w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SectionID: str("nope"), NewSpace: &store.NewSiteSpace{CreatorID: w.user, Title: "Lost"}})
+	wantCode(t, err, store.EINVALID)
+	if got := spaces(); got != before+2 {
+		t.Fatalf("%d spaces, want %d: a refused addition left its space", got, before+2)
+	}
+}
+
 func ptr[T any](v T) *T { return &v }

@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 		{"Comments", comments},
 		{"Sites", sites},
 		{"SiteStructureFields", siteStructureFields},
+		{"SiteNewSpaces", siteNewSpaces},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
