@@ -2560,21 +2560,6 @@ func (e SiteCustomizationFeature) Valid() bool {
 	}
 }
 
-// Defines values for SiteDefaultLevel.
-const (
-	SiteDefaultLevelInherit SiteDefaultLevel = "inherit"
-)
-
-// Valid indicates whether the value is a known member of the SiteDefaultLevel enum.
-func (e SiteDefaultLevel) Valid() bool {
-	switch e {
-	case SiteDefaultLevelInherit:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for SiteExternalLinksTarget.
 const (
 	SiteExternalLinksTargetBlank SiteExternalLinksTarget = "blank"
@@ -3135,6 +3120,8 @@ func (e VersionContextType) Valid() bool {
 
 // AddSectionGroupRequest defines model for AddSectionGroupRequest.
 type AddSectionGroupRequest struct {
+	// Draft Add the group as a draft (not published until made live).
+	Draft    *bool                     `json:"draft,omitempty"`
 	Icon     nullable.Nullable[string] `json:"icon,omitempty"`
 	Parent   *string                   `json:"parent,omitempty"`
 	Sections *[]string                 `json:"sections,omitempty"`
@@ -3148,15 +3135,41 @@ type AddSectionToGroupRequest struct {
 
 // AddSiteSectionRequest defines model for AddSiteSectionRequest.
 type AddSiteSectionRequest struct {
-	Icon    nullable.Nullable[string] `json:"icon,omitempty"`
-	SpaceId string                    `json:"spaceId"`
-	Title   nullable.Nullable[string] `json:"title,omitempty"`
+	// Draft Add the section as a draft (not published until made live).
+	Draft *bool                     `json:"draft,omitempty"`
+	Icon  nullable.Nullable[string] `json:"icon,omitempty"`
+
+	// PageId A page of the space to read at the section's root.
+	PageId *string `json:"pageId,omitempty"`
+
+	// SiteSectionGroupId The section group to add the section to (default the site root).
+	SiteSectionGroupId *string `json:"siteSectionGroupId,omitempty"`
+
+	// SpaceId A live space of the site's organization, or null to create a new one (titled after `title` or the template).
+	SpaceId nullable.Nullable[string] `json:"spaceId"`
+
+	// Template A built-in template to fill the new space with (spaceId null only; a new space has no files for contentRefs).
+	Template *ApplySpaceTemplateRequest `json:"template,omitempty"`
+	Title    nullable.Nullable[string]  `json:"title,omitempty"`
 }
 
 // AddSiteSpaceRequest defines model for AddSiteSpaceRequest.
 type AddSiteSpaceRequest struct {
-	SectionId *string `json:"sectionId,omitempty"`
-	SpaceId   string  `json:"spaceId"`
+	// Draft Add the site space as a draft (not published until made live).
+	Draft *bool `json:"draft,omitempty"`
+
+	// PageId A page of the space to read at the site space's root.
+	PageId    nullable.Nullable[string] `json:"pageId,omitempty"`
+	SectionId *string                   `json:"sectionId,omitempty"`
+
+	// SpaceId A live space of the site's organization, or null to create a new one (titled after `title` or the template).
+	SpaceId nullable.Nullable[string] `json:"spaceId"`
+
+	// Template A built-in template to fill the new space with (spaceId null only; a new space has no files for contentRefs).
+	Template *ApplySpaceTemplateRequest `json:"template,omitempty"`
+
+	// Title The site space's own title, shown instead of its space's.
+	Title *SiteTitle `json:"title,omitempty"`
 }
 
 // AgentInstructions defines model for AgentInstructions.
@@ -4575,6 +4588,12 @@ type ListNext struct {
 // ListOrder defines model for ListOrder.
 type ListOrder string
 
+// LocalizedString128 A text in other languages than the site's, by language (at most 128 characters each).
+type LocalizedString128 map[string]string
+
+// LocalizedString256 A text in other languages than the site's, by language (at most 256 characters each).
+type LocalizedString256 map[string]string
+
 // MarkdownBody defines model for MarkdownBody.
 type MarkdownBody struct {
 	Markdown string `json:"markdown"`
@@ -5300,12 +5319,12 @@ type Site struct {
 	Basename    *SiteBasename `json:"basename,omitempty"`
 	CreatedAt   Timestamp     `json:"createdAt"`
 
-	// DefaultLevel Sites take the organization's roles (`inherit`).
-	DefaultLevel SiteDefaultLevel `json:"defaultLevel"`
-	Features     []SiteFeature    `json:"features"`
-	Hostname     *SiteHostname    `json:"hostname,omitempty"`
-	Id           string           `json:"id"`
-	Object       SiteObject       `json:"object"`
+	// DefaultLevel The role every member of the organization has at least on the site; `inherit` (and null) add nothing to their organization role.
+	DefaultLevel nullable.Nullable[DefaultLevel] `json:"defaultLevel"`
+	Features     []SiteFeature                   `json:"features"`
+	Hostname     *SiteHostname                   `json:"hostname,omitempty"`
+	Id           string                          `json:"id"`
+	Object       SiteObject                      `json:"object"`
 
 	// Permissions What the caller may do with the site, from the caller's role in the organization.
 	Permissions SitePermissions `json:"permissions"`
@@ -5422,9 +5441,6 @@ type SiteCustomizationSettings struct {
 	} `json:"trademark"`
 }
 
-// SiteDefaultLevel defines model for SiteDefaultLevel.
-type SiteDefaultLevel string
-
 // SiteExternalLinksTarget defines model for SiteExternalLinksTarget.
 type SiteExternalLinksTarget string
 
@@ -5483,16 +5499,22 @@ type SiteSection struct {
 	Default     bool       `json:"default"`
 	Description *string    `json:"description,omitempty"`
 
-	// Draft Always false; quire publishes a site's structure as it is (no drafts).
-	Draft        bool              `json:"draft"`
-	Icon         *string           `json:"icon,omitempty"`
-	Id           string            `json:"id"`
-	Object       SiteSectionObject `json:"object"`
-	Path         string            `json:"path"`
-	SectionGroup *string           `json:"sectionGroup,omitempty"`
-	SiteSpaces   []SiteSpace       `json:"siteSpaces"`
-	Title        string            `json:"title"`
-	Urls         struct {
+	// Draft A draft section is not on the published site until it is made live.
+	Draft bool    `json:"draft"`
+	Icon  *string `json:"icon,omitempty"`
+	Id    string  `json:"id"`
+
+	// LocalizedDescription A text in other languages than the site's, by language (at most 256 characters each).
+	LocalizedDescription *LocalizedString256 `json:"localizedDescription,omitempty"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128 `json:"localizedTitle,omitempty"`
+	Object         SiteSectionObject   `json:"object"`
+	Path           string              `json:"path"`
+	SectionGroup   *string             `json:"sectionGroup,omitempty"`
+	SiteSpaces     []SiteSpace         `json:"siteSpaces"`
+	Title          string              `json:"title"`
+	Urls           struct {
 		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
 }
@@ -5501,12 +5523,15 @@ type SiteSection struct {
 type SiteSectionGroup struct {
 	Children []SiteStructureEntry `json:"children"`
 
-	// Draft Always false; quire publishes a site's structure as it is (no drafts).
-	Draft        bool                   `json:"draft"`
-	Icon         *string                `json:"icon,omitempty"`
-	Id           string                 `json:"id"`
-	Object       SiteSectionGroupObject `json:"object"`
-	SectionGroup *string                `json:"sectionGroup,omitempty"`
+	// Draft A draft group, and everything in it, is not on the published site until it is made live.
+	Draft bool    `json:"draft"`
+	Icon  *string `json:"icon,omitempty"`
+	Id    string  `json:"id"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128    `json:"localizedTitle,omitempty"`
+	Object         SiteSectionGroupObject `json:"object"`
+	SectionGroup   *string                `json:"sectionGroup,omitempty"`
 	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	Sections []SiteSection `json:"sections"`
 	Title    string        `json:"title"`
@@ -5560,16 +5585,24 @@ type SiteSpace struct {
 	Condition *Condition `json:"condition,omitempty"`
 	Default   bool       `json:"default"`
 
-	// Draft Always false; quire publishes a site's structure as it is (no drafts).
-	Draft                           bool            `json:"draft"`
-	HasAdvancedCustomizationFeature *bool           `json:"hasAdvancedCustomizationFeature,omitempty"`
-	Id                              string          `json:"id"`
-	Object                          SiteSpaceObject `json:"object"`
-	Path                            string          `json:"path"`
-	Section                         *string         `json:"section,omitempty"`
-	Space                           Space           `json:"space"`
-	Title                           string          `json:"title"`
-	Urls                            struct {
+	// Draft A draft site space is not on the published site until it is made live.
+	Draft                           bool  `json:"draft"`
+	HasAdvancedCustomizationFeature *bool `json:"hasAdvancedCustomizationFeature,omitempty"`
+
+	// Hidden A hidden site space is published but left out of the site's navigation (reachable by its URL).
+	Hidden *bool           `json:"hidden,omitempty"`
+	Id     string          `json:"id"`
+	Object SiteSpaceObject `json:"object"`
+
+	// PageId The page of the space read at the site space's root, instead of its first page.
+	PageId  nullable.Nullable[string] `json:"pageId,omitempty"`
+	Path    string                    `json:"path"`
+	Section *string                   `json:"section,omitempty"`
+	Space   Space                     `json:"space"`
+
+	// Title The site space's own title when it has one, else its space's.
+	Title string `json:"title"`
+	Urls  struct {
 		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
 }
@@ -5953,8 +5986,16 @@ type UpdateSAMLProviderRequest struct {
 
 // UpdateSectionGroupRequest defines model for UpdateSectionGroupRequest.
 type UpdateSectionGroupRequest struct {
+	// Draft Make the group a draft (true) or live (false).
+	Draft *bool                     `json:"draft,omitempty"`
 	Icon  nullable.Nullable[string] `json:"icon,omitempty"`
-	Title *string                   `json:"title,omitempty"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128 `json:"localizedTitle,omitempty"`
+
+	// ParentSectionGroupId Move the group to the end of this section group; null moves it to the end of the site root.
+	ParentSectionGroupId nullable.Nullable[string] `json:"parentSectionGroupId,omitempty"`
+	Title                *string                   `json:"title,omitempty"`
 }
 
 // UpdateSiteAdaptiveSchemaRequest defines model for UpdateSiteAdaptiveSchemaRequest.
@@ -5965,10 +6006,13 @@ type UpdateSiteAdaptiveSchemaRequest struct {
 
 // UpdateSiteRequest defines model for UpdateSiteRequest.
 type UpdateSiteRequest struct {
-	AdaptiveContent    *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
-	AgentsContext      *SiteAgentsContext   `json:"agentsContext,omitempty"`
-	Basename           *SiteBasename        `json:"basename,omitempty"`
-	DefaultSiteSection *string              `json:"defaultSiteSection,omitempty"`
+	AdaptiveContent *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
+	AgentsContext   *SiteAgentsContext   `json:"agentsContext,omitempty"`
+	Basename        *SiteBasename        `json:"basename,omitempty"`
+
+	// DefaultLevel The role everyone in the organization has on the content; `inherit` takes the parent's, null is none.
+	DefaultLevel       nullable.Nullable[DefaultLevel] `json:"defaultLevel,omitempty"`
+	DefaultSiteSection *string                         `json:"defaultSiteSection,omitempty"`
 
 	// DefaultSiteSpace The site space to make the default (at the root, or in the default section).
 	DefaultSiteSpace *string                            `json:"defaultSiteSpace,omitempty"`
@@ -5983,16 +6027,37 @@ type UpdateSiteSectionRequest struct {
 	Condition        nullable.Nullable[Condition] `json:"condition,omitempty"`
 	DefaultSiteSpace *string                      `json:"defaultSiteSpace,omitempty"`
 	Description      nullable.Nullable[string]    `json:"description,omitempty"`
-	Icon             nullable.Nullable[string]    `json:"icon,omitempty"`
-	Path             *string                      `json:"path,omitempty"`
-	Title            *string                      `json:"title,omitempty"`
+
+	// Draft Make the section a draft (true) or live (false).
+	Draft *bool                     `json:"draft,omitempty"`
+	Icon  nullable.Nullable[string] `json:"icon,omitempty"`
+
+	// LocalizedDescription A text in other languages than the site's, by language (at most 256 characters each).
+	LocalizedDescription *LocalizedString256 `json:"localizedDescription,omitempty"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128 `json:"localizedTitle,omitempty"`
+	Path           *string             `json:"path,omitempty"`
+
+	// SiteSectionGroupId Move the section to the end of this section group; null moves it to the end of the site root.
+	SiteSectionGroupId nullable.Nullable[string] `json:"siteSectionGroupId,omitempty"`
+	Title              *string                   `json:"title,omitempty"`
 }
 
 // UpdateSiteSpaceRequest defines model for UpdateSiteSpaceRequest.
 type UpdateSiteSpaceRequest struct {
 	Condition nullable.Nullable[Condition] `json:"condition,omitempty"`
-	Path      *string                      `json:"path,omitempty"`
-	SpaceId   *string                      `json:"spaceId,omitempty"`
+
+	// Draft Make the site space a draft (true) or live (false).
+	Draft *bool `json:"draft,omitempty"`
+
+	// Hidden Leave the site space out of the site's navigation (or put it back).
+	Hidden *bool `json:"hidden,omitempty"`
+
+	// PageId A page of the space to read at the site space's root; null removes it. Changing spaceId without it removes it too.
+	PageId  nullable.Nullable[string] `json:"pageId,omitempty"`
+	Path    *string                   `json:"path,omitempty"`
+	SpaceId *string                   `json:"spaceId,omitempty"`
 }
 
 // UpdateSpaceRequest defines model for UpdateSpaceRequest.

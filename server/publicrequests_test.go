@@ -169,18 +169,30 @@ func TestRequestsTakeWhatPublicSpecsDefine(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := requestShapes(doc)
-	var found []string
+	shapes := map[string]map[string]*requestShape{}
 	for _, version := range []string{publicspec.V146, publicspec.V202} {
 		pub, err := publicspec.Load(version)
 		if err != nil {
 			t.Fatal(err)
 		}
-		public := requestShapes(pub)
+		shapes[version] = requestShapes(pub)
+	}
+	var found []string
+	for _, version := range []string{publicspec.V146, publicspec.V202} {
 		for id, mine := range ours {
-			if p, ok := public[id]; ok {
-				for _, g := range requestGaps(mine, p) {
-					found = append(found, version+" "+id+": "+g)
+			p, ok := shapes[version][id]
+			if !ok {
+				continue
+			}
+			for _, g := range requestGaps(mine, p) {
+				// A null the current client sends (spaceId: null creates a space) is no gap
+				// of the older spec, whose clients never send it.
+				if path, isNull := strings.CutPrefix(g, "null taken at "); isNull && version != publicspec.V202 {
+					if later := shapes[publicspec.V202][id]; later != nil && later.nullable[path] {
+						continue
+					}
 				}
+				found = append(found, version+" "+id+": "+g)
 			}
 		}
 	}

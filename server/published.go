@@ -56,23 +56,38 @@ func visible(cond *string, claims map[string]any) bool {
 	return e.Eval(claims)
 }
 
-// forVisitor keeps the parts of a site's structure a visitor sees: sections and site spaces whose
-// condition holds, sections with at least one site space left, groups with something left.
+// forVisitor keeps the parts of a site's structure a visitor sees: the live ones (not drafts,
+// nor in a draft group) whose condition holds, sections with at least one site space left, groups
+// with something left. Hidden site spaces stay: they are published, only out of the navigation.
 func forVisitor(st *store.SiteStructure, claims map[string]any) *store.SiteStructure {
 	out := &store.SiteStructure{}
+	shown := func(ss *store.SiteSpace) bool { return !ss.Draft && visible(ss.Condition, claims) }
 	for _, ss := range st.RootSiteSpaces {
-		if visible(ss.Condition, claims) {
+		if shown(ss) {
 			out.RootSiteSpaces = append(out.RootSiteSpaces, ss)
 		}
 	}
+	parent := map[string]*string{}
+	draft := map[string]bool{}
+	for _, g := range st.Groups {
+		parent[g.ID], draft[g.ID] = g.ParentID, g.Draft
+	}
+	inDraft := func(g *string) bool {
+		for depth := 0; g != nil && depth < 64; depth, g = depth+1, parent[*g] {
+			if draft[*g] {
+				return true
+			}
+		}
+		return false
+	}
 	for _, sec := range st.Sections {
-		if !visible(sec.Condition, claims) {
+		if sec.Draft || inDraft(sec.GroupID) || !visible(sec.Condition, claims) {
 			continue
 		}
 		kept := *sec
 		kept.SiteSpaces = nil
 		for _, ss := range sec.SiteSpaces {
-			if visible(ss.Condition, claims) {
+			if shown(ss) {
 				kept.SiteSpaces = append(kept.SiteSpaces, ss)
 			}
 		}
@@ -82,10 +97,6 @@ func forVisitor(st *store.SiteStructure, claims map[string]any) *store.SiteStruc
 	}
 	// A group stays when a kept section is in it or in one of its subgroups.
 	keep := map[string]bool{}
-	parent := map[string]*string{}
-	for _, g := range st.Groups {
-		parent[g.ID] = g.ParentID
-	}
 	for _, sec := range out.Sections {
 		for g := sec.GroupID; g != nil && !keep[*g]; g = parent[*g] {
 			keep[*g] = true

@@ -17,7 +17,7 @@ func (s *Server) toAPISite(site *store.Site, role store.Role) gen.Site {
 		Id:              site.ID,
 		Type:            gen.SiteType(site.Type),
 		AppliedType:     gen.SiteType(site.Type),
-		DefaultLevel:    gen.SiteDefaultLevelInherit,
+		DefaultLevel:    apiLevel(site.DefaultLevel),
 		Title:           site.Title,
 		Hostname:        site.Hostname,
 		Basename:        site.Basename,
@@ -68,7 +68,7 @@ func (s *Server) findSite(ctx context.Context, orgID, siteID string, min store.R
 	if err != nil {
 		return nil, "", err
 	}
-	return site, roles.orgRole, nil
+	return site, siteRole(roles.orgRole, site), nil
 }
 
 func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) (gen.ListSitesResponseObject, error) {
@@ -83,7 +83,7 @@ func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) 
 	}
 	items := make([]gen.Site, 0, len(list.Items))
 	for _, site := range list.Items {
-		items = append(items, s.toAPISite(site, role))
+		items = append(items, s.toAPISite(site, siteRole(role, site)))
 	}
 	return gen.ListSites200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
@@ -124,11 +124,15 @@ func (s *Server) GetSiteById(ctx context.Context, req gen.GetSiteByIdRequestObje
 }
 
 func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdRequestObject) (gen.UpdateSiteByIdResponseObject, error) {
-	_, role, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	cur, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
 	b := req.Body
+	if b.DefaultLevel.IsSpecified() && siteRole(roles.orgRole, cur) != store.RoleAdmin {
+		// The level raises every member's role on the site: only an admin may give it.
+		return nil, forbidden("Setting defaultLevel needs the admin role on the site.")
+	}
 	upd := store.SiteUpdate{
 		Title:              b.Title,
 		Basename:           b.Basename,
@@ -145,6 +149,9 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 	}
 	if b.AdaptiveContent != nil {
 		upd.AdaptiveEnabled = &b.AdaptiveContent.Enabled
+	}
+	if b.DefaultLevel.IsSpecified() {
+		upd.SetDefaultLevel, upd.DefaultLevel = true, storeRole(b.DefaultLevel)
 	}
 	if b.Hostname.IsSpecified() {
 		upd.SetHostname = true
@@ -176,7 +183,7 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 			return nil, err
 		}
 	}
-	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, role)), nil
+	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, siteRole(roles.orgRole, site))), nil
 }
 
 // invalidField turns a miss of an id a body field names into a 400 naming the field.

@@ -43,8 +43,12 @@ func (s *Server) AddSectionToSite(ctx context.Context, req gen.AddSectionToSiteR
 	if err != nil {
 		return nil, err
 	}
-	c := store.SiteSectionCreate{SpaceID: req.Body.SpaceId}
+	b := req.Body
+	c := store.SiteSectionCreate{PageID: b.PageId, GroupID: b.SiteSectionGroupId, Draft: b.Draft != nil && *b.Draft}
 	_, c.Title = nullableField(req.Body.Title)
+	if c.SpaceID, c.NewSpace, err = s.siteSpaceSource(ctx, roles, b.SpaceId, b.Template, c.Title, c.PageID != nil); err != nil {
+		return nil, err
+	}
 	_, c.Icon = nullableField(req.Body.Icon)
 	sec, err := s.Store.AddSiteSection(ctx, site.ID, c)
 	if err != nil {
@@ -74,10 +78,17 @@ func (s *Server) UpdateSiteSectionById(ctx context.Context, req gen.UpdateSiteSe
 		return nil, err
 	}
 	b := req.Body
-	upd := store.SiteSectionUpdate{Title: b.Title, Path: b.Path, DefaultSiteSpace: b.DefaultSiteSpace}
+	upd := store.SiteSectionUpdate{Title: b.Title, Path: b.Path, DefaultSiteSpace: b.DefaultSiteSpace, Draft: b.Draft}
 	if upd.SetCondition, upd.Condition, err = conditionField(b.Condition); err != nil {
 		return nil, err
 	}
+	if upd.LocalizedTitle, err = localizedField("localizedTitle", b.LocalizedTitle); err != nil {
+		return nil, err
+	}
+	if upd.LocalizedDescription, err = localizedField("localizedDescription", b.LocalizedDescription); err != nil {
+		return nil, err
+	}
+	upd.SetGroup, upd.GroupID = nullableField(b.SiteSectionGroupId)
 	upd.SetIcon, upd.Icon = nullableField(b.Icon)
 	upd.SetDescription, upd.Description = nullableField(b.Description)
 	sec, err := s.Store.UpdateSiteSection(ctx, site.ID, req.SiteSectionId, upd)
@@ -147,7 +158,7 @@ func (s *Server) AddSectionGroupToSite(ctx context.Context, req gen.AddSectionGr
 	if err != nil {
 		return nil, err
 	}
-	c := store.SiteSectionGroupCreate{Title: req.Body.Title, Parent: req.Body.Parent}
+	c := store.SiteSectionGroupCreate{Title: req.Body.Title, Parent: req.Body.Parent, Draft: req.Body.Draft != nil && *req.Body.Draft}
 	_, c.Icon = nullableField(req.Body.Icon)
 	if req.Body.Sections != nil {
 		c.Sections = *req.Body.Sections
@@ -179,8 +190,13 @@ func (s *Server) UpdateSiteSectionGroupById(ctx context.Context, req gen.UpdateS
 	if err != nil {
 		return nil, err
 	}
-	upd := store.SiteSectionGroupUpdate{Title: req.Body.Title}
-	upd.SetIcon, upd.Icon = nullableField(req.Body.Icon)
+	b := req.Body
+	upd := store.SiteSectionGroupUpdate{Title: b.Title, Draft: b.Draft}
+	upd.SetIcon, upd.Icon = nullableField(b.Icon)
+	upd.SetParent, upd.Parent = nullableField(b.ParentSectionGroupId)
+	if upd.LocalizedTitle, err = localizedField("localizedTitle", b.LocalizedTitle); err != nil {
+		return nil, err
+	}
 	g, err := s.Store.UpdateSiteSectionGroup(ctx, site.ID, req.SiteSectionGroupId, upd)
 	if err != nil {
 		return nil, err

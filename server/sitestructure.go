@@ -13,7 +13,8 @@ import (
 
 // The structure of a site: site spaces, sections and section groups. Access is the site's: the site
 // must be the path organization's and the caller a member of it (else 404); reading needs the read
-// role in the organization, changing the create role (else 403). The site-space operations are
+// role on the site, changing the create role (else 403): a member's role on a site is their
+// organization role raised to the site's default level (siteRole). The site-space operations are
 // per-operation wrappers (the generated strict interface gives every operation its own method,
 // request and response types, so these stay one thin wrapper each): AddSpaceToSite,
 // DeleteSiteSpaceById, UpdateSiteSpaceById and MoveSiteSpace resolve the site, make one store call
@@ -33,10 +34,19 @@ func (s *Server) structureSite(ctx context.Context, orgID, siteID string, min st
 	if site.OrganizationID != orgID {
 		return nil, nil, store.Errorf(store.ENOTFOUND, "Site not found.")
 	}
-	if !roles.orgRole.AtLeast(min) {
+	if !siteRole(roles.orgRole, site).AtLeast(min) {
 		return nil, nil, forbidden("This needs the " + string(min) + " role in the organization.")
 	}
 	return site, roles, nil
+}
+
+// siteRole is a member's role on a site: their organization role, raised to the site's default
+// level (inherit and none raise nothing); a guest of the organization has none.
+func siteRole(orgRole store.Role, site *store.Site) store.Role {
+	if orgRole == store.RoleGuest {
+		return store.RoleGuest
+	}
+	return orgRole.Max(store.Levels(nil).Resolve(site.DefaultLevel, nil))
 }
 
 // roleOfSpace gives the role a converted site space's space carries its permissions for.
@@ -101,14 +111,27 @@ func (s *Server) siteSpaceAPI(site *store.Site, sec *store.SiteSection, ss *stor
 		Path:      ss.Path,
 		Section:   ss.SectionID,
 		Space:     s.toAPISpace(ss.Space, roleOf(ss.Space)),
-		Title:     ss.Space.Title,
+		Title:     siteSpaceTitle(ss),
 		Default:   ss.Default,
 		Condition: ss.Condition,
+		Draft:     ss.Draft,
+		Hidden:    &ss.Hidden,
+	}
+	if ss.PageID != nil {
+		out.PageId = nullable.NewNullableWithValue(*ss.PageID)
 	}
 	if ss.SectionID == nil || sec != nil {
 		out.Urls.Published = s.structureURL(site, sec, ss)
 	}
 	return out
+}
+
+// siteSpaceTitle is the title a site space shows: its own, or its space's.
+func siteSpaceTitle(ss *store.SiteSpace) string {
+	if ss.Title != nil {
+		return *ss.Title
+	}
+	return ss.Space.Title
 }
 
 // toAPISiteSection converts a section with its site spaces, their spaces' permissions for role.
@@ -127,7 +150,16 @@ func (s *Server) siteSectionAPI(site *store.Site, sec *store.SiteSection, roleOf
 		Condition:    sec.Condition,
 		SectionGroup: sec.GroupID,
 		Icon:         sec.Icon,
+		Draft:        sec.Draft,
 		SiteSpaces:   make([]gen.SiteSpace, 0, len(sec.SiteSpaces)),
+	}
+	if len(sec.LocalizedTitle) > 0 {
+		l := gen.LocalizedString128(sec.LocalizedTitle)
+		out.LocalizedTitle = &l
+	}
+	if len(sec.LocalizedDescription) > 0 {
+		l := gen.LocalizedString256(sec.LocalizedDescription)
+		out.LocalizedDescription = &l
 	}
 	for _, ss := range sec.SiteSpaces {
 		out.SiteSpaces = append(out.SiteSpaces, s.siteSpaceAPI(site, sec, ss, roleOf))
@@ -150,8 +182,13 @@ func (s *Server) siteSectionGroupAPI(site *store.Site, g *store.SiteSectionGroup
 		Title:        g.Title,
 		SectionGroup: g.ParentID,
 		Icon:         g.Icon,
+		Draft:        g.Draft,
 		Children:     []gen.SiteStructureEntry{},
 		Sections:     []gen.SiteSection{},
+	}
+	if len(g.LocalizedTitle) > 0 {
+		l := gen.LocalizedString128(g.LocalizedTitle)
+		out.LocalizedTitle = &l
 	}
 	for _, c := range structureChildren(st, &g.ID) {
 		entry, sections := s.structureEntry(site, c, st, roleOf)
@@ -264,6 +301,69 @@ func conditionField(v nullable.Nullable[gen.Condition]) (bool, *string, error) {
 	return true, &c, nil
 }
 
+// localizedField reads a localized text of a request (nil: not given); each key must be a
+// language quire knows.
+func localizedField[T ~map[string]string](field string, p *T) (store.Localized, error) {
+	if p == nil {
+		return nil, nil
+	}
+	v := map[string]string(*p)
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !gen.Language(k).Valid() {
+			return nil, store.FieldErrorf(field+"."+k, "%q is not a language code (en, fr, pt-br…)", k)
+		}
+	}
+	if v == nil {
+		v = map[string]string{}
+	}
+	return store.Localized(v), nil
+}
+
+// siteSpaceSource reads the space a new site space or section publishes: an existing one
+// (spaceId), or a new one (spaceId null) titled title, or after its template and filled with it.
+// A template or a page with a new space's counterpart, or contentRefs (a new space has no
+// files), are refused; creating a space takes the create role in the organization.
+func (s *Server) siteSpaceSource(ctx context.Context, roles *contentRoles, spaceID nullable.Nullable[string],
+	tpl *gen.ApplySpaceTemplateRequest, title *string, pageGiven bool) (string, *store.NewSiteSpace, error) {
+	if id, err := spaceID.Get(); err == nil {
+		if tpl != nil {
+			return "", nil, store.FieldErrorf("template", "a template fills a new space: give it with spaceId null")
+		}
+		return id, nil, nil
+	}
+	if pageGiven {
+		return "", nil, store.FieldErrorf("pageId", "a new space has no pages yet: give a page only with a spaceId")
+	}
+	if !roles.orgRole.AtLeast(store.RoleCreate) {
+		return "", nil, forbidden("Creating a space needs the create role in the organization.")
+	}
+	n := &store.NewSiteSpace{CreatorID: caller(ctx).ID}
+	if title != nil {
+		n.Title = *title
+	}
+	if tpl == nil {
+		return "", n, nil
+	}
+	if p := tpl.Params; p != nil && p.ContentRefs != nil && len(*p.ContentRefs) > 0 {
+		return "", nil, store.FieldErrorf("template.params.contentRefs", "a new space has no files for the template to use")
+	}
+	changes, err := store.TemplateChanges(tpl.Id, nil)
+	if err != nil {
+		var e *store.Error
+		if errors.As(err, &e) && e.Field != "" {
+			return "", nil, store.ErrorAt(e.Code, "template."+e.Field, "%s", e.Reason)
+		}
+		return "", nil, err
+	}
+	n.Title, n.Changes = store.TemplateTitle(tpl.Id), changes
+	return "", n, nil
+}
+
 // nullableField reads a nullable string of a request: whether it is given, and its value.
 func nullableField(v nullable.Nullable[string]) (bool, *string) {
 	if !v.IsSpecified() {
@@ -310,7 +410,13 @@ func (s *Server) AddSpaceToSite(ctx context.Context, req gen.AddSpaceToSiteReque
 	if err != nil {
 		return nil, err
 	}
-	ss, err := s.Store.AddSiteSpace(ctx, site.ID, req.Body.SpaceId, req.Body.SectionId)
+	b := req.Body
+	c := store.SiteSpaceCreate{SectionID: b.SectionId, Title: b.Title, Draft: b.Draft != nil && *b.Draft}
+	_, c.PageID = nullableField(b.PageId)
+	if c.SpaceID, c.NewSpace, err = s.siteSpaceSource(ctx, roles, b.SpaceId, b.Template, b.Title, c.PageID != nil); err != nil {
+		return nil, err
+	}
+	ss, err := s.Store.AddSiteSpace(ctx, site.ID, c)
 	if err != nil {
 		return nil, err
 	}
@@ -337,10 +443,12 @@ func (s *Server) UpdateSiteSpaceById(ctx context.Context, req gen.UpdateSiteSpac
 	if err != nil {
 		return nil, err
 	}
-	upd := store.SiteSpaceUpdate{Path: req.Body.Path, SpaceID: req.Body.SpaceId}
-	if upd.SetCondition, upd.Condition, err = conditionField(req.Body.Condition); err != nil {
+	b := req.Body
+	upd := store.SiteSpaceUpdate{Path: b.Path, SpaceID: b.SpaceId, Hidden: b.Hidden, Draft: b.Draft}
+	if upd.SetCondition, upd.Condition, err = conditionField(b.Condition); err != nil {
 		return nil, err
 	}
+	upd.SetPageID, upd.PageID = nullableField(b.PageId)
 	ss, err := s.Store.UpdateSiteSpace(ctx, site.ID, req.SiteSpaceId, upd)
 	if err != nil {
 		return nil, err

@@ -137,8 +137,16 @@ func (w *webSite) children(group *string) []structureEntry {
 	return out
 }
 
-// tabs is the tab bar: sections, and groups as menus of their sections.
-func (w *webSite) tabs(group *string, current *webSection) []webTab {
+// localized is a title in a language, when it has one there.
+func localized(title string, l store.Localized, lang string) string {
+	if t := l[lang]; t != "" {
+		return t
+	}
+	return title
+}
+
+// tabs is the tab bar: sections, and groups as menus of their sections, titled in lang.
+func (w *webSite) tabs(group *string, current *webSection, lang string) []webTab {
 	if len(w.sections) < 2 {
 		return nil
 	}
@@ -150,12 +158,12 @@ func (w *webSite) tabs(group *string, current *webSection) []webTab {
 	for _, e := range w.children(group) {
 		if e.sec != nil {
 			if ws := byID[e.sec.ID]; ws != nil {
-				out = append(out, webTab{Title: e.sec.Title, URL: ws.url + "/", Current: ws == current})
+				out = append(out, webTab{Title: localized(e.sec.Title, e.sec.LocalizedTitle, lang), URL: ws.url + "/", Current: ws == current})
 			}
 			continue
 		}
-		if kids := w.tabs(&e.group.ID, current); len(kids) > 0 {
-			t := webTab{Title: e.group.Title, Children: kids}
+		if kids := w.tabs(&e.group.ID, current, lang); len(kids) > 0 {
+			t := webTab{Title: localized(e.group.Title, e.group.LocalizedTitle, lang), Children: kids}
 			for _, k := range kids {
 				t.Current = t.Current || k.Current
 			}
@@ -173,14 +181,18 @@ func (ws *webSection) variantURL(ss *store.SiteSpace) string {
 	return ws.url + "/" + ss.Path
 }
 
-// variants is the variant switcher of a section (nothing with one variant).
+// variants is the variant switcher of a section (nothing with one variant): hidden site spaces
+// are left out, but for the one being read.
 func (ws *webSection) variants(current *store.SiteSpace) []webTab {
-	if len(ws.spaces) < 2 {
-		return nil
-	}
-	out := make([]webTab, 0, len(ws.spaces))
+	var out []webTab
 	for _, ss := range ws.spaces {
-		out = append(out, webTab{Title: ss.Space.Title, URL: ws.variantURL(ss) + "/", Current: ss == current})
+		if ss.Hidden && ss != current {
+			continue
+		}
+		out = append(out, webTab{Title: siteSpaceTitle(ss), URL: ws.variantURL(ss) + "/", Current: ss == current})
+	}
+	if len(out) < 2 {
+		return nil
 	}
 	return out
 }
@@ -247,6 +259,9 @@ func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[s
 		}
 	}
 	switch {
+	case ss.PageID != nil && t.seen[*ss.PageID]:
+		// The site space's own home page, when the visitor may read it.
+		t.landing = t.all[*ss.PageID]
 	case len(t.nav) > 0:
 		t.landing = t.nav[0]
 	case len(t.visible) > 0:
@@ -339,7 +354,12 @@ func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
 	v := &webView{Lang: w.lang, SiteTitle: w.site.Title, StyleURL: w.base + "/~assets/" + webStyle.name,
 		HomeURL: w.base + "/", SearchURL: w.base + "/~search", NoIndex: w.site.Visibility != "public"}
 	if ws != nil {
-		v.Tabs = w.tabs(nil, ws)
+		// Tabs read in the language of the variant being read.
+		lang := w.lang
+		if ss != nil && ss.Space.Language != nil && *ss.Space.Language != "" {
+			lang = *ss.Space.Language
+		}
+		v.Tabs = w.tabs(nil, ws, lang)
 		v.Variants = ws.variants(ss)
 	}
 	return v

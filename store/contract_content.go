@@ -188,8 +188,8 @@ type Sites interface {
 	// default section titled after the site, so a site has sections or root site spaces, not both.
 	AddSiteSection(ctx context.Context, siteID string, c SiteSectionCreate) (*SiteSection, error)
 	// AddSiteSpace adds a live space of the site's organization to a section (nil: the default
-	// section, or the root of a site without sections).
-	AddSiteSpace(ctx context.Context, siteID string, spaceID string, sectionID *string) (*SiteSpace, error)
+	// section, or the root of a site without sections); a page it names must be the space's.
+	AddSiteSpace(ctx context.Context, siteID string, c SiteSpaceCreate) (*SiteSpace, error)
 	// CreateSite creates a site; each of c.Spaces, which must be live spaces of the organization,
 	// becomes a site space at the root, in order, the first one the default.
 	CreateSite(ctx context.Context, orgID string, c SiteCreate) (*Site, error)

@@ -32,6 +32,8 @@ type SiteUpdate struct {
 	Proxy           *string
 	AdaptiveEnabled *bool
 	AgentsContext   *string
+	SetDefaultLevel bool
+	DefaultLevel    Role // RoleGuest: none
 	// Checked to belong to the site in the same transaction; setting them is SetDefaultSiteSpace's
 	// and SetDefaultSiteSection's job.
 	DefaultSiteSpace   *string

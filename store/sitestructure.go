@@ -11,14 +11,41 @@ type SiteSpaceUpdate struct {
 	Path         *string
 	SetCondition bool
 	Condition    *string
-	SpaceID      *string
+	SpaceID      *string // a new space also removes the page, unless SetPageID
+	SetPageID    bool
+	PageID       *string // a page of the (new) space; nil removes it
+	Hidden       *bool
+	Draft        *bool
 }
 
-// SiteSectionCreate holds what a new section starts with: SpaceID becomes its first site space.
+// NewSiteSpace is a space created for a new site space or section, in the site's organization
+// (at its top level), filled with a template's pages when Changes (TemplateChanges) are given.
+type NewSiteSpace struct {
+	CreatorID string
+	Title     string
+	Changes   []PageChange
+}
+
+// SiteSpaceCreate holds what a new site space starts with.
+type SiteSpaceCreate struct {
+	SpaceID   string        // "" with NewSpace
+	NewSpace  *NewSiteSpace // a space to create for it instead, in the same write
+	SectionID *string       // nil: the default section, or the root of a site without sections
+	Title     *string       // its own title; nil: its space's
+	PageID    *string       // a page of the space read at its root
+	Draft     bool
+}
+
+// SiteSectionCreate holds what a new section starts with: SpaceID becomes its first site space
+// (with PageID its page).
 type SiteSectionCreate struct {
-	SpaceID string
-	Title   *string // nil: the space's title
-	Icon    *string
+	SpaceID  string        // "" with NewSpace
+	NewSpace *NewSiteSpace // a space to create for it instead, in the same write
+	Title    *string       // nil: the space's title
+	Icon     *string
+	PageID   *string
+	GroupID  *string // nil: the site root
+	Draft    bool
 }
 
 // SiteSectionUpdate holds the fields to change; nil leaves a field as it is, and the Set flags
@@ -33,6 +60,12 @@ type SiteSectionUpdate struct {
 	Icon             *string
 	SetDescription   bool
 	Description      *string
+	// LocalizedTitle and LocalizedDescription replace the whole set when not nil (empty: none).
+	LocalizedTitle       Localized
+	LocalizedDescription Localized
+	Draft                *bool
+	SetGroup             bool
+	GroupID              *string // the group to move the section to the end of; nil: the site root
 }
 
 // SiteSectionGroupCreate holds what a new group starts with: Sections are moved into it, in
@@ -42,13 +75,19 @@ type SiteSectionGroupCreate struct {
 	Icon     *string
 	Sections []string
 	Parent   *string
+	Draft    bool
 }
 
-// SiteSectionGroupUpdate holds the fields to change; SetIcon says whether Icon is given.
+// SiteSectionGroupUpdate holds the fields to change; SetIcon and SetParent say whether Icon and
+// Parent are given; LocalizedTitle replaces the whole set when not nil.
 type SiteSectionGroupUpdate struct {
-	Title   *string
-	SetIcon bool
-	Icon    *string
+	Title          *string
+	SetIcon        bool
+	Icon           *string
+	LocalizedTitle Localized
+	Draft          *bool
+	SetParent      bool
+	Parent         *string // the group to move it to the end of; nil: the site root
 }
 
 // SiteMove places an item just before or just after a sibling, or at the end when neither.

@@ -21,7 +21,8 @@ type Site struct {
 	AdaptiveSchema          []byte // JSON; nil: none set
 	AdaptiveSchemaUpdatedAt *time.Time
 	ShareKey                string
-	SiteSpaces              int // how many site spaces the site has
+	DefaultLevel            Role // the role every member has at least on the site: LevelInherit or RoleGuest add none
+	SiteSpaces              int  // how many site spaces the site has
 	CreatedAt               time.Time
 	UpdatedAt               time.Time
 }
@@ -36,31 +37,43 @@ type SiteSpace struct {
 	Condition *string
 	Default   bool
 	Position  float64
+	Title     *string // its own title; nil: its space's
+	PageID    *string // the page read at its root; nil: the space's first page
+	Draft     bool    // not on the published site
+	Hidden    bool    // on the published site, out of its navigation
 }
+
+// Localized holds a text's translations by language; nil or empty: none.
+type Localized map[string]string
 
 // SiteSection is a section of a site: one or more site spaces (variants).
 type SiteSection struct {
-	ID          string
-	SiteID      string
-	GroupID     *string
-	Title       string
-	Description *string
-	Icon        *string
-	Path        string
-	Condition   *string
-	Default     bool
-	Position    float64
-	SiteSpaces  []*SiteSpace // in order
+	ID                   string
+	SiteID               string
+	GroupID              *string
+	Title                string
+	LocalizedTitle       Localized
+	Description          *string
+	LocalizedDescription Localized
+	Draft                bool // not on the published site
+	Icon                 *string
+	Path                 string
+	Condition            *string
+	Default              bool
+	Position             float64
+	SiteSpaces           []*SiteSpace // in order
 }
 
 // SiteSectionGroup groups sections (and other groups) of a site.
 type SiteSectionGroup struct {
-	ID       string
-	SiteID   string
-	ParentID *string
-	Title    string
-	Icon     *string
-	Position float64
+	ID             string
+	SiteID         string
+	ParentID       *string
+	Title          string
+	LocalizedTitle Localized
+	Draft          bool // not on the published site, nor is anything in it
+	Icon           *string
+	Position       float64
 }
 
 // SiteStructure is the whole structure of a site, read in a fixed number of queries.

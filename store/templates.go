@@ -27,12 +27,14 @@ type templatePage struct {
 
 // builtinTemplate is a template: one top-level page with its subpages.
 type builtinTemplate struct {
+	title string   // what a space made from it is called
 	files []string // the contentRefs names the template uses
 	root  templatePage
 }
 
 var builtinTemplates = map[string]builtinTemplate{
 	"product-guide": {
+		title: "Product guide",
 		files: []string{"logo"},
 		root: templatePage{
 			ref: "guide-getting-started", title: "Getting started", file: "getting-started.md",
@@ -52,6 +54,7 @@ var builtinTemplates = map[string]builtinTemplate{
 		},
 	},
 	"api-reference": {
+		title: "API reference",
 		files: []string{"logo"},
 		root: templatePage{
 			ref: "api-reference", title: "API reference", file: "api-reference.md",
@@ -87,6 +90,10 @@ func TemplateIDs() []string {
 	sort.Strings(ids)
 	return ids
 }
+
+// TemplateTitle returns what a space made from a built-in template is called ("" for an
+// unknown id).
+func TemplateTitle(id string) string { return builtinTemplates[id].title }
 
 // TemplateChanges returns the batch of insert_page changes that adds a built-in template's pages
 // after the existing top-level pages. files maps the contentRefs names the caller gave to file

@@ -29,8 +29,8 @@ func (s *Store) AddSiteSectionGroup(ctx context.Context, siteID string, c store.
 			return err
 		}
 		id := store.NewID()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO site_section_groups (id, site_id, parent_id, title, icon, position)
-			VALUES (?, ?, ?, ?, ?, ?)`, id, siteID, nullString(c.Parent), c.Title, nullString(c.Icon), pos); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_section_groups (id, site_id, parent_id, title, icon, position, draft)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(c.Parent), c.Title, nullString(c.Icon), pos, c.Draft); err != nil {
 			return fmt.Errorf("store: unable to add section group: %w", err)
 		}
 		var sections []string
@@ -102,28 +102,84 @@ func (s *Store) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) e
 	})
 }
 
-// UpdateSiteSectionGroup applies an update.
+// UpdateSiteSectionGroup applies an update. A parent that is not a group of the site, or is the
+// group itself or one of its subgroups, is invalid.
 func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, upd store.SiteSectionGroupUpdate) (*store.SiteSectionGroup, error) {
 	var g *store.SiteSectionGroup
 	err := s.write(ctx, func(tx *Tx) error {
-		if _, err := findSiteGroup(ctx, tx, siteID, id); err != nil {
+		cur, err := findSiteGroup(ctx, tx, siteID, id)
+		if err != nil {
 			return err
 		}
-		if upd.Title != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET title = ? WHERE id = ?`, *upd.Title, id); err != nil {
-				return fmt.Errorf("store: unable to update section group: %w", err)
+		if upd.SetParent && !store.EqualPtr(upd.Parent, cur.ParentID) {
+			if err := moveGroup(ctx, tx, siteID, id, upd.Parent); err != nil {
+				return err
 			}
 		}
-		if upd.SetIcon {
-			if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET icon = ? WHERE id = ?`, nullString(upd.Icon), id); err != nil {
-				return fmt.Errorf("store: unable to update section group: %w", err)
+		type change struct {
+			given  bool
+			column string
+			value  any
+		}
+		for _, c := range []change{
+			{upd.Title != nil, "title", nullString(upd.Title)},
+			{upd.SetIcon, "icon", nullString(upd.Icon)},
+			{upd.LocalizedTitle != nil, "localized_title", localizedColumn(upd.LocalizedTitle)},
+			{upd.Draft != nil, "draft", upd.Draft != nil && *upd.Draft},
+		} {
+			if !c.given {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET `+c.column+` = ? WHERE id = ?`, c.value, id); err != nil {
+				return fmt.Errorf("store: unable to update section group %s: %w", c.column, err)
 			}
 		}
-		var err error
 		g, err = findSiteGroup(ctx, tx, siteID, id)
 		return err
 	})
 	return g, err
+}
+
+// moveGroup moves a group to the end of another group of the site (nil: the site root), which
+// must not be the group itself nor one of its subgroups.
+func moveGroup(ctx context.Context, tx *Tx, siteID, id string, parent *string) error {
+	for at := parent; at != nil; {
+		if *at == id {
+			return store.FieldErrorf("parentSectionGroupId", "a section group cannot go into itself or one of its own subgroups")
+		}
+		up, err := findSiteGroup(ctx, tx, siteID, *at)
+		if store.ErrorCode(err) == store.ENOTFOUND {
+			return store.FieldErrorf("parentSectionGroupId", "no section group %s in this site", *at)
+		}
+		if err != nil {
+			return err
+		}
+		at = up.ParentID
+	}
+	pos, err := nextSectionPosition(ctx, tx, siteID, parent)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET parent_id = ?, position = ? WHERE id = ?`, nullString(parent), pos, id); err != nil {
+		return fmt.Errorf("store: unable to move section group: %w", err)
+	}
+	return nil
+}
+
+// moveSectionToGroup moves a section from group cur to the end of group to (nil: the site
+// root); a section already there stays where it is.
+func moveSectionToGroup(ctx context.Context, tx *Tx, siteID, sectionID string, cur, to *string) error {
+	if store.EqualPtr(cur, to) {
+		return nil
+	}
+	pos, err := nextSectionPosition(ctx, tx, siteID, to)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?, position = ? WHERE id = ?`, nullString(to), pos, sectionID); err != nil {
+		return fmt.Errorf("store: unable to move section: %w", err)
+	}
+	return nil
 }
 
 // AddSectionToGroup moves a section of the site to the end of a group (where it stays when it
@@ -143,17 +199,7 @@ func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionI
 		if err != nil {
 			return fmt.Errorf("store: unable to find section: %w", err)
 		}
-		if group.String == groupID {
-			return nil
-		}
-		pos, err := nextSectionPosition(ctx, tx, siteID, &groupID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?, position = ? WHERE id = ?`, groupID, pos, sectionID); err != nil {
-			return fmt.Errorf("store: unable to group section: %w", err)
-		}
-		return nil
+		return moveSectionToGroup(ctx, tx, siteID, sectionID, stringPtr(group), &groupID)
 	})
 	return g, err
 }
@@ -170,13 +216,6 @@ func (s *Store) RemoveSectionFromGroup(ctx context.Context, siteID, groupID, sec
 		if n == 0 {
 			return nil
 		}
-		pos, err := nextSectionPosition(ctx, tx, siteID, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = NULL, position = ? WHERE id = ?`, pos, sectionID); err != nil {
-			return fmt.Errorf("store: unable to ungroup section: %w", err)
-		}
-		return nil
+		return moveSectionToGroup(ctx, tx, siteID, sectionID, &groupID, nil)
 	})
 }

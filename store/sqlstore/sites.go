@@ -16,17 +16,18 @@ import (
 // (Deleting a space deletes its site spaces, so every one counted publishes a live space.)
 const siteColumns = `s.id, s.organization_id, s.type, s.title, s.visibility, s.published, s.hostname,
 	s.basename, s.proxy, s.adaptive_enabled, s.agents_context, s.adaptive_schema,
-	s.adaptive_schema_updated_at, s.share_key, s.created_at, s.updated_at,
+	s.adaptive_schema_updated_at, s.share_key, s.created_at, s.updated_at, s.default_level,
 	(SELECT count(*) FROM site_spaces ss WHERE ss.site_id = s.id)`
 
 func scanSite(sc interface{ Scan(...any) error }, site *store.Site) error {
-	var hostname, basename, proxy, schema, schemaUpdated sql.NullString
+	var hostname, basename, proxy, schema, schemaUpdated, level sql.NullString
 	var created, updated string
 	if err := sc.Scan(&site.ID, &site.OrganizationID, &site.Type, &site.Title, &site.Visibility, &site.Published,
 		&hostname, &basename, &proxy, &site.AdaptiveEnabled, &site.AgentsContext, &schema,
-		&schemaUpdated, &site.ShareKey, &created, &updated, &site.SiteSpaces); err != nil {
+		&schemaUpdated, &site.ShareKey, &created, &updated, &level, &site.SiteSpaces); err != nil {
 		return err
 	}
+	site.DefaultLevel = store.Role(level.String)
 	site.Hostname, site.Basename, site.Proxy = stringPtr(hostname), stringPtr(basename), stringPtr(proxy)
 	if schema.Valid {
 		site.AdaptiveSchema = []byte(schema.String)
@@ -60,7 +61,7 @@ func (s *Store) CreateSite(ctx context.Context, orgID string, c store.SiteCreate
 // addRootSiteSpaces adds the site spaces a new site starts with, at its root, in order.
 func addRootSiteSpaces(ctx context.Context, tx *Tx, orgID, siteID string, spaceIDs []string) error {
 	for i, spaceID := range spaceIDs {
-		if _, err := insertSiteSpace(ctx, tx, orgID, siteID, spaceID, nil, "spaces["+strconv.Itoa(i)+"]"); err != nil {
+		if _, err := insertSiteSpace(ctx, tx, orgID, siteID, store.SiteSpaceCreate{SpaceID: spaceID}, "spaces["+strconv.Itoa(i)+"]"); err != nil {
 			return err
 		}
 	}
@@ -155,6 +156,7 @@ func (s *Store) UpdateSite(ctx context.Context, id string, upd store.SiteUpdate)
 			{upd.SetProxy, "proxy", nullString(upd.Proxy)},
 			{upd.AdaptiveEnabled != nil, "adaptive_enabled", upd.AdaptiveEnabled != nil && *upd.AdaptiveEnabled},
 			{upd.AgentsContext != nil, "agents_context", nullString(upd.AgentsContext)},
+			{upd.SetDefaultLevel, "default_level", nullRole(upd.DefaultLevel)},
 		} {
 			if c.given {
 				sets, args = append(sets, c.column+" = ?"), append(args, c.value)

@@ -127,21 +127,29 @@ func nextSectionPosition(ctx context.Context, tx *Tx, siteID string, parent *str
 	return pos, nil
 }
 
-// insertSection adds a section at the end of the site root, with a path derived from its title;
-// the first section of a site is the default.
-func insertSection(ctx context.Context, tx *Tx, siteID, title string, icon *string) (string, error) {
+// newSection is what insertSection writes.
+type newSection struct {
+	title   string
+	icon    *string
+	groupID *string // nil: the site root
+	draft   bool
+}
+
+// insertSection adds a section at the end of its group (or the site root), with a path derived
+// from its title; the first section of a site is the default.
+func insertSection(ctx context.Context, tx *Tx, siteID string, n newSection) (string, error) {
 	taken, err := takenPaths(ctx, tx, sectionPathsQuery, siteID, nil)
 	if err != nil {
 		return "", err
 	}
-	pos, err := nextSectionPosition(ctx, tx, siteID, nil)
+	pos, err := nextSectionPosition(ctx, tx, siteID, n.groupID)
 	if err != nil {
 		return "", err
 	}
 	id := store.NewID()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position)
-		VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default = 1) THEN 0 ELSE 1 END, ?6)`,
-		id, siteID, title, nullString(icon), store.UniquePath(store.Slugify(title), taken), pos); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO site_sections (id, site_id, title, icon, path, is_default, position, group_id, draft)
+		VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN EXISTS (SELECT 1 FROM site_sections WHERE site_id = ?2 AND is_default = 1) THEN 0 ELSE 1 END, ?6, ?7, ?8)`,
+		id, siteID, n.title, nullString(n.icon), store.UniquePath(store.Slugify(n.title), taken), pos, nullString(n.groupID), n.draft); err != nil {
 		return "", fmt.Errorf("store: unable to add section: %w", err)
 	}
 	return id, nil
@@ -165,9 +173,19 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteS
 		if err != nil {
 			return fmt.Errorf("store: unable to find site: %w", err)
 		}
+		if c.NewSpace != nil {
+			if c.SpaceID, err = createSiteSpaceSpace(ctx, tx, orgID, c.NewSpace); err != nil {
+				return err
+			}
+		}
 		title, err := liveSpaceTitle(ctx, tx, orgID, c.SpaceID, "spaceId")
 		if err != nil {
 			return err
+		}
+		if c.GroupID != nil {
+			if err := checkSiteRow(ctx, tx, "site_section_groups", siteID, *c.GroupID, "siteSectionGroupId", "section group"); err != nil {
+				return err
+			}
 		}
 		if c.Title != nil {
 			title = *c.Title
@@ -176,7 +194,7 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteS
 			return store.FieldErrorf("title", "the space's title %q cannot title a section (2 to 128 characters); give a title", title)
 		}
 		if sections == 0 && rootSpaces > 0 {
-			wrap, err := insertSection(ctx, tx, siteID, siteTitle, nil)
+			wrap, err := insertSection(ctx, tx, siteID, newSection{title: siteTitle})
 			if err != nil {
 				return err
 			}
@@ -185,11 +203,12 @@ func (s *Store) AddSiteSection(ctx context.Context, siteID string, c store.SiteS
 				return fmt.Errorf("store: unable to gather root site spaces: %w", err)
 			}
 		}
-		id, err := insertSection(ctx, tx, siteID, title, c.Icon)
+		id, err := insertSection(ctx, tx, siteID, newSection{title: title, icon: c.Icon, groupID: c.GroupID, draft: c.Draft})
 		if err != nil {
 			return err
 		}
-		if _, err := insertSiteSpace(ctx, tx, orgID, siteID, c.SpaceID, &id, "spaceId"); err != nil {
+		ss := store.SiteSpaceCreate{SpaceID: c.SpaceID, SectionID: &id, PageID: c.PageID}
+		if _, err := insertSiteSpace(ctx, tx, orgID, siteID, ss, "spaceId"); err != nil {
 			return err
 		}
 		sec, err = findSiteSection(ctx, tx, siteID, id)
@@ -255,6 +274,16 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd st
 				return store.ErrorAt(store.ECONFLICT, "path", "another section of this site already has the path %q", *upd.Path)
 			}
 		}
+		if upd.SetGroup {
+			if upd.GroupID != nil {
+				if err := checkSiteRow(ctx, tx, "site_section_groups", siteID, *upd.GroupID, "siteSectionGroupId", "section group"); err != nil {
+					return err
+				}
+			}
+			if err := moveSectionToGroup(ctx, tx, siteID, id, cur.GroupID, upd.GroupID); err != nil {
+				return err
+			}
+		}
 		if upd.DefaultSiteSpace != nil {
 			found := false
 			for _, ss := range cur.SiteSpaces {
@@ -284,6 +313,9 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd st
 			{upd.SetCondition, "condition", nullString(upd.Condition)},
 			{upd.SetIcon, "icon", nullString(upd.Icon)},
 			{upd.SetDescription, "description", nullString(upd.Description)},
+			{upd.LocalizedTitle != nil, "localized_title", localizedColumn(upd.LocalizedTitle)},
+			{upd.LocalizedDescription != nil, "localized_description", localizedColumn(upd.LocalizedDescription)},
+			{upd.Draft != nil, "draft", upd.Draft != nil && *upd.Draft},
 		} {
 			if c.given {
 				if err := set(c.column, c.value); err != nil {

@@ -43,12 +43,22 @@ const (
 	sectionPathsQuery   = `SELECT path FROM site_sections WHERE site_id = ?1 AND id IS NOT ?2`
 )
 
-// insertSiteSpace adds a space of the organization at the end of a container (a section, or
-// nil: the site root), with a path derived from its title; the first one is the default.
-func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string, sectionID *string, field string) (string, error) {
+// insertSiteSpace adds a space of the organization at the end of a container (c.SectionID: a
+// section, or nil: the site root), with a path derived from its title; the first one is the
+// default. field names the request field that gave the space.
+func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID string, c store.SiteSpaceCreate, field string) (string, error) {
+	spaceID, sectionID := c.SpaceID, c.SectionID
 	title, err := liveSpaceTitle(ctx, tx, orgID, spaceID, field)
 	if err != nil {
 		return "", err
+	}
+	if c.Title != nil {
+		title = *c.Title
+	}
+	if c.PageID != nil {
+		if err := checkSitePage(ctx, tx, spaceID, *c.PageID, "pageId"); err != nil {
+			return "", err
+		}
 	}
 	taken, err := takenPaths(ctx, tx, siteSpacePathsQuery, siteID, nullString(sectionID), nil)
 	if err != nil {
@@ -62,21 +72,28 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID, spaceID string,
 		return "", fmt.Errorf("store: unable to place site space: %w", err)
 	}
 	id := store.NewID()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, is_default, position)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID, store.UniquePath(store.Slugify(title), taken), first, pos); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, is_default, position,
+		title, page_id, draft) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, siteID, nullString(sectionID), spaceID,
+		store.UniquePath(store.Slugify(title), taken), first, pos, nullString(c.Title), nullString(c.PageID), c.Draft); err != nil {
 		return "", fmt.Errorf("store: unable to add site space: %w", err)
 	}
 	return id, nil
 }
 
 // AddSiteSpace adds a live space of the site's organization to a section (nil: the default
-// section, or the root of a site without sections).
-func (s *Store) AddSiteSpace(ctx context.Context, siteID, spaceID string, sectionID *string) (*store.SiteSpace, error) {
+// section, or the root of a site without sections); a page it names must be the space's.
+func (s *Store) AddSiteSpace(ctx context.Context, siteID string, c store.SiteSpaceCreate) (*store.SiteSpace, error) {
+	sectionID := c.SectionID
 	var ss *store.SiteSpace
 	err := s.write(ctx, func(tx *Tx) error {
 		orgID, err := siteOrganization(ctx, tx, siteID)
 		if err != nil {
 			return err
+		}
+		if c.NewSpace != nil {
+			if c.SpaceID, err = createSiteSpaceSpace(ctx, tx, orgID, c.NewSpace); err != nil {
+				return err
+			}
 		}
 		if sectionID != nil {
 			if err := checkSiteRow(ctx, tx, "site_sections", siteID, *sectionID, "sectionId", "section"); err != nil {
@@ -92,7 +109,8 @@ func (s *Store) AddSiteSpace(ctx context.Context, siteID, spaceID string, sectio
 				return fmt.Errorf("store: unable to find the default section: %w", err)
 			}
 		}
-		id, err := insertSiteSpace(ctx, tx, orgID, siteID, spaceID, sectionID, "spaceId")
+		c.SectionID = sectionID
+		id, err := insertSiteSpace(ctx, tx, orgID, siteID, c, "spaceId")
 		if err != nil {
 			return err
 		}
@@ -100,6 +118,12 @@ func (s *Store) AddSiteSpace(ctx context.Context, siteID, spaceID string, sectio
 		return err
 	})
 	return ss, err
+}
+
+// createSiteSpaceSpace creates the space of a new site space or section, with its template's
+// pages, and returns its id.
+func createSiteSpaceSpace(ctx context.Context, tx *Tx, orgID string, n *store.NewSiteSpace) (string, error) {
+	return insertSpace(ctx, tx, orgID, n.CreatorID, store.SpaceCreate{Title: n.Title, Pages: n.Changes})
 }
 
 // goneDefault is where a default site space was: its container and position.
@@ -194,12 +218,23 @@ func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd stor
 				return store.ErrorAt(store.ECONFLICT, "path", "another site space of %s already has the path %q", where, *upd.Path)
 			}
 		}
+		spaceID := cur.Space.ID
 		if upd.SpaceID != nil {
 			orgID, err := siteOrganization(ctx, tx, siteID)
 			if err != nil {
 				return err
 			}
 			if _, err := liveSpaceTitle(ctx, tx, orgID, *upd.SpaceID, "spaceId"); err != nil {
+				return err
+			}
+			if *upd.SpaceID != spaceID && !upd.SetPageID {
+				// A page of the former space means nothing in the new one.
+				upd.SetPageID, upd.PageID = true, nil
+			}
+			spaceID = *upd.SpaceID
+		}
+		if upd.SetPageID && upd.PageID != nil {
+			if err := checkSitePage(ctx, tx, spaceID, *upd.PageID, "pageId"); err != nil {
 				return err
 			}
 		}
@@ -218,6 +253,15 @@ func (s *Store) UpdateSiteSpace(ctx context.Context, siteID, id string, upd stor
 		}
 		if upd.SpaceID != nil {
 			errs = append(errs, set("space_id", *upd.SpaceID))
+		}
+		if upd.SetPageID {
+			errs = append(errs, set("page_id", nullString(upd.PageID)))
+		}
+		if upd.Hidden != nil {
+			errs = append(errs, set("hidden", *upd.Hidden))
+		}
+		if upd.Draft != nil {
+			errs = append(errs, set("draft", *upd.Draft))
 		}
 		if err := errors.Join(errs...); err != nil {
 			return err

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -11,48 +12,96 @@ import (
 
 // A site space is read with its space, whose columns come first.
 const (
-	siteSpaceColumns = spaceColumns + `, ss.id, ss.site_id, ss.section_id, ss.path, ss.condition, ss.is_default, ss.position`
-	siteSpaceFrom    = ` FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id`
-	siteSpaceSelect  = `SELECT ` + siteSpaceColumns + siteSpaceFrom
+	siteSpaceColumns = spaceColumns + `, ss.id, ss.site_id, ss.section_id, ss.path, ss.condition, ss.is_default, ss.position,
+	ss.title, ss.page_id, ss.draft, ss.hidden`
+	siteSpaceFrom   = ` FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id`
+	siteSpaceSelect = `SELECT ` + siteSpaceColumns + siteSpaceFrom
 )
 
 func scanSiteSpace(sc scanner, ss *store.SiteSpace) error {
-	var section, cond sql.NullString
+	var section, cond, title, page sql.NullString
 	ss.Space = &store.Space{}
-	dest := []any{&ss.ID, &ss.SiteID, &section, &ss.Path, &cond, &ss.Default, &ss.Position}
+	dest := []any{&ss.ID, &ss.SiteID, &section, &ss.Path, &cond, &ss.Default, &ss.Position, &title, &page, &ss.Draft, &ss.Hidden}
 	if err := scanSpace(scanWith{row: sc, extra: dest}, ss.Space); err != nil {
 		return err
 	}
 	ss.SectionID, ss.Condition = stringPtr(section), stringPtr(cond)
+	ss.Title, ss.PageID = stringPtr(title), stringPtr(page)
 	return nil
 }
 
 const (
 	siteSectionColumns = `sec.id, sec.site_id, sec.group_id, sec.title, sec.description, sec.icon, sec.path,
-	sec.condition, sec.is_default, sec.position`
+	sec.condition, sec.is_default, sec.position, sec.draft, sec.localized_title, sec.localized_description`
 	siteSectionSelect = `SELECT ` + siteSectionColumns + ` FROM site_sections sec`
 )
 
 func scanSiteSection(sc scanner, sec *store.SiteSection) error {
-	var group, desc, icon, cond sql.NullString
-	if err := sc.Scan(&sec.ID, &sec.SiteID, &group, &sec.Title, &desc, &icon, &sec.Path, &cond, &sec.Default, &sec.Position); err != nil {
+	var group, desc, icon, cond, locTitle, locDesc sql.NullString
+	if err := sc.Scan(&sec.ID, &sec.SiteID, &group, &sec.Title, &desc, &icon, &sec.Path, &cond, &sec.Default, &sec.Position,
+		&sec.Draft, &locTitle, &locDesc); err != nil {
 		return err
 	}
+	sec.LocalizedTitle, sec.LocalizedDescription = scanLocalized(locTitle), scanLocalized(locDesc)
 	sec.GroupID, sec.Description, sec.Icon, sec.Condition = stringPtr(group), stringPtr(desc), stringPtr(icon), stringPtr(cond)
 	return nil
 }
 
 const (
-	siteGroupColumns = `g.id, g.site_id, g.parent_id, g.title, g.icon, g.position`
+	siteGroupColumns = `g.id, g.site_id, g.parent_id, g.title, g.icon, g.position, g.draft, g.localized_title`
 	siteGroupSelect  = `SELECT ` + siteGroupColumns + ` FROM site_section_groups g`
 )
 
 func scanSiteGroup(sc scanner, g *store.SiteSectionGroup) error {
-	var parent, icon sql.NullString
-	if err := sc.Scan(&g.ID, &g.SiteID, &parent, &g.Title, &icon, &g.Position); err != nil {
+	var parent, icon, locTitle sql.NullString
+	if err := sc.Scan(&g.ID, &g.SiteID, &parent, &g.Title, &icon, &g.Position, &g.Draft, &locTitle); err != nil {
 		return err
 	}
+	g.LocalizedTitle = scanLocalized(locTitle)
 	g.ParentID, g.Icon = stringPtr(parent), stringPtr(icon)
+	return nil
+}
+
+// scanLocalized reads a localized text's column: a JSON object by language, or NULL for none.
+// A column that does not decode reads as none (the store writes only what it encoded).
+func scanLocalized(col sql.NullString) store.Localized {
+	if !col.Valid {
+		return nil
+	}
+	var l store.Localized
+	if json.Unmarshal([]byte(col.String), &l) != nil || len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// localizedColumn is the column value of a localized text: NULL for none.
+func localizedColumn(l store.Localized) any {
+	if len(l) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(l) // a map of strings always encodes
+	return string(b)
+}
+
+// checkSitePage checks that a page is in a space's current revision; field names the request
+// field that gave it.
+func checkSitePage(ctx context.Context, tx *Tx, spaceID, pageID, field string) error {
+	var rev string
+	if err := tx.QueryRowContext(ctx, `SELECT revision_id FROM spaces WHERE id = ?`, spaceID).Scan(&rev); err != nil {
+		return fmt.Errorf("store: unable to find space: %w", err)
+	}
+	v, err := newView(ctx, tx, rev)
+	if err != nil {
+		return err
+	}
+	p, err := v.page(pageID, false)
+	if err != nil {
+		return fmt.Errorf("store: unable to find page: %w", err)
+	}
+	if p == nil {
+		return store.FieldErrorf(field, "no page %s in the space %s", pageID, spaceID)
+	}
 	return nil
 }
 

@@ -34,6 +34,21 @@ func scanSpace(sc interface{ Scan(...any) error }, s *store.Space) error {
 
 // CreateSpace creates a space at the end of its parent collection (or of the top level).
 func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error) {
+	var sp *store.Space
+	err := s.write(ctx, func(tx *Tx) error {
+		id, err := insertSpace(ctx, tx, orgID, creatorID, c)
+		if err != nil {
+			return err
+		}
+		sp, err = findSpace(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+// insertSpace creates a space inside a write and returns its id: an empty first revision, then
+// the template's pages (c.Pages) as its current one.
+func insertSpace(ctx context.Context, tx *Tx, orgID, creatorID string, c store.SpaceCreate) (string, error) {
 	id := store.NewID()
 	if c.Title == "" {
 		c.Title = "Untitled"
@@ -41,37 +56,31 @@ func (s *Store) CreateSpace(ctx context.Context, orgID, creatorID string, c stor
 	if c.EditMode == "" {
 		c.EditMode = "live"
 	}
-	var sp *store.Space
-	err := s.write(ctx, func(tx *Tx) error {
-		if err := checkParent(ctx, tx, orgID, c.ParentID); err != nil {
-			return err
-		}
-		pos, err := nextPosition(ctx, tx, orgID, c.ParentID)
-		if err != nil {
-			return err
-		}
-		now := formatTime(tx.now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, edit_mode,
-			language, revision_id, position, created_by, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
-			id, orgID, nullString(c.ParentID), c.Title, c.Emoji, c.EditMode, nullString(c.Language),
-			pos, creatorID, now, now); err != nil {
-			return fmt.Errorf("store: unable to create space: %w", err)
-		}
-		if err := setFirstRevision(ctx, tx, id, ""); err != nil {
-			return err
-		}
-		if sp, err = findSpace(ctx, tx, id); err != nil || len(c.Pages) == 0 {
-			return err
-		}
-		// A new space has no files: its pages can name none (nil files).
-		if _, err := applyTemplateToMain(ctx, tx, sp, c.Pages, nil); err != nil {
-			return err
-		}
-		sp, err = findSpace(ctx, tx, id)
-		return err
-	})
-	return sp, err
+	if err := checkParent(ctx, tx, orgID, c.ParentID); err != nil {
+		return "", err
+	}
+	pos, err := nextPosition(ctx, tx, orgID, c.ParentID)
+	if err != nil {
+		return "", err
+	}
+	now := formatTime(tx.now)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, edit_mode,
+		language, revision_id, position, created_by, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+		id, orgID, nullString(c.ParentID), c.Title, c.Emoji, c.EditMode, nullString(c.Language),
+		pos, creatorID, now, now); err != nil {
+		return "", fmt.Errorf("store: unable to create space: %w", err)
+	}
+	if err := setFirstRevision(ctx, tx, id, ""); err != nil || len(c.Pages) == 0 {
+		return id, err
+	}
+	sp, err := findSpace(ctx, tx, id)
+	if err != nil {
+		return "", err
+	}
+	// A new space has no files: its template's pages can name none (nil files).
+	_, err = applyTemplateToMain(ctx, tx, sp, c.Pages, nil)
+	return id, err
 }
 
 // setFirstRevision writes a space's first revision with the pages of revision from ("": none)

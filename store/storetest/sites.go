@@ -17,7 +17,7 @@ func sites(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	added, err := w.st.AddSiteSpace(ctx, site.ID, b.ID, nil)
+	added, err := w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SpaceID: b.ID})
 	if err != nil || added.Space == nil || added.Space.ID != b.ID || added.Default {
 		t.Fatalf("adding a second site space: %+v, %v", added, err)
 	}
@@ -60,7 +60,7 @@ func sites(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = w.st.AddSiteSpace(ctx, site.ID, foreign.ID, nil)
+	_, err = w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SpaceID: foreign.ID})
 	wantCode(t, err, store.EINVALID)
 	if err := w.st.DeleteSite(ctx, site.ID); err != nil {
 		t.Fatal(err)

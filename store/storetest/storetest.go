@@ -36,6 +36,8 @@ func Run(t *testing.T, open Opener) {
 		{"UpdateFromMain", updateFromMain},
 		{"Comments", comments},
 		{"Sites", sites},
+		{"SiteStructureFields", siteStructureFields},
+		{"SiteNewSpaces", siteNewSpaces},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
