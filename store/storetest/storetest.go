@@ -39,6 +39,7 @@ func Run(t *testing.T, open Opener) {
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
+		{"SearchHits", searchHits},
 		{"Jobs", jobs},
 		{"Purge", purge},
 		{"ConversationsIngest", conversationsIngest},
