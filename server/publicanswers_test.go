@@ -73,6 +73,25 @@ func TestAnswersCarryWhatTodaysClientRequires(t *testing.T) {
 	)
 	w.merged(t, sp.Id, cr.Id)
 
+	t.Run("MergedChangeRequestsSayWhoMergedThemAndWhen", func(t *testing.T) {
+		open := w.create(t, w.admin, sp.Id, "Open")
+		mine := w.create(t, w.admin, sp.Id, "Editor's")
+		w.apply(t, w.admin, sp.Id, mine.Id, insertMarkdown("Notes", "Notes.\n", "notes"))
+		w.merge(t, w.editor, sp.Id, mine.Id)
+		r := ts.Expect(t, http.StatusOK, w.reader, "GET", crPath(sp.Id, mine.Id), nil)
+		wantPublicEverywhere(t, "getChangeRequestById", r)
+		var cr gen.ChangeRequest
+		r.Decode(t, &cr)
+		rev := w.mainRevision(t, sp.Id)
+		if cr.MergedBy == nil || cr.MergedBy.Id != w.editor.ID || cr.MergedAt == nil || !cr.MergedAt.Equal(rev.CreatedAt) {
+			t.Fatalf("merged by %+v at %v; the merge revision was written at %v", cr.MergedBy, cr.MergedAt, rev.CreatedAt)
+		}
+		if o := w.get(t, sp.Id, open.Id); o.MergedBy != nil || o.MergedAt != nil {
+			t.Fatalf("an open change request: merged by %+v at %v", o.MergedBy, o.MergedAt)
+		}
+		wantPublicEverywhere(t, "listChangeRequestsForSpace", ts.Expect(t, http.StatusOK, w.reader, "GET", "/spaces/"+sp.Id+"/change-requests?status=merged", nil))
+	})
+
 	t.Run("CommentersCountTheirSites", func(t *testing.T) {
 		ts.Expect(t, http.StatusOK, w.commenter, "POST", "/spaces/"+sp.Id+"/comments", commentBody("Looks good"))
 		r := ts.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/commenters", nil)

@@ -96,7 +96,7 @@ func (w *world) edit(spaceID string, changes ...store.PageChange) (cr string, re
 func (w *world) commit(spaceID string, changes ...store.PageChange) map[string]string {
 	w.t.Helper()
 	cr, res := w.edit(spaceID, changes...)
-	if _, conflicts, err := w.st.MergeChangeRequest(context.Background(), spaceID, cr); err != nil || conflicts {
+	if _, conflicts, err := w.st.MergeChangeRequest(context.Background(), spaceID, cr, w.user); err != nil || conflicts {
 		w.t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
 	}
 	return res.Refs
