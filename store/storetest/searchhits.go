@@ -27,7 +27,7 @@ func searchHits(t *testing.T, open Opener) {
 	if title.PageID != ids["z"] || !title.MatchedTitle || title.Rank != 1 || title.Score <= 1 {
 		t.Fatalf("title match: %+v", title)
 	}
-	if body.PageID != ids["i"] || body.MatchedTitle || body.Rank != 2 || body.Score < 0 || body.Score >= 1 {
+	if body.PageID != ids["i"] || body.MatchedTitle || body.Rank != 2 || body.Score <= 0 || body.Score >= 1 {
 		t.Fatalf("section match: %+v", body)
 	}
 	if body.Description != "How to install" || title.Description != "" {
