@@ -2431,6 +2431,66 @@ func (e RevisionObject) Valid() bool {
 	}
 }
 
+// Defines values for RevisionTagColor.
+const (
+	RevisionTagColorBlue    RevisionTagColor = "blue"
+	RevisionTagColorCyan    RevisionTagColor = "cyan"
+	RevisionTagColorDanger  RevisionTagColor = "$danger"
+	RevisionTagColorDefault RevisionTagColor = "default"
+	RevisionTagColorGreen   RevisionTagColor = "green"
+	RevisionTagColorInfo    RevisionTagColor = "$info"
+	RevisionTagColorOrange  RevisionTagColor = "orange"
+	RevisionTagColorPink    RevisionTagColor = "pink"
+	RevisionTagColorPrimary RevisionTagColor = "$primary"
+	RevisionTagColorPurple  RevisionTagColor = "purple"
+	RevisionTagColorRed     RevisionTagColor = "red"
+	RevisionTagColorSuccess RevisionTagColor = "$success"
+	RevisionTagColorTint    RevisionTagColor = "$tint"
+	RevisionTagColorViolet  RevisionTagColor = "violet"
+	RevisionTagColorWarning RevisionTagColor = "$warning"
+	RevisionTagColorYellow  RevisionTagColor = "yellow"
+)
+
+// Valid indicates whether the value is a known member of the RevisionTagColor enum.
+func (e RevisionTagColor) Valid() bool {
+	switch e {
+	case RevisionTagColorBlue:
+		return true
+	case RevisionTagColorCyan:
+		return true
+	case RevisionTagColorDanger:
+		return true
+	case RevisionTagColorDefault:
+		return true
+	case RevisionTagColorGreen:
+		return true
+	case RevisionTagColorInfo:
+		return true
+	case RevisionTagColorOrange:
+		return true
+	case RevisionTagColorPink:
+		return true
+	case RevisionTagColorPrimary:
+		return true
+	case RevisionTagColorPurple:
+		return true
+	case RevisionTagColorRed:
+		return true
+	case RevisionTagColorSuccess:
+		return true
+	case RevisionTagColorTint:
+		return true
+	case RevisionTagColorViolet:
+		return true
+	case RevisionTagColorWarning:
+		return true
+	case RevisionTagColorYellow:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RevisionType.
 const (
 	RevisionTypeComputed RevisionType = "computed"
@@ -2485,6 +2545,39 @@ func (e SAMLProviderStatus) Valid() bool {
 	case SAMLProviderStatusActive:
 		return true
 	case SAMLProviderStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SearchResultType.
+const (
+	SearchResultTypePage    SearchResultType = "page"
+	SearchResultTypeSection SearchResultType = "section"
+)
+
+// Valid indicates whether the value is a known member of the SearchResultType enum.
+func (e SearchResultType) Valid() bool {
+	switch e {
+	case SearchResultTypePage:
+		return true
+	case SearchResultTypeSection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SearchSpaceResultType.
+const (
+	SearchSpaceResultTypeSpace SearchSpaceResultType = "space"
+)
+
+// Valid indicates whether the value is a known member of the SearchSpaceResultType enum.
+func (e SearchSpaceResultType) Valid() bool {
+	switch e {
+	case SearchSpaceResultTypeSpace:
 		return true
 	default:
 		return false
@@ -3220,6 +3313,8 @@ type ChangeRequest struct {
 	Description            *JSONDocument        `json:"description,omitempty"`
 	Id                     string               `json:"id"`
 	Links                  *[]ChangeRequestLink `json:"links,omitempty"`
+	MergedAt               *Timestamp           `json:"mergedAt,omitempty"`
+	MergedBy               *User                `json:"mergedBy,omitempty"`
 	Number                 int                  `json:"number"`
 	Object                 ChangeRequestObject  `json:"object"`
 	Outdated               bool                 `json:"outdated"`
@@ -4608,11 +4703,16 @@ type Member struct {
 	Object     MemberObject `json:"object"`
 
 	// Role A member role, or null for a guest.
-	Role   nullable.Nullable[MemberRoleOrGuest] `json:"role"`
-	Spaces int                                  `json:"spaces"`
-	Sso    bool                                 `json:"sso"`
-	Teams  int                                  `json:"teams"`
-	User   User                                 `json:"user"`
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+
+	// Sites How many of the organization's sites the member can read.
+	Sites int `json:"sites"`
+
+	// Spaces How many of the organization's spaces the member can read.
+	Spaces int  `json:"spaces"`
+	Sso    bool `json:"sso"`
+	Teams  int  `json:"teams"`
+	User   User `json:"user"`
 }
 
 // MemberList defines model for MemberList.
@@ -5120,8 +5220,11 @@ type Revision struct {
 	Pages            []RevisionPage    `json:"pages"`
 	Parents          []string          `json:"parents"`
 	ReusableContents []ReusableContent `json:"reusableContents"`
-	Type             RevisionType      `json:"type"`
-	Urls             struct {
+
+	// Tags The tags a revision defines for its pages; quire has no tags yet, so always empty.
+	Tags []RevisionTag `json:"tags"`
+	Type RevisionType  `json:"type"`
+	Urls struct {
 		App       string  `json:"app"`
 		Public    *string `json:"public,omitempty"`
 		Published *string `json:"published,omitempty"`
@@ -5190,6 +5293,17 @@ type RevisionPage struct {
 	} `json:"urls"`
 	Variables *map[string]string `json:"variables,omitempty"`
 }
+
+// RevisionTag defines model for RevisionTag.
+type RevisionTag struct {
+	Color RevisionTagColor `json:"color"`
+	Icon  *string          `json:"icon,omitempty"`
+	Label string           `json:"label"`
+	Slug  string           `json:"slug"`
+}
+
+// RevisionTagColor defines model for RevisionTagColor.
+type RevisionTagColor string
 
 // RevisionType defines model for RevisionType.
 type RevisionType string
@@ -5260,6 +5374,11 @@ type SSOProviderLoginList struct {
 	Items []SSOProviderLogin `json:"items"`
 }
 
+// SearchAncestor defines model for SearchAncestor.
+type SearchAncestor struct {
+	Title string `json:"title"`
+}
+
 // SearchPageList defines model for SearchPageList.
 type SearchPageList struct {
 	Count int                `json:"count"`
@@ -5269,8 +5388,20 @@ type SearchPageList struct {
 
 // SearchPageResult defines model for SearchPageResult.
 type SearchPageResult struct {
-	Id       string                `json:"id"`
-	Path     string                `json:"path"`
+	// Ancestors The page's ancestor pages, from the top level to its parent.
+	Ancestors   []SearchAncestor `json:"ancestors"`
+	Description string           `json:"description"`
+	Id          string           `json:"id"`
+	Path        string           `json:"path"`
+
+	// Rank The page's one-based position among all the pages the query found.
+	Rank int `json:"rank"`
+
+	// ResultType `page`: matched on the page's title; `section`: on a section's text.
+	ResultType *SearchResultType `json:"resultType,omitempty"`
+
+	// Score Relevance, higher is better, from the engine's ranking (bm25 on SQLite, ts_rank on PostgreSQL) squashed into [0, 1) as r/(1+r); a page whose title matched adds 1, as title matches rank first.
+	Score    SearchScore           `json:"score"`
 	Sections []SearchSectionResult `json:"sections"`
 	Title    string                `json:"title"`
 	Urls     struct {
@@ -5278,12 +5409,24 @@ type SearchPageResult struct {
 	} `json:"urls"`
 }
 
+// SearchResultType `page`: matched on the page's title; `section`: on a section's text.
+type SearchResultType string
+
+// SearchScore Relevance, higher is better, from the engine's ranking (bm25 on SQLite, ts_rank on PostgreSQL) squashed into [0, 1) as r/(1+r); a page whose title matched adds 1, as title matches rank first.
+type SearchScore = float64
+
 // SearchSectionResult defines model for SearchSectionResult.
 type SearchSectionResult struct {
-	Body  string `json:"body"`
-	Id    string `json:"id"`
-	Path  string `json:"path"`
-	Title string `json:"title"`
+	Body string `json:"body"`
+	Id   string `json:"id"`
+	Path string `json:"path"`
+
+	// ResultType `page`: matched on the page's title; `section`: on a section's text.
+	ResultType *SearchResultType `json:"resultType,omitempty"`
+
+	// Score Relevance, higher is better, from the engine's ranking (bm25 on SQLite, ts_rank on PostgreSQL) squashed into [0, 1) as r/(1+r); a page whose title matched adds 1, as title matches rank first.
+	Score SearchScore `json:"score"`
+	Title string      `json:"title"`
 	Urls  struct {
 		App string `json:"app"`
 	} `json:"urls"`
@@ -5300,8 +5443,15 @@ type SearchSpaceList struct {
 type SearchSpaceResult struct {
 	Id    string             `json:"id"`
 	Pages []SearchPageResult `json:"pages"`
-	Title string             `json:"title"`
+
+	// Score Relevance, higher is better, from the engine's ranking (bm25 on SQLite, ts_rank on PostgreSQL) squashed into [0, 1) as r/(1+r); a page whose title matched adds 1, as title matches rank first.
+	Score SearchScore           `json:"score"`
+	Title string                `json:"title"`
+	Type  SearchSpaceResultType `json:"type"`
 }
+
+// SearchSpaceResultType defines model for SearchSpaceResultType.
+type SearchSpaceResultType string
 
 // SetIntegrationDevelopmentModeRequest defines model for SetIntegrationDevelopmentModeRequest.
 type SetIntegrationDevelopmentModeRequest struct {
@@ -5830,8 +5980,9 @@ type TranslationObject string
 
 // TranslationResult defines model for TranslationResult.
 type TranslationResult struct {
-	Revision string `json:"revision"`
-	Space    string `json:"space"`
+	Language Language `json:"language"`
+	Revision string   `json:"revision"`
+	Space    string   `json:"space"`
 }
 
 // TranslationSource defines model for TranslationSource.

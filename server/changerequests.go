@@ -33,6 +33,11 @@ func (s *Server) toAPIChangeRequest(cr *store.ChangeRequest) (gen.ChangeRequest,
 		Outdated:                   cr.Outdated,
 		ConversationsIssuesCluster: cr.ConversationsCluster,
 	}
+	out.MergedAt = cr.MergedAt
+	if cr.MergedBy != nil {
+		by := s.toAPIUser(cr.MergedBy)
+		out.MergedBy = &by
+	}
 	if cr.Description != nil {
 		var doc gen.JSONDocument
 		if err := json.Unmarshal(cr.Description, &doc); err != nil {
@@ -219,7 +224,7 @@ func (s *Server) MergeChangeRequest(ctx context.Context, req gen.MergeChangeRequ
 	if err := s.checkMergeRules(ctx, sp, cr); err != nil {
 		return nil, err
 	}
-	revision, conflicts, err := s.Store.MergeChangeRequest(ctx, sp.ID, cr.ID)
+	revision, conflicts, err := s.Store.MergeChangeRequest(ctx, sp.ID, cr.ID, caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}

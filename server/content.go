@@ -135,7 +135,7 @@ func (s *Server) toAPIRevision(ctx context.Context, sp *store.Space, rev *store.
 	var err error
 	out := gen.Revision{
 		Object: gen.RevisionObjectRevision, Id: rev.ID, Type: gen.RevisionType(rev.Type), Parents: rev.Parents,
-		Files: []gen.RevisionFile{}, ReusableContents: []gen.ReusableContent{}, Variables: map[string]string{},
+		Files: []gen.RevisionFile{}, ReusableContents: []gen.ReusableContent{}, Tags: []gen.RevisionTag{}, Variables: map[string]string{},
 		CreatedAt: rev.CreatedAt,
 	}
 	if out.Parents == nil {

@@ -26,6 +26,7 @@ func (s *Server) toAPIMember(m *store.Member) gen.Member {
 		Sso:        m.SSO,
 		Spaces:     m.Spaces,
 		Teams:      m.Teams,
+		Sites:      m.Sites,
 	}
 	return out
 }

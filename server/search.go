@@ -7,11 +7,29 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// searchResultType tells whether a hit matched on the page's own fields or on a section's text.
+func searchResultType(matched bool, onPage gen.SearchResultType) *gen.SearchResultType {
+	if matched {
+		return &onPage
+	}
+	t := gen.SearchResultTypeSection
+	if onPage == gen.SearchResultTypeSection {
+		t = gen.SearchResultTypePage
+	}
+	return &t
+}
+
 func (s *Server) toAPISearchPage(p *store.SearchPage) gen.SearchPageResult {
-	out := gen.SearchPageResult{Id: p.PageID, Title: p.Title, Path: p.Path, Sections: make([]gen.SearchSectionResult, 0, len(p.Sections))}
+	out := gen.SearchPageResult{Id: p.PageID, Title: p.Title, Description: p.Description, Path: p.Path,
+		Score: (p.Score), Rank: p.Rank, ResultType: searchResultType(p.MatchedTitle, gen.SearchResultTypePage),
+		Ancestors: make([]gen.SearchAncestor, 0, len(p.Ancestors)), Sections: make([]gen.SearchSectionResult, 0, len(p.Sections))}
 	out.Urls.App = s.appURL("/s/" + p.SpaceID + "/" + p.Path)
+	for _, a := range p.Ancestors {
+		out.Ancestors = append(out.Ancestors, gen.SearchAncestor{Title: a.Title})
+	}
 	for _, sec := range p.Sections {
-		r := gen.SearchSectionResult{Id: p.PageID, Title: sec.Title, Path: p.Path, Body: sec.Body}
+		r := gen.SearchSectionResult{Id: p.PageID, Title: sec.Title, Path: p.Path, Body: sec.Body,
+			Score: (sec.Score), ResultType: searchResultType(sec.Matched, gen.SearchResultTypeSection)}
 		if sec.Anchor != "" {
 			r.Id = p.PageID + "#" + sec.Anchor
 			r.Path = p.Path + "#" + sec.Anchor
@@ -63,7 +81,8 @@ func (s *Server) SearchOrganizationContent(ctx context.Context, req gen.SearchOr
 		return nil, err
 	}
 	for _, hit := range list.Items {
-		r := gen.SearchSpaceResult{Id: hit.SpaceID, Title: titles[hit.SpaceID], Pages: make([]gen.SearchPageResult, 0, len(hit.Pages))}
+		r := gen.SearchSpaceResult{Type: gen.SearchSpaceResultTypeSpace, Id: hit.SpaceID, Title: titles[hit.SpaceID], Score: (hit.Score),
+			Pages: make([]gen.SearchPageResult, 0, len(hit.Pages))}
 		for _, pg := range hit.Pages {
 			r.Pages = append(r.Pages, s.toAPISearchPage(pg))
 		}

@@ -43,7 +43,8 @@ func (s *Server) toAPITranslation(t *store.Translation, role store.Role) (gen.Tr
 		return out, err
 	}
 	if t.ResultSpaceID != nil && t.ResultRevision != nil {
-		out.Result = &gen.TranslationResult{Space: *t.ResultSpaceID, Revision: *t.ResultRevision}
+		// The result space holds the content in the translation's language (which never changes).
+		out.Result = &gen.TranslationResult{Space: *t.ResultSpaceID, Revision: *t.ResultRevision, Language: gen.Language(t.Language)}
 	}
 	out.Permissions.View = role.AtLeast(store.RoleRead)
 	out.Permissions.Edit = role.AtLeast(store.RoleCreate)

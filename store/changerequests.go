@@ -18,6 +18,8 @@ type ChangeRequest struct {
 	RevisionID             string
 	RevisionMergedAncestor *string
 	RevisionMerged         *string
+	MergedAt               *time.Time // when it was merged; nil until then
+	MergedBy               *User      // who merged it; nil until then, and for merges before quire recorded it
 	Comments               int
 	ConversationsCluster   *string
 	CreatedAt              time.Time

@@ -149,9 +149,10 @@ type ChangeRequests interface {
 	FindChangeRequest(ctx context.Context, spaceID string, idOrNumber string) (*ChangeRequest, error)
 	// FindChangeRequests lists change requests, newest first.
 	FindChangeRequests(ctx context.Context, f ChangeRequestFilter, p Page) (List[*ChangeRequest], error)
-	// MergeChangeRequest merges a change request into its space. With conflicts nothing changes and
-	// conflicts is true; otherwise the space's new revision (with both parents) is returned.
-	MergeChangeRequest(ctx context.Context, spaceID string, crID string) (revision string, conflicts bool, err error)
+	// MergeChangeRequest merges a change request into its space as a user (its mergedBy). With
+	// conflicts nothing changes and conflicts is true; otherwise the space's new revision (with
+	// both parents) is returned.
+	MergeChangeRequest(ctx context.Context, spaceID string, crID string, userID string) (revision string, conflicts bool, err error)
 	// UpdateChangeRequest changes a change request's subject, description or status. A merged change
 	// request keeps its status.
 	UpdateChangeRequest(ctx context.Context, spaceID string, id string, upd ChangeRequestUpdate) (*ChangeRequest, error)

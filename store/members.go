@@ -15,6 +15,7 @@ type Member struct {
 	LastSeenAt     *time.Time
 	Spaces         int // spaces of the organization the member can read
 	Teams          int // teams of the organization the member is in
+	Sites          int // sites of the organization the member can read
 }
 
 // MemberFilter narrows a member list. Role "guest" selects members without a role.

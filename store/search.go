@@ -12,21 +12,51 @@ type SearchSection struct {
 	Anchor string // "" for the text before the first heading
 	Title  string
 	Body   string // the section's text, shortened
+	// Score is the section's relevance (see SearchPage.Score); 0 for the section answered for a
+	// page found by its title alone (Matched false).
+	Score   float64
+	Matched bool
 }
 
 // SearchPage is a page that matched, with its matching sections, best first.
 type SearchPage struct {
-	SpaceID  string
-	PageID   string
-	Title    string
-	Path     string
-	Sections []SearchSection
+	SpaceID     string
+	PageID      string
+	Title       string
+	Description string
+	Path        string
+	// Ancestors are the page's ancestor pages in the space's current revision, from the top level
+	// to its parent.
+	Ancestors []SearchAncestor
+	// Score is the page's relevance, higher is better: the engine's rank r (bm25 on SQLite,
+	// ts_rank on PostgreSQL, made positive) as r/(1+r), plus 1 when the title matched (title
+	// matches rank first). Rank is the page's one-based position among all the pages found.
+	Score        float64
+	Rank         int
+	MatchedTitle bool
+	Sections     []SearchSection
 }
 
-// SearchSpaceHits is a space of an organization search with its best matching pages.
+// SearchAncestor is an ancestor page of a search hit.
+type SearchAncestor struct {
+	PageID string
+	Title  string
+}
+
+// SearchSpaceHits is a space of an organization search with its best matching pages; its Score
+// is its best page's.
 type SearchSpaceHits struct {
 	SpaceID string
+	Score   float64
 	Pages   []*SearchPage
+}
+
+// SearchScore squashes an engine's relevance r (>= 0, higher is better) into [0, 1).
+func SearchScore(r float64) float64 {
+	if r <= 0 {
+		return 0
+	}
+	return r / (1 + r)
 }
 
 // SearchIndexReport is what a check or a rebuild of the search index found.
@@ -58,7 +88,7 @@ func SplitSections(pageTitle, md string) []SearchSection {
 	parts := markdown.Sections(pageTitle, md, maxSections)
 	out := make([]SearchSection, len(parts))
 	for i, p := range parts {
-		out[i] = SearchSection(p)
+		out[i] = SearchSection{Anchor: p.Anchor, Title: p.Title, Body: p.Body}
 	}
 	return out
 }

@@ -152,7 +152,7 @@ func demoSpace(ctx context.Context, st store.Store, orgID, userID, title string,
 	if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, changes); err != nil {
 		return nil, err
 	}
-	if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID); err != nil || conflicts {
+	if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID); err != nil || conflicts {
 		return nil, fmt.Errorf("merging the demo's %q: conflicts %v, %v", title, conflicts, err)
 	}
 	return st.FindSpace(ctx, sp.ID)

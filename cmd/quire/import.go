@@ -60,7 +60,7 @@ type importStore interface {
 	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error)
 	UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error)
-	MergeChangeRequest(ctx context.Context, spaceID, crID string) (string, bool, error)
+	MergeChangeRequest(ctx context.Context, spaceID, crID, userID string) (string, bool, error)
 }
 
 func importInto(ctx context.Context, st importStore, im *gitsync.Import, orgID, spaceID, from string, stderr io.Writer) (*store.Space, error) {
@@ -149,7 +149,7 @@ func importInto(ctx context.Context, st importStore, im *gitsync.Import, orgID, 
 	}
 	bar.step(total, total)
 	bar.finish()
-	_, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID)
+	_, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
 	if err == nil && conflicts {
 		err = errors.New("the change request has conflicts with the space")
 	}

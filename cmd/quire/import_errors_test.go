@@ -109,7 +109,7 @@ func TestImportRefusesBrokenLayouts(t *testing.T) {
 // failingMerge is a store whose merges fail: the import has written its space and change request.
 type failingMerge struct{ store.Store }
 
-func (failingMerge) MergeChangeRequest(context.Context, string, string) (string, bool, error) {
+func (failingMerge) MergeChangeRequest(context.Context, string, string, string) (string, bool, error) {
 	return "", false, errors.New("disk full")
 }
 

@@ -45,6 +45,9 @@ func Load(version string) (*openapi3.T, error) {
 		if err == nil {
 			l.doc, err = openapi3.NewLoader().LoadFromFile(path)
 		}
+		if err == nil {
+			mendDocument(l.doc)
+		}
 		if err != nil {
 			l.err = fmt.Errorf("GitBook's %s spec: %w (run `npm ci` in testdata/compat/; make test does it)", version, err)
 		}
@@ -70,6 +73,29 @@ func specPath(version string) (string, error) {
 			return "", errors.New("no go.mod above the working directory")
 		}
 		dir = parent
+	}
+}
+
+// mendDocument mends a modelling bug of both published specs, as the compat suite does
+// (testdata/compat/validate.mjs, MENDS): Document's "Empty" branch is closed
+// (additionalProperties: false), so inside RevisionPageDocument's allOf it can never match next
+// to the page's own properties, and a page answered without markdown or document fails. Its
+// intent is "neither markdown nor document".
+func mendDocument(doc *openapi3.T) {
+	ref := doc.Components.Schemas["Document"]
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	for i, branch := range ref.Value.OneOf {
+		b := branch.Value
+		if b == nil || b.AdditionalProperties.Has == nil || *b.AdditionalProperties.Has ||
+			b.Properties["markdown"] != nil || b.Properties["document"] != nil {
+			continue
+		}
+		neither := openapi3.NewSchema()
+		neither.Not = openapi3.NewSchemaRef("", openapi3.NewAnyOfSchema(
+			&openapi3.Schema{Required: []string{"markdown"}}, &openapi3.Schema{Required: []string{"document"}}))
+		ref.Value.OneOf[i] = openapi3.NewSchemaRef("", neither)
 	}
 }
 

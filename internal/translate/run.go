@@ -189,7 +189,7 @@ func (r *Runner) writeAndMerge(ctx context.Context, spaceID string, cr *store.Ch
 	if err := stage(refs); err != nil {
 		return "", err
 	}
-	rev, conflicts, err := r.Store.MergeChangeRequest(ctx, spaceID, cr.ID)
+	rev, conflicts, err := r.Store.MergeChangeRequest(ctx, spaceID, cr.ID, userID)
 	if err != nil {
 		return "", err
 	}

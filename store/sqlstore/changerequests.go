@@ -15,21 +15,35 @@ import (
 
 const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.revision_initial,
 	c.revision_id, c.revision_merged_ancestor, c.revision_merged, c.comments, c.conversations_issues_cluster,
-	c.created_at, c.updated_at, s.revision_id, c.links, ` + userColumns
+	c.created_at, c.updated_at, s.revision_id, c.links, c.merged_at, mu.id, mu.email, mu.display_name, mu.photo_url,
+	mu.email_verified, mu.created_at, ` + userColumns
 
-const changeRequestFrom = ` FROM change_requests c JOIN spaces s ON s.id = c.space_id JOIN users u ON u.id = c.created_by`
+// changeRequestUsers joins the change request's creator (u) and merger (mu).
+const changeRequestUsers = ` JOIN users u ON u.id = c.created_by LEFT JOIN users mu ON mu.id = c.merged_by`
+
+const changeRequestFrom = ` FROM change_requests c JOIN spaces s ON s.id = c.space_id` + changeRequestUsers
 
 func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeRequest) error {
-	var desc, ancestor, merged, cluster, links sql.NullString
+	var desc, ancestor, merged, cluster, links, mergedAt sql.NullString
 	var created, updated, spaceRevision string
+	var mu struct {
+		id, email, name, photo, created sql.NullString
+		verified                        sql.NullBool
+	}
 	if err := scanUser(scanFirst{sc, []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &desc, &c.RevisionInitial,
-		&c.RevisionID, &ancestor, &merged, &c.Comments, &cluster, &created, &updated, &spaceRevision, &links}}, &c.CreatedBy); err != nil {
+		&c.RevisionID, &ancestor, &merged, &c.Comments, &cluster, &created, &updated, &spaceRevision, &links, &mergedAt,
+		&mu.id, &mu.email, &mu.name, &mu.photo, &mu.verified, &mu.created}}, &c.CreatedBy); err != nil {
 		return err
 	}
 	if links.Valid {
 		if err := json.Unmarshal([]byte(links.String), &c.Links); err != nil {
 			return fmt.Errorf("store: bad links of change request %s: %w", c.ID, err)
 		}
+	}
+	c.MergedAt = parseNullTime(mergedAt)
+	if mu.id.Valid {
+		c.MergedBy = &store.User{ID: mu.id.String, Email: mu.email.String, DisplayName: mu.name.String,
+			PhotoURL: stringPtr(mu.photo), EmailVerified: mu.verified.Bool, CreatedAt: parseTime(mu.created.String)}
 	}
 	if desc.Valid {
 		c.Description = json.RawMessage(desc.String)
@@ -128,7 +142,7 @@ func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber strin
 // FindChangeRequests lists change requests, newest first.
 func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFilter, p store.Page) (store.List[*store.ChangeRequest], error) {
 	q := &listQuery{cols: changeRequestColumns, from: `change_requests c JOIN spaces s ON s.id = c.space_id`,
-		join: ` JOIN users u ON u.id = c.created_by`, order: byKeys(`c.created_at`, `c.id`), desc: true}
+		join: changeRequestUsers, order: byKeys(`c.created_at`, `c.id`), desc: true}
 	if f.SpaceID != "" {
 		q.and(`c.space_id = ?`, f.SpaceID)
 	} else {
@@ -344,7 +358,7 @@ func mergeConflictError(what string, conflicts []store.MergeConflict) *store.Err
 
 // MergeChangeRequest merges a change request into its space. With conflicts nothing changes and
 // conflicts is true; otherwise the space's new revision (with both parents) is returned.
-func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (revision string, conflicts bool, err error) {
+func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, userID string) (revision string, conflicts bool, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
 		sp, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
@@ -371,8 +385,8 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID string) (r
 		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`, revision, now, spaceID); err != nil {
 			return fmt.Errorf("store: unable to merge: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = 'merged', revision_merged = ?, updated_at = ? WHERE id = ?`,
-			revision, now, cr.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = 'merged', revision_merged = ?, merged_by = ?,
+			merged_at = ?, updated_at = ? WHERE id = ?`, revision, userID, now, now, cr.ID); err != nil {
 			return fmt.Errorf("store: unable to merge: %w", err)
 		}
 		return countChangeRequests(ctx, tx, spaceID)

@@ -48,7 +48,7 @@ func benchSpaceWithPages(b *testing.B, n int) (st *Store, userID, spaceID string
 			batch = batch[k:]
 		}
 	}
-	if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID); err != nil || conflicts {
+	if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, u); err != nil || conflicts {
 		b.Fatalf("seed merge: %v %v", err, conflicts)
 	}
 	sp, _ = st.FindSpace(ctx, spaceID)
@@ -88,11 +88,11 @@ func BenchmarkMergeTouching10Of5000Pages(b *testing.B) {
 		if _, err := st.UpdateChangeRequestContent(ctx, spaceID, other.ID, u, []store.PageChange{{Type: "update_page", Page: &id, Title: &title}}); err != nil {
 			b.Fatal(err)
 		}
-		if _, c, err := st.MergeChangeRequest(ctx, spaceID, other.ID); err != nil || c {
+		if _, c, err := st.MergeChangeRequest(ctx, spaceID, other.ID, u); err != nil || c {
 			b.Fatalf("merge main: %v %v", err, c)
 		}
 		b.StartTimer()
-		if _, c, err := st.MergeChangeRequest(ctx, spaceID, cr.ID); err != nil || c {
+		if _, c, err := st.MergeChangeRequest(ctx, spaceID, cr.ID, u); err != nil || c {
 			b.Fatalf("merge: %v %v", err, c)
 		}
 	}

@@ -10,17 +10,20 @@ import (
 )
 
 // memberColumns read a member with its user (u) and the counts of the organization's spaces and
-// of the teams the member is in.
+// sites the member can read (a member with a role reads them all, a guest none: sites take no
+// grants) and of the teams the member is in.
 const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
 	CASE WHEN m.role IS NULL THEN 0 ELSE
 		(SELECT count(*) FROM spaces s WHERE s.organization_id = m.organization_id AND s.deleted_at IS NULL) END,
 	(SELECT count(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id
-		WHERE tm.user_id = m.user_id AND t.organization_id = m.organization_id)`
+		WHERE tm.user_id = m.user_id AND t.organization_id = m.organization_id),
+	CASE WHEN m.role IS NULL THEN 0 ELSE
+		(SELECT count(*) FROM sites x WHERE x.organization_id = m.organization_id) END`
 
 func scanMember(sc interface{ Scan(...any) error }, m *store.Member) error {
 	var role, seen sql.NullString
 	var joined string
-	if err := scanUser(sc, &m.User, &m.OrganizationID, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Spaces, &m.Teams); err != nil {
+	if err := scanUser(sc, &m.User, &m.OrganizationID, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Spaces, &m.Teams, &m.Sites); err != nil {
 		return err
 	}
 	m.Role = store.Role(role.String)

@@ -32,7 +32,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, c, err := st.MergeChangeRequest(ctx, spaceID, cr.ID); err != nil || c {
+		if _, c, err := st.MergeChangeRequest(ctx, spaceID, cr.ID, u.ID); err != nil || c {
 			t.Fatalf("merge: %v %v", err, c)
 		}
 	}
@@ -51,7 +51,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 		{Type: "update_page", Page: &dupPages.Pages[1].ID, Markdown: str("dup body")}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, c, err := st.MergeChangeRequest(ctx, dup.ID, cr.ID); err != nil || c {
+	if _, c, err := st.MergeChangeRequest(ctx, dup.ID, cr.ID, u.ID); err != nil || c {
 		t.Fatalf("merge: %v %v", err, c)
 	}
 	count := func(q string, args ...any) int {
@@ -101,7 +101,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 		{Type: "delete_page", Page: &aPages.Pages[0].ID}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, c, err := st.MergeChangeRequest(ctx, a.ID, acr.ID); err != nil || c {
+	if _, c, err := st.MergeChangeRequest(ctx, a.ID, acr.ID, u.ID); err != nil || c {
 		t.Fatalf("merge: %v %v", err, c)
 	}
 	if got := readAll(dup.ID); got != dupBefore {

@@ -132,7 +132,7 @@ func benchRevisionsOn(b *testing.B, st *Store, n int, dbSize func() int64) {
 				section = id
 			}
 		}
-		if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID); err != nil || conflicts {
+		if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, u.ID); err != nil || conflicts {
 			b.Fatalf("merge: %v %v", err, conflicts)
 		}
 		if oldRevision == "" {
@@ -168,7 +168,7 @@ func benchRevisionsOn(b *testing.B, st *Store, n int, dbSize func() int64) {
 			break
 		}
 		t0 := time.Now()
-		if _, c, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID); err != nil || c {
+		if _, c, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, u.ID); err != nil || c {
 			b.Fatalf("merge: %v %v", err, c)
 		}
 		mergeTimes = append(mergeTimes, time.Since(t0))

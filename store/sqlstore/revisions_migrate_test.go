@@ -142,7 +142,7 @@ func TestMigrationKeepsEveryRevision(t *testing.T) {
 	if _, err := st.UpdateChangeRequestContent(ctx, "s1", cr.ID, "u1", []store.PageChange{{Type: "update_page", Page: &pi, Title: &title, Slug: &slug}}); err != nil {
 		t.Fatal(err)
 	}
-	merged, conflicts, err := st.MergeChangeRequest(ctx, "s1", cr.ID)
+	merged, conflicts, err := st.MergeChangeRequest(ctx, "s1", cr.ID, "u1")
 	if err != nil || conflicts {
 		t.Fatalf("merge: %v %v", err, conflicts)
 	}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -44,12 +46,13 @@ func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.
 	if err != nil {
 		return empty, fmt.Errorf("store: unable to search: %w", err)
 	}
-	keys, sections, err := s.searchCandidates(ctx, "", key<<40, (key+1)<<40-1, query)
-	if err != nil || len(keys) == 0 {
+	found, err := s.searchCandidates(ctx, "", key<<40, (key+1)<<40-1, query)
+	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
+	keys := found.keys
 	window := keys[min(offset, len(keys)):min(len(keys), offset+p.Size())]
-	pages, err := s.searchHits(ctx, window, sections)
+	pages, err := s.searchHits(ctx, window, found)
 	if err != nil {
 		return empty, err
 	}
@@ -71,13 +74,13 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p s
 		return store.List[*store.SearchSpaceHits]{}, err
 	}
 	empty := store.List[*store.SearchSpaceHits]{Items: []*store.SearchSpaceHits{}}
-	keys, sections, err := s.searchCandidates(ctx, orgID, 0, math.MaxInt64, query)
-	if err != nil || len(keys) == 0 {
+	found, err := s.searchCandidates(ctx, orgID, 0, math.MaxInt64, query)
+	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
 	var order []int64 // space keys, by their best page
 	bySpace := map[int64][]int64{}
-	for _, k := range keys {
+	for _, k := range found.keys {
 		sk := k >> 34
 		if _, ok := bySpace[sk]; !ok {
 			order = append(order, sk)
@@ -91,15 +94,15 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p s
 	for _, sk := range window {
 		wanted = append(wanted, bySpace[sk]...)
 	}
-	pages, err := s.searchHits(ctx, wanted, sections)
+	pages, err := s.searchHits(ctx, wanted, found)
 	if err != nil {
 		return empty, err
 	}
 	out := store.List[*store.SearchSpaceHits]{Count: len(order), Items: make([]*store.SearchSpaceHits, 0, len(window))}
-	// pages come in window order, a space's pages together.
+	// pages come in window order, a space's pages together, its best page first.
 	for _, pg := range pages {
 		if n := len(out.Items); n == 0 || out.Items[n-1].SpaceID != pg.SpaceID {
-			out.Items = append(out.Items, &store.SearchSpaceHits{SpaceID: pg.SpaceID})
+			out.Items = append(out.Items, &store.SearchSpaceHits{SpaceID: pg.SpaceID, Score: pg.Score})
 		}
 		last := out.Items[len(out.Items)-1]
 		last.Pages = append(last.Pages, pg)
@@ -124,15 +127,28 @@ func searchOffset(p store.Page) (int, error) {
 	return n, nil
 }
 
-// searchCandidates returns the keys of the pages matching a query within a rowid range (and an
-// organization's scope when org is set), best first, with the ids of their matching sections.
-// Pages whose title matches rank first; the rest by the best bm25 rank of their sections.
-func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, query string) ([]int64, map[int64][]int64, error) {
+// searchFound is what a query found: the keys of the matching pages, best first, and for each
+// page its matching sections, whether its title matched and its score (store.SearchPage.Score),
+// with each matching section's score by section id.
+type searchFound struct {
+	keys         []int64
+	sections     map[int64][]int64
+	inTitle      map[int64]bool
+	score        map[int64]float64
+	sectionScore map[int64]float64
+	rank         map[int64]int // one-based position in keys
+}
+
+// searchCandidates finds the pages matching a query within a rowid range (and an organization's
+// scope when org is set). Pages whose title matches rank first; the rest by the best bm25 rank
+// of their sections. Engine ranks are lower-is-better (bm25, or ts_rank negated): the scores
+// negate them back.
+func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, query string) (*searchFound, error) {
 	words := store.SearchTokens(query)
 	if len(words) == 0 {
-		return nil, nil, nil
+		return &searchFound{}, nil
 	}
-	run := func(either, prefix bool) ([]int64, map[int64][]int64, error) {
+	run := func(either, prefix bool) (*searchFound, error) {
 		titleQuery, sectionQuery := sqliteSearchTitles, sqliteSearchSections
 		var expr any = ftsQuery(org, words, either, prefix)
 		var scope []any
@@ -146,20 +162,22 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 		}
 		titleRank, err := s.searchRows(ctx, titleQuery, append([]any{expr, lo >> 6, hi >> 6, searchCandidates}, scope...)...)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		sectionRank, err := s.searchRows(ctx, sectionQuery, append([]any{expr, lo, hi, searchCandidates}, scope...)...)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		best := map[int64]float64{}
 		sections := map[int64][]int64{}
+		sectionScore := make(map[int64]float64, len(sectionRank))
 		for _, h := range sectionRank {
 			pg := h.id >> 6
 			if r, ok := best[pg]; !ok || h.rank < r {
 				best[pg] = h.rank
 			}
 			sections[pg] = append(sections[pg], h.id)
+			sectionScore[h.id] = store.SearchScore(-h.rank)
 		}
 		inTitle := map[int64]float64{}
 		for _, h := range titleRank {
@@ -186,17 +204,28 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 			}
 			return keys[i] < keys[j]
 		})
-		return keys, sections, nil
+		found := &searchFound{keys: keys, sections: sections, sectionScore: sectionScore,
+			inTitle: make(map[int64]bool, len(inTitle)), score: make(map[int64]float64, len(keys)), rank: make(map[int64]int, len(keys))}
+		for i, k := range keys {
+			found.rank[k] = i + 1
+			if t, ok := inTitle[k]; ok {
+				found.inTitle[k] = true
+				found.score[k] = 1 + store.SearchScore(-t)
+			} else {
+				found.score[k] = store.SearchScore(-best[k])
+			}
+		}
+		return found, nil
 	}
 	// All the words; then the last one as a prefix too; then any of them.
-	keys, sections, err := run(false, false)
-	if err == nil && len(keys) == 0 {
-		keys, sections, err = run(false, true)
+	found, err := run(false, false)
+	if err == nil && len(found.keys) == 0 {
+		found, err = run(false, true)
 	}
-	if err == nil && len(keys) == 0 && len(words) > 1 {
-		keys, sections, err = run(true, true)
+	if err == nil && len(found.keys) == 0 && len(words) > 1 {
+		found, err = run(true, true)
 	}
-	return keys, sections, err
+	return found, err
 }
 
 type searchHit struct {
@@ -214,11 +243,13 @@ func (s *Store) searchRows(ctx context.Context, query string, args ...any) ([]se
 }
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
-// sections (in the order given): two queries whatever the number of hits.
-func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64][]int64) ([]*store.SearchPage, error) {
+// sections (in the order found) and its scores: two queries whatever the number of hits; then
+// their descriptions and ancestors (searchAncestry).
+func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
 	}
+	sections := found.sections
 	var sectionIDs []int64
 	for _, k := range keys {
 		sectionIDs = append(sectionIDs, sections[k]...)
@@ -252,12 +283,83 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, sections map[int64
 		if !ok {
 			continue
 		}
+		pg.Score, pg.Rank, pg.MatchedTitle = found.score[k], found.rank[k], found.inTitle[k]
 		for _, id := range sections[k] {
 			if sec, ok := secs[id]; ok {
+				sec.Score, sec.Matched = found.sectionScore[id]
 				pg.Sections = append(pg.Sections, sec)
 			}
 		}
 		out = append(out, pg)
 	}
-	return out, nil
+	return out, s.searchAncestry(ctx, out)
+}
+
+// searchAncestry fills in the description and the ancestors of search hits from their spaces'
+// current revisions (the revisions the index holds): the hits' pages, then their parents a level
+// at a time, one batch per space and level.
+func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage) error {
+	bySpace := map[string][]*store.SearchPage{}
+	var spaceIDs []any
+	for _, h := range hits {
+		h.Ancestors = []store.SearchAncestor{}
+		if _, ok := bySpace[h.SpaceID]; !ok {
+			spaceIDs = append(spaceIDs, h.SpaceID)
+		}
+		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
+	}
+	revisions := map[string]string{}
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, revision_id FROM spaces WHERE id IN (`+placeholders(len(spaceIDs))+`)`,
+		spaceIDs, revisions, func(sc scanner) (id string, rev string, err error) {
+			err = sc.Scan(&id, &rev)
+			return
+		}); err != nil {
+		return err
+	}
+	for spaceID, pages := range bySpace {
+		rev, ok := revisions[spaceID]
+		if !ok {
+			continue
+		}
+		v, err := newView(ctx, s.reader, rev)
+		if err != nil {
+			return err
+		}
+		known := map[string]*store.RevisionPage{}
+		want := make([]string, 0, len(pages))
+		for _, h := range pages {
+			want = append(want, h.PageID)
+		}
+		for len(want) > 0 {
+			got, err := v.Pages(want, false)
+			if err != nil {
+				return err
+			}
+			for _, p := range got {
+				known[p.ID] = p
+			}
+			next := map[string]bool{}
+			for _, p := range got {
+				if p.ParentID != nil && known[*p.ParentID] == nil {
+					next[*p.ParentID] = true
+				}
+			}
+			want = slices.Collect(maps.Keys(next))
+		}
+		for _, h := range pages {
+			p := known[h.PageID]
+			if p == nil {
+				continue // changed since the index was read: no more than its title and path
+			}
+			h.Description = p.Description
+			for seen := 0; p.ParentID != nil && seen < len(known); seen++ {
+				if p = known[*p.ParentID]; p == nil {
+					break
+				}
+				h.Ancestors = append(h.Ancestors, store.SearchAncestor{PageID: p.ID, Title: p.Title})
+			}
+			slices.Reverse(h.Ancestors)
+		}
+	}
+	return nil
 }

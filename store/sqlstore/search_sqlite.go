@@ -3,7 +3,8 @@ package sqlstore
 import "strings"
 
 // Full-text search on SQLite: the FTS5 tables search_fts (sections) and search_titles (page
-// titles) of migration 0003, ranked by bm25 (lower is better), scoped by an o<org> token.
+// titles) of migration 0003 (search_fts made again with detail=full in 0030: bm25 needs
+// positions), ranked by bm25 (lower is better), scoped by an o<org> token.
 
 const (
 	sqliteInsertSectionFTS = `INSERT INTO search_fts (rowid, title, body, scope) VALUES (?, ?, ?, ?)`

@@ -44,12 +44,29 @@ func updateFromMain(t *testing.T, open Opener) {
 		t.Fatalf("a conflicting update changed the change request: %s → %s", before.RevisionID, after.RevisionID)
 	}
 
-	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, mine); err != nil || conflicts {
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, mine, w.user); err != nil || conflicts {
 		t.Fatalf("merging the updated change request: %v %v", conflicts, err)
 	}
 	now := w.current(sp.ID)
 	if w.markdown(now.ID, a) != "a mine" || w.markdown(now.ID, b) != "b main" {
 		t.Fatal("main lacks a side after the merge")
+	}
+	// The merge records who merged and when (the merge revision's time); an unmerged one has neither.
+	merged, err := w.st.FindChangeRequest(ctx, sp.ID, mine)
+	if err != nil || merged.MergedBy == nil || merged.MergedBy.ID != w.user || merged.MergedAt == nil || !merged.MergedAt.Equal(now.CreatedAt) {
+		t.Fatalf("merged change request: by %+v at %v (merge revision at %v), %v", merged.MergedBy, merged.MergedAt, now.CreatedAt, err)
+	}
+	list, err := w.st.FindChangeRequests(ctx, store.ChangeRequestFilter{SpaceID: sp.ID, Status: "merged"}, store.Page{})
+	if err != nil || len(list.Items) == 0 {
+		t.Fatalf("merged change requests listed: %+v, %v", list.Items, err)
+	}
+	for _, c := range list.Items {
+		if c.MergedBy == nil || c.MergedBy.ID != w.user || c.MergedAt == nil {
+			t.Fatalf("merged change request %d listed: by %+v at %v", c.Number, c.MergedBy, c.MergedAt)
+		}
+	}
+	if open, _ := w.st.FindChangeRequest(ctx, sp.ID, clash); open.MergedBy != nil || open.MergedAt != nil {
+		t.Fatalf("an open change request: merged by %+v at %v", open.MergedBy, open.MergedAt)
 	}
 	if w.markdown(first.ID, a) != "a0" || w.markdown(first.ID, b) != "b0" {
 		t.Fatal("the first revision changed after later merges")

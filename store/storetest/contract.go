@@ -110,12 +110,12 @@ func batchMergeConflict(t *testing.T, open Opener) {
 	page := refs["a"]
 	first, _ := w.edit(sp.ID, update(page, "first"))
 	second, _ := w.edit(sp.ID, update(page, "second"))
-	merged, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, first)
+	merged, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, first, w.user)
 	if err != nil || conflicts || merged == "" {
 		t.Fatalf("first merge: %q %v %v", merged, conflicts, err)
 	}
 	before := w.current(sp.ID)
-	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, second); err != nil || !conflicts {
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, second, w.user); err != nil || !conflicts {
 		t.Fatalf("second merge: conflicts %v, %v; want a conflict", conflicts, err)
 	}
 	after := w.current(sp.ID)
@@ -127,7 +127,7 @@ func batchMergeConflict(t *testing.T, open Opener) {
 	}
 	// A change request that touched another page merges beside it.
 	other, _ := w.edit(sp.ID, insert("b", "Second page", "more"))
-	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, other); err != nil || conflicts {
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, other, w.user); err != nil || conflicts {
 		t.Fatalf("merging a disjoint change: %v %v", conflicts, err)
 	}
 	if n := len(w.current(sp.ID).Pages); n != 2 {

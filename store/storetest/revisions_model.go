@@ -363,7 +363,7 @@ func isRef(id string) bool { return len(id) > 4 && id[:4] == "ref:" }
 
 func (w *modelWorld) merge(cr *mCR) bool {
 	want, ok := modelMerge(w.revs[cr.base], w.revs[w.main], w.revs[cr.rev])
-	rev, conflicts, err := w.st.MergeChangeRequest(w.ctx, w.space, cr.id)
+	rev, conflicts, err := w.st.MergeChangeRequest(w.ctx, w.space, cr.id, w.user)
 	if err != nil {
 		w.t.Fatalf("merge: %v", err)
 	}

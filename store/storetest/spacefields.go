@@ -142,7 +142,7 @@ func templatesElsewhere(t *testing.T, open Opener) {
 	if count() != before {
 		t.Fatal("a refused template opened a change request")
 	}
-	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr.ID); err != nil || conflicts {
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr.ID, w.user); err != nil || conflicts {
 		t.Fatalf("merge: %v %v", conflicts, err)
 	}
 	_, err = w.st.ApplyTemplate(ctx, sp.ID, cr.ID, pages, nil)

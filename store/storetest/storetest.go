@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
+		{"SearchHits", searchHits},
 		{"Jobs", jobs},
 		{"Purge", purge},
 		{"ConversationsIngest", conversationsIngest},
@@ -100,7 +101,7 @@ func (w *world) edit(spaceID string, changes ...store.PageChange) (cr string, re
 func (w *world) commit(spaceID string, changes ...store.PageChange) map[string]string {
 	w.t.Helper()
 	cr, res := w.edit(spaceID, changes...)
-	if _, conflicts, err := w.st.MergeChangeRequest(context.Background(), spaceID, cr); err != nil || conflicts {
+	if _, conflicts, err := w.st.MergeChangeRequest(context.Background(), spaceID, cr, w.user); err != nil || conflicts {
 		w.t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
 	}
 	return res.Refs

@@ -139,8 +139,9 @@ export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [
             assert.deepEqual(distinct, [], `${distinct.length} answers do not fit the public spec:\n  ${distinct.join('\n  ')}`);
         });
         after(() => {
-            console.log(`# public-spec validation: ${validation.checked} answers of ${validation.byOperation.size} operations; ` +
-                `${validation.violations.length} violations; mends: ${mendsApplied.length}`);
+            const versions = [...validation.byVersion].map(([v, n]) => `${n} against ${v}`).join(', ');
+            console.log(`# public-spec validation: ${validation.checked} answers of ${validation.byOperation.size} operations ` +
+                `(${versions}); ${validation.violations.length} violations; mends: ${mendsApplied.length}`);
             for (const m of mendsApplied) console.log(`#   mend ${m}`);
             const viaClient = operations.filter((op) => !rawOnly.includes(op) && !latestOnly.includes(op));
             console.log(`# operations: ${operations.length} (${viaClient.length} through @gitbook/api@0.146.0, ` +

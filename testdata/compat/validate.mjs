@@ -1,9 +1,10 @@
 // Validation of recorded answers against GitBook's public OpenAPI documents.
 //
 // Every HTTP answer the suite receives from quire's API is matched to its operation by method and
-// path, and its JSON body is validated against the schema the public spec declares for that status:
-// @gitbook/api@0.146.0 for the seed's operations, @gitbook/api@0.202.0 for the gap-fill operations
-// (and for any operation 0.146.0 lacks). openapi.yaml may be stricter than these documents, never
+// path, and its JSON body is validated against the schema each public spec declares for that
+// status: @gitbook/api@0.146.0 (the seed's client) and @gitbook/api@0.202.0 (today's client), each
+// where it has the operation. An answer carries what 0.202.0 requires and keeps what 0.146.0
+// required and 0.202.0 dropped. openapi.yaml may be stricter than these documents, never
 // different; this is where that promise is checked.
 //
 // Modelling bugs of the public documents are mended in MENDS below, each with the reason; statuses
@@ -14,18 +15,6 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 
 const require = createRequire(import.meta.url);
-
-// The operations that DESIGN.md takes from the current client because the seed needs them.
-export const GAP_FILL = new Set([
-    'createOrganization', 'createSpace', 'getAuthenticatedUser', 'getApiInformation',
-    'updateChangeRequestContent', 'getPageByPath', 'publishSite', 'unpublishSite',
-    'installIntegrationOnSpace', 'installIntegrationOnSite', 'createIntegrationInstallationToken',
-    // An installation's life after setup (issue 13's gap), built to 0.202.0's shapes.
-    'uninstallIntegration', 'listIntegrationInstallationSpaces', 'getIntegrationSpaceInstallation',
-    'updateIntegrationSpaceInstallation', 'uninstallIntegrationFromSpace', 'listIntegrationInstallationSites',
-    'getIntegrationSiteInstallation', 'updateIntegrationSiteInstallation', 'uninstallIntegrationFromSite',
-    'listOrganizationInstallations',
-]);
 
 // Statuses the seed sets where GitBook answers another one: the body is validated against the
 // schema of the status GitBook declares.
@@ -164,49 +153,61 @@ for (const [version, pkg] of [['0.146.0', '@gitbook/api'], ['0.202.0', 'gitbook-
 }
 
 /** What the suite has validated, and what failed. */
-export const validation = { checked: 0, byOperation: new Map(), violations: [], unmatched: [] };
+export const validation = { checked: 0, byOperation: new Map(), byVersion: new Map(), violations: [], unmatched: [] };
 
-/** Validates one recorded answer; records a violation when it does not fit the public spec. */
+/**
+ * Validates one recorded answer against every public spec that has its operation (0.146.0 for the
+ * clients the seed was taken from, 0.202.0 for today's client); records a violation for each spec
+ * it does not fit. An operation exists in a version when that version has an operation at the
+ * answer's method and path: quire's answers must satisfy both clients.
+ */
 export function validateAnswer(method, url, status, bodyText) {
     const u = new URL(url);
     if (!u.pathname.startsWith('/v1/') && u.pathname !== '/v1') return;
     const path = u.pathname.slice(3) || '/';
-    const older = specs['0.146.0'].match(method, path);
-    const newer = specs['0.202.0'].match(method, path);
-    const opId = (older ?? newer)?.op.operationId;
-    if (!opId) {
+    const matches = [];
+    for (const spec of Object.values(specs)) {
+        const entry = spec.match(method, path);
+        if (entry) matches.push([spec, entry]);
+    }
+    if (matches.length === 0) {
         if (status < 400) validation.unmatched.push(`${method} ${path} -> ${status}`);
         return;
     }
-    const useNewer = GAP_FILL.has(opId) || !older || older.op.operationId !== opId;
-    const spec = useNewer ? specs['0.202.0'] : specs['0.146.0'];
-    const entry = useNewer ? (newer ?? spec.byId.get(opId)) : older;
+    const opId = matches[0][1].op.operationId;
     validation.checked++;
     validation.byOperation.set(opId, (validation.byOperation.get(opId) ?? 0) + 1);
-
-    const declared = SEED_STATUSES[opId]?.[status] ?? status;
-    const schema = declared === NO_BODY ? null : spec.responseSchema(entry, Number(declared));
-    const where = `${opId} (${method} ${path}) ${status} [${spec.version}]`;
-    if (schema === undefined) {
-        validation.violations.push(`${where}: status ${status} is not declared by the public spec`);
-        return;
-    }
-    if (schema === null) {
-        if (bodyText && status !== 204) validation.violations.push(`${where}: a body where the spec declares none`);
-        return;
-    }
     let body;
-    try {
-        body = JSON.parse(bodyText);
-    } catch {
-        validation.violations.push(`${where}: body is not JSON: ${bodyText.slice(0, 80)}`);
-        return;
-    }
-    const validate = spec.validator(schema);
-    if (!validate(body)) {
-        const errors = (validate.errors ?? []).slice(0, 6)
-            .map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`);
-        validation.violations.push(`${where}: ${errors.join('; ')}`);
+    let parsed = false;
+    for (const [spec, entry] of matches) {
+        const id = entry.op.operationId;
+        validation.byVersion.set(spec.version, (validation.byVersion.get(spec.version) ?? 0) + 1);
+        const declared = SEED_STATUSES[id]?.[status] ?? status;
+        const schema = declared === NO_BODY ? null : spec.responseSchema(entry, Number(declared));
+        const where = `${id} (${method} ${path}) ${status} [${spec.version}]`;
+        if (schema === undefined) {
+            validation.violations.push(`${where}: status ${status} is not declared by the public spec`);
+            continue;
+        }
+        if (schema === null) {
+            if (bodyText && status !== 204) validation.violations.push(`${where}: a body where the spec declares none`);
+            continue;
+        }
+        if (!parsed) {
+            try {
+                body = JSON.parse(bodyText);
+                parsed = true;
+            } catch {
+                validation.violations.push(`${where}: body is not JSON: ${bodyText.slice(0, 80)}`);
+                return;
+            }
+        }
+        const validate = spec.validator(schema);
+        if (!validate(body)) {
+            const errors = (validate.errors ?? []).slice(0, 6)
+                .map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`);
+            validation.violations.push(`${where}: ${errors.join('; ')}`);
+        }
     }
 }
 
