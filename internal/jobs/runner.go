@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -93,7 +94,7 @@ func (r *Runner) RunDue(ctx context.Context) (int, error) {
 		if !ok {
 			runErr = fmt.Errorf("no handler for job kind %q", j.Kind)
 		} else {
-			runErr = h.Run(ctx, j.Payload)
+			runErr = r.run(ctx, h, j)
 		}
 		if r.Observe != nil {
 			r.Observe(j.Kind, runErr)
@@ -117,6 +118,19 @@ func (r *Runner) RunDue(ctx context.Context) (int, error) {
 		}
 	}
 	return len(jobs), nil
+}
+
+// run runs one job. A handler's panic is a bug: it fails the job (retried as any failure is, its
+// error saying so) and is logged with its stack, instead of ending the process and every other
+// job with it.
+func (r *Runner) run(ctx context.Context, h Handler, j store.Job) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.Log.Error("panic", "job", j.Kind, "id", j.ID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = fmt.Errorf("the job panicked: %v", v)
+		}
+	}()
+	return h.Run(ctx, j.Payload)
 }
 
 // Wake makes a running Loop look for due jobs now rather than at its next tick (a job was just

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,40 @@ func TestFailingJobIsRetriedThenGivenUp(t *testing.T) {
 	}
 	if attempts != 3 {
 		t.Fatalf("attempts = %d, want 3", attempts)
+	}
+}
+
+// A job whose handler panics fails (its error says so, its stack is logged) and the jobs after it
+// still run: a bug in one handler does not end the process.
+func TestPanickingJobFailsAlone(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	st := mustOpen(t, t.TempDir()+"/quire.db", c)
+	defer st.Close()
+	var logs strings.Builder
+	var failed []error
+	ran := false
+	r := &jobs.Runner{Store: st, Log: slog.New(slog.NewTextHandler(&logs, nil)), Handlers: map[string]jobs.Handler{
+		"broken": {MaxAttempts: 1, Run: func(context.Context, string) error { var m map[string]int; m["x"]++; return nil }},
+		"fine":   {Run: func(context.Context, string) error { ran = true; return nil }},
+	}, Observe: func(kind string, err error) {
+		if err != nil {
+			failed = append(failed, err)
+		}
+	}}
+	for _, kind := range []string{"broken", "fine"} {
+		if err := st.EnqueueJob(ctx, kind, "{}", c.now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := r.RunDue(ctx); err != nil || n != 2 {
+		t.Fatalf("RunDue: %d, %v", n, err)
+	}
+	if !ran || len(failed) != 1 || !strings.Contains(failed[0].Error(), "panicked: assignment to entry in nil map") {
+		t.Fatalf("ran %v, failures %v", ran, failed)
+	}
+	if !strings.Contains(logs.String(), "msg=panic") || !strings.Contains(logs.String(), "runner_test.go") {
+		t.Fatalf("the panic is not logged with its stack: %s", logs.String())
 	}
 }
 
