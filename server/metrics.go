@@ -57,7 +57,7 @@ func NewMetrics() *Metrics {
 }
 
 // watch adds a store's job queue and connection pools to what is scraped.
-func (m *Metrics) watch(st store.Store) {
+func (m *Metrics) watch(st store.Admin) {
 	m.registry.Register(storeCollector{st}) // already registered: nothing to do
 }
 
@@ -95,7 +95,7 @@ func (m *Metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // storeCollector reads the job queue and the connection pools when metrics are scraped.
-type storeCollector struct{ st store.Store }
+type storeCollector struct{ st store.Admin }
 
 var (
 	jobsPendingDesc = prometheus.NewDesc("quire_jobs_pending", "Durable jobs waiting to run, by kind.", []string{"kind"}, nil)

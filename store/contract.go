@@ -126,8 +126,15 @@ type Jobs interface {
 	Setting(ctx context.Context, key string) (string, error)
 }
 
+// Clock is the store's clock.
+type Clock interface {
+	// Now is the time the store's clock reads: every write and expiry check reads it.
+	Now() time.Time
+}
+
 // Admin is the upkeep of the store itself: backups, integrity, the clock and what metrics read.
 type Admin interface {
+	Clock
 	// Backend names the database the store runs on ("sqlite", "postgres"), for logs and tests.
 	Backend() string
 	// Backup writes a consistent copy of the live data to a new file at path while writers go on
@@ -145,8 +152,6 @@ type Admin interface {
 	RebuildSearchIndex(ctx context.Context) (*SearchIndexReport, error)
 	// Close releases the store (the SQLite store: both connection pools).
 	Close() error
-	// Now is the time the store's clock reads: every write and expiry check reads it.
-	Now() time.Time
 	// PendingJobs counts the jobs waiting to run, by kind.
 	PendingJobs(ctx context.Context) (map[string]int, error)
 	// PoolStats reports the use of the store's connection pools, by name.

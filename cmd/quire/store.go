@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/postgres"
 	"github.com/quire-docs/quire/store/sqlite"
-	"github.com/quire-docs/quire/store/sqlstore"
 )
 
 // dbUsage is the help of every command's --db flag.
@@ -14,7 +14,7 @@ const dbUsage = "SQLite database file (created if missing), or a postgres:// URL
 
 // openStore opens the database db names: a postgres:// or postgresql:// URL is a PostgreSQL
 // database (several quire nodes may share it), anything else a SQLite file.
-func openStore(ctx context.Context, db string) (*sqlstore.Store, error) {
+func openStore(ctx context.Context, db string) (store.Store, error) {
 	if postgres.IsURL(db) {
 		return postgres.Open(ctx, db)
 	}

@@ -16,7 +16,7 @@ import (
 // the pending conversations in one batch, and saves what changed in one transaction. When two
 // quire nodes run the same job, the second save finds the state moved on and does nothing: the
 // first pass already took those conversations.
-func analyseConversations(st store.Store, log *slog.Logger) Handler {
+func analyseConversations(st Analysis, log *slog.Logger) Handler {
 	return Handler{Run: func(ctx context.Context, payload string) error {
 		var p struct {
 			Organization string `json:"organization"`
@@ -36,9 +36,16 @@ func analyseConversations(st store.Store, log *slog.Logger) Handler {
 	}}
 }
 
+// Analysis is what an analysis pass reads and writes: the organization's conversations, on the
+// store's clock.
+type Analysis interface {
+	store.Conversations
+	store.Clock
+}
+
 // AnalyseConversations runs one analysis pass for an organization and returns how many
 // conversations it read.
-func AnalyseConversations(ctx context.Context, st store.Store, orgID string) (int, error) {
+func AnalyseConversations(ctx context.Context, st Analysis, orgID string) (int, error) {
 	an, err := st.StartConversationAnalysis(ctx, orgID)
 	if err != nil || len(an.Pending) == 0 {
 		return 0, err

@@ -29,21 +29,40 @@ type Handler struct {
 	MaxAttempts int
 }
 
+// Queue is what a runner reads and writes: the job queue, on the store's clock.
+type Queue interface {
+	store.Jobs
+	store.Clock
+}
+
+// Store is what quire's own job handlers use besides the queue: conversation analysis,
+// translation runs, and the hourly purge of deleted spaces and expired app sessions.
+type Store interface {
+	Queue
+	translate.Store
+	store.Conversations
+	PurgeDeletedSpaces(ctx context.Context) (int, error)
+	PurgeExpiredSessions(ctx context.Context) (int, error)
+}
+
 // Runner claims due jobs from the store and runs them.
 type Runner struct {
-	Store    store.Store
+	Store    Queue
 	Log      *slog.Logger
 	Handlers map[string]Handler
 	// Observe, when set, is told of every run (the metrics' hook).
 	Observe func(kind string, err error)
+
+	// st is what New was given, for the handlers Translations adds.
+	st Store
 
 	wakeOnce sync.Once
 	wake     chan struct{}
 }
 
 // New returns a runner with quire's job handlers.
-func New(st store.Store, log *slog.Logger) *Runner {
-	return &Runner{Store: st, Log: log, Handlers: map[string]Handler{
+func New(st Store, log *slog.Logger) *Runner {
+	return &Runner{Store: st, st: st, Log: log, Handlers: map[string]Handler{
 		store.JobAnalyseConversations: analyseConversations(st, log),
 		PurgeDeletedSpaces: {
 			Every: time.Hour,
@@ -63,11 +82,11 @@ func New(st store.Store, log *slog.Logger) *Runner {
 	}}
 }
 
-// Translations makes the runner run translation jobs through a translator; with none (nil),
-// each queued run ends with that reason.
+// Translations makes a runner made by New run translation jobs through a translator; with none
+// (nil), each queued run ends with that reason.
 func (r *Runner) Translations(c *translate.Client) {
 	r.Handlers[store.TranslationRunJob] = Handler{MaxAttempts: 1,
-		Run: (&translate.Runner{Store: r.Store, Client: c, Log: r.Log}).Run}
+		Run: (&translate.Runner{Store: r.st, Client: c, Log: r.Log}).Run}
 }
 
 // Start schedules the recurring jobs that are not yet pending.

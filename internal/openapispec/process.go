@@ -17,9 +17,16 @@ import (
 // DefaultRefresh is how often a URL-sourced specification is fetched again.
 const DefaultRefresh = 6 * time.Hour
 
+// Store is what processing reads and writes: the organization's specifications, on the store's
+// clock.
+type Store interface {
+	store.OpenAPISpecs
+	store.Clock
+}
+
 // Processor turns a specification's source into a version.
 type Processor struct {
-	Store   store.Store
+	Store   Store
 	Fetcher *fetch.Fetcher
 }
 

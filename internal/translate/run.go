@@ -14,9 +14,19 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
+// Store is what a translation run reads and writes: the run itself, the source and result spaces,
+// their revisions and pages, and the change request that carries a result, on the store's clock.
+type Store interface {
+	store.Translations
+	store.Spaces
+	store.Content
+	store.ChangeRequests
+	store.Clock
+}
+
 // Runner runs translations: the handler of store.TranslationRunJob.
 type Runner struct {
-	Store  store.Store
+	Store  Store
 	Client *Client
 	Log    *slog.Logger
 }
