@@ -3,9 +3,8 @@
 // logs, metrics, panic recovery, authentication, rate limits, body limits, request validation
 // against the embedded openapi.yaml), the /docs reference page, and the web pages (published
 // sites and the app views, web*.go). It reaches data only through the store contract
-// (store.Store) and must never import a SQL driver or a store implementation (unavailable.go
-// still reads database/sql's sentinel errors to tell a lost database: issue 26 moves that into the
-// store).
+// (store.Store) and must never import a SQL driver, database/sql or a store implementation (the
+// store tells which of its errors mean the database is unavailable: store.Admin.Unavailable).
 //
 // # The web
 //

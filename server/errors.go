@@ -39,7 +39,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	status, msg := apiError(c.Request(), err)
-	if status == http.StatusInternalServerError && databaseUnavailable(err) {
+	if status == http.StatusInternalServerError && s.Store.Unavailable(err) {
 		status, msg = http.StatusServiceUnavailable, "The database is unavailable; try again shortly."
 	}
 	if status >= http.StatusInternalServerError {

@@ -154,6 +154,10 @@ type Admin interface {
 	Close() error
 	// PendingJobs counts the jobs waiting to run, by kind.
 	PendingJobs(ctx context.Context) (map[string]int, error)
+	// Unavailable reports whether an error the store returned says the database could not be
+	// reached (lost or refused connections, a server shutting down), not anything about the
+	// request: the server answers it 503.
+	Unavailable(err error) bool
 	// PoolStats reports the use of the store's connection pools, by name.
 	PoolStats() map[string]PoolStats
 }

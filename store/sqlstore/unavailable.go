@@ -1,4 +1,4 @@
-package server
+package sqlstore
 
 import (
 	"database/sql"
@@ -8,11 +8,12 @@ import (
 	"net"
 )
 
-// databaseUnavailable reports an error that says the database could not be reached (a lost or
-// refused connection, a server shutting down) rather than anything about the request: it is
-// answered 503, and the connection pool opens new connections for the next requests. The store
-// runs every multi-row write in one transaction, so nothing half-written stays behind.
-func databaseUnavailable(err error) bool {
+// Unavailable reports an error that says the database could not be reached (a lost or refused
+// connection, a server shutting down) rather than anything about the request: the server answers
+// it 503, and the connection pool opens new connections for the next requests. Every multi-row
+// write runs in one transaction, so nothing half-written stays behind. The store tells, since it
+// knows its drivers' errors: the server imports no database/sql.
+func (s *Store) Unavailable(err error) bool {
 	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true
 	}
