@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -62,4 +63,33 @@ func (c *ChangeRequest) Base() string {
 		return *c.RevisionMergedAncestor
 	}
 	return c.RevisionInitial
+}
+
+// ChangeRequests are a space's change requests: their own revision line, merged into the space.
+type ChangeRequests interface {
+	// CreateChangeRequest opens a change request on a space's current revision. Numbers are per
+	// space, from 1; the single writer makes max+1 safe under concurrent creation.
+	CreateChangeRequest(ctx context.Context, spaceID string, userID string, subject string) (*ChangeRequest, error)
+	// CreateChangeRequestFromTemplate opens a change request whose first revision adds a
+	// template's pages (as ApplyTemplate does), in one transaction: a refused template opens
+	// nothing.
+	CreateChangeRequestFromTemplate(ctx context.Context, spaceID string, userID string, subject string, changes []PageChange, files map[string]string) (*ChangeRequest, error)
+	// FindChangeRequest returns a change request of a space by id or by number.
+	FindChangeRequest(ctx context.Context, spaceID string, idOrNumber string) (*ChangeRequest, error)
+	// FindChangeRequests lists change requests, newest first.
+	FindChangeRequests(ctx context.Context, f ChangeRequestFilter, p Page) (List[*ChangeRequest], error)
+	// MergeChangeRequest merges a change request into its space as a user (its mergedBy). With
+	// conflicts nothing changes and conflicts is true; otherwise the space's new revision (with
+	// both parents) is returned.
+	MergeChangeRequest(ctx context.Context, spaceID string, crID string, userID string) (revision string, conflicts bool, err error)
+	// UpdateChangeRequest changes a change request's subject, description or status. A merged change
+	// request keeps its status.
+	UpdateChangeRequest(ctx context.Context, spaceID string, id string, upd ChangeRequestUpdate) (*ChangeRequest, error)
+	// UpdateChangeRequestContent applies a batch of page changes to a change request as one new
+	// revision, atomically. A revert_page change without a revision reverts to the change request's
+	// base.
+	UpdateChangeRequestContent(ctx context.Context, spaceID string, crID string, userID string, changes []PageChange) (*BatchResult, error)
+	// UpdateChangeRequestFromMain pulls the space's current content into a change request. A
+	// conflict is an ECONFLICT error and changes nothing.
+	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, crID string) (string, error)
 }

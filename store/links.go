@@ -1,11 +1,12 @@
 package store
 
 import (
-	"github.com/quire-docs/quire/internal/markdown"
 	"net/url"
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/quire-docs/quire/internal/markdown"
 )
 
 // Link is one stored link.

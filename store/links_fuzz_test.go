@@ -1,9 +1,10 @@
 package store
 
 import (
-	"github.com/quire-docs/quire/internal/markdown"
 	"strings"
 	"testing"
+
+	"github.com/quire-docs/quire/internal/markdown"
 )
 
 // Link extraction takes any markdown: destinations come out without a panic, each resolves to a

@@ -1,10 +1,11 @@
 package store
 
 import (
-	"github.com/quire-docs/quire/internal/markdown"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quire-docs/quire/internal/markdown"
 )
 
 // SearchSection is a section of a page that matched.

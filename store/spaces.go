@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"time"
 )
 
@@ -53,4 +54,58 @@ type SpaceUpdate struct {
 	MergeRules      *MergeRules
 	SetDefaultLevel bool
 	DefaultLevel    Role
+}
+
+// Spaces are spaces and collections, with their moves, transfers and restores.
+type Spaces interface {
+	// CollectionLevels returns, for every collection of an organization, its parent and default
+	// level, so content levels can be resolved through `inherit` without a query per item.
+	CollectionLevels(ctx context.Context, orgID string) (Levels, error)
+	// CreateCollection creates a collection at the end of its parent (or of the top level).
+	CreateCollection(ctx context.Context, orgID string, title string, parent *string) (*Collection, error)
+	// CreateSpace creates a space at the end of its parent collection (or of the top level).
+	CreateSpace(ctx context.Context, orgID string, creatorID string, c SpaceCreate) (*Space, error)
+	// DeleteCollection deletes a collection and the collections under it; the spaces in them are
+	// soft-deleted (restorable, at the top level, for 7 days). Deleting a missing one is no error.
+	DeleteCollection(ctx context.Context, id string) error
+	// DeleteSpace soft-deletes a space: hidden from lists, restorable for RestoreWindow, then purged.
+	// Deleting a missing or already deleted space is no error.
+	DeleteSpace(ctx context.Context, id string) error
+	// DuplicateSpace copies a space's settings into a new space placed right after it.
+	DuplicateSpace(ctx context.Context, id string, creatorID string) (*Space, error)
+	// FindCollection returns a collection, whatever its organization: the caller checks access.
+	FindCollection(ctx context.Context, id string) (*Collection, error)
+	// FindCollections lists an organization's collections, oldest first; only top-level ones unless
+	// nested.
+	FindCollections(ctx context.Context, orgID string, nested bool, p Page) (List[*Collection], error)
+	// FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
+	FindSpace(ctx context.Context, id string) (*Space, error)
+	// FindSpaceForUser returns a space with the user's membership of its organization, in one
+	// query: the hot path of every space request. member is false when the user is not a member.
+	FindSpaceForUser(ctx context.Context, id string, userID string) (sp *Space, role Role, member bool, err error)
+	// FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
+	// desc).
+	FindSpaces(ctx context.Context, orgID string, desc bool, p Page) (List[*Space], error)
+	// FindSpacesInCollection lists the spaces directly in a collection, in their order.
+	FindSpacesInCollection(ctx context.Context, collectionID string, p Page) (List[*Space], error)
+	// MoveCollection moves a collection; a collection cannot go into itself or a descendant.
+	MoveCollection(ctx context.Context, id string, m Move) (*Collection, error)
+	// MoveSpace moves a space to another parent or position.
+	MoveSpace(ctx context.Context, id string, m Move) (*Space, error)
+	// PurgeDeletedSpaces removes for good the spaces deleted more than RestoreWindow ago, with the
+	// content only they used (see purgeContent).
+	PurgeDeletedSpaces(ctx context.Context) (int, error)
+	// RestoreSpace brings back a space deleted less than RestoreWindow ago, at the end of its parent.
+	RestoreSpace(ctx context.Context, id string) (*Space, error)
+	// SpaceTitles returns the titles of spaces by id, in one query.
+	SpaceTitles(ctx context.Context, ids []string) (map[string]string, error)
+	// TransferCollection moves a collection, with everything under it, to the top level of another
+	// organization.
+	TransferCollection(ctx context.Context, id string, targetOrgID string) (*Collection, error)
+	// TransferSpace moves a space to the top level of another organization.
+	TransferSpace(ctx context.Context, id string, targetOrgID string) (*Space, error)
+	// UpdateCollection applies an update.
+	UpdateCollection(ctx context.Context, id string, upd CollectionUpdate) (*Collection, error)
+	// UpdateSpace applies an update to a space that is not deleted.
+	UpdateSpace(ctx context.Context, id string, upd SpaceUpdate) (*Space, error)
 }

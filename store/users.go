@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"strings"
@@ -49,4 +50,22 @@ func NewToken() string {
 		out = append(out, IDAlphabet[int(c)%62])
 	}
 	return TokenPrefix + string(out)
+}
+
+// Users are users and their API tokens.
+type Users interface {
+	// CreateToken issues another token for the user with an email, returned in clear this once.
+	CreateToken(ctx context.Context, email string, name string) (string, *Token, error)
+	// CreateUser creates a user with a verified email and one API token, returned in clear this once.
+	CreateUser(ctx context.Context, u *User) (token string, err error)
+	// FindTokens lists the tokens of the user with an email, oldest first.
+	FindTokens(ctx context.Context, email string) ([]*Token, error)
+	// FindUserByToken returns the user a bearer token belongs to and when the token was last used
+	// (zero: never). The lookup is by the token's SHA-256, an indexed equality on a value an attacker
+	// cannot choose, so it leaks no timing about other tokens.
+	FindUserByToken(ctx context.Context, token string) (*User, time.Time, error)
+	// RevokeToken deletes the token with an id: it authenticates nothing from then on.
+	RevokeToken(ctx context.Context, id string) error
+	// TouchToken records that a token was used now.
+	TouchToken(ctx context.Context, token string) error
 }
