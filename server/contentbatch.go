@@ -30,7 +30,9 @@ func batchError(i int, field, format string, args ...any) error {
 }
 
 func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateChangeRequestContentRequestObject) (gen.UpdateChangeRequestContentResponseObject, error) {
-	sp, cr, err := s.findChangeRequest(ctx, req.SpaceId, req.ChangeRequestId, store.RoleEdit)
+	// The space is read here for the caller's access; the change request (by id or number) only
+	// inside the store's write, which answers it as the batch left it.
+	sp, _, err := s.findSpace(ctx, req.SpaceId, store.RoleEdit)
 	if err != nil {
 		return nil, err
 	}
@@ -46,13 +48,11 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 	if err := s.fetchFiles(ctx, changes, fetches); err != nil {
 		return nil, err
 	}
-	res, err := s.Store.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, caller(ctx).ID, changes)
+	res, err := s.Store.UpdateChangeRequestContent(ctx, sp.ID, req.ChangeRequestId, caller(ctx).ID, changes)
 	if err != nil {
 		return nil, err
 	}
-	if cr, err = s.Store.FindChangeRequest(ctx, sp.ID, cr.ID); err != nil {
-		return nil, err
-	}
+	cr := res.ChangeRequest
 	apiCR, err := s.toAPIChangeRequest(cr)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -23,6 +24,19 @@ func TestContentBatchAnswers(t *testing.T) {
 	}}).Decode(t, &ans)
 	if ans.Object != gen.ChangeRequestObjectChangeRequest || ans.Id != cr.Id || ans.Revision == cr.Revision {
 		t.Fatalf("compat answer %+v", ans)
+	}
+	// The answer is the change request as the batch left it (the store's write answers it, not a
+	// read after it): what reading it again gives, also when it was named by its number.
+	var again gen.ChangeRequest
+	w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, ""), nil).Decode(t, &again)
+	if ans.Revision != again.Revision || !ans.UpdatedAt.Equal(again.UpdatedAt) || ans.Number != again.Number {
+		t.Fatalf("the batch answered revision %s, updated %s; the change request reads %s, %s", ans.Revision, ans.UpdatedAt, again.Revision, again.UpdatedAt)
+	}
+	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, fmt.Sprint(cr.Number), "/content"), map[string]any{"changes": []any{
+		map[string]any{"operation": "insert_page", "title": "Gamma", "document": markdownDoc("gamma")},
+	}}).Decode(t, &ans)
+	if ans.Id != cr.Id || ans.Revision == again.Revision {
+		t.Fatalf("a batch by number answered %+v", ans)
 	}
 	w.Expect(t, http.StatusOK, w.admin, "POST", crPath(sp.Id, cr.Id, "/content?compat=true"), map[string]any{"changes": []any{
 		map[string]any{"operation": "insert_page", "title": "Beta", "document": markdownDoc("beta")},

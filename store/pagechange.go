@@ -47,6 +47,9 @@ type BatchResult struct {
 	Refs     map[string]string // page and file refs to the ids they were given
 	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
 	Files    []*RevisionFile   // the files inserted, in order
+	// ChangeRequest is the change request as the batch left it (its new revision and update
+	// time): what the API answers, without reading it again.
+	ChangeRequest *ChangeRequest
 }
 
 // MaxFileSize is the largest file an insert_files change takes (inline base64 files are held to

@@ -283,6 +283,8 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 			cr.ID, userID); err != nil {
 			return fmt.Errorf("store: unable to record contributor: %w", err)
 		}
+		cr.RevisionID, cr.UpdatedAt = revision, tx.now
+		res.ChangeRequest = cr
 		return nil
 	})
 	return res, err
