@@ -431,6 +431,31 @@ step('site sections and groups with draft, localizedTitle and siteSectionGroupId
     await rejectsWith(400, alice.orgs.updateSiteSectionById(S.org, S.site, S.section, { localizedTitle: { klingon: 'x' } }), 'an unknown language');
 });
 
+step('site sections and site spaces made from a template; nested groups', async () => {
+    need(S.site);
+    // spaceId null: the template makes the section's (and the site space's) new space.
+    const sec = await alice.orgs.addSectionToSite(S.org, S.site, { spaceId: null, title: 'Handbook', template: { id: 'product-guide' }, icon: 'star' });
+    assert.equal(sec.status, 201);
+    assert.equal(sec.data.title, 'Handbook');
+    const newSpace = sec.data.siteSpaces[0].space.id;
+    assert.ok(![S.space, S.empty].includes(newSpace), 'a new space');
+    assert.ok((await alice.spaces.listPages(newSpace)).data.pages.length > 0, 'the template wrote its pages');
+    const ss = await alice.orgs.addSpaceToSite(S.org, S.site, { spaceId: null, template: { id: 'product-guide' }, sectionId: sec.data.id, title: 'Handbook 2' });
+    assert.equal(ss.status, 201);
+    assert.ok((await alice.spaces.listPages(ss.data.space.id)).data.pages.length > 0);
+    await rejectsWith(400, alice.orgs.addSectionToSite(S.org, S.site, { title: 'Both', spaceId: S.space, template: { id: 'product-guide' } }), 'a space and a template');
+
+    const outer = await alice.orgs.addSectionGroupToSite(S.org, S.site, { title: 'Outer', icon: 'folder', sections: [sec.data.id] });
+    assert.deepEqual(outer.data.sections.map((x) => x.id), [sec.data.id]);
+    const inner = await alice.orgs.addSectionGroupToSite(S.org, S.site, { title: 'Inner', parent: outer.data.id });
+    assert.equal(inner.data.sectionGroup, outer.data.id);
+    const out = await alice.orgs.updateSiteSectionGroupById(S.org, S.site, inner.data.id, { parentSectionGroupId: null });
+    assert.equal(out.data.sectionGroup, undefined, 'moved out of its parent');
+    assert.equal((await alice.orgs.deleteSiteSectionGroupById(S.org, S.site, inner.data.id)).status, 204);
+    assert.equal((await alice.orgs.deleteSiteSectionGroupById(S.org, S.site, outer.data.id)).status, 204);
+    assert.equal((await alice.orgs.deleteSiteSectionById(S.org, S.site, sec.data.id)).status, 204);
+});
+
 step('adaptive schema, publishing, and deleting sites', async () => {
     need(S.site, S.section, S.group);
     const schema = await alice.orgs.updateSiteAdaptiveSchema(S.org, S.site, { jsonSchema: {
