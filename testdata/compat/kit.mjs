@@ -11,6 +11,9 @@
 //   kit.finish();   // last: coverage and public-spec validation
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The current client (0.202.0, installed under an alias): the gap-fill operations are in it.
 import { GitBookAPI as GitBookAPILatest, GitBookAPIError as GitBookAPIErrorLatest } from 'gitbook-api-latest';
@@ -34,20 +37,60 @@ const CLIENT_GROUPS = new Set(['user', 'orgs', 'spaces', 'collections', 'emailDo
 
 class Missing extends Error {}
 
+// The clients the suite drives quire through, as its coverage reports them.
+export const CLIENT_146 = '@gitbook/api@0.146.0';
+export const CLIENT_202 = '@gitbook/api@0.202.0';
+export const RAW = 'raw fetch';
+
+const SPECS = {
+    [CLIENT_146]: 'node_modules/@gitbook/api/spec/openapi.json',
+    [CLIENT_202]: 'node_modules/gitbook-api-latest/spec/openapi.json',
+};
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The operationIds of a spec: openapi.yaml's (what quire serves), or a client's public one. */
+export function specOperations(which) {
+    if (which === 'quire') {
+        const yaml = fs.readFileSync(path.join(here, '..', '..', 'openapi.yaml'), 'utf8');
+        return new Set([...yaml.matchAll(/^ {6}operationId: (\w+)\s*$/gm)].map((m) => m[1]));
+    }
+    const doc = JSON.parse(fs.readFileSync(path.join(here, SPECS[which]), 'utf8'));
+    const ids = new Set();
+    for (const item of Object.values(doc.paths)) {
+        for (const op of Object.values(item)) if (op && typeof op === 'object' && op.operationId) ids.add(op.operationId);
+    }
+    return ids;
+}
+
+// Every operation quire serves or a client defines, by its lower-cased name (client method names).
+const OPERATION_BY_LOWER = new Map();
+for (const which of ['quire', CLIENT_146, CLIENT_202]) {
+    for (const op of specOperations(which)) OPERATION_BY_LOWER.set(op.toLowerCase(), op);
+}
+
 /**
  * A suite file's kit. operations: the operationIds the file must call; clientMethodToOperation:
  * client methods named differently from their operation; rawOnly / latestOnly: operations called
- * by raw fetch or through the 0.202.0 client (reported in the summary).
+ * by raw fetch or through the 0.202.0 client (reported in the summary); viaLatest: operations the
+ * file must call through the 0.202.0 client itself (a call by another client does not count).
  */
-export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [], latestOnly = [] }) {
+export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [], latestOnly = [], viaLatest = [] }) {
     const called = new Set();
+    // Who called what: operationIds by client (CLIENT_146, CLIENT_202, RAW).
+    const calledBy = { [CLIENT_146]: new Set(), [CLIENT_202]: new Set(), [RAW]: new Set() };
     let broken = false;
 
     /** A GitBookAPI (0.146.0, or 0.202.0 with latest) whose method calls are recorded by operationId. */
     function client(authToken, { latest = false } = {}) {
         const Client = latest ? GitBookAPILatest : GitBookAPI;
         const api = new Client({ endpoint: QUIRE_URL, authToken, serviceBinding: { fetch: recordingFetch } });
-        const record = (name) => called.add(clientMethodToOperation[name] ?? name);
+        const mine = calledBy[latest ? CLIENT_202 : CLIENT_146];
+        // Method names differ from operationIds in case only ("OpenApi", "Saml", "Sso", "Pdf").
+        const record = (name) => {
+            const op = clientMethodToOperation[name] ?? OPERATION_BY_LOWER.get(name.toLowerCase()) ?? name;
+            called.add(op);
+            mine.add(op);
+        };
         return new Proxy(api, {
             get(target, prop) {
                 const value = target[prop];
@@ -76,7 +119,10 @@ export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [
 
     /** A request the client cannot make: plain fetch with the bearer token. */
     async function raw(operationId, token, method, path, body) {
-        if (operationId) called.add(operationId);
+        if (operationId) {
+            called.add(operationId);
+            calledBy[RAW].add(operationId);
+        }
         const headers = { Accept: 'application/json' };
         if (token) headers.Authorization = `Bearer ${token}`;
         if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -132,6 +178,8 @@ export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [
             }
             const missing = operations.filter((op) => !called.has(op));
             assert.deepEqual(missing, [], `operations never called: ${missing.join(', ')}`);
+            const notLatest = viaLatest.filter((op) => !calledBy[CLIENT_202].has(op));
+            assert.deepEqual(notLatest, [], `operations never called through ${CLIENT_202}: ${notLatest.join(', ')}`);
         });
         step('every answer validates against the public spec of its operation', async () => {
             assert.ok(validation.checked > 0, 'no answer was recorded');
@@ -143,15 +191,23 @@ export function suiteKit({ operations, clientMethodToOperation = {}, rawOnly = [
             console.log(`# public-spec validation: ${validation.checked} answers of ${validation.byOperation.size} operations ` +
                 `(${versions}); ${validation.violations.length} violations; mends: ${mendsApplied.length}`);
             for (const m of mendsApplied) console.log(`#   mend ${m}`);
-            const viaClient = operations.filter((op) => !rawOnly.includes(op) && !latestOnly.includes(op));
-            console.log(`# operations: ${operations.length} (${viaClient.length} through @gitbook/api@0.146.0, ` +
-                `${latestOnly.length} through @gitbook/api@0.202.0${latestOnly.length ? ': ' + latestOnly.join(', ') : ''}, ` +
-                `${rawOnly.length} by raw fetch${rawOnly.length ? ': ' + rawOnly.join(', ') : ''}); called: ${called.size}`);
+            const by = Object.entries(calledBy).map(([who, ops]) => `${ops.size} through ${who}`).join(', ');
+            console.log(`# operations: ${operations.length} listed, ${called.size} called (${by})` +
+                `${latestOnly.length ? '; 0.202.0 only: ' + latestOnly.join(', ') : ''}` +
+                `${rawOnly.length ? '; raw fetch only: ' + rawOnly.join(', ') : ''}`);
+            // run.sh sums every file's calls into one report per client (coverage.mjs).
+            const dir = process.env.COMPAT_COVERAGE_DIR;
+            if (dir) {
+                const file = path.basename(process.argv[1] ?? `file-${process.pid}`);
+                fs.writeFileSync(path.join(dir, `${file}.${process.pid}.json`), JSON.stringify(
+                    Object.fromEntries(Object.entries(calledBy).map(([who, ops]) => [who, [...ops].sort()]))));
+            }
         });
     }
 
     return {
         called,
+        calledBy,
         client,
         raw,
         orgWithSpaceAndSite,

@@ -135,7 +135,13 @@ export ALICE_TOKEN ALICE_ID BOB_TOKEN BOB_ID
 echo "compat: quire at $url, running the suite" >&2
 cd "$compat_dir"
 rc=0
+export COMPAT_COVERAGE_DIR=$tmp/coverage
+mkdir -p "$COMPAT_COVERAGE_DIR"
 node --test --test-reporter=spec ${COMPAT_FILES:-*.test.mjs} || rc=$?
+# Coverage per client, summed over the files (checked only when every file ran).
+if [[ -z "${COMPAT_FILES:-}" ]]; then
+    node coverage.mjs "$COMPAT_COVERAGE_DIR" || rc=1
+fi
 
 # Whatever the suite asserted, it fails when the server reported a data race (make test serves a
 # -race build) or recovered from a panic (logged with message "panic" and its stack): both are

@@ -1135,8 +1135,7 @@ const GUIDE_V2_MD = 'How to use the product, **step by step**.\n';
  * ChangeRequestContentUpdate and refs maps the batch's page and file refs to their ids.
  */
 async function applyChanges(token, spaceId, changeRequestId, changes, query = { compat: false }) {
-    called.add('updateChangeRequestContent');
-    const api = new GitBookAPILatest({ endpoint: QUIRE_URL, authToken: token, serviceBinding: { fetch: recordingFetch } });
+    const api = kit.client(token, { latest: true });
     try {
         const res = await api.spaces.updateChangeRequestContent(spaceId, changeRequestId, { changes }, query);
         return { status: res.status, data: res.data, headers: res.headers, refs: batchRefs(changes, res.data) };
@@ -2150,7 +2149,7 @@ step('sites: structure, defaults, adaptive content, publishing', async () => {
 
 step('the current client (0.202.0) drives the gap-fills and reads what the seed\'s client wrote', async () => {
     need(S.org, S.handbook, S.guide);
-    const api = new GitBookAPILatest({ endpoint: QUIRE_URL, authToken: ALICE_TOKEN, serviceBinding: { fetch: recordingFetch } });
+    const api = kit.client(ALICE_TOKEN, { latest: true });
     const info = await api.getApiInformation();
     assert.equal(info.status, 200);
     assert.equal((await api.user.getAuthenticatedUser()).data.id, S.aliceId ?? (await alice.user.getAuthenticatedUser()).data.id);

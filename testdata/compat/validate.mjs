@@ -52,6 +52,25 @@ function loadSpec(name) {
     return structuredClone(require(name));
 }
 
+// Merge rule kinds 0.202.0 added: a space (or organization) whose rules a 0.202.0 client set to one
+// of them answers it, and 0.146.0's MergeRule enum cannot hold it. Against 0.146.0 such a rule is
+// left out of the answer before validating; everything else in the answer is still checked.
+const RULES_146_LACKS = new Set(['require_at_least_one_approved_review', 'require_author_to_merge', 'custom']);
+
+function withoutNewerMergeRules(v) {
+    if (Array.isArray(v)) return v.map(withoutNewerMergeRules);
+    if (v === null || typeof v !== 'object') return v;
+    const out = {};
+    for (const [k, x] of Object.entries(v)) {
+        if (k === 'mergeRules' && x && Array.isArray(x.rules)) {
+            out[k] = { ...x, rules: x.rules.filter((r) => !RULES_146_LACKS.has(r?.rule)) };
+        } else {
+            out[k] = withoutNewerMergeRules(x);
+        }
+    }
+    return out;
+}
+
 /** OpenAPI 3.0 schema objects to JSON Schema (draft-07) as Ajv reads it. */
 function toJSONSchema(s) {
     if (Array.isArray(s)) return s.map(toJSONSchema);
@@ -83,6 +102,8 @@ class PublicSpec {
         this.id = `https://quire.invalid/gitbook-${version}.json`;
         this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
         addFormats(this.ajv);
+        // Formats GitBook names but does not define (0.202.0's Icon and Emoji): any string.
+        for (const f of ['icon', 'emoji']) this.ajv.addFormat(f, true);
         const schemas = {};
         for (const [name, schema] of Object.entries(doc.components.schemas)) schemas[name] = toJSONSchema(schema);
         this.ajv.addSchema({ $id: this.id, components: { schemas } });
@@ -203,7 +224,7 @@ export function validateAnswer(method, url, status, bodyText) {
             }
         }
         const validate = spec.validator(schema);
-        if (!validate(body)) {
+        if (!validate(spec.version === '0.146.0' ? withoutNewerMergeRules(body) : body)) {
             const errors = (validate.errors ?? []).slice(0, 6)
                 .map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`);
             validation.violations.push(`${where}: ${errors.join('; ')}`);

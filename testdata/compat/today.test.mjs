@@ -1,0 +1,637 @@
+// Every operation quire serves, again through GitBook's current client (@gitbook/api@0.202.0,
+// installed as gitbook-api-latest), with request bodies that use what 0.202.0 added: site
+// sections' draft, group and localized title, site spaces' draft and hidden, a site's and a
+// space's defaultLevel, a space's icon and merge rules of the new kinds, templates for new spaces
+// and change requests, change request links, an integration's content security policy. Each step
+// checks status, shape and state. The operation list is openapi.yaml's: the file fails when one
+// quire serves and 0.202.0 defines is not called here through the 0.202.0 client. Operations
+// 0.202.0 lacks (conversations, links and backlinks, transferSpace, addSectionToGroup,
+// removeSectionFromGroup) are left to the 0.146.0 client in the other files.
+import assert from 'node:assert/strict';
+import {
+    suiteKit, specOperations, need, rejectsWith, rejectsWithAnyOf, has, checkList, TIMESTAMP, CLIENT_202,
+    ALICE_TOKEN, BOB_TOKEN, BOB_ID, QUIRE_URL, API,
+} from './kit.mjs';
+
+const served = specOperations('quire');
+const defined = specOperations(CLIENT_202);
+const OPERATIONS = [...served].filter((op) => defined.has(op)).sort();
+
+const kit = suiteKit({ operations: OPERATIONS, viaLatest: OPERATIONS });
+const { step, client } = kit;
+const alice = client(ALICE_TOKEN, { latest: true });
+const bob = client(BOB_TOKEN, { latest: true });
+const anonymous = client(undefined, { latest: true });
+
+// Global names (integrations, email domains) carry this run's own suffix.
+const RUN = Date.now().toString(36);
+const S = {};
+const ids = (items) => items.map((i) => i.id);
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/** Polls fn until it answers a truthy value. */
+async function eventually(fn, what, timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        const v = await fn();
+        if (v) return v;
+        assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+        await sleep(100);
+    }
+}
+
+const IDP_CERT = `-----BEGIN CERTIFICATE-----
+MIIBnDCCAUOgAwIBAgIUbSuWyE/wVph2+bwVObRD/TCwMlcwCgYIKoZIzj0EAwIw
+IzEhMB8GA1UEAwwYY29tcGF0IGlkZW50aXR5IHByb3ZpZGVyMCAXDTI2MTEyNjA0
+MzYzNVoYDzIxMjYxMTAyMDQzNjM1WjAjMSEwHwYDVQQDDBhjb21wYXQgaWRlbnRp
+dHkgcHJvdmlkZXIwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARhVRaZOB1lg8Pr
+pXqHcAg84lzQ5XBFjtCWZqjUoZofh6ujEvR7hp3MBWgHrVD4NMSl8xhQ5qv06D2g
+w+i+qL/po1MwUTAdBgNVHQ4EFgQUwlKZwMUtsycKG0dO0EqUATotNu8wHwYDVR0j
+BBgwFoAUwlKZwMUtsycKG0dO0EqUATotNu8wDwYDVR0TAQH/BAUwAwEB/zAKBggq
+hkjOPQQDAgNHADBEAiBPdT5lIZBknWKVKAClE5Y25USGE3Onn80EjPE1yZ/TTAIg
+YB46EZ7vWPVCHIcwKpAeuifvqEIPdnyQZI2/mCaE8UM=
+-----END CERTIFICATE-----
+`;
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000000000500010d0a2db40000000049454e44ae426082', 'hex').toString('base64');
+const PETSTORE = 'openapi: 3.0.3\ninfo:\n  title: Today Petstore\n  version: "1.0"\npaths:\n  /pets:\n    get:\n' +
+    '      responses:\n        "200":\n          description: The pets.\n';
+
+// ---------------------------------------------------------------------------------------------
+// The user, organizations, members and teams
+
+step('getApiInformation and getAuthenticatedUser', async () => {
+    const info = await alice.getApiInformation();
+    assert.equal(info.status, 200);
+    has(info.data, 'version', 'string', 'api');
+    const me = await alice.user.getAuthenticatedUser();
+    assert.equal(me.data.object, 'user');
+    S.aliceId = me.data.id;
+    await rejectsWith(401, anonymous.user.getAuthenticatedUser(), 'no token');
+});
+
+step('createOrganization, getOrganizationById, updateOrganizationById with merge rules', async () => {
+    const r = await alice.orgs.createOrganization({ title: 'Today Inc' });
+    assert.equal(r.status, 201);
+    S.org = r.data.id;
+    assert.equal(r.data.permissions.admin, true);
+    const domain = `today-${RUN}.example`;
+    const upd = await alice.orgs.updateOrganizationById(S.org, {
+        title: 'Today Documentation', emailDomains: ['example.com'], defaultRole: 'comment',
+        mergeRules: { type: 'rules', rules: [{ rule: 'require_change_request_subject' }] },
+    });
+    assert.equal(upd.status, 200);
+    assert.equal(upd.data.title, 'Today Documentation');
+    assert.deepEqual(upd.data.mergeRules, { type: 'rules', rules: [{ rule: 'require_change_request_subject' }] });
+    const again = await alice.orgs.getOrganizationById(S.org);
+    assert.equal(again.data.defaultRole, 'comment');
+    assert.deepEqual(again.data.emailDomains, ['example.com']);
+    assert.equal(again.data.mergeRules.type, 'rules');
+    await rejectsWith(400, alice.orgs.updateOrganizationById(S.org, { mergeRules: { type: 'inherit' } }), 'an organization inheriting');
+    await rejectsWith(400, alice.orgs.updateOrganizationById(S.org, { emailDomains: [`Not ${domain}`] }), 'a bad domain');
+    const list = await alice.orgs.listOrganizationsForAuthenticatedUser();
+    assert.ok(ids(list.data.items).includes(S.org));
+});
+
+step('getOrganizationsForEmailDomain, joinOrganization, members', async () => {
+    need(S.org);
+    const found = await bob.emailDomains.getOrganizationsForEmailDomain('example.com');
+    assert.ok(ids(found.data.organizations).includes(S.org));
+    assert.equal((await bob.orgs.joinOrganization(S.org)).status, 204);
+    const members = await alice.orgs.listMembersInOrganizationById(S.org);
+    checkList(members.data, (m, w) => assert.equal(m.object, 'member', w), 'members');
+    assert.ok(members.data.items.some((m) => m.user.id === BOB_ID));
+    const bobMember = await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID);
+    assert.equal(bobMember.data.role, 'comment', 'joined with the default role');
+    const edit = await alice.orgs.updateMemberInOrganizationById(S.org, BOB_ID, { role: 'edit' });
+    assert.equal(edit.status, 200);
+    assert.equal((await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID)).data.role, 'edit');
+    const ping = await bob.orgs.updateOrganizationMemberLastSeenAt(S.org);
+    assert.equal(ping.status, 200);
+    assert.match((await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID)).data.lastSeenAt, TIMESTAMP);
+    await rejectsWith(403, bob.orgs.updateMemberInOrganizationById(S.org, S.aliceId, { role: 'read' }), 'an editor changes a role');
+});
+
+step('agent instructions, invites, SSO membership', async () => {
+    need(S.org);
+    const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {},
+        nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Answer briefly.', marks: [] }] }] }] };
+    const put = await alice.orgs.updateOrganizationAgentInstructions(S.org, { instructions: doc });
+    assert.equal(put.status, 200);
+    const got = await alice.orgs.getOrganizationAgentInstructions(S.org);
+    assert.ok(JSON.stringify(got.data).includes('Answer briefly.'));
+    assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, 'noSuchInvite00000000')).status, 204);
+    await rejectsWith(403, bob.orgs.deleteOrganizationInviteById(S.org, 'noSuchInvite00000000'), 'an editor deletes an invite');
+    const sso = await alice.orgs.setUserAsSsoMemberForOrganization(S.org, BOB_ID);
+    assert.equal(sso.status, 200);
+    assert.equal((await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID)).data.sso, true);
+});
+
+step('teams: create with members, read, list, rename, delete', async () => {
+    need(S.org);
+    const t = await alice.orgs.createOrganizationTeam(S.org, { title: 'Writers', members: [BOB_ID] });
+    assert.equal(t.status, 201);
+    S.team = t.data.id;
+    assert.equal(t.data.title, 'Writers');
+    assert.equal((await alice.orgs.getTeamInOrganizationById(S.org, S.team)).data.members, 1);
+    const ren = await alice.orgs.updateTeamInOrganizationById(S.org, S.team, { title: 'Editors' });
+    assert.equal(ren.status, 200);
+    assert.equal((await alice.orgs.getTeamInOrganizationById(S.org, S.team)).data.title, 'Editors');
+    const all = await alice.orgs.listTeamsInOrganizationById(S.org);
+    assert.deepEqual(ids(all.data.items), [S.team]);
+    const bobs = await alice.orgs.listTeamsForOrganizationMember(S.org, BOB_ID);
+    assert.deepEqual(bobs.data.items.map((m) => m.team.id), [S.team]);
+    const gone = await alice.orgs.removeTeamFromOrganizationById(S.org, S.team);
+    assert.equal(gone.status, 204);
+    await rejectsWith(404, alice.orgs.getTeamInOrganizationById(S.org, S.team), 'a removed team');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Collections and spaces
+
+step('collections: create, nest, update with defaultLevel, move, list', async () => {
+    need(S.org);
+    const a = await alice.orgs.createCollection(S.org, { title: 'Guides' });
+    assert.equal(a.status, 201);
+    const b = await alice.orgs.createCollection(S.org, { title: 'Advanced', parent: a.data.id });
+    assert.equal(b.data.parent, a.data.id);
+    S.collection = a.data.id;
+    S.inner = b.data.id;
+    const upd = await alice.collections.updateCollectionById(S.inner, { description: 'Deep', defaultLevel: 'inherit' });
+    assert.equal(upd.data.description, 'Deep');
+    assert.equal(upd.data.defaultLevel, 'inherit');
+    assert.equal((await alice.collections.getCollectionById(S.inner)).data.description, 'Deep');
+    const moved = await alice.collections.moveCollection(S.inner, { parent: null });
+    assert.equal(moved.status, 200);
+    assert.equal((await alice.collections.getCollectionById(S.inner)).data.parent, undefined);
+    const list = await alice.orgs.listCollectionsInOrganizationById(S.org);
+    assert.deepEqual(ids(list.data.items).sort(), [S.collection, S.inner].sort());
+});
+
+step('createSpace from a template and empty, updateSpaceById with icon and merge rules', async () => {
+    need(S.org, S.collection, S.aliceId);
+    const t = await alice.orgs.createSpace(S.org, { title: 'From a template', parent: S.collection, template: { id: 'product-guide' } });
+    assert.equal(t.status, 201);
+    S.space = t.data.id;
+    assert.equal(t.data.parent, S.collection);
+    const pages = await alice.spaces.listPages(S.space);
+    assert.ok(pages.data.pages.length > 0, 'the template wrote pages');
+    S.templatePage = pages.data.pages[0].id;
+    S.templatePath = pages.data.pages[0].path;
+    const e = await alice.orgs.createSpace(S.org, { title: 'Empty', empty: true });
+    assert.equal(e.status, 201);
+    S.empty = e.data.id;
+    assert.deepEqual((await alice.spaces.listPages(S.empty)).data.pages, []);
+    await rejectsWith(400, alice.orgs.createSpace(S.org, { title: 'Both', empty: true, template: { id: 'product-guide' } }), 'empty and a template');
+    await rejectsWith(400, alice.orgs.createSpace(S.org, { title: 'Unknown', template: { id: 'no-such-template' } }), 'an unknown template');
+
+    const icon = 'https://example.com/icon.png';
+    const rules = { type: 'rules', rules: [
+        { rule: 'require_author_to_merge' },
+        { rule: 'require_change_request_description' },
+        { rule: 'allow_bypass', users: [S.aliceId] },
+    ] };
+    const upd = await alice.spaces.updateSpaceById(S.empty, { title: 'Ruled', icon, mergeRules: rules, defaultLevel: 'inherit' });
+    assert.equal(upd.status, 200);
+    assert.equal(upd.data.urls.icon, icon, 'the icon is answered as urls.icon');
+    assert.deepEqual(upd.data.mergeRules, rules);
+    const got = await alice.spaces.getSpaceById(S.empty);
+    assert.equal(got.data.title, 'Ruled');
+    assert.equal(got.data.urls.icon, icon);
+    assert.deepEqual(got.data.mergeRules, rules);
+    const cleared = await alice.spaces.updateSpaceById(S.empty, { icon: null, emoji: null });
+    assert.equal(cleared.data.urls.icon, undefined);
+    await rejectsWith(400, alice.spaces.updateSpaceById(S.empty, { mergeRules: { type: 'rules', rules: [{ rule: 'custom' }] } }), 'a custom rule without expression');
+
+    const inOrg = await alice.orgs.listSpacesInOrganizationById(S.org);
+    assert.ok(ids(inOrg.data.items).includes(S.space) && ids(inOrg.data.items).includes(S.empty));
+    const inCollection = await alice.collections.listSpacesInCollectionById(S.collection);
+    assert.deepEqual(ids(inCollection.data.items), [S.space]);
+    const bobs = await alice.orgs.listSpacesForOrganizationMember(S.org, BOB_ID);
+    assert.equal(bobs.status, 200);
+});
+
+step('merge rules of the new kinds are enforced at merge', async () => {
+    need(S.empty);
+    // Bob (an editor) authors; the rules require the author to merge and a description.
+    const cr = await bob.spaces.createChangeRequest(S.empty, { subject: 'Ruled change' });
+    assert.equal(cr.status, 201);
+    await rejectsWith(409, bob.spaces.mergeChangeRequest(S.empty, cr.data.id), 'no description');
+    // Alice is named by allow_bypass: she merges whatever the rules say.
+    const merged = await alice.spaces.mergeChangeRequest(S.empty, cr.data.id);
+    assert.equal(merged.status, 200);
+    assert.equal(merged.data.result, 'merge');
+});
+
+step('duplicateSpace, moveSpace, deleteSpaceById, restoreSpace', async () => {
+    need(S.space, S.collection);
+    const dup = await alice.spaces.duplicateSpace(S.space);
+    assert.ok([200, 201].includes(dup.status));
+    assert.notEqual(dup.data.id, S.space);
+    S.dup = dup.data.id;
+    assert.equal((await alice.spaces.listPages(S.dup)).data.pages.length, (await alice.spaces.listPages(S.space)).data.pages.length);
+    const mv = await alice.spaces.moveSpace(S.dup, { parent: null });
+    assert.equal(mv.status, 200);
+    assert.equal((await alice.spaces.getSpaceById(S.dup)).data.parent, undefined);
+    assert.equal((await alice.spaces.deleteSpaceById(S.dup)).status, 204);
+    assert.match((await alice.spaces.getSpaceById(S.dup)).data.deletedAt, TIMESTAMP, 'a deleted space is answered with deletedAt');
+    const back = await alice.spaces.restoreSpace(S.dup);
+    assert.equal(back.status, 200);
+    assert.equal(back.data.id, S.dup);
+    assert.equal((await alice.spaces.getSpaceById(S.dup)).data.deletedAt, undefined);
+});
+
+step('transferCollection into a second organization', async () => {
+    need(S.org, S.inner);
+    const org2 = await alice.orgs.createOrganization({ title: 'Today Two' });
+    S.org2 = org2.data.id;
+    const tc = await alice.collections.transferCollection(S.inner, { organization: S.org2 });
+    assert.equal(tc.status, 200);
+    assert.equal(tc.data.organization, S.org2);
+    assert.ok(ids((await alice.orgs.listCollectionsInOrganizationById(S.org2)).data.items).includes(S.inner));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Change requests and content
+
+step('createChangeRequest with a template, updateChangeRequestById with links', async () => {
+    need(S.empty);
+    const cr = await alice.spaces.createChangeRequest(S.empty, { subject: 'Templated', template: { id: 'product-guide' } });
+    assert.equal(cr.status, 201);
+    S.cr = cr.data.id;
+    const pages = await alice.spaces.listPagesInChangeRequest(S.empty, S.cr);
+    assert.ok(pages.data.pages.length > 0, 'the template wrote the change request\'s pages');
+    const links = [{ ref: { kind: 'url', url: 'https://example.com/issue/1' }, title: 'Issue 1' }];
+    const upd = await alice.spaces.updateChangeRequestById(S.empty, S.cr, { subject: 'Templated guide', links });
+    assert.equal(upd.status, 200);
+    assert.equal(upd.data.subject, 'Templated guide');
+    assert.equal(upd.data.links.length, 1);
+    assert.deepEqual(upd.data.links[0].ref, links[0].ref);
+    assert.equal(upd.data.links[0].title, 'Issue 1');
+    const got = await alice.spaces.getChangeRequestById(S.empty, S.cr);
+    assert.deepEqual(got.data.links.map((l) => l.ref.url), ['https://example.com/issue/1']);
+    await rejectsWith(400, alice.spaces.updateChangeRequestById(S.empty, S.cr, { links: [{ ref: { kind: 'url', url: 'not a url' } }] }), 'a bad link');
+});
+
+step('updateChangeRequestContent: pages and a file, read back by every content read', async () => {
+    need(S.cr);
+    const r = await alice.spaces.updateChangeRequestContent(S.empty, S.cr, { changes: [
+        { operation: 'insert_page', ref: 'notes', title: 'Release notes', document: { markdown: 'Shipped ![logo](./logo.png) today.\n' } },
+        { operation: 'insert_files', files: [{ ref: 'logo.png', name: 'logo.png', contentType: 'image/png', base64: PNG }] },
+    ] }, { compat: false });
+    assert.equal(r.status, 200);
+    const created = r.data.changes.find((c) => c.object === 'created_page');
+    S.notes = created.page.id;
+    S.file = r.data.insertedFiles[0].id;
+    const byId = await alice.spaces.getPageInChangeRequestById(S.empty, S.cr, S.notes, { format: 'markdown' });
+    assert.match(byId.data.markdown, /Shipped/);
+    const byPath = await alice.spaces.getPageInChangeRequestByPath(S.empty, S.cr, byId.data.path);
+    assert.equal(byPath.data.id, S.notes);
+    const rev = await alice.spaces.getRevisionOfChangeRequestById(S.empty, S.cr);
+    assert.equal(rev.data.object, 'revision');
+    assert.ok(JSON.stringify(rev.data.pages).includes(S.notes));
+    const files = await alice.spaces.listFilesInChangeRequestById(S.empty, S.cr);
+    assert.deepEqual(ids(files.data.items), [S.file]);
+    const file = await alice.spaces.getFileInChangeRequestById(S.empty, S.cr, S.file);
+    assert.equal(file.data.name, 'logo.png');
+    const pdf = await alice.spaces.getChangeRequestPdf(S.empty, S.cr, { only: true, page: S.notes });
+    assert.ok(pdf.data.url.startsWith('http'), pdf.data.url);
+});
+
+step('change request lists, updateChangeRequest, mergeChangeRequest, space content reads', async () => {
+    need(S.cr, S.notes, S.file);
+    const inSpace = await alice.spaces.listChangeRequestsForSpace(S.empty, { status: 'open' });
+    assert.deepEqual(ids(inSpace.data.items), [S.cr]);
+    const inOrg = await alice.orgs.listChangeRequestsForOrganization(S.org);
+    assert.ok(ids(inOrg.data.items).includes(S.cr));
+    const up = await alice.spaces.updateChangeRequest(S.empty, S.cr);
+    assert.equal(up.status, 200);
+    const merged = await alice.spaces.mergeChangeRequest(S.empty, S.cr);
+    assert.equal(merged.data.result, 'merge');
+    assert.equal((await alice.spaces.getChangeRequestById(S.empty, S.cr)).data.status, 'merged');
+
+    const current = await alice.spaces.getCurrentRevision(S.empty);
+    assert.ok(JSON.stringify(current.data.pages).includes(S.notes));
+    const page = await alice.spaces.getPageById(S.empty, S.notes, { format: 'document' });
+    assert.equal(page.data.document.object, 'document');
+    assert.equal((await alice.spaces.getPageByPath(S.empty, page.data.path)).data.id, S.notes);
+    assert.deepEqual(ids((await alice.spaces.listFiles(S.empty)).data.items), [S.file]);
+    assert.equal((await alice.spaces.getFileById(S.empty, S.file)).data.id, S.file);
+    const hits = await alice.spaces.searchSpaceContent(S.empty, { query: 'shipped' });
+    assert.ok(hits.data.items.some((p) => p.id === S.notes), 'the space search finds the page');
+    const orgHits = await alice.orgs.searchOrganizationContent(S.org, { query: 'shipped' });
+    assert.ok(orgHits.data.items.some((s) => s.id === S.empty), 'the organization search finds the space');
+});
+
+step('applyTemplateToSpace into a change request', async () => {
+    need(S.dup);
+    const cr = await alice.spaces.createChangeRequest(S.dup, { subject: 'Template again' });
+    const r = await alice.spaces.applyTemplateToSpace(S.dup, { id: 'product-guide', changeRequestId: cr.data.id });
+    assert.equal(r.status, 204);
+    const pages = await alice.spaces.listPagesInChangeRequest(S.dup, cr.data.id);
+    assert.ok(pages.data.pages.length > 0);
+    await rejectsWith(400, alice.spaces.applyTemplateToSpace(S.dup, { id: 'no-such-template' }), 'an unknown template');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Comments, in the space and in a change request
+
+async function commentThread(space, crId, pageId) {
+    const fam = crId ? 'ChangeRequest' : 'Space';
+    const args = (...rest) => (crId ? [space, crId, ...rest] : [space, ...rest]);
+    const api = alice.spaces;
+    const posted = await api[`postCommentIn${fam}`](...args({ page: pageId, body: { markdown: 'Is this **right**?' } }));
+    assert.equal(posted.status, 200);
+    const c = posted.data;
+    assert.equal(c.body.markdown, 'Is this **right**?');
+    assert.equal((await api[`getCommentIn${fam}`](...args(c.id, { format: 'document' }))).data.body.document.object, 'document');
+    const reply = await api[`postCommentReplyIn${fam}`](...args(c.id, { body: { markdown: 'Yes.' } }));
+    assert.equal(reply.data.object, 'comment-reply');
+    assert.deepEqual(ids((await api[`listCommentRepliesIn${fam}`](...args(c.id))).data.items), [reply.data.id]);
+    assert.equal((await api[`getCommentReplyIn${fam}`](...args(c.id, reply.data.id))).data.body.markdown, 'Yes.');
+    const edited = await api[`updateCommentReplyIn${fam}`](...args(c.id, reply.data.id, { body: { markdown: 'Yes!' } }));
+    assert.equal(edited.data.body.markdown, 'Yes!');
+    const resolved = await api[`updateCommentIn${fam}`](...args(c.id, { resolved: true }));
+    assert.equal(resolved.data.status, 'resolved');
+    assert.equal((await api[`listCommentsIn${fam}`](...args({ status: 'open' }))).data.count, 0);
+    assert.deepEqual(ids((await api[`listCommentersIn${fam}`](...args())).data.items), [S.aliceId]);
+    assert.equal((await api[`deleteCommentReplyIn${fam}`](...args(c.id, reply.data.id))).status, 204);
+    assert.equal((await api[`deleteCommentIn${fam}`](...args(c.id))).status, 204);
+    await rejectsWith(404, api[`getCommentIn${fam}`](...args(c.id)), 'a deleted comment');
+}
+
+step('comments: a thread on the space and one on a change request', async () => {
+    need(S.empty, S.notes, S.aliceId);
+    await commentThread(S.empty, null, S.notes);
+    const cr = await alice.spaces.createChangeRequest(S.empty, { subject: 'Discuss' });
+    await commentThread(S.empty, cr.data.id, S.notes);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Sites
+
+step('sites: create, update with defaultLevel, spaces with draft and hidden', async () => {
+    need(S.org, S.space, S.empty);
+    const site = await alice.orgs.createSite(S.org, { title: 'Today docs' });
+    assert.equal(site.status, 201);
+    S.site = site.data.id;
+    const upd = await alice.orgs.updateSiteById(S.org, S.site, { title: 'Today site', defaultLevel: 'inherit', basename: 'today' });
+    assert.equal(upd.data.title, 'Today site');
+    assert.equal(upd.data.defaultLevel, 'inherit');
+    const got = await alice.orgs.getSiteById(S.org, S.site);
+    assert.equal(got.data.defaultLevel, 'inherit');
+    assert.ok(ids((await alice.orgs.listSites(S.org)).data.items).includes(S.site));
+
+    const a = await alice.orgs.addSpaceToSite(S.org, S.site, { spaceId: S.space });
+    assert.equal(a.status, 201);
+    const b = await alice.orgs.addSpaceToSite(S.org, S.site, { spaceId: S.empty, draft: true });
+    assert.equal(b.data.draft, true);
+    S.siteSpace = b.data.id;
+    const hid = await alice.orgs.updateSiteSpaceById(S.org, S.site, S.siteSpace, { hidden: true, draft: false, path: 'ruled' });
+    assert.equal(hid.data.hidden, true);
+    assert.equal(hid.data.draft, false);
+    assert.equal(hid.data.path, 'ruled');
+    const listed = await alice.orgs.listSiteSpaces(S.org, S.site);
+    assert.deepEqual(ids(listed.data.items), [a.data.id, S.siteSpace]);
+    const mv = await alice.orgs.moveSiteSpace(S.org, S.site, S.siteSpace, { position: { before: { type: 'site-space', siteSpace: a.data.id } } });
+    assert.equal(mv.status, 200);
+    assert.deepEqual(ids((await alice.orgs.listSiteSpaces(S.org, S.site)).data.items), [S.siteSpace, a.data.id]);
+    assert.equal((await alice.orgs.deleteSiteSpaceById(S.org, S.site, S.siteSpace)).status, 204);
+    assert.deepEqual(ids((await alice.orgs.listSiteSpaces(S.org, S.site)).data.items), [a.data.id]);
+});
+
+step('site sections and groups with draft, localizedTitle and siteSectionGroupId', async () => {
+    need(S.site, S.space, S.empty);
+    const g = await alice.orgs.addSectionGroupToSite(S.org, S.site, { title: 'Products', draft: true });
+    assert.equal(g.status, 201);
+    S.group = g.data.id;
+    const one = await alice.orgs.addSectionToSite(S.org, S.site, { spaceId: S.space, title: 'Guide', siteSectionGroupId: S.group, draft: true });
+    assert.equal(one.status, 201);
+    assert.equal(one.data.draft, true);
+    const two = await alice.orgs.addSectionToSite(S.org, S.site, { spaceId: S.empty, title: 'Notes' });
+    S.section = two.data.id;
+    const upd = await alice.orgs.updateSiteSectionById(S.org, S.site, S.section, {
+        localizedTitle: { fr: 'Notes de version' }, siteSectionGroupId: S.group, draft: false, icon: 'book',
+    });
+    assert.equal(upd.status, 200);
+    assert.deepEqual(upd.data.localizedTitle, { fr: 'Notes de version' });
+    assert.equal(upd.data.icon, 'book');
+    const sections = await alice.orgs.listSiteSections(S.org, S.site);
+    assert.ok(ids(sections.data.items).includes(S.section));
+    const groups = await alice.orgs.listSiteSectionGroups(S.org, S.site);
+    const group = groups.data.items.find((x) => x.id === S.group);
+    assert.deepEqual(ids(group.sections), [one.data.id, S.section], 'both sections are in the group');
+    const ug = await alice.orgs.updateSiteSectionGroupById(S.org, S.site, S.group, { title: 'All products', localizedTitle: { fr: 'Produits' }, draft: false });
+    assert.equal(ug.data.title, 'All products');
+    assert.deepEqual(ug.data.localizedTitle, { fr: 'Produits' });
+    const mv = await alice.orgs.moveSiteSection(S.org, S.site, S.section, { position: { before: { type: 'site-section', siteSection: one.data.id } } });
+    assert.equal(mv.status, 200);
+    const after = (await alice.orgs.listSiteSectionGroups(S.org, S.site)).data.items.find((x) => x.id === S.group);
+    assert.deepEqual(ids(after.sections), [S.section, one.data.id]);
+    await rejectsWith(400, alice.orgs.updateSiteSectionById(S.org, S.site, S.section, { localizedTitle: { klingon: 'x' } }), 'an unknown language');
+});
+
+step('site sections and site spaces made from a template; nested groups', async () => {
+    need(S.site);
+    // spaceId null: the template makes the section's (and the site space's) new space.
+    const sec = await alice.orgs.addSectionToSite(S.org, S.site, { spaceId: null, title: 'Handbook', template: { id: 'product-guide' }, icon: 'star' });
+    assert.equal(sec.status, 201);
+    assert.equal(sec.data.title, 'Handbook');
+    const newSpace = sec.data.siteSpaces[0].space.id;
+    assert.ok(![S.space, S.empty].includes(newSpace), 'a new space');
+    assert.ok((await alice.spaces.listPages(newSpace)).data.pages.length > 0, 'the template wrote its pages');
+    const ss = await alice.orgs.addSpaceToSite(S.org, S.site, { spaceId: null, template: { id: 'product-guide' }, sectionId: sec.data.id, title: 'Handbook 2' });
+    assert.equal(ss.status, 201);
+    assert.ok((await alice.spaces.listPages(ss.data.space.id)).data.pages.length > 0);
+    await rejectsWith(400, alice.orgs.addSectionToSite(S.org, S.site, { title: 'Both', spaceId: S.space, template: { id: 'product-guide' } }), 'a space and a template');
+
+    const outer = await alice.orgs.addSectionGroupToSite(S.org, S.site, { title: 'Outer', icon: 'folder', sections: [sec.data.id] });
+    assert.deepEqual(outer.data.sections.map((x) => x.id), [sec.data.id]);
+    const inner = await alice.orgs.addSectionGroupToSite(S.org, S.site, { title: 'Inner', parent: outer.data.id });
+    assert.equal(inner.data.sectionGroup, outer.data.id);
+    const out = await alice.orgs.updateSiteSectionGroupById(S.org, S.site, inner.data.id, { parentSectionGroupId: null });
+    assert.equal(out.data.sectionGroup, undefined, 'moved out of its parent');
+    assert.equal((await alice.orgs.deleteSiteSectionGroupById(S.org, S.site, inner.data.id)).status, 204);
+    assert.equal((await alice.orgs.deleteSiteSectionGroupById(S.org, S.site, outer.data.id)).status, 204);
+    assert.equal((await alice.orgs.deleteSiteSectionById(S.org, S.site, sec.data.id)).status, 204);
+});
+
+step('adaptive schema, publishing, and deleting sites', async () => {
+    need(S.site, S.section, S.group);
+    const schema = await alice.orgs.updateSiteAdaptiveSchema(S.org, S.site, { jsonSchema: {
+        type: 'object', properties: { unsigned: { type: 'object', properties: { plan: { type: 'string', description: 'The plan' } }, additionalProperties: false } },
+        additionalProperties: false,
+    } });
+    assert.equal(schema.status, 200);
+    assert.equal((await alice.orgs.getSiteAdaptiveSchema(S.org, S.site)).data.jsonSchema.type, 'object');
+    const conds = await alice.orgs.listSiteAdaptiveTemplateConditions(S.org, S.site);
+    assert.equal(conds.status, 200);
+    const pub = await alice.orgs.publishSite(S.org, S.site);
+    assert.equal(pub.data.published, true);
+    const view = await alice.orgs.getPublishedContentSite(S.org, S.site);
+    assert.equal(view.data.object, 'published-content-site');
+    assert.equal((await alice.orgs.unpublishSite(S.org, S.site)).data.published, false);
+    assert.equal((await alice.orgs.deleteSiteSectionById(S.org, S.site, S.section)).status, 204);
+    assert.equal((await alice.orgs.deleteSiteSectionGroupById(S.org, S.site, S.group)).status, 204);
+    const gone = await alice.orgs.createSite(S.org, { title: 'Short-lived' });
+    assert.equal((await alice.orgs.deleteSiteById(S.org, gone.data.id)).status, 204);
+    await rejectsWith(404, alice.orgs.getSiteById(S.org, gone.data.id), 'a deleted site');
+});
+
+// ---------------------------------------------------------------------------------------------
+// OpenAPI specifications, SSO, translations
+
+step('openapi specifications: create, process, versions, content, update, delete', async () => {
+    need(S.org);
+    const c = await alice.orgs.createOpenApiSpec(S.org, { slug: 'petstore', source: { text: PETSTORE } });
+    assert.equal(c.status, 201);
+    const done = await eventually(async () => {
+        const s = (await alice.orgs.getOpenApiSpecBySlug(S.org, 'petstore')).data;
+        return s.lastVersion ? s : null;
+    }, 'the specification to be processed');
+    const versions = await alice.orgs.listOpenApiSpecVersions(S.org, 'petstore');
+    assert.deepEqual(ids(versions.data.items), [done.lastVersion]);
+    assert.equal((await alice.orgs.getLatestOpenApiSpecVersion(S.org, 'petstore')).data.id, done.lastVersion);
+    assert.equal((await alice.orgs.getOpenApiSpecVersionById(S.org, 'petstore', done.lastVersion)).data.id, done.lastVersion);
+    const content = await alice.orgs.getLatestOpenApiSpecVersionContent(S.org, 'petstore');
+    assert.equal(content.data.filesystem['openapi.yaml'].info.title, 'Today Petstore');
+    const byId = await alice.orgs.getOpenApiSpecVersionContentById(S.org, 'petstore', done.lastVersion);
+    assert.ok(byId.data.url.startsWith(`${QUIRE_URL}/openapi/`));
+    const put = await alice.orgs.createOrUpdateOpenApiSpecBySlug(S.org, 'other', { source: { text: PETSTORE } });
+    assert.equal(put.data.slug, 'other');
+    const vis = await alice.orgs.updateOpenApiSpecBySlug(S.org, 'other', { visibility: 'public' });
+    assert.equal(vis.data.visibility, 'public');
+    assert.deepEqual(ids((await alice.orgs.listOpenApiSpecs(S.org)).data.items).length, 2);
+    assert.equal((await alice.orgs.deleteOpenApiSpecBySlug(S.org, 'other')).status, 204);
+    await rejectsWith(404, alice.orgs.getOpenApiSpecBySlug(S.org, 'other'), 'a deleted specification');
+});
+
+step('SAML providers: create, read, list, update, logins, delete', async () => {
+    need(S.org);
+    const c = await alice.orgs.createOrganizationSamlProvider(S.org, {
+        label: 'Okta', entityID: 'https://idp.example.com/metadata', certificate: IDP_CERT, ssoURL: 'https://idp.example.com/sso',
+    });
+    assert.equal(c.status, 201);
+    const id = c.data.id;
+    assert.equal((await alice.orgs.getOrganizationSamlProviderById(S.org, id)).data.label, 'Okta');
+    assert.deepEqual(ids((await alice.orgs.listSamlProvidersInOrganizationById(S.org)).data.items), [id]);
+    const u = await alice.orgs.updateOrganizationSamlProvider(S.org, id, { label: 'Okta EU' });
+    assert.equal(u.data.label, 'Okta EU');
+    const logins = await anonymous.orgs.listSsoProviderLoginsInOrganization(S.org);
+    assert.deepEqual(logins.data.items.map((l) => l.label), ['Okta EU']);
+    assert.equal((await alice.orgs.deleteOrganizationSamlProvider(S.org, id)).status, 204);
+    assert.equal((await alice.orgs.listSamlProvidersInOrganizationById(S.org)).data.items.length, 0);
+});
+
+step('translations: create, read, list, update, run, delete', async () => {
+    need(S.org, S.space);
+    const c = await alice.orgs.createTranslation(S.org, { language: 'fr', source: { space: S.space, language: 'en' } });
+    assert.equal(c.status, 201);
+    const id = c.data.id;
+    assert.equal((await alice.orgs.getTranslation(S.org, id)).data.language, 'fr');
+    assert.deepEqual(ids((await alice.orgs.listTranslations(S.org)).data.items), [id]);
+    const text = (t) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
+    const instructions = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [text('Keep product names.')] }] };
+    const u = await alice.orgs.updateTranslation(S.org, id, { instructions });
+    assert.ok(JSON.stringify(u.data.instructions).includes('Keep product names.'));
+    assert.equal((await alice.orgs.runTranslation(S.org, id)).status, 204);
+    const t = await eventually(async () => {
+        const x = (await alice.orgs.getTranslation(S.org, id)).data;
+        return x.status === 'completed' || x.status === 'failed' ? x : null;
+    }, 'the translation run');
+    assert.equal(t.status, 'completed');
+    assert.equal(t.stats.runs, 1);
+    assert.equal((await alice.orgs.deleteTranslation(S.org, id)).status, 204);
+    await rejectsWith(404, alice.orgs.getTranslation(S.org, id), 'a deleted translation');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Integrations
+
+const NAME = `today-${RUN}`;
+
+step('integrations: publish with a content security policy, read, list', async () => {
+    need(S.org);
+    const body = {
+        organization: S.org, title: 'Today', description: 'Posts updates', script: 'export default {}',
+        scopes: ['space:content:read'], configurations: { space: { properties: { channel: { type: 'string' } } } },
+        contentSecurityPolicy: { 'default-src': "'self'", 'img-src': "'self' https://img.example" },
+    };
+    const p = await alice.integrations.publishIntegration(NAME, body);
+    assert.equal(p.status, 200);
+    assert.equal(p.data.version, 1);
+    assert.deepEqual(p.data.contentSecurityPolicy, body.contentSecurityPolicy);
+    const got = await bob.integrations.getIntegrationByName(NAME);
+    assert.deepEqual(got.data.contentSecurityPolicy, body.contentSecurityPolicy);
+    assert.equal(got.data.permissions.admin, false);
+    const list = await alice.integrations.listIntegrations();
+    assert.ok(list.data.items.some((i) => i.name === NAME));
+});
+
+step('integrations: install on the organization, a space and a site; configure; token; events', async () => {
+    need(S.org, S.space, S.site);
+    const inst = await alice.integrations.installIntegration(NAME, { organization: S.org });
+    assert.equal(inst.status, 201);
+    S.inst = inst.data.id;
+    assert.equal((await alice.integrations.getIntegrationInstallationById(NAME, S.inst)).data.id, S.inst);
+    const upd = await alice.integrations.updateIntegrationInstallation(NAME, S.inst, { externalIds: ['ext-1'] });
+    assert.deepEqual(upd.data.externalIds, ['ext-1']);
+    assert.deepEqual(ids((await alice.integrations.listIntegrationInstallations(NAME)).data.items), [S.inst]);
+    assert.ok((await alice.orgs.listOrganizationInstallations(S.org)).data.items.some((i) => i.installation.id === S.inst));
+
+    const sp = await alice.integrations.installIntegrationOnSpace(NAME, S.inst, { space: S.space });
+    assert.equal(sp.data.space, S.space);
+    const st = await alice.integrations.installIntegrationOnSite(NAME, S.inst, { siteId: S.site });
+    assert.equal(st.data.site, S.site);
+    assert.equal((await alice.integrations.listIntegrationSpaceInstallations(NAME)).data.items.length, 1);
+    assert.equal((await alice.integrations.listIntegrationSiteInstallations(NAME)).data.items.length, 1);
+    assert.equal((await alice.integrations.listIntegrationInstallationSpaces(NAME, S.inst)).data.items.length, 1);
+    assert.equal((await alice.integrations.listIntegrationInstallationSites(NAME, S.inst)).data.items.length, 1);
+    const cfg = await alice.integrations.updateIntegrationSpaceInstallation(NAME, S.inst, S.space, { configuration: { channel: 'general' } });
+    assert.deepEqual(cfg.data.configuration, { channel: 'general' });
+    assert.deepEqual((await alice.integrations.getIntegrationSpaceInstallation(NAME, S.inst, S.space)).data.configuration, { channel: 'general' });
+    const scfg = await alice.integrations.updateIntegrationSiteInstallation(NAME, S.inst, S.site, { externalIds: ['site-1'] });
+    assert.deepEqual(scfg.data.externalIds, ['site-1']);
+    assert.deepEqual((await alice.integrations.getIntegrationSiteInstallation(NAME, S.inst, S.site)).data.externalIds, ['site-1']);
+
+    const tok = await alice.integrations.createIntegrationInstallationToken(NAME, S.inst);
+    assert.equal(typeof tok.data.token, 'string');
+    const asInst = client(tok.data.token, { latest: true });
+    assert.ok((await asInst.spaces.listPages(S.space)).data.pages.length > 0, 'the token reads the space\'s content');
+    await rejectsWith(403, asInst.spaces.getSpaceById(S.space), 'a scope the integration lacks');
+
+    // The events are delivered by a job: wait for the first one.
+    const events = await eventually(async () => {
+        const r = await alice.integrations.listIntegrationEvents(NAME);
+        return r.data.items.length > 0 ? r : null;
+    }, 'the installation\'s events');
+    const ev = await alice.integrations.getIntegrationEvent(NAME, events.data.items[0].id);
+    assert.equal(ev.data.event.id, events.data.items[0].id);
+});
+
+step('integrations: development mode, uninstall, unpublish', async () => {
+    need(S.inst);
+    assert.equal((await alice.integrations.setIntegrationDevelopmentMode(NAME, { tunnelUrl: 'https://tunnel.example.com/x' })).status, 204);
+    assert.equal((await alice.integrations.disableIntegrationDevelopmentMode(NAME)).status, 205);
+    assert.equal((await alice.integrations.uninstallIntegrationFromSpace(NAME, S.inst, S.space)).status, 205);
+    assert.equal((await alice.integrations.uninstallIntegrationFromSite(NAME, S.inst, S.site)).status, 205);
+    assert.equal((await alice.integrations.listIntegrationInstallationSpaces(NAME, S.inst)).data.items.length, 0);
+    assert.equal((await alice.integrations.uninstallIntegration(NAME, S.inst)).status, 205);
+    assert.equal((await alice.integrations.listIntegrationInstallations(NAME)).data.items.length, 0);
+    assert.equal((await alice.integrations.unpublishIntegration(NAME)).status, 204);
+    await rejectsWith(404, alice.integrations.getIntegrationByName(NAME), 'an unpublished integration');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Leaving: a member removed, the organization's collection deleted
+
+step('removeMemberFromOrganizationById and deleteCollectionById', async () => {
+    need(S.org, S.collection);
+    const empty = await alice.orgs.createCollection(S.org, { title: 'Empty' });
+    assert.equal((await alice.collections.deleteCollectionById(empty.data.id)).status, 204);
+    await rejectsWith(404, alice.collections.getCollectionById(empty.data.id), 'a deleted collection');
+    assert.equal((await alice.orgs.removeMemberFromOrganizationById(S.org, BOB_ID)).status, 204);
+    await rejectsWith(404, bob.orgs.getOrganizationById(S.org), 'a removed member');
+});
+
+kit.finish();
