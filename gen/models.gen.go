@@ -2284,6 +2284,27 @@ func (e PageCoverSize) Valid() bool {
 	}
 }
 
+// Defines values for PageCreateType.
+const (
+	PageCreateTypeDocument PageCreateType = "document"
+	PageCreateTypeGroup    PageCreateType = "group"
+	PageCreateTypeLink     PageCreateType = "link"
+)
+
+// Valid indicates whether the value is a known member of the PageCreateType enum.
+func (e PageCreateType) Valid() bool {
+	switch e {
+	case PageCreateTypeDocument:
+		return true
+	case PageCreateTypeGroup:
+		return true
+	case PageCreateTypeLink:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PageEvaluation.
 const (
 	PageEvaluationDeterministicOnly PageEvaluation = "deterministic-only"
@@ -2356,6 +2377,51 @@ func (e PageLayoutWidth) Valid() bool {
 	case Default:
 		return true
 	case Wide:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageLinkTargetPageKind.
+const (
+	PageLinkTargetPageKindPage PageLinkTargetPageKind = "page"
+)
+
+// Valid indicates whether the value is a known member of the PageLinkTargetPageKind enum.
+func (e PageLinkTargetPageKind) Valid() bool {
+	switch e {
+	case PageLinkTargetPageKindPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageLinkTargetSpaceKind.
+const (
+	PageLinkTargetSpaceKindSpace PageLinkTargetSpaceKind = "space"
+)
+
+// Valid indicates whether the value is a known member of the PageLinkTargetSpaceKind enum.
+func (e PageLinkTargetSpaceKind) Valid() bool {
+	switch e {
+	case PageLinkTargetSpaceKindSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PageLinkTargetURLKind.
+const (
+	PageLinkTargetURLKindUrl PageLinkTargetURLKind = "url"
+)
+
+// Valid indicates whether the value is a known member of the PageLinkTargetURLKind enum.
+func (e PageLinkTargetURLKind) Valid() bool {
+	switch e {
+	case PageLinkTargetURLKindUrl:
 		return true
 	default:
 		return false
@@ -3355,12 +3421,12 @@ type ChangeRequestContentChangeInsertFiles struct {
 // ChangeRequestContentChangeInsertFilesOperation defines model for ChangeRequestContentChangeInsertFilesOperation.
 type ChangeRequestContentChangeInsertFilesOperation string
 
-// ChangeRequestContentChangeInsertPage A new page. The metadata fields are those of an update; frontmatter wins over them.
+// ChangeRequestContentChangeInsertPage A new page. The metadata fields are those of an update; frontmatter wins over them. A document page needs `document`; a group (top level only) or a link (which needs `target`) has no content, so `document` is left out or empty.
 type ChangeRequestContentChangeInsertPage struct {
-	At          *int         `json:"at,omitempty"`
-	Condition   *string      `json:"condition,omitempty"`
-	Description *string      `json:"description,omitempty"`
-	Document    MarkdownBody `json:"document"`
+	At          *int          `json:"at,omitempty"`
+	Condition   *string       `json:"condition,omitempty"`
+	Description *string       `json:"description,omitempty"`
+	Document    *MarkdownBody `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
 	Emoji  *Emoji `json:"emoji,omitempty"`
@@ -3374,7 +3440,11 @@ type ChangeRequestContentChangeInsertPage struct {
 	Operation     ChangeRequestContentChangeInsertPageOperation `json:"operation"`
 	Ref           *string                                       `json:"ref,omitempty"`
 	Slug          *PageSlug                                     `json:"slug,omitempty"`
-	Title         *string                                       `json:"title,omitempty"`
+
+	// Target What a link page opens (GitBook's ContentRef, of the kinds a link page takes).
+	Target *PageLinkTarget `json:"target,omitempty"`
+	Title  *string         `json:"title,omitempty"`
+	Type   *PageCreateType `json:"type,omitempty"`
 }
 
 // ChangeRequestContentChangeInsertPageOperation defines model for ChangeRequestContentChangeInsertPageOperation.
@@ -3411,7 +3481,10 @@ type ChangeRequestContentChangeUpdatePage struct {
 	Operation     ChangeRequestContentChangeUpdatePageOperation `json:"operation"`
 	Page          string                                        `json:"page"`
 	Slug          *PageSlug                                     `json:"slug,omitempty"`
-	Title         *string                                       `json:"title,omitempty"`
+
+	// Target What a link page opens (GitBook's ContentRef, of the kinds a link page takes).
+	Target *PageLinkTarget `json:"target,omitempty"`
+	Title  *string         `json:"title,omitempty"`
 }
 
 // ChangeRequestContentChangeUpdatePageOperation defines model for ChangeRequestContentChangeUpdatePageOperation.
@@ -3675,7 +3748,7 @@ type ContentLocation struct {
 	OpenAPISpec  *OpenAPISpec        `json:"openAPISpec,omitempty"`
 	Organization *Organization       `json:"organization,omitempty"`
 
-	// Page A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
+	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
 	Page  *RevisionPage `json:"page,omitempty"`
 	Space *Space        `json:"space,omitempty"`
 	Url   *string       `json:"url,omitempty"`
@@ -5070,6 +5143,9 @@ type PageCoverMask string
 // PageCoverSize defines model for PageCoverSize.
 type PageCoverSize string
 
+// PageCreateType defines model for PageCreateType.
+type PageCreateType string
+
 // PageEvaluation defines model for PageEvaluation.
 type PageEvaluation string
 
@@ -5098,6 +5174,45 @@ type PageLayout struct {
 
 // PageLayoutWidth defines model for PageLayoutWidth.
 type PageLayoutWidth string
+
+// PageLinkTarget What a link page opens (GitBook's ContentRef, of the kinds a link page takes).
+type PageLinkTarget struct {
+	union json.RawMessage
+}
+
+// PageLinkTargetPage defines model for PageLinkTargetPage.
+type PageLinkTargetPage struct {
+	Kind PageLinkTargetPageKind `json:"kind"`
+
+	// Page The page's id, or in a content batch a ref of the batch (without `space`).
+	Page string `json:"page"`
+
+	// Space The page's space, when it is not the link's own.
+	Space *string `json:"space,omitempty"`
+}
+
+// PageLinkTargetPageKind defines model for PageLinkTargetPageKind.
+type PageLinkTargetPageKind string
+
+// PageLinkTargetSpace defines model for PageLinkTargetSpace.
+type PageLinkTargetSpace struct {
+	Kind  PageLinkTargetSpaceKind `json:"kind"`
+	Space string                  `json:"space"`
+}
+
+// PageLinkTargetSpaceKind defines model for PageLinkTargetSpaceKind.
+type PageLinkTargetSpaceKind string
+
+// PageLinkTargetURL defines model for PageLinkTargetURL.
+type PageLinkTargetURL struct {
+	Kind PageLinkTargetURLKind `json:"kind"`
+
+	// Url An absolute http, https or mailto URL.
+	Url string `json:"url"`
+}
+
+// PageLinkTargetURLKind defines model for PageLinkTargetURLKind.
+type PageLinkTargetURLKind string
 
 // PageSlug defines model for PageSlug.
 type PageSlug = string
@@ -5256,7 +5371,7 @@ type RevisionFileList struct {
 // RevisionObject defines model for RevisionObject.
 type RevisionObject string
 
-// RevisionPage A page of a revision. Pages are written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise.
+// RevisionPage A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
 type RevisionPage struct {
 	// Condition The page's visitor condition, when it has one.
 	Condition   *string    `json:"condition,omitempty"`
@@ -5271,26 +5386,32 @@ type RevisionPage struct {
 	Git    *GitBlob `json:"git,omitempty"`
 	Hidden *bool    `json:"hidden,omitempty"`
 
+	// Href Where a link page's target opens, when quire knows it.
+	Href *string `json:"href,omitempty"`
+
 	// Icon Name of an icon; an empty string removes it.
 	Icon *Icon    `json:"icon,omitempty"`
 	Id   string   `json:"id"`
 	Kind PageKind `json:"kind"`
 
 	// Layout How a page is laid out. quire answers the defaults for every page (it keeps no layout of its own yet): the fields current clients require (coverMask, tags, actions, anchors) are always present.
-	Layout        PageLayout     `json:"layout"`
+	Layout        *PageLayout    `json:"layout,omitempty"`
 	Markdown      *string        `json:"markdown,omitempty"`
 	NoIndex       *bool          `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty"`
 	Pages         []RevisionPage `json:"pages"`
 	Path          string         `json:"path"`
 	Slug          string         `json:"slug"`
-	Tags          []PageTag      `json:"tags"`
-	Title         string         `json:"title"`
-	Type          PageType       `json:"type"`
-	UpdatedAt     *Timestamp     `json:"updatedAt,omitempty"`
-	Urls          struct {
+	Tags          *[]PageTag     `json:"tags,omitempty"`
+
+	// Target What a link page opens (GitBook's ContentRef, of the kinds a link page takes).
+	Target    *PageLinkTarget `json:"target,omitempty"`
+	Title     string          `json:"title"`
+	Type      PageType        `json:"type"`
+	UpdatedAt *Timestamp      `json:"updatedAt,omitempty"`
+	Urls      *struct {
 		App string `json:"app"`
-	} `json:"urls"`
+	} `json:"urls,omitempty"`
 	Variables *map[string]string `json:"variables,omitempty"`
 }
 
@@ -8073,6 +8194,143 @@ func (t OpenAPISpecSource) MarshalJSON() ([]byte, error) {
 }
 
 func (t *OpenAPISpecSource) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPageLinkTargetURL returns the union data inside the PageLinkTarget as a PageLinkTargetURL
+func (t PageLinkTarget) AsPageLinkTargetURL() (PageLinkTargetURL, error) {
+	var body PageLinkTargetURL
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPageLinkTargetURL overwrites any union data inside the PageLinkTarget as the provided PageLinkTargetURL
+func (t *PageLinkTarget) FromPageLinkTargetURL(v PageLinkTargetURL) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"url"}`))
+	t.union = b
+	return err
+}
+
+// MergePageLinkTargetURL performs a merge with any union data inside the PageLinkTarget, using the provided PageLinkTargetURL
+func (t *PageLinkTarget) MergePageLinkTargetURL(v PageLinkTargetURL) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"url"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPageLinkTargetPage returns the union data inside the PageLinkTarget as a PageLinkTargetPage
+func (t PageLinkTarget) AsPageLinkTargetPage() (PageLinkTargetPage, error) {
+	var body PageLinkTargetPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPageLinkTargetPage overwrites any union data inside the PageLinkTarget as the provided PageLinkTargetPage
+func (t *PageLinkTarget) FromPageLinkTargetPage(v PageLinkTargetPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"page"}`))
+	t.union = b
+	return err
+}
+
+// MergePageLinkTargetPage performs a merge with any union data inside the PageLinkTarget, using the provided PageLinkTargetPage
+func (t *PageLinkTarget) MergePageLinkTargetPage(v PageLinkTargetPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"page"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPageLinkTargetSpace returns the union data inside the PageLinkTarget as a PageLinkTargetSpace
+func (t PageLinkTarget) AsPageLinkTargetSpace() (PageLinkTargetSpace, error) {
+	var body PageLinkTargetSpace
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPageLinkTargetSpace overwrites any union data inside the PageLinkTarget as the provided PageLinkTargetSpace
+func (t *PageLinkTarget) FromPageLinkTargetSpace(v PageLinkTargetSpace) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"space"}`))
+	t.union = b
+	return err
+}
+
+// MergePageLinkTargetSpace performs a merge with any union data inside the PageLinkTarget, using the provided PageLinkTargetSpace
+func (t *PageLinkTarget) MergePageLinkTargetSpace(v PageLinkTargetSpace) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"space"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PageLinkTarget) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t PageLinkTarget) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "page":
+		return t.AsPageLinkTargetPage()
+	case "space":
+		return t.AsPageLinkTargetSpace()
+	case "url":
+		return t.AsPageLinkTargetURL()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t PageLinkTarget) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PageLinkTarget) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

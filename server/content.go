@@ -65,24 +65,37 @@ func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen
 	out := gen.RevisionPage{
 		Id: p.ID, Title: p.Title, Kind: gen.PageKindSheet, Type: gen.PageTypeDocument,
 		Slug: p.Slug, Path: p.Path, Emoji: p.Emoji, CreatedAt: &created, UpdatedAt: &updated,
-		Pages: []gen.RevisionPage{}, Layout: defaultLayout, Tags: []gen.PageTag{},
-	}
-	if p.Description != "" {
-		d := p.Description
-		out.Description = &d
+		Pages: []gen.RevisionPage{},
 	}
 	if p.Hidden {
 		h := true
 		out.Hidden = &h
 	}
-	if p.NoIndex {
-		out.NoIndex = &p.NoIndex
-	}
-	if p.NoRobotsIndex {
-		out.NoRobotsIndex = &p.NoRobotsIndex
-	}
 	out.Icon, out.Condition = p.Icon, p.Condition
-	out.Urls.App = s.appURL("/s/" + sp.ID + "/" + p.Path)
+	switch p.Kind() {
+	case store.PageGroup:
+		out.Kind, out.Type = gen.PageKindGroup, gen.PageTypeGroup
+		s.setIndexing(&out, p)
+		return out, nil
+	case store.PageLink:
+		out.Kind, out.Type = gen.PageKindLink, gen.PageTypeLink
+		target, err := toAPILinkTarget(p.Target)
+		if err != nil {
+			return out, err
+		}
+		out.Target, out.Href = &target, s.linkHref(sp, p.Target, "")
+		return out, nil
+	}
+	layout, tags := defaultLayout, []gen.PageTag{}
+	out.Layout, out.Tags = &layout, &tags
+	if p.Description != "" {
+		d := p.Description
+		out.Description = &d
+	}
+	s.setIndexing(&out, p)
+	out.Urls = &struct {
+		App string `json:"app"`
+	}{App: s.appURL("/s/" + sp.ID + "/" + p.Path)}
 	if withBody {
 		if format != nil && *format == gen.PageFormatMarkdown {
 			md := p.Markdown
@@ -94,15 +107,27 @@ func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen
 	return out, nil
 }
 
-// pageTree nests a revision's pages (in tree order) under their parents.
+func (s *Server) setIndexing(out *gen.RevisionPage, p *store.RevisionPage) {
+	if p.NoIndex {
+		out.NoIndex = &p.NoIndex
+	}
+	if p.NoRobotsIndex {
+		out.NoRobotsIndex = &p.NoRobotsIndex
+	}
+}
+
+// pageTree nests a revision's pages (in tree order) under their parents. A link to a page of the
+// same revision gets that page's address as its href.
 func (s *Server) pageTree(sp *store.Space, pages []*store.RevisionPage) ([]gen.RevisionPage, error) {
 	children := map[string][]*store.RevisionPage{}
+	paths := map[string]string{}
 	for _, p := range pages {
 		key := ""
 		if p.ParentID != nil {
 			key = *p.ParentID
 		}
 		children[key] = append(children[key], p)
+		paths[p.ID] = p.Path
 	}
 	var build func(parent string) ([]gen.RevisionPage, error)
 	build = func(parent string) ([]gen.RevisionPage, error) {
@@ -111,6 +136,11 @@ func (s *Server) pageTree(sp *store.Space, pages []*store.RevisionPage) ([]gen.R
 			ap, err := s.toAPIPage(sp, p, nil, false)
 			if err != nil {
 				return nil, err
+			}
+			if t := p.Target; t != nil && t.Kind == store.TargetPage && t.Space == "" {
+				if path, ok := paths[t.Page]; ok {
+					ap.Href = s.linkHref(sp, t, path)
+				}
 			}
 			if ap.Pages, err = build(p.ID); err != nil {
 				return nil, err
@@ -180,6 +210,11 @@ func (s *Server) pageResponse(ctx context.Context, sp *store.Space, revisionID s
 	out, err := s.toAPIPageIn(sp, p, format, true, s.pageResolver(ctx, revisionID))
 	if err != nil {
 		return out, err
+	}
+	if t := p.Target; t != nil && t.Kind == store.TargetPage && t.Space == "" {
+		if target, err := s.Store.FindPage(ctx, revisionID, t.Page); err == nil {
+			out.Href = s.linkHref(sp, t, target.Path)
+		}
 	}
 	sub, err := s.Store.FindSubpages(ctx, revisionID, p)
 	if err != nil {
@@ -291,7 +326,7 @@ func (s *Server) GetPageByPath(ctx context.Context, req gen.GetPageByPathRequest
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.Store.FindPageByPath(ctx, rev, pagePath(req.PagePath))
+	p, err := s.findPageByPath(ctx, rev, pagePath(req.PagePath))
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +342,7 @@ func (s *Server) GetPageInChangeRequestByPath(ctx context.Context, req gen.GetPa
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.Store.FindPageByPath(ctx, rev, pagePath(req.PagePath))
+	p, err := s.findPageByPath(ctx, rev, pagePath(req.PagePath))
 	if err != nil {
 		return nil, err
 	}
@@ -316,4 +351,13 @@ func (s *Server) GetPageInChangeRequestByPath(ctx context.Context, req gen.GetPa
 		return nil, err
 	}
 	return gen.GetPageInChangeRequestByPath200JSONResponse(out), nil
+}
+
+// findPageByPath finds the page at a path. A link page is at no path: it has no page of its own.
+func (s *Server) findPageByPath(ctx context.Context, revisionID, path string) (*store.RevisionPage, error) {
+	p, err := s.Store.FindPageByPath(ctx, revisionID, path)
+	if err == nil && !p.HasPage() {
+		return nil, store.NotFound("Page")
+	}
+	return p, err
 }

@@ -45,6 +45,9 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 		}
 		changes[i], fetches = pc, append(fetches, pending...)
 	}
+	if err := s.checkLinkSpaces(ctx, changes); err != nil {
+		return nil, err
+	}
 	if err := s.fetchFiles(ctx, changes, fetches); err != nil {
 		return nil, err
 	}
@@ -122,12 +125,24 @@ func toPageChange(i int, c gen.ChangeRequestContentChange) (store.PageChange, []
 			return pc, nil, batchError(i, "", "%s", err.Error())
 		}
 		meta := pageMeta{v.Title, v.Slug, v.Emoji, v.Icon, v.Description, v.Condition, v.Hidden, v.NoIndex, v.NoRobotsIndex}
-		md := v.Document.Markdown
-		if err := readMarkdown(i, &md, &meta, true); err != nil {
-			return pc, nil, err
+		if v.Type != nil && *v.Type != gen.PageCreateTypeDocument {
+			kind := string(*v.Type)
+			pc.PageType = &kind
+		}
+		if v.Document != nil {
+			md := v.Document.Markdown
+			if err := readMarkdown(i, &md, &meta, true); err != nil {
+				return pc, nil, err
+			}
+			pc.Markdown = &md
+		} else if pc.PageType == nil {
+			return pc, nil, batchError(i, "document", "is required for a document page")
 		}
 		meta.apply(&pc)
-		pc.Markdown, pc.Ref, pc.At = &md, v.Ref, v.At
+		pc.Ref, pc.At = v.Ref, v.At
+		if pc.Target, err = toLinkTarget(i, v.Target); err != nil {
+			return pc, nil, err
+		}
 		if v.Into != nil {
 			pc.SetInto, pc.Into = true, v.Into
 		}
@@ -147,6 +162,9 @@ func toPageChange(i int, c gen.ChangeRequestContentChange) (store.PageChange, []
 		meta.apply(&pc)
 		page := v.Page
 		pc.Page, pc.At = &page, v.At
+		if pc.Target, err = toLinkTarget(i, v.Target); err != nil {
+			return pc, nil, err
+		}
 		if v.Into.IsSpecified() {
 			pc.SetInto = true
 			if into, err := v.Into.Get(); err == nil {

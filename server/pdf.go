@@ -167,6 +167,21 @@ func (s *Server) servePDF(c echo.Context) error {
 // below the export's top: all pages, or one page with its subpages, or that page alone (only).
 // It answers nil when the page is not in the revision.
 func pdfPages(all []*store.RevisionPage, page string, only bool) ([]*store.RevisionPage, map[string]int) {
+	pages, depth := pdfTree(all, page, only)
+	// A link page has nothing to print (a group prints as the heading of its pages).
+	kept := pages[:0]
+	for _, p := range pages {
+		if p.Kind() != store.PageLink {
+			kept = append(kept, p)
+		}
+	}
+	if pages == nil {
+		return nil, depth
+	}
+	return kept, depth
+}
+
+func pdfTree(all []*store.RevisionPage, page string, only bool) ([]*store.RevisionPage, map[string]int) {
 	depth := make(map[string]int, len(all))
 	var out []*store.RevisionPage
 	if page == "" {

@@ -170,6 +170,7 @@ func (s *Server) appSpace(c echo.Context, v *appView) error {
 	if err != nil {
 		return err
 	}
+	tree.spaceURL = func(id string) string { return "/app/s/" + id }
 	v.Kind, v.Title = "space", sp.Title
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + sp.OrganizationID}}
 	if p := tree.find(strings.Trim(rest, "/")); p != nil {

@@ -83,6 +83,7 @@ func (s *Server) appRevision(c echo.Context, v *appView) error {
 	if err != nil {
 		return err
 	}
+	tree.spaceURL = func(id string) string { return "/app/s/" + id }
 	v.Kind, v.Title = "space", "Revision "+rev.ID
 	v.Lead = sp.Title + " · revision " + rev.ID + " · " + rev.CreatedAt.UTC().Format("2006-01-02 15:04 UTC")
 	if rev.ID == sp.RevisionID {

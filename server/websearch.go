@@ -53,6 +53,7 @@ func (s *Server) serveSearch(c echo.Context, w *webSite) error {
 				if err != nil {
 					return s.webFail(c, err)
 				}
+				tree.spaceURL = w.spaceURL
 				where := ss.Space.Title
 				if ws.sec != nil && len(ws.spaces) > 1 {
 					where = ws.sec.Title + " › " + ss.Space.Title
@@ -68,8 +69,12 @@ func (s *Server) serveSearch(c echo.Context, w *webSite) error {
 					if p == nil || !listed[p.ID] { // hidden pages are reachable by address only
 						continue
 					}
-					r := webLink{Title: p.Title, URL: tree.pageURL(p), Context: where}
-					if len(h.Sections) > 0 {
+					u, _, ok := tree.openURL(p) // a group leads to its first page, a link to its target
+					if !ok {
+						continue
+					}
+					r := webLink{Title: p.Title, URL: u, Context: where}
+					if len(h.Sections) > 0 && p.Kind() == store.PageDocument {
 						sec := h.Sections[0]
 						if sec.Anchor != "" {
 							r.URL += "#" + sec.Anchor

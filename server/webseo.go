@@ -53,7 +53,7 @@ func (s *Server) serveSitemap(c echo.Context, w *webSite) error {
 			if err != nil {
 				return s.webFail(c, err)
 			}
-			for _, p := range tree.nav {
+			for _, p := range tree.docs {
 				if p.NoRobotsIndex {
 					continue
 				}

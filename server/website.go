@@ -197,6 +197,19 @@ func (ws *webSection) variants(current *store.SiteSpace) []webTab {
 	return out
 }
 
+// spaceURL is where a space is read on the site: the variant of a section that shows it ("" when
+// the site shows it nowhere the visitor sees).
+func (w *webSite) spaceURL(spaceID string) string {
+	for _, ws := range w.sections {
+		for _, ss := range ws.spaces {
+			if ss.Space.ID == spaceID {
+				return ws.variantURL(ss) + "/"
+			}
+		}
+	}
+	return ""
+}
+
 // resolve reads a path of the site as section, variant and page path: a first segment naming a
 // section picks it (else the default section), a next one naming one of its variants picks it
 // (else the default variant); the rest is the page's path.
@@ -231,6 +244,11 @@ type webTree struct {
 	landing *store.RevisionPage
 	url     string // the variant's URL
 	seen    map[string]bool
+	// docs are the listed document pages: what previous/next and the sitemap go through (groups
+	// are headings, links open their targets).
+	docs []*store.RevisionPage
+	// spaceURL is where a link to a space opens ("" nowhere the visitor can go); nil: nowhere.
+	spaceURL func(spaceID string) string
 }
 
 // loadTree reads the tree a visitor with claims sees; all (members in the app) sees every page,
@@ -258,14 +276,25 @@ func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[s
 			t.nav = append(t.nav, p)
 		}
 	}
+	var firstVisible *store.RevisionPage
+	for _, p := range t.visible {
+		if p.Kind() == store.PageDocument && firstVisible == nil {
+			firstVisible = p
+		}
+	}
+	for _, p := range t.nav {
+		if p.Kind() == store.PageDocument {
+			t.docs = append(t.docs, p)
+		}
+	}
 	switch {
-	case ss.PageID != nil && t.seen[*ss.PageID]:
+	case ss.PageID != nil && t.seen[*ss.PageID] && t.all[*ss.PageID].Kind() == store.PageDocument:
 		// The site space's own home page, when the visitor may read it.
 		t.landing = t.all[*ss.PageID]
-	case len(t.nav) > 0:
-		t.landing = t.nav[0]
-	case len(t.visible) > 0:
-		t.landing = t.visible[0]
+	case len(t.docs) > 0:
+		t.landing = t.docs[0]
+	default:
+		t.landing = firstVisible
 	}
 	return t, nil
 }
@@ -283,25 +312,66 @@ func (t *webTree) find(path string) *store.RevisionPage {
 	if path == "" {
 		return t.landing
 	}
-	if p := t.all["path:"+path]; p != nil && t.seen[p.ID] {
+	if p := t.all["path:"+path]; p != nil && t.seen[p.ID] && p.Kind() == store.PageDocument {
 		return p
 	}
 	return nil
 }
 
-// webNav is an entry of the sidebar.
+// openURL is where an entry of the sidebar (or a search hit) leads: a document's page, a link's
+// target, a group's first listed document. ok is false when it leads nowhere the visitor can go.
+func (t *webTree) openURL(p *store.RevisionPage) (u string, external, ok bool) {
+	switch p.Kind() {
+	case store.PageGroup:
+		for _, d := range t.docs {
+			if d.ParentID != nil && *d.ParentID == p.ID {
+				return t.pageURL(d), false, true
+			}
+		}
+		return "", false, false
+	case store.PageLink:
+		target := p.Target
+		switch {
+		case target == nil:
+		case target.Kind == store.TargetURL:
+			return target.URL, true, true
+		case target.Kind == store.TargetPage && target.Space == "":
+			if d := t.all[target.Page]; d != nil && t.seen[d.ID] && d.Kind() == store.PageDocument {
+				return t.pageURL(d), false, true
+			}
+		case target.Kind == store.TargetSpace && t.spaceURL != nil:
+			if u := t.spaceURL(target.Space); u != "" {
+				return u, false, true
+			}
+		}
+		return "", false, false
+	}
+	return t.pageURL(p), false, true
+}
+
+// webNav is an entry of the sidebar: a page, a link (External when it leaves quire) or a group's
+// heading over its pages.
 type webNav struct {
 	Title, URL, Emoji string
 	Current           bool
+	Group, External   bool
 	Children          []*webNav
 }
 
-// sidebar is the tree of listed pages, the current one marked.
+// sidebar is the tree of listed pages, the current one marked. A link that leads nowhere the
+// visitor can go is left out.
 func (t *webTree) sidebar(current *store.RevisionPage) []*webNav {
 	byID := map[string]*webNav{}
 	var root []*webNav
 	for _, p := range t.nav {
-		n := &webNav{Title: p.Title, URL: t.pageURL(p), Current: p == current}
+		n := &webNav{Title: p.Title, Current: p == current, Group: p.Kind() == store.PageGroup}
+		if !n.Group {
+			u, external, ok := t.openURL(p)
+			if !ok {
+				continue
+			}
+			n.URL, n.External = u, external
+		}
 		if p.Emoji != nil {
 			n.Emoji = emojiText(*p.Emoji)
 		}
@@ -376,8 +446,15 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	if err != nil {
 		return s.webFail(c, err)
 	}
+	tree.spaceURL = w.spaceURL
 	p := tree.find(pagePath)
 	if p == nil {
+		// A group's address leads to its first page.
+		if g := tree.all["path:"+pagePath]; g != nil && tree.seen[g.ID] && g.Kind() == store.PageGroup {
+			if u, _, ok := tree.openURL(g); ok {
+				return c.Redirect(http.StatusFound, u)
+			}
+		}
 		return s.notFound(c, w, ws, ss, tree)
 	}
 	page, err := s.Store.FindPage(ctx, ss.Space.RevisionID, p.ID)
@@ -398,15 +475,15 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	}
 	v.Body = template.HTML(body) // sanitized by ToHTML's policy
 	v.Outline = heads
-	for i, n := range tree.nav {
+	for i, n := range tree.docs {
 		if n.ID != p.ID {
 			continue
 		}
 		if i > 0 {
-			v.Prev = &webLink{Title: tree.nav[i-1].Title, URL: tree.pageURL(tree.nav[i-1])}
+			v.Prev = &webLink{Title: tree.docs[i-1].Title, URL: tree.pageURL(tree.docs[i-1])}
 		}
-		if i+1 < len(tree.nav) {
-			v.Next = &webLink{Title: tree.nav[i+1].Title, URL: tree.pageURL(tree.nav[i+1])}
+		if i+1 < len(tree.docs) {
+			v.Next = &webLink{Title: tree.docs[i+1].Title, URL: tree.pageURL(tree.docs[i+1])}
 		}
 	}
 	return s.sendView(c, w, http.StatusOK, v)

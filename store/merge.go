@@ -152,6 +152,8 @@ func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool)
 		func() { out.NoRobotsIndex = tp.NoRobotsIndex })
 	pick("condition", !EqualPtr(bp.Condition, op.Condition), !EqualPtr(bp.Condition, tp.Condition), EqualPtr(op.Condition, tp.Condition),
 		func() { out.Condition = tp.Condition })
+	pick("target", !EqualPtr(bp.Target, op.Target), !EqualPtr(bp.Target, tp.Target), EqualPtr(op.Target, tp.Target),
+		func() { out.Target = tp.Target })
 	pick("content", !sameBody(bp, op), !sameBody(bp, tp), sameBody(op, tp), func() { out.BodyID = tp.BodyID })
 	if len(clashes) > 0 {
 		return nil, "changed differently on both sides (" + strings.Join(clashes, ", ") + ")"

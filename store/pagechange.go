@@ -25,6 +25,8 @@ type PageChange struct {
 	NoRobotsIndex *bool
 	Condition     *string // "" removes it
 	Markdown      *string
+	PageType      *string      // insert_page: PageDocument (nil), PageGroup or PageLink
+	Target        *PageTarget  // a link page's target
 	SetInto       bool         // Into was given: nil is the top level
 	Into          *string      // the parent page's id or a ref of the batch
 	Files         []FileUpload // insert_files

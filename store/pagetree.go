@@ -178,7 +178,20 @@ func (t *PageTree) applyOne(i int, c PageChange) error {
 		if c.Title != nil {
 			title = *c.Title
 		}
-		p := &RevisionPage{ID: NewID(), Title: title, CreatedAt: t.now, UpdatedAt: t.now}
+		kind := PageDocument
+		if c.PageType != nil {
+			kind = *c.PageType
+		}
+		switch kind {
+		case PageDocument, PageGroup:
+		case PageLink:
+			if c.Target == nil {
+				return FieldErrorf("target", "is required for a link page")
+			}
+		default:
+			return FieldErrorf("type", "%q is not a page type this server creates; use document, group or link", kind)
+		}
+		p := &RevisionPage{ID: NewID(), Title: title, Type: kind, CreatedAt: t.now, UpdatedAt: t.now}
 		if c.Ref != nil {
 			if err := t.checkRef("ref", *c.Ref); err != nil {
 				return err
@@ -186,6 +199,9 @@ func (t *PageTree) applyOne(i int, c PageChange) error {
 			t.Refs[*c.Ref] = p.ID
 		}
 		if err := t.place(p, c.SetInto, c.Into, c.At, true); err != nil {
+			return err
+		}
+		if err := t.checkKinds(p, &c); err != nil {
 			return err
 		}
 		t.setFields(i, p, c)
@@ -197,6 +213,9 @@ func (t *PageTree) applyOne(i int, c PageChange) error {
 		if c.Ref != nil {
 			return FieldErrorf("ref", "is only given when inserting")
 		}
+		if c.PageType != nil {
+			return FieldErrorf("type", "a page keeps its type; delete it and insert a new page")
+		}
 		id, err := t.target(c.Page)
 		if err != nil {
 			return err
@@ -206,6 +225,9 @@ func (t *PageTree) applyOne(i int, c PageChange) error {
 			if err := t.place(p, c.SetInto, c.Into, c.At, false); err != nil {
 				return err
 			}
+		}
+		if err := t.checkKinds(p, &c); err != nil {
+			return err
 		}
 		t.setFields(i, p, c)
 		p.UpdatedAt = t.now
@@ -397,6 +419,10 @@ func (t *PageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	setIfGiven(&p.NoRobotsIndex, c.NoRobotsIndex)
 	if c.Markdown != nil {
 		p.Markdown, p.BodyID = *c.Markdown, 0
+	}
+	if c.Target != nil {
+		target := *c.Target
+		p.Target = &target
 	}
 }
 

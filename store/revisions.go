@@ -33,15 +33,23 @@ type RevisionPage struct {
 	NoIndex       bool
 	NoRobotsIndex bool
 	Condition     *string
-	BodyID        int64  // 0: not yet written (Markdown holds the new body)
-	Markdown      string // set by the queries that load bodies, and for new bodies
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Type is the page's kind: PageDocument (""), PageGroup or PageLink. Groups and links have
+	// no body (an empty one); a link has a Target.
+	Type      string
+	Target    *PageTarget
+	BodyID    int64  // 0: not yet written (Markdown holds the new body)
+	Markdown  string // set by the queries that load bodies, and for new bodies
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Clone returns a copy of the page, to edit without changing what was read.
 func (p *RevisionPage) Clone() *RevisionPage {
 	c := *p
+	if p.Target != nil {
+		t := *p.Target
+		c.Target = &t
+	}
 	return &c
 }
 
@@ -92,5 +100,6 @@ func SameRow(a, b *RevisionPage) bool {
 
 // sameMeta reports whether two pages have the same icon, indexing flags and condition.
 func sameMeta(a, b *RevisionPage) bool {
-	return EqualPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && EqualPtr(a.Condition, b.Condition)
+	return EqualPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && EqualPtr(a.Condition, b.Condition) &&
+		a.Kind() == b.Kind() && EqualPtr(a.Target, b.Target)
 }

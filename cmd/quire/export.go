@@ -38,6 +38,10 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %d relative links lead to nothing in the space and were kept as written; import refuses them until they are mended\n",
 			stats.Unresolved)
 	}
+	if stats.SkippedLinks > 0 {
+		fmt.Fprintf(stderr, "warning: %d link pages open a page or a space, which SUMMARY.md cannot list; they were left out\n",
+			stats.SkippedLinks)
+	}
 	return nil
 }
 
@@ -71,6 +75,15 @@ func loadSpace(ctx context.Context, st store.Store, id string) (*gitsync.Space, 
 			gp := &gitsync.Page{ID: p.ID, Title: p.Title, Slug: p.Slug, Path: p.Path, Markdown: p.Markdown, Meta: gitsync.Meta{
 				Description: p.Description, Icon: deref(p.Icon), Emoji: deref(p.Emoji), Hidden: p.Hidden,
 				NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, If: deref(p.Condition)}}
+			switch p.Kind() {
+			case store.PageGroup:
+				gp.Kind = gitsync.KindGroup
+			case store.PageLink:
+				gp.Kind = gitsync.KindLink
+				if p.Target != nil && p.Target.Kind == store.TargetURL {
+					gp.URL = p.Target.URL
+				}
+			}
 			byID[p.ID] = gp
 		}
 	}

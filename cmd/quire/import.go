@@ -172,11 +172,23 @@ func pageChanges(im *gitsync.Import, taken map[string]bool) []store.PageChange {
 			taken[slug] = true
 			p.Slug = slug
 		}
+		if p.Kind == gitsync.KindLink { // a link takes a title and its target only
+			c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), SetInto: true,
+				PageType: ptr(store.PageLink), Target: &store.PageTarget{Kind: store.TargetURL, URL: p.URL}}
+			if p.Parent >= 0 {
+				c.Into = ptr(im.Pages[p.Parent].Ref)
+			}
+			changes = append(changes, c)
+			continue
+		}
 		c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), Slug: ptr(slug), SetInto: true,
 			Description: ptr(p.Meta.Description), Hidden: ptr(p.Meta.Hidden), NoIndex: ptr(p.Meta.NoIndex),
 			NoRobotsIndex: ptr(p.Meta.NoRobotsIndex)}
 		if p.Parent >= 0 {
 			c.Into = ptr(im.Pages[p.Parent].Ref)
+		}
+		if p.Kind == gitsync.KindGroup {
+			c.PageType = ptr(store.PageGroup)
 		}
 		if p.Meta.Icon != "" {
 			c.Icon = ptr(p.Meta.Icon)

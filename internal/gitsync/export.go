@@ -23,7 +23,18 @@ type Page struct {
 	Meta     Meta
 	Markdown string
 	Children []*Page
+	// Kind is "" (a document), "group" (a "## " heading of SUMMARY.md over its pages, which go in
+	// a folder of its slug; no file of its own) or "link" (a SUMMARY.md item linking to URL; no
+	// file either).
+	Kind string
+	URL  string
 }
+
+// Page kinds other than documents.
+const (
+	KindGroup = "group"
+	KindLink  = "link"
+)
 
 // File is a file of a space to write.
 type File struct {
@@ -44,6 +55,9 @@ type Stats struct {
 	// Unresolved counts the relative links export kept as written because they lead to nothing
 	// in the space: import refuses them until they are mended.
 	Unresolved int
+	// SkippedLinks counts the link pages export left out: SUMMARY.md lists a link to a URL, and
+	// a link to a page or a space has none.
+	SkippedLinks int
 }
 
 // Progress is told how far a long run is: done of total steps.
@@ -55,6 +69,7 @@ const AssetsDir = ".gitbook/assets"
 // layout holds where each page and file of a space goes.
 type layout struct {
 	pageFile map[string]string // page id → its file
+	skipped  int               // link pages without a URL, left out
 	byPath   map[string]string // page's space path → id
 	fileName map[string]string // file id → its name under AssetsDir
 	readme   string
@@ -82,6 +97,19 @@ func plan(sp *Space) *layout {
 		}
 		var entries []*Entry
 		for i, p := range pages {
+			switch p.Kind {
+			case KindGroup:
+				e := &Entry{Title: p.Title, Children: place(p.Children, path.Join(dir, take(p.Slug)), false)}
+				entries = append(entries, e)
+				continue
+			case KindLink:
+				if p.URL == "" {
+					l.skipped++
+				} else {
+					entries = append(entries, &Entry{Title: p.Title, URL: p.URL})
+				}
+				continue
+			}
 			l.byPath[p.Path] = p.ID
 			var file, sub string
 			switch {
@@ -110,6 +138,10 @@ func plan(sp *Space) *layout {
 	}
 	l.summary.Entries = place(sp.Pages, "", true)
 	if l.readme == "" {
+		// The space opens on a group or a link: .gitbook.yaml names the first page's file.
+		l.readme = firstFile(l.summary.Entries)
+	}
+	if l.readme == "" {
 		l.readme = "README.md"
 	}
 	// Files by name, de-duplicated as GitBook does: "image.png", "image (1).png"…
@@ -127,6 +159,19 @@ func plan(sp *Space) *layout {
 		l.fileName[f.ID] = name
 	}
 	return l
+}
+
+// firstFile is the file of the first page SUMMARY.md lists, "" when it lists none.
+func firstFile(es []*Entry) string {
+	for _, e := range es {
+		if e.Path != "" {
+			return e.Path
+		}
+		if f := firstFile(e.Children); f != "" {
+			return f
+		}
+	}
+	return ""
 }
 
 // safeFileName keeps a file name's last element, without separators, control characters or a
@@ -155,6 +200,7 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		return st, err
 	}
 	l := plan(sp)
+	st.SkippedLinks = l.skipped
 	var all []*Page
 	var walk func([]*Page)
 	walk = func(ps []*Page) {
@@ -173,7 +219,10 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		return os.WriteFile(full, data, 0o644)
 	}
 	for i, p := range all {
-		file := l.pageFile[p.ID]
+		file, ok := l.pageFile[p.ID]
+		if !ok { // a group or a link: a line of SUMMARY.md only
+			continue
+		}
 		body, links, unresolved, err := l.exportLinks(p, file)
 		if err != nil {
 			return st, err

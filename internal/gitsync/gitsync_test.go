@@ -41,7 +41,8 @@ func TestParseSummaryErrors(t *testing.T) {
 		{"NotAList", "# Contents\n\n* [A](a.md)\nsome text\n", "SUMMARY.md:4: expected a list item"},
 		{"NoLink", "* [A](a.md)\n* B\n", "SUMMARY.md:2: a list item must be a single link"},
 		{"NotMarkdown", "* [A](a.md)\n* [B](b.png)\n", "SUMMARY.md:2: b.png is not a markdown (.md) file"},
-		{"URL", "* [A](https://example.com/a.md)\n", "SUMMARY.md:1: https://example.com/a.md links outside"},
+		// An http(s) or mailto item is a link page; another scheme is refused.
+		{"URL", "* [A](ftp://example.com/a.md)\n", "SUMMARY.md:1: ftp://example.com/a.md links outside"},
 		{"Outside", "* [A](../a.md)\n", "SUMMARY.md:1: ../a.md is outside the root"},
 		{"Twice", "* [A](a.md)\n* [B](./a.md)\n", "SUMMARY.md:2: a.md is already listed at line 1"},
 		{"NoTitle", "* [](a.md)\n", "SUMMARY.md:1: the link has no title"},

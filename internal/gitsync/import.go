@@ -30,6 +30,8 @@ type ImportPage struct {
 	Meta     Meta
 	Markdown string
 	File     string // relative to the directory read
+	Kind     string // "" a document, KindGroup or KindLink (which opens URL)
+	URL      string
 }
 
 // ImportFile is a file the pages link to, or one under .gitbook/assets/.
@@ -179,10 +181,14 @@ func Read(dir string, progress Progress) (*Import, error) {
 		used := map[string]bool{}
 		for i, e := range es {
 			p := &ImportPage{Parent: parent, Title: e.Title}
-			if e.Path == "" { // a group: a page holding its items
-				p.Ref = fmt.Sprintf("gitsync-group-%06d", len(r.im.Pages)+1)
+			switch {
+			case e.URL != "": // a link page
+				p.Ref, p.Kind, p.URL = fmt.Sprintf("gitsync-link-%06d", len(r.im.Pages)+1), KindLink, e.URL
 				p.Slug = store.Slugify(e.Title)
-			} else {
+			case e.Path == "": // a group page holding its items
+				p.Ref, p.Kind = fmt.Sprintf("gitsync-group-%06d", len(r.im.Pages)+1), KindGroup
+				p.Slug = store.Slugify(e.Title)
+			default:
 				p.Ref, p.File = r.pageRefs[e.Path], r.rel(e.Path)
 				data, err := r.read(p.File)
 				if err != nil {

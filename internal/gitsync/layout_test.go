@@ -141,3 +141,64 @@ func TestExportCountsUnresolved(t *testing.T) {
 		t.Fatalf("read back: %v", err)
 	}
 }
+
+// Groups are "## " headings of SUMMARY.md over their pages (in a folder of the group's slug),
+// link pages are items linking to their URL; neither has a file. Read back, they are a group and
+// a link again, and exporting that gives the same files.
+func TestExportGroupsAndLinks(t *testing.T) {
+	sp := &Space{Pages: []*Page{
+		{ID: "intro", Title: "Intro", Slug: "intro", Path: "intro"},
+		{ID: "g", Title: "Getting started", Slug: "getting-started", Path: "getting-started", Kind: KindGroup, Children: []*Page{
+			{ID: "install", Title: "Install", Slug: "install", Path: "getting-started/install", Markdown: "See [intro](/pages/intro)."},
+			{ID: "status", Title: "Status (live)", Slug: "status-live", Path: "getting-started/status-live", Kind: KindLink,
+				URL: "https://status.example.com/"},
+			{ID: "other", Title: "Other space", Slug: "other-space", Path: "getting-started/other-space", Kind: KindLink},
+		}},
+	}}
+	dir := filepath.Join(t.TempDir(), "out")
+	stats, err := Export(dir, sp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, dir)
+	wantSummary := "# Table of contents\n\n* [Intro](README.md)\n\n## Getting started\n\n* [Install](getting-started/install.md)\n" +
+		"* [Status (live)](https://status.example.com/)\n"
+	if got["SUMMARY.md"] != wantSummary {
+		t.Errorf("SUMMARY.md:\n%s", got["SUMMARY.md"])
+	}
+	if got["getting-started/install.md"] != "# Install\n\nSee [intro](../README.md).\n" || len(got) != 4 {
+		t.Errorf("files: %v", got)
+	}
+	if stats.Pages != 2 || stats.SkippedLinks != 1 {
+		t.Errorf("stats %+v", stats)
+	}
+	im, err := Read(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree []string
+	for _, p := range im.Pages {
+		tree = append(tree, p.Title+"/"+p.Kind+"/"+p.URL)
+	}
+	if strings.Join(tree, " ") != "Intro// Getting started/group/ Install// Status (live)/link/https://status.example.com/" ||
+		im.Pages[2].Parent != 1 || im.Pages[3].Parent != 1 {
+		t.Errorf("read back: %q", tree)
+	}
+}
+
+// A space that opens on a group names its first page as the README in .gitbook.yaml.
+func TestExportOpensOnAGroup(t *testing.T) {
+	sp := &Space{Pages: []*Page{{ID: "g", Title: "Guides", Slug: "guides", Path: "guides", Kind: KindGroup, Children: []*Page{
+		{ID: "a", Title: "First", Slug: "first", Path: "guides/first"}}}}}
+	dir := t.TempDir()
+	if _, err := Export(dir, sp, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, dir); !strings.Contains(got[".gitbook.yaml"], "readme: guides/first.md\n") {
+		t.Fatalf("%v", got)
+	}
+	im, err := Read(dir, nil)
+	if err != nil || len(im.Pages) != 2 || im.Pages[0].Kind != KindGroup || im.Pages[1].Slug != "first" {
+		t.Fatalf("read back: %+v %v", im, err)
+	}
+}

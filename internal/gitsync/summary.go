@@ -11,12 +11,15 @@
 //   - each file starts with its frontmatter (only the metadata the page carries: description,
 //     icon, emoji, hidden, noIndex, noRobotsIndex, if), then "# Title", a blank line, the body;
 //   - SUMMARY.md nests "* [Title](path.md)" items two spaces per level under "# Table of contents";
+//     a group page is a "## Title" heading over its pages (which go in a folder of its slug), a
+//     link page an item "* [Title](https://…)" linking to its URL: neither has a file;
 //   - files go under .gitbook/assets/ by name, a repeated name as "name (1).ext", "name (2).ext";
 //   - links to pages (/pages/<id or path>, or relative .md paths) and to files (/files/<id>), in
 //     markdown links, reference definitions, HTML src/href and GitBook's url="…", become paths
 //     relative to the file; links to nothing in the space are kept as written (and counted).
 //
-// On import SUMMARY.md decides the tree; a "## " group heading becomes a page holding its items.
+// On import SUMMARY.md decides the tree; a "## " heading becomes a group page holding its items,
+// an item linking to an http(s) or mailto URL a link page.
 // A page's slug comes from its file (<name>.md) or folder (<name>/README.md), the root README's
 // from its title; its title from frontmatter "title", else a leading "# " heading, else the
 // SUMMARY.md link text. Every relative link must lead to a listed page or an existing file inside
@@ -25,7 +28,7 @@
 // Export, import, export gives byte-identical files. A first export normalizes: frontmatter keys
 // in the order above, blank lines around the body trimmed, one newline at the end, links
 // rewritten as above; an import of a GitBook repository also moves files linked from outside
-// .gitbook/assets/ in there, and a group becomes <slug>/README.md.
+// .gitbook/assets/ in there.
 package gitsync
 
 import (
@@ -59,6 +62,7 @@ func lineErrorf(file string, line int, format string, args ...any) *LineError {
 type Entry struct {
 	Title    string
 	Path     string // the page's file, relative to the root, cleaned
+	URL      string // a link item: the absolute URL it opens (Path "")
 	Line     int
 	Children []*Entry
 }
@@ -125,15 +129,20 @@ func ParseSummary(file string, src []byte) (*Summary, error) {
 		if strings.TrimSpace(title) == "" {
 			return nil, lineErrorf(file, n, "the link has no title")
 		}
-		target, err := summaryTarget(m[3])
-		if err != nil {
-			return nil, lineErrorf(file, n, "%s", err.Error())
+		var e *Entry
+		if u := linkItem(m[3]); u != "" {
+			e = &Entry{Title: title, URL: u, Line: n}
+		} else {
+			target, err := summaryTarget(m[3])
+			if err != nil {
+				return nil, lineErrorf(file, n, "%s", err.Error())
+			}
+			if first, dup := seen[target]; dup {
+				return nil, lineErrorf(file, n, "%s is already listed at line %d", target, first)
+			}
+			seen[target] = n
+			e = &Entry{Title: title, Path: target, Line: n}
 		}
-		if first, dup := seen[target]; dup {
-			return nil, lineErrorf(file, n, "%s is already listed at line %d", target, first)
-		}
-		seen[target] = n
-		e := &Entry{Title: title, Path: target, Line: n}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
@@ -166,6 +175,21 @@ func indentWidth(ws string) int {
 		}
 	}
 	return n
+}
+
+// linkItem returns the URL of a SUMMARY.md item that links out of the repository (http, https or
+// mailto: a link page), "" for any other.
+func linkItem(dest string) string {
+	d, _ := splitDest(dest)
+	u, err := url.Parse(d)
+	if err != nil {
+		return ""
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "mailto":
+		return d
+	}
+	return ""
 }
 
 // summaryTarget checks and cleans the destination of a SUMMARY.md link.
@@ -204,6 +228,10 @@ func WriteSummary(s *Summary) []byte {
 	var write func(es []*Entry, depth int)
 	write = func(es []*Entry, depth int) {
 		for _, e := range es {
+			if e.URL != "" {
+				fmt.Fprintf(&b, "%s* [%s](%s)\n", strings.Repeat("  ", depth), escapeText(e.Title), FormatDest(e.URL))
+				continue
+			}
 			if e.Path == "" {
 				b.WriteString("\n## " + e.Title + "\n\n")
 				write(e.Children, 0)

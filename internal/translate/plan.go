@@ -116,6 +116,9 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 			if moved || c.Type == "insert_page" {
 				c.SetInto, c.Into, c.At = true, into, ptr(i)
 			}
+			if kind := k.Kind(); kind != store.PageDocument {
+				keepKind(&c, k, t.SourceSpaceID, key, out.newRefs)
+			}
 			out.changes = append(out.changes, c)
 		}
 	}
@@ -198,6 +201,28 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// keepKind makes the change of a group's or a link's result page keep its kind: a new one is
+// inserted as one, a link takes no slug or indexing flags and keeps its target. A link to a page
+// of the source space opens that page's result when it is already there, else the source page.
+func keepKind(c *store.PageChange, p *store.RevisionPage, sourceSpace string, key map[string]string, newRefs map[string]bool) {
+	if c.Type == "insert_page" {
+		c.PageType = ptr(p.Kind())
+	}
+	if p.Kind() != store.PageLink || p.Target == nil {
+		return
+	}
+	c.Slug, c.NoIndex, c.NoRobotsIndex, c.Description = nil, nil, nil, nil
+	target := *p.Target
+	if target.Kind == store.TargetPage && target.Space == "" {
+		if k, ok := key[target.Page]; ok && !newRefs[k] {
+			target.Page = k
+		} else {
+			target.Space = sourceSpace
+		}
+	}
+	c.Target = &target
+}
 
 // orEmpty is an optional field as a change sets it: "" removes it.
 func orEmpty(s *string) *string {

@@ -254,5 +254,15 @@ func pageHash(p *store.RevisionPage, terms []string) string {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
 	}
+	// A group or a link (documents hash as they always did): its kind and target.
+	if p.Kind() != store.PageDocument {
+		h.Write([]byte(p.Kind()))
+		if t := p.Target; t != nil {
+			for _, f := range []string{t.Kind, t.URL, t.Page, t.Space} {
+				h.Write([]byte{0})
+				h.Write([]byte(f))
+			}
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }

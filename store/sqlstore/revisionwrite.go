@@ -142,8 +142,8 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 	defer insBody.Close()
 	insPage, err := tx.prepareInsert(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
 		parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index,
-		visitor_condition, body_id, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		visitor_condition, page_type, target_kind, target, target_space, body_id, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to write pages: %w", err)
 	}
@@ -156,9 +156,10 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 				return fmt.Errorf("store: unable to write page body: %w", err)
 			}
 		}
+		targetKind, target, targetSpace := targetColumns(p.Target)
 		id, err := insPage.insertID(ctx, line, p.ID, seq, openSeq, deleted, nullString(p.ParentID), p.Position, p.Title,
 			p.Slug, p.Path, nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex,
-			nullString(p.Condition), p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt))
+			nullString(p.Condition), p.Kind(), targetKind, target, targetSpace, p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt))
 		if err != nil {
 			return fmt.Errorf("store: unable to write page: %w", err)
 		}

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 		{"ListCursors", listCursors},
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
+		{"PageKinds", pageKinds},
 		{"Links", links},
 		{"UpdateFromMain", updateFromMain},
 		{"Comments", comments},
