@@ -116,23 +116,13 @@ func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, u
 				return err
 			}
 		}
-		type change struct {
-			given  bool
-			column string
-			value  any
-		}
-		for _, c := range []change{
-			{upd.Title != nil, "title", nullString(upd.Title)},
-			{upd.SetIcon, "icon", nullString(upd.Icon)},
-			{upd.LocalizedTitle != nil, "localized_title", localizedColumn(upd.LocalizedTitle)},
-			{upd.Draft != nil, "draft", upd.Draft != nil && *upd.Draft},
-		} {
-			if !c.given {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET `+c.column+` = ? WHERE id = ?`, c.value, id); err != nil {
-				return fmt.Errorf("store: unable to update section group %s: %w", c.column, err)
-			}
+		if err := updateRow(ctx, tx, "site_section_groups", id,
+			columnChange{upd.Title != nil, "title", nullString(upd.Title)},
+			columnChange{upd.SetIcon, "icon", nullString(upd.Icon)},
+			columnChange{upd.LocalizedTitle != nil, "localized_title", localizedColumn(upd.LocalizedTitle)},
+			columnChange{upd.Draft != nil, "draft", upd.Draft != nil && *upd.Draft},
+		); err != nil {
+			return err
 		}
 		g, err = findSiteGroup(ctx, tx, siteID, id)
 		return err

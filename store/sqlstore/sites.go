@@ -142,34 +142,51 @@ func (s *Store) UpdateSite(ctx context.Context, id string, upd store.SiteUpdate)
 				return fmt.Errorf("store: unable to check site hostname: %w", err)
 			}
 		}
-		type change struct {
-			given  bool
-			column string
-			value  any
-		}
-		sets, args := []string{"updated_at = ?"}, []any{formatTime(tx.now)}
-		for _, c := range []change{
-			{upd.Title != nil, "title", nullString(upd.Title)},
-			{upd.Visibility != nil, "visibility", nullString(upd.Visibility)},
-			{upd.Basename != nil, "basename", nullString(upd.Basename)},
-			{upd.SetHostname, "hostname", nullString(upd.Hostname)},
-			{upd.SetProxy, "proxy", nullString(upd.Proxy)},
-			{upd.AdaptiveEnabled != nil, "adaptive_enabled", upd.AdaptiveEnabled != nil && *upd.AdaptiveEnabled},
-			{upd.AgentsContext != nil, "agents_context", nullString(upd.AgentsContext)},
-			{upd.SetDefaultLevel, "default_level", nullRole(upd.DefaultLevel)},
-		} {
-			if c.given {
-				sets, args = append(sets, c.column+" = ?"), append(args, c.value)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sites SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, id)...); err != nil {
-			return fmt.Errorf("store: unable to update site: %w", err)
+		if err := updateRow(ctx, tx, "sites", id,
+			columnChange{true, "updated_at", formatTime(tx.now)},
+			columnChange{upd.Title != nil, "title", nullString(upd.Title)},
+			columnChange{upd.Visibility != nil, "visibility", nullString(upd.Visibility)},
+			columnChange{upd.Basename != nil, "basename", nullString(upd.Basename)},
+			columnChange{upd.SetHostname, "hostname", nullString(upd.Hostname)},
+			columnChange{upd.SetProxy, "proxy", nullString(upd.Proxy)},
+			columnChange{upd.AdaptiveEnabled != nil, "adaptive_enabled", upd.AdaptiveEnabled != nil && *upd.AdaptiveEnabled},
+			columnChange{upd.AgentsContext != nil, "agents_context", nullString(upd.AgentsContext)},
+			columnChange{upd.SetDefaultLevel, "default_level", nullRole(upd.DefaultLevel)},
+		); err != nil {
+			return err
 		}
 		var err error
 		site, err = findSite(ctx, tx, id)
 		return err
 	})
 	return site, err
+}
+
+// columnChange is a column an update may set; given says whether this update sets it. Column
+// names are constants of the calling code, never taken from a request.
+type columnChange struct {
+	given  bool
+	column string
+	value  any
+}
+
+// updateRow sets the given columns of the row of table (a constant) with an id, in one
+// statement; it does nothing when no column is given.
+func updateRow(ctx context.Context, tx *Tx, table, id string, changes ...columnChange) error {
+	var sets []string
+	var args []any
+	for _, c := range changes {
+		if c.given {
+			sets, args = append(sets, c.column+" = ?"), append(args, c.value)
+		}
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, id)...); err != nil {
+		return fmt.Errorf("store: unable to update %s: %w", table, err)
+	}
+	return nil
 }
 
 // checkSiteRow checks that a site space or section (table) of that id is the site's.

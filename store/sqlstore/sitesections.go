@@ -296,32 +296,17 @@ func (s *Store) UpdateSiteSection(ctx context.Context, siteID, id string, upd st
 				return err
 			}
 		}
-		set := func(column string, value any) error {
-			if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET `+column+` = ? WHERE id = ?`, value, id); err != nil {
-				return fmt.Errorf("store: unable to update section %s: %w", column, err)
-			}
-			return nil
-		}
-		type change struct {
-			given  bool
-			column string
-			value  any
-		}
-		for _, c := range []change{
-			{upd.Title != nil, "title", nullString(upd.Title)},
-			{upd.Path != nil, "path", nullString(upd.Path)},
-			{upd.SetCondition, "condition", nullString(upd.Condition)},
-			{upd.SetIcon, "icon", nullString(upd.Icon)},
-			{upd.SetDescription, "description", nullString(upd.Description)},
-			{upd.LocalizedTitle != nil, "localized_title", localizedColumn(upd.LocalizedTitle)},
-			{upd.LocalizedDescription != nil, "localized_description", localizedColumn(upd.LocalizedDescription)},
-			{upd.Draft != nil, "draft", upd.Draft != nil && *upd.Draft},
-		} {
-			if c.given {
-				if err := set(c.column, c.value); err != nil {
-					return err
-				}
-			}
+		if err := updateRow(ctx, tx, "site_sections", id,
+			columnChange{upd.Title != nil, "title", nullString(upd.Title)},
+			columnChange{upd.Path != nil, "path", nullString(upd.Path)},
+			columnChange{upd.SetCondition, "condition", nullString(upd.Condition)},
+			columnChange{upd.SetIcon, "icon", nullString(upd.Icon)},
+			columnChange{upd.SetDescription, "description", nullString(upd.Description)},
+			columnChange{upd.LocalizedTitle != nil, "localized_title", localizedColumn(upd.LocalizedTitle)},
+			columnChange{upd.LocalizedDescription != nil, "localized_description", localizedColumn(upd.LocalizedDescription)},
+			columnChange{upd.Draft != nil, "draft", upd.Draft != nil && *upd.Draft},
+		); err != nil {
+			return err
 		}
 		sec, err = findSiteSection(ctx, tx, siteID, id)
 		return err
