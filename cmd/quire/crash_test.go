@@ -59,8 +59,10 @@ func freeAddr(t *testing.T) string {
 // may take many seconds to start: the wait ends when it answers, when it exits, or after a minute.
 func startQuire(t *testing.T, db string, flags ...string) (*quireProcess, string) {
 	t.Helper()
-	addr := freeAddr(t)
-	cmd := quireCommand(append([]string{"serve", "--addr", addr, "--db", db, "--rate-limit", "0"}, flags...)...)
+	// Port 0: the server binds a free port itself and names it in its "quire serving" line. (A port
+	// picked here and released could be taken by another test's listener before the server binds
+	// it; the server then exits, and the other listener answers for it.)
+	cmd := quireCommand(append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--rate-limit", "0"}, flags...)...)
 	log := &lockedBuffer{}
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
@@ -76,12 +78,14 @@ func startQuire(t *testing.T, db string, flags ...string) (*quireProcess, string
 			t.Errorf("quire serve on %s reported %s", db, trouble)
 		}
 	})
-	url := "http://" + addr
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		if res, err := http.Get(url + "/healthz"); err == nil {
-			res.Body.Close()
-			return p, url
+		if addr := servingAddr(log.String()); addr != "" {
+			url := "http://" + addr
+			if res, err := http.Get(url + "/healthz"); err == nil {
+				res.Body.Close()
+				return p, url
+			}
 		}
 		select {
 		case <-exited:
@@ -91,6 +95,17 @@ func startQuire(t *testing.T, db string, flags ...string) (*quireProcess, string
 	}
 	t.Fatalf("quire did not answer within a minute: %s", log.String())
 	return nil, ""
+}
+
+// servingAddr is the address a server's "quire serving" line names, or "" before that line.
+func servingAddr(log string) string {
+	for _, line := range strings.Split(log, "\n") {
+		var rec struct{ Msg, Addr string }
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "quire serving" {
+			return rec.Addr
+		}
+	}
+	return ""
 }
 
 // quireProcess is a running quire serve; one goroutine waits for it to exit.

@@ -138,6 +138,21 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	// The address is bound first: with port 0 the system picks a free one, which the "quire
+	// serving" line and the default base URL then name (how tests start servers without racing
+	// another process for a port).
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if strings.HasSuffix(cfg.addr, ":0") {
+		bound := ln.Addr().String()
+		if cfg.baseURL == "http://"+cfg.addr {
+			cfg.baseURL = "http://" + bound
+		}
+		cfg.addr = bound
+	}
 	logOut := newFlushingWriter(os.Stderr, 100*time.Millisecond)
 	defer logOut.Close()
 	log := slog.New(server.LogHandler{Handler: slog.NewJSONHandler(logOut, nil)})
@@ -189,7 +204,7 @@ func serve(args []string) error {
 
 	hs := newHTTPServer(cfg.addr, e, defaultTimeouts)
 	errc := make(chan error, 2)
-	go func() { errc <- hs.ListenAndServe() }()
+	go func() { errc <- hs.Serve(ln) }()
 	if opts.Metrics != nil {
 		// Metrics have their own address, so they are never public by accident.
 		mux := http.NewServeMux()
