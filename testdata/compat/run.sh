@@ -66,13 +66,6 @@ trap 'exit 143' TERM
 
 db=${QUIRE_DB:-$tmp/quire.db}
 
-# A free loopback port: bind to 0, read the port, release it.
-port=$(node -e '
-const s = require("net").createServer();
-s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });
-')
-url=http://127.0.0.1:$port
-
 # The stand-in machine translator (translator.mjs, LibreTranslate's protocol) translation runs use.
 translator_key=compat-translator-key
 TRANSLATOR_KEY=$translator_key node "$compat_dir/translator.mjs" >"$tmp/translator.port" 2>"$tmp/translator.log" &
@@ -87,7 +80,9 @@ if [[ -z "$translator_port" ]]; then
     exit 1
 fi
 
-"$bin" serve --addr "127.0.0.1:$port" --db "$db" --base-url "$url" --rate-limit 0 \
+# Port 0: quire binds a free port itself and names it in its "quire serving" line (a port picked
+# here and released could be taken by another listener first); the base URL follows it.
+"$bin" serve --addr 127.0.0.1:0 --db "$db" --rate-limit 0 \
     --translator-url "http://127.0.0.1:$translator_port" --translator-key "$translator_key" \
     >"$tmp/server.log" 2>&1 &
 server_pid=$!
@@ -95,19 +90,24 @@ server_pid=$!
 # Wait (at most ~60 s: make test serves a race build, slower to start on a loaded machine) for
 # /healthz.
 ready=
+url=
 for _ in $(seq 1 600); do
     if ! kill -0 "$server_pid" 2>/dev/null; then
         echo "compat: quire serve exited before it was ready" >&2
         exit 1
     fi
-    if curl -fsS --max-time 1 -o /dev/null "$url/healthz" 2>/dev/null; then
+    if [[ -z "$url" ]]; then
+        addr=$(grep -F '"msg":"quire serving"' "$tmp/server.log" | grep -o '"addr":"[^"]*"' | head -n 1 | cut -d'"' -f4 || true)
+        [[ -n "$addr" ]] && url=http://$addr
+    fi
+    if [[ -n "$url" ]] && curl -fsS --max-time 1 -o /dev/null "$url/healthz" 2>/dev/null; then
         ready=1
         break
     fi
     sleep 0.1
 done
 if [[ -z "$ready" ]]; then
-    echo "compat: quire did not answer $url/healthz within 60 s" >&2
+    echo "compat: quire did not answer /healthz within 60 s (${url:-no serving line yet})" >&2
     exit 1
 fi
 
