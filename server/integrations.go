@@ -282,9 +282,8 @@ func (s *Server) SetIntegrationDevelopmentMode(ctx context.Context, req gen.SetI
 	if _, _, err := s.findIntegration(ctx, req.IntegrationName, true); err != nil {
 		return nil, err
 	}
-	u, err := url.Parse(req.Body.TunnelUrl)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, badRequest(`Invalid body field "tunnelUrl": an absolute http or https URL is needed.`)
+	if err := checkWebURL("tunnelUrl", req.Body.TunnelUrl); err != nil {
+		return nil, err
 	}
 	all := req.Body.All != nil && *req.Body.All
 	if err := s.Store.SetIntegrationDevMode(ctx, req.IntegrationName, &req.Body.TunnelUrl, all); err != nil {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
@@ -66,9 +65,8 @@ func openAPISource(src gen.OpenAPISpecSource) (store.OpenAPISource, error) {
 		return store.OpenAPISource{}, badRequest(`Invalid field "source": give {"url": …} or {"text": …}.`)
 	}
 	if u, ok := m["url"]; ok {
-		p, err := url.Parse(u)
-		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return store.OpenAPISource{}, badRequest(`Invalid field "source.url": an http or https URL is needed.`)
+		if err := checkWebURL("source.url", u); err != nil {
+			return store.OpenAPISource{}, err
 		}
 		return store.OpenAPISource{URL: u}, nil
 	}

@@ -74,11 +74,7 @@ func parseIdPCertificate(text string) (*x509.Certificate, error) {
 
 // checkSSOURL requires an absolute http(s) URL: browsers are sent there.
 func checkSSOURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return badRequest("ssoURL: an absolute http or https URL is required.")
-	}
-	return nil
+	return checkWebURL("ssoURL", raw)
 }
 
 func (s *Server) ListSAMLProvidersInOrganizationById(ctx context.Context, req gen.ListSAMLProvidersInOrganizationByIdRequestObject) (gen.ListSAMLProvidersInOrganizationByIdResponseObject, error) {
