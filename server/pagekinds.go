@@ -70,19 +70,21 @@ func toLinkTarget(i int, t *gen.PageLinkTarget) (*store.PageTarget, error) {
 // checkLinkSpaces refuses a link to a space (or a page of another space) the caller cannot read:
 // a link must not tell that a space exists where the caller could not see it.
 func (s *Server) checkLinkSpaces(ctx context.Context, changes []store.PageChange) error {
+	readable := map[string]*store.Space{} // each space named is looked up once per batch
 	for i, c := range changes {
 		if c.Target == nil || c.Target.Space == "" {
 			continue
 		}
-		if _, _, err := s.findSpace(ctx, c.Target.Space, store.RoleRead); err != nil {
-			return batchError(i, "target.space", "no space %q you can read", c.Target.Space)
+		sp := readable[c.Target.Space]
+		if sp == nil {
+			var err error
+			if sp, _, err = s.findSpace(ctx, c.Target.Space, store.RoleRead); err != nil {
+				return batchError(i, "target.space", "no space %q you can read", c.Target.Space)
+			}
+			readable[c.Target.Space] = sp
 		}
 		if c.Target.Kind == store.TargetPage {
-			sp, err := s.Store.FindSpace(ctx, c.Target.Space)
-			if err == nil {
-				_, err = s.Store.FindPage(ctx, sp.RevisionID, c.Target.Page)
-			}
-			if err != nil {
+			if _, err := s.Store.FindPage(ctx, sp.RevisionID, c.Target.Page); err != nil {
 				return batchError(i, "target.page", "no page %q in space %q", c.Target.Page, c.Target.Space)
 			}
 		}
