@@ -138,6 +138,8 @@ func TestGroupAndLinkPages(t *testing.T) {
 			{insertLink("Bad URL", "n", urlTarget("javascript:alert(1)")), []string{"changes[0].target.url"}},
 			{insertLink("Missing page", "n", map[string]any{"kind": "page", "page": "nope"}), []string{"changes[0].target.page"}},
 			{insertLink("Missing space", "n", map[string]any{"kind": "space", "space": "nope"}), []string{"changes[0].target.space"}},
+			{insertLink("Missing page elsewhere", "n", map[string]any{"kind": "page", "page": "nope", "space": other.Id}), []string{"changes[0].target.page"}},
+			{insertLink("Page of a missing space", "n", map[string]any{"kind": "page", "page": "nope", "space": "nope"}), []string{"changes[0].target.space"}},
 			{map[string]any{"operation": "insert_page", "title": "No document"}, []string{"changes[0].document", "required"}},
 			{updatePage(ids["install"], "target", urlTarget("https://x.example/")), []string{"changes[0].target", "only a link"}},
 			{updatePage(ids["status"], "slug", "status"), []string{"changes[0].slug"}},
