@@ -25,10 +25,13 @@ import (
 type validator struct {
 	routes map[string]*routers.Route // "METHOD /v1/echo/:path" -> route
 	opts   *openapi3filter.Options
+	// defaults are the operations whose request body sets a default somewhere: only their
+	// bodies can have a null replaced by a default (refuseNullDefaults).
+	defaults map[*openapi3.Operation]bool
 }
 
 func newValidator(doc *openapi3.T, prefix string) *validator {
-	v := &validator{routes: map[string]*routers.Route{}, opts: &openapi3filter.Options{
+	v := &validator{routes: map[string]*routers.Route{}, defaults: map[*openapi3.Operation]bool{}, opts: &openapi3filter.Options{
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, // auth ran before, in authenticate
 		KeepValidatedValue: true,                                  // the handler binds what was validated
 	}}
@@ -37,9 +40,41 @@ func newValidator(doc *openapi3.T, prefix string) *validator {
 			v.routes[method+" "+prefix+EchoPath(path)] = &routers.Route{
 				Spec: doc, Path: path, PathItem: item, Method: method, Operation: op,
 			}
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for _, mt := range op.RequestBody.Value.Content {
+					if setsDefault(mt.Schema, map[*openapi3.Schema]bool{}) {
+						v.defaults[op] = true
+					}
+				}
+			}
 		}
 	}
 	return v
+}
+
+// setsDefault tells whether a schema, or one it holds, has a default.
+func setsDefault(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) bool {
+	if ref == nil || ref.Value == nil || seen[ref.Value] {
+		return false
+	}
+	s := ref.Value
+	seen[s] = true
+	if s.Default != nil {
+		return true
+	}
+	for _, group := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+		for _, sub := range group {
+			if setsDefault(sub, seen) {
+				return true
+			}
+		}
+	}
+	for _, p := range s.Properties {
+		if setsDefault(p, seen) {
+			return true
+		}
+	}
+	return setsDefault(s.Items, seen) || setsDefault(s.AdditionalProperties.Schema, seen)
 }
 
 // EchoPath turns an OpenAPI path template (/spaces/{spaceId}) into Echo's (/spaces/:spaceId).
@@ -284,9 +319,10 @@ func checkSingleJSONValue(req *http.Request) ([]byte, error) {
 // writes a property's default in place of a missing property and of a null one alike (it tests
 // value[name] == nil), before it checks the value: `{"all": null}` reached the handler as
 // `{"all": false}` although `all` is a boolean. A body holding a null is checked once more
-// without defaults, so the null itself meets its schema; other bodies cost nothing more.
+// without defaults, so the null itself meets its schema; other bodies, and every body of an
+// operation whose schema sets no default (a content batch's among them), cost nothing more.
 func (v *validator) refuseNullDefaults(req *http.Request, route *routers.Route, body []byte) error {
-	if !bytes.Contains(body, []byte("null")) || route.Operation.RequestBody.Value == nil {
+	if !v.defaults[route.Operation] || !bytes.Contains(body, []byte("null")) {
 		return nil
 	}
 	strict := req.Clone(req.Context())
