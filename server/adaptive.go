@@ -25,7 +25,7 @@ func apiAdaptiveSchema(site *store.Site) (gen.SiteAdaptiveSchema, error) {
 }
 
 func (s *Server) GetSiteAdaptiveSchema(ctx context.Context, req gen.GetSiteAdaptiveSchemaRequestObject) (gen.GetSiteAdaptiveSchemaResponseObject, error) {
-	site, _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, _, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func (s *Server) GetSiteAdaptiveSchema(ctx context.Context, req gen.GetSiteAdapt
 }
 
 func (s *Server) UpdateSiteAdaptiveSchema(ctx context.Context, req gen.UpdateSiteAdaptiveSchemaRequestObject) (gen.UpdateSiteAdaptiveSchemaResponseObject, error) {
-	if _, _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate); err != nil {
+	if _, _, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate); err != nil {
 		return nil, err
 	}
 	site, err := s.Store.SetSiteAdaptiveSchema(ctx, req.SiteId, req.Body.JsonSchema)
@@ -52,7 +52,7 @@ func (s *Server) UpdateSiteAdaptiveSchema(ctx context.Context, req gen.UpdateSit
 }
 
 func (s *Server) ListSiteAdaptiveTemplateConditions(ctx context.Context, req gen.ListSiteAdaptiveTemplateConditionsRequestObject) (gen.ListSiteAdaptiveTemplateConditionsResponseObject, error) {
-	site, _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, _, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}

@@ -1,23 +1,15 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
-
-type callerKey struct{}
-
-// caller returns the authenticated user of a request (set by authenticate).
-func caller(ctx context.Context) *store.User {
-	u, _ := ctx.Value(callerKey{}).(*store.User)
-	return u
-}
 
 // publicPaths answer without a token.
 var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true,
@@ -128,7 +120,7 @@ func (s *Server) authenticate(cache *tokenCache, limiter *rateLimiter) echo.Midd
 				return &httpError{http.StatusUnauthorized, "The token is not valid."}
 			}
 			req := c.Request()
-			c.SetRequest(req.WithContext(context.WithValue(req.Context(), callerKey{}, u)))
+			c.SetRequest(req.WithContext(access.WithCaller(req.Context(), u)))
 			return next(c)
 		}
 	}

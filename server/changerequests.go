@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) toAPIChangeRequests(list []*store.ChangeRequest) ([]gen.ChangeR
 
 // findChangeRequest returns a change request of a space the caller has at least min on.
 func (s *Server) findChangeRequest(ctx context.Context, spaceID, crID string, min store.Role) (*store.Space, *store.ChangeRequest, error) {
-	sp, _, err := s.findSpace(ctx, spaceID, min)
+	sp, _, err := s.Access.FindSpace(ctx, spaceID, min)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,7 +94,7 @@ func changeRequestFilter(status *gen.ChangeRequestStatus, creator, contributor, 
 }
 
 func (s *Server) ListChangeRequestsForSpace(ctx context.Context, req gen.ListChangeRequestsForSpaceRequestObject) (gen.ListChangeRequestsForSpaceResponseObject, error) {
-	sp, _, err := s.findSpace(ctx, req.SpaceId, store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func (s *Server) ListChangeRequestsForSpace(ctx context.Context, req gen.ListCha
 }
 
 func (s *Server) ListChangeRequestsForOrganization(ctx context.Context, req gen.ListChangeRequestsForOrganizationRequestObject) (gen.ListChangeRequestsForOrganizationResponseObject, error) {
-	role, err := s.memberRole(ctx, req.OrganizationId)
+	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +137,7 @@ func (s *Server) ListChangeRequestsForOrganization(ctx context.Context, req gen.
 }
 
 func (s *Server) CreateChangeRequest(ctx context.Context, req gen.CreateChangeRequestRequestObject) (gen.CreateChangeRequestResponseObject, error) {
-	sp, _, err := s.findSpace(ctx, req.SpaceId, store.RoleEdit)
+	sp, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleEdit)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +151,11 @@ func (s *Server) CreateChangeRequest(ctx context.Context, req gen.CreateChangeRe
 		if err != nil {
 			return nil, err
 		}
-		cr, err = s.Store.CreateChangeRequestFromTemplate(ctx, sp.ID, caller(ctx).ID, subject, changes, files)
+		cr, err = s.Store.CreateChangeRequestFromTemplate(ctx, sp.ID, access.Caller(ctx).ID, subject, changes, files)
 		if err = underField("template", err); err != nil {
 			return nil, err
 		}
-	} else if cr, err = s.Store.CreateChangeRequest(ctx, sp.ID, caller(ctx).ID, subject); err != nil {
+	} else if cr, err = s.Store.CreateChangeRequest(ctx, sp.ID, access.Caller(ctx).ID, subject); err != nil {
 		return nil, err
 	}
 	out, err := s.toAPIChangeRequest(cr)
@@ -224,7 +225,7 @@ func (s *Server) MergeChangeRequest(ctx context.Context, req gen.MergeChangeRequ
 	if err := s.checkMergeRules(ctx, sp, cr); err != nil {
 		return nil, err
 	}
-	revision, conflicts, err := s.Store.MergeChangeRequest(ctx, sp.ID, cr.ID, caller(ctx).ID)
+	revision, conflicts, err := s.Store.MergeChangeRequest(ctx, sp.ID, cr.ID, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}

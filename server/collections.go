@@ -31,36 +31,12 @@ func (s *Server) toAPICollection(c *store.Collection, role store.Role) gen.Colle
 	return out
 }
 
-// findCollection returns a collection the caller can see with at least min, and the caller's
-// role on it: 404 outside the caller's organizations, 403 below min.
-func (s *Server) findCollection(ctx context.Context, id string, min store.Role) (*store.Collection, store.Role, error) {
-	c, err := s.Store.FindCollection(ctx, id)
-	if err != nil {
-		return nil, "", err
-	}
-	roles, err := s.newContentRoles(ctx, c.OrganizationID)
-	if err != nil {
-		return nil, "", notFoundAs(err, "Collection")
-	}
-	role, err := roles.require(ctx, c.DefaultLevel, c.ParentID, min, "collection")
-	return c, role, err
-}
-
-// notFoundAs renames a membership miss after the resource asked for, so an outsider's 404 says
-// the same as a missing resource's.
-func notFoundAs(err error, what string) error {
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return store.Errorf(store.ENOTFOUND, "%s not found.", what)
-	}
-	return err
-}
-
 func (s *Server) ListCollectionsInOrganizationById(ctx context.Context, req gen.ListCollectionsInOrganizationByIdRequestObject) (gen.ListCollectionsInOrganizationByIdResponseObject, error) {
-	roles, err := s.newContentRoles(ctx, req.OrganizationId)
+	roles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
-	if roles.orgRole == store.RoleGuest {
+	if roles.OrgRole == store.RoleGuest {
 		// Guests read only what they are invited to, and nothing invites them yet.
 		return gen.ListCollectionsInOrganizationById200JSONResponse{Items: []gen.Collection{}}, nil
 	}
@@ -71,7 +47,7 @@ func (s *Server) ListCollectionsInOrganizationById(ctx context.Context, req gen.
 	}
 	items := make([]gen.Collection, 0, len(list.Items))
 	for _, c := range list.Items {
-		role, err := roles.of(ctx, c.DefaultLevel, c.ParentID)
+		role, err := roles.Of(ctx, c.DefaultLevel, c.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +76,7 @@ func (s *Server) CreateCollection(ctx context.Context, req gen.CreateCollectionR
 		return nil, err
 	}
 	// The caller's role on the new collection, which may inherit more than their organization role.
-	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	_, role, err := s.Access.FindCollection(ctx, c.ID, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +84,7 @@ func (s *Server) CreateCollection(ctx context.Context, req gen.CreateCollectionR
 }
 
 func (s *Server) GetCollectionById(ctx context.Context, req gen.GetCollectionByIdRequestObject) (gen.GetCollectionByIdResponseObject, error) {
-	c, role, err := s.findCollection(ctx, req.CollectionId, store.RoleRead)
+	c, role, err := s.Access.FindCollection(ctx, req.CollectionId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +92,7 @@ func (s *Server) GetCollectionById(ctx context.Context, req gen.GetCollectionByI
 }
 
 func (s *Server) UpdateCollectionById(ctx context.Context, req gen.UpdateCollectionByIdRequestObject) (gen.UpdateCollectionByIdResponseObject, error) {
-	_, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin)
+	_, _, err := s.Access.FindCollection(ctx, req.CollectionId, store.RoleAdmin)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +105,7 @@ func (s *Server) UpdateCollectionById(ctx context.Context, req gen.UpdateCollect
 	if err != nil {
 		return nil, err
 	}
-	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	_, role, err := s.Access.FindCollection(ctx, c.ID, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +113,7 @@ func (s *Server) UpdateCollectionById(ctx context.Context, req gen.UpdateCollect
 }
 
 func (s *Server) DeleteCollectionById(ctx context.Context, req gen.DeleteCollectionByIdRequestObject) (gen.DeleteCollectionByIdResponseObject, error) {
-	_, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin)
+	_, _, err := s.Access.FindCollection(ctx, req.CollectionId, store.RoleAdmin)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return gen.DeleteCollectionById204Response{}, nil
 	}
@@ -151,7 +127,7 @@ func (s *Server) DeleteCollectionById(ctx context.Context, req gen.DeleteCollect
 }
 
 func (s *Server) ListSpacesInCollectionById(ctx context.Context, req gen.ListSpacesInCollectionByIdRequestObject) (gen.ListSpacesInCollectionByIdResponseObject, error) {
-	c, _, err := s.findCollection(ctx, req.CollectionId, store.RoleRead)
+	c, _, err := s.Access.FindCollection(ctx, req.CollectionId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +178,7 @@ func storePointer(p *gen.ContentPointer, field string) (*store.Pointer, error) {
 }
 
 func (s *Server) MoveCollection(ctx context.Context, req gen.MoveCollectionRequestObject) (gen.MoveCollectionResponseObject, error) {
-	if _, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin); err != nil {
+	if _, _, err := s.Access.FindCollection(ctx, req.CollectionId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	m, err := storeMove(req.Body)
@@ -213,7 +189,7 @@ func (s *Server) MoveCollection(ctx context.Context, req gen.MoveCollectionReque
 	if err != nil {
 		return nil, err
 	}
-	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	_, role, err := s.Access.FindCollection(ctx, c.ID, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +197,7 @@ func (s *Server) MoveCollection(ctx context.Context, req gen.MoveCollectionReque
 }
 
 func (s *Server) TransferCollection(ctx context.Context, req gen.TransferCollectionRequestObject) (gen.TransferCollectionResponseObject, error) {
-	if _, _, err := s.findCollection(ctx, req.CollectionId, store.RoleAdmin); err != nil {
+	if _, _, err := s.Access.FindCollection(ctx, req.CollectionId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := s.requireTransferTarget(ctx, req.Body.Organization); err != nil {
@@ -231,7 +207,7 @@ func (s *Server) TransferCollection(ctx context.Context, req gen.TransferCollect
 	if err != nil {
 		return nil, err
 	}
-	_, role, err := s.findCollection(ctx, c.ID, store.RoleRead)
+	_, role, err := s.Access.FindCollection(ctx, c.ID, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -242,21 +218,21 @@ func (s *Server) TransferCollection(ctx context.Context, req gen.TransferCollect
 // organization (nil: its top level): the create role on that collection, which its default
 // level can grant, or in the organization. An unknown parent is left to the store's 400.
 func (s *Server) requireCreateIn(ctx context.Context, orgID string, parent *string) error {
-	roles, err := s.newContentRoles(ctx, orgID)
+	roles, err := s.Access.ContentRoles(ctx, orgID)
 	if err != nil {
 		return err
 	}
 	if parent != nil {
 		c, err := s.Store.FindCollection(ctx, *parent)
 		if err == nil && c.OrganizationID == orgID {
-			_, err = roles.require(ctx, c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
+			_, err = roles.Require(ctx, c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
 			return err
 		}
 		if store.ErrorCode(err) != store.ENOTFOUND && err != nil {
 			return err
 		}
 	}
-	if !roles.orgRole.AtLeast(store.RoleCreate) {
+	if !roles.OrgRole.AtLeast(store.RoleCreate) {
 		return forbidden("This needs the create role in the organization.")
 	}
 	return nil
@@ -264,7 +240,7 @@ func (s *Server) requireCreateIn(ctx context.Context, orgID string, parent *stri
 
 // requireTransferTarget checks that the caller administers the organization content goes to.
 func (s *Server) requireTransferTarget(ctx context.Context, orgID string) error {
-	role, err := s.memberRole(ctx, orgID)
+	role, err := s.Access.MemberRole(ctx, orgID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return store.FieldErrorf("organization", "no organization %s that you administer", orgID)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -28,14 +29,14 @@ type thread struct {
 // findThread resolves a comment thread for a caller with at least read; crID nil is the space's.
 func (s *Server) findThread(ctx context.Context, spaceID string, crID *string) (*thread, error) {
 	if crID == nil {
-		sp, role, err := s.findSpace(ctx, spaceID, store.RoleRead)
+		sp, role, err := s.Access.FindSpace(ctx, spaceID, store.RoleRead)
 		if err != nil {
 			return nil, err
 		}
 		return &thread{sp: sp, scope: store.CommentScope{SpaceID: sp.ID}, revision: sp.RevisionID, role: role,
 			base: "/spaces/" + sp.ID}, nil
 	}
-	sp, role, err := s.findSpace(ctx, spaceID, store.RoleRead)
+	sp, role, err := s.Access.FindSpace(ctx, spaceID, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (s *Server) toAPIReactions(rs []store.Reaction) []gen.EmojiReaction {
 }
 
 func (s *Server) commentPermissions(ctx context.Context, t *thread, author string) gen.CommentPermissions {
-	mine := author == caller(ctx).ID
+	mine := author == access.Caller(ctx).ID
 	return gen.CommentPermissions{
 		View:   true,
 		Edit:   mine && t.role.AtLeast(store.RoleComment),
@@ -271,7 +272,7 @@ func (s *Server) postComment(ctx context.Context, t *thread, b *gen.PostCommentR
 	if err != nil {
 		return gen.Comment{}, err
 	}
-	nc := store.NewComment{RevisionID: t.revision, PageID: b.Page, NodeID: b.Node, UserID: caller(ctx).ID, Body: body}
+	nc := store.NewComment{RevisionID: t.revision, PageID: b.Page, NodeID: b.Node, UserID: access.Caller(ctx).ID, Body: body}
 	if b.TableCell != nil {
 		nc.TableRecord, nc.TableDefinition = &b.TableCell.Record, &b.TableCell.Definition
 	}
@@ -297,7 +298,7 @@ func commentUpdate(ctx context.Context, t *thread, author string, resolved *bool
 		return upd, err
 	}
 	if body != nil {
-		if author != caller(ctx).ID {
+		if author != access.Caller(ctx).ID {
 			return upd, forbidden("Only the author may edit a body.")
 		}
 		md, err := t.bodyMarkdown(*body)
@@ -325,7 +326,7 @@ func (s *Server) updateComment(ctx context.Context, t *thread, id string, b *gen
 	if err != nil {
 		return gen.Comment{}, err
 	}
-	if c, err = s.Store.UpdateComment(ctx, t.scope, id, caller(ctx).ID, upd); err != nil {
+	if c, err = s.Store.UpdateComment(ctx, t.scope, id, access.Caller(ctx).ID, upd); err != nil {
 		return gen.Comment{}, err
 	}
 	return s.toAPIComment(ctx, t, c, nil)
@@ -333,7 +334,7 @@ func (s *Server) updateComment(ctx context.Context, t *thread, id string, b *gen
 
 // mayDelete lets the author (with the comment role) or a space admin delete.
 func mayDelete(ctx context.Context, t *thread, author string) error {
-	if t.role == store.RoleAdmin || (author == caller(ctx).ID && t.role.AtLeast(store.RoleComment)) {
+	if t.role == store.RoleAdmin || (author == access.Caller(ctx).ID && t.role.AtLeast(store.RoleComment)) {
 		return nil
 	}
 	return forbidden("Only the author or a space admin may delete this.")
@@ -373,7 +374,7 @@ func (s *Server) postReply(ctx context.Context, t *thread, commentID string, b *
 	if err != nil {
 		return gen.CommentReply{}, err
 	}
-	r, err := s.Store.PostReply(ctx, t.scope, commentID, caller(ctx).ID, body)
+	r, err := s.Store.PostReply(ctx, t.scope, commentID, access.Caller(ctx).ID, body)
 	if err != nil {
 		return gen.CommentReply{}, err
 	}
@@ -397,7 +398,7 @@ func (s *Server) updateReply(ctx context.Context, t *thread, commentID, id strin
 	if err != nil {
 		return gen.CommentReply{}, err
 	}
-	if r, err = s.Store.UpdateReply(ctx, t.scope, commentID, id, caller(ctx).ID, upd); err != nil {
+	if r, err = s.Store.UpdateReply(ctx, t.scope, commentID, id, access.Caller(ctx).ID, upd); err != nil {
 		return gen.CommentReply{}, err
 	}
 	return s.toAPIReply(ctx, t, r, nil)

@@ -19,7 +19,7 @@ import (
 
 // spaceRevision returns the space and its current revision id, for a caller with read.
 func (s *Server) spaceRevision(ctx context.Context, spaceID string) (*store.Space, string, error) {
-	sp, _, err := s.findSpace(ctx, spaceID, store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, spaceID, store.RoleRead)
 	if err != nil {
 		return nil, "", err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -32,7 +33,7 @@ func batchError(i int, field, format string, args ...any) error {
 func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateChangeRequestContentRequestObject) (gen.UpdateChangeRequestContentResponseObject, error) {
 	// The space is read here for the caller's access; the change request (by id or number) only
 	// inside the store's write, which answers it as the batch left it.
-	sp, _, err := s.findSpace(ctx, req.SpaceId, store.RoleEdit)
+	sp, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleEdit)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 	if err := s.fetchFiles(ctx, changes, fetches); err != nil {
 		return nil, err
 	}
-	res, err := s.Store.UpdateChangeRequestContent(ctx, sp.ID, req.ChangeRequestId, caller(ctx).ID, changes)
+	res, err := s.Store.UpdateChangeRequestContent(ctx, sp.ID, req.ChangeRequestId, access.Caller(ctx).ID, changes)
 	if err != nil {
 		return nil, err
 	}

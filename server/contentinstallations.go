@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -25,7 +26,7 @@ func (s *Server) spaceTarget(ctx context.Context, c *store.ContentInstallation, 
 	if !extended {
 		return out, out.FromIntegrationSpaceInstallationSpace0(c.TargetID)
 	}
-	sp, orgRole, member, err := s.Store.FindSpaceForUser(ctx, c.TargetID, caller(ctx).ID)
+	sp, orgRole, member, err := s.Store.FindSpaceForUser(ctx, c.TargetID, access.Caller(ctx).ID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		// The space was purged since: its installation is answered by id.
 		return out, out.FromIntegrationSpaceInstallationSpace0(c.TargetID)
@@ -35,8 +36,8 @@ func (s *Server) spaceTarget(ctx context.Context, c *store.ContentInstallation, 
 	}
 	role := store.RoleGuest
 	if member {
-		roles := &contentRoles{s: s, orgID: sp.OrganizationID, orgRole: orgRole}
-		if role, err = roles.of(ctx, sp.DefaultLevel, sp.ParentID); err != nil {
+		roles := s.Access.ContentRolesAs(sp.OrganizationID, orgRole)
+		if role, err = roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil {
 			return out, err
 		}
 	}
@@ -56,7 +57,7 @@ func (s *Server) siteTarget(ctx context.Context, c *store.ContentInstallation, e
 	if err != nil {
 		return out, err
 	}
-	role, err := s.Store.FindMemberRole(ctx, site.OrganizationID, caller(ctx).ID)
+	role, err := s.Store.FindMemberRole(ctx, site.OrganizationID, access.Caller(ctx).ID)
 	if err != nil {
 		role = store.RoleGuest
 	}

@@ -27,7 +27,7 @@ func ingestSource(ctx context.Context) string { return "email" }
 // stored in one transaction, so an item the validator refuses (it names the item's index) or a
 // store failure leaves nothing stored.
 func (s *Server) IngestConversation(ctx context.Context, req gen.IngestConversationRequestObject) (gen.IngestConversationResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	items, err := ingestItems(req.Body)
@@ -83,7 +83,7 @@ func toStoreConversationInput(source string, b gen.ConversationInput) store.Conv
 }
 
 func (s *Server) ListConversations(ctx context.Context, req gen.ListConversationsRequestObject) (gen.ListConversationsResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	list, err := s.Store.FindConversations(ctx, req.OrganizationId, req.Params.Source, page(req.Params.Page, req.Params.Limit))
@@ -98,7 +98,7 @@ func (s *Server) ListConversations(ctx context.Context, req gen.ListConversation
 }
 
 func (s *Server) GetConversationById(ctx context.Context, req gen.GetConversationByIdRequestObject) (gen.GetConversationByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	c, err := s.Store.FindConversation(ctx, req.OrganizationId, req.ConversationId)
@@ -119,7 +119,7 @@ func (s *Server) GetConversationById(ctx context.Context, req gen.GetConversatio
 }
 
 func (s *Server) ListConversationsIssues(ctx context.Context, req gen.ListConversationsIssuesRequestObject) (gen.ListConversationsIssuesResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	f := store.ConversationIssueFilter{Cluster: req.Params.Cluster, Conversation: req.Params.Conversation}
@@ -135,7 +135,7 @@ func (s *Server) ListConversationsIssues(ctx context.Context, req gen.ListConver
 }
 
 func (s *Server) GetConversationIssueById(ctx context.Context, req gen.GetConversationIssueByIdRequestObject) (gen.GetConversationIssueByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	iw, err := s.Store.FindConversationIssue(ctx, req.OrganizationId, req.IssueId)
@@ -146,7 +146,7 @@ func (s *Server) GetConversationIssueById(ctx context.Context, req gen.GetConver
 }
 
 func (s *Server) ListConversationsIssuesClusters(ctx context.Context, req gen.ListConversationsIssuesClustersRequestObject) (gen.ListConversationsIssuesClustersResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	var f store.ConversationsClusterFilter
@@ -169,7 +169,7 @@ func (s *Server) ListConversationsIssuesClusters(ctx context.Context, req gen.Li
 }
 
 func (s *Server) GetConversationsIssuesCluster(ctx context.Context, req gen.GetConversationsIssuesClusterRequestObject) (gen.GetConversationsIssuesClusterResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	k, err := s.Store.FindConversationsCluster(ctx, req.OrganizationId, req.ClusterId)

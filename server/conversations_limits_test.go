@@ -2,10 +2,11 @@ package server_test
 
 import (
 	"fmt"
-	"github.com/quire-docs/quire/gen"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/quire-docs/quire/gen"
 )
 
 // TestConversationsIngestLimits: the limits the spec states, at and past each one; a refused

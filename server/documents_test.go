@@ -1,11 +1,12 @@
 package server_test
 
 import (
-	"github.com/quire-docs/quire/internal/publicspec"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/quire-docs/quire/internal/publicspec"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/markdown"

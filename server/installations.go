@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) toAPIInstallation(n *store.IntegrationInstallation) gen.Integra
 // installation token, and otherwise those of the organizations the caller administers.
 func (s *Server) installationFilter(ctx context.Context, owner *store.Organization, externalID *string) (store.InstallationFilter, error) {
 	f := store.InstallationFilter{ExternalID: externalID}
-	u := caller(ctx)
+	u := access.Caller(ctx)
 	switch {
 	case u.InstallationID != "":
 		f.InstallationID = &u.InstallationID
@@ -110,7 +111,7 @@ func (s *Server) InstallIntegration(ctx context.Context, req gen.InstallIntegrat
 	if err != nil {
 		return nil, err
 	}
-	org, err := s.Store.FindOrganizationForMember(ctx, req.Body.Organization, caller(ctx).ID)
+	org, err := s.Store.FindOrganizationForMember(ctx, req.Body.Organization, access.Caller(ctx).ID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return nil, store.Errorf(store.ENOTFOUND, "Organization %q not found: nothing to install the integration on.", req.Body.Organization)
 	}
@@ -128,7 +129,7 @@ func (s *Server) InstallIntegration(ctx context.Context, req gen.InstallIntegrat
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.Store.InstallIntegration(ctx, in.ID, org.ID, string(status), caller(ctx).ID)
+	n, err := s.Store.InstallIntegration(ctx, in.ID, org.ID, string(status), access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +148,8 @@ func (s *Server) findInstallation(ctx context.Context, name, id string) (*store.
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := s.requireOrgRole(ctx, n.OrganizationID, store.RoleAdmin); err != nil {
-		return nil, nil, notFoundAs(err, "Installation")
+	if _, err := s.Access.RequireOrgRole(ctx, n.OrganizationID, store.RoleAdmin); err != nil {
+		return nil, nil, access.NotFoundAs(err, "Installation")
 	}
 	return in, n, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -104,7 +105,7 @@ func nonNil[T any](v []T) []T {
 // integrationOwner returns the organization owning an integration, with the caller's membership
 // when the caller has one (permissions.admin comes from it).
 func (s *Server) integrationOwner(ctx context.Context, orgID string) (*store.Organization, error) {
-	o, err := s.Store.FindOrganizationForMember(ctx, orgID, caller(ctx).ID)
+	o, err := s.Store.FindOrganizationForMember(ctx, orgID, access.Caller(ctx).ID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return s.Store.FindOrganizationByID(ctx, orgID)
 	}
@@ -124,7 +125,7 @@ func (s *Server) findIntegration(ctx context.Context, name string, admin bool) (
 		return nil, nil, err
 	}
 	// An installation token sees its own integration, whatever its visibility.
-	own := installationGrant(ctx) != nil && installationGrant(ctx).IntegrationName == in.Name
+	own := access.Grant(ctx) != nil && access.Grant(ctx).IntegrationName == in.Name
 	if in.Visibility == "private" && !owner.CallerIsMember && !own {
 		return nil, nil, store.Errorf(store.ENOTFOUND, "Integration %q not found.", name)
 	}
@@ -139,7 +140,7 @@ func (s *Server) callerOrgIDs(ctx context.Context) ([]string, error) {
 	ids := []string{}
 	p := store.Page{Limit: 1000}
 	for {
-		list, err := s.Store.FindOrganizationsForUser(ctx, caller(ctx).ID, p)
+		list, err := s.Store.FindOrganizationsForUser(ctx, access.Caller(ctx).ID, p)
 		if err != nil {
 			return nil, err
 		}
@@ -208,13 +209,13 @@ func (s *Server) GetIntegrationByName(ctx context.Context, req gen.GetIntegratio
 // publishOrganization resolves the `organization` of a publish (an id or a hostname) to an
 // organization the caller administers.
 func (s *Server) publishOrganization(ctx context.Context, ref string) (*store.Organization, error) {
-	o, err := s.Store.FindOrganizationForMember(ctx, ref, caller(ctx).ID)
+	o, err := s.Store.FindOrganizationForMember(ctx, ref, access.Caller(ctx).ID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		id, herr := s.Store.FindOrganizationIDByHostname(ctx, ref)
 		if herr != nil {
 			return nil, store.Errorf(store.ENOTFOUND, "Organization %q not found (give its id or hostname).", ref)
 		}
-		o, err = s.Store.FindOrganizationForMember(ctx, id, caller(ctx).ID)
+		o, err = s.Store.FindOrganizationForMember(ctx, id, access.Caller(ctx).ID)
 	}
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return nil, store.Errorf(store.ENOTFOUND, "Organization %q not found (give its id or hostname).", ref)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -27,7 +28,7 @@ type locations struct {
 }
 
 func (s *Server) newLocations(ctx context.Context, sp *store.Space, rev string, cr *store.ChangeRequest) (*locations, error) {
-	o, err := s.Store.FindOrganizationForMember(ctx, sp.OrganizationID, caller(ctx).ID)
+	o, err := s.Store.FindOrganizationForMember(ctx, sp.OrganizationID, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -32,7 +33,7 @@ func (s *Server) toAPIMember(m *store.Member) gen.Member {
 }
 
 func (s *Server) ListMembersInOrganizationById(ctx context.Context, req gen.ListMembersInOrganizationByIdRequestObject) (gen.ListMembersInOrganizationByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	p := req.Params
@@ -71,18 +72,18 @@ func (s *Server) GetMemberInOrganizationById(ctx context.Context, req gen.GetMem
 
 // requireSelfOrRole lets members read about themselves, and others' details with role min.
 func (s *Server) requireSelfOrRole(ctx context.Context, orgID, userID string, min store.Role) error {
-	role, err := s.memberRole(ctx, orgID)
+	role, err := s.Access.MemberRole(ctx, orgID)
 	if err != nil {
 		return err
 	}
-	if userID != caller(ctx).ID && !role.AtLeast(min) {
+	if userID != access.Caller(ctx).ID && !role.AtLeast(min) {
 		return forbidden("This needs the " + string(min) + " role in the organization.")
 	}
 	return nil
 }
 
 func (s *Server) UpdateMemberInOrganizationById(ctx context.Context, req gen.UpdateMemberInOrganizationByIdRequestObject) (gen.UpdateMemberInOrganizationByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	m, err := s.Store.UpdateMemberRole(ctx, req.OrganizationId, req.UserId, storeRole(req.Body.Role))
@@ -117,7 +118,7 @@ type VisitorClaims struct {
 const visitorTokenTTL = time.Hour
 
 func (s *Server) UpdateOrganizationMemberLastSeenAt(ctx context.Context, req gen.UpdateOrganizationMemberLastSeenAtRequestObject) (gen.UpdateOrganizationMemberLastSeenAtResponseObject, error) {
-	m, err := s.Store.TouchMember(ctx, req.OrganizationId, caller(ctx).ID)
+	m, err := s.Store.TouchMember(ctx, req.OrganizationId, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (s *Server) UpdateOrganizationMemberLastSeenAt(ctx context.Context, req gen
 }
 
 func (s *Server) SetUserAsSSOMemberForOrganization(ctx context.Context, req gen.SetUserAsSSOMemberForOrganizationRequestObject) (gen.SetUserAsSSOMemberForOrganizationResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	m, err := s.Store.SetMemberSSO(ctx, req.OrganizationId, req.UserId)
@@ -171,17 +172,17 @@ func (s *Server) ListSpacesForOrganizationMember(ctx context.Context, req gen.Li
 		return nil, err
 	}
 	// Two resolvers: the member's role decides `permission`; the caller's decides `space.permissions`.
-	memberRoles := &contentRoles{s: s, orgID: req.OrganizationId, orgRole: member.Role}
-	callerRoles, err := s.newContentRoles(ctx, req.OrganizationId)
+	memberRoles := s.Access.ContentRolesAs(req.OrganizationId, member.Role)
+	callerRoles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
 	for _, sp := range list.Items {
-		mr, err := memberRoles.of(ctx, sp.DefaultLevel, sp.ParentID)
+		mr, err := memberRoles.Of(ctx, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
-		cr, err := callerRoles.of(ctx, sp.DefaultLevel, sp.ParentID)
+		cr, err := callerRoles.Of(ctx, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -192,11 +193,11 @@ func (s *Server) ListSpacesForOrganizationMember(ctx context.Context, req gen.Li
 }
 
 func (s *Server) ListTeamsForOrganizationMember(ctx context.Context, req gen.ListTeamsForOrganizationMemberRequestObject) (gen.ListTeamsForOrganizationMemberResponseObject, error) {
-	role, err := s.memberRole(ctx, req.OrganizationId)
+	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
-	if req.UserId != caller(ctx).ID && !role.AtLeast(store.RoleRead) {
+	if req.UserId != access.Caller(ctx).ID && !role.AtLeast(store.RoleRead) {
 		return nil, forbidden("This needs the read role in the organization.")
 	}
 	if _, err := s.Store.FindMember(ctx, req.OrganizationId, req.UserId); err != nil {
@@ -206,7 +207,7 @@ func (s *Server) ListTeamsForOrganizationMember(ctx context.Context, req gen.Lis
 	if req.Params.Title != nil {
 		title = *req.Params.Title
 	}
-	list, err := s.Store.FindTeamsForMember(ctx, req.OrganizationId, req.UserId, caller(ctx).ID, title, page(req.Params.Page, req.Params.Limit))
+	list, err := s.Store.FindTeamsForMember(ctx, req.OrganizationId, req.UserId, access.Caller(ctx).ID, title, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
 		return nil, err
 	}

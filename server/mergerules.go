@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -113,7 +114,7 @@ func (s *Server) checkMergeRules(ctx context.Context, sp *store.Space, cr *store
 	if err != nil || rules.Type != "rules" {
 		return err
 	}
-	me := caller(ctx).ID
+	me := access.Caller(ctx).ID
 	for _, r := range rules.Rules {
 		if r.Rule == string(gen.MergeRuleKindAllowBypass) && slices.Contains(r.Users, me) {
 			return nil

@@ -6,15 +6,13 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
 // OpenAPI specifications (seed 4.11). Every write of a source queues its processing as a durable
 // job (internal/openapispec) and answers at once with the specification pending; a member reads
 // them, members with the create role manage them.
-
-// openAPIEditRole is the organization role that manages specifications.
-const openAPIEditRole = store.RoleCreate
 
 func (s *Server) toAPIOpenAPISpec(sp *store.OpenAPISpec, role store.Role) gen.OpenAPISpec {
 	out := gen.OpenAPISpec{
@@ -43,7 +41,7 @@ func (s *Server) toAPIOpenAPISpec(sp *store.OpenAPISpec, role store.Role) gen.Op
 		out.LastProcessedErrors[i] = gen.OpenAPIErrorObject{Message: e.Message, Code: e.Code}
 	}
 	out.Permissions.View = role.AtLeast(store.RoleRead)
-	out.Permissions.Edit = role.AtLeast(openAPIEditRole)
+	out.Permissions.Edit = role.AtLeast(access.OpenAPIEditRole)
 	out.Urls.Location = s.apiURL("/orgs/" + sp.OrganizationID + "/openapi/" + sp.Slug)
 	out.Urls.App = s.appURL("/o/" + sp.OrganizationID + "/openapi/" + sp.Slug)
 	if sp.Visibility == "public" {
@@ -85,7 +83,7 @@ func (s *Server) wakeJobs() {
 }
 
 func (s *Server) ListOpenAPISpecs(ctx context.Context, req gen.ListOpenAPISpecsRequestObject) (gen.ListOpenAPISpecsResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +133,7 @@ func (s *Server) CreateOrUpdateOpenAPISpecBySlug(ctx context.Context, req gen.Cr
 }
 
 func (s *Server) UpdateOpenAPISpecBySlug(ctx context.Context, req gen.UpdateOpenAPISpecBySlugRequestObject) (gen.UpdateOpenAPISpecBySlugResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, openAPIEditRole)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, access.OpenAPIEditRole)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +145,7 @@ func (s *Server) UpdateOpenAPISpecBySlug(ctx context.Context, req gen.UpdateOpen
 }
 
 func (s *Server) DeleteOpenAPISpecBySlug(ctx context.Context, req gen.DeleteOpenAPISpecBySlugRequestObject) (gen.DeleteOpenAPISpecBySlugResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, openAPIEditRole); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, access.OpenAPIEditRole); err != nil {
 		return nil, err
 	}
 	if err := s.Store.DeleteOpenAPISpec(ctx, req.OrganizationId, req.SpecSlug); err != nil {
@@ -160,7 +158,7 @@ func (s *Server) DeleteOpenAPISpecBySlug(ctx context.Context, req gen.DeleteOpen
 // openAPIWrite checks that the caller may write the organization's specifications and reads
 // the source a request gives.
 func (s *Server) openAPIWrite(ctx context.Context, orgID string, source gen.OpenAPISpecSource) (store.Role, store.OpenAPISource, error) {
-	role, err := s.requireOrgRole(ctx, orgID, openAPIEditRole)
+	role, err := s.Access.RequireOrgRole(ctx, orgID, access.OpenAPIEditRole)
 	if err != nil {
 		return "", store.OpenAPISource{}, err
 	}
@@ -169,7 +167,7 @@ func (s *Server) openAPIWrite(ctx context.Context, orgID string, source gen.Open
 }
 
 func (s *Server) findOpenAPISpec(ctx context.Context, orgID, slug string) (store.Role, *store.OpenAPISpec, error) {
-	role, err := s.requireOrgRole(ctx, orgID, store.RoleRead)
+	role, err := s.Access.RequireOrgRole(ctx, orgID, store.RoleRead)
 	if err != nil {
 		return "", nil, err
 	}
@@ -187,7 +185,7 @@ func (l *locations) openAPISpec(ctx context.Context, slug string) (gen.ContentLo
 	if err != nil {
 		return gen.ContentLocation{}, err
 	}
-	role, err := l.s.memberRole(ctx, l.sp.OrganizationID)
+	role, err := l.s.Access.MemberRole(ctx, l.sp.OrganizationID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		role = store.RoleGuest // a guest reading the space
 	} else if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -18,7 +19,7 @@ func (s *Server) GetApiInformation(ctx context.Context, _ gen.GetApiInformationR
 }
 
 func (s *Server) GetAuthenticatedUser(ctx context.Context, _ gen.GetAuthenticatedUserRequestObject) (gen.GetAuthenticatedUserResponseObject, error) {
-	return gen.GetAuthenticatedUser200JSONResponse(s.toAPIUser(caller(ctx))), nil
+	return gen.GetAuthenticatedUser200JSONResponse(s.toAPIUser(access.Caller(ctx))), nil
 }
 
 func (s *Server) toAPIUser(u *store.User) gen.User {
@@ -77,7 +78,7 @@ func (s *Server) toAPIOrganization(o *store.Organization) gen.Organization {
 }
 
 func (s *Server) ListOrganizationsForAuthenticatedUser(ctx context.Context, req gen.ListOrganizationsForAuthenticatedUserRequestObject) (gen.ListOrganizationsForAuthenticatedUserResponseObject, error) {
-	list, err := s.Store.FindOrganizationsForUser(ctx, caller(ctx).ID, page(req.Params.Page, req.Params.Limit))
+	list, err := s.Store.FindOrganizationsForUser(ctx, access.Caller(ctx).ID, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func (s *Server) ListOrganizationsForAuthenticatedUser(ctx context.Context, req 
 }
 
 func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizationRequestObject) (gen.CreateOrganizationResponseObject, error) {
-	o, err := s.Store.CreateOrganization(ctx, req.Body.Title, caller(ctx).ID)
+	o, err := s.Store.CreateOrganization(ctx, req.Body.Title, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 		upd.EmailDomains = &domains
 	}
 	if upd.EmailDomains != nil || upd.Onboarding != nil {
-		if o, err = s.Store.UpdateOrganization(ctx, o.ID, caller(ctx).ID, upd); err != nil {
+		if o, err = s.Store.UpdateOrganization(ctx, o.ID, access.Caller(ctx).ID, upd); err != nil {
 			return nil, err
 		}
 	}
@@ -110,7 +111,7 @@ func (s *Server) CreateOrganization(ctx context.Context, req gen.CreateOrganizat
 }
 
 func (s *Server) GetOrganizationById(ctx context.Context, req gen.GetOrganizationByIdRequestObject) (gen.GetOrganizationByIdResponseObject, error) {
-	o, err := s.Store.FindOrganizationForMember(ctx, req.OrganizationId, caller(ctx).ID)
+	o, err := s.Store.FindOrganizationForMember(ctx, req.OrganizationId, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func (s *Server) GetOrganizationById(ctx context.Context, req gen.GetOrganizatio
 }
 
 func (s *Server) UpdateOrganizationById(ctx context.Context, req gen.UpdateOrganizationByIdRequestObject) (gen.UpdateOrganizationByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	b := req.Body
@@ -147,7 +148,7 @@ func (s *Server) UpdateOrganizationById(ctx context.Context, req gen.UpdateOrgan
 		return nil, err
 	}
 	upd.MergeRules = rules
-	o, err := s.Store.UpdateOrganization(ctx, req.OrganizationId, caller(ctx).ID, upd)
+	o, err := s.Store.UpdateOrganization(ctx, req.OrganizationId, access.Caller(ctx).ID, upd)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func (s *Server) UpdateOrganizationById(ctx context.Context, req gen.UpdateOrgan
 }
 
 func (s *Server) DeleteOrganizationInviteById(ctx context.Context, req gen.DeleteOrganizationInviteByIdRequestObject) (gen.DeleteOrganizationInviteByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := s.Store.DeleteInvite(ctx, req.OrganizationId, req.InviteId); err != nil {
@@ -168,14 +169,14 @@ func (s *Server) JoinOrganization(ctx context.Context, req gen.JoinOrganizationR
 	if _, err := s.Store.FindOrganizationByID(ctx, req.OrganizationId); err != nil {
 		return nil, err
 	}
-	if err := s.Store.JoinOrganization(ctx, req.OrganizationId, caller(ctx)); err != nil {
+	if err := s.Store.JoinOrganization(ctx, req.OrganizationId, access.Caller(ctx)); err != nil {
 		return nil, err
 	}
 	return gen.JoinOrganization204Response{}, nil
 }
 
 func (s *Server) GetOrganizationsForEmailDomain(ctx context.Context, req gen.GetOrganizationsForEmailDomainRequestObject) (gen.GetOrganizationsForEmailDomainResponseObject, error) {
-	u := caller(ctx)
+	u := access.Caller(ctx)
 	out := gen.GetOrganizationsForEmailDomain200JSONResponse{Organizations: []gen.Organization{}}
 	// Only the caller's own verified domain is answered: listing who allows some other domain
 	// would tell outsiders which organizations exist.
@@ -228,7 +229,7 @@ func (s *Server) toAPIAgentInstructions(orgID string, ai *store.AgentInstruction
 }
 
 func (s *Server) GetOrganizationAgentInstructions(ctx context.Context, req gen.GetOrganizationAgentInstructionsRequestObject) (gen.GetOrganizationAgentInstructionsResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead); err != nil {
 		return nil, err
 	}
 	ai, err := s.Store.FindAgentInstructions(ctx, req.OrganizationId)
@@ -243,14 +244,14 @@ func (s *Server) GetOrganizationAgentInstructions(ctx context.Context, req gen.G
 }
 
 func (s *Server) UpdateOrganizationAgentInstructions(ctx context.Context, req gen.UpdateOrganizationAgentInstructionsRequestObject) (gen.UpdateOrganizationAgentInstructionsResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	doc, err := json.Marshal(req.Body.Instructions)
 	if err != nil {
 		return nil, err
 	}
-	ai, err := s.Store.UpdateAgentInstructions(ctx, req.OrganizationId, caller(ctx).ID, doc)
+	ai, err := s.Store.UpdateAgentInstructions(ctx, req.OrganizationId, access.Caller(ctx).ID, doc)
 	if err != nil {
 		return nil, err
 	}

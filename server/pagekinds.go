@@ -78,7 +78,7 @@ func (s *Server) checkLinkSpaces(ctx context.Context, changes []store.PageChange
 		sp := readable[c.Target.Space]
 		if sp == nil {
 			var err error
-			if sp, _, err = s.findSpace(ctx, c.Target.Space, store.RoleRead); err != nil {
+			if sp, _, err = s.Access.FindSpace(ctx, c.Target.Space, store.RoleRead); err != nil {
 				return batchError(i, "target.space", "no space %q you can read", c.Target.Space)
 			}
 			readable[c.Target.Space] = sp

@@ -41,7 +41,7 @@ func (s *Server) toAPISearchPage(p *store.SearchPage) gen.SearchPageResult {
 }
 
 func (s *Server) SearchSpaceContent(ctx context.Context, req gen.SearchSpaceContentRequestObject) (gen.SearchSpaceContentResponseObject, error) {
-	sp, _, err := s.findSpace(ctx, req.SpaceId, store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (s *Server) SearchSpaceContent(ctx context.Context, req gen.SearchSpaceCont
 }
 
 func (s *Server) SearchOrganizationContent(ctx context.Context, req gen.SearchOrganizationContentRequestObject) (gen.SearchOrganizationContentResponseObject, error) {
-	role, err := s.memberRole(ctx, req.OrganizationId)
+	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}

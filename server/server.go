@@ -11,6 +11,7 @@ import (
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
 	"github.com/quire-docs/quire/internal/translate"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -38,6 +39,9 @@ type Server struct {
 	// Translator is the machine translator translation runs use; nil when none is configured
 	// (running a translation then answers 400).
 	Translator *translate.Client
+	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
+	// share (server/access).
+	Access *access.Rules
 	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
 	samlKeys spKeys
 }
@@ -47,7 +51,7 @@ var _ gen.StrictServerInterface = (*Server)(nil)
 // New returns a server over a store.
 func New(st store.Store, log *slog.Logger, baseURL string, visitorSecret []byte) *Server {
 	return &Server{Store: st, Log: log, BaseURL: strings.TrimRight(baseURL, "/"), VisitorSecret: visitorSecret,
-		Fetcher: fetch.New(fetch.Options{})}
+		Fetcher: fetch.New(fetch.Options{}), Access: &access.Rules{Store: st, VisitorSecret: visitorSecret}}
 }
 
 // apiURL is the absolute API URL of a path under /v1.

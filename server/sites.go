@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -60,19 +61,8 @@ func (s *Server) toAPISite(site *store.Site, role store.Role) gen.Site {
 	return out
 }
 
-// findSite returns a site of an organization the caller is a member of with at least min:
-// 404 when the caller is not a member or the site is not the organization's, 403 below min.
-// It also returns the caller's role in the organization.
-func (s *Server) findSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, store.Role, error) {
-	site, roles, err := s.structureSite(ctx, orgID, siteID, min)
-	if err != nil {
-		return nil, "", err
-	}
-	return site, siteRole(roles.orgRole, site), nil
-}
-
 func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) (gen.ListSitesResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -83,13 +73,13 @@ func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) 
 	}
 	items := make([]gen.Site, 0, len(list.Items))
 	for _, site := range list.Items {
-		items = append(items, s.toAPISite(site, siteRole(role, site)))
+		items = append(items, s.toAPISite(site, access.SiteRole(role, site)))
 	}
 	return gen.ListSites200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
 func (s *Server) CreateSite(ctx context.Context, req gen.CreateSiteRequestObject) (gen.CreateSiteResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleCreate)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +106,7 @@ func (s *Server) CreateSite(ctx context.Context, req gen.CreateSiteRequestObject
 }
 
 func (s *Server) GetSiteById(ctx context.Context, req gen.GetSiteByIdRequestObject) (gen.GetSiteByIdResponseObject, error) {
-	site, role, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, role, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +114,12 @@ func (s *Server) GetSiteById(ctx context.Context, req gen.GetSiteByIdRequestObje
 }
 
 func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdRequestObject) (gen.UpdateSiteByIdResponseObject, error) {
-	cur, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	cur, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
 	b := req.Body
-	if b.DefaultLevel.IsSpecified() && siteRole(roles.orgRole, cur) != store.RoleAdmin {
+	if b.DefaultLevel.IsSpecified() && access.SiteRole(roles.OrgRole, cur) != store.RoleAdmin {
 		// The level raises every member's role on the site: only an admin may give it.
 		return nil, forbidden("Setting defaultLevel needs the admin role on the site.")
 	}
@@ -183,7 +173,7 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 			return nil, err
 		}
 	}
-	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, siteRole(roles.orgRole, site))), nil
+	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, access.SiteRole(roles.OrgRole, site))), nil
 }
 
 // invalidField turns a miss of an id a body field names into a 400 naming the field.
@@ -197,10 +187,10 @@ func invalidField(err error, field string) error {
 func (s *Server) DeleteSiteById(ctx context.Context, req gen.DeleteSiteByIdRequestObject) (gen.DeleteSiteByIdResponseObject, error) {
 	// Outside the organization: 404, as every other delete under /orgs/{id} answers; a site
 	// that does not exist inside it: 204 (seed 7.1).
-	if _, err := s.memberRole(ctx, req.OrganizationId); err != nil {
+	if _, err := s.Access.MemberRole(ctx, req.OrganizationId); err != nil {
 		return nil, err
 	}
-	_, _, err := s.findSite(ctx, req.OrganizationId, req.SiteId, store.RoleAdmin)
+	_, _, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleAdmin)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return gen.DeleteSiteById204Response{}, nil
 	}
@@ -230,7 +220,7 @@ func (s *Server) UnpublishSite(ctx context.Context, req gen.UnpublishSiteRequest
 }
 
 func (s *Server) setPublished(ctx context.Context, orgID, siteID string, published bool) (*store.Site, store.Role, error) {
-	_, role, err := s.findSite(ctx, orgID, siteID, store.RoleCreate)
+	_, role, err := s.Access.FindSite(ctx, orgID, siteID, store.RoleCreate)
 	if err != nil {
 		return nil, "", err
 	}

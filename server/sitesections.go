@@ -15,7 +15,7 @@ import (
 // (UpdateSiteSpaceById, MoveSiteSpace), whose request, position and response types differ.
 
 func (s *Server) ListSiteSections(ctx context.Context, req gen.ListSiteSectionsRequestObject) (gen.ListSiteSectionsResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (s *Server) ListSiteSections(ctx context.Context, req gen.ListSiteSectionsR
 }
 
 func (s *Server) AddSectionToSite(ctx context.Context, req gen.AddSectionToSiteRequestObject) (gen.AddSectionToSiteResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (s *Server) AddSectionToSite(ctx context.Context, req gen.AddSectionToSiteR
 }
 
 func (s *Server) DeleteSiteSectionById(ctx context.Context, req gen.DeleteSiteSectionByIdRequestObject) (gen.DeleteSiteSectionByIdResponseObject, error) {
-	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, _, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (s *Server) DeleteSiteSectionById(ctx context.Context, req gen.DeleteSiteSe
 }
 
 func (s *Server) UpdateSiteSectionById(ctx context.Context, req gen.UpdateSiteSectionByIdRequestObject) (gen.UpdateSiteSectionByIdResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Server) UpdateSiteSectionById(ctx context.Context, req gen.UpdateSiteSe
 }
 
 func (s *Server) MoveSiteSection(ctx context.Context, req gen.MoveSiteSectionRequestObject) (gen.MoveSiteSectionResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (s *Server) MoveSiteSection(ctx context.Context, req gen.MoveSiteSectionReq
 }
 
 func (s *Server) ListSiteSectionGroups(ctx context.Context, req gen.ListSiteSectionGroupsRequestObject) (gen.ListSiteSectionGroupsResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (s *Server) ListSiteSectionGroups(ctx context.Context, req gen.ListSiteSect
 }
 
 func (s *Server) AddSectionGroupToSite(ctx context.Context, req gen.AddSectionGroupToSiteRequestObject) (gen.AddSectionGroupToSiteResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *Server) AddSectionGroupToSite(ctx context.Context, req gen.AddSectionGr
 }
 
 func (s *Server) DeleteSiteSectionGroupById(ctx context.Context, req gen.DeleteSiteSectionGroupByIdRequestObject) (gen.DeleteSiteSectionGroupByIdResponseObject, error) {
-	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, _, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (s *Server) DeleteSiteSectionGroupById(ctx context.Context, req gen.DeleteS
 }
 
 func (s *Server) UpdateSiteSectionGroupById(ctx context.Context, req gen.UpdateSiteSectionGroupByIdRequestObject) (gen.UpdateSiteSectionGroupByIdResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func (s *Server) UpdateSiteSectionGroupById(ctx context.Context, req gen.UpdateS
 }
 
 func (s *Server) AddSectionToGroup(ctx context.Context, req gen.AddSectionToGroupRequestObject) (gen.AddSectionToGroupResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func (s *Server) AddSectionToGroup(ctx context.Context, req gen.AddSectionToGrou
 }
 
 func (s *Server) RemoveSectionFromGroup(ctx context.Context, req gen.RemoveSectionFromGroupRequestObject) (gen.RemoveSectionFromGroupResponseObject, error) {
-	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, _, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -20,35 +21,6 @@ import (
 // DeleteSiteSpaceById, UpdateSiteSpaceById and MoveSiteSpace resolve the site, make one store call
 // and convert, as the section operations of sitesections.go do.
 
-// structureSite returns the site a structure operation works on, with the caller's roles in its
-// organization.
-func (s *Server) structureSite(ctx context.Context, orgID, siteID string, min store.Role) (*store.Site, *contentRoles, error) {
-	roles, err := s.newContentRoles(ctx, orgID)
-	if err != nil {
-		return nil, nil, notFoundAs(err, "Site")
-	}
-	site, err := s.Store.FindSite(ctx, siteID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if site.OrganizationID != orgID {
-		return nil, nil, store.Errorf(store.ENOTFOUND, "Site not found.")
-	}
-	if !siteRole(roles.orgRole, site).AtLeast(min) {
-		return nil, nil, forbidden("This needs the " + string(min) + " role in the organization.")
-	}
-	return site, roles, nil
-}
-
-// siteRole is a member's role on a site: their organization role, raised to the site's default
-// level (inherit and none raise nothing); a guest of the organization has none.
-func siteRole(orgRole store.Role, site *store.Site) store.Role {
-	if orgRole == store.RoleGuest {
-		return store.RoleGuest
-	}
-	return orgRole.Max(store.Levels(nil).Resolve(site.DefaultLevel, nil))
-}
-
 // roleOfSpace gives the role a converted site space's space carries its permissions for.
 type roleOfSpace func(*store.Space) store.Role
 
@@ -56,10 +28,10 @@ func constRole(role store.Role) roleOfSpace { return func(*store.Space) store.Ro
 
 // spaceRoles resolves the caller's role on the spaces of site spaces (collection levels are
 // loaded at most once).
-func spaceRoles(ctx context.Context, roles *contentRoles, spaces []*store.SiteSpace) (roleOfSpace, error) {
+func spaceRoles(ctx context.Context, roles *access.ContentRoles, spaces []*store.SiteSpace) (roleOfSpace, error) {
 	m := make(map[string]store.Role, len(spaces))
 	for _, ss := range spaces {
-		r, err := roles.of(ctx, ss.Space.DefaultLevel, ss.Space.ParentID)
+		r, err := roles.Of(ctx, ss.Space.DefaultLevel, ss.Space.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -239,7 +211,7 @@ func (s *Server) structureEntry(site *store.Site, c structureChild, st *store.Si
 }
 
 // siteSpaceResponse converts a site space just read or written, with its section.
-func (s *Server) siteSpaceResponse(ctx context.Context, site *store.Site, roles *contentRoles, ss *store.SiteSpace) (gen.SiteSpace, error) {
+func (s *Server) siteSpaceResponse(ctx context.Context, site *store.Site, roles *access.ContentRoles, ss *store.SiteSpace) (gen.SiteSpace, error) {
 	secs, err := s.Store.FindSiteSectionsOf(ctx, site.ID, []*store.SiteSpace{ss})
 	if err != nil {
 		return gen.SiteSpace{}, err
@@ -255,7 +227,7 @@ func (s *Server) siteSpaceResponse(ctx context.Context, site *store.Site, roles 
 	return s.siteSpaceAPI(site, sec, ss, roleOf), nil
 }
 
-func (s *Server) siteSectionResponse(ctx context.Context, site *store.Site, roles *contentRoles, sec *store.SiteSection) (gen.SiteSection, error) {
+func (s *Server) siteSectionResponse(ctx context.Context, site *store.Site, roles *access.ContentRoles, sec *store.SiteSection) (gen.SiteSection, error) {
 	roleOf, err := spaceRoles(ctx, roles, sec.SiteSpaces)
 	if err != nil {
 		return gen.SiteSection{}, err
@@ -264,7 +236,7 @@ func (s *Server) siteSectionResponse(ctx context.Context, site *store.Site, role
 }
 
 // groupResponse converts a group as the site's structure now has it.
-func (s *Server) groupResponse(ctx context.Context, site *store.Site, roles *contentRoles, id string) (gen.SiteSectionGroup, error) {
+func (s *Server) groupResponse(ctx context.Context, site *store.Site, roles *access.ContentRoles, id string) (gen.SiteSectionGroup, error) {
 	st, err := s.Store.FindSiteStructure(ctx, site.ID)
 	if err != nil {
 		return gen.SiteSectionGroup{}, err
@@ -328,7 +300,7 @@ func localizedField[T ~map[string]string](field string, p *T) (store.Localized, 
 // (spaceId), or a new one (spaceId null) titled title, or after its template and filled with it.
 // A template or a page with a new space's counterpart, or contentRefs (a new space has no
 // files), are refused; creating a space takes the create role in the organization.
-func (s *Server) siteSpaceSource(ctx context.Context, roles *contentRoles, spaceID nullable.Nullable[string],
+func (s *Server) siteSpaceSource(ctx context.Context, roles *access.ContentRoles, spaceID nullable.Nullable[string],
 	tpl *gen.ApplySpaceTemplateRequest, title *string, pageGiven bool) (string, *store.NewSiteSpace, error) {
 	if id, err := spaceID.Get(); err == nil {
 		if tpl != nil {
@@ -339,10 +311,10 @@ func (s *Server) siteSpaceSource(ctx context.Context, roles *contentRoles, space
 	if pageGiven {
 		return "", nil, store.FieldErrorf("pageId", "a new space has no pages yet: give a page only with a spaceId")
 	}
-	if !roles.orgRole.AtLeast(store.RoleCreate) {
+	if !roles.OrgRole.AtLeast(store.RoleCreate) {
 		return "", nil, forbidden("Creating a space needs the create role in the organization.")
 	}
-	n := &store.NewSiteSpace{CreatorID: caller(ctx).ID}
+	n := &store.NewSiteSpace{CreatorID: access.Caller(ctx).ID}
 	if title != nil {
 		n.Title = *title
 	}
@@ -378,7 +350,7 @@ func nullableField(v nullable.Nullable[string]) (bool, *string) {
 // Site spaces.
 
 func (s *Server) ListSiteSpaces(ctx context.Context, req gen.ListSiteSpacesRequestObject) (gen.ListSiteSpacesResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +378,7 @@ func (s *Server) ListSiteSpaces(ctx context.Context, req gen.ListSiteSpacesReque
 }
 
 func (s *Server) AddSpaceToSite(ctx context.Context, req gen.AddSpaceToSiteRequestObject) (gen.AddSpaceToSiteResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +400,7 @@ func (s *Server) AddSpaceToSite(ctx context.Context, req gen.AddSpaceToSiteReque
 }
 
 func (s *Server) DeleteSiteSpaceById(ctx context.Context, req gen.DeleteSiteSpaceByIdRequestObject) (gen.DeleteSiteSpaceByIdResponseObject, error) {
-	site, _, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, _, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +411,7 @@ func (s *Server) DeleteSiteSpaceById(ctx context.Context, req gen.DeleteSiteSpac
 }
 
 func (s *Server) UpdateSiteSpaceById(ctx context.Context, req gen.UpdateSiteSpaceByIdRequestObject) (gen.UpdateSiteSpaceByIdResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}
@@ -461,7 +433,7 @@ func (s *Server) UpdateSiteSpaceById(ctx context.Context, req gen.UpdateSiteSpac
 }
 
 func (s *Server) MoveSiteSpace(ctx context.Context, req gen.MoveSiteSpaceRequestObject) (gen.MoveSiteSpaceResponseObject, error) {
-	site, roles, err := s.structureSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
 	if err != nil {
 		return nil, err
 	}

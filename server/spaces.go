@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -65,13 +66,13 @@ func (s *Server) toAPISpace(sp *store.Space, role store.Role) gen.Space {
 
 // toAPISpaces converts a page of one organization's spaces with the caller's role on each.
 func (s *Server) toAPISpaces(ctx context.Context, orgID string, spaces []*store.Space) ([]gen.Space, error) {
-	roles, err := s.newContentRoles(ctx, orgID)
+	roles, err := s.Access.ContentRoles(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]gen.Space, 0, len(spaces))
 	for _, sp := range spaces {
-		role, err := roles.of(ctx, sp.DefaultLevel, sp.ParentID)
+		role, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -80,31 +81,13 @@ func (s *Server) toAPISpaces(ctx context.Context, orgID string, spaces []*store.
 	return out, nil
 }
 
-// findSpace returns a space the caller can see with at least min, and the caller's role on it:
-// 404 outside the caller's organizations, 403 below min.
-func (s *Server) findSpace(ctx context.Context, id string, min store.Role) (*store.Space, store.Role, error) {
-	sp, orgRole, member, err := s.Store.FindSpaceForUser(ctx, id, caller(ctx).ID)
-	if err != nil {
-		return nil, "", err
-	}
-	if g := installationGrant(ctx); g != nil {
-		orgRole, member = grantedOrgRole(g, sp.OrganizationID)
-	}
-	if !member {
-		return nil, "", store.Errorf(store.ENOTFOUND, "Space not found.")
-	}
-	roles := &contentRoles{s: s, orgID: sp.OrganizationID, orgRole: orgRole}
-	role, err := roles.require(ctx, sp.DefaultLevel, sp.ParentID, min, "space")
-	return sp, role, err
-}
-
 // spaceResponse re-reads a space after a write, with the caller's role on it now.
 func (s *Server) spaceResponse(ctx context.Context, sp *store.Space) (gen.Space, error) {
-	roles, err := s.newContentRoles(ctx, sp.OrganizationID)
+	roles, err := s.Access.ContentRoles(ctx, sp.OrganizationID)
 	if err != nil {
 		return gen.Space{}, err
 	}
-	role, err := roles.of(ctx, sp.DefaultLevel, sp.ParentID)
+	role, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID)
 	if err != nil {
 		return gen.Space{}, err
 	}
@@ -112,7 +95,7 @@ func (s *Server) spaceResponse(ctx context.Context, sp *store.Space) (gen.Space,
 }
 
 func (s *Server) ListSpacesInOrganizationById(ctx context.Context, req gen.ListSpacesInOrganizationByIdRequestObject) (gen.ListSpacesInOrganizationByIdResponseObject, error) {
-	role, err := s.memberRole(ctx, req.OrganizationId)
+	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +150,7 @@ func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObje
 	if err := s.requireCreateIn(ctx, req.OrganizationId, c.ParentID); err != nil {
 		return nil, err
 	}
-	sp, err := s.Store.CreateSpace(ctx, req.OrganizationId, caller(ctx).ID, c)
+	sp, err := s.Store.CreateSpace(ctx, req.OrganizationId, access.Caller(ctx).ID, c)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +162,7 @@ func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObje
 }
 
 func (s *Server) GetSpaceById(ctx context.Context, req gen.GetSpaceByIdRequestObject) (gen.GetSpaceByIdResponseObject, error) {
-	sp, role, err := s.findSpace(ctx, req.SpaceId, store.RoleRead)
+	sp, role, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +170,7 @@ func (s *Server) GetSpaceById(ctx context.Context, req gen.GetSpaceByIdRequestOb
 }
 
 func (s *Server) UpdateSpaceById(ctx context.Context, req gen.UpdateSpaceByIdRequestObject) (gen.UpdateSpaceByIdResponseObject, error) {
-	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+	if _, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	b := req.Body
@@ -244,7 +227,7 @@ func (s *Server) UpdateSpaceById(ctx context.Context, req gen.UpdateSpaceByIdReq
 }
 
 func (s *Server) DeleteSpaceById(ctx context.Context, req gen.DeleteSpaceByIdRequestObject) (gen.DeleteSpaceByIdResponseObject, error) {
-	_, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin)
+	_, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleAdmin)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return gen.DeleteSpaceById204Response{}, nil
 	}
@@ -258,14 +241,14 @@ func (s *Server) DeleteSpaceById(ctx context.Context, req gen.DeleteSpaceByIdReq
 }
 
 func (s *Server) DuplicateSpace(ctx context.Context, req gen.DuplicateSpaceRequestObject) (gen.DuplicateSpaceResponseObject, error) {
-	src, _, err := s.findSpace(ctx, req.SpaceId, store.RoleRead)
+	src, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.requireOrgRole(ctx, src.OrganizationID, store.RoleCreate); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, src.OrganizationID, store.RoleCreate); err != nil {
 		return nil, err
 	}
-	sp, err := s.Store.DuplicateSpace(ctx, req.SpaceId, caller(ctx).ID)
+	sp, err := s.Store.DuplicateSpace(ctx, req.SpaceId, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +260,7 @@ func (s *Server) DuplicateSpace(ctx context.Context, req gen.DuplicateSpaceReque
 }
 
 func (s *Server) RestoreSpace(ctx context.Context, req gen.RestoreSpaceRequestObject) (gen.RestoreSpaceResponseObject, error) {
-	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+	if _, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	sp, err := s.Store.RestoreSpace(ctx, req.SpaceId)
@@ -292,7 +275,7 @@ func (s *Server) RestoreSpace(ctx context.Context, req gen.RestoreSpaceRequestOb
 }
 
 func (s *Server) MoveSpace(ctx context.Context, req gen.MoveSpaceRequestObject) (gen.MoveSpaceResponseObject, error) {
-	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+	if _, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	m, err := storeMove(req.Body)
@@ -311,7 +294,7 @@ func (s *Server) MoveSpace(ctx context.Context, req gen.MoveSpaceRequestObject) 
 }
 
 func (s *Server) TransferSpace(ctx context.Context, req gen.TransferSpaceRequestObject) (gen.TransferSpaceResponseObject, error) {
-	if _, _, err := s.findSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
+	if _, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := s.requireTransferTarget(ctx, req.Body.Organization); err != nil {

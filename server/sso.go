@@ -78,7 +78,7 @@ func checkSSOURL(raw string) error {
 }
 
 func (s *Server) ListSAMLProvidersInOrganizationById(ctx context.Context, req gen.ListSAMLProvidersInOrganizationByIdRequestObject) (gen.ListSAMLProvidersInOrganizationByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	list, err := s.Store.FindSAMLProviders(ctx, req.OrganizationId, page(req.Params.Page, req.Params.Limit))
@@ -93,7 +93,7 @@ func (s *Server) ListSAMLProvidersInOrganizationById(ctx context.Context, req ge
 }
 
 func (s *Server) CreateOrganizationSAMLProvider(ctx context.Context, req gen.CreateOrganizationSAMLProviderRequestObject) (gen.CreateOrganizationSAMLProviderResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	b := req.Body
@@ -119,7 +119,7 @@ func (s *Server) CreateOrganizationSAMLProvider(ctx context.Context, req gen.Cre
 }
 
 func (s *Server) GetOrganizationSAMLProviderById(ctx context.Context, req gen.GetOrganizationSAMLProviderByIdRequestObject) (gen.GetOrganizationSAMLProviderByIdResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	p, err := s.Store.FindSAMLProvider(ctx, req.OrganizationId, req.SamlProviderId)
@@ -130,7 +130,7 @@ func (s *Server) GetOrganizationSAMLProviderById(ctx context.Context, req gen.Ge
 }
 
 func (s *Server) UpdateOrganizationSAMLProvider(ctx context.Context, req gen.UpdateOrganizationSAMLProviderRequestObject) (gen.UpdateOrganizationSAMLProviderResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	b := req.Body
@@ -158,7 +158,7 @@ func (s *Server) UpdateOrganizationSAMLProvider(ctx context.Context, req gen.Upd
 }
 
 func (s *Server) DeleteOrganizationSAMLProvider(ctx context.Context, req gen.DeleteOrganizationSAMLProviderRequestObject) (gen.DeleteOrganizationSAMLProviderResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := s.Store.DeleteSAMLProvider(ctx, req.OrganizationId, req.SamlProviderId); err != nil {

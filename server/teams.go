@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -23,7 +24,7 @@ func toAPITeam(t *store.Team, callerRole store.Role) gen.Team {
 }
 
 func (s *Server) ListTeamsInOrganizationById(ctx context.Context, req gen.ListTeamsInOrganizationByIdRequestObject) (gen.ListTeamsInOrganizationByIdResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +32,7 @@ func (s *Server) ListTeamsInOrganizationById(ctx context.Context, req gen.ListTe
 	if req.Params.Title != nil {
 		f.Title = *req.Params.Title
 	}
-	list, err := s.Store.FindTeams(ctx, req.OrganizationId, caller(ctx).ID, f, page(req.Params.Page, req.Params.Limit))
+	list, err := s.Store.FindTeams(ctx, req.OrganizationId, access.Caller(ctx).ID, f, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func (s *Server) ListTeamsInOrganizationById(ctx context.Context, req gen.ListTe
 }
 
 func (s *Server) CreateOrganizationTeam(ctx context.Context, req gen.CreateOrganizationTeamRequestObject) (gen.CreateOrganizationTeamResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func (s *Server) CreateOrganizationTeam(ctx context.Context, req gen.CreateOrgan
 	if req.Body.Members != nil {
 		members = *req.Body.Members
 	}
-	t, err := s.Store.CreateTeam(ctx, req.OrganizationId, caller(ctx).ID, req.Body.Title, members)
+	t, err := s.Store.CreateTeam(ctx, req.OrganizationId, access.Caller(ctx).ID, req.Body.Title, members)
 	if err != nil {
 		return nil, err
 	}
@@ -59,11 +60,11 @@ func (s *Server) CreateOrganizationTeam(ctx context.Context, req gen.CreateOrgan
 }
 
 func (s *Server) GetTeamInOrganizationById(ctx context.Context, req gen.GetTeamInOrganizationByIdRequestObject) (gen.GetTeamInOrganizationByIdResponseObject, error) {
-	role, err := s.memberRole(ctx, req.OrganizationId)
+	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.Store.FindTeam(ctx, req.OrganizationId, req.TeamId, caller(ctx).ID)
+	t, err := s.Store.FindTeam(ctx, req.OrganizationId, req.TeamId, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +76,11 @@ func (s *Server) GetTeamInOrganizationById(ctx context.Context, req gen.GetTeamI
 
 // requireTeamAdmin lets organization admins and the team's owners manage a team.
 func (s *Server) requireTeamAdmin(ctx context.Context, orgID, teamID string) (store.Role, *store.Team, error) {
-	role, err := s.memberRole(ctx, orgID)
+	role, err := s.Access.MemberRole(ctx, orgID)
 	if err != nil {
 		return "", nil, err
 	}
-	t, err := s.Store.FindTeam(ctx, orgID, teamID, caller(ctx).ID)
+	t, err := s.Store.FindTeam(ctx, orgID, teamID, access.Caller(ctx).ID)
 	if err != nil {
 		return "", nil, err
 	}
@@ -94,7 +95,7 @@ func (s *Server) UpdateTeamInOrganizationById(ctx context.Context, req gen.Updat
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.Store.UpdateTeam(ctx, req.OrganizationId, req.TeamId, caller(ctx).ID, req.Body.Title)
+	t, err := s.Store.UpdateTeam(ctx, req.OrganizationId, req.TeamId, access.Caller(ctx).ID, req.Body.Title)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +106,7 @@ func (s *Server) RemoveTeamFromOrganizationById(ctx context.Context, req gen.Rem
 	_, _, err := s.requireTeamAdmin(ctx, req.OrganizationId, req.TeamId)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		// A missing team is already deleted, but only members of the organization learn so.
-		if _, merr := s.memberRole(ctx, req.OrganizationId); merr != nil {
+		if _, merr := s.Access.MemberRole(ctx, req.OrganizationId); merr != nil {
 			return nil, merr
 		}
 		return gen.RemoveTeamFromOrganizationById204Response{}, nil

@@ -40,7 +40,7 @@ func (s *Server) ApplyTemplateToSpace(ctx context.Context, req gen.ApplyTemplate
 	if req.Body == nil {
 		return nil, badRequest("A body with the template's id is required.")
 	}
-	sp, _, err := s.findSpace(ctx, req.SpaceId, store.RoleEdit)
+	sp, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleEdit)
 	if err != nil {
 		return nil, err
 	}

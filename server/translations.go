@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -57,7 +58,7 @@ func seconds(ms int64) int { return int((ms + 500) / 1000) }
 
 // manageTranslations returns the caller's role when it may create, change and run translations.
 func (s *Server) manageTranslations(ctx context.Context, orgID string) (store.Role, error) {
-	role, err := s.memberRole(ctx, orgID)
+	role, err := s.Access.MemberRole(ctx, orgID)
 	if err != nil {
 		return "", err
 	}
@@ -68,7 +69,7 @@ func (s *Server) manageTranslations(ctx context.Context, orgID string) (store.Ro
 }
 
 func (s *Server) ListTranslations(ctx context.Context, req gen.ListTranslationsRequestObject) (gen.ListTranslationsResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (s *Server) CreateTranslation(ctx context.Context, req gen.CreateTranslatio
 	if b.Language == b.Source.Language {
 		return nil, badRequest("language: the translation's language is the source's language (" + string(b.Language) + ").")
 	}
-	src, _, err := s.findSpace(ctx, b.Source.Space, store.RoleRead)
+	src, _, err := s.Access.FindSpace(ctx, b.Source.Space, store.RoleRead)
 	if store.ErrorCode(err) == store.ENOTFOUND || err == nil && (src.OrganizationID != req.OrganizationId || src.DeletedAt != nil) {
 		return nil, store.Errorf(store.ENOTFOUND, "source.space: no space %q in this organization.", b.Source.Space)
 	}
@@ -107,7 +108,7 @@ func (s *Server) CreateTranslation(ctx context.Context, req gen.CreateTranslatio
 	}
 	t, err := s.Store.CreateTranslation(ctx, req.OrganizationId, store.TranslationCreate{
 		SourceSpaceID: src.ID, SourceLanguage: string(b.Source.Language), Language: string(b.Language),
-		Instructions: doc, CreatedBy: caller(ctx).ID,
+		Instructions: doc, CreatedBy: access.Caller(ctx).ID,
 	})
 	if err != nil {
 		return nil, err
@@ -120,7 +121,7 @@ func (s *Server) CreateTranslation(ctx context.Context, req gen.CreateTranslatio
 }
 
 func (s *Server) GetTranslation(ctx context.Context, req gen.GetTranslationRequestObject) (gen.GetTranslationResponseObject, error) {
-	role, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +176,7 @@ func (s *Server) RunTranslation(ctx context.Context, req gen.RunTranslationReque
 	if s.Translator == nil {
 		return nil, badRequest(noTranslator)
 	}
-	if err := s.Store.QueueTranslationRun(ctx, req.OrganizationId, req.TranslationId, caller(ctx).ID); err != nil {
+	if err := s.Store.QueueTranslationRun(ctx, req.OrganizationId, req.TranslationId, access.Caller(ctx).ID); err != nil {
 		return nil, err
 	}
 	if s.WakeJobs != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -24,9 +25,9 @@ func (s *Server) readableInstallation(ctx context.Context, name, id string) (*st
 	}
 	n, err := s.Store.FindInstallation(ctx, in.ID, id)
 	if err != nil {
-		return nil, nil, notFoundAs(err, "Installation")
+		return nil, nil, access.NotFoundAs(err, "Installation")
 	}
-	if u := caller(ctx); u.InstallationID != "" {
+	if u := access.Caller(ctx); u.InstallationID != "" {
 		// The gate lets a token reach its own installation only; this holds without it too.
 		if u.InstallationID != n.ID {
 			return nil, nil, store.NotFound("Installation")
@@ -36,8 +37,8 @@ func (s *Server) readableInstallation(ctx context.Context, name, id string) (*st
 	if owner.CallerRole == store.RoleAdmin {
 		return in, n, nil
 	}
-	if _, err := s.requireOrgRole(ctx, n.OrganizationID, store.RoleAdmin); err != nil {
-		return nil, nil, notFoundAs(err, "Installation")
+	if _, err := s.Access.RequireOrgRole(ctx, n.OrganizationID, store.RoleAdmin); err != nil {
+		return nil, nil, access.NotFoundAs(err, "Installation")
 	}
 	return in, n, nil
 }
@@ -232,8 +233,8 @@ func (s *Server) UninstallIntegration(ctx context.Context, req gen.UninstallInte
 	if n.IntegrationID != in.ID {
 		return nil, store.NotFound("Installation")
 	}
-	if _, err := s.requireOrgRole(ctx, n.OrganizationID, store.RoleAdmin); err != nil {
-		return nil, notFoundAs(err, "Installation")
+	if _, err := s.Access.RequireOrgRole(ctx, n.OrganizationID, store.RoleAdmin); err != nil {
+		return nil, access.NotFoundAs(err, "Installation")
 	}
 	err = s.Store.UninstallIntegration(ctx, in.ID, n.ID)
 	if store.ErrorCode(err) == store.ENOTFOUND {
@@ -248,7 +249,7 @@ func (s *Server) UninstallIntegration(ctx context.Context, req gen.UninstallInte
 // ListOrganizationInstallations lists what is installed on an organization, each installation
 // with its integration (the organization's admins).
 func (s *Server) ListOrganizationInstallations(ctx context.Context, req gen.ListOrganizationInstallationsRequestObject) (gen.ListOrganizationInstallationsResponseObject, error) {
-	if _, err := s.requireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
 	q := req.Params

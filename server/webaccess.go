@@ -50,7 +50,7 @@ func (s *Server) admit(c echo.Context, w *webSite) (done bool, err error) {
 	}
 	if q.Has("jwt_token") {
 		tok := q.Get("jwt_token")
-		if _, err := s.visitorClaims(tok); err != nil {
+		if _, err := s.Access.VisitorClaims(tok); err != nil {
 			if site.Visibility == "visitor-auth" {
 				return needToken("The visitor token in the address is not valid (expired or not signed for this server).")
 			}
@@ -75,7 +75,7 @@ func (s *Server) admit(c echo.Context, w *webSite) (done bool, err error) {
 		}
 	}
 	if ck, err := req.Cookie(visitorCookie(site.ID)); err == nil {
-		if claims, err := s.visitorClaims(ck.Value); err == nil {
+		if claims, err := s.Access.VisitorClaims(ck.Value); err == nil {
 			w.claims = claims
 		} else {
 			s.setWebCookie(c, w, visitorCookie(site.ID), "", -1)

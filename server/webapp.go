@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -79,7 +79,7 @@ func (s *Server) appPage(view func(echo.Context, *appView) error) echo.HandlerFu
 		}
 		u := &sess.User
 		req := c.Request()
-		c.SetRequest(req.WithContext(context.WithValue(req.Context(), callerKey{}, u)))
+		c.SetRequest(req.WithContext(access.WithCaller(req.Context(), u)))
 		v := &appView{User: u, CSRF: s.formToken("logout", id)}
 		err = view(c, v)
 		switch store.ErrorCode(err) {
@@ -118,7 +118,7 @@ func (s *Server) appHome(c echo.Context, v *appView) error {
 func (s *Server) appOrg(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
 	orgID := c.Param("orgId")
-	role, err := s.memberRole(ctx, orgID)
+	role, err := s.Access.MemberRole(ctx, orgID)
 	if err != nil {
 		return err
 	}
@@ -144,12 +144,12 @@ func (s *Server) appOrg(c echo.Context, v *appView) error {
 	if err != nil {
 		return err
 	}
-	roles, err := s.newContentRoles(ctx, orgID)
+	roles, err := s.Access.ContentRoles(ctx, orgID)
 	if err != nil {
 		return err
 	}
 	for _, sp := range spaces.Items {
-		if r, err := roles.of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
+		if r, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
 			continue
 		}
 		v.Items = append(v.Items, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID, Context: "space"})
@@ -161,7 +161,7 @@ func (s *Server) appOrg(c echo.Context, v *appView) error {
 // requests.
 func (s *Server) appSpace(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
-	sp, _, err := s.findSpace(ctx, c.Param("spaceId"), store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, c.Param("spaceId"), store.RoleRead)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ const maxDiffLines = 2000
 // appChangeRequest shows a change request and its diff against its base.
 func (s *Server) appChangeRequest(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
-	sp, _, err := s.findSpace(ctx, c.Param("spaceId"), store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, c.Param("spaceId"), store.RoleRead)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func (s *Server) threads(ctx context.Context, scope store.CommentScope, pageID *
 // appRevision shows a revision of a space: its page tree and pages, as the space view does.
 func (s *Server) appRevision(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
-	sp, _, err := s.findSpace(ctx, c.Param("spaceId"), store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, c.Param("spaceId"), store.RoleRead)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (s *Server) appRevision(c echo.Context, v *appView) error {
 // appCollection lists a collection's collections and the spaces the member sees in it.
 func (s *Server) appCollection(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
-	col, _, err := s.findCollection(ctx, c.Param("collectionId"), store.RoleRead)
+	col, _, err := s.Access.FindCollection(ctx, c.Param("collectionId"), store.RoleRead)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (s *Server) appCollection(c echo.Context, v *appView) error {
 	if err != nil {
 		return err
 	}
-	roles, err := s.newContentRoles(ctx, col.OrganizationID)
+	roles, err := s.Access.ContentRoles(ctx, col.OrganizationID)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) appCollection(c echo.Context, v *appView) error {
 		if sp.ParentID == nil || *sp.ParentID != col.ID {
 			continue
 		}
-		if r, err := roles.of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
+		if r, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
 			continue
 		}
 		v.Items = append(v.Items, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID, Context: "space"})
@@ -162,7 +162,7 @@ func (s *Server) appCollection(c echo.Context, v *appView) error {
 // site spaces.
 func (s *Server) appSite(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
-	site, _, err := s.findSite(ctx, c.Param("orgId"), c.Param("siteId"), store.RoleRead)
+	site, _, err := s.Access.FindSite(ctx, c.Param("orgId"), c.Param("siteId"), store.RoleRead)
 	if err != nil {
 		return err
 	}

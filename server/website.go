@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -50,7 +51,7 @@ func (s *Server) loadStructure(ctx context.Context, w *webSite) error {
 	if err != nil {
 		return err
 	}
-	w.st = forVisitor(all, w.claims)
+	w.st = access.ForVisitor(all, w.claims)
 	live := func(list []*store.SiteSpace) []*store.SiteSpace {
 		var out []*store.SiteSpace
 		for _, ss := range list {
@@ -266,7 +267,7 @@ func (s *Server) loadTree(ctx context.Context, ss *store.SiteSpace, claims map[s
 		if p.ParentID != nil {
 			parentShown, parentListed = shown[*p.ParentID], listed[*p.ParentID]
 		}
-		if !all && (!parentShown || !visible(p.Condition, claims)) {
+		if !all && (!parentShown || !access.Visible(p.Condition, claims)) {
 			continue
 		}
 		shown[p.ID], t.seen[p.ID] = true, true
