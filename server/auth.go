@@ -11,18 +11,14 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// publicPaths answer without a token.
-var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/healthz": true, fileRoute: true, pdfRoute: true,
-	openAPIDocumentRoute: true, integrationAssetRoute: true, "/openapi.json": true, "/openapi.yaml": true,
-	"/docs": true, "/docs/:asset": true,
-	samlStartRoute: true, samlACSRoute: true, samlMetadataRoute: true, "/v1/orgs/:organizationId/sso": true,
-	webSiteRoute: true, webSitePathRoute: true}
+// publicPaths are the API's routes that answer without a token. Routes outside /v1 (health, the
+// docs, links that carry their own proof, SAML, and the web pages mounted beside the API, which
+// read their own cookies) never take one.
+var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/v1/orgs/:organizationId/sso": true}
 
-func init() {
-	// The app views authenticate with their own session cookie (webapp.go).
-	for _, r := range appRoutes {
-		publicPaths[r] = true
-	}
+// isPublic tells whether a route answers without a token.
+func isPublic(route string) bool {
+	return publicPaths[route] || route != "" && route != "/v1" && !strings.HasPrefix(route, "/v1/")
 }
 
 // tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown
@@ -75,7 +71,7 @@ func bearerToken(r *http.Request) string {
 func (s *Server) authenticate(cache *tokenCache, limiter *rateLimiter) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			public := publicPaths[c.Path()]
+			public := isPublic(c.Path())
 			token := ""
 			if !public {
 				token = bearerToken(c.Request())

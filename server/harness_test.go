@@ -25,6 +25,7 @@ import (
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/server"
+	"github.com/quire-docs/quire/server/web"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/postgres"
 	"github.com/quire-docs/quire/store/postgres/pgtest"
@@ -129,6 +130,10 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The web pages beside the API, as cmd/quire mounts them.
+	w := web.New(st, srv.Access, log, testBaseURL, secret)
+	srv.Web = w
+	w.Register(e)
 	hs := httptest.NewServer(e)
 	t.Cleanup(hs.Close)
 	runner := jobs.New(st, log)

@@ -212,8 +212,8 @@ func (s *Server) serveOpenAPIDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if wantsHTML(c.Request()) {
-		return s.serveOpenAPIReference(c, sp, doc)
+	if s.Web != nil && wantsHTML(c.Request()) {
+		return s.Web.ServeOpenAPIReference(c, sp, doc)
 	}
 	h := c.Response().Header()
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -229,4 +229,10 @@ func (s *Server) serveOpenAPIDocument(c echo.Context) error {
 		ct = "application/json; charset=utf-8"
 	}
 	return c.Blob(http.StatusOK, ct, doc.Document)
+}
+
+// wantsHTML tells a browser's request for a document (it asks for text/html) from a tool's; raw=1
+// asks for the document whatever the Accept header says.
+func wantsHTML(req *http.Request) bool {
+	return req.URL.Query().Get("raw") != "1" && strings.Contains(req.Header.Get("Accept"), "text/html")
 }

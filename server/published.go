@@ -12,16 +12,6 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// sitePublishedURL is where a published site is read ({base}/s/{siteId}); nil while the site is
-// not published.
-func (s *Server) sitePublishedURL(site *store.Site) *string {
-	if !site.Published {
-		return nil
-	}
-	u := s.BaseURL + "/s/" + site.ID
-	return &u
-}
-
 // withShareKey appends a share-link site's share key to one of its published URLs.
 func withShareKey(site *store.Site, u string) string {
 	if site.Visibility == "share-link" {

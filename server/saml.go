@@ -229,7 +229,7 @@ func (s *Server) readRelay(providerID, relay string) (ids []string, next string)
 // started from the app: the ACS then opens an app session and goes back there.
 func (s *Server) serveSAMLStart(c echo.Context) error {
 	next := c.QueryParam("return")
-	if next != "" && (localAppPath(next) != next || len(next) > 512) {
+	if next != "" && (s.Web == nil || s.Web.AppReturnPath(next) != next || len(next) > 512) {
 		return &httpError{http.StatusBadRequest, "return: a path of the app (/app…, at most 512 characters) is required."}
 	}
 	p, sp, err := s.samlProvider(c)

@@ -106,8 +106,10 @@ func assertionName(a *saml.Assertion) string {
 func (s *Server) serveSAMLACS(c echo.Context) error {
 	next := ""
 	err := s.acs(c, &next)
-	if err != nil && next != "" {
-		return s.appSSORefusal(c, err)
+	if err != nil && next != "" && s.Web != nil {
+		if status, msg := apiError(c.Request(), err); status < http.StatusInternalServerError {
+			return s.Web.AppSSORefused(c, status, msg)
+		}
 	}
 	return err
 }
@@ -160,7 +162,7 @@ func (s *Server) acs(c echo.Context, nextOut *string) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if next != "" {
 		// Started from the app: a session bound to the login's token, and back to the app.
-		if err := s.startAppSession(c, login.Token); err != nil {
+		if err := s.Web.StartAppSession(c, login.Token); err != nil {
 			return err
 		}
 		return c.Redirect(http.StatusSeeOther, next)

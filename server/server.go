@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
 	"github.com/quire-docs/quire/internal/translate"
@@ -42,6 +43,10 @@ type Server struct {
 	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
 	// share (server/access).
 	Access *access.Rules
+	// Web is the web pages' part in flows the API starts (server/web implements it; cmd/quire sets
+	// it when it mounts them). Nil: a browser asking for an OpenAPI document gets the document,
+	// and a SAML login cannot return to the app.
+	Web Web
 	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
 	samlKeys spKeys
 }
@@ -59,3 +64,16 @@ func (s *Server) apiURL(path string) string { return s.BaseURL + "/v1" + path }
 
 // appURL is the absolute URL of quire's web view of a path.
 func (s *Server) appURL(path string) string { return s.BaseURL + "/app" + path }
+
+// Web is what the API asks of the web pages without importing them.
+type Web interface {
+	// AppReturnPath answers p when it is a path of the app a sign-in may return to.
+	AppReturnPath(p string) string
+	// StartAppSession opens an app session for a login's API token (a SAML login started from
+	// the app).
+	StartAppSession(c echo.Context, token string) error
+	// AppSSORefused shows a refused SAML login that started from the app as an app page.
+	AppSSORefused(c echo.Context, status int, message string) error
+	// ServeOpenAPIReference renders an OpenAPI document as a reference page for a browser.
+	ServeOpenAPIReference(c echo.Context, sp *store.OpenAPISpec, doc *store.OpenAPISpecVersionContent) error
+}

@@ -119,7 +119,6 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	docs := &docsPage{doc: doc}
 	e.GET("/docs", docs.serveHTML)
 	e.GET("/docs/:asset", docs.serveAsset)
-	s.registerWeb(e)
 	gen.RegisterHandlersWithBaseURL(e, gen.NewStrictHandler(s, nil), "/v1")
 	return e, nil
 }

@@ -43,7 +43,7 @@ func (s *Server) toAPISite(site *store.Site, role store.Role) gen.Site {
 		ViewAdaptiveSchema: role.AtLeast(store.RoleRead),
 		EditAdaptiveSchema: role.AtLeast(store.RoleCreate),
 	}
-	if u := s.sitePublishedURL(site); u != nil {
+	if u := site.PublishedURL(s.BaseURL); u != nil {
 		published := withShareKey(site, *u)
 		out.Urls.Published = &published
 	}

@@ -53,7 +53,7 @@ func structureSpaces(st *store.SiteStructure) []*store.SiteSpace {
 // nil: at the root); a default section or site space adds nothing to the path. nil while the site
 // is not published.
 func (s *Server) structureURL(site *store.Site, sec *store.SiteSection, ss *store.SiteSpace) *string {
-	base := s.sitePublishedURL(site)
+	base := site.PublishedURL(s.BaseURL)
 	if base == nil {
 		return nil
 	}
@@ -83,7 +83,7 @@ func (s *Server) siteSpaceAPI(site *store.Site, sec *store.SiteSection, ss *stor
 		Path:      ss.Path,
 		Section:   ss.SectionID,
 		Space:     s.toAPISpace(ss.Space, roleOf(ss.Space)),
-		Title:     siteSpaceTitle(ss),
+		Title:     ss.DisplayTitle(),
 		Default:   ss.Default,
 		Condition: ss.Condition,
 		Draft:     ss.Draft,
@@ -96,14 +96,6 @@ func (s *Server) siteSpaceAPI(site *store.Site, sec *store.SiteSection, ss *stor
 		out.Urls.Published = s.structureURL(site, sec, ss)
 	}
 	return out
-}
-
-// siteSpaceTitle is the title a site space shows: its own, or its space's.
-func siteSpaceTitle(ss *store.SiteSpace) string {
-	if ss.Title != nil {
-		return *ss.Title
-	}
-	return ss.Space.Title
 }
 
 // toAPISiteSection converts a section with its site spaces, their spaces' permissions for role.

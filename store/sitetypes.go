@@ -82,3 +82,21 @@ type SiteStructure struct {
 	Sections       []*SiteSection      // in order within each group (or the root)
 	RootSiteSpaces []*SiteSpace        // a site without sections: its site spaces, in order
 }
+
+// PublishedURL is where a published site is read under quire's base URL ({base}/s/{siteId}); nil
+// while the site is not published.
+func (s *Site) PublishedURL(baseURL string) *string {
+	if !s.Published {
+		return nil
+	}
+	u := baseURL + "/s/" + s.ID
+	return &u
+}
+
+// DisplayTitle is the title a site space shows: its own, or its space's.
+func (ss *SiteSpace) DisplayTitle() string {
+	if ss.Title != nil {
+		return *ss.Title
+	}
+	return ss.Space.Title
+}

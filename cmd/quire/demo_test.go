@@ -99,6 +99,7 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mountWeb(srv, h)
 	hs := httptest.NewServer(h)
 	defer hs.Close()
 	get := func(url, token string) (int, string) {

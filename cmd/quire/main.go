@@ -33,9 +33,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/server"
+	"github.com/quire-docs/quire/server/web"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -178,6 +180,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	mountWeb(srv, e)
 	runner := jobs.New(st, log)
 	runner.Translations(srv.Translator)
 	openapispec.Register(runner, &openapispec.Processor{Store: st, Fetcher: srv.Fetcher}, cfg.openAPIRefresh)
@@ -388,4 +391,12 @@ func randomHex(n int) string {
 		panic(err)
 	}
 	return hex.EncodeToString(b)
+}
+
+// mountWeb serves the web pages (published sites, the app, OpenAPI reference pages) beside the
+// API on e, and gives the API its part in the flows that end on a page.
+func mountWeb(srv *server.Server, e *echo.Echo) {
+	w := web.New(srv.Store, srv.Access, srv.Log, srv.BaseURL, srv.VisitorSecret)
+	srv.Web = w
+	w.Register(e)
 }

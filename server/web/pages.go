@@ -1,23 +1,17 @@
-package server
+package web
 
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"html/template"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/markdown"
-	"github.com/quire-docs/quire/store"
 )
 
 // The published web: sites read at {base}/s/{siteId}/… or at their own hostname, rendered on
@@ -69,82 +63,14 @@ const webCSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data
 
 type webMountKey struct{}
 
-// registerWeb adds the published web's routes and the host mounting of sites with a hostname.
-func (s *Server) registerWeb(e *echo.Echo) {
+// Register adds the published web's routes and the host mounting of sites with a hostname.
+func (s *Server) Register(e *echo.Echo) {
 	e.Pre(s.mountSiteHosts(&hostCache{entries: map[string]hostEntry{}}))
 	e.GET(webSiteRoute, s.serveWebSite)
 	e.GET(webSitePathRoute, s.serveWebSite)
 	e.HEAD(webSiteRoute, s.serveWebSite)
 	e.HEAD(webSitePathRoute, s.serveWebSite)
 	s.registerApp(e)
-}
-
-// hostCache keeps hostname lookups for a few seconds (a missing site too), as the token cache
-// does: a request to a hostname then costs no query, and a changed hostname takes effect within
-// hostCacheTTL on every node.
-type hostCache struct {
-	mu      sync.Mutex
-	entries map[string]hostEntry
-}
-
-type hostEntry struct {
-	siteID  string // "": no site has the hostname
-	expires time.Time
-}
-
-const hostCacheTTL = 5 * time.Second
-
-// mountSiteHosts serves a site at the root of its hostname: a request whose Host is a site's
-// hostname is routed as /s/{siteId}/… and remembered as mounted, so the pages link without the
-// prefix. The API, health checks and the base URL's own host are never mounted.
-func (s *Server) mountSiteHosts(cache *hostCache) echo.MiddlewareFunc {
-	baseHost := ""
-	if u, err := url.Parse(s.BaseURL); err == nil {
-		baseHost = strings.ToLower(u.Hostname())
-	}
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			req := c.Request()
-			p := req.URL.Path
-			if req.Method != http.MethodGet && req.Method != http.MethodHead || strings.HasPrefix(p, "/v1/") || p == "/v1" || p == "/healthz" {
-				return next(c)
-			}
-			host := strings.ToLower(req.Host)
-			if h, _, err := net.SplitHostPort(host); err == nil {
-				host = h
-			}
-			if host == "" || host == baseHost || net.ParseIP(host) != nil || !strings.Contains(host, ".") {
-				return next(c)
-			}
-			now := time.Now()
-			cache.mu.Lock()
-			e, ok := cache.entries[host]
-			cache.mu.Unlock()
-			if !ok || now.After(e.expires) {
-				site, err := s.Store.FindSiteByHostname(req.Context(), host)
-				if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
-					return err
-				}
-				e = hostEntry{expires: now.Add(hostCacheTTL)}
-				if site != nil {
-					e.siteID = site.ID
-				}
-				cache.mu.Lock()
-				if len(cache.entries) > 10000 {
-					cache.entries = map[string]hostEntry{}
-				}
-				cache.entries[host] = e
-				cache.mu.Unlock()
-			}
-			if e.siteID == "" {
-				return next(c)
-			}
-			req.URL.Path = "/s/" + e.siteID + p
-			req.URL.RawPath = ""
-			c.SetRequest(req.WithContext(context.WithValue(req.Context(), webMountKey{}, e.siteID)))
-			return next(c)
-		}
-	}
 }
 
 // webReply is a rendered answer: its status, body and cache policy.

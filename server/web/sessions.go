@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"crypto/hmac"
@@ -33,7 +33,7 @@ const (
 )
 
 func (s *Server) formKey() []byte {
-	m := hmac.New(sha256.New, s.VisitorSecret)
+	m := hmac.New(sha256.New, s.Secret)
 	m.Write([]byte("quire app form"))
 	return m.Sum(nil)
 }
@@ -81,7 +81,7 @@ func (s *Server) appSession(c echo.Context) (*store.Session, string, error) {
 
 // startAppSession opens a session for the user of an API token and sets its cookie; ENOTFOUND
 // when the token is not a user's.
-func (s *Server) startAppSession(c echo.Context, token string) error {
+func (s *Server) StartAppSession(c echo.Context, token string) error {
 	id, _, err := s.Store.CreateSession(c.Request().Context(), token, appSessionTTL)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func (s *Server) appLogin(c echo.Context) error {
 	if u == nil || u.InstallationID != "" || !strings.EqualFold(u.Email, email) {
 		return refuse()
 	}
-	if err := s.startAppSession(c, token); store.ErrorCode(err) == store.ENOTFOUND {
+	if err := s.StartAppSession(c, token); store.ErrorCode(err) == store.ENOTFOUND {
 		return refuse()
 	} else if err != nil {
 		return s.webFail(c, err)

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/url"
@@ -9,7 +9,7 @@ import (
 
 // ssoChoices fills the sign-in page's single sign-on part: given an organization's id (?org=),
 // a "Sign in with …" link per SAML provider of it, each the provider's start URL with return= the
-// page to go to after signing in (the ACS then opens an app session, websession.go). Anyone may
+// page to go to after signing in (the ACS then opens an app session, sessions.go). Anyone may
 // list an organization's sign-ins (the API's listSSOProviderLoginsInOrganization is public too);
 // an unknown organization lists none, as one without providers does.
 func (s *Server) ssoChoices(c echo.Context, v *appView) error {
@@ -29,13 +29,12 @@ func (s *Server) ssoChoices(c echo.Context, v *appView) error {
 	return nil
 }
 
-// appSSORefusal shows a refused SAML login that started from the app as an app page, with the
-// reason, instead of the API's JSON error.
-func (s *Server) appSSORefusal(c echo.Context, err error) error {
-	status, msg := apiError(c.Request(), err)
-	if status >= 500 {
-		return err
-	}
+// AppSSORefused shows a refused SAML login that started from the app as an app page, with the
+// reason (as the API words it), instead of the API's JSON error.
+func (s *Server) AppSSORefused(c echo.Context, status int, msg string) error {
 	return s.sendApp(c, status, &appView{Kind: "message", Title: "Single sign-on failed",
 		Error: "The sign-in was refused (" + msg + ") Nobody was signed in."})
 }
+
+// AppReturnPath answers p when it is a path of the app a sign-in may return to.
+func (s *Server) AppReturnPath(p string) string { return localAppPath(p) }

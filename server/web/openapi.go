@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"bytes"
@@ -52,12 +52,6 @@ func reference(v *store.OpenAPISpecVersionContent) (*openapispec.Reference, erro
 	return e.ref, e.err
 }
 
-// wantsHTML tells a browser's request for a document (it asks for text/html) from a tool's; raw=1
-// asks for the document whatever the Accept header says.
-func wantsHTML(req *http.Request) bool {
-	return req.URL.Query().Get("raw") != "1" && strings.Contains(req.Header.Get("Accept"), "text/html")
-}
-
 type openAPIPage struct {
 	Title, StyleURL, RawURL, Error string
 	NoIndex                        bool
@@ -65,7 +59,7 @@ type openAPIPage struct {
 }
 
 // serveOpenAPIReference answers the reference page of a version.
-func (s *Server) serveOpenAPIReference(c echo.Context, sp *store.OpenAPISpec, doc *store.OpenAPISpecVersionContent) error {
+func (s *Server) ServeOpenAPIReference(c echo.Context, sp *store.OpenAPISpec, doc *store.OpenAPISpecVersionContent) error {
 	q := url.Values{"raw": {"1"}}
 	if t := c.QueryParam("token"); t != "" {
 		q.Set("token", t)

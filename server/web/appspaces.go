@@ -1,10 +1,11 @@
-package server
+package web
 
 import (
 	"context"
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -12,8 +13,9 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// More read-only app views: the comment threads of a space's page and of a change request,
-// a revision of a space, a collection and a site.
+// The app's read-only views of a space: its pages with their comment threads, and the space as it
+// was at a revision. (Organizations, collections and sites: apporgs.go; a change request:
+// appdiff.go.)
 
 // maxAppThreads and maxAppReplies bound what a page shows of its comments.
 const (
@@ -114,86 +116,111 @@ func (s *Server) appRevision(c echo.Context, v *appView) error {
 	return s.sendApp(c, http.StatusOK, v)
 }
 
-// appCollection lists a collection's collections and the spaces the member sees in it.
-func (s *Server) appCollection(c echo.Context, v *appView) error {
+// appSpace shows a space's page tree and one page (the first by default), with its change
+// requests.
+func (s *Server) appSpace(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
-	col, _, err := s.Access.FindCollection(ctx, c.Param("collectionId"), store.RoleRead)
+	sp, _, err := s.Access.FindSpace(ctx, c.Param("spaceId"), store.RoleRead)
 	if err != nil {
 		return err
 	}
-	if col.OrganizationID != c.Param("orgId") {
-		return store.Errorf(store.ENOTFOUND, "Collection not found.")
-	}
-	v.Kind, v.Title = "list", col.Title
-	if col.Description != nil {
-		v.Lead = *col.Description
-	}
-	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + col.OrganizationID}}
-	cols, err := s.Store.FindCollections(ctx, col.OrganizationID, true, store.Page{Limit: 1000})
+	rest, _ := url.PathUnescape(c.Param("*"))
+	tree, err := s.loadTree(ctx, &store.SiteSpace{Space: sp}, nil, "/app/s/"+sp.ID, true)
 	if err != nil {
 		return err
 	}
-	for _, x := range cols.Items {
-		if x.ParentID != nil && *x.ParentID == col.ID {
-			v.Items = append(v.Items, webLink{Title: x.Title, URL: "/app/o/" + x.OrganizationID + "/c/" + x.ID, Context: "collection"})
+	tree.spaceURL = func(id string) string { return "/app/s/" + id }
+	v.Kind, v.Title = "space", sp.Title
+	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + sp.OrganizationID}}
+	if p := tree.find(strings.Trim(rest, "/")); p != nil {
+		page, err := s.Store.FindPage(ctx, sp.RevisionID, p.ID)
+		if err != nil {
+			return err
 		}
-	}
-	spaces, err := s.Store.FindSpaces(ctx, col.OrganizationID, false, store.Page{Limit: 1000})
-	if err != nil {
-		return err
-	}
-	roles, err := s.Access.ContentRoles(ctx, col.OrganizationID)
-	if err != nil {
-		return err
-	}
-	for _, sp := range spaces.Items {
-		if sp.ParentID == nil || *sp.ParentID != col.ID {
-			continue
+		v.Title = p.Title
+		v.Crumbs = append(v.Crumbs, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID})
+		v.Sidebar = tree.sidebar(p)
+		files, err := s.Store.FindAllFiles(ctx, sp.RevisionID)
+		if err != nil {
+			return err
 		}
-		if r, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
-			continue
+		src, place := s.openAPIBlocks(ctx, sp.OrganizationID, page.Markdown)
+		body, _ := appLinks(sp, p, tree, files).ToHTML(src)
+		if place != nil {
+			body = place(body)
 		}
-		v.Items = append(v.Items, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID, Context: "space"})
+		v.Body = template.HTML(body) // sanitized by ToHTML's policy; the operations escaped by their template
+		if v.Threads, err = s.threads(ctx, store.CommentScope{SpaceID: sp.ID}, &p.ID); err != nil {
+			return err
+		}
+	} else if rest != "" {
+		return store.Errorf(store.ENOTFOUND, "Page not found.")
+	}
+	var crs []*store.ChangeRequest
+	for _, status := range []string{"open", "draft", "merged"} {
+		l, err := s.Store.FindChangeRequests(ctx, store.ChangeRequestFilter{SpaceID: sp.ID, Status: status}, store.Page{Limit: 20})
+		if err != nil {
+			return err
+		}
+		crs = append(crs, l.Items...)
+	}
+	for _, cr := range crs {
+		v.Items = append(v.Items, webLink{Title: "#" + strconv.Itoa(cr.Number) + " " + cr.Subject,
+			URL: "/app/s/" + sp.ID + "/change-requests/" + strconv.Itoa(cr.Number), Context: cr.Status})
 	}
 	return s.sendApp(c, http.StatusOK, v)
 }
 
-// appSite shows a site: its audience, whether and where it is published, and its sections and
-// site spaces.
-func (s *Server) appSite(c echo.Context, v *appView) error {
-	ctx := c.Request().Context()
-	site, _, err := s.Access.FindSite(ctx, c.Param("orgId"), c.Param("siteId"), store.RoleRead)
-	if err != nil {
-		return err
-	}
-	st, err := s.Store.FindSiteStructure(ctx, site.ID)
-	if err != nil {
-		return err
-	}
-	v.Kind, v.Title = "list", site.Title
-	v.Lead = "Site · " + site.Visibility + " · unpublished"
-	if site.Published {
-		v.Lead = "Site · " + site.Visibility + " · published"
-		if u := s.sitePublishedURL(site); u != nil && site.Visibility != "share-link" {
-			v.Items = append(v.Items, webLink{Title: "Read the published site", URL: *u, Context: "published"})
-		}
-	}
-	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + site.OrganizationID}}
-	add := func(where string, list []*store.SiteSpace) {
-		for _, ss := range list {
-			if ss.Space == nil {
-				continue
+// appLinks resolves a page's links inside the app: pages of the space to their app URL (of
+// another space, to that space), files to their download URL.
+func appLinks(sp *store.Space, p *store.RevisionPage, tree *webTree, files []*store.RevisionFile) markdown.HTMLOptions {
+	file := func(id string) (string, bool) {
+		for _, f := range files {
+			if f.ID == id {
+				return "/files/" + f.SHA256 + "/" + url.PathEscape(f.Name), true
 			}
-			ctxText := "site space"
-			if where != "" {
-				ctxText = "in " + where
-			}
-			v.Items = append(v.Items, webLink{Title: ss.Space.Title, URL: "/app/s/" + ss.Space.ID, Context: ctxText})
 		}
+		return "", false
 	}
-	add("", st.RootSiteSpaces)
-	for _, sec := range st.Sections {
-		add(sec.Title, sec.SiteSpaces)
+	resolve := func(x string) (string, bool) {
+		if q := tree.all[x]; q != nil {
+			return q.ID, true
+		}
+		if q := tree.all["path:"+x]; q != nil {
+			return q.ID, true
+		}
+		return "", false
 	}
-	return s.sendApp(c, http.StatusOK, v)
+	link := func(r markdown.Ref) (string, bool) {
+		switch r.Kind {
+		case "url":
+			return r.URL, r.URL != ""
+		case "file":
+			return file(r.File)
+		case "page", "anchor":
+			if r.Page == "" {
+				return "#" + r.Anchor, true
+			}
+			if r.Space != "" && r.Space != sp.ID {
+				return "/app/s/" + url.PathEscape(r.Space), true
+			}
+			q := tree.all[r.Page]
+			if q == nil {
+				return "", false
+			}
+			u := tree.pageURL(q)
+			if r.Anchor != "" {
+				u += "#" + r.Anchor
+			}
+			return u, true
+		}
+		return "", false
+	}
+	return markdown.HTMLOptions{Options: markdown.Options{SpaceID: sp.ID, PagePath: p.Path, ResolvePage: resolve}, Link: link,
+		Image: func(r markdown.Ref) (string, bool) {
+			if r.Kind == "file" {
+				return file(r.File)
+			}
+			return r.URL, r.Kind == "url" && r.URL != ""
+		}}
 }

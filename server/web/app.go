@@ -1,0 +1,95 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/server/access"
+	"github.com/quire-docs/quire/store"
+)
+
+// The app views (urls.app): members sign in (sessions.go) and read organizations, spaces and
+// change requests with the roles the API checks. Read-only.
+
+var appRoutes = []string{"/app", "/app/login", "/app/logout", "/app/o/:orgId", "/app/s/:spaceId", "/app/s/:spaceId/*",
+	"/app/s/:spaceId/change-requests/:cr", "/app/s/:spaceId/revisions/:rev", "/app/s/:spaceId/revisions/:rev/*",
+	"/app/o/:orgId/c/:collectionId", "/app/o/:orgId/sites/:siteId"}
+
+func (s *Server) registerApp(e *echo.Echo) {
+	e.GET("/app", s.appPage(s.appHome))
+	e.GET("/app/login", s.appLoginForm)
+	e.POST("/app/login", s.appLogin)
+	e.POST("/app/logout", s.appLogout)
+	e.GET("/app/o/:orgId", s.appPage(s.appOrg))
+	e.GET("/app/s/:spaceId", s.appPage(s.appSpace))
+	e.GET("/app/s/:spaceId/*", s.appPage(s.appSpace))
+	e.GET("/app/s/:spaceId/change-requests/:cr", s.appPage(s.appChangeRequest))
+	e.GET("/app/s/:spaceId/revisions/:rev", s.appPage(s.appRevision))
+	e.GET("/app/s/:spaceId/revisions/:rev/*", s.appPage(s.appRevision))
+	e.GET("/app/o/:orgId/c/:collectionId", s.appPage(s.appCollection))
+	e.GET("/app/o/:orgId/sites/:siteId", s.appPage(s.appSite))
+}
+
+// appView is what the app template shows.
+type appView struct {
+	Kind, Title, Error, Email string
+	Lead                      string
+	Next                      string // where to go after signing in
+	User                      *store.User
+	Crumbs                    []webLink
+	Items                     []webLink
+	Sidebar                   []*webNav
+	Body                      template.HTML
+	CR                        *store.ChangeRequest
+	Diff                      []pageDiff
+	Threads                   []appThread
+	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
+	Org                       string    // the organization whose SSO sign-ins the sign-in page lists
+	SSO                       []webLink // those sign-ins
+}
+
+func (s *Server) sendApp(c echo.Context, status int, v *appView) error {
+	body, err := renderHTML("app.html", struct {
+		*appView
+		StyleURL string
+	}{v, assetBase(c) + "/~assets/" + webStyle.name})
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	c.Response().Header().Set("X-Frame-Options", "DENY")
+	return s.send(c, webReply{status: status, contentType: "text/html; charset=utf-8", body: body, noindex: true})
+}
+
+// appPage runs a view for a signed-in member, with the member as the caller (so the API's access
+// checks apply); without a session it sends the reader to sign in. A store error becomes a 404
+// (not found or not visible), a 403 (role too low) or a failure page.
+func (s *Server) appPage(view func(echo.Context, *appView) error) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, id, err := s.appSession(c)
+		if err != nil {
+			return s.webFail(c, err)
+		}
+		if sess == nil {
+			return c.Redirect(http.StatusSeeOther, "/app/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+		}
+		u := &sess.User
+		req := c.Request()
+		c.SetRequest(req.WithContext(access.WithCaller(req.Context(), u)))
+		v := &appView{User: u, CSRF: s.formToken("logout", id)}
+		err = view(c, v)
+		switch store.ErrorCode(err) {
+		case "":
+			return err
+		case store.ENOTFOUND:
+			v.Kind, v.Title = "message", "Not found"
+			v.Error = "There is nothing here, or it is not yours to see."
+			return s.sendApp(c, http.StatusNotFound, v)
+		case store.EFORBIDDEN:
+			v.Kind, v.Title, v.Error = "message", "Not allowed", "Your role does not allow this."
+			return s.sendApp(c, http.StatusForbidden, v)
+		}
+		return s.webFail(c, err)
+	}
+}
