@@ -90,8 +90,9 @@ func TestTwoFileMigrationsAreRefused(t *testing.T) {
 }
 
 // A SQLite database migrated by the two-file history (today's main: up to 0031) opens with the
-// history written once: nothing is applied again, nothing recorded anew, its schema and rows stay
-// as they were; and a fresh database ends with the same schema and records as it.
+// history written once: every record stays as it was, nothing is applied again (only migrations
+// after 0031 are recorded anew), its rows stay, and it then has the schema and the records of a
+// fresh database (so a fresh database ends with the schema the two-file history made).
 func TestSQLiteMigratedByTheTwoFileHistoryOpens(t *testing.T) {
 	ctx := context.Background()
 	dbPath := t.TempDir() + "/old.db"
@@ -110,7 +111,7 @@ func TestSQLiteMigratedByTheTwoFileHistoryOpens(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	records, schema := sqliteRecords(t, db), sqliteSchemaText(t, db)
+	before := sqliteRecords(t, db)
 	db.Close()
 
 	st, err := OpenSQLite(ctx, dbPath, testIsUnique)
@@ -121,33 +122,32 @@ func TestSQLiteMigratedByTheTwoFileHistoryOpens(t *testing.T) {
 	if err != nil || org.Title != "Old org" {
 		t.Fatalf("the organization after opening: %+v, %v", org, err)
 	}
+	after, schema := sqliteRecords(t, st.writer.DB), sqliteSchemaText(t, st.writer.DB)
 	st.Close()
-	db, err = sql.Open("sqlite3", "file:"+dbPath)
-	if err != nil {
-		t.Fatal(err)
+	for _, r := range before {
+		if !slices.Contains(after, r) {
+			t.Errorf("the record %s is gone or changed", r)
+		}
 	}
-	defer db.Close()
-	if got := sqliteRecords(t, db); !slices.Equal(got, records) {
-		t.Errorf("schema_migrations after opening:\n%s\nbefore:\n%s", strings.Join(got, "\n"), strings.Join(records, "\n"))
-	}
-	if got := sqliteSchemaText(t, db); !slices.Equal(got, schema) {
-		t.Errorf("the schema changed on opening:\n%s\nbefore:\n%s", strings.Join(got, "\n"), strings.Join(schema, "\n"))
+	var names []string
+	for _, r := range after {
+		name := strings.Fields(r)[0]
+		if !slices.Contains(before, r) && name < "migrations/0032" {
+			t.Errorf("%s was applied again (recorded anew)", name)
+		}
+		names = append(names, name)
 	}
 
 	fresh := openTestStore(t)
-	var names []string
-	for _, r := range records {
-		names = append(names, strings.Fields(r)[0])
-	}
 	var freshNames []string
 	for _, r := range sqliteRecords(t, fresh.writer.DB) {
 		freshNames = append(freshNames, strings.Fields(r)[0])
 	}
 	if !slices.Equal(freshNames, names) {
-		t.Errorf("a fresh database records\n%s\nthe two-file history recorded\n%s", strings.Join(freshNames, "\n"), strings.Join(names, "\n"))
+		t.Errorf("a fresh database records\n%s\nan upgraded one\n%s", strings.Join(freshNames, "\n"), strings.Join(names, "\n"))
 	}
 	if got := sqliteSchemaText(t, fresh.writer.DB); !slices.Equal(got, schema) {
-		t.Errorf("a fresh database's schema:\n%s\nthe two-file history's:\n%s", strings.Join(got, "\n"), strings.Join(schema, "\n"))
+		t.Errorf("a fresh database's schema:\n%s\nan upgraded one's:\n%s", strings.Join(got, "\n"), strings.Join(schema, "\n"))
 	}
 }
 
