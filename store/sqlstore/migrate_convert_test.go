@@ -142,3 +142,50 @@ func convertMigrationPair(lite, pg string) (string, error) {
 func normalizeSQL(s string) string {
 	return strings.Join(strings.Fields(stripSQLComments(s)), " ")
 }
+
+// A pair as the two-file format wrote it converts to one file: the shared lines once, in
+// PostgreSQL's spelling, WITHOUT ROWID as a marker, and what differs otherwise in blocks.
+func TestConvertMigrationPair(t *testing.T) {
+	lite := `-- Reviews.
+CREATE TABLE reviews (
+    id         TEXT PRIMARY KEY,
+    user_id    TEXT NOT NULL REFERENCES users(id),
+    digest     BLOB NOT NULL,
+    score      REAL NOT NULL,
+    count      INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX reviews_user ON reviews(user_id COLLATE NOCASE);
+`
+	pg := `-- Reviews.
+CREATE TABLE reviews (
+    id         TEXT COLLATE "C" PRIMARY KEY,
+    user_id    TEXT COLLATE "C" NOT NULL REFERENCES users(id),
+    digest     BYTEA NOT NULL,
+    score      DOUBLE PRECISION NOT NULL,
+    count      BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX reviews_user ON reviews(lower(user_id));
+`
+	got, err := convertMigrationPair(lite, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `-- Reviews.
+CREATE TABLE reviews (
+    id         TEXT COLLATE "C" PRIMARY KEY,
+    user_id    TEXT COLLATE "C" NOT NULL REFERENCES users(id),
+    digest     BYTEA NOT NULL,
+    score      DOUBLE PRECISION NOT NULL,
+    count      BIGINT NOT NULL DEFAULT 0
+){{sqlite: WITHOUT ROWID}};
+-- if sqlite
+CREATE INDEX reviews_user ON reviews(user_id COLLATE NOCASE);
+-- end if
+-- if postgres
+CREATE INDEX reviews_user ON reviews(lower(user_id));
+-- end if
+`
+	if got != want {
+		t.Errorf("converted to\n%s\nwant\n%s", got, want)
+	}
+}
