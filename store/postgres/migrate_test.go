@@ -104,12 +104,31 @@ func TestPostgresMigratedByTheTwoFileHistoryOpens(t *testing.T) {
 		t.Errorf("a new job after the upgrade: id %d, %v (the identity's sequence kept its place)", id, err)
 	}
 
-	fresh := pgtest.Database(t, "the upgrade of a two-file database")
-	st, err := Open(ctx, fresh)
+	// The integrity check finds every migration applied, and says which one is not.
+	st, err := Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.Close()
+	defer st.Close()
+	if err := st.CheckIntegrity(ctx); err != nil {
+		t.Errorf("the integrity check after the upgrade: %v", err)
+	}
+	if _, err := db.Exec(`DELETE FROM schema_migrations WHERE name = 'migrations/0031_page_kinds.sql'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CheckIntegrity(ctx); err == nil || !strings.Contains(err.Error(), "0031_page_kinds") {
+		t.Errorf("the integrity check without 0031's record: %v", err)
+	}
+	if _, err := db.Exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('migrations/0031_page_kinds.sql', $1)`, before["migrations/0031_page_kinds.sql"]); err != nil {
+		t.Fatal(err)
+	}
+
+	fresh := pgtest.Database(t, "the upgrade of a two-file database")
+	fst, err := Open(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fst.Close()
 	fdb, err := sql.Open("pgx", fresh)
 	if err != nil {
 		t.Fatal(err)

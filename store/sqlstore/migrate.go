@@ -162,28 +162,21 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // execer is a connection or a pool, in the database's own syntax.
 type execer interface {
+	querier
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-// applyMigrations runs each migration not recorded in schema_migrations in a transaction of its
-// own that records it. A PostgreSQL database that recorded postgresBase has the migrations it
-// stood for.
-func applyMigrations(ctx context.Context, x execer, postgres bool, now time.Time) error {
-	if _, err := x.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY,
-		applied_at TEXT NOT NULL
-	)`); err != nil {
-		return fmt.Errorf("store: unable to create migrations table: %w", err)
-	}
+// pendingMigrations answers the migrations of the history not applied to the database: not
+// recorded in schema_migrations, nor, on PostgreSQL, stood for by a recorded postgresBase.
+func pendingMigrations(ctx context.Context, x querier, postgres bool) ([]migration, error) {
 	history, err := migrations(postgres)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	sel, ins := `SELECT count(*) FROM schema_migrations WHERE name = ?`, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`
+	sel := `SELECT count(*) FROM schema_migrations WHERE name = ?`
 	if postgres {
-		sel, ins = `SELECT count(*) FROM schema_migrations WHERE name = $1`, `INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)`
+		sel = `SELECT count(*) FROM schema_migrations WHERE name = $1`
 	}
 	recorded := func(name string) (bool, error) {
 		var n int
@@ -195,20 +188,42 @@ func applyMigrations(ctx context.Context, x execer, postgres bool, now time.Time
 	base := false
 	if postgres {
 		if base, err = recorded(postgresBase); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	var pending []migration
 	for _, m := range history {
 		if base && m.name < postgresBaseCovers {
 			continue
 		}
 		done, err := recorded(m.name)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if done {
-			continue
+		if !done {
+			pending = append(pending, m)
 		}
+	}
+	return pending, nil
+}
+
+// applyMigrations runs each pending migration in a transaction of its own that records it.
+func applyMigrations(ctx context.Context, x execer, postgres bool, now time.Time) error {
+	if _, err := x.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name TEXT PRIMARY KEY,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("store: unable to create migrations table: %w", err)
+	}
+	pending, err := pendingMigrations(ctx, x, postgres)
+	if err != nil {
+		return err
+	}
+	ins := `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`
+	if postgres {
+		ins = `INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)`
+	}
+	for _, m := range pending {
 		tx, err := x.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("store: unable to begin migration %s: %w", m.name, err)
