@@ -15,7 +15,7 @@ var convert = flag.Bool("convert", false, "convert each migration pair of migrat
 // Migrations written in the two-file format (one file in migrations/sqlite/, one of the same name
 // in migrations/postgres/) are converted into one file of migrations/ by
 //
-//	go test -tags sqlite_fts5 ./store/sqlstore/ -run TestTwoFileMigrations -convert
+//	go test -tags sqlite_fts5 ./store/sqlstore/ -run 'TestTwoFileMigrations$' -convert
 //
 // which writes the file, checks that it expands to each engine's file, and removes the pair.
 // Without -convert the test fails while a pair is left (the store would refuse to start).
