@@ -134,6 +134,9 @@ func TestPostgresMigratedByTheTwoFileHistoryOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fdb.Close()
+	if _, ok := records(t, fdb)["migrations/0001_base.sql"]; !ok {
+		t.Error("a fresh database does not record 0001_base: a node of an earlier version would run it again")
+	}
 	got, want := catalog(t, db), catalog(t, fdb)
 	for _, l := range want {
 		if !slices.Contains(got, l) {

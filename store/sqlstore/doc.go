@@ -31,7 +31,8 @@
 // two-file history recorded its files (migrations/sqlite/X and migrations/postgres/X were both
 // "migrations/X"), so no database applies a migration twice. PostgreSQL databases made before the
 // history was written once recorded migrations/0001_base.sql, one file that stood for every
-// migration below 0021: there, those are done. PostgreSQL applies the history on one connection
+// migration below 0021: there, those are done (and databases made by this history record it too,
+// so a node of an earlier version finds its history applied). PostgreSQL applies the history on one connection
 // holding an advisory lock (nodes starting together wait, then find it recorded); SQLite on its
 // one writer. testdata/migrations-0031/ keeps the two-file history as it was (frozen, never to
 // change): the tests build databases with it and check that the new history opens them without

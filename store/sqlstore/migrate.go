@@ -242,5 +242,13 @@ func applyMigrations(ctx context.Context, x execer, postgres bool, now time.Time
 			return fmt.Errorf("store: unable to commit %s: %w", m.name, err)
 		}
 	}
+	if postgres {
+		// Recorded on databases made by this history too, so a node of an earlier version
+		// (during a rolling upgrade) finds its own history applied rather than run 0001_base again.
+		if _, err := x.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+			postgresBase, formatTime(now)); err != nil {
+			return fmt.Errorf("store: unable to record %s: %w", postgresBase, err)
+		}
+	}
 	return nil
 }
