@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,9 +15,12 @@ import (
 	"github.com/quire-docs/quire/store/sqlite"
 )
 
-// The two engines' schemas, each made by its own migrations, agree (issue 26): the same tables,
-// each with the same columns (same kind of value, same NOT NULL) and the same indexes on the same
-// columns. Where they differ by design the difference is listed in schemaDifferences, with why.
+// The two engines' schemas, each made by the one history expanded for it, agree (issue 26): the
+// same tables, each with the same columns (same kind of value, same NOT NULL, same default, an
+// identity on both or neither), the same primary key, UNIQUE constraints and foreign keys (same
+// columns, same table, same ON DELETE), and the same indexes (same columns in the same order, both
+// unique or neither, the same WHERE). Where they differ by design the difference is listed in
+// schemaDifferences, with why.
 func TestSchemasAgree(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.Database(t, "the schema comparison")
@@ -55,6 +60,7 @@ func TestSchemasAgree(t *testing.T) {
 			continue
 		}
 		diffs = append(diffs, compareShapes("column "+name+".%s", ta.columns, tb.columns)...)
+		diffs = append(diffs, compareShapes("%s on "+name, ta.keys, tb.keys)...)
 		diffs = append(diffs, compareShapes("index %s on "+name, ta.indexes, tb.indexes)...)
 	}
 	known := map[string]bool{}
@@ -107,13 +113,26 @@ var schemaDifferences = []struct{ diff, why string }{
 	{"column search_titles.tsv: only on PostgreSQL", "FTS5 is a virtual table of (title, scope) on SQLite; PostgreSQL keeps a tsvector per page by id, GIN-indexed"},
 	{"index search_titles_tsv on search_titles: only on PostgreSQL", "FTS5 indexes itself"},
 	{"index users_email on users: only on PostgreSQL", "emails are unique whatever their case: SQLite says it in the column (UNIQUE COLLATE NOCASE, a constraint's index), PostgreSQL with a unique index on lower(email)"},
+	{"unique (email) on users: only on SQLite", "emails are unique whatever their case: SQLite says it in the column (UNIQUE COLLATE NOCASE, a constraint's index), PostgreSQL with a unique index on lower(email)"},
+	{"primary key (id) on search_fts: only on PostgreSQL", "FTS5 rows are keyed by their rowid; PostgreSQL keys a section's tsvector by the section's id"},
+	{"foreign key (id) references search_sections (id) on delete cascade on search_fts: only on PostgreSQL", "an FTS5 row goes with its section by a trigger (search_sections_ad); a tsvector row by its foreign key"},
+	{"primary key (id) on search_titles: only on PostgreSQL", "FTS5 rows are keyed by their rowid; PostgreSQL keys a page's tsvector by the page's id"},
+	{"foreign key (id) references search_pages (id) on delete cascade on search_titles: only on PostgreSQL", "an FTS5 row goes with its page by a trigger (search_pages_ad); a tsvector row by its foreign key"},
+	{"column search_pages.id: integer not null default identity on SQLite, integer not null on PostgreSQL", "the store always sets these packed keys (space key << 34 | page key); on SQLite an INTEGER PRIMARY KEY is the rowid all the same"},
+	{"column search_sections.id: integer not null default identity on SQLite, integer not null on PostgreSQL", "the store always sets these packed keys (page << 6 | section index); on SQLite an INTEGER PRIMARY KEY is the rowid all the same"},
 }
 
-// tableShape is a table as the comparison sees it: each column's kind of value and nullability,
-// and each index's columns (an expression reads "expr").
+// tableShape is a table as the comparison sees it: each column's kind of value, nullability,
+// default and identity; its keys (primary key, UNIQUE constraints, foreign keys), each named by
+// what it says; and each index's uniqueness, columns (an expression reads "expr") and WHERE.
 type tableShape struct {
 	columns map[string]string
+	keys    map[string]string
 	indexes map[string]string
+}
+
+func newShape() *tableShape {
+	return &tableShape{columns: map[string]string{}, keys: map[string]string{}, indexes: map[string]string{}}
 }
 
 func sqliteSchema(t *testing.T, db *sql.DB) map[string]*tableShape {
@@ -121,28 +140,72 @@ func sqliteSchema(t *testing.T, db *sql.DB) map[string]*tableShape {
 	out := map[string]*tableShape{}
 	var virtual []string
 	rows := query(t, db, `SELECT name, coalesce(sql, '') FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	withoutRowid := map[string]bool{}
 	for _, r := range rows {
 		name, ddl := r[0], r[1]
 		if strings.HasPrefix(strings.ToUpper(ddl), "CREATE VIRTUAL TABLE") {
 			virtual = append(virtual, name)
 		}
-		out[name] = &tableShape{columns: map[string]string{}, indexes: map[string]string{}}
+		withoutRowid[name] = strings.HasSuffix(strings.ToUpper(strings.TrimSpace(ddl)), "WITHOUT ROWID")
+		out[name] = newShape()
 	}
-	for name, ts := range out {
+	for name := range out {
 		for _, v := range virtual { // FTS5's shadow tables belong to their virtual table
 			if name != v && strings.HasPrefix(name, v+"_") {
 				delete(out, name)
 			}
 		}
-		for _, c := range query(t, db, `SELECT name, type, "notnull", pk FROM pragma_table_info(?)`, name) {
-			ts.columns[c[0]] = kindOf(c[1]) + nullability(c[2] == "1" || c[3] != "0" && c[1] != "")
+	}
+	for name, ts := range out {
+		cols := query(t, db, `SELECT name, type, "notnull", pk, coalesce(dflt_value, '') FROM pragma_table_info(?) ORDER BY cid`, name)
+		pk := map[string]string{}
+		for _, c := range cols {
+			if c[3] != "0" {
+				pk[c[3]] = c[0]
+			}
 		}
-		for _, ix := range query(t, db, `SELECT name FROM pragma_index_list(?) WHERE origin = 'c'`, name) {
+		for _, c := range cols {
+			def := c[4]
+			// An INTEGER PRIMARY KEY is the rowid: SQLite numbers the rows an insert leaves it to.
+			if len(pk) == 1 && c[3] == "1" && strings.EqualFold(c[1], "integer") && !withoutRowid[name] {
+				def = "identity"
+			}
+			ts.columns[c[0]] = kindOf(c[1]) + nullability(c[2] == "1" || c[3] != "0" && c[1] != "") + defaultOf(def)
+		}
+		if len(pk) > 0 {
+			var key []string
+			for i := 1; i <= len(pk); i++ {
+				key = append(key, pk[strconv.Itoa(i)])
+			}
+			ts.keys["primary key ("+strings.Join(key, ", ")+")"] = ""
+		}
+		fks := map[string][3][]string{}
+		for _, f := range query(t, db, `SELECT id, "table", "from", coalesce("to", ''), on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq`, name) {
+			k := fks[f[0]]
+			k[0] = []string{f[1], f[4]}
+			k[1] = append(k[1], f[2])
+			k[2] = append(k[2], f[3])
+			fks[f[0]] = k
+		}
+		for _, k := range fks {
+			ts.keys[foreignKey(k[1], k[0][0], k[2], k[0][1])] = ""
+		}
+		for _, ix := range query(t, db, `SELECT l.name, l."unique", l.origin, coalesce(m.sql, '') FROM pragma_index_list(?) l
+				LEFT JOIN sqlite_master m ON m.type = 'index' AND m.name = l.name`, name) {
 			var cols []string
 			for _, c := range query(t, db, `SELECT coalesce(name, 'expr') FROM pragma_index_info(?) ORDER BY seqno`, ix[0]) {
 				cols = append(cols, c[0])
 			}
-			ts.indexes[ix[0]] = strings.Join(cols, ", ")
+			switch ix[2] {
+			case "u":
+				ts.keys["unique ("+strings.Join(cols, ", ")+")"] = ""
+			case "c":
+				where := ""
+				if _, w, ok := strings.Cut(ix[3], " WHERE "); ok {
+					where = w
+				}
+				ts.indexes[ix[0]] = indexShape(ix[1] == "1", cols, where)
+			}
 		}
 	}
 	return out
@@ -152,26 +215,82 @@ func postgresSchema(t *testing.T, db *sql.DB) map[string]*tableShape {
 	t.Helper()
 	out := map[string]*tableShape{}
 	for _, r := range query(t, db, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`) {
-		out[r[0]] = &tableShape{columns: map[string]string{}, indexes: map[string]string{}}
+		out[r[0]] = newShape()
 	}
-	for _, c := range query(t, db, `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public'`) {
+	for _, c := range query(t, db, `SELECT table_name, column_name, data_type, is_nullable,
+			CASE WHEN is_identity = 'YES' THEN 'identity' ELSE coalesce(column_default, '') END
+		FROM information_schema.columns WHERE table_schema = 'public'`) {
 		if ts := out[c[0]]; ts != nil {
-			ts.columns[c[1]] = kindOf(c[2]) + nullability(c[3] == "NO")
+			ts.columns[c[1]] = kindOf(c[2]) + nullability(c[3] == "NO") + defaultOf(c[4])
+		}
+	}
+	// Keys: each constraint's columns, in the constraint's order.
+	cols := `(SELECT string_agg(a.attname, ', ' ORDER BY k.n) FROM unnest(%s) WITH ORDINALITY AS k(attnum, n)
+		JOIN pg_attribute a ON a.attrelid = %s AND a.attnum = k.attnum)`
+	for _, c := range query(t, db, `SELECT t.relname, c.contype::text, `+fmt.Sprintf(cols, "c.conkey", "c.conrelid")+`,
+			coalesce(f.relname, ''), coalesce(`+fmt.Sprintf(cols, "c.confkey", "c.confrelid")+`, ''), c.confdeltype::text
+		FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+		JOIN pg_namespace ns ON ns.oid = t.relnamespace LEFT JOIN pg_class f ON f.oid = c.confrelid
+		WHERE ns.nspname = 'public' AND c.contype IN ('p', 'u', 'f')`) {
+		ts := out[c[0]]
+		if ts == nil {
+			continue
+		}
+		switch c[1] {
+		case "p":
+			ts.keys["primary key ("+c[2]+")"] = ""
+		case "u":
+			ts.keys["unique ("+c[2]+")"] = ""
+		case "f":
+			actions := map[string]string{"a": "NO ACTION", "r": "RESTRICT", "c": "CASCADE", "n": "SET NULL", "d": "SET DEFAULT"}
+			ts.keys[foreignKey(strings.Split(c[2], ", "), c[3], strings.Split(c[4], ", "), actions[c[5]])] = ""
 		}
 	}
 	// Indexes made by CREATE INDEX: not those behind a primary key or a UNIQUE constraint.
-	for _, ix := range query(t, db, `SELECT t.relname, i.relname,
+	for _, ix := range query(t, db, `SELECT t.relname, i.relname, x.indisunique::text,
 			(SELECT string_agg(coalesce(a.attname, 'expr'), ', ' ORDER BY k.n)
 			 FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
-			 LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum AND k.attnum > 0)
+			 LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum AND k.attnum > 0),
+			coalesce(pg_get_expr(x.indpred, x.indrelid), '')
 		FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
 		JOIN pg_namespace ns ON ns.oid = t.relnamespace
 		WHERE ns.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`) {
 		if ts := out[ix[0]]; ts != nil {
-			ts.indexes[ix[1]] = ix[2]
+			ts.indexes[ix[1]] = indexShape(ix[2] == "true", strings.Split(ix[3], ", "), ix[4])
 		}
 	}
 	return out
+}
+
+// foreignKey words a foreign key the same way on both engines.
+func foreignKey(from []string, table string, to []string, onDelete string) string {
+	return fmt.Sprintf("foreign key (%s) references %s (%s) on delete %s", strings.Join(from, ", "), table, strings.Join(to, ", "), strings.ToLower(onDelete))
+}
+
+// indexShape words an index the same way on both engines: unique or not, its columns, and its
+// WHERE without parentheses, spacing or case.
+func indexShape(unique bool, cols []string, where string) string {
+	s := strings.Join(cols, ", ")
+	if unique {
+		s = "unique " + s
+	}
+	if where = strings.NewReplacer("(", "", ")", "").Replace(where); strings.TrimSpace(where) != "" {
+		s += " where " + strings.ToLower(strings.Join(strings.Fields(where), " "))
+	}
+	return s
+}
+
+// castSuffix is PostgreSQL's cast of a default to its column's type ('x'::text).
+var castSuffix = regexp.MustCompile(`::[a-z][a-z ]*(\[\])?$`)
+
+// defaultOf words a column's default the same way on both engines: the literal without
+// PostgreSQL's cast, or "identity" for a column the database numbers.
+func defaultOf(d string) string {
+	d = castSuffix.ReplaceAllString(strings.TrimSpace(d), "")
+	if d == "" {
+		return ""
+	}
+	return " default " + d
 }
 
 // kindOf is the kind of value a column's declared type holds, the same word on both engines.

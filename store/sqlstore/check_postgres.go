@@ -13,12 +13,12 @@ var errBackupPostgres = errors.New("store: quire backup copies SQLite files; bac
 // checkPostgres checks what PostgreSQL does not check itself for quire: that every migration
 // this binary knows has been applied. (Pages and indexes are PostgreSQL's own to keep sound.)
 func (s *Store) checkPostgres(ctx context.Context) error {
-	var n int
-	if err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+	pending, err := pendingMigrations(ctx, s.reader.DB, true)
+	if err != nil {
 		return fmt.Errorf("store: unable to check integrity: %w", err)
 	}
-	if n == 0 {
-		return errors.New("store: integrity check failed: no migration recorded")
+	if len(pending) > 0 {
+		return fmt.Errorf("store: integrity check failed: migration %s is not applied", pending[0].name)
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func (s *Store) migratePostgres(ctx context.Context) error {
 		return fmt.Errorf("store: unable to take the migration lock: %w", err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrationLock)
-	return applyMigrations(ctx, conn, "postgres", s.Now())
+	return applyMigrations(ctx, conn, true, s.Now())
 }
 
 // pgHost names the server of a postgres:// URL for messages (never its password).

@@ -3,9 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"io/fs"
-	"path"
-	"sort"
 	"strings"
 	"testing"
 
@@ -29,16 +26,16 @@ func TestMigrationKeepsEveryRevision(t *testing.T) {
 		}
 	}
 	exec(`CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`)
-	files, _ := fs.Glob(migrationFS, "migrations/sqlite/*.sql")
-	sort.Strings(files)
-	for _, file := range files {
-		name := "migrations/" + path.Base(file)
-		if name >= "migrations/0007" {
+	history, err := migrations(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range history {
+		if m.name >= "migrations/0007" {
 			break
 		}
-		body, _ := migrationFS.ReadFile(file)
-		exec(string(body))
-		exec(`INSERT INTO schema_migrations (name, applied_at) VALUES (?, '2026-01-01T00:00:00.000000Z')`, name)
+		exec(m.body)
+		exec(`INSERT INTO schema_migrations (name, applied_at) VALUES (?, '2026-01-01T00:00:00.000000Z')`, m.name)
 	}
 	now := "2026-01-01T00:00:00.000000Z"
 	exec(`INSERT INTO users (id, email, display_name, created_at) VALUES ('u1', 'old@example.com', 'Old', ?)`, now)

@@ -3,22 +3,15 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"net/url"
-	"path"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/quire-docs/quire/store"
 )
-
-//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
-var migrationFS embed.FS
 
 // Store is the SQL store on either engine: a writer pool and a pool of read-only readers. On
 // SQLite the writer is one connection (SQLite allows one writer at a time, so a single connection
@@ -97,75 +90,6 @@ func (s *Store) Close() error {
 		return err
 	}
 	return rerr
-}
-
-// migrate applies, in name order, every embedded migration of the dialect not yet recorded.
-func (s *Store) migrate(ctx context.Context) error {
-	if s.d.postgres {
-		return s.migratePostgres(ctx)
-	}
-	return applyMigrations(ctx, s.writer.DB, "sqlite", s.Now())
-}
-
-// execer is a connection or a pool, in the database's own syntax.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
-}
-
-func applyMigrations(ctx context.Context, x execer, dir string, now time.Time) error {
-	if _, err := x.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY,
-		applied_at TEXT NOT NULL
-	)`); err != nil {
-		return fmt.Errorf("store: unable to create migrations table: %w", err)
-	}
-	files, err := fs.Glob(migrationFS, "migrations/"+dir+"/*.sql")
-	if err != nil {
-		return fmt.Errorf("store: unable to list migrations: %w", err)
-	}
-	sort.Strings(files)
-	param := "?"
-	if dir == "postgres" {
-		param = "$1"
-	}
-	for _, file := range files {
-		// Recorded by base name under "migrations/", as before the files moved to per-dialect
-		// folders, so existing databases do not apply them twice.
-		name := "migrations/" + path.Base(file)
-		var n int
-		if err := x.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = `+param, name).Scan(&n); err != nil {
-			return fmt.Errorf("store: unable to read migrations: %w", err)
-		}
-		if n > 0 {
-			continue
-		}
-		body, err := migrationFS.ReadFile(file)
-		if err != nil {
-			return fmt.Errorf("store: unable to read %s: %w", name, err)
-		}
-		tx, err := x.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("store: unable to begin migration %s: %w", name, err)
-		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("store: unable to apply %s: %w", name, err)
-		}
-		ins := `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`
-		if dir == "postgres" {
-			ins = `INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)`
-		}
-		if _, err := tx.ExecContext(ctx, ins, name, formatTime(now)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("store: unable to record %s: %w", name, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("store: unable to commit %s: %w", name, err)
-		}
-	}
-	return nil
 }
 
 // Now is the time the store's clock reads.
