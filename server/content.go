@@ -17,24 +17,6 @@ import (
 // GetPageInChangeRequestById, GetPageByPath and GetPageInChangeRequestByPath differ only in the
 // revision they read (spaceRevision or changeRequestRevision).
 
-// spaceRevision returns the space and its current revision id, for a caller with read.
-func (s *Server) spaceRevision(ctx context.Context, spaceID string) (*store.Space, string, error) {
-	sp, _, err := s.Access.FindSpace(ctx, spaceID, store.RoleRead)
-	if err != nil {
-		return nil, "", err
-	}
-	return sp, sp.RevisionID, nil
-}
-
-// changeRequestRevision returns the space and a change request's revision id, for a caller with read.
-func (s *Server) changeRequestRevision(ctx context.Context, spaceID, crID string) (*store.Space, string, error) {
-	sp, cr, err := s.findChangeRequest(ctx, spaceID, crID, store.RoleRead)
-	if err != nil {
-		return nil, "", err
-	}
-	return sp, cr.RevisionID, nil
-}
-
 var defaultLayout = gen.PageLayout{Width: gen.Default, Cover: false, CoverSize: gen.Hero, CoverMask: gen.PageCoverMaskNone,
 	Title: true, Description: true, TableOfContents: true, Outline: true, Pagination: true, Metadata: true,
 	Tags: true, Actions: true, Anchors: true}

@@ -25,11 +25,6 @@ const (
 	fetchParallels = 4
 )
 
-// batchError is a 400 naming the change (and field) at fault.
-func batchError(i int, field, format string, args ...any) error {
-	return store.ChangeError(i, store.FieldErrorf(field, format, args...))
-}
-
 func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateChangeRequestContentRequestObject) (gen.UpdateChangeRequestContentResponseObject, error) {
 	// The space is read here for the caller's access; the change request (by id or number) only
 	// inside the store's write, which answers it as the batch left it.
@@ -93,12 +88,6 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 	}
 	err = (*gen.UpdateChangeRequestContentResult)(&out).FromChangeRequestContentUpdate(update)
 	return out, err
-}
-
-// pageMeta is the metadata fields every page operation shares (RevisionPageUpdate).
-type pageMeta struct {
-	Title, Slug, Emoji, Icon, Description, Condition *string
-	Hidden, NoIndex, NoRobotsIndex                   *bool
 }
 
 func (m pageMeta) apply(pc *store.PageChange) {

@@ -175,22 +175,6 @@ func (s *Server) findOpenAPISpec(ctx context.Context, orgID, slug string) (store
 	return role, sp, err
 }
 
-// openAPISpec is the location of a specification of the organization a page's block names (the
-// slug as written when there is none).
-func (l *locations) openAPISpec(ctx context.Context, slug string) (gen.ContentLocation, error) {
-	sp, err := l.s.Store.FindOpenAPISpec(ctx, l.sp.OrganizationID, slug)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return urlLocation(slug), nil
-	}
-	if err != nil {
-		return gen.ContentLocation{}, err
-	}
-	role, err := l.s.Access.MemberRole(ctx, l.sp.OrganizationID)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		role = store.RoleGuest // a guest reading the space
-	} else if err != nil {
-		return gen.ContentLocation{}, err
-	}
-	apiSpec := l.s.toAPIOpenAPISpec(sp, role)
-	return gen.ContentLocation{Kind: gen.ContentLocationKindOpenapi, Organization: l.org, OpenAPISpec: &apiSpec}, nil
+func (s *Server) openAPIDocumentPath(specID, versionID string) string {
+	return s.BaseURL + "/openapi/" + specID + "/" + versionID
 }

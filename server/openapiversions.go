@@ -41,10 +41,6 @@ type openAPIClaims struct {
 
 func (c *openAPIClaims) registered() *jwt.RegisteredClaims { return &c.RegisteredClaims }
 
-func (s *Server) openAPIDocumentPath(specID, versionID string) string {
-	return s.BaseURL + "/openapi/" + specID + "/" + versionID
-}
-
 // openAPIDocumentURL is where a version's document can be downloaded by whoever holds the URL.
 func (s *Server) openAPIDocumentURL(sp *store.OpenAPISpec, versionID string) (string, error) {
 	u := s.openAPIDocumentPath(sp.ID, versionID)

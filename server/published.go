@@ -12,14 +12,6 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// withShareKey appends a share-link site's share key to one of its published URLs.
-func withShareKey(site *store.Site, u string) string {
-	if site.Visibility == "share-link" {
-		return u + "?share=" + site.ShareKey
-	}
-	return u
-}
-
 func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublishedContentSiteRequestObject) (gen.GetPublishedContentSiteResponseObject, error) {
 	site, role, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
 	if err != nil {

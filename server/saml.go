@@ -17,7 +17,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/beevik/etree"
@@ -42,13 +41,6 @@ const (
 // spKeySetting holds quire's SAML service-provider key and certificate (PEM), made once and
 // shared by every node through the settings table, as the visitor secret is.
 const spKeySetting = "saml_sp_key"
-
-// spKeys caches the SP key pair: once stored, the setting never changes.
-type spKeys struct {
-	mu   sync.Mutex
-	key  *rsa.PrivateKey
-	cert *x509.Certificate
-}
 
 func (s *Server) spKeyPair(ctx context.Context) (*rsa.PrivateKey, *x509.Certificate, error) {
 	s.samlKeys.mu.Lock()
@@ -264,4 +256,32 @@ func (s *Server) serveSAMLMetadata(c echo.Context) error {
 		return err
 	}
 	return c.Blob(http.StatusOK, "application/samlmetadata+xml", out)
+}
+
+// samlURL is quire's own URL of a provider's SAML endpoint: start, acs or metadata (the SP entity id).
+func (s *Server) samlURL(providerID, what string) string {
+	return s.BaseURL + "/sso/saml/" + url.PathEscape(providerID) + "/" + what
+}
+
+// parseIdPCertificate reads an identity provider's certificate as admins paste it: PEM, or the
+// base64 body of the DER as metadata files and IdP consoles hand it out (whitespace allowed).
+func parseIdPCertificate(text string) (*x509.Certificate, error) {
+	der := []byte(nil)
+	if block, _ := pem.Decode([]byte(strings.TrimSpace(text))); block != nil {
+		if block.Type != "CERTIFICATE" {
+			return nil, badRequest("certificate: a PEM block of type " + block.Type + " is not a CERTIFICATE.")
+		}
+		der = block.Bytes
+	} else {
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
+		if err != nil {
+			return nil, badRequest("certificate: neither PEM nor the base64 body of an X.509 certificate.")
+		}
+		der = b
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, badRequest("certificate: not a parseable X.509 certificate (" + err.Error() + ").")
+	}
+	return cert, nil
 }

@@ -4,8 +4,11 @@
 package server
 
 import (
+	"crypto/rsa"
+	"crypto/x509"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -76,4 +79,11 @@ type Web interface {
 	AppSSORefused(c echo.Context, status int, message string) error
 	// ServeOpenAPIReference renders an OpenAPI document as a reference page for a browser.
 	ServeOpenAPIReference(c echo.Context, sp *store.OpenAPISpec, doc *store.OpenAPISpecVersionContent) error
+}
+
+// spKeys caches the SP key pair: once stored, the setting never changes.
+type spKeys struct {
+	mu   sync.Mutex
+	key  *rsa.PrivateKey
+	cert *x509.Certificate
 }

@@ -44,7 +44,7 @@ func (s *Server) toAPISite(site *store.Site, role store.Role) gen.Site {
 		EditAdaptiveSchema: role.AtLeast(store.RoleCreate),
 	}
 	if u := site.PublishedURL(s.BaseURL); u != nil {
-		published := withShareKey(site, *u)
+		published := site.WithShareKey(*u)
 		out.Urls.Published = &published
 	}
 	if site.Proxy != nil {

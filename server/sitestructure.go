@@ -64,7 +64,7 @@ func (s *Server) structureURL(site *store.Site, sec *store.SiteSection, ss *stor
 	if ss != nil && !ss.Default {
 		u += "/" + ss.Path
 	}
-	u = withShareKey(site, u)
+	u = site.WithShareKey(u)
 	return &u
 }
 

@@ -2,11 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/pem"
-	"net/url"
-	"strings"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
@@ -19,11 +14,6 @@ import (
 // request and response types, so these stay one thin wrapper each):
 // GetOrganizationSAMLProviderById, UpdateOrganizationSAMLProvider and
 // DeleteOrganizationSAMLProvider require an admin and make one store call.
-
-// samlURL is quire's own URL of a provider's SAML endpoint: start, acs or metadata (the SP entity id).
-func (s *Server) samlURL(providerID, what string) string {
-	return s.BaseURL + "/sso/saml/" + url.PathEscape(providerID) + "/" + what
-}
 
 func (s *Server) toAPISAMLProvider(p *store.SAMLProvider) gen.SAMLProvider {
 	out := gen.SAMLProvider{
@@ -47,29 +37,6 @@ func (s *Server) toAPISAMLProvider(p *store.SAMLProvider) gen.SAMLProvider {
 	out.Service.EntityID = s.samlURL(p.ID, "metadata")
 	out.Urls.Location = s.apiURL("/orgs/" + p.OrganizationID + "/saml/" + p.ID)
 	return out
-}
-
-// parseIdPCertificate reads an identity provider's certificate as admins paste it: PEM, or the
-// base64 body of the DER as metadata files and IdP consoles hand it out (whitespace allowed).
-func parseIdPCertificate(text string) (*x509.Certificate, error) {
-	der := []byte(nil)
-	if block, _ := pem.Decode([]byte(strings.TrimSpace(text))); block != nil {
-		if block.Type != "CERTIFICATE" {
-			return nil, badRequest("certificate: a PEM block of type " + block.Type + " is not a CERTIFICATE.")
-		}
-		der = block.Bytes
-	} else {
-		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
-		if err != nil {
-			return nil, badRequest("certificate: neither PEM nor the base64 body of an X.509 certificate.")
-		}
-		der = b
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil, badRequest("certificate: not a parseable X.509 certificate (" + err.Error() + ").")
-	}
-	return cert, nil
 }
 
 // checkSSOURL requires an absolute http(s) URL: browsers are sent there.

@@ -100,3 +100,11 @@ func (ss *SiteSpace) DisplayTitle() string {
 	}
 	return ss.Space.Title
 }
+
+// WithShareKey appends a share-link site's share key to one of its published URLs.
+func (s *Site) WithShareKey(u string) string {
+	if s.Visibility == "share-link" {
+		return u + "?share=" + s.ShareKey
+	}
+	return u
+}

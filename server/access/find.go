@@ -70,12 +70,3 @@ func (r *Rules) FindSiteRoles(ctx context.Context, orgID, siteID string, min sto
 	}
 	return site, roles, nil
 }
-
-// NotFoundAs renames a membership miss after the resource asked for, so an outsider's 404 says
-// the same as a missing resource's.
-func NotFoundAs(err error, what string) error {
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return store.NotFound(what)
-	}
-	return err
-}

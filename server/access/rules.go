@@ -103,8 +103,6 @@ func SiteRole(orgRole store.Role, site *store.Site) store.Role {
 	return orgRole.Max(store.Levels(nil).Resolve(site.DefaultLevel, nil))
 }
 
-func forbidden(msg string) error { return store.Errorf(store.EFORBIDDEN, "%s", msg) }
-
 // ContentRolesAs returns the resolver for someone whose role in the organization is already known
 // (a member whose permissions are listed; a space read with its caller's membership).
 func (r *Rules) ContentRolesAs(orgID string, orgRole store.Role) *ContentRoles {

@@ -13,25 +13,6 @@ import (
 // The app views (urls.app): members sign in (sessions.go) and read organizations, spaces and
 // change requests with the roles the API checks. Read-only.
 
-var appRoutes = []string{"/app", "/app/login", "/app/logout", "/app/o/:orgId", "/app/s/:spaceId", "/app/s/:spaceId/*",
-	"/app/s/:spaceId/change-requests/:cr", "/app/s/:spaceId/revisions/:rev", "/app/s/:spaceId/revisions/:rev/*",
-	"/app/o/:orgId/c/:collectionId", "/app/o/:orgId/sites/:siteId"}
-
-func (s *Server) registerApp(e *echo.Echo) {
-	e.GET("/app", s.appPage(s.appHome))
-	e.GET("/app/login", s.appLoginForm)
-	e.POST("/app/login", s.appLogin)
-	e.POST("/app/logout", s.appLogout)
-	e.GET("/app/o/:orgId", s.appPage(s.appOrg))
-	e.GET("/app/s/:spaceId", s.appPage(s.appSpace))
-	e.GET("/app/s/:spaceId/*", s.appPage(s.appSpace))
-	e.GET("/app/s/:spaceId/change-requests/:cr", s.appPage(s.appChangeRequest))
-	e.GET("/app/s/:spaceId/revisions/:rev", s.appPage(s.appRevision))
-	e.GET("/app/s/:spaceId/revisions/:rev/*", s.appPage(s.appRevision))
-	e.GET("/app/o/:orgId/c/:collectionId", s.appPage(s.appCollection))
-	e.GET("/app/o/:orgId/sites/:siteId", s.appPage(s.appSite))
-}
-
 // appView is what the app template shows.
 type appView struct {
 	Kind, Title, Error, Email string
@@ -92,4 +73,16 @@ func (s *Server) appPage(view func(echo.Context, *appView) error) echo.HandlerFu
 		}
 		return s.webFail(c, err)
 	}
+}
+
+// pageDiff is one page a change request touches: added, removed, moved or changed, with a line
+// diff of its markdown.
+type pageDiff struct {
+	Title, Path, Kind string
+	Lines             []diffLine
+}
+
+type diffLine struct {
+	Op   string // "+", "-" or " "
+	Text string
 }

@@ -8,18 +8,6 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// pageDiff is one page a change request touches: added, removed, moved or changed, with a line
-// diff of its markdown.
-type pageDiff struct {
-	Title, Path, Kind string
-	Lines             []diffLine
-}
-
-type diffLine struct {
-	Op   string // "+", "-" or " "
-	Text string
-}
-
 // maxDiffLines bounds the line diff of one page (its cost is the product of the two sizes).
 const maxDiffLines = 2000
 

@@ -63,16 +63,6 @@ const webCSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data
 
 type webMountKey struct{}
 
-// Register adds the published web's routes and the host mounting of sites with a hostname.
-func (s *Server) Register(e *echo.Echo) {
-	e.Pre(s.mountSiteHosts(&hostCache{entries: map[string]hostEntry{}}))
-	e.GET(webSiteRoute, s.serveWebSite)
-	e.GET(webSitePathRoute, s.serveWebSite)
-	e.HEAD(webSiteRoute, s.serveWebSite)
-	e.HEAD(webSitePathRoute, s.serveWebSite)
-	s.registerApp(e)
-}
-
 // webReply is a rendered answer: its status, body and cache policy.
 type webReply struct {
 	status      int

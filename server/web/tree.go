@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -172,3 +173,5 @@ func emojiText(e string) string {
 	}
 	return b.String()
 }
+
+var codePoints = regexp.MustCompile(`^[0-9a-fA-F]{2,6}(-[0-9a-fA-F]{2,6})*$`)

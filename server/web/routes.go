@@ -1,0 +1,32 @@
+package web
+
+import "github.com/labstack/echo/v4"
+
+// Register adds the published web's routes and the host mounting of sites with a hostname.
+func (s *Server) Register(e *echo.Echo) {
+	e.Pre(s.mountSiteHosts(&hostCache{entries: map[string]hostEntry{}}))
+	e.GET(webSiteRoute, s.serveWebSite)
+	e.GET(webSitePathRoute, s.serveWebSite)
+	e.HEAD(webSiteRoute, s.serveWebSite)
+	e.HEAD(webSitePathRoute, s.serveWebSite)
+	s.registerApp(e)
+}
+
+var appRoutes = []string{"/app", "/app/login", "/app/logout", "/app/o/:orgId", "/app/s/:spaceId", "/app/s/:spaceId/*",
+	"/app/s/:spaceId/change-requests/:cr", "/app/s/:spaceId/revisions/:rev", "/app/s/:spaceId/revisions/:rev/*",
+	"/app/o/:orgId/c/:collectionId", "/app/o/:orgId/sites/:siteId"}
+
+func (s *Server) registerApp(e *echo.Echo) {
+	e.GET("/app", s.appPage(s.appHome))
+	e.GET("/app/login", s.appLoginForm)
+	e.POST("/app/login", s.appLogin)
+	e.POST("/app/logout", s.appLogout)
+	e.GET("/app/o/:orgId", s.appPage(s.appOrg))
+	e.GET("/app/s/:spaceId", s.appPage(s.appSpace))
+	e.GET("/app/s/:spaceId/*", s.appPage(s.appSpace))
+	e.GET("/app/s/:spaceId/change-requests/:cr", s.appPage(s.appChangeRequest))
+	e.GET("/app/s/:spaceId/revisions/:rev", s.appPage(s.appRevision))
+	e.GET("/app/s/:spaceId/revisions/:rev/*", s.appPage(s.appRevision))
+	e.GET("/app/o/:orgId/c/:collectionId", s.appPage(s.appCollection))
+	e.GET("/app/o/:orgId/sites/:siteId", s.appPage(s.appSite))
+}

@@ -1,0 +1,47 @@
+package web
+
+import (
+	"html/template"
+
+	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/store"
+)
+
+// webView is what the site template shows.
+type webView struct {
+	Lang, Title, SiteTitle, StyleURL, HomeURL, SearchURL, Query string
+	Description                                                 string
+	NoIndex, NotFound, Search                                   bool
+	Tabs, Variants                                              []webTab
+	Sidebar                                                     []*webNav
+	Body                                                        template.HTML
+	Outline                                                     []markdown.Heading
+	Prev, Next                                                  *webLink
+	Results                                                     []webLink
+}
+
+// view starts a page's view with the site's chrome.
+func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
+	v := &webView{Lang: w.lang, SiteTitle: w.site.Title, StyleURL: w.base + "/~assets/" + webStyle.name,
+		HomeURL: w.base + "/", SearchURL: w.base + "/~search", NoIndex: w.site.Visibility != "public"}
+	if ws != nil {
+		// Tabs read in the language of the variant being read.
+		lang := w.lang
+		if ss != nil && ss.Space.Language != nil && *ss.Space.Language != "" {
+			lang = *ss.Space.Language
+		}
+		v.Tabs = w.tabs(nil, ws, lang)
+		v.Variants = ws.variants(ss)
+	}
+	return v
+}
+
+func (s *Server) sendView(c echo.Context, w *webSite, status int, v *webView) error {
+	body, err := renderHTML("site.html", v)
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	return s.send(c, webReply{status: status, contentType: "text/html; charset=utf-8", body: body,
+		public: w.site.Visibility == "public" && w.claims == nil, noindex: v.NoIndex})
+}

@@ -1,0 +1,56 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// Run runs the contract's tests, each a subtest that logs the backend it ran against.
+func Run(t *testing.T, open Opener) {
+	logged := func(t *testing.T, clock func() time.Time) store.Store {
+		t.Helper()
+		st := open(t, clock)
+		t.Logf("backend: %s", st.Backend())
+		return st
+	}
+	for _, tc := range []struct {
+		name string
+		fn   func(*testing.T, Opener)
+	}{
+		{"Access", access},
+		{"Levels", levels},
+		{"Paging", paging},
+		{"ListCursors", listCursors},
+		{"BatchMergeConflict", batchMergeConflict},
+		{"PageTree", pageTree},
+		{"PageKinds", pageKinds},
+		{"Links", links},
+		{"UpdateFromMain", updateFromMain},
+		{"Comments", comments},
+		{"Sites", sites},
+		{"SiteStructureFields", siteStructureFields},
+		{"SiteNewSpaces", siteNewSpaces},
+		{"RevisionsAgainstModel", revisionsAgainstModel},
+		{"Search", search},
+		{"SearchIndexUpkeep", searchIndexUpkeep},
+		{"SearchHits", searchHits},
+		{"Jobs", jobs},
+		{"Purge", purge},
+		{"ConversationsIngest", conversationsIngest},
+		{"ConversationsIngestMany", conversationsIngestMany},
+		{"ConversationsAnalysis", conversationsAnalysis},
+		{"Translations", translations},
+		{"SAMLProviders", samlProviders},
+		{"SAMLLogins", samlLogins},
+		{"OpenAPISpecs", openAPISpecs},
+		{"Integrations", integrations},
+		{"InstallationLifecycle", installationLifecycle},
+		{"Sessions", sessions},
+		{"SpaceFields", spaceFields},
+		{"TemplatesElsewhere", templatesElsewhere},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
+	}
+}
