@@ -93,3 +93,14 @@ type ChangeRequests interface {
 	// conflict is an ECONFLICT error and changes nothing.
 	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, crID string) (string, error)
 }
+
+// BatchResult is what a content batch wrote.
+type BatchResult struct {
+	Revision string
+	Refs     map[string]string // page and file refs to the ids they were given
+	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
+	Files    []*RevisionFile   // the files inserted, in order
+	// ChangeRequest is the change request as the batch left it (its new revision and update
+	// time): what the API answers, without reading it again.
+	ChangeRequest *ChangeRequest
+}

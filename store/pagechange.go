@@ -43,17 +43,6 @@ type PageOutcome struct {
 	Ref    *string
 }
 
-// BatchResult is what a content batch wrote.
-type BatchResult struct {
-	Revision string
-	Refs     map[string]string // page and file refs to the ids they were given
-	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
-	Files    []*RevisionFile   // the files inserted, in order
-	// ChangeRequest is the change request as the batch left it (its new revision and update
-	// time): what the API answers, without reading it again.
-	ChangeRequest *ChangeRequest
-}
-
 // MaxFileSize is the largest file an insert_files change takes (inline base64 files are held to
 // less by the API).
 const MaxFileSize = 10 << 20
@@ -123,12 +112,4 @@ func ChangeError(i int, err error) error {
 		reason = e.Reason
 	}
 	return FieldErrorf(fmt.Sprintf("changes[%d]", i), "%s", reason)
-}
-
-// EqualPtr reports whether two optional values are both unset or equal.
-func EqualPtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }

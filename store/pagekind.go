@@ -5,41 +5,6 @@ import (
 	"strings"
 )
 
-// Page kinds, as GitBook names them (RevisionPageType).
-const (
-	PageDocument = "document"
-	PageGroup    = "group"
-	PageLink     = "link"
-)
-
-// Link target kinds (ContentRef's kind).
-const (
-	TargetURL   = "url"
-	TargetPage  = "page"
-	TargetSpace = "space"
-)
-
-// PageTarget is what a link page opens: a URL, a page (of this space unless Space names another),
-// or a space.
-type PageTarget struct {
-	Kind  string // TargetURL | TargetPage | TargetSpace
-	URL   string // TargetURL
-	Page  string // TargetPage: the page's id
-	Space string // TargetSpace: the space; TargetPage: the page's space ("" this one)
-}
-
-// Kind is the page's kind, PageDocument when unset.
-func (p *RevisionPage) Kind() string {
-	if p.Type == "" {
-		return PageDocument
-	}
-	return p.Type
-}
-
-// HasPage reports whether the page is a page of its own, reachable at its path: a document or a
-// group (whose path shows its first page). A link only opens its target.
-func (p *RevisionPage) HasPage() bool { return p.Kind() != PageLink }
-
 // checkTarget refuses a target that cannot be opened: a URL that is not absolute http(s) or
 // mailto, a page or space ref without its id.
 func checkTarget(t *PageTarget) error {

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"fmt"
+	"sort"
 	"time"
 )
 
@@ -83,28 +83,6 @@ func (t *PageTree) siblings(parent *string, except string) []*RevisionPage {
 	return out
 }
 
-// Apply applies a batch of changes in order; an invalid change fails the whole batch with an
-// EINVALID error naming the change (changes[i], or changes[i].field) and why.
-func (t *PageTree) Apply(changes []PageChange) error {
-	for i, c := range changes {
-		err := t.applyOne(i, c)
-		if t.Err != nil {
-			return t.Err
-		}
-		if err != nil {
-			return ChangeError(i, err)
-		}
-	}
-	i, err := t.normalizeBatch()
-	if t.Err != nil {
-		return t.Err
-	}
-	if err != nil {
-		return ChangeError(i, err)
-	}
-	return nil
-}
-
 // touch records that the batch changed a page.
 func (t *PageTree) touch(id string) {
 	if !t.touchedSet[id] {
@@ -143,293 +121,163 @@ func (t *PageTree) Outcomes() []PageOutcome {
 	return out
 }
 
-// checkRef refuses a ref already used in the batch, or one that is the path of a page of the
-// revision the batch started from (a ./<ref>.md link would be ambiguous).
-func (t *PageTree) checkRef(field, ref string) error {
-	if _, dup := t.Refs[ref]; dup {
-		return FieldErrorf(field, "%q is already the ref of a page of this batch", ref)
+func parentKey(p *RevisionPage) string {
+	if p.ParentID == nil {
+		return ""
 	}
-	if _, dup := t.FileRefs[ref]; dup {
-		return FieldErrorf(field, "%q is already the ref of a file of this batch", ref)
+	return *p.ParentID
+}
+
+// adopt takes a page read from src into the tree, unless the tree already has it or deleted it.
+func (t *PageTree) adopt(p *RevisionPage) {
+	if _, ok := t.pages[p.ID]; ok || t.gone[p.ID] {
+		return
 	}
-	if t.Src != nil && t.Err == nil {
-		p, err := t.Src.ByPath(ref, false)
+	t.Orig[p.ID] = p
+	t.put(p.Clone())
+}
+
+// put puts a page into the tree, indexed under its parent.
+func (t *PageTree) put(p *RevisionPage) {
+	if old := t.pages[p.ID]; old != nil {
+		t.unindex(old)
+	}
+	t.pages[p.ID] = p
+	key := parentKey(p)
+	if t.byParent[key] == nil {
+		t.byParent[key] = map[string]*RevisionPage{}
+	}
+	t.byParent[key][p.ID] = p
+}
+
+func (t *PageTree) unindex(p *RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
+
+// load reads pages of src by id into the tree.
+func (t *PageTree) load(ids []string) {
+	if t.Src == nil || t.Err != nil {
+		return
+	}
+	var need []string
+	for _, id := range ids {
+		_, loaded := t.pages[id]
+		_, known := t.Orig[id]
+		if !loaded && !t.gone[id] && !known {
+			need = append(need, id)
+		}
+	}
+	if len(need) == 0 {
+		return
+	}
+	found, err := t.Src.Pages(need, false)
+	if err != nil {
+		t.Err = err
+		return
+	}
+	for _, id := range need {
+		if p := found[id]; p != nil {
+			t.adopt(p)
+		} else {
+			t.Orig[id] = nil
+		}
+	}
+}
+
+// get returns a page of the tree, nil when there is none.
+func (t *PageTree) get(id string) *RevisionPage {
+	if p, ok := t.pages[id]; ok {
+		return p
+	}
+	if t.gone[id] {
+		return nil
+	}
+	if _, known := t.Orig[id]; known {
+		return nil
+	}
+	t.load([]string{id})
+	return t.pages[id]
+}
+
+// children returns the pages under a parent ("" the top level), unordered.
+func (t *PageTree) children(parent string) []*RevisionPage {
+	if !t.kids[parent] && t.Src != nil && t.Err == nil {
+		var p *string
+		if parent != "" {
+			p = &parent
+		}
+		list, err := t.Src.Children(p)
 		if err != nil {
 			t.Err = err
-			return nil
-		}
-		if p != nil {
-			return FieldErrorf(field, "%q is the path of an existing page", ref)
+		} else {
+			for _, c := range list {
+				t.adopt(c)
+			}
 		}
 	}
-	return nil
+	t.kids[parent] = true
+	out := make([]*RevisionPage, 0, len(t.byParent[parent]))
+	for _, p := range t.byParent[parent] {
+		out = append(out, p)
+	}
+	return out
 }
 
-func (t *PageTree) applyOne(i int, c PageChange) error {
-	if c.Type != "insert_files" && c.Files != nil {
-		return FieldErrorf("files", "is only given with insert_files")
+// remove deletes one page from the tree (not its subpages).
+func (t *PageTree) remove(id string) {
+	if t.Orig[id] != nil {
+		t.gone[id] = true
 	}
-	switch c.Type {
-	case "insert_page":
-		if c.Page != nil {
-			return FieldErrorf("page", "is not given when inserting")
-		}
-		title := "Untitled"
-		if c.Title != nil {
-			title = *c.Title
-		}
-		kind := PageDocument
-		if c.PageType != nil {
-			kind = *c.PageType
-		}
-		switch kind {
-		case PageDocument, PageGroup:
-		case PageLink:
-			if c.Target == nil {
-				return FieldErrorf("target", "is required for a link page")
-			}
-		default:
-			return FieldErrorf("type", "%q is not a page type this server creates; use document, group or link", kind)
-		}
-		p := &RevisionPage{ID: NewID(), Title: title, Type: kind, CreatedAt: t.now, UpdatedAt: t.now}
-		if c.Ref != nil {
-			if err := t.checkRef("ref", *c.Ref); err != nil {
-				return err
-			}
-			t.Refs[*c.Ref] = p.ID
-		}
-		if err := t.place(p, c.SetInto, c.Into, c.At, true); err != nil {
-			return err
-		}
-		if err := t.checkKinds(p, &c); err != nil {
-			return err
-		}
-		t.setFields(i, p, c)
-		t.put(p)
-		t.kids[p.ID] = true // a new page has no subpages in the revision it starts from
-		t.touch(p.ID)
-		return nil
-	case "update_page":
-		if c.Ref != nil {
-			return FieldErrorf("ref", "is only given when inserting")
-		}
-		if c.PageType != nil {
-			return FieldErrorf("type", "a page keeps its type; delete it and insert a new page")
-		}
-		id, err := t.target(c.Page)
-		if err != nil {
-			return err
-		}
-		p := t.get(id)
-		if c.SetInto || c.At != nil {
-			if err := t.place(p, c.SetInto, c.Into, c.At, false); err != nil {
-				return err
-			}
-		}
-		if err := t.checkKinds(p, &c); err != nil {
-			return err
-		}
-		t.setFields(i, p, c)
-		p.UpdatedAt = t.now
-		t.touch(id)
-		return nil
-	case "delete_page":
-		id, err := t.target(c.Page)
-		if err != nil {
-			return err
-		}
-		t.deleteWithSubpages(id)
-		return nil
-	case "revert_page":
-		return t.revert(c)
-	case "insert_files":
-		if len(c.Files) == 0 {
-			return FieldErrorf("files", "is required")
-		}
-		for j, f := range c.Files {
-			if len(f.Data) > MaxFileSize {
-				return FieldErrorf(fmt.Sprintf("files[%d]", j), "%q is %d bytes, over the %d MiB limit", f.Name, len(f.Data), MaxFileSize>>20)
-			}
-			f.ID = NewID()
-			if f.Ref != nil {
-				if err := t.checkRef(fmt.Sprintf("files[%d].ref", j), *f.Ref); err != nil {
-					return err
-				}
-				t.FileRefs[*f.Ref] = f.ID
-			}
-			t.Files = append(t.Files, f)
-		}
-		return nil
-	}
-	return FieldErrorf("operation", "unknown operation %q", c.Type)
-}
-
-// revert puts a whole page back as it is in another revision: removed when it is not there,
-// restored (under its parent there, which must be in the tree) when it is.
-func (t *PageTree) revert(c PageChange) error {
-	if len(c.Blocks) > 0 {
-		return FieldErrorf("block", "reverting single blocks is not supported; revert the whole page")
-	}
-	if c.Page == nil {
-		return FieldErrorf("page", "is required")
-	}
-	if t.Older == nil {
-		return FieldErrorf("operation", "revert_page is not available here")
-	}
-	revision := t.Base
-	if c.Revision != nil {
-		revision = *c.Revision
-	}
-	id := t.resolve(*c.Page)
-	if id == "" {
-		id = *c.Page // a page deleted since may be restored
-	}
-	old, err := t.Older(revision, id)
-	if err != nil {
-		return err
-	}
-	cur := t.get(id)
-	switch {
-	case old == nil && cur == nil:
-		return FieldErrorf("page", "no page %q in the change request's content or in revision %s", *c.Page, revision)
-	case old == nil:
-		t.deleteWithSubpages(id)
-		return nil
-	}
-	if old.ParentID != nil {
-		parent := t.get(*old.ParentID)
-		if parent == nil {
-			return FieldErrorf("page", "its parent in revision %s (%s) is not in the change request's content; revert the parent first",
-				revision, *old.ParentID)
-		}
-		for a := parent; a != nil; {
-			if a.ID == id {
-				return FieldErrorf("page", "its parent in revision %s is now one of its subpages; move that page out first", revision)
-			}
-			if a.ParentID == nil {
-				break
-			}
-			a = t.get(*a.ParentID)
-		}
-	}
-	p := old.Clone()
-	p.Markdown, p.UpdatedAt = "", t.now
-	// Its path is recomputed: the path it had there follows parents that may have moved since.
-	t.fresh[id] = true
-	delete(t.explicitSlug, id)
-	t.set(p)
-	t.touch(id)
-	return nil
-}
-
-func (t *PageTree) target(name *string) (string, error) {
-	if name == nil {
-		return "", FieldErrorf("page", "is required")
-	}
-	id := t.resolve(*name)
-	if id == "" {
-		return "", FieldErrorf("page", "no page %q in the change request's content", *name)
-	}
-	return id, nil
-}
-
-// place sets a page's parent and position from into/at.
-func (t *PageTree) place(p *RevisionPage, setInto bool, into *string, at *int, isNew bool) error {
-	parent := p.ParentID
-	if setInto || isNew {
-		parent = nil
-		if into != nil {
-			id := t.resolve(*into)
-			if id == "" {
-				return FieldErrorf("into", "no page %q in the change request's content", *into)
-			}
-			for a := &id; a != nil; {
-				if *a == p.ID {
-					return FieldErrorf("into", "a page cannot go inside itself or its subpages")
-				}
-				ap := t.get(*a)
-				if ap == nil {
-					break
-				}
-				a = ap.ParentID
-			}
-			parent = &id
-		}
-	}
-	sibs := t.siblings(parent, p.ID)
-	idx := len(sibs)
-	if at != nil {
-		if *at > len(sibs) {
-			return FieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
-		}
-		idx = *at
-	}
-	if isNew || !EqualPtr(p.ParentID, parent) {
-		t.fresh[p.ID] = true
-	}
-	if !isNew {
+	if p := t.pages[id]; p != nil {
 		t.unindex(p)
 	}
-	p.ParentID, p.Position = parent, PositionAt(sibs, idx)
-	if !isNew {
-		t.put(p)
-	}
-	return nil
+	delete(t.pages, id)
 }
 
-// setIfGiven sets a field a change gives (v not nil) and leaves it otherwise.
-func setIfGiven[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
+// set puts a page into the tree as given (a merge's result).
+func (t *PageTree) set(p *RevisionPage) {
+	t.get(p.ID)
+	delete(t.gone, p.ID)
+	t.put(p)
 }
 
-func (t *PageTree) setFields(i int, p *RevisionPage, c PageChange) {
-	// A new title changes the URL only of a page new in this batch (its slug follows the title
-	// until given one); an existing page keeps its slug unless a slug is given.
-	existed := t.Orig[p.ID] != nil
-	_, explicit := t.explicitSlug[p.ID]
-	if c.Title != nil {
-		p.Title = *c.Title
-		if c.Slug == nil && !existed && !explicit {
-			p.Slug = Slugify(*c.Title)
-			t.fresh[p.ID] = true
+// HasPage and PathID resolve links against the tree.
+func (t *PageTree) HasPage(id string) bool { return t.get(id) != nil }
+
+// PathID returns the page at a path of the tree, as the batch left it.
+func (t *PageTree) PathID(path string) (string, bool) {
+	for _, p := range t.pages {
+		if p.Path == path {
+			return p.ID, true
 		}
 	}
-	if c.Slug != nil {
-		p.Slug = *c.Slug
-		t.explicitSlug[p.ID] = i
-		t.fresh[p.ID] = true
+	if t.Src == nil || t.Err != nil {
+		return "", false
 	}
-	optional := func(dst **string, v *string) {
-		if v != nil {
-			x := *v
-			*dst = &x
-			if x == "" {
-				*dst = nil
-			}
-		}
+	p, err := t.Src.ByPath(path, false)
+	if err != nil {
+		t.Err = err
+		return "", false
 	}
-	optional(&p.Emoji, c.Emoji)
-	optional(&p.Icon, c.Icon)
-	optional(&p.Condition, c.Condition)
-	setIfGiven(&p.Description, c.Description)
-	setIfGiven(&p.Hidden, c.Hidden)
-	setIfGiven(&p.NoIndex, c.NoIndex)
-	setIfGiven(&p.NoRobotsIndex, c.NoRobotsIndex)
-	if c.Markdown != nil {
-		p.Markdown, p.BodyID = *c.Markdown, 0
+	if p == nil || t.gone[p.ID] {
+		return "", false
 	}
-	if c.Target != nil {
-		target := *c.Target
-		p.Target = &target
+	if cur, ok := t.pages[p.ID]; ok && cur.Path != path {
+		return "", false // moved away in this batch
 	}
+	return p.ID, true
 }
 
-func (t *PageTree) deleteWithSubpages(id string) {
-	t.touch(id)
-	for _, c := range t.children(id) {
-		t.deleteWithSubpages(c.ID)
+// Result returns what the tree changed against src: pages added or changed, and pages deleted
+// (as src held them).
+func (t *PageTree) Result() (changed, deleted []*RevisionPage) {
+	for id, p := range t.pages {
+		if o := t.Orig[id]; o == nil || !SameRow(p, o) {
+			changed = append(changed, p)
+		}
 	}
-	t.remove(id)
+	for id := range t.gone {
+		deleted = append(deleted, t.Orig[id])
+	}
+	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
+	sort.Slice(deleted, func(i, j int) bool { return deleted[i].ID < deleted[j].ID })
+	return changed, deleted
 }

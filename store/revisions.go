@@ -103,3 +103,46 @@ func sameMeta(a, b *RevisionPage) bool {
 	return EqualPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && EqualPtr(a.Condition, b.Condition) &&
 		a.Kind() == b.Kind() && EqualPtr(a.Target, b.Target)
 }
+
+// EqualPtr reports whether two optional values are both unset or equal.
+func EqualPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// PageTarget is what a link page opens: a URL, a page (of this space unless Space names another),
+// or a space.
+type PageTarget struct {
+	Kind  string // TargetURL | TargetPage | TargetSpace
+	URL   string // TargetURL
+	Page  string // TargetPage: the page's id
+	Space string // TargetSpace: the space; TargetPage: the page's space ("" this one)
+}
+
+// Kind is the page's kind, PageDocument when unset.
+func (p *RevisionPage) Kind() string {
+	if p.Type == "" {
+		return PageDocument
+	}
+	return p.Type
+}
+
+// HasPage reports whether the page is a page of its own, reachable at its path: a document or a
+// group (whose path shows its first page). A link only opens its target.
+func (p *RevisionPage) HasPage() bool { return p.Kind() != PageLink }
+
+// Page kinds, as GitBook names them (RevisionPageType).
+const (
+	PageDocument = "document"
+	PageGroup    = "group"
+	PageLink     = "link"
+)
+
+// Link target kinds (ContentRef's kind).
+const (
+	TargetURL   = "url"
+	TargetPage  = "page"
+	TargetSpace = "space"
+)

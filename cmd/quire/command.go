@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"os"
 	"strings"
 
 	"github.com/quire-docs/quire/store"
@@ -55,3 +57,47 @@ func (c dbCommand) withStore(fn func(ctx context.Context, st store.Store) error)
 	defer st.Close()
 	return fn(ctx, st)
 }
+
+// parseWithEnv reads each flag first from its QUIRE_… variable, then from the command line
+// (flags win); --help lists both.
+func parseWithEnv(fs *flag.FlagSet, args []string) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := os.LookupEnv(envName(f.Name)); ok && err == nil {
+			if e := f.Value.Set(v); e != nil {
+				err = fmt.Errorf("%s=%q: %w", envName(f.Name), v, e)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: quire %s [flags]\n\nEach flag can also be set by its environment variable; a flag given wins.\n\n", fs.Name())
+		fs.VisitAll(func(f *flag.Flag) {
+			def := ""
+			if f.DefValue != "" {
+				def = fmt.Sprintf(" (default %s)", f.DefValue)
+			}
+			fmt.Fprintf(out, "  --%s  $%s\n        %s%s\n", f.Name, envName(f.Name), f.Usage, def)
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpShown
+		}
+		return err
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// envName is the environment variable a flag can also be set by: --rate-limit is QUIRE_RATE_LIMIT.
+func envName(flagName string) string {
+	return "QUIRE_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// errHelpShown ends a command whose --help was printed: nothing failed.
+var errHelpShown = errors.New("help shown")

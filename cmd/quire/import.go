@@ -203,5 +203,3 @@ func pageChanges(im *gitsync.Import, taken map[string]bool) []store.PageChange {
 	}
 	return changes
 }
-
-func ptr[T any](v T) *T { return &v }
