@@ -2,8 +2,6 @@ package pdf
 
 import (
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/yuin/goldmark/ast"
@@ -12,12 +10,6 @@ import (
 
 // Inline text: runs of styled words set into lines, links and their URLs, and the text encodings
 // the core fonts and the PDF outline need. The block level is in render.go.
-
-// style is how a run of inline text is set.
-type style struct {
-	bold, italic, mono, strike, link bool
-	muted                            bool // link URLs and image alt texts
-}
 
 func (r *renderer) textColor(link bool) {
 	switch {
@@ -176,44 +168,4 @@ func clickable(url string) string {
 		}
 	}
 	return ""
-}
-
-// encode turns UTF-8 text into the core fonts' Windows-1252: characters it lacks become "?",
-// tabs four spaces, and other control characters are dropped.
-func encode(s string) string {
-	m := cp1252()
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		c, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case c == '\t':
-			b = append(b, "    "...)
-		case c == '\n':
-			b = append(b, '\n')
-		case c < 0x20 || c == 0x7f:
-		case c < 0x80:
-			b = append(b, byte(c))
-		default:
-			if e, ok := m[c]; ok {
-				b = append(b, e)
-			} else {
-				b = append(b, '?')
-			}
-		}
-	}
-	return string(b)
-}
-
-// utf16Text is text for a PDF text string outside content streams (outline entries): UTF-16BE
-// with its byte order mark, so any character shows.
-func utf16Text(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	u := utf16.Encode([]rune(s))
-	b := make([]byte, 2, 2+2*len(u))
-	b[0], b[1] = 0xFE, 0xFF
-	for _, c := range u {
-		b = append(b, byte(c>>8), byte(c))
-	}
-	return string(b)
 }
