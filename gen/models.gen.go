@@ -1309,6 +1309,24 @@ func (e DocumentSchemaVersion) Valid() bool {
 	}
 }
 
+// Defines values for EmbedType.
+const (
+	EmbedTypeLink EmbedType = "link"
+	EmbedTypeRich EmbedType = "rich"
+)
+
+// Valid indicates whether the value is a known member of the EmbedType enum.
+func (e EmbedType) Valid() bool {
+	switch e {
+	case EmbedTypeLink:
+		return true
+	case EmbedTypeRich:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IntegrationCategory.
 const (
 	IntegrationCategoryAnalytics     IntegrationCategory = "analytics"
@@ -4448,6 +4466,22 @@ type DocumentTopLevelBlock = markdown.Node
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
 
+// Embed What a URL shows when embedded; `html` is set for (and only for) a `rich` embed.
+type Embed struct {
+	Html *string `json:"html,omitempty"`
+
+	// Icon The absolute URL of the site's icon.
+	Icon *string `json:"icon,omitempty"`
+
+	// Site The site's name
+	Site  string    `json:"site"`
+	Title string    `json:"title"`
+	Type  EmbedType `json:"type"`
+}
+
+// EmbedType defines model for EmbedType.
+type EmbedType string
+
 // Emoji Unicode code point or character of the emoji.
 type Emoji = string
 
@@ -6639,6 +6673,9 @@ type DocumentId = string
 // DocumentSchema defines model for documentSchema.
 type DocumentSchema = DocumentSchemaVersion
 
+// EmbedUrl defines model for embedUrl.
+type EmbedUrl = string
+
 // Evaluated defines model for evaluated.
 type Evaluated = PageEvaluation
 
@@ -7514,6 +7551,12 @@ type GetDocumentByIdParams struct {
 	Schema *DocumentSchema `form:"schema,omitempty" json:"schema,omitempty"`
 }
 
+// GetEmbedByUrlInSpaceParams defines parameters for GetEmbedByUrlInSpace.
+type GetEmbedByUrlInSpaceParams struct {
+	// Url An absolute http or https URL.
+	Url EmbedUrl `form:"url" json:"url"`
+}
+
 // ListSpaceLinksParams defines parameters for ListSpaceLinks.
 type ListSpaceLinksParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -7644,6 +7687,12 @@ type SearchSpaceContentParams struct {
 
 	// Limit Items per page (default 50).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetEmbedByUrlParams defines parameters for GetEmbedByUrl.
+type GetEmbedByUrlParams struct {
+	// Url An absolute http or https URL.
+	Url EmbedUrl `form:"url" json:"url"`
 }
 
 // UpdateCollectionByIdJSONRequestBody defines body for UpdateCollectionById for application/json ContentType.

@@ -551,6 +551,9 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /spaces/{spaceId}/embed)
+	GetEmbedByUrlInSpace(ctx echo.Context, spaceId SpaceId, params GetEmbedByUrlInSpaceParams) error
 	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/links)
 	ListSpaceLinks(ctx echo.Context, spaceId SpaceId, params ListSpaceLinksParams) error
@@ -593,6 +596,9 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /urls/embed)
+	GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlParams) error
 	// GetAuthenticatedUser The user the token belongs to.
 	// (GET /user)
 	GetAuthenticatedUser(ctx echo.Context) error
@@ -6202,6 +6208,31 @@ func (w *ServerInterfaceWrapper) DuplicateSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetEmbedByUrlInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) GetEmbedByUrlInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEmbedByUrlInSpaceParams
+	// ------------- Required query parameter "url" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetEmbedByUrlInSpace(ctx, spaceId, params)
+	return err
+}
+
 // ListSpaceLinks converts echo context to params.
 func (w *ServerInterfaceWrapper) ListSpaceLinks(ctx echo.Context) error {
 	var err error
@@ -6796,6 +6827,24 @@ func (w *ServerInterfaceWrapper) TransferSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetEmbedByUrl converts echo context to params.
+func (w *ServerInterfaceWrapper) GetEmbedByUrl(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEmbedByUrlParams
+	// ------------- Required query parameter "url" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetEmbedByUrl(ctx, params)
+	return err
+}
+
 // GetAuthenticatedUser converts echo context to params.
 func (w *ServerInterfaceWrapper) GetAuthenticatedUser(ctx echo.Context) error {
 	var err error
@@ -6922,6 +6971,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId/meta-links", wrapper.ListSpacePageMetaLinks, options.OperationMiddlewares["listSpacePageMetaLinks"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links", wrapper.ListRevisionPageMetaLinks, options.OperationMiddlewares["listRevisionPageMetaLinks"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/meta-links", wrapper.ListChangeRequestPageMetaLinks, options.OperationMiddlewares["listChangeRequestPageMetaLinks"]...)
+	router.GET(options.BaseURL+"/urls/embed", wrapper.GetEmbedByUrl, options.OperationMiddlewares["getEmbedByUrl"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/embed", wrapper.GetEmbedByUrlInSpace, options.OperationMiddlewares["getEmbedByUrlInSpace"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/search", wrapper.SearchSpaceContent, options.OperationMiddlewares["searchSpaceContent"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/search", wrapper.SearchOrganizationContent, options.OperationMiddlewares["searchOrganizationContent"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/content/template", wrapper.ApplyTemplateToSpace, options.OperationMiddlewares["applyTemplateToSpace"]...)
@@ -23428,6 +23479,99 @@ func (response DuplicateSpace429JSONResponse) VisitDuplicateSpaceResponse(w http
 	return err
 }
 
+type GetEmbedByUrlInSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  GetEmbedByUrlInSpaceParams
+}
+
+type GetEmbedByUrlInSpaceResponseObject interface {
+	VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error
+}
+
+type GetEmbedByUrlInSpace200JSONResponse Embed
+
+func (response GetEmbedByUrlInSpace200JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetEmbedByUrlInSpace400JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEmbedByUrlInSpace401JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetEmbedByUrlInSpace403JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetEmbedByUrlInSpace404JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetEmbedByUrlInSpace429JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSpaceLinksRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Params  ListSpaceLinksParams
@@ -24756,6 +24900,70 @@ func (response TransferSpace429JSONResponse) VisitTransferSpaceResponse(w http.R
 	return err
 }
 
+type GetEmbedByUrlRequestObject struct {
+	Params GetEmbedByUrlParams
+}
+
+type GetEmbedByUrlResponseObject interface {
+	VisitGetEmbedByUrlResponse(w http.ResponseWriter) error
+}
+
+type GetEmbedByUrl200JSONResponse Embed
+
+func (response GetEmbedByUrl200JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrl400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetEmbedByUrl400JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrl401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEmbedByUrl401JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrl429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetEmbedByUrl429JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAuthenticatedUserRequestObject struct {
 }
 
@@ -25368,6 +25576,9 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx context.Context, request DuplicateSpaceRequestObject) (DuplicateSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/embed)
+	GetEmbedByUrlInSpace(ctx context.Context, request GetEmbedByUrlInSpaceRequestObject) (GetEmbedByUrlInSpaceResponseObject, error)
 	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/links)
 	ListSpaceLinks(ctx context.Context, request ListSpaceLinksRequestObject) (ListSpaceLinksResponseObject, error)
@@ -25410,6 +25621,9 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx context.Context, request TransferSpaceRequestObject) (TransferSpaceResponseObject, error)
+
+	// (GET /urls/embed)
+	GetEmbedByUrl(ctx context.Context, request GetEmbedByUrlRequestObject) (GetEmbedByUrlResponseObject, error)
 	// GetAuthenticatedUser The user the token belongs to.
 	// (GET /user)
 	GetAuthenticatedUser(ctx context.Context, request GetAuthenticatedUserRequestObject) (GetAuthenticatedUserResponseObject, error)
@@ -31276,6 +31490,32 @@ func (sh *strictHandler) DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
 	return nil
 }
 
+// GetEmbedByUrlInSpace operation middleware
+func (sh *strictHandler) GetEmbedByUrlInSpace(ctx echo.Context, spaceId SpaceId, params GetEmbedByUrlInSpaceParams) error {
+	var request GetEmbedByUrlInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmbedByUrlInSpace(ctx.Request().Context(), request.(GetEmbedByUrlInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmbedByUrlInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetEmbedByUrlInSpaceResponseObject); ok {
+		return validResponse.VisitGetEmbedByUrlInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListSpaceLinks operation middleware
 func (sh *strictHandler) ListSpaceLinks(ctx echo.Context, spaceId SpaceId, params ListSpaceLinksParams) error {
 	var request ListSpaceLinksRequestObject
@@ -31690,6 +31930,31 @@ func (sh *strictHandler) TransferSpace(ctx echo.Context, spaceId SpaceId) error 
 		return err
 	} else if validResponse, ok := response.(TransferSpaceResponseObject); ok {
 		return validResponse.VisitTransferSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetEmbedByUrl operation middleware
+func (sh *strictHandler) GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlParams) error {
+	var request GetEmbedByUrlRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmbedByUrl(ctx.Request().Context(), request.(GetEmbedByUrlRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmbedByUrl")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetEmbedByUrlResponseObject); ok {
+		return validResponse.VisitGetEmbedByUrlResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

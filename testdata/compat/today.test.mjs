@@ -355,6 +355,18 @@ step('revision-pinned reads, semantic changes, documents and meta-links', async 
     }
 });
 
+step('embeds: a URL that cannot be read is a link; a loopback one is refused', async () => {
+    need(S.empty);
+    // The suite serves quire without --allow-private-urls and has no network: a name under
+    // .invalid never resolves, and loopback is refused by the guarded fetcher.
+    const link = 'https://docs.example.invalid/guide';
+    const e = await alice.urls.getEmbedByUrl({ url: link });
+    assert.deepEqual(e.data, { type: 'link', title: link, site: 'docs.example.invalid' });
+    const inSpace = await alice.spaces.getEmbedByUrlInSpace(S.empty, { url: link });
+    assert.deepEqual(inSpace.data, e.data);
+    await rejectsWith(400, alice.urls.getEmbedByUrl({ url: QUIRE_URL + '/healthz' }), 'a loopback URL');
+});
+
 step('applyTemplateToSpace into a change request', async () => {
     need(S.dup);
     const cr = await alice.spaces.createChangeRequest(S.dup, { subject: 'Template again' });
