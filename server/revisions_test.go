@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"reflect"
 	"strings"
@@ -86,7 +85,7 @@ func TestRevisionPinnedReads(t *testing.T) {
 	t.Run("Document", func(t *testing.T) {
 		for _, q := range []string{"", "?evaluated=deterministic-only&dereferenced=reusable-contents", "?evaluated=true&dereferenced=true"} {
 			d := getJSON[map[string]any](t, w.testServer, w.reader, base+"/page/"+setup+"/document"+q)
-			if d["object"] != "document" || !strings.Contains(toJSON(t, d), "Run it.") {
+			if d["object"] != "document" || !strings.Contains(mustJSONText(t, d), "Run it.") {
 				t.Fatalf("document%s = %v", q, d)
 			}
 		}
@@ -97,7 +96,7 @@ func TestRevisionPinnedReads(t *testing.T) {
 	t.Run("DocumentById", func(t *testing.T) {
 		p := getJSON[gen.RevisionPage](t, w.testServer, w.reader, base+"/page/"+setup)
 		d := getJSON[map[string]any](t, w.testServer, w.reader, "/spaces/"+sp.Id+"/documents/"+*p.DocumentId)
-		if !strings.Contains(toJSON(t, d), "Run it.") {
+		if !strings.Contains(mustJSONText(t, d), "Run it.") {
 			t.Fatalf("document %s = %v", *p.DocumentId, d)
 		}
 		// The page's document changes with its content.
@@ -221,13 +220,4 @@ func wantChanges(t *testing.T, got gen.RevisionSemanticChanges, want ...string) 
 	if !reflect.DeepEqual(have, want) {
 		t.Fatalf("changes %q, want %q", have, want)
 	}
-}
-
-func toJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
