@@ -28,6 +28,7 @@ const (
 	embedTimeout   = 5 * time.Second
 	embedMaxBytes  = 512 << 10
 	embedTTL       = time.Hour
+	embedFailTTL   = time.Minute // after an error status or a timeout, the page is tried again sooner
 	embedCacheSize = 1000
 )
 
@@ -40,8 +41,8 @@ type embedder struct {
 }
 
 type embedEntry struct {
-	embed gen.Embed
-	at    time.Time
+	embed   gen.Embed
+	expires time.Time
 }
 
 // embedFetcher is made on first use, from the server's fetcher as Handler configured it.
@@ -84,18 +85,22 @@ func (s *Server) embed(ctx context.Context, raw string) (gen.Embed, error) {
 	c.mu.Lock()
 	hit, ok := c.cache[raw]
 	c.mu.Unlock()
-	if ok && time.Since(hit.at) < embedTTL {
+	if ok && time.Now().Before(hit.expires) {
 		return hit.embed, nil
 	}
-	e, err := resolveEmbed(ctx, f, u)
+	e, read, err := resolveEmbed(ctx, f, u)
 	if err != nil {
 		return e, err
+	}
+	ttl := embedTTL
+	if !read {
+		ttl = embedFailTTL
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.cache) >= embedCacheSize {
 		for k, v := range c.cache {
-			if time.Since(v.at) >= embedTTL {
+			if !time.Now().Before(v.expires) {
 				delete(c.cache, k)
 			}
 		}
@@ -106,23 +111,23 @@ func (s *Server) embed(ctx context.Context, raw string) (gen.Embed, error) {
 			delete(c.cache, k)
 		}
 	}
-	c.cache[raw] = embedEntry{embed: e, at: time.Now()}
+	c.cache[raw] = embedEntry{embed: e, expires: time.Now().Add(ttl)}
 	return e, nil
 }
 
-// resolveEmbed reads a URL's embed. An address the fetcher refuses is the caller's error (400);
-// a page that cannot be read is a plain link.
-func resolveEmbed(ctx context.Context, f *fetch.Fetcher, u *url.URL) (gen.Embed, error) {
+// resolveEmbed reads a URL's embed; read is false when the fetch failed (an error status, a
+// timeout, an unreachable host), and the embed is then a plain link. An address the fetcher refuses is the caller's error (400).
+func resolveEmbed(ctx context.Context, f *fetch.Fetcher, u *url.URL) (e gen.Embed, read bool, err error) {
 	link := gen.Embed{Type: gen.EmbedTypeLink, Title: u.String(), Site: u.Hostname()}
 	res, err := f.Get(ctx, u.String())
 	if err != nil {
 		if errors.Is(err, fetch.ErrForbidden) || errors.Is(err, fetch.ErrScheme) {
-			return link, store.Errorf(store.EINVALID, "url: %s", err.Error())
+			return link, false, store.Errorf(store.EINVALID, "url: %s", err.Error())
 		}
-		return link, nil
+		return link, false, nil
 	}
 	if mt, _, _ := mime.ParseMediaType(res.ContentType); mt != "text/html" && mt != "application/xhtml+xml" {
-		return link, nil
+		return link, true, nil
 	}
 	base, err := url.Parse(res.URL)
 	if err != nil {
@@ -140,10 +145,10 @@ func resolveEmbed(ctx context.Context, f *fetch.Fetcher, u *url.URL) (gen.Embed,
 	}
 	if endpoint := absoluteURL(base, m.oembed); endpoint != "" {
 		if e, ok := readOEmbed(ctx, f, endpoint, link); ok {
-			return e, nil
+			return e, true, nil
 		}
 	}
-	return link, nil
+	return link, true, nil
 }
 
 // oEmbed is the part of an oEmbed answer quire reads.
