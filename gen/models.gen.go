@@ -1291,6 +1291,42 @@ func (e DefaultLevel) Valid() bool {
 	}
 }
 
+// Defines values for DocumentSchemaVersion.
+const (
+	Current DocumentSchemaVersion = "current"
+	Next    DocumentSchemaVersion = "next"
+)
+
+// Valid indicates whether the value is a known member of the DocumentSchemaVersion enum.
+func (e DocumentSchemaVersion) Valid() bool {
+	switch e {
+	case Current:
+		return true
+	case Next:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmbedType.
+const (
+	EmbedTypeLink EmbedType = "link"
+	EmbedTypeRich EmbedType = "rich"
+)
+
+// Valid indicates whether the value is a known member of the EmbedType enum.
+func (e EmbedType) Valid() bool {
+	switch e {
+	case EmbedTypeLink:
+		return true
+	case EmbedTypeRich:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IntegrationCategory.
 const (
 	IntegrationCategoryAnalytics     IntegrationCategory = "analytics"
@@ -2305,6 +2341,27 @@ func (e PageCreateType) Valid() bool {
 	}
 }
 
+// Defines values for PageDereference.
+const (
+	PageDereferenceFalse            PageDereference = "false"
+	PageDereferenceReusableContents PageDereference = "reusable-contents"
+	PageDereferenceTrue             PageDereference = "true"
+)
+
+// Valid indicates whether the value is a known member of the PageDereference enum.
+func (e PageDereference) Valid() bool {
+	switch e {
+	case PageDereferenceFalse:
+		return true
+	case PageDereferenceReusableContents:
+		return true
+	case PageDereferenceTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PageEvaluation.
 const (
 	PageEvaluationDeterministicOnly PageEvaluation = "deterministic-only"
@@ -2428,6 +2485,24 @@ func (e PageLinkTargetURLKind) Valid() bool {
 	}
 }
 
+// Defines values for PageMarkdownRefs.
+const (
+	Relative PageMarkdownRefs = "relative"
+	Stable   PageMarkdownRefs = "stable"
+)
+
+// Valid indicates whether the value is a known member of the PageMarkdownRefs enum.
+func (e PageMarkdownRefs) Valid() bool {
+	switch e {
+	case Relative:
+		return true
+	case Stable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PageTagKind.
 const (
 	Tag PageTagKind = "tag"
@@ -2491,6 +2566,51 @@ const (
 func (e RevisionObject) Valid() bool {
 	switch e {
 	case RevisionObjectRevision:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RevisionPageMetaLinkKind.
+const (
+	RevisionPageMetaLinkKindPage RevisionPageMetaLinkKind = "page"
+	RevisionPageMetaLinkKindUrl  RevisionPageMetaLinkKind = "url"
+)
+
+// Valid indicates whether the value is a known member of the RevisionPageMetaLinkKind enum.
+func (e RevisionPageMetaLinkKind) Valid() bool {
+	switch e {
+	case RevisionPageMetaLinkKindPage:
+		return true
+	case RevisionPageMetaLinkKindUrl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RevisionSemanticChangeType.
+const (
+	FileCreated RevisionSemanticChangeType = "file_created"
+	PageCreated RevisionSemanticChangeType = "page_created"
+	PageDeleted RevisionSemanticChangeType = "page_deleted"
+	PageEdited  RevisionSemanticChangeType = "page_edited"
+	PageMoved   RevisionSemanticChangeType = "page_moved"
+)
+
+// Valid indicates whether the value is a known member of the RevisionSemanticChangeType enum.
+func (e RevisionSemanticChangeType) Valid() bool {
+	switch e {
+	case FileCreated:
+		return true
+	case PageCreated:
+		return true
+	case PageDeleted:
+		return true
+	case PageEdited:
+		return true
+	case PageMoved:
 		return true
 	default:
 		return false
@@ -3368,6 +3488,12 @@ type BillingPlan string
 // BlockSource defines model for BlockSource.
 type BlockSource string
 
+// ChangeAttributeString defines model for ChangeAttributeString.
+type ChangeAttributeString struct {
+	After  *string `json:"after,omitempty"`
+	Before *string `json:"before,omitempty"`
+}
+
 // ChangeRequest defines model for ChangeRequest.
 type ChangeRequest struct {
 	Comments                   int       `json:"comments"`
@@ -3598,6 +3724,22 @@ type ChangeRequestStatus string
 
 // ChangeRequestSubject defines model for ChangeRequestSubject.
 type ChangeRequestSubject = string
+
+// ChangedRevisionFile defines model for ChangedRevisionFile.
+type ChangedRevisionFile struct {
+	ContentType string `json:"contentType"`
+	DownloadURL string `json:"downloadURL"`
+	Id          string `json:"id"`
+	Name        string `json:"name"`
+}
+
+// ChangedRevisionPage defines model for ChangedRevisionPage.
+type ChangedRevisionPage struct {
+	Id    string   `json:"id"`
+	Path  *string  `json:"path,omitempty"`
+	Title string   `json:"title"`
+	Type  PageType `json:"type"`
+}
 
 // Collection defines model for Collection.
 type Collection struct {
@@ -4291,6 +4433,9 @@ type DocumentRefPage = map[string]any
 // DocumentRefURL defines model for DocumentRefURL.
 type DocumentRefURL = map[string]any
 
+// DocumentSchemaVersion defines model for DocumentSchemaVersion.
+type DocumentSchemaVersion string
+
 // DocumentTableCell defines model for DocumentTableCell.
 type DocumentTableCell = markdown.Node
 
@@ -4320,6 +4465,22 @@ type DocumentTopLevelBlock = markdown.Node
 
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
+
+// Embed What a URL shows when embedded; `html` is set for (and only for) a `rich` embed.
+type Embed struct {
+	Html *string `json:"html,omitempty"`
+
+	// Icon The absolute URL of the site's icon.
+	Icon *string `json:"icon,omitempty"`
+
+	// Site The site's name
+	Site  string    `json:"site"`
+	Title string    `json:"title"`
+	Type  EmbedType `json:"type"`
+}
+
+// EmbedType defines model for EmbedType.
+type EmbedType string
 
 // Emoji Unicode code point or character of the emoji.
 type Emoji = string
@@ -5146,6 +5307,9 @@ type PageCoverSize string
 // PageCreateType defines model for PageCreateType.
 type PageCreateType string
 
+// PageDereference defines model for PageDereference.
+type PageDereference string
+
 // PageEvaluation defines model for PageEvaluation.
 type PageEvaluation string
 
@@ -5213,6 +5377,9 @@ type PageLinkTargetURL struct {
 
 // PageLinkTargetURLKind defines model for PageLinkTargetURLKind.
 type PageLinkTargetURLKind string
+
+// PageMarkdownRefs defines model for PageMarkdownRefs.
+type PageMarkdownRefs string
 
 // PageSlug defines model for PageSlug.
 type PageSlug = string
@@ -5381,6 +5548,9 @@ type RevisionPage struct {
 	// Document A rich-text document.
 	Document *JSONDocument `json:"document,omitempty"`
 
+	// DocumentId A document page's document, for getDocumentById; it changes when the page's content does.
+	DocumentId *string `json:"documentId,omitempty"`
+
 	// Emoji Unicode code point or character of the emoji.
 	Emoji  *Emoji   `json:"emoji,omitempty"`
 	Git    *GitBlob `json:"git,omitempty"`
@@ -5413,6 +5583,59 @@ type RevisionPage struct {
 		App string `json:"app"`
 	} `json:"urls,omitempty"`
 	Variables *map[string]string `json:"variables,omitempty"`
+}
+
+// RevisionPageChangeAttributes The page's attributes that changed, each with its value before and after (absent when it had none). `document` is the page's `documentId`; a link page's `target` is not listed.
+type RevisionPageChangeAttributes struct {
+	Description *ChangeAttributeString `json:"description,omitempty"`
+	Document    *ChangeAttributeString `json:"document,omitempty"`
+	Emoji       *ChangeAttributeString `json:"emoji,omitempty"`
+	Slug        *ChangeAttributeString `json:"slug,omitempty"`
+	Title       *ChangeAttributeString `json:"title,omitempty"`
+}
+
+// RevisionPageMetaLinkKind defines model for RevisionPageMetaLinkKind.
+type RevisionPageMetaLinkKind string
+
+// RevisionPageMetaLinkTarget A page (`page`, in `space` when not the page's own) or a URL (`url`).
+type RevisionPageMetaLinkTarget struct {
+	Kind  RevisionPageMetaLinkKind `json:"kind"`
+	Page  *string                  `json:"page,omitempty"`
+	Space *string                  `json:"space,omitempty"`
+	Url   *string                  `json:"url,omitempty"`
+}
+
+// RevisionPageMetaLinks The other versions of a page. `alternates` are the same page in other languages: the page a translation made of it, the page it was translated from, and that page's other translations, each in its own space (only spaces the caller can read). quire sets no `canonical` (a page's own URL is its canonical one).
+type RevisionPageMetaLinks struct {
+	Alternates []RevisionPageMetaLinkTarget `json:"alternates"`
+
+	// Canonical A page (`page`, in `space` when not the page's own) or a URL (`url`).
+	Canonical *RevisionPageMetaLinkTarget `json:"canonical,omitempty"`
+}
+
+// RevisionSemanticChange One change: a page created, edited (`attributes`), deleted, or moved to another parent (`parent`: before and after, absent for the top level), or a file added. A page both moved and edited is listed as moved.
+type RevisionSemanticChange struct {
+	// Attributes The page's attributes that changed, each with its value before and after (absent when it had none). `document` is the page's `documentId`; a link page's `target` is not listed.
+	Attributes *RevisionPageChangeAttributes `json:"attributes,omitempty"`
+	File       *ChangedRevisionFile          `json:"file,omitempty"`
+	Page       *ChangedRevisionPage          `json:"page,omitempty"`
+	Parent     *struct {
+		After  *ChangedRevisionPage `json:"after,omitempty"`
+		Before *ChangedRevisionPage `json:"before,omitempty"`
+	} `json:"parent,omitempty"`
+	Type RevisionSemanticChangeType `json:"type"`
+}
+
+// RevisionSemanticChangeType defines model for RevisionSemanticChangeType.
+type RevisionSemanticChangeType string
+
+// RevisionSemanticChanges defines model for RevisionSemanticChanges.
+type RevisionSemanticChanges struct {
+	Changes    []RevisionSemanticChange `json:"changes"`
+	MergedFrom *ChangeRequest           `json:"mergedFrom,omitempty"`
+
+	// More How many changes past `limit` were left out.
+	More *int `json:"more,omitempty"`
 }
 
 // RevisionTag defines model for RevisionTag.
@@ -6393,6 +6616,9 @@ type VersionContext struct {
 // VersionContextType defines model for VersionContextType.
 type VersionContextType string
 
+// CachedMetadata defines model for cachedMetadata.
+type CachedMetadata = bool
+
 // ChangeRequestContributor defines model for changeRequestContributor.
 type ChangeRequestContributor = string
 
@@ -6410,6 +6636,9 @@ type ChangeRequestRequestedReviewer = string
 
 // ChangeRequestStatusParameter defines model for changeRequestStatus.
 type ChangeRequestStatusParameter = ChangeRequestStatus
+
+// ChangesLimit defines model for changesLimit.
+type ChangesLimit = int
 
 // CollectionId defines model for collectionId.
 type CollectionId = string
@@ -6435,6 +6664,18 @@ type CommentTargetPage = string
 // Computed defines model for computed.
 type Computed = bool
 
+// Dereferenced defines model for dereferenced.
+type Dereferenced = PageDereference
+
+// DocumentId defines model for documentId.
+type DocumentId = string
+
+// DocumentSchema defines model for documentSchema.
+type DocumentSchema = DocumentSchemaVersion
+
+// EmbedUrl defines model for embedUrl.
+type EmbedUrl = string
+
 // Evaluated defines model for evaluated.
 type Evaluated = PageEvaluation
 
@@ -6450,6 +6691,9 @@ type Limit = int
 // LinkStatusParameter `ok`: the target is there; `broken`: the target is absent in the revision; `in-app`: a URL into quire's own app.
 type LinkStatusParameter = LinkStatus
 
+// MarkdownRefs defines model for markdownRefs.
+type MarkdownRefs = PageMarkdownRefs
+
 // Metadata defines model for metadata.
 type Metadata = bool
 
@@ -6464,6 +6708,9 @@ type PageId = string
 
 // PagePath defines model for pagePath.
 type PagePath = string
+
+// RevisionId defines model for revisionId.
+type RevisionId = string
 
 // SearchQuery defines model for searchQuery.
 type SearchQuery = string
@@ -6948,6 +7195,12 @@ type ListChangeRequestsForSpaceParams struct {
 	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
 }
 
+// GetChangeRequestChangesParams defines parameters for GetChangeRequestChanges.
+type GetChangeRequestChangesParams struct {
+	// Limit At most this many changes (default 10); `more` counts the rest.
+	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // ListCommentersInChangeRequestParams defines parameters for ListCommentersInChangeRequest.
 type ListCommentersInChangeRequestParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -7057,7 +7310,7 @@ type GetPageInChangeRequestByIdParams struct {
 	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
 	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 
-	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
 	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
 
 	// Metadata Include git metadata (`git` members).
@@ -7102,7 +7355,7 @@ type GetPageInChangeRequestByPathParams struct {
 	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
 	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 
-	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
 	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
 
 	// Metadata Include git metadata (`git` members).
@@ -7237,7 +7490,7 @@ type GetPageByIdParams struct {
 	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
 	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 
-	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
 	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
 
 	// Metadata Include git metadata (`git` members).
@@ -7282,7 +7535,7 @@ type GetPageByPathParams struct {
 	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
 	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 
-	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions.
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
 	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
 
 	// Metadata Include git metadata (`git` members).
@@ -7290,6 +7543,18 @@ type GetPageByPathParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetDocumentByIdParams defines parameters for GetDocumentById.
+type GetDocumentByIdParams struct {
+	// Schema The document schema version to answer; quire has one (`current` and `next` answer the same).
+	Schema *DocumentSchema `form:"schema,omitempty" json:"schema,omitempty"`
+}
+
+// GetEmbedByUrlInSpaceParams defines parameters for GetEmbedByUrlInSpace.
+type GetEmbedByUrlInSpaceParams struct {
+	// Url An absolute http or https URL.
+	Url EmbedUrl `form:"url" json:"url"`
 }
 
 // ListSpaceLinksParams defines parameters for ListSpaceLinks.
@@ -7304,6 +7569,114 @@ type ListSpaceLinksParams struct {
 	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// GetRevisionByIdParams defines parameters for GetRevisionById.
+type GetRevisionByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetRevisionSemanticChangesParams defines parameters for GetRevisionSemanticChanges.
+type GetRevisionSemanticChangesParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+
+	// Limit At most this many changes (default 10); `more` counts the rest.
+	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListFilesInRevisionByIdParams defines parameters for ListFilesInRevisionById.
+type ListFilesInRevisionByIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetFileInRevisionByIdParams defines parameters for GetFileInRevisionById.
+type GetFileInRevisionByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageInRevisionByIdParams defines parameters for GetPageInRevisionById.
+type GetPageInRevisionByIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// FormatMarkdownRefs With `format=markdown`: `relative` (the default) answers the markdown as it is stored, its links as they were written; `stable` writes every link to a page or file the revision holds as its id-based reference, `/pages/<id>` or `/files/<id>` (an anchor kept), whatever form it was written in (a relative `.md` path, `/pages/<path>`). Ignored without `format=markdown`.
+	FormatMarkdownRefs *MarkdownRefs `form:"format.markdown.refs,omitempty" json:"format.markdown.refs,omitempty"`
+
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Dereferenced `true` expands every reference to other content, `reusable-contents` only the reusable content blocks. quire's documents hold references only as links (to pages, files, URLs), which stay links under every value, and no reusable-content blocks, so every value answers the same document.
+	Dereferenced *Dereferenced `form:"dereferenced,omitempty" json:"dereferenced,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageDocumentInRevisionByIdParams defines parameters for GetPageDocumentInRevisionById.
+type GetPageDocumentInRevisionByIdParams struct {
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Dereferenced `true` expands every reference to other content, `reusable-contents` only the reusable content blocks. quire's documents hold references only as links (to pages, files, URLs), which stay links under every value, and no reusable-content blocks, so every value answers the same document.
+	Dereferenced *Dereferenced `form:"dereferenced,omitempty" json:"dereferenced,omitempty"`
+}
+
+// ListPagesInRevisionByIdParams defines parameters for ListPagesInRevisionById.
+type ListPagesInRevisionByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetPageInRevisionByPathParams defines parameters for GetPageInRevisionByPath.
+type GetPageInRevisionByPathParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// FormatMarkdownRefs With `format=markdown`: `relative` (the default) answers the markdown as it is stored, its links as they were written; `stable` writes every link to a page or file the revision holds as its id-based reference, `/pages/<id>` or `/files/<id>` (an anchor kept), whatever form it was written in (a relative `.md` path, `/pages/<path>`). Ignored without `format=markdown`.
+	FormatMarkdownRefs *MarkdownRefs `form:"format.markdown.refs,omitempty" json:"format.markdown.refs,omitempty"`
+
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Dereferenced `true` expands every reference to other content, `reusable-contents` only the reusable content blocks. quire's documents hold references only as links (to pages, files, URLs), which stay links under every value, and no reusable-content blocks, so every value answers the same document.
+	Dereferenced *Dereferenced `form:"dereferenced,omitempty" json:"dereferenced,omitempty"`
+
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// CachedMetadata Allow git metadata to come from a cache; quire keeps none apart from the revision, so it has no effect.
+	CachedMetadata *CachedMetadata `form:"cachedMetadata,omitempty" json:"cachedMetadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
 // SearchSpaceContentParams defines parameters for SearchSpaceContent.
 type SearchSpaceContentParams struct {
 	// Query The words to search for.
@@ -7314,6 +7687,12 @@ type SearchSpaceContentParams struct {
 
 	// Limit Items per page (default 50).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetEmbedByUrlParams defines parameters for GetEmbedByUrl.
+type GetEmbedByUrlParams struct {
+	// Url An absolute http or https URL.
+	Url EmbedUrl `form:"url" json:"url"`
 }
 
 // UpdateCollectionByIdJSONRequestBody defines body for UpdateCollectionById for application/json ContentType.

@@ -398,6 +398,9 @@ type ServerInterface interface {
 
 	// (PATCH /spaces/{spaceId}/change-requests/{changeRequestId})
 	UpdateChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/changes)
+	GetChangeRequestChanges(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetChangeRequestChangesParams) error
 	// ListCommentersInChangeRequest The members who posted a comment or a reply here.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters)
 	ListCommentersInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListCommentersInChangeRequestParams) error
@@ -455,6 +458,9 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links)
 	ListPageLinksInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId, params ListPageLinksInChangeRequestParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links)
+	ListChangeRequestPageMetaLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId) error
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages)
 	ListPagesInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListPagesInChangeRequestParams) error
@@ -528,6 +534,9 @@ type ServerInterface interface {
 	// (GET /spaces/{spaceId}/content/page/{pageId}/links)
 	ListPageLinksInSpace(ctx echo.Context, spaceId SpaceId, pageId PageId, params ListPageLinksInSpaceParams) error
 
+	// (GET /spaces/{spaceId}/content/page/{pageId}/meta-links)
+	ListSpacePageMetaLinks(ctx echo.Context, spaceId SpaceId, pageId PageId) error
+
 	// (GET /spaces/{spaceId}/content/pages)
 	ListPages(ctx echo.Context, spaceId SpaceId, params ListPagesParams) error
 
@@ -537,8 +546,14 @@ type ServerInterface interface {
 	// (POST /spaces/{spaceId}/content/template)
 	ApplyTemplateToSpace(ctx echo.Context, spaceId SpaceId) error
 
+	// (GET /spaces/{spaceId}/documents/{documentId})
+	GetDocumentById(ctx echo.Context, spaceId SpaceId, documentId DocumentId, params GetDocumentByIdParams) error
+
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /spaces/{spaceId}/embed)
+	GetEmbedByUrlInSpace(ctx echo.Context, spaceId SpaceId, params GetEmbedByUrlInSpaceParams) error
 	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/links)
 	ListSpaceLinks(ctx echo.Context, spaceId SpaceId, params ListSpaceLinksParams) error
@@ -548,12 +563,42 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/restore)
 	RestoreSpace(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId})
+	GetRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params GetRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/changes)
+	GetRevisionSemanticChanges(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params GetRevisionSemanticChangesParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/files)
+	ListFilesInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params ListFilesInRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/files/{fileId})
+	GetFileInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, fileId FileId, params GetFileInRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId})
+	GetPageInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pageId PageId, params GetPageInRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document)
+	GetPageDocumentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pageId PageId, params GetPageDocumentInRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links)
+	ListRevisionPageMetaLinks(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pageId PageId) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/pages)
+	ListPagesInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params ListPagesInRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/path/{pagePath})
+	GetPageInRevisionByPath(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pagePath PagePath, params GetPageInRevisionByPathParams) error
 	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
 	// (GET /spaces/{spaceId}/search)
 	SearchSpaceContent(ctx echo.Context, spaceId SpaceId, params SearchSpaceContentParams) error
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx echo.Context, spaceId SpaceId) error
+
+	// (GET /urls/embed)
+	GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlParams) error
 	// GetAuthenticatedUser The user the token belongs to.
 	// (GET /user)
 	GetAuthenticatedUser(ctx echo.Context) error
@@ -4167,6 +4212,39 @@ func (w *ServerInterfaceWrapper) UpdateChangeRequestById(ctx echo.Context) error
 	return err
 }
 
+// GetChangeRequestChanges converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChangeRequestChanges(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChangeRequestChangesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChangeRequestChanges(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
 // ListCommentersInChangeRequest converts echo context to params.
 func (w *ServerInterfaceWrapper) ListCommentersInChangeRequest(ctx echo.Context) error {
 	var err error
@@ -5012,6 +5090,38 @@ func (w *ServerInterfaceWrapper) ListPageLinksInChangeRequest(ctx echo.Context) 
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListPageLinksInChangeRequest(ctx, spaceId, changeRequestId, pageId, params)
+	return err
+}
+
+// ListChangeRequestPageMetaLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListChangeRequestPageMetaLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListChangeRequestPageMetaLinks(ctx, spaceId, changeRequestId, pageId)
 	return err
 }
 
@@ -5923,6 +6033,30 @@ func (w *ServerInterfaceWrapper) ListPageLinksInSpace(ctx echo.Context) error {
 	return err
 }
 
+// ListSpacePageMetaLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSpacePageMetaLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSpacePageMetaLinks(ctx, spaceId, pageId)
+	return err
+}
+
 // ListPages converts echo context to params.
 func (w *ServerInterfaceWrapper) ListPages(ctx echo.Context) error {
 	var err error
@@ -6025,6 +6159,39 @@ func (w *ServerInterfaceWrapper) ApplyTemplateToSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetDocumentById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetDocumentById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "documentId" -------------
+	var documentId DocumentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "documentId", ctx.Param("documentId"), &documentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter documentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetDocumentByIdParams
+	// ------------- Optional query parameter "schema" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "schema", ctx.QueryParams(), &params.Schema, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schema: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetDocumentById(ctx, spaceId, documentId, params)
+	return err
+}
+
 // DuplicateSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) DuplicateSpace(ctx echo.Context) error {
 	var err error
@@ -6038,6 +6205,31 @@ func (w *ServerInterfaceWrapper) DuplicateSpace(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.DuplicateSpace(ctx, spaceId)
+	return err
+}
+
+// GetEmbedByUrlInSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) GetEmbedByUrlInSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEmbedByUrlInSpaceParams
+	// ------------- Required query parameter "url" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetEmbedByUrlInSpace(ctx, spaceId, params)
 	return err
 }
 
@@ -6112,6 +6304,474 @@ func (w *ServerInterfaceWrapper) RestoreSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRevisionByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRevisionById(ctx, spaceId, revisionId, params)
+	return err
+}
+
+// GetRevisionSemanticChanges converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRevisionSemanticChanges(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRevisionSemanticChangesParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRevisionSemanticChanges(ctx, spaceId, revisionId, params)
+	return err
+}
+
+// ListFilesInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) ListFilesInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListFilesInRevisionByIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListFilesInRevisionById(ctx, spaceId, revisionId, params)
+	return err
+}
+
+// GetFileInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetFileInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "fileId" -------------
+	var fileId FileId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fileId", ctx.Param("fileId"), &fileId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fileId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFileInRevisionByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetFileInRevisionById(ctx, spaceId, revisionId, fileId, params)
+	return err
+}
+
+// GetPageInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageInRevisionByIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "format.markdown.refs" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format.markdown.refs", ctx.QueryParams(), &params.FormatMarkdownRefs, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format.markdown.refs: %s", err))
+	}
+
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "dereferenced" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "dereferenced", ctx.QueryParams(), &params.Dereferenced, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter dereferenced: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageInRevisionById(ctx, spaceId, revisionId, pageId, params)
+	return err
+}
+
+// GetPageDocumentInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageDocumentInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageDocumentInRevisionByIdParams
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "dereferenced" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "dereferenced", ctx.QueryParams(), &params.Dereferenced, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter dereferenced: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageDocumentInRevisionById(ctx, spaceId, revisionId, pageId, params)
+	return err
+}
+
+// ListRevisionPageMetaLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListRevisionPageMetaLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "pageId" -------------
+	var pageId PageId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pageId", ctx.Param("pageId"), &pageId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pageId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListRevisionPageMetaLinks(ctx, spaceId, revisionId, pageId)
+	return err
+}
+
+// ListPagesInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPagesInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPagesInRevisionByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPagesInRevisionById(ctx, spaceId, revisionId, params)
+	return err
+}
+
+// GetPageInRevisionByPath converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPageInRevisionByPath(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "pagePath" -------------
+	var pagePath PagePath
+
+	err = runtime.BindStyledParameterWithOptions("simple", "pagePath", ctx.Param("pagePath"), &pagePath, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter pagePath: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPageInRevisionByPathParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "format.markdown.refs" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format.markdown.refs", ctx.QueryParams(), &params.FormatMarkdownRefs, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format.markdown.refs: %s", err))
+	}
+
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "dereferenced" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "dereferenced", ctx.QueryParams(), &params.Dereferenced, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter dereferenced: %s", err))
+	}
+
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "cachedMetadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cachedMetadata", ctx.QueryParams(), &params.CachedMetadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cachedMetadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPageInRevisionByPath(ctx, spaceId, revisionId, pagePath, params)
+	return err
+}
+
 // SearchSpaceContent converts echo context to params.
 func (w *ServerInterfaceWrapper) SearchSpaceContent(ctx echo.Context) error {
 	var err error
@@ -6164,6 +6824,24 @@ func (w *ServerInterfaceWrapper) TransferSpace(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TransferSpace(ctx, spaceId)
+	return err
+}
+
+// GetEmbedByUrl converts echo context to params.
+func (w *ServerInterfaceWrapper) GetEmbedByUrl(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEmbedByUrlParams
+	// ------------- Required query parameter "url" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetEmbedByUrl(ctx, params)
 	return err
 }
 
@@ -6280,6 +6958,21 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/pages", wrapper.ListPages, options.OperationMiddlewares["listPages"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId", wrapper.GetPageById, options.OperationMiddlewares["getPageById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/path/:pagePath", wrapper.GetPageByPath, options.OperationMiddlewares["getPageByPath"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId", wrapper.GetRevisionById, options.OperationMiddlewares["getRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/pages", wrapper.ListPagesInRevisionById, options.OperationMiddlewares["listPagesInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/page/:pageId", wrapper.GetPageInRevisionById, options.OperationMiddlewares["getPageInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/page/:pageId/document", wrapper.GetPageDocumentInRevisionById, options.OperationMiddlewares["getPageDocumentInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/path/:pagePath", wrapper.GetPageInRevisionByPath, options.OperationMiddlewares["getPageInRevisionByPath"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/files", wrapper.ListFilesInRevisionById, options.OperationMiddlewares["listFilesInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/files/:fileId", wrapper.GetFileInRevisionById, options.OperationMiddlewares["getFileInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/changes", wrapper.GetRevisionSemanticChanges, options.OperationMiddlewares["getRevisionSemanticChanges"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/changes", wrapper.GetChangeRequestChanges, options.OperationMiddlewares["getChangeRequestChanges"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/documents/:documentId", wrapper.GetDocumentById, options.OperationMiddlewares["getDocumentById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId/meta-links", wrapper.ListSpacePageMetaLinks, options.OperationMiddlewares["listSpacePageMetaLinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links", wrapper.ListRevisionPageMetaLinks, options.OperationMiddlewares["listRevisionPageMetaLinks"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/meta-links", wrapper.ListChangeRequestPageMetaLinks, options.OperationMiddlewares["listChangeRequestPageMetaLinks"]...)
+	router.GET(options.BaseURL+"/urls/embed", wrapper.GetEmbedByUrl, options.OperationMiddlewares["getEmbedByUrl"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/embed", wrapper.GetEmbedByUrlInSpace, options.OperationMiddlewares["getEmbedByUrlInSpace"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/search", wrapper.SearchSpaceContent, options.OperationMiddlewares["searchSpaceContent"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/search", wrapper.SearchOrganizationContent, options.OperationMiddlewares["searchOrganizationContent"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/content/template", wrapper.ApplyTemplateToSpace, options.OperationMiddlewares["applyTemplateToSpace"]...)
@@ -18023,6 +18716,100 @@ func (response UpdateChangeRequestById429JSONResponse) VisitUpdateChangeRequestB
 	return err
 }
 
+type GetChangeRequestChangesRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetChangeRequestChangesParams
+}
+
+type GetChangeRequestChangesResponseObject interface {
+	VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error
+}
+
+type GetChangeRequestChanges200JSONResponse RevisionSemanticChanges
+
+func (response GetChangeRequestChanges200JSONResponse) VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestChanges400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetChangeRequestChanges400JSONResponse) VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestChanges401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetChangeRequestChanges401JSONResponse) VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestChanges403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetChangeRequestChanges403JSONResponse) VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestChanges404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetChangeRequestChanges404JSONResponse) VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestChanges429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetChangeRequestChanges429JSONResponse) VisitGetChangeRequestChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCommentersInChangeRequestRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -19837,6 +20624,86 @@ func (response ListPageLinksInChangeRequest404JSONResponse) VisitListPageLinksIn
 type ListPageLinksInChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ListPageLinksInChangeRequest429JSONResponse) VisitListPageLinksInChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageMetaLinksRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	PageId          PageId          `json:"pageId"`
+}
+
+type ListChangeRequestPageMetaLinksResponseObject interface {
+	VisitListChangeRequestPageMetaLinksResponse(w http.ResponseWriter) error
+}
+
+type ListChangeRequestPageMetaLinks200JSONResponse RevisionPageMetaLinks
+
+func (response ListChangeRequestPageMetaLinks200JSONResponse) VisitListChangeRequestPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageMetaLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListChangeRequestPageMetaLinks401JSONResponse) VisitListChangeRequestPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageMetaLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListChangeRequestPageMetaLinks403JSONResponse) VisitListChangeRequestPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageMetaLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListChangeRequestPageMetaLinks404JSONResponse) VisitListChangeRequestPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangeRequestPageMetaLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListChangeRequestPageMetaLinks429JSONResponse) VisitListChangeRequestPageMetaLinksResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -22073,6 +22940,85 @@ func (response ListPageLinksInSpace429JSONResponse) VisitListPageLinksInSpaceRes
 	return err
 }
 
+type ListSpacePageMetaLinksRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	PageId  PageId  `json:"pageId"`
+}
+
+type ListSpacePageMetaLinksResponseObject interface {
+	VisitListSpacePageMetaLinksResponse(w http.ResponseWriter) error
+}
+
+type ListSpacePageMetaLinks200JSONResponse RevisionPageMetaLinks
+
+func (response ListSpacePageMetaLinks200JSONResponse) VisitListSpacePageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageMetaLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSpacePageMetaLinks401JSONResponse) VisitListSpacePageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageMetaLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSpacePageMetaLinks403JSONResponse) VisitListSpacePageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageMetaLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSpacePageMetaLinks404JSONResponse) VisitListSpacePageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSpacePageMetaLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSpacePageMetaLinks429JSONResponse) VisitListSpacePageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPagesRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Params  ListPagesParams
@@ -22361,6 +23307,100 @@ func (response ApplyTemplateToSpace429JSONResponse) VisitApplyTemplateToSpaceRes
 	return err
 }
 
+type GetDocumentByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	DocumentId DocumentId `json:"documentId"`
+	Params     GetDocumentByIdParams
+}
+
+type GetDocumentByIdResponseObject interface {
+	VisitGetDocumentByIdResponse(w http.ResponseWriter) error
+}
+
+type GetDocumentById200JSONResponse JSONDocument
+
+func (response GetDocumentById200JSONResponse) VisitGetDocumentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocumentById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetDocumentById400JSONResponse) VisitGetDocumentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocumentById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetDocumentById401JSONResponse) VisitGetDocumentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocumentById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetDocumentById403JSONResponse) VisitGetDocumentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocumentById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetDocumentById404JSONResponse) VisitGetDocumentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocumentById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetDocumentById429JSONResponse) VisitGetDocumentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DuplicateSpaceRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 }
@@ -22428,6 +23468,99 @@ func (response DuplicateSpace404JSONResponse) VisitDuplicateSpaceResponse(w http
 type DuplicateSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response DuplicateSpace429JSONResponse) VisitDuplicateSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpaceRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  GetEmbedByUrlInSpaceParams
+}
+
+type GetEmbedByUrlInSpaceResponseObject interface {
+	VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error
+}
+
+type GetEmbedByUrlInSpace200JSONResponse Embed
+
+func (response GetEmbedByUrlInSpace200JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetEmbedByUrlInSpace400JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEmbedByUrlInSpace401JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetEmbedByUrlInSpace403JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetEmbedByUrlInSpace404JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlInSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetEmbedByUrlInSpace429JSONResponse) VisitGetEmbedByUrlInSpaceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -22731,6 +23864,842 @@ func (response RestoreSpace429JSONResponse) VisitRestoreSpaceResponse(w http.Res
 	return err
 }
 
+type GetRevisionByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	Params     GetRevisionByIdParams
+}
+
+type GetRevisionByIdResponseObject interface {
+	VisitGetRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetRevisionById200JSONResponse Revision
+
+func (response GetRevisionById200JSONResponse) VisitGetRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetRevisionById400JSONResponse) VisitGetRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetRevisionById401JSONResponse) VisitGetRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetRevisionById403JSONResponse) VisitGetRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetRevisionById404JSONResponse) VisitGetRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetRevisionById429JSONResponse) VisitGetRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionSemanticChangesRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	Params     GetRevisionSemanticChangesParams
+}
+
+type GetRevisionSemanticChangesResponseObject interface {
+	VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error
+}
+
+type GetRevisionSemanticChanges200JSONResponse RevisionSemanticChanges
+
+func (response GetRevisionSemanticChanges200JSONResponse) VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionSemanticChanges400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetRevisionSemanticChanges400JSONResponse) VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionSemanticChanges401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetRevisionSemanticChanges401JSONResponse) VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionSemanticChanges403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetRevisionSemanticChanges403JSONResponse) VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionSemanticChanges404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetRevisionSemanticChanges404JSONResponse) VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevisionSemanticChanges429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetRevisionSemanticChanges429JSONResponse) VisitGetRevisionSemanticChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInRevisionByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	Params     ListFilesInRevisionByIdParams
+}
+
+type ListFilesInRevisionByIdResponseObject interface {
+	VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type ListFilesInRevisionById200JSONResponse RevisionFileList
+
+func (response ListFilesInRevisionById200JSONResponse) VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListFilesInRevisionById400JSONResponse) VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListFilesInRevisionById401JSONResponse) VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListFilesInRevisionById403JSONResponse) VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListFilesInRevisionById404JSONResponse) VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilesInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListFilesInRevisionById429JSONResponse) VisitListFilesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInRevisionByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	FileId     FileId     `json:"fileId"`
+	Params     GetFileInRevisionByIdParams
+}
+
+type GetFileInRevisionByIdResponseObject interface {
+	VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetFileInRevisionById200JSONResponse RevisionFile
+
+func (response GetFileInRevisionById200JSONResponse) VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetFileInRevisionById400JSONResponse) VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetFileInRevisionById401JSONResponse) VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetFileInRevisionById403JSONResponse) VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetFileInRevisionById404JSONResponse) VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFileInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetFileInRevisionById429JSONResponse) VisitGetFileInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	PageId     PageId     `json:"pageId"`
+	Params     GetPageInRevisionByIdParams
+}
+
+type GetPageInRevisionByIdResponseObject interface {
+	VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetPageInRevisionById200JSONResponse RevisionPage
+
+func (response GetPageInRevisionById200JSONResponse) VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageInRevisionById400JSONResponse) VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageInRevisionById401JSONResponse) VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageInRevisionById403JSONResponse) VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageInRevisionById404JSONResponse) VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageInRevisionById429JSONResponse) VisitGetPageInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageDocumentInRevisionByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	PageId     PageId     `json:"pageId"`
+	Params     GetPageDocumentInRevisionByIdParams
+}
+
+type GetPageDocumentInRevisionByIdResponseObject interface {
+	VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetPageDocumentInRevisionById200JSONResponse JSONDocument
+
+func (response GetPageDocumentInRevisionById200JSONResponse) VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageDocumentInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageDocumentInRevisionById400JSONResponse) VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageDocumentInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageDocumentInRevisionById401JSONResponse) VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageDocumentInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageDocumentInRevisionById403JSONResponse) VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageDocumentInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageDocumentInRevisionById404JSONResponse) VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageDocumentInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageDocumentInRevisionById429JSONResponse) VisitGetPageDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRevisionPageMetaLinksRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	PageId     PageId     `json:"pageId"`
+}
+
+type ListRevisionPageMetaLinksResponseObject interface {
+	VisitListRevisionPageMetaLinksResponse(w http.ResponseWriter) error
+}
+
+type ListRevisionPageMetaLinks200JSONResponse RevisionPageMetaLinks
+
+func (response ListRevisionPageMetaLinks200JSONResponse) VisitListRevisionPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRevisionPageMetaLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListRevisionPageMetaLinks401JSONResponse) VisitListRevisionPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRevisionPageMetaLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListRevisionPageMetaLinks403JSONResponse) VisitListRevisionPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRevisionPageMetaLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListRevisionPageMetaLinks404JSONResponse) VisitListRevisionPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRevisionPageMetaLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListRevisionPageMetaLinks429JSONResponse) VisitListRevisionPageMetaLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInRevisionByIdRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	Params     ListPagesInRevisionByIdParams
+}
+
+type ListPagesInRevisionByIdResponseObject interface {
+	VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type ListPagesInRevisionById200JSONResponse PageTree
+
+func (response ListPagesInRevisionById200JSONResponse) VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListPagesInRevisionById400JSONResponse) VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPagesInRevisionById401JSONResponse) VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPagesInRevisionById403JSONResponse) VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListPagesInRevisionById404JSONResponse) VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPagesInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListPagesInRevisionById429JSONResponse) VisitListPagesInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByPathRequestObject struct {
+	SpaceId    SpaceId    `json:"spaceId"`
+	RevisionId RevisionId `json:"revisionId"`
+	PagePath   PagePath   `json:"pagePath"`
+	Params     GetPageInRevisionByPathParams
+}
+
+type GetPageInRevisionByPathResponseObject interface {
+	VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error
+}
+
+type GetPageInRevisionByPath200JSONResponse RevisionPage
+
+func (response GetPageInRevisionByPath200JSONResponse) VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByPath400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPageInRevisionByPath400JSONResponse) VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByPath401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPageInRevisionByPath401JSONResponse) VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByPath403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPageInRevisionByPath403JSONResponse) VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByPath404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPageInRevisionByPath404JSONResponse) VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPageInRevisionByPath429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPageInRevisionByPath429JSONResponse) VisitGetPageInRevisionByPathResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchSpaceContentRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Params  SearchSpaceContentParams
@@ -22920,6 +24889,70 @@ func (response TransferSpace413JSONResponse) VisitTransferSpaceResponse(w http.R
 type TransferSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response TransferSpace429JSONResponse) VisitTransferSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrlRequestObject struct {
+	Params GetEmbedByUrlParams
+}
+
+type GetEmbedByUrlResponseObject interface {
+	VisitGetEmbedByUrlResponse(w http.ResponseWriter) error
+}
+
+type GetEmbedByUrl200JSONResponse Embed
+
+func (response GetEmbedByUrl200JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrl400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetEmbedByUrl400JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrl401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEmbedByUrl401JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEmbedByUrl429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetEmbedByUrl429JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -23390,6 +25423,9 @@ type StrictServerInterface interface {
 
 	// (PATCH /spaces/{spaceId}/change-requests/{changeRequestId})
 	UpdateChangeRequestById(ctx context.Context, request UpdateChangeRequestByIdRequestObject) (UpdateChangeRequestByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/changes)
+	GetChangeRequestChanges(ctx context.Context, request GetChangeRequestChangesRequestObject) (GetChangeRequestChangesResponseObject, error)
 	// ListCommentersInChangeRequest The members who posted a comment or a reply here.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters)
 	ListCommentersInChangeRequest(ctx context.Context, request ListCommentersInChangeRequestRequestObject) (ListCommentersInChangeRequestResponseObject, error)
@@ -23447,6 +25483,9 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links)
 	ListPageLinksInChangeRequest(ctx context.Context, request ListPageLinksInChangeRequestRequestObject) (ListPageLinksInChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links)
+	ListChangeRequestPageMetaLinks(ctx context.Context, request ListChangeRequestPageMetaLinksRequestObject) (ListChangeRequestPageMetaLinksResponseObject, error)
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages)
 	ListPagesInChangeRequest(ctx context.Context, request ListPagesInChangeRequestRequestObject) (ListPagesInChangeRequestResponseObject, error)
@@ -23520,6 +25559,9 @@ type StrictServerInterface interface {
 	// (GET /spaces/{spaceId}/content/page/{pageId}/links)
 	ListPageLinksInSpace(ctx context.Context, request ListPageLinksInSpaceRequestObject) (ListPageLinksInSpaceResponseObject, error)
 
+	// (GET /spaces/{spaceId}/content/page/{pageId}/meta-links)
+	ListSpacePageMetaLinks(ctx context.Context, request ListSpacePageMetaLinksRequestObject) (ListSpacePageMetaLinksResponseObject, error)
+
 	// (GET /spaces/{spaceId}/content/pages)
 	ListPages(ctx context.Context, request ListPagesRequestObject) (ListPagesResponseObject, error)
 
@@ -23529,8 +25571,14 @@ type StrictServerInterface interface {
 	// (POST /spaces/{spaceId}/content/template)
 	ApplyTemplateToSpace(ctx context.Context, request ApplyTemplateToSpaceRequestObject) (ApplyTemplateToSpaceResponseObject, error)
 
+	// (GET /spaces/{spaceId}/documents/{documentId})
+	GetDocumentById(ctx context.Context, request GetDocumentByIdRequestObject) (GetDocumentByIdResponseObject, error)
+
 	// (POST /spaces/{spaceId}/duplicate)
 	DuplicateSpace(ctx context.Context, request DuplicateSpaceRequestObject) (DuplicateSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/embed)
+	GetEmbedByUrlInSpace(ctx context.Context, request GetEmbedByUrlInSpaceRequestObject) (GetEmbedByUrlInSpaceResponseObject, error)
 	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/links)
 	ListSpaceLinks(ctx context.Context, request ListSpaceLinksRequestObject) (ListSpaceLinksResponseObject, error)
@@ -23540,12 +25588,42 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/restore)
 	RestoreSpace(ctx context.Context, request RestoreSpaceRequestObject) (RestoreSpaceResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId})
+	GetRevisionById(ctx context.Context, request GetRevisionByIdRequestObject) (GetRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/changes)
+	GetRevisionSemanticChanges(ctx context.Context, request GetRevisionSemanticChangesRequestObject) (GetRevisionSemanticChangesResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/files)
+	ListFilesInRevisionById(ctx context.Context, request ListFilesInRevisionByIdRequestObject) (ListFilesInRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/files/{fileId})
+	GetFileInRevisionById(ctx context.Context, request GetFileInRevisionByIdRequestObject) (GetFileInRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId})
+	GetPageInRevisionById(ctx context.Context, request GetPageInRevisionByIdRequestObject) (GetPageInRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document)
+	GetPageDocumentInRevisionById(ctx context.Context, request GetPageDocumentInRevisionByIdRequestObject) (GetPageDocumentInRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links)
+	ListRevisionPageMetaLinks(ctx context.Context, request ListRevisionPageMetaLinksRequestObject) (ListRevisionPageMetaLinksResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/pages)
+	ListPagesInRevisionById(ctx context.Context, request ListPagesInRevisionByIdRequestObject) (ListPagesInRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/path/{pagePath})
+	GetPageInRevisionByPath(ctx context.Context, request GetPageInRevisionByPathRequestObject) (GetPageInRevisionByPathResponseObject, error)
 	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
 	// (GET /spaces/{spaceId}/search)
 	SearchSpaceContent(ctx context.Context, request SearchSpaceContentRequestObject) (SearchSpaceContentResponseObject, error)
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx context.Context, request TransferSpaceRequestObject) (TransferSpaceResponseObject, error)
+
+	// (GET /urls/embed)
+	GetEmbedByUrl(ctx context.Context, request GetEmbedByUrlRequestObject) (GetEmbedByUrlResponseObject, error)
 	// GetAuthenticatedUser The user the token belongs to.
 	// (GET /user)
 	GetAuthenticatedUser(ctx context.Context, request GetAuthenticatedUserRequestObject) (GetAuthenticatedUserResponseObject, error)
@@ -27810,6 +29888,33 @@ func (sh *strictHandler) UpdateChangeRequestById(ctx echo.Context, spaceId Space
 	return nil
 }
 
+// GetChangeRequestChanges operation middleware
+func (sh *strictHandler) GetChangeRequestChanges(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetChangeRequestChangesParams) error {
+	var request GetChangeRequestChangesRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChangeRequestChanges(ctx.Request().Context(), request.(GetChangeRequestChangesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChangeRequestChanges")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChangeRequestChangesResponseObject); ok {
+		return validResponse.VisitGetChangeRequestChangesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListCommentersInChangeRequest operation middleware
 func (sh *strictHandler) ListCommentersInChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListCommentersInChangeRequestParams) error {
 	var request ListCommentersInChangeRequestRequestObject
@@ -28442,6 +30547,33 @@ func (sh *strictHandler) ListPageLinksInChangeRequest(ctx echo.Context, spaceId 
 		return err
 	} else if validResponse, ok := response.(ListPageLinksInChangeRequestResponseObject); ok {
 		return validResponse.VisitListPageLinksInChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListChangeRequestPageMetaLinks operation middleware
+func (sh *strictHandler) ListChangeRequestPageMetaLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pageId PageId) error {
+	var request ListChangeRequestPageMetaLinksRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.PageId = pageId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChangeRequestPageMetaLinks(ctx.Request().Context(), request.(ListChangeRequestPageMetaLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChangeRequestPageMetaLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListChangeRequestPageMetaLinksResponseObject); ok {
+		return validResponse.VisitListChangeRequestPageMetaLinksResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -29179,6 +31311,32 @@ func (sh *strictHandler) ListPageLinksInSpace(ctx echo.Context, spaceId SpaceId,
 	return nil
 }
 
+// ListSpacePageMetaLinks operation middleware
+func (sh *strictHandler) ListSpacePageMetaLinks(ctx echo.Context, spaceId SpaceId, pageId PageId) error {
+	var request ListSpacePageMetaLinksRequestObject
+
+	request.SpaceId = spaceId
+	request.PageId = pageId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSpacePageMetaLinks(ctx.Request().Context(), request.(ListSpacePageMetaLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSpacePageMetaLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSpacePageMetaLinksResponseObject); ok {
+		return validResponse.VisitListSpacePageMetaLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListPages operation middleware
 func (sh *strictHandler) ListPages(ctx echo.Context, spaceId SpaceId, params ListPagesParams) error {
 	var request ListPagesRequestObject
@@ -29280,6 +31438,33 @@ func (sh *strictHandler) ApplyTemplateToSpace(ctx echo.Context, spaceId SpaceId)
 	return nil
 }
 
+// GetDocumentById operation middleware
+func (sh *strictHandler) GetDocumentById(ctx echo.Context, spaceId SpaceId, documentId DocumentId, params GetDocumentByIdParams) error {
+	var request GetDocumentByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.DocumentId = documentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDocumentById(ctx.Request().Context(), request.(GetDocumentByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDocumentById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetDocumentByIdResponseObject); ok {
+		return validResponse.VisitGetDocumentByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // DuplicateSpace operation middleware
 func (sh *strictHandler) DuplicateSpace(ctx echo.Context, spaceId SpaceId) error {
 	var request DuplicateSpaceRequestObject
@@ -29299,6 +31484,32 @@ func (sh *strictHandler) DuplicateSpace(ctx echo.Context, spaceId SpaceId) error
 		return err
 	} else if validResponse, ok := response.(DuplicateSpaceResponseObject); ok {
 		return validResponse.VisitDuplicateSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetEmbedByUrlInSpace operation middleware
+func (sh *strictHandler) GetEmbedByUrlInSpace(ctx echo.Context, spaceId SpaceId, params GetEmbedByUrlInSpaceParams) error {
+	var request GetEmbedByUrlInSpaceRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmbedByUrlInSpace(ctx.Request().Context(), request.(GetEmbedByUrlInSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmbedByUrlInSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetEmbedByUrlInSpaceResponseObject); ok {
+		return validResponse.VisitGetEmbedByUrlInSpaceResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -29404,6 +31615,253 @@ func (sh *strictHandler) RestoreSpace(ctx echo.Context, spaceId SpaceId) error {
 	return nil
 }
 
+// GetRevisionById operation middleware
+func (sh *strictHandler) GetRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params GetRevisionByIdParams) error {
+	var request GetRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRevisionById(ctx.Request().Context(), request.(GetRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRevisionByIdResponseObject); ok {
+		return validResponse.VisitGetRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetRevisionSemanticChanges operation middleware
+func (sh *strictHandler) GetRevisionSemanticChanges(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params GetRevisionSemanticChangesParams) error {
+	var request GetRevisionSemanticChangesRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRevisionSemanticChanges(ctx.Request().Context(), request.(GetRevisionSemanticChangesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRevisionSemanticChanges")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRevisionSemanticChangesResponseObject); ok {
+		return validResponse.VisitGetRevisionSemanticChangesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListFilesInRevisionById operation middleware
+func (sh *strictHandler) ListFilesInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params ListFilesInRevisionByIdParams) error {
+	var request ListFilesInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListFilesInRevisionById(ctx.Request().Context(), request.(ListFilesInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListFilesInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListFilesInRevisionByIdResponseObject); ok {
+		return validResponse.VisitListFilesInRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetFileInRevisionById operation middleware
+func (sh *strictHandler) GetFileInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, fileId FileId, params GetFileInRevisionByIdParams) error {
+	var request GetFileInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.FileId = fileId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFileInRevisionById(ctx.Request().Context(), request.(GetFileInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFileInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetFileInRevisionByIdResponseObject); ok {
+		return validResponse.VisitGetFileInRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageInRevisionById operation middleware
+func (sh *strictHandler) GetPageInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pageId PageId, params GetPageInRevisionByIdParams) error {
+	var request GetPageInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageInRevisionById(ctx.Request().Context(), request.(GetPageInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageInRevisionByIdResponseObject); ok {
+		return validResponse.VisitGetPageInRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageDocumentInRevisionById operation middleware
+func (sh *strictHandler) GetPageDocumentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pageId PageId, params GetPageDocumentInRevisionByIdParams) error {
+	var request GetPageDocumentInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.PageId = pageId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageDocumentInRevisionById(ctx.Request().Context(), request.(GetPageDocumentInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageDocumentInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageDocumentInRevisionByIdResponseObject); ok {
+		return validResponse.VisitGetPageDocumentInRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListRevisionPageMetaLinks operation middleware
+func (sh *strictHandler) ListRevisionPageMetaLinks(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pageId PageId) error {
+	var request ListRevisionPageMetaLinksRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.PageId = pageId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListRevisionPageMetaLinks(ctx.Request().Context(), request.(ListRevisionPageMetaLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListRevisionPageMetaLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListRevisionPageMetaLinksResponseObject); ok {
+		return validResponse.VisitListRevisionPageMetaLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPagesInRevisionById operation middleware
+func (sh *strictHandler) ListPagesInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, params ListPagesInRevisionByIdParams) error {
+	var request ListPagesInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPagesInRevisionById(ctx.Request().Context(), request.(ListPagesInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPagesInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPagesInRevisionByIdResponseObject); ok {
+		return validResponse.VisitListPagesInRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPageInRevisionByPath operation middleware
+func (sh *strictHandler) GetPageInRevisionByPath(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pagePath PagePath, params GetPageInRevisionByPathParams) error {
+	var request GetPageInRevisionByPathRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.PagePath = pagePath
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPageInRevisionByPath(ctx.Request().Context(), request.(GetPageInRevisionByPathRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPageInRevisionByPath")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPageInRevisionByPathResponseObject); ok {
+		return validResponse.VisitGetPageInRevisionByPathResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // SearchSpaceContent operation middleware
 func (sh *strictHandler) SearchSpaceContent(ctx echo.Context, spaceId SpaceId, params SearchSpaceContentParams) error {
 	var request SearchSpaceContentRequestObject
@@ -29472,6 +31930,31 @@ func (sh *strictHandler) TransferSpace(ctx echo.Context, spaceId SpaceId) error 
 		return err
 	} else if validResponse, ok := response.(TransferSpaceResponseObject); ok {
 		return validResponse.VisitTransferSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetEmbedByUrl operation middleware
+func (sh *strictHandler) GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlParams) error {
+	var request GetEmbedByUrlRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEmbedByUrl(ctx.Request().Context(), request.(GetEmbedByUrlRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEmbedByUrl")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetEmbedByUrlResponseObject); ok {
+		return validResponse.VisitGetEmbedByUrlResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -55,6 +55,7 @@ func accessMatrix() []matrixRow {
 	var rows []matrixRow
 	rows = append(rows, matrixOrgRows()...)
 	rows = append(rows, matrixContentRows()...)
+	rows = append(rows, matrixRevisionRows()...)
 	rows = append(rows, matrixCommentRows()...)
 	rows = append(rows, matrixSiteRows()...)
 	rows = append(rows, matrixConversationRows()...)

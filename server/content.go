@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/url"
+	"strconv"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/markdown"
@@ -83,10 +84,20 @@ func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen
 			md := p.Markdown
 			out.Markdown = &md
 		} else {
-			out.Document = markdown.Options{SpaceID: sp.ID, PagePath: p.Path, ResolvePage: resolve}.FromMarkdown(p.Markdown)
+			out.Document = pageDocument(sp, p, resolve)
 		}
 	}
+	if p.BodyID != 0 {
+		id := strconv.FormatInt(p.BodyID, 10)
+		out.DocumentId = &id
+	}
 	return out, nil
+}
+
+// pageDocument is the rich-text document of a document page, derived from its markdown; resolve
+// finds the pages its links name (nil: none).
+func pageDocument(sp *store.Space, p *store.RevisionPage, resolve func(string) (string, bool)) *markdown.Document {
+	return markdown.Options{SpaceID: sp.ID, PagePath: p.Path, ResolvePage: resolve}.FromMarkdown(p.Markdown)
 }
 
 func (s *Server) setIndexing(out *gen.RevisionPage, p *store.RevisionPage) {
@@ -164,18 +175,24 @@ func (s *Server) toAPIRevision(ctx context.Context, sp *store.Space, rev *store.
 		out.Files = append(out.Files, s.toAPIFile(f))
 	}
 	out.Urls.App = s.appURL("/s/" + sp.ID + "/revisions/" + rev.ID)
-	if rev.ChangeRequestID != nil {
-		cr, err := s.Store.FindChangeRequest(ctx, sp.ID, *rev.ChangeRequestID)
-		if err != nil {
-			return out, err
-		}
-		from, err := s.toAPIChangeRequest(cr)
-		if err != nil {
-			return out, err
-		}
-		out.MergedFrom = &from
+	out.MergedFrom, err = s.mergedFrom(ctx, sp, rev)
+	return out, err
+}
+
+// mergedFrom is the change request a merge revision merged (nil for other revisions).
+func (s *Server) mergedFrom(ctx context.Context, sp *store.Space, rev *store.Revision) (*gen.ChangeRequest, error) {
+	if rev.ChangeRequestID == nil {
+		return nil, nil
 	}
-	return out, nil
+	cr, err := s.Store.FindChangeRequest(ctx, sp.ID, *rev.ChangeRequestID)
+	if err != nil {
+		return nil, err
+	}
+	from, err := s.toAPIChangeRequest(cr)
+	if err != nil {
+		return nil, err
+	}
+	return &from, nil
 }
 
 func (s *Server) pagesResponse(ctx context.Context, sp *store.Space, revisionID string) (gen.PageTree, error) {

@@ -52,6 +52,8 @@ type Server struct {
 	Web Web
 	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
 	samlKeys spKeys
+	// embeds resolves and caches the embeds of URLs (see embeds.go).
+	embeds embedder
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

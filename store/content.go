@@ -43,7 +43,13 @@ type Content interface {
 	// of ids. Ids the revision does not hold are left out (the result may be shorter than ids).
 	// Callers with many pages ask in batches, so that only one batch of bodies is held at a time.
 	FindPagesWithBodies(ctx context.Context, revisionID string, ids []string) ([]*RevisionPage, error)
+	// FindDocument returns a document (a page body, by the id pages carry as BodyID) that a page
+	// of one of the space's revisions holds, with the path of one such page (to resolve its
+	// relative links from). A body the space's content never held is not found.
+	FindDocument(ctx context.Context, spaceID string, bodyID int64) (*Document, error)
 	// FindRevision returns a revision of a space with its pages (without bodies).
+	// FindRevisionHeader returns a revision of a space without its pages.
+	FindRevisionHeader(ctx context.Context, spaceID string, id string) (*Revision, error)
 	FindRevision(ctx context.Context, spaceID string, id string) (*Revision, error)
 	// FindSubpages returns the pages under a page (by its path) in tree order, without bodies. Paths
 	// are unique in a revision and a subpage's path extends its parent's with "/", so the subtree is
@@ -55,4 +61,10 @@ type Content interface {
 	// SearchSpace searches the current content of a space, best pages first. When all the words
 	// together find nothing, the last one also matches as a prefix; then any of them is enough.
 	SearchSpace(ctx context.Context, spaceID string, query string, p Page) (List[*SearchPage], error)
+}
+
+// Document is a page body as FindDocument answers it.
+type Document struct {
+	Markdown string
+	PagePath string
 }

@@ -79,6 +79,12 @@ type TranslationRun struct {
 	Deleted  []string
 }
 
+// PageRef names a page of a space.
+type PageRef struct {
+	SpaceID string
+	PageID  string
+}
+
 // PendingTranslationRun is a run whose change request was written and is being merged: if the
 // run is cut short before it is recorded, the next run records it when the change request was
 // merged (and archives it when not).
@@ -95,6 +101,10 @@ type Translations interface {
 	// DeleteTranslation deletes a translation and its page records; its result space stays.
 	// Deleting a missing one is no error.
 	DeleteTranslation(ctx context.Context, orgID string, id string) error
+	// FindPageAlternates returns the pages of other spaces of an organization that stand for a
+	// page in other languages: the result pages translations made of it, the page it was
+	// translated from, and that page's other translations; by space id, then page id.
+	FindPageAlternates(ctx context.Context, orgID string, spaceID string, pageID string) ([]PageRef, error)
 	// FindTranslatedPages returns the page records of a translation, by source page id.
 	FindTranslatedPages(ctx context.Context, id string) (map[string]TranslatedPage, error)
 	// FindTranslation returns a translation of an organization (any organization when orgID is "").

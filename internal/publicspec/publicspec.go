@@ -47,6 +47,7 @@ func Load(version string) (*openapi3.T, error) {
 		}
 		if err == nil {
 			mendDocument(l.doc)
+			mendEditedAttributes(l.doc)
 		}
 		if err != nil {
 			l.err = fmt.Errorf("GitBook's %s spec: %w (run `npm ci` in testdata/compat/; make test does it)", version, err)
@@ -96,6 +97,21 @@ func mendDocument(doc *openapi3.T) {
 		neither.Not = openapi3.NewSchemaRef("", openapi3.NewAnyOfSchema(
 			&openapi3.Schema{Required: []string{"markdown"}}, &openapi3.Schema{Required: []string{"document"}}))
 		ref.Value.OneOf[i] = openapi3.NewSchemaRef("", neither)
+	}
+}
+
+// mendEditedAttributes mends a second modelling bug, as the compat suite does: a page_edited
+// change's attributes are a oneOf of the document, group and link attribute objects, none of them
+// closed and each taking any one attribute, so every attributes object matches two or three of
+// them and no page_edited change validates. Its intent is "one of these shapes": anyOf.
+func mendEditedAttributes(doc *openapi3.T) {
+	ref := doc.Components.Schemas["RevisionSemanticChangePageEdited"]
+	if ref == nil || ref.Value == nil || ref.Value.Properties["attributes"] == nil {
+		return
+	}
+	attrs := ref.Value.Properties["attributes"].Value
+	if attrs != nil && len(attrs.OneOf) > 0 {
+		attrs.AnyOf, attrs.OneOf = attrs.OneOf, nil
 	}
 }
 

@@ -76,22 +76,9 @@ func (s *Store) snapshot(ctx context.Context, fn func(tx *txConn) error) error {
 // findRevision reads a revision; cache (nil inside a write transaction, whose rows are not
 // committed yet) keeps the versions read.
 func findRevision(ctx context.Context, q querier, spaceID, id string, cache *versionCache) (*store.Revision, error) {
-	r := &store.Revision{}
-	var parents, created string
-	var crID sql.NullString
-	var ref lineRef
-	err := q.QueryRowContext(ctx, `SELECT id, space_id, type, parents, change_request_id, created_at, line_id, seq
-		FROM revisions WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&r.ID, &r.SpaceID, &r.Type, &parents, &crID, &created, &ref.line, &ref.upto)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, store.NotFound("Revision")
-	}
+	r, ref, err := findRevisionRow(ctx, q, spaceID, id)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to find revision: %w", err)
-	}
-	r.ChangeRequestID = stringPtr(crID)
-	r.CreatedAt = parseTime(created)
-	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
-		return nil, fmt.Errorf("store: bad parents of revision %s: %w", id, err)
+		return nil, err
 	}
 	c, err := lineChain(ctx, q, ref)
 	if err != nil {
@@ -109,6 +96,57 @@ func findRevision(ctx context.Context, q querier, spaceID, id string, cache *ver
 	}
 	r.Pages = store.TreeOrder(pages)
 	return r, nil
+}
+
+// findRevisionRow reads a revision of a space without its pages, and where its line holds it.
+func findRevisionRow(ctx context.Context, q querier, spaceID, id string) (*store.Revision, lineRef, error) {
+	r := &store.Revision{}
+	var parents, created string
+	var crID sql.NullString
+	var ref lineRef
+	err := q.QueryRowContext(ctx, `SELECT id, space_id, type, parents, change_request_id, created_at, line_id, seq
+		FROM revisions WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&r.ID, &r.SpaceID, &r.Type, &parents, &crID, &created, &ref.line, &ref.upto)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ref, store.NotFound("Revision")
+	}
+	if err != nil {
+		return nil, ref, fmt.Errorf("store: unable to find revision: %w", err)
+	}
+	r.ChangeRequestID = stringPtr(crID)
+	r.CreatedAt = parseTime(created)
+	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
+		return nil, ref, fmt.Errorf("store: bad parents of revision %s: %w", id, err)
+	}
+	return r, ref, nil
+}
+
+// FindRevisionHeader returns a revision of a space without its pages.
+func (s *Store) FindRevisionHeader(ctx context.Context, spaceID, id string) (*store.Revision, error) {
+	r, _, err := findRevisionRow(pointRead(ctx), s.reader, spaceID, id)
+	return r, err
+}
+
+// FindDocument returns a page body that a page version of the space's content holds: in one of
+// the space's lines, or in a line one of them forks from (a duplicate reads what it has not
+// changed from its original's line) up to the revision it forks at, so an original's later
+// edits are not the duplicate's.
+func (s *Store) FindDocument(ctx context.Context, spaceID string, bodyID int64) (*store.Document, error) {
+	d := &store.Document{}
+	err := s.reader.QueryRowContext(pointRead(ctx), `WITH RECURSIVE chain(id, upto) AS (
+			SELECT id, CAST(? AS BIGINT) FROM lines WHERE space_id = ?
+			UNION
+			SELECT l.parent_id, l.parent_seq FROM lines l JOIN chain c ON l.id = c.id WHERE l.parent_id IS NOT NULL
+		)
+		SELECT b.markdown, v.path FROM page_versions v JOIN chain c ON c.id = v.line_id AND v.valid_from <= c.upto
+		JOIN page_bodies b ON b.id = v.body_id
+		WHERE v.body_id = ? AND v.deleted = 0 LIMIT 1`, openSeq, spaceID, bodyID).Scan(&d.Markdown, &d.PagePath)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Document")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find document: %w", err)
+	}
+	return d, nil
 }
 
 const pageColumns = `p.page_id, p.parent_id, p.position, p.title, p.slug, p.path, p.emoji, p.description,

@@ -239,3 +239,31 @@ func (s *Store) FinishTranslationRun(ctx context.Context, id string, r store.Tra
 		return nil
 	})
 }
+
+// FindPageAlternates returns the pages standing for a page in other languages: the translations
+// of the page, and when the page is itself a translation, its source and the source's other
+// translations. One query, on the indexes of migration 0032.
+func (s *Store) FindPageAlternates(ctx context.Context, orgID, spaceID, pageID string) ([]store.PageRef, error) {
+	const sourceOf = `SELECT t.source_space_id, tp.source_page_id FROM translations t
+		JOIN translation_pages tp ON tp.translation_id = t.id
+		WHERE t.organization_id = ? AND t.result_space_id = ? AND tp.result_page_id = ?`
+	rows, err := queryAll(ctx, s.reader, "page alternates", `SELECT t.result_space_id, tp.result_page_id FROM translations t
+		JOIN translation_pages tp ON tp.translation_id = t.id
+		WHERE t.organization_id = ? AND t.result_space_id IS NOT NULL
+		AND ((t.source_space_id = ? AND tp.source_page_id = ?) OR (t.source_space_id, tp.source_page_id) IN (`+sourceOf+`))
+		UNION `+sourceOf+`
+		ORDER BY 1, 2`,
+		[]any{orgID, spaceID, pageID, orgID, spaceID, pageID, orgID, spaceID, pageID}, value(func(sc scanner, r *store.PageRef) error {
+			return sc.Scan(&r.SpaceID, &r.PageID)
+		}))
+	if err != nil {
+		return nil, err
+	}
+	out := rows[:0]
+	for _, r := range rows {
+		if r.SpaceID != spaceID || r.PageID != pageID {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

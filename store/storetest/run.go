@@ -42,6 +42,8 @@ func Run(t *testing.T, open Opener) {
 		{"ConversationsIngestMany", conversationsIngestMany},
 		{"ConversationsAnalysis", conversationsAnalysis},
 		{"Translations", translations},
+		{"PageAlternates", pageAlternates},
+		{"RevisionReads", revisionReads},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
 		{"OpenAPISpecs", openAPISpecs},

@@ -323,6 +323,50 @@ step('change request lists, updateChangeRequest, mergeChangeRequest, space conte
     assert.ok(orgHits.data.items.some((s) => s.id === S.empty), 'the organization search finds the space');
 });
 
+step('revision-pinned reads, semantic changes, documents and meta-links', async () => {
+    need(S.cr, S.notes, S.file);
+    const rev = (await alice.spaces.getCurrentRevision(S.empty)).data.id;
+    const r = await alice.spaces.getRevisionById(S.empty, rev, { metadata: true });
+    assert.equal(r.data.id, rev);
+    assert.equal(r.data.mergedFrom?.id, S.cr, 'the merge revision names the change request it merged');
+    const tree = await alice.spaces.listPagesInRevisionById(S.empty, rev);
+    assert.ok(JSON.stringify(tree.data.pages).includes(S.notes));
+    const md = await alice.spaces.getPageInRevisionById(S.empty, rev, S.notes, { format: 'markdown', 'format.markdown.refs': 'stable' });
+    assert.equal(typeof md.data.markdown, 'string');
+    const page = await alice.spaces.getPageInRevisionById(S.empty, rev, S.notes);
+    assert.equal(page.data.document.object, 'document');
+    assert.equal((await alice.spaces.getPageInRevisionByPath(S.empty, rev, encodeURIComponent(page.data.path))).data.id, S.notes);
+    const doc = await alice.spaces.getPageDocumentInRevisionById(S.empty, rev, S.notes, { evaluated: 'deterministic-only', dereferenced: 'reusable-contents' });
+    assert.deepEqual(doc.data, page.data.document);
+    assert.deepEqual((await alice.spaces.getDocumentById(S.empty, page.data.documentId)).data.object, 'document');
+    assert.deepEqual(ids((await alice.spaces.listFilesInRevisionById(S.empty, rev)).data.items), [S.file]);
+    assert.equal((await alice.spaces.getFileInRevisionById(S.empty, rev, S.file)).data.id, S.file);
+    const changes = await alice.spaces.getRevisionSemanticChanges(S.empty, rev, { limit: 100, metadata: false, computed: false });
+    assert.ok(changes.data.changes.some((c) => c.page?.id === S.notes || c.file?.id === S.file), 'the merge lists what it changed');
+    const crChanges = await alice.spaces.getChangeRequestChanges(S.empty, S.cr, { limit: 100 });
+    assert.ok(Array.isArray(crChanges.data.changes));
+    await rejectsWith(404, alice.spaces.getRevisionById(S.empty, 'no-such-revision'), 'an unknown revision');
+    for (const links of [
+        await alice.spaces.listSpacePageMetaLinks(S.empty, S.notes),
+        await alice.spaces.listRevisionPageMetaLinks(S.empty, rev, S.notes),
+        await alice.spaces.listChangeRequestPageMetaLinks(S.empty, S.cr, S.notes),
+    ]) {
+        assert.deepEqual(links.data.alternates, [], 'an untranslated page has no alternates');
+    }
+});
+
+step('embeds: a URL that cannot be read is a link; a loopback one is refused', async () => {
+    need(S.empty);
+    // The suite serves quire without --allow-private-urls and has no network: a name under
+    // .invalid never resolves, and loopback is refused by the guarded fetcher.
+    const link = 'https://docs.example.invalid/guide';
+    const e = await alice.urls.getEmbedByUrl({ url: link });
+    assert.deepEqual(e.data, { type: 'link', title: link, site: 'docs.example.invalid' });
+    const inSpace = await alice.spaces.getEmbedByUrlInSpace(S.empty, { url: link });
+    assert.deepEqual(inSpace.data, e.data);
+    await rejectsWith(400, alice.urls.getEmbedByUrl({ url: QUIRE_URL + '/healthz' }), 'a loopback URL');
+});
+
 step('applyTemplateToSpace into a change request', async () => {
     need(S.dup);
     const cr = await alice.spaces.createChangeRequest(S.dup, { subject: 'Template again' });

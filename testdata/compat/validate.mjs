@@ -46,6 +46,19 @@ const MENDS = [
             return mended;
         },
     },
+    {
+        why: "A page_edited change's attributes are a oneOf of the document, group and link attribute " +
+            'objects, none closed and each taking any one attribute, so every attributes object matches ' +
+            'two or three of them and no page_edited change validates. Its intent is anyOf.',
+        apply(spec) {
+            const edited = spec.components.schemas.RevisionSemanticChangePageEdited;
+            const attrs = edited?.properties?.attributes;
+            if (!attrs || !Array.isArray(attrs.oneOf)) return false;
+            attrs.anyOf = attrs.oneOf;
+            delete attrs.oneOf;
+            return true;
+        },
+    },
 ];
 
 function loadSpec(name) {
