@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	xhtml "golang.org/x/net/html"
@@ -31,19 +30,6 @@ const (
 	embedFailTTL   = time.Minute // after an error status or a timeout, the page is tried again sooner
 	embedCacheSize = 1000
 )
-
-// embedder resolves and caches embeds.
-type embedder struct {
-	once    sync.Once
-	fetcher *fetch.Fetcher
-	mu      sync.Mutex
-	cache   map[string]embedEntry
-}
-
-type embedEntry struct {
-	embed   gen.Embed
-	expires time.Time
-}
 
 // embedFetcher is made on first use, from the server's fetcher as Handler configured it.
 func (s *Server) embedFetcher() *fetch.Fetcher {

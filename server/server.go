@@ -89,3 +89,16 @@ type spKeys struct {
 	key  *rsa.PrivateKey
 	cert *x509.Certificate
 }
+
+// embedder resolves and caches embeds.
+type embedder struct {
+	once    sync.Once
+	fetcher *fetch.Fetcher
+	mu      sync.Mutex
+	cache   map[string]embedEntry
+}
+
+type embedEntry struct {
+	embed   gen.Embed
+	expires time.Time
+}
