@@ -13,13 +13,13 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// sitePublishedURL is where a published site is read ({base}/s/{siteId}); nil while the site is
-// not published.
+// sitePublishedURL is where a published site is read (its hostname when it has one, else
+// {base}/s/{siteId}: siteRootURL); nil while the site is not published.
 func (s *Server) sitePublishedURL(site *store.Site) *string {
 	if !site.Published {
 		return nil
 	}
-	u := s.BaseURL + "/s/" + site.ID
+	u := s.siteRootURL(site)
 	return &u
 }
 

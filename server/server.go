@@ -38,6 +38,8 @@ type Server struct {
 	// Translator is the machine translator translation runs use; nil when none is configured
 	// (running a translation then answers 400).
 	Translator *translate.Client
+	// siteKeys caches the key site tokens are signed with (sitetokens.go).
+	siteKeys siteTokenKeys
 	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
 	samlKeys spKeys
 }
