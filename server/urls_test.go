@@ -136,6 +136,9 @@ func TestResolveShareLinkAndVisitorAuthSites(t *testing.T) {
 	if q := r.resolve(t, r.reader, map[string]any{"url": "https://docs.acme.test/guide?share=" + key}); str(q.ShareKey) != key {
 		t.Fatalf("share-link by query: %+v", q)
 	}
+	// Its site token reads the published site without the key: resolving it needed the key.
+	r.Expect(t, http.StatusOK, &testUser{Token: str(in.ApiToken)}, "GET", r.base+"/published", nil)
+	r.Expect(t, http.StatusNotFound, r.reader, "GET", r.base+"/published", nil)
 	r.Expect(t, http.StatusNotFound, r.reader, "POST", "/urls/published", map[string]any{"url": "https://docs.acme.test/guide/install"})
 	r.Expect(t, http.StatusNotFound, r.reader, "POST", "/urls/published", map[string]any{"url": "https://docs.acme.test/wrongkey/guide"})
 
@@ -156,6 +159,9 @@ func TestResolveShareLinkAndVisitorAuthSites(t *testing.T) {
 	if claims["kind"] != "site" || claims["site"] != r.site.Id || claims["visitorType"] != "agent" || inner["plan"] != "pro" || unsigned["lang"] != "fr" {
 		t.Fatalf("the site token's claims: %v", claims)
 	}
+	// Its site token reads the published site as that visitor; a member without one cannot.
+	r.Expect(t, http.StatusOK, &testUser{Token: str(ok.ApiToken)}, "GET", r.base+"/published", nil)
+	r.Expect(t, http.StatusForbidden, r.reader, "GET", r.base+"/published", nil)
 	exp, _ := claims.GetExpirationTime()
 	iat, _ := claims.GetIssuedAt()
 	if exp == nil || iat == nil || exp.Sub(iat.Time) != time.Hour {
