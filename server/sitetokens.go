@@ -175,7 +175,10 @@ func (s *Server) siteTokenGate(operations map[string]string) echo.MiddlewareFunc
 			if t == nil {
 				return next(c)
 			}
-			op := operations[c.Request().Method+" "+c.Path()]
+			op, known := operations[c.Request().Method+" "+c.Path()]
+			if !known {
+				return next(c) // no such API path: its 404
+			}
 			if !siteTokenOperations[op] {
 				return &httpError{http.StatusForbidden, "A site token cannot call " + op + "."}
 			}

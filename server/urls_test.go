@@ -234,6 +234,12 @@ func TestSiteTokenOpensOnlyItsSite(t *testing.T) {
 		}
 		wantMessage(t, r.Expect(t, http.StatusForbidden, tok, c.method, c.path, body), "site token")
 	}
+	// A path that is no operation is still a 404.
+	req, _ := http.NewRequest("GET", r.URL+"/v1/spaces/"+r.guide.Id+"/no-such-path", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.Token)
+	if res, _ := readResponse(t)(http.DefaultClient.Do(req)); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a path that is no operation, with a site token: %d", res.StatusCode)
+	}
 	// A revision other than the space's current one (a change request's) is not published.
 	cr := r.create(t, r.admin, r.guide.Id, "Draft")
 	if cr.Revision != cur.Id {
