@@ -291,7 +291,7 @@ type ServerInterface interface {
 	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search)
 	SearchSiteContent(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SearchSiteContentParams) error
-	// PrewarmSiteSearch Get the site's search ready: checks that each of its spaces' current revision is in the search index and indexes the ones that are not.
+	// PrewarmSiteSearch Get the site's search ready. quire indexes a space's current revision in the transaction that writes it, so a site's search is always ready: this checks the caller may search the site and answers 204.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search/prewarm)
 	PrewarmSiteSearch(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 
@@ -24238,7 +24238,7 @@ type StrictServerInterface interface {
 	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search)
 	SearchSiteContent(ctx context.Context, request SearchSiteContentRequestObject) (SearchSiteContentResponseObject, error)
-	// PrewarmSiteSearch Get the site's search ready: checks that each of its spaces' current revision is in the search index and indexes the ones that are not.
+	// PrewarmSiteSearch Get the site's search ready. quire indexes a space's current revision in the transaction that writes it, so a site's search is always ready: this checks the caller may search the site and answers 204.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search/prewarm)
 	PrewarmSiteSearch(ctx context.Context, request PrewarmSiteSearchRequestObject) (PrewarmSiteSearchResponseObject, error)
 
