@@ -70,7 +70,7 @@ var siteTokenOperations = map[string]bool{
 	"getDocumentById":                          true,
 	"getReusableContentInRevisionById":         true,
 	"getReusableContentDocumentInRevisionById": true,
-	"listReusableContentInRevisionById":        true,
+	"getReusableContentById":                   true,
 	"getComputedDocument":                      true,
 	"getComputedRevision":                      true,
 	"getEmbedByUrlInSpace":                     true,
