@@ -6,6 +6,7 @@ package gen
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/oapi-codegen/nullable"
@@ -2542,6 +2543,24 @@ func (e PageType) Valid() bool {
 	}
 }
 
+// Defines values for PublishedContentRedirectTarget.
+const (
+	Application PublishedContentRedirectTarget = "application"
+	Content     PublishedContentRedirectTarget = "content"
+)
+
+// Valid indicates whether the value is a known member of the PublishedContentRedirectTarget enum.
+func (e PublishedContentRedirectTarget) Valid() bool {
+	switch e {
+	case Application:
+		return true
+	case Content:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PublishedContentSiteObject.
 const (
 	PublishedContentSiteObjectPublishedContentSite PublishedContentSiteObject = "published-content-site"
@@ -2956,6 +2975,78 @@ func (e SiteFeatureKey) Valid() bool {
 	}
 }
 
+// Defines values for SiteInsightsEventType.
+const (
+	AdClick                 SiteInsightsEventType = "ad_click"
+	AdDisplay               SiteInsightsEventType = "ad_display"
+	AgentFeedback           SiteInsightsEventType = "agent_feedback"
+	ApiClientOpen           SiteInsightsEventType = "api_client_open"
+	ApiClientRequest        SiteInsightsEventType = "api_client_request"
+	AskQuestion             SiteInsightsEventType = "ask_question"
+	AskRateResponse         SiteInsightsEventType = "ask_rate_response"
+	AskView                 SiteInsightsEventType = "ask_view"
+	LinkClick               SiteInsightsEventType = "link_click"
+	LlmsRequest             SiteInsightsEventType = "llms_request"
+	McpRequest              SiteInsightsEventType = "mcp_request"
+	PageMarkdownRequest     SiteInsightsEventType = "page_markdown_request"
+	PagePostFeedback        SiteInsightsEventType = "page_post_feedback"
+	PagePostFeedbackComment SiteInsightsEventType = "page_post_feedback_comment"
+	PageView                SiteInsightsEventType = "page_view"
+	RssRequest              SiteInsightsEventType = "rss_request"
+	SearchOpen              SiteInsightsEventType = "search_open"
+	SearchOpenResult        SiteInsightsEventType = "search_open_result"
+	SearchTypeQuery         SiteInsightsEventType = "search_type_query"
+	TrademarkClick          SiteInsightsEventType = "trademark_click"
+)
+
+// Valid indicates whether the value is a known member of the SiteInsightsEventType enum.
+func (e SiteInsightsEventType) Valid() bool {
+	switch e {
+	case AdClick:
+		return true
+	case AdDisplay:
+		return true
+	case AgentFeedback:
+		return true
+	case ApiClientOpen:
+		return true
+	case ApiClientRequest:
+		return true
+	case AskQuestion:
+		return true
+	case AskRateResponse:
+		return true
+	case AskView:
+		return true
+	case LinkClick:
+		return true
+	case LlmsRequest:
+		return true
+	case McpRequest:
+		return true
+	case PageMarkdownRequest:
+		return true
+	case PagePostFeedback:
+		return true
+	case PagePostFeedbackComment:
+		return true
+	case PageView:
+		return true
+	case RssRequest:
+		return true
+	case SearchOpen:
+		return true
+	case SearchOpenResult:
+		return true
+	case SearchTypeQuery:
+		return true
+	case TrademarkClick:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteObject.
 const (
 	SiteObjectSite SiteObject = "site"
@@ -2965,6 +3056,105 @@ const (
 func (e SiteObject) Valid() bool {
 	switch e {
 	case SiteObjectSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectDestinationKind.
+const (
+	SiteRedirectDestinationKindExternal    SiteRedirectDestinationKind = "external"
+	SiteRedirectDestinationKindSitePage    SiteRedirectDestinationKind = "site-page"
+	SiteRedirectDestinationKindSiteSection SiteRedirectDestinationKind = "site-section"
+	SiteRedirectDestinationKindSiteSpace   SiteRedirectDestinationKind = "site-space"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectDestinationKind enum.
+func (e SiteRedirectDestinationKind) Valid() bool {
+	switch e {
+	case SiteRedirectDestinationKindExternal:
+		return true
+	case SiteRedirectDestinationKindSitePage:
+		return true
+	case SiteRedirectDestinationKindSiteSection:
+		return true
+	case SiteRedirectDestinationKindSiteSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectObject.
+const (
+	SiteRedirectObjectSiteRedirect SiteRedirectObject = "site-redirect"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectObject enum.
+func (e SiteRedirectObject) Valid() bool {
+	switch e {
+	case SiteRedirectObjectSiteRedirect:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSearchMode.
+const (
+	SiteSearchModeAll      SiteSearchMode = "all"
+	SiteSearchModeCurrent  SiteSearchMode = "current"
+	SiteSearchModeSpecific SiteSearchMode = "specific"
+)
+
+// Valid indicates whether the value is a known member of the SiteSearchMode enum.
+func (e SiteSearchMode) Valid() bool {
+	switch e {
+	case SiteSearchModeAll:
+		return true
+	case SiteSearchModeCurrent:
+		return true
+	case SiteSearchModeSpecific:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSearchRestrictTo.
+const (
+	CurrentSiteSpace SiteSearchRestrictTo = "currentSiteSpace"
+	OtherSiteSpaces  SiteSearchRestrictTo = "otherSiteSpaces"
+)
+
+// Valid indicates whether the value is a known member of the SiteSearchRestrictTo enum.
+func (e SiteSearchRestrictTo) Valid() bool {
+	switch e {
+	case CurrentSiteSpace:
+		return true
+	case OtherSiteSpaces:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteSearchScopeMode.
+const (
+	SiteSearchScopeModeAll      SiteSearchScopeMode = "all"
+	SiteSearchScopeModeDefault  SiteSearchScopeMode = "default"
+	SiteSearchScopeModeSpecific SiteSearchScopeMode = "specific"
+)
+
+// Valid indicates whether the value is a known member of the SiteSearchScopeMode enum.
+func (e SiteSearchScopeMode) Valid() bool {
+	switch e {
+	case SiteSearchScopeModeAll:
+		return true
+	case SiteSearchScopeModeDefault:
+		return true
+	case SiteSearchScopeModeSpecific:
 		return true
 	default:
 		return false
@@ -3166,6 +3356,24 @@ func (e SiteVisibility) Valid() bool {
 	case SiteVisibilityUnlisted:
 		return true
 	case SiteVisibilityVisitorAuth:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteVisitorType.
+const (
+	Agent SiteVisitorType = "agent"
+	Human SiteVisitorType = "human"
+)
+
+// Valid indicates whether the value is a known member of the SiteVisitorType enum.
+func (e SiteVisitorType) Valid() bool {
+	switch e {
+	case Agent:
+		return true
+	case Human:
 		return true
 	default:
 		return false
@@ -3882,6 +4090,16 @@ type CommentStatusFilter string
 
 // Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 type Condition = string
+
+// ContentByUrl A collection, or a space with the change request and page the address names.
+type ContentByUrl struct {
+	ChangeRequest *ChangeRequest `json:"changeRequest,omitempty"`
+	Collection    *Collection    `json:"collection,omitempty"`
+
+	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
+	Page  *RevisionPage `json:"page,omitempty"`
+	Space *Space        `json:"space,omitempty"`
+}
 
 // ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, an OpenAPI specification of the organization (`kind: openapi` with organization and openAPISpec), or a URL (`kind: url` with url; also a link to a page, file or specification that is not there, as written).
 type ContentLocation struct {
@@ -5456,6 +5674,9 @@ type PublishIntegrationRequest struct {
 	Visibility            *IntegrationVisibility            `json:"visibility,omitempty"`
 }
 
+// PublishedContentRedirectTarget defines model for PublishedContentRedirectTarget.
+type PublishedContentRedirectTarget string
+
 // PublishedContentSite defines model for PublishedContentSite.
 type PublishedContentSite struct {
 	Customizations struct {
@@ -5477,6 +5698,24 @@ type PublishedContentSite struct {
 // PublishedContentSiteObject defines model for PublishedContentSiteObject.
 type PublishedContentSiteObject string
 
+// PublishedSiteContentLookup Either a redirect (`target` and `redirect`) or the site content the address shows (every other field).
+type PublishedSiteContentLookup struct {
+	ApiToken     *string                         `json:"apiToken,omitempty"`
+	BasePath     *string                         `json:"basePath,omitempty"`
+	CanonicalUrl *string                         `json:"canonicalUrl,omitempty"`
+	Complete     *bool                           `json:"complete,omitempty"`
+	Organization *string                         `json:"organization,omitempty"`
+	Pathname     *string                         `json:"pathname,omitempty"`
+	Redirect     *string                         `json:"redirect,omitempty"`
+	ShareKey     *string                         `json:"shareKey,omitempty"`
+	Site         *string                         `json:"site,omitempty"`
+	SiteBasePath *string                         `json:"siteBasePath,omitempty"`
+	SiteSection  *string                         `json:"siteSection,omitempty"`
+	SiteSpace    *string                         `json:"siteSpace,omitempty"`
+	Space        *string                         `json:"space,omitempty"`
+	Target       *PublishedContentRedirectTarget `json:"target,omitempty"`
+}
+
 // PutOpenAPISpecRequest defines model for PutOpenAPISpecRequest.
 type PutOpenAPISpecRequest struct {
 	Source OpenAPISpecSource `json:"source"`
@@ -5484,6 +5723,14 @@ type PutOpenAPISpecRequest struct {
 
 // Reactions defines model for Reactions.
 type Reactions = []string
+
+// ResolvePublishedContentRequest defines model for ResolvePublishedContentRequest.
+type ResolvePublishedContentRequest struct {
+	// RedirectOnError Accepted for compatibility; quire answers a 403 for a visitor token that is not valid.
+	RedirectOnError *bool               `json:"redirectOnError,omitempty"`
+	Url             string              `json:"url"`
+	Visitor         *SiteVisitorPayload `json:"visitor,omitempty"`
+}
 
 // ReusableContent defines model for ReusableContent.
 type ReusableContent struct {
@@ -5776,6 +6023,15 @@ type SearchSectionResult struct {
 	} `json:"urls"`
 }
 
+// SearchSiteContentRequest defines model for SearchSiteContentRequest.
+type SearchSiteContentRequest struct {
+	Mode         *SiteSearchMode  `json:"mode,omitempty"`
+	Query        string           `json:"query"`
+	Scope        *SiteSearchScope `json:"scope,omitempty"`
+	SiteSpaceId  *string          `json:"siteSpaceId,omitempty"`
+	SiteSpaceIds *[]string        `json:"siteSpaceIds,omitempty"`
+}
+
 // SearchSpaceList defines model for SearchSpaceList.
 type SearchSpaceList struct {
 	Count int                 `json:"count"`
@@ -5954,6 +6210,47 @@ type SiteFeatureKey string
 // SiteHostname defines model for SiteHostname.
 type SiteHostname = string
 
+// SiteInsightsEvent One visitor event: its `type`, the visitor's `session`, where it happened (`location`), when, and what its type carries (`query`, `feedback`, `link`…), all stored as given.
+type SiteInsightsEvent struct {
+	Ad             *map[string]interface{}   `json:"ad,omitempty"`
+	Feedback       *map[string]interface{}   `json:"feedback,omitempty"`
+	Goal           *string                   `json:"goal,omitempty"`
+	Link           *map[string]interface{}   `json:"link,omitempty"`
+	LlmsVariant    *string                   `json:"llmsVariant,omitempty"`
+	Location       SiteInsightsEventLocation `json:"location"`
+	MarkdownSource *string                   `json:"markdownSource,omitempty"`
+	Operation      *map[string]interface{}   `json:"operation,omitempty"`
+	Placement      *string                   `json:"placement,omitempty"`
+	Query          *string                   `json:"query,omitempty"`
+	Rating         *int                      `json:"rating,omitempty"`
+	ResponseId     *string                   `json:"responseId,omitempty"`
+	Result         *map[string]interface{}   `json:"result,omitempty"`
+	Session        SiteInsightsEventSession  `json:"session"`
+	Timestamp      *Timestamp                `json:"timestamp,omitempty"`
+	Type           SiteInsightsEventType     `json:"type"`
+}
+
+// SiteInsightsEventLocation defines model for SiteInsightsEventLocation.
+type SiteInsightsEventLocation struct {
+	Page                 nullable.Nullable[string] `json:"page,omitempty"`
+	Revision             nullable.Nullable[string] `json:"revision,omitempty"`
+	SiteSection          nullable.Nullable[string] `json:"siteSection,omitempty"`
+	SiteSpace            nullable.Nullable[string] `json:"siteSpace,omitempty"`
+	Space                nullable.Nullable[string] `json:"space,omitempty"`
+	Url                  string                    `json:"url"`
+	AdditionalProperties map[string]interface{}    `json:"-"`
+}
+
+// SiteInsightsEventSession defines model for SiteInsightsEventSession.
+type SiteInsightsEventSession struct {
+	SessionId            string                 `json:"sessionId"`
+	VisitorId            string                 `json:"visitorId"`
+	AdditionalProperties map[string]interface{} `json:"-"`
+}
+
+// SiteInsightsEventType defines model for SiteInsightsEventType.
+type SiteInsightsEventType string
+
 // SiteIntegrationScript defines model for SiteIntegrationScript.
 type SiteIntegrationScript struct {
 	ContentSecurityPolicy *string `json:"contentSecurityPolicy,omitempty"`
@@ -5985,6 +6282,64 @@ type SitePermissions struct {
 
 // SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
 type SiteProxyOrigin = string
+
+// SiteRedirect defines model for SiteRedirect.
+type SiteRedirect struct {
+	CaptureWildcard bool      `json:"captureWildcard"`
+	CreatedAt       Timestamp `json:"createdAt"`
+
+	// Destination Where a redirect leads, by `kind`: a section (`siteSectionId`), a site space (`siteSpaceId`), a page of a site space (`siteSpaceId`, `pageId`) or an external `url`.
+	Destination SiteRedirectDestination `json:"destination"`
+	Draft       bool                    `json:"draft"`
+	Id          string                  `json:"id"`
+	Object      SiteRedirectObject      `json:"object"`
+	Permanent   bool                    `json:"permanent"`
+	Source      SiteRedirectSourcePath  `json:"source"`
+	UpdatedAt   *Timestamp              `json:"updatedAt,omitempty"`
+}
+
+// SiteRedirectDestination Where a redirect leads, by `kind`: a section (`siteSectionId`), a site space (`siteSpaceId`), a page of a site space (`siteSpaceId`, `pageId`) or an external `url`.
+type SiteRedirectDestination struct {
+	Kind          SiteRedirectDestinationKind `json:"kind"`
+	PageId        *string                     `json:"pageId,omitempty"`
+	SiteSectionId *string                     `json:"siteSectionId,omitempty"`
+	SiteSpaceId   *string                     `json:"siteSpaceId,omitempty"`
+	Url           *string                     `json:"url,omitempty"`
+}
+
+// SiteRedirectDestinationKind defines model for SiteRedirectDestinationKind.
+type SiteRedirectDestinationKind string
+
+// SiteRedirectObject defines model for SiteRedirectObject.
+type SiteRedirectObject string
+
+// SiteRedirectResolved defines model for SiteRedirectResolved.
+type SiteRedirectResolved struct {
+	Redirect SiteRedirect `json:"redirect"`
+
+	// Target The absolute URL the redirect leads to.
+	Target string `json:"target"`
+}
+
+// SiteRedirectSourcePath defines model for SiteRedirectSourcePath.
+type SiteRedirectSourcePath = string
+
+// SiteSearchMode defines model for SiteSearchMode.
+type SiteSearchMode string
+
+// SiteSearchRestrictTo defines model for SiteSearchRestrictTo.
+type SiteSearchRestrictTo string
+
+// SiteSearchScope defines model for SiteSearchScope.
+type SiteSearchScope struct {
+	CurrentSiteSpace *string               `json:"currentSiteSpace,omitempty"`
+	Mode             SiteSearchScopeMode   `json:"mode"`
+	RestrictTo       *SiteSearchRestrictTo `json:"restrictTo,omitempty"`
+	SiteSpaceIds     *[]string             `json:"siteSpaceIds,omitempty"`
+}
+
+// SiteSearchScopeMode defines model for SiteSearchScopeMode.
+type SiteSearchScopeMode string
 
 // SiteSection defines model for SiteSection.
 type SiteSection struct {
@@ -6148,6 +6503,19 @@ type SiteType string
 // SiteVisibility defines model for SiteVisibility.
 type SiteVisibility string
 
+// SiteVisitorPayload defines model for SiteVisitorPayload.
+type SiteVisitorPayload struct {
+	// JwtToken A visitor token (as `visitorToken` elsewhere); its claims decide adaptive content.
+	JwtToken *string          `json:"jwtToken,omitempty"`
+	Type     *SiteVisitorType `json:"type,omitempty"`
+
+	// UnsignedClaims Claims the visitor brought without a signature; they go into the site token's claims under `unsigned` (conditions read them as `visitor.claims.unsigned…`).
+	UnsignedClaims *map[string]interface{} `json:"unsignedClaims,omitempty"`
+}
+
+// SiteVisitorType defines model for SiteVisitorType.
+type SiteVisitorType string
+
 // Space defines model for Space.
 type Space struct {
 	ChangeRequests      int       `json:"changeRequests"`
@@ -6280,6 +6648,11 @@ type TeamTitle = string
 
 // Timestamp defines model for Timestamp.
 type Timestamp = time.Time
+
+// TrackSiteEventsRequest defines model for TrackSiteEventsRequest.
+type TrackSiteEventsRequest struct {
+	Events []SiteInsightsEvent `json:"events"`
+}
 
 // TransferRequest defines model for TransferRequest.
 type TransferRequest struct {
@@ -7096,6 +7469,24 @@ type GetPublishedContentSiteParams struct {
 	VisitorToken *VisitorToken `form:"visitorToken,omitempty" json:"visitorToken,omitempty"`
 }
 
+// GetSiteRedirectBySourceParams defines parameters for GetSiteRedirectBySource.
+type GetSiteRedirectBySourceParams struct {
+	// ShareKey The share key of a share-link site.
+	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
+
+	// Source The path to look up, from the site's root.
+	Source SiteRedirectSourcePath `form:"source" json:"source"`
+}
+
+// SearchSiteContentParams defines parameters for SearchSiteContent.
+type SearchSiteContentParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // ListSiteSectionGroupsParams defines parameters for ListSiteSectionGroups.
 type ListSiteSectionGroupsParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -7689,10 +8080,28 @@ type SearchSpaceContentParams struct {
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// GetContentByUrlParams defines parameters for GetContentByUrl.
+type GetContentByUrlParams struct {
+	// Url The address to resolve.
+	Url string `form:"url" json:"url"`
+}
+
 // GetEmbedByUrlParams defines parameters for GetEmbedByUrl.
 type GetEmbedByUrlParams struct {
 	// Url An absolute http or https URL.
 	Url EmbedUrl `form:"url" json:"url"`
+}
+
+// GetPublishedContentByUrlParams defines parameters for GetPublishedContentByUrl.
+type GetPublishedContentByUrlParams struct {
+	// Url The address to resolve.
+	Url string `form:"url" json:"url"`
+
+	// VisitorAuthToken A visitor token, as `visitor.jwtToken`.
+	VisitorAuthToken *string `form:"visitorAuthToken,omitempty" json:"visitorAuthToken,omitempty"`
+
+	// RedirectOnError Accepted for compatibility; quire answers a 403 for a visitor token that is not valid.
+	RedirectOnError *bool `form:"redirectOnError,omitempty" json:"redirectOnError,omitempty"`
 }
 
 // UpdateCollectionByIdJSONRequestBody defines body for UpdateCollectionById for application/json ContentType.
@@ -7769,6 +8178,12 @@ type UpdateSiteByIdJSONRequestBody = UpdateSiteRequest
 
 // UpdateSiteAdaptiveSchemaJSONRequestBody defines body for UpdateSiteAdaptiveSchema for application/json ContentType.
 type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
+
+// TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
+type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
+
+// SearchSiteContentJSONRequestBody defines body for SearchSiteContent for application/json ContentType.
+type SearchSiteContentJSONRequestBody = SearchSiteContentRequest
 
 // AddSectionGroupToSiteJSONRequestBody defines body for AddSectionGroupToSite for application/json ContentType.
 type AddSectionGroupToSiteJSONRequestBody = AddSectionGroupRequest
@@ -7858,6 +8273,229 @@ type MoveSpaceJSONRequestBody = MoveContentRequest
 
 // TransferSpaceJSONRequestBody defines body for TransferSpace for application/json ContentType.
 type TransferSpaceJSONRequestBody = TransferRequest
+
+// ResolvePublishedContentByUrlJSONRequestBody defines body for ResolvePublishedContentByUrl for application/json ContentType.
+type ResolvePublishedContentByUrlJSONRequestBody = ResolvePublishedContentRequest
+
+// Getter for additional properties for SiteInsightsEventLocation. Returns the specified
+// element and whether it was found
+func (a SiteInsightsEventLocation) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for SiteInsightsEventLocation
+func (a *SiteInsightsEventLocation) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for SiteInsightsEventLocation to handle AdditionalProperties
+func (a *SiteInsightsEventLocation) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["page"]; found {
+		err = json.Unmarshal(raw, &a.Page)
+		if err != nil {
+			return fmt.Errorf("error reading 'page': %w", err)
+		}
+		delete(object, "page")
+	}
+
+	if raw, found := object["revision"]; found {
+		err = json.Unmarshal(raw, &a.Revision)
+		if err != nil {
+			return fmt.Errorf("error reading 'revision': %w", err)
+		}
+		delete(object, "revision")
+	}
+
+	if raw, found := object["siteSection"]; found {
+		err = json.Unmarshal(raw, &a.SiteSection)
+		if err != nil {
+			return fmt.Errorf("error reading 'siteSection': %w", err)
+		}
+		delete(object, "siteSection")
+	}
+
+	if raw, found := object["siteSpace"]; found {
+		err = json.Unmarshal(raw, &a.SiteSpace)
+		if err != nil {
+			return fmt.Errorf("error reading 'siteSpace': %w", err)
+		}
+		delete(object, "siteSpace")
+	}
+
+	if raw, found := object["space"]; found {
+		err = json.Unmarshal(raw, &a.Space)
+		if err != nil {
+			return fmt.Errorf("error reading 'space': %w", err)
+		}
+		delete(object, "space")
+	}
+
+	if raw, found := object["url"]; found {
+		err = json.Unmarshal(raw, &a.Url)
+		if err != nil {
+			return fmt.Errorf("error reading 'url': %w", err)
+		}
+		delete(object, "url")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for SiteInsightsEventLocation to handle AdditionalProperties
+func (a SiteInsightsEventLocation) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Page != nil {
+		object["page"], err = json.Marshal(a.Page)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'page': %w", err)
+		}
+	}
+
+	if a.Revision != nil {
+		object["revision"], err = json.Marshal(a.Revision)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'revision': %w", err)
+		}
+	}
+
+	if a.SiteSection != nil {
+		object["siteSection"], err = json.Marshal(a.SiteSection)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'siteSection': %w", err)
+		}
+	}
+
+	if a.SiteSpace != nil {
+		object["siteSpace"], err = json.Marshal(a.SiteSpace)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'siteSpace': %w", err)
+		}
+	}
+
+	if a.Space != nil {
+		object["space"], err = json.Marshal(a.Space)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'space': %w", err)
+		}
+	}
+
+	object["url"], err = json.Marshal(a.Url)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'url': %w", err)
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for SiteInsightsEventSession. Returns the specified
+// element and whether it was found
+func (a SiteInsightsEventSession) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for SiteInsightsEventSession
+func (a *SiteInsightsEventSession) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for SiteInsightsEventSession to handle AdditionalProperties
+func (a *SiteInsightsEventSession) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["sessionId"]; found {
+		err = json.Unmarshal(raw, &a.SessionId)
+		if err != nil {
+			return fmt.Errorf("error reading 'sessionId': %w", err)
+		}
+		delete(object, "sessionId")
+	}
+
+	if raw, found := object["visitorId"]; found {
+		err = json.Unmarshal(raw, &a.VisitorId)
+		if err != nil {
+			return fmt.Errorf("error reading 'visitorId': %w", err)
+		}
+		delete(object, "visitorId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for SiteInsightsEventSession to handle AdditionalProperties
+func (a SiteInsightsEventSession) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["sessionId"], err = json.Marshal(a.SessionId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'sessionId': %w", err)
+	}
+
+	object["visitorId"], err = json.Marshal(a.VisitorId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'visitorId': %w", err)
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
 
 // AsChangeRequestContentChangeUpdatePage returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeUpdatePage
 func (t ChangeRequestContentChange) AsChangeRequestContentChangeUpdatePage() (ChangeRequestContentChangeUpdatePage, error) {

@@ -276,12 +276,24 @@ type ServerInterface interface {
 	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
 	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions)
 	ListSiteAdaptiveTemplateConditions(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
+	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
+	TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 	// PublishSite Make the site live for its audience.
 	// (POST /orgs/{organizationId}/sites/{siteId}/publish)
 	PublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
 	// (GET /orgs/{organizationId}/sites/{siteId}/published)
 	GetPublishedContentSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetPublishedContentSiteParams) error
+	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
+	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
+	GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error
+	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
+	// (POST /orgs/{organizationId}/sites/{siteId}/search)
+	SearchSiteContent(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SearchSiteContentParams) error
+	// PrewarmSiteSearch Get the site's search ready. quire indexes a space's current revision in the transaction that writes it, so a site's search is always ready: this checks the caller may search the site and answers 204.
+	// (POST /orgs/{organizationId}/sites/{siteId}/search/prewarm)
+	PrewarmSiteSearch(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 
 	// (GET /orgs/{organizationId}/sites/{siteId}/section-groups)
 	ListSiteSectionGroups(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSectionGroupsParams) error
@@ -596,12 +608,26 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx echo.Context, spaceId SpaceId) error
+	// GetContentByUrl Resolve an address of quire's app (a space, its page, a change request, a collection) or of a published site to the content it shows, as the caller may read it.
+	// (GET /urls/content)
+	GetContentByUrl(ctx echo.Context, params GetContentByUrlParams) error
 
 	// (GET /urls/embed)
 	GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlParams) error
+	// GetPublishedContentByUrl resolvePublishedContentByUrl with its inputs in the query.
+	// (GET /urls/published)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	GetPublishedContentByUrl(ctx echo.Context, params GetPublishedContentByUrlParams) error
+	// ResolvePublishedContentByUrl Resolve an address of a published site (its hostname, or `{base}/s/{siteId}`, then section, variant and page path) to the site space it shows, with a site token for reading it.
+	// (POST /urls/published)
+	ResolvePublishedContentByUrl(ctx echo.Context) error
 	// GetAuthenticatedUser The user the token belongs to.
 	// (GET /user)
 	GetAuthenticatedUser(ctx echo.Context) error
+	// GetUserById A user's public profile: to callers who share an organization with them (and to a site token, for members of its site's organization); 404 to everyone else.
+	// (GET /users/{userId})
+	GetUserById(ctx echo.Context, userId UserId) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -3053,6 +3079,30 @@ func (w *ServerInterfaceWrapper) ListSiteAdaptiveTemplateConditions(ctx echo.Con
 	return err
 }
 
+// TrackEventsInSiteById converts echo context to params.
+func (w *ServerInterfaceWrapper) TrackEventsInSiteById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TrackEventsInSiteById(ctx, organizationId, siteId)
+	return err
+}
+
 // PublishSite converts echo context to params.
 func (w *ServerInterfaceWrapper) PublishSite(ctx echo.Context) error {
 	var err error
@@ -3114,6 +3164,110 @@ func (w *ServerInterfaceWrapper) GetPublishedContentSite(ctx echo.Context) error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetPublishedContentSite(ctx, organizationId, siteId, params)
+	return err
+}
+
+// GetSiteRedirectBySource converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteRedirectBySource(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSiteRedirectBySourceParams
+	// ------------- Optional query parameter "shareKey" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "shareKey", ctx.QueryParams(), &params.ShareKey, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareKey: %s", err))
+	}
+
+	// ------------- Required query parameter "source" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "source", ctx.QueryParams(), &params.Source, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter source: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteRedirectBySource(ctx, organizationId, siteId, params)
+	return err
+}
+
+// SearchSiteContent converts echo context to params.
+func (w *ServerInterfaceWrapper) SearchSiteContent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SearchSiteContentParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SearchSiteContent(ctx, organizationId, siteId, params)
+	return err
+}
+
+// PrewarmSiteSearch converts echo context to params.
+func (w *ServerInterfaceWrapper) PrewarmSiteSearch(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PrewarmSiteSearch(ctx, organizationId, siteId)
 	return err
 }
 
@@ -6827,6 +6981,24 @@ func (w *ServerInterfaceWrapper) TransferSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetContentByUrl converts echo context to params.
+func (w *ServerInterfaceWrapper) GetContentByUrl(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetContentByUrlParams
+	// ------------- Required query parameter "url" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetContentByUrl(ctx, params)
+	return err
+}
+
 // GetEmbedByUrl converts echo context to params.
 func (w *ServerInterfaceWrapper) GetEmbedByUrl(ctx echo.Context) error {
 	var err error
@@ -6845,12 +7017,69 @@ func (w *ServerInterfaceWrapper) GetEmbedByUrl(ctx echo.Context) error {
 	return err
 }
 
+// GetPublishedContentByUrl converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPublishedContentByUrl(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPublishedContentByUrlParams
+	// ------------- Required query parameter "url" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "url", ctx.QueryParams(), &params.Url, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
+	}
+
+	// ------------- Optional query parameter "visitorAuthToken" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "visitorAuthToken", ctx.QueryParams(), &params.VisitorAuthToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter visitorAuthToken: %s", err))
+	}
+
+	// ------------- Optional query parameter "redirectOnError" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "redirectOnError", ctx.QueryParams(), &params.RedirectOnError, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter redirectOnError: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPublishedContentByUrl(ctx, params)
+	return err
+}
+
+// ResolvePublishedContentByUrl converts echo context to params.
+func (w *ServerInterfaceWrapper) ResolvePublishedContentByUrl(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResolvePublishedContentByUrl(ctx)
+	return err
+}
+
 // GetAuthenticatedUser converts echo context to params.
 func (w *ServerInterfaceWrapper) GetAuthenticatedUser(ctx echo.Context) error {
 	var err error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetAuthenticatedUser(ctx)
+	return err
+}
+
+// GetUserById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetUserById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetUserById(ctx, userId)
 	return err
 }
 
@@ -7095,6 +7324,14 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites/:siteId", wrapper.GetIntegrationSiteInstallation, options.OperationMiddlewares["getIntegrationSiteInstallation"]...)
 	router.PATCH(options.BaseURL+"/integrations/:integrationName/installations/:installationId/sites/:siteId", wrapper.UpdateIntegrationSiteInstallation, options.OperationMiddlewares["updateIntegrationSiteInstallation"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/installations", wrapper.ListOrganizationInstallations, options.OperationMiddlewares["listOrganizationInstallations"]...)
+	router.GET(options.BaseURL+"/urls/published", wrapper.GetPublishedContentByUrl, options.OperationMiddlewares["getPublishedContentByUrl"]...)
+	router.POST(options.BaseURL+"/urls/published", wrapper.ResolvePublishedContentByUrl, options.OperationMiddlewares["resolvePublishedContentByUrl"]...)
+	router.GET(options.BaseURL+"/urls/content", wrapper.GetContentByUrl, options.OperationMiddlewares["getContentByUrl"]...)
+	router.GET(options.BaseURL+"/users/:userId", wrapper.GetUserById, options.OperationMiddlewares["getUserById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search", wrapper.SearchSiteContent, options.OperationMiddlewares["searchSiteContent"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search/prewarm", wrapper.PrewarmSiteSearch, options.OperationMiddlewares["prewarmSiteSearch"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events", wrapper.TrackEventsInSiteById, options.OperationMiddlewares["trackEventsInSiteById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirect", wrapper.GetSiteRedirectBySource, options.OperationMiddlewares["getSiteRedirectBySource"]...)
 
 }
 
@@ -14977,6 +15214,108 @@ func (response ListSiteAdaptiveTemplateConditions429JSONResponse) VisitListSiteA
 	return err
 }
 
+type TrackEventsInSiteByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *TrackEventsInSiteByIdJSONRequestBody
+}
+
+type TrackEventsInSiteByIdResponseObject interface {
+	VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error
+}
+
+type TrackEventsInSiteById204Response struct {
+}
+
+func (response TrackEventsInSiteById204Response) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type TrackEventsInSiteById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response TrackEventsInSiteById400JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TrackEventsInSiteById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response TrackEventsInSiteById401JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TrackEventsInSiteById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response TrackEventsInSiteById403JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TrackEventsInSiteById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response TrackEventsInSiteById404JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TrackEventsInSiteById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response TrackEventsInSiteById413JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TrackEventsInSiteById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response TrackEventsInSiteById429JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PublishSiteRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -15139,6 +15478,268 @@ func (response GetPublishedContentSite404JSONResponse) VisitGetPublishedContentS
 type GetPublishedContentSite429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetPublishedContentSite429JSONResponse) VisitGetPublishedContentSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteRedirectBySourceRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetSiteRedirectBySourceParams
+}
+
+type GetSiteRedirectBySourceResponseObject interface {
+	VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error
+}
+
+type GetSiteRedirectBySource200JSONResponse SiteRedirectResolved
+
+func (response GetSiteRedirectBySource200JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteRedirectBySource400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSiteRedirectBySource400JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteRedirectBySource401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteRedirectBySource401JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteRedirectBySource403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteRedirectBySource403JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteRedirectBySource404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteRedirectBySource404JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteRedirectBySource429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteRedirectBySource429JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSiteContentRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         SearchSiteContentParams
+	Body           *SearchSiteContentJSONRequestBody
+}
+
+type SearchSiteContentResponseObject interface {
+	VisitSearchSiteContentResponse(w http.ResponseWriter) error
+}
+
+type SearchSiteContent200JSONResponse SearchSpaceList
+
+func (response SearchSiteContent200JSONResponse) VisitSearchSiteContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSiteContent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SearchSiteContent400JSONResponse) VisitSearchSiteContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSiteContent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SearchSiteContent401JSONResponse) VisitSearchSiteContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSiteContent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SearchSiteContent403JSONResponse) VisitSearchSiteContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSiteContent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SearchSiteContent404JSONResponse) VisitSearchSiteContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchSiteContent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SearchSiteContent429JSONResponse) VisitSearchSiteContentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PrewarmSiteSearchRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type PrewarmSiteSearchResponseObject interface {
+	VisitPrewarmSiteSearchResponse(w http.ResponseWriter) error
+}
+
+type PrewarmSiteSearch204Response struct {
+}
+
+func (response PrewarmSiteSearch204Response) VisitPrewarmSiteSearchResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type PrewarmSiteSearch401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PrewarmSiteSearch401JSONResponse) VisitPrewarmSiteSearchResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PrewarmSiteSearch403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PrewarmSiteSearch403JSONResponse) VisitPrewarmSiteSearchResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PrewarmSiteSearch404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response PrewarmSiteSearch404JSONResponse) VisitPrewarmSiteSearchResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PrewarmSiteSearch429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response PrewarmSiteSearch429JSONResponse) VisitPrewarmSiteSearchResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -24900,6 +25501,98 @@ func (response TransferSpace429JSONResponse) VisitTransferSpaceResponse(w http.R
 	return err
 }
 
+type GetContentByUrlRequestObject struct {
+	Params GetContentByUrlParams
+}
+
+type GetContentByUrlResponseObject interface {
+	VisitGetContentByUrlResponse(w http.ResponseWriter) error
+}
+
+type GetContentByUrl200JSONResponse ContentByUrl
+
+func (response GetContentByUrl200JSONResponse) VisitGetContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentByUrl400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetContentByUrl400JSONResponse) VisitGetContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentByUrl401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetContentByUrl401JSONResponse) VisitGetContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentByUrl403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetContentByUrl403JSONResponse) VisitGetContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentByUrl404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetContentByUrl404JSONResponse) VisitGetContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContentByUrl429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetContentByUrl429JSONResponse) VisitGetContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetEmbedByUrlRequestObject struct {
 	Params GetEmbedByUrlParams
 }
@@ -24953,6 +25646,190 @@ func (response GetEmbedByUrl401JSONResponse) VisitGetEmbedByUrlResponse(w http.R
 type GetEmbedByUrl429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetEmbedByUrl429JSONResponse) VisitGetEmbedByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentByUrlRequestObject struct {
+	Params GetPublishedContentByUrlParams
+}
+
+type GetPublishedContentByUrlResponseObject interface {
+	VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error
+}
+
+type GetPublishedContentByUrl200JSONResponse PublishedSiteContentLookup
+
+func (response GetPublishedContentByUrl200JSONResponse) VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentByUrl400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPublishedContentByUrl400JSONResponse) VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentByUrl401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPublishedContentByUrl401JSONResponse) VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentByUrl403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPublishedContentByUrl403JSONResponse) VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentByUrl404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPublishedContentByUrl404JSONResponse) VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPublishedContentByUrl429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetPublishedContentByUrl429JSONResponse) VisitGetPublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolvePublishedContentByUrlRequestObject struct {
+	Body *ResolvePublishedContentByUrlJSONRequestBody
+}
+
+type ResolvePublishedContentByUrlResponseObject interface {
+	VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error
+}
+
+type ResolvePublishedContentByUrl200JSONResponse PublishedSiteContentLookup
+
+func (response ResolvePublishedContentByUrl200JSONResponse) VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolvePublishedContentByUrl400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ResolvePublishedContentByUrl400JSONResponse) VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolvePublishedContentByUrl401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ResolvePublishedContentByUrl401JSONResponse) VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolvePublishedContentByUrl403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ResolvePublishedContentByUrl403JSONResponse) VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolvePublishedContentByUrl404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ResolvePublishedContentByUrl404JSONResponse) VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResolvePublishedContentByUrl429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ResolvePublishedContentByUrl429JSONResponse) VisitResolvePublishedContentByUrlResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -25030,6 +25907,84 @@ func (response GetAuthenticatedUser404JSONResponse) VisitGetAuthenticatedUserRes
 type GetAuthenticatedUser429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetAuthenticatedUser429JSONResponse) VisitGetAuthenticatedUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserByIdRequestObject struct {
+	UserId UserId `json:"userId"`
+}
+
+type GetUserByIdResponseObject interface {
+	VisitGetUserByIdResponse(w http.ResponseWriter) error
+}
+
+type GetUserById200JSONResponse User
+
+func (response GetUserById200JSONResponse) VisitGetUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetUserById401JSONResponse) VisitGetUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetUserById403JSONResponse) VisitGetUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetUserById404JSONResponse) VisitGetUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetUserById429JSONResponse) VisitGetUserByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -25301,12 +26256,24 @@ type StrictServerInterface interface {
 	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
 	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions)
 	ListSiteAdaptiveTemplateConditions(ctx context.Context, request ListSiteAdaptiveTemplateConditionsRequestObject) (ListSiteAdaptiveTemplateConditionsResponseObject, error)
+	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
+	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
+	TrackEventsInSiteById(ctx context.Context, request TrackEventsInSiteByIdRequestObject) (TrackEventsInSiteByIdResponseObject, error)
 	// PublishSite Make the site live for its audience.
 	// (POST /orgs/{organizationId}/sites/{siteId}/publish)
 	PublishSite(ctx context.Context, request PublishSiteRequestObject) (PublishSiteResponseObject, error)
 	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
 	// (GET /orgs/{organizationId}/sites/{siteId}/published)
 	GetPublishedContentSite(ctx context.Context, request GetPublishedContentSiteRequestObject) (GetPublishedContentSiteResponseObject, error)
+	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
+	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
+	GetSiteRedirectBySource(ctx context.Context, request GetSiteRedirectBySourceRequestObject) (GetSiteRedirectBySourceResponseObject, error)
+	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
+	// (POST /orgs/{organizationId}/sites/{siteId}/search)
+	SearchSiteContent(ctx context.Context, request SearchSiteContentRequestObject) (SearchSiteContentResponseObject, error)
+	// PrewarmSiteSearch Get the site's search ready. quire indexes a space's current revision in the transaction that writes it, so a site's search is always ready: this checks the caller may search the site and answers 204.
+	// (POST /orgs/{organizationId}/sites/{siteId}/search/prewarm)
+	PrewarmSiteSearch(ctx context.Context, request PrewarmSiteSearchRequestObject) (PrewarmSiteSearchResponseObject, error)
 
 	// (GET /orgs/{organizationId}/sites/{siteId}/section-groups)
 	ListSiteSectionGroups(ctx context.Context, request ListSiteSectionGroupsRequestObject) (ListSiteSectionGroupsResponseObject, error)
@@ -25621,12 +26588,26 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx context.Context, request TransferSpaceRequestObject) (TransferSpaceResponseObject, error)
+	// GetContentByUrl Resolve an address of quire's app (a space, its page, a change request, a collection) or of a published site to the content it shows, as the caller may read it.
+	// (GET /urls/content)
+	GetContentByUrl(ctx context.Context, request GetContentByUrlRequestObject) (GetContentByUrlResponseObject, error)
 
 	// (GET /urls/embed)
 	GetEmbedByUrl(ctx context.Context, request GetEmbedByUrlRequestObject) (GetEmbedByUrlResponseObject, error)
+	// GetPublishedContentByUrl resolvePublishedContentByUrl with its inputs in the query.
+	// (GET /urls/published)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	GetPublishedContentByUrl(ctx context.Context, request GetPublishedContentByUrlRequestObject) (GetPublishedContentByUrlResponseObject, error)
+	// ResolvePublishedContentByUrl Resolve an address of a published site (its hostname, or `{base}/s/{siteId}`, then section, variant and page path) to the site space it shows, with a site token for reading it.
+	// (POST /urls/published)
+	ResolvePublishedContentByUrl(ctx context.Context, request ResolvePublishedContentByUrlRequestObject) (ResolvePublishedContentByUrlResponseObject, error)
 	// GetAuthenticatedUser The user the token belongs to.
 	// (GET /user)
 	GetAuthenticatedUser(ctx context.Context, request GetAuthenticatedUserRequestObject) (GetAuthenticatedUserResponseObject, error)
+	// GetUserById A user's public profile: to callers who share an organization with them (and to a site token, for members of its site's organization); 404 to everyone else.
+	// (GET /users/{userId})
+	GetUserById(ctx context.Context, request GetUserByIdRequestObject) (GetUserByIdResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -28443,6 +29424,55 @@ func (sh *strictHandler) ListSiteAdaptiveTemplateConditions(ctx echo.Context, or
 	return nil
 }
 
+// TrackEventsInSiteById operation middleware
+func (sh *strictHandler) TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request TrackEventsInSiteByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body TrackEventsInSiteByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.TrackEventsInSiteById(ctx.Request().Context(), request.(TrackEventsInSiteByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TrackEventsInSiteById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TrackEventsInSiteByIdResponseObject); ok {
+		return validResponse.VisitTrackEventsInSiteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // PublishSite operation middleware
 func (sh *strictHandler) PublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
 	var request PublishSiteRequestObject
@@ -28490,6 +29520,109 @@ func (sh *strictHandler) GetPublishedContentSite(ctx echo.Context, organizationI
 		return err
 	} else if validResponse, ok := response.(GetPublishedContentSiteResponseObject); ok {
 		return validResponse.VisitGetPublishedContentSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSiteRedirectBySource operation middleware
+func (sh *strictHandler) GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error {
+	var request GetSiteRedirectBySourceRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteRedirectBySource(ctx.Request().Context(), request.(GetSiteRedirectBySourceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteRedirectBySource")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteRedirectBySourceResponseObject); ok {
+		return validResponse.VisitGetSiteRedirectBySourceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SearchSiteContent operation middleware
+func (sh *strictHandler) SearchSiteContent(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SearchSiteContentParams) error {
+	var request SearchSiteContentRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	var body SearchSiteContentJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SearchSiteContent(ctx.Request().Context(), request.(SearchSiteContentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SearchSiteContent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SearchSiteContentResponseObject); ok {
+		return validResponse.VisitSearchSiteContentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// PrewarmSiteSearch operation middleware
+func (sh *strictHandler) PrewarmSiteSearch(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request PrewarmSiteSearchRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.PrewarmSiteSearch(ctx.Request().Context(), request.(PrewarmSiteSearchRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PrewarmSiteSearch")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(PrewarmSiteSearchResponseObject); ok {
+		return validResponse.VisitPrewarmSiteSearchResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -31936,6 +33069,31 @@ func (sh *strictHandler) TransferSpace(ctx echo.Context, spaceId SpaceId) error 
 	return nil
 }
 
+// GetContentByUrl operation middleware
+func (sh *strictHandler) GetContentByUrl(ctx echo.Context, params GetContentByUrlParams) error {
+	var request GetContentByUrlRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContentByUrl(ctx.Request().Context(), request.(GetContentByUrlRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContentByUrl")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetContentByUrlResponseObject); ok {
+		return validResponse.VisitGetContentByUrlResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetEmbedByUrl operation middleware
 func (sh *strictHandler) GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlParams) error {
 	var request GetEmbedByUrlRequestObject
@@ -31961,6 +33119,77 @@ func (sh *strictHandler) GetEmbedByUrl(ctx echo.Context, params GetEmbedByUrlPar
 	return nil
 }
 
+// GetPublishedContentByUrl operation middleware
+func (sh *strictHandler) GetPublishedContentByUrl(ctx echo.Context, params GetPublishedContentByUrlParams) error {
+	var request GetPublishedContentByUrlRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPublishedContentByUrl(ctx.Request().Context(), request.(GetPublishedContentByUrlRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPublishedContentByUrl")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPublishedContentByUrlResponseObject); ok {
+		return validResponse.VisitGetPublishedContentByUrlResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ResolvePublishedContentByUrl operation middleware
+func (sh *strictHandler) ResolvePublishedContentByUrl(ctx echo.Context) error {
+	var request ResolvePublishedContentByUrlRequestObject
+
+	var body ResolvePublishedContentByUrlJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ResolvePublishedContentByUrl(ctx.Request().Context(), request.(ResolvePublishedContentByUrlRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResolvePublishedContentByUrl")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ResolvePublishedContentByUrlResponseObject); ok {
+		return validResponse.VisitResolvePublishedContentByUrlResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetAuthenticatedUser operation middleware
 func (sh *strictHandler) GetAuthenticatedUser(ctx echo.Context) error {
 	var request GetAuthenticatedUserRequestObject
@@ -31978,6 +33207,31 @@ func (sh *strictHandler) GetAuthenticatedUser(ctx echo.Context) error {
 		return err
 	} else if validResponse, ok := response.(GetAuthenticatedUserResponseObject); ok {
 		return validResponse.VisitGetAuthenticatedUserResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetUserById operation middleware
+func (sh *strictHandler) GetUserById(ctx echo.Context, userId UserId) error {
+	var request GetUserByIdRequestObject
+
+	request.UserId = userId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetUserById(ctx.Request().Context(), request.(GetUserByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetUserById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetUserByIdResponseObject); ok {
+		return validResponse.VisitGetUserByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -64,6 +64,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixOpenAPIRows()...)
 	rows = append(rows, matrixIntegrationRows()...)
 	rows = append(rows, matrixUninstallRows()...)
+	rows = append(rows, matrixURLRows()...)
 	return rows
 }
 

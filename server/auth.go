@@ -78,6 +78,20 @@ func (s *Server) authenticate(cache *tokenCache, limiter *rateLimiter) echo.Midd
 			}
 			var u *store.User
 			var key string
+			if token != "" && looksLikeSiteToken(token) {
+				// A renderer's site token (sitetokens.go): checked by its signature, no lookup.
+				ctx, err := s.siteTokenCaller(c.Request().Context(), token)
+				if err != nil {
+					return err
+				}
+				if limiter != nil {
+					if err := limiter.take(c, "token:"+string(store.HashToken(token))); err != nil {
+						return err
+					}
+				}
+				c.SetRequest(c.Request().WithContext(ctx))
+				return next(c)
+			}
 			if token != "" {
 				key = string(store.HashToken(token))
 				now := time.Now()

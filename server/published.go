@@ -21,7 +21,10 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 		return nil, store.Errorf(store.ENOTFOUND, "The site is not published.")
 	}
 	p := req.Params
-	if site.Visibility == "share-link" {
+	// A site token (sitetokens.go) was issued for a visitor who gave the share key and visitor
+	// token the site needs: it carries their claims.
+	t := siteToken(ctx)
+	if site.Visibility == "share-link" && t == nil {
 		if p.ShareKey == nil || subtle.ConstantTimeCompare([]byte(*p.ShareKey), []byte(site.ShareKey)) != 1 {
 			// Without the right share key the site is as good as not there.
 			return nil, store.Errorf(store.ENOTFOUND, "Site not found.")
@@ -32,6 +35,8 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 		if claims, err = s.Access.VisitorClaims(*p.VisitorToken); err != nil {
 			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("The visitor token is not valid: %v.", errors.Unwrap(err))}
 		}
+	} else if t != nil {
+		claims = t.Claims
 	} else if site.Visibility == "visitor-auth" {
 		return nil, &httpError{http.StatusForbidden, "This site needs a visitor token (visitorToken)."}
 	}

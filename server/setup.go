@@ -97,6 +97,8 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64M",
 		Skipper: func(c echo.Context) bool { return !isBatch(c) }}))
 	e.Use(s.installationGate(operationsByRoute(doc, "/v1")))
+	e.Use(s.siteTokenGate(operationsByRoute(doc, "/v1")))
+	e.Use(cacheHeaders)
 	e.Use(newValidator(doc, "/v1").middleware)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })

@@ -17,6 +17,8 @@ type Store interface {
 	ChangeRequests
 	Comments
 	Sites
+	SiteRedirects
+	SiteInsights
 	Translations
 	SSO
 	Integrations

@@ -83,13 +83,22 @@ type SiteStructure struct {
 	RootSiteSpaces []*SiteSpace        // a site without sections: its site spaces, in order
 }
 
-// PublishedURL is where a published site is read under quire's base URL ({base}/s/{siteId}); nil
-// while the site is not published.
+// RootURL is the address of a site's root, without a trailing slash: https on its hostname when
+// it has one (quire behind a proxy that terminates TLS), else {base}/s/{siteId} under quire's
+// base URL.
+func (s *Site) RootURL(baseURL string) string {
+	if s.Hostname != nil && *s.Hostname != "" {
+		return "https://" + *s.Hostname
+	}
+	return baseURL + "/s/" + s.ID
+}
+
+// PublishedURL is where a published site is read (RootURL); nil while the site is not published.
 func (s *Site) PublishedURL(baseURL string) *string {
 	if !s.Published {
 		return nil
 	}
-	u := baseURL + "/s/" + s.ID
+	u := s.RootURL(baseURL)
 	return &u
 }
 

@@ -64,6 +64,12 @@ type Users interface {
 	// (zero: never). The lookup is by the token's SHA-256, an indexed equality on a value an attacker
 	// cannot choose, so it leaks no timing about other tokens.
 	FindUserByToken(ctx context.Context, token string) (*User, time.Time, error)
+	// FindUserSharingOrganization returns a user when they are the viewer or share an organization
+	// with them (ENOTFOUND otherwise: a user of other organizations is not there for the viewer).
+	FindUserSharingOrganization(ctx context.Context, userID, viewerID string) (*User, error)
+	// FindOrganizationMemberUser returns a user who is a member of an organization (ENOTFOUND
+	// otherwise).
+	FindOrganizationMemberUser(ctx context.Context, orgID, userID string) (*User, error)
 	// RevokeToken deletes the token with an id: it authenticates nothing from then on.
 	RevokeToken(ctx context.Context, id string) error
 	// TouchToken records that a token was used now.

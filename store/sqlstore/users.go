@@ -82,3 +82,35 @@ func (s *Store) FindUserByToken(ctx context.Context, token string) (*store.User,
 	}
 	return &u, lastUsed, nil
 }
+
+// FindUserSharingOrganization returns a user when they are the viewer or share an organization
+// with them.
+func (s *Store) FindUserSharingOrganization(ctx context.Context, userID, viewerID string) (*store.User, error) {
+	var u store.User
+	err := scanUser(s.reader.QueryRowContext(pointRead(ctx), `SELECT `+userColumns+` FROM users u
+		WHERE u.id = ? AND (u.id = ? OR EXISTS (
+			SELECT 1 FROM members a JOIN members b ON b.organization_id = a.organization_id
+			WHERE a.user_id = u.id AND b.user_id = ?))`, userID, viewerID, viewerID), &u)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("User")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find user: %w", err)
+	}
+	return &u, nil
+}
+
+// FindOrganizationMemberUser returns a user who is a member of an organization.
+func (s *Store) FindOrganizationMemberUser(ctx context.Context, orgID, userID string) (*store.User, error) {
+	var u store.User
+	err := scanUser(s.reader.QueryRowContext(pointRead(ctx), `SELECT `+userColumns+` FROM users u
+		JOIN members m ON m.user_id = u.id AND m.organization_id = ?
+		WHERE u.id = ?`, orgID, userID), &u)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("User")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find user: %w", err)
+	}
+	return &u, nil
+}

@@ -522,6 +522,61 @@ step('adaptive schema, publishing, and deleting sites', async () => {
     await rejectsWith(404, alice.orgs.getSiteById(S.org, gone.data.id), 'a deleted site');
 });
 
+step('a published site as a renderer reads it: URL resolution, its site token, search, redirects, events', async () => {
+    need(S.org, S.space);
+    const site = await alice.orgs.createSite(S.org, { title: 'Rendered', spaces: [S.space] });
+    const host = `rendered-${RUN}.docs.test`;
+    await alice.orgs.updateSiteById(S.org, site.data.id, { hostname: host });
+    await alice.orgs.publishSite(S.org, site.data.id);
+    assert.equal((await alice.orgs.getSiteById(S.org, site.data.id)).data.urls.published, `https://${host}`);
+    const pages = (await alice.spaces.listPages(S.space)).data.pages;
+    const page = pages[0];
+    const found = await alice.urls.resolvePublishedContentByUrl({ url: `https://${host}/${page.path}`,
+        visitor: { type: 'human', unsignedClaims: {} }, redirectOnError: false });
+    assert.equal(found.status, 200);
+    assert.equal(found.data.site, site.data.id);
+    assert.equal(found.data.space, S.space);
+    assert.equal(found.data.pathname, page.path);
+    assert.equal(found.data.siteBasePath, '/');
+    assert.equal(found.data.complete, true);
+    assert.equal(found.data.canonicalUrl, `https://${host}/${page.path}`);
+    const exp = JSON.parse(Buffer.from(found.data.apiToken.split('.')[1], 'base64url').toString()).exp;
+    assert.ok(exp > Date.now() / 1000 + 120, 'the site token lives more than two minutes');
+    const via = await alice.urls.getPublishedContentByUrl({ url: `${QUIRE_URL}/s/${site.data.id}/${page.path}` });
+    assert.equal(via.data.target, 'content');
+    assert.equal(via.data.redirect, `https://${host}/${page.path}`);
+    await rejectsWith(404, alice.urls.resolvePublishedContentByUrl({ url: `https://nothing-${RUN}.docs.test/` }), 'an unknown hostname');
+    const app = await alice.urls.getContentByUrl({ url: `${QUIRE_URL}/app/s/${S.space}/${page.path}` });
+    assert.equal(app.data.space.id, S.space);
+    assert.equal(app.data.page.id, page.id);
+
+    // The site token reads the site and its space, nothing else.
+    const renderer = client(found.data.apiToken, { latest: true });
+    assert.equal((await renderer.spaces.getSpaceById(S.space)).status, 200);
+    assert.equal((await renderer.orgs.getPublishedContentSite(S.org, site.data.id)).status, 200);
+    const word = page.title.split(/\s+/)[0];
+    const hits = await renderer.orgs.searchSiteContent(S.org, site.data.id, { query: word, mode: 'all' });
+    assert.equal(hits.status, 200);
+    assert.deepEqual(ids(hits.data.items), [S.space]);
+    const scoped = await alice.orgs.searchSiteContent(S.org, site.data.id, { query: word, scope: { mode: 'all' } });
+    assert.deepEqual(ids(scoped.data.items), [S.space]);
+    await rejectsWith(400, alice.orgs.searchSiteContent(S.org, site.data.id, { query: word, mode: 'current' }), 'mode current without siteSpaceId');
+    assert.equal((await renderer.orgs.prewarmSiteSearch(S.org, site.data.id)).status, 204);
+    await rejectsWith(404, renderer.spaces.getSpaceById(S.empty), 'a space the site does not publish');
+    await rejectsWith(403, renderer.orgs.listSites(S.org), 'an organization read');
+    await rejectsWith(403, renderer.spaces.createChangeRequest(S.space, { subject: 'No' }), 'a write');
+
+    const me = await renderer.users.getUserById(S.aliceId);
+    assert.equal(me.data.id, S.aliceId);
+    assert.equal((await bob.users.getUserById(S.aliceId)).data.displayName, me.data.displayName);
+    await rejectsWith(404, renderer.orgs.getSiteRedirectBySource(S.org, site.data.id, { source: '/no/such/path' }), 'no redirect');
+    const event = { type: 'page_view', session: { sessionId: 's', visitorId: 'v', userAgent: 'compat', cookies: {}, language: null, referrer: null },
+        location: { url: `https://${host}/${page.path}`, siteSection: null, siteSpace: null, siteShareKey: null, space: S.space, revision: null, page: page.id },
+        timestamp: new Date().toISOString() };
+    assert.equal((await alice.orgs.trackEventsInSiteById(S.org, site.data.id, { events: [event] })).status, 204);
+    await rejectsWith(400, alice.orgs.trackEventsInSiteById(S.org, site.data.id, { events: [{ ...event, timestamp: '2001-01-01T00:00:00Z' }] }), 'an old event');
+});
+
 // ---------------------------------------------------------------------------------------------
 // OpenAPI specifications, SSO, translations
 

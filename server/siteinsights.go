@@ -1,0 +1,54 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/oapi-codegen/nullable"
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/store"
+)
+
+// trackEventsInSiteById: what visitors do on a published site, as the renderer reports it (with
+// the operator's token or the site's token), stored for the site's insights.
+
+// siteEventSkew is how far from now a reported event's time may be.
+const siteEventSkew = 5 * time.Minute
+
+func (s *Server) TrackEventsInSiteById(ctx context.Context, req gen.TrackEventsInSiteByIdRequestObject) (gen.TrackEventsInSiteByIdResponseObject, error) {
+	site, _, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Store.Now()
+	events := make([]*store.SiteEvent, 0, len(req.Body.Events))
+	for i, e := range req.Body.Events {
+		at := now
+		if e.Timestamp != nil {
+			if d := e.Timestamp.Sub(now); d > siteEventSkew || d < -siteEventSkew {
+				return nil, store.FieldErrorf(fmt.Sprintf("events.%d.timestamp", i), "must be within 5 minutes of now")
+			}
+			at = e.Timestamp.UTC()
+		}
+		payload, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, &store.SiteEvent{Type: string(e.Type), SessionID: e.Session.SessionId, VisitorID: e.Session.VisitorId,
+			SpaceID: nullableValue(e.Location.Space), PageID: nullableValue(e.Location.Page), OccurredAt: at, Payload: payload})
+	}
+	if err := s.Store.RecordSiteEvents(ctx, site.ID, events); err != nil {
+		return nil, err
+	}
+	return gen.TrackEventsInSiteById204Response{}, nil
+}
+
+// nullableValue is a nullable field's value, nil when absent or null.
+func nullableValue(v nullable.Nullable[string]) *string {
+	if x, err := v.Get(); err == nil {
+		return &x
+	}
+	return nil
+}
