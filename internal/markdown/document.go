@@ -17,6 +17,7 @@ type Document struct {
 	Object string         `json:"object"` // "document"
 	Data   map[string]any `json:"data"`
 	Nodes  []*Node        `json:"nodes"`
+	Meta   map[string]any `json:"meta,omitempty"` // the editor's own (a token), kept as given
 }
 
 // Node is a block, an inline, a text node or a fragment. Which fields are on the wire depends on
@@ -32,6 +33,7 @@ type Node struct {
 	Leaves    []*Leaf        `json:"leaves,omitempty"`
 	Fragments []*Node        `json:"fragments,omitempty"`
 	Fragment  string         `json:"fragment,omitempty"` // a fragment's name
+	Meta      map[string]any `json:"meta,omitempty"`     // the editor's own (an id, a token), kept as given
 }
 
 // Leaf is a run of text with the same marks.
@@ -92,6 +94,11 @@ func (n *Node) MarshalJSON() ([]byte, error) {
 	}
 	if n.Data != nil {
 		if err := field("data", n.Data); err != nil {
+			return nil, err
+		}
+	}
+	if n.Meta != nil {
+		if err := field("meta", n.Meta); err != nil {
 			return nil, err
 		}
 	}
