@@ -158,7 +158,8 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	return json.Marshal(c)
 }
 
-// Text is the plain text of nodes and their descendants (fragments excluded).
+// Text is the plain text of nodes and their descendants (fragments excluded): their leaves, and
+// what void inlines show as text (an emoji, a formula, a button's label, a mention).
 func Text(nodes []*Node) string {
 	var b bytes.Buffer
 	var walk func([]*Node)
@@ -167,11 +168,41 @@ func Text(nodes []*Node) string {
 			for _, l := range n.Leaves {
 				b.WriteString(l.Text)
 			}
+			if n.Object == "inline" {
+				switch n.Type {
+				case "emoji":
+					b.WriteString(emojiText(str(n.Data, "code")))
+				case "inline-math":
+					b.WriteString(str(n.Data, "formula"))
+				case "expression":
+					b.WriteString(str(n.Data, "expression"))
+				case "button":
+					b.WriteString(str(n.Data, "label"))
+				case "mention":
+					b.WriteString(refText(refOf(n)))
+				}
+			}
 			walk(n.Nodes)
 		}
 	}
 	walk(nodes)
 	return b.String()
+}
+
+// refText is how a ref reads as text: its id, a user's as @id, a URL as itself.
+func refText(ref map[string]any) string {
+	switch kind := str(ref, "kind"); kind {
+	case "user":
+		return "@" + str(ref, "user")
+	case "reusable-content":
+		return str(ref, "reusableContent")
+	case "openapi":
+		return str(ref, "spec")
+	case "":
+		return ""
+	default:
+		return str(ref, kind)
+	}
 }
 
 // ref is a ContentRef as the document holds it (data.ref of links and images).
