@@ -86,7 +86,7 @@ func TestEveryKindToMarkdown(t *testing.T) {
 		{"openapi-operation", "`POST /pets`"},
 		{"openapi-schemas", "`Pet, Owner`"},
 		{"openapi-webhook", "`POST newPet`"},
-		{"content-ref", "[https:\\/\\/example.com/related](https://example.com/related)"},
+		{"content-ref", "<https://example.com/related>"},
 		{"integration", "<https://example.com/int>"},
 		{"stepper", "1. First step\n2. Second step"},
 		{"if", "Beta only"},

@@ -175,7 +175,7 @@ func (w *writer) block(n *Node, alt bool) string {
 // ref's own text when it has none (a user, a collection).
 func (w *writer) refParagraph(ref map[string]any) string {
 	if dest := w.opts.destFor(ref); dest != "" {
-		return "[" + escapeText(dest, false) + "](" + linkDest(dest) + ")"
+		return w.link(&Node{Object: "inline", Type: "link", Data: map[string]any{"ref": ref}, Nodes: []*Node{plainText(dest)}})
 	}
 	return escapeText(refText(ref), false)
 }
