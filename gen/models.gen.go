@@ -6479,8 +6479,11 @@ type UpdateSiteRequest struct {
 	DefaultSiteSpace *string                            `json:"defaultSiteSpace,omitempty"`
 	Hostname         nullable.Nullable[SiteHostname]    `json:"hostname,omitempty"`
 	Proxy            nullable.Nullable[SiteProxyOrigin] `json:"proxy,omitempty"`
-	Title            *SiteTitle                         `json:"title,omitempty"`
-	Visibility       *SiteVisibility                    `json:"visibility,omitempty"`
+
+	// Styleguide The style guide space to attach, `null` to detach. The space must be a style guide of the organization; quire has no style guide spaces (no operation makes one), so an id is refused and `null` leaves the site without one.
+	Styleguide nullable.Nullable[string] `json:"styleguide,omitempty"`
+	Title      *SiteTitle                `json:"title,omitempty"`
+	Visibility *SiteVisibility           `json:"visibility,omitempty"`
 }
 
 // UpdateSiteSectionRequest defines model for UpdateSiteSectionRequest.
