@@ -81,7 +81,7 @@ func TestEveryKindToMarkdown(t *testing.T) {
 		{"expandable", "**More**\n\nHidden text"},
 		{"tabs", "**Linux**\n\napt install\n\n**Mac**\n\nbrew install"},
 		{"table (grid)", "| Name | Count |\n| --- | --- |\n| apples | 4 |"},
-		{"table (cards)", "| Title | Link |\n| --- | --- |\n| Card one | https:\\/\\/example.com/card |"},
+		{"table (cards)", "| Title | Link |\n| --- | --- |\n| Card one | sp-card |"},
 		{"swagger", "[GET /pets](https://example.com/openapi.json)"},
 		{"openapi-operation", "`POST /pets`"},
 		{"openapi-schemas", "`Pet, Owner`"},
