@@ -60,15 +60,14 @@ func lineErrorf(file string, line int, format string, args ...any) *LineError {
 }
 
 // Entry is an item of SUMMARY.md: a page, or a group ("## Title" heading, Path "") holding the
-// items under it.
+// items under it. A link item opening a page or a space has Link: a page's file (relative to the
+// root, cleaned), /spaces/<id>, or /spaces/<id>/pages/<id> for a page of another space;
+// SUMMARY.md writes it "* [Title](dest "link")".
 type Entry struct {
 	Title    string
 	Path     string // the page's file, relative to the root, cleaned
 	URL      string // a link item: the absolute URL it opens (Path "")
-	// Link is what a link item opening a page or a space points at (Path ""): a page's file
-	// (relative to the root, cleaned), /spaces/<id>, or /spaces/<id>/pages/<id> for a page of
-	// another space. SUMMARY.md writes it "* [Title](dest "link")".
-	Link string
+	Link     string // a link item opening a page or a space (Path ""): see below
 	Line     int
 	Children []*Entry
 }
