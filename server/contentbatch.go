@@ -233,7 +233,7 @@ func toPageChange(i int, c gen.ChangeRequestContentChange, spaceID string) (stor
 
 // pageDocument is the markdown a change gives its page: markdown as sent (its frontmatter read
 // into meta), a rich-text document as the markdown it converts to (its metadata is the change's
-// fields), {} an empty page. An inserted page left without a title is "Untitled".
+// fields; a block condition is refused), {} an empty page. An inserted page left without a title is "Untitled".
 func pageDocument(i int, in *gen.PageDocumentInput, spaceID string, meta *pageMeta, insert bool) (*string, error) {
 	md := ""
 	switch {
@@ -245,6 +245,11 @@ func pageDocument(i int, in *gen.PageDocumentInput, spaceID string, meta *pageMe
 			return nil, err
 		}
 	case in.Document != nil:
+		// A page's markdown cannot hold a block shown to some visitors only: written out, its
+		// content would be shown to all of them.
+		if at, found := markdown.Find(in.Document, "if"); found {
+			return nil, batchError(i, "document.document."+at, "a block condition (if) cannot be kept in a page; give the content a page of its own with a condition")
+		}
 		md = markdown.Options{SpaceID: spaceID}.ToMarkdown(in.Document)
 	}
 	if insert && meta.Title == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func sameJSON(t *testing.T, what string, got, want any) {
 // as documents (a change request's description, a translation's and the agent's instructions)
 // answer it as sent, node for node with its meta; those stored as markdown (comments and their
 // replies, in spaces and change requests, and pages of the content batch) store what the
-// document shows, and answer it again as a document.
+// document shows, and answer it again as a document; a page refuses a block condition.
 func TestEveryDocumentKindThroughEveryOperation(t *testing.T) {
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
@@ -114,12 +115,32 @@ func TestEveryDocumentKindThroughEveryOperation(t *testing.T) {
 		})
 	}
 	t.Run("ContentBatchPage", func(t *testing.T) {
+		// A page cannot keep a block shown to some visitors only (its content would show to all):
+		// the document of every kind is refused for its `if`, and taken without it.
 		pcr := w.create(t, w.admin, sp.Id, "Page of every kind")
+		nodes := doc["nodes"].([]any)
+		at := -1
+		for i, n := range nodes {
+			if n.(map[string]any)["type"] == "if" {
+				at = i
+			}
+		}
+		w.refuse(t, sp.Id, pcr.Id, []map[string]any{{"operation": "insert_page", "title": "Kinds", "document": map[string]any{"document": doc}}},
+			"changes[0].document.document.nodes["+strconv.Itoa(at)+"]", "block condition")
+		pageDoc := map[string]any{}
+		for k, v := range doc {
+			pageDoc[k] = v
+		}
+		pageDoc["nodes"] = append(append([]any{}, nodes[:at]...), nodes[at+1:]...)
+		var typedPage markdown.Document
+		raw, _ := json.Marshal(pageDoc)
+		_ = json.Unmarshal(raw, &typedPage)
+		pageMD := strings.TrimSpace(markdown.Options{SpaceID: sp.Id}.ToMarkdown(&typedPage))
 		res := w.apply(t, w.admin, sp.Id, pcr.Id, map[string]any{"operation": "insert_page", "title": "Kinds",
-			"ref": "kinds", "document": map[string]any{"document": doc}})
+			"ref": "kinds", "document": map[string]any{"document": pageDoc}})
 		id := res.Refs["kinds"]
-		if got := strings.TrimSpace(w.crMarkdown(t, sp.Id, pcr.Id, id)); got != wantMD {
-			t.Errorf("the page stores\n%s\nwant\n%s", got, wantMD)
+		if got := strings.TrimSpace(w.crMarkdown(t, sp.Id, pcr.Id, id)); got != pageMD || strings.Contains(got, "Beta only") {
+			t.Errorf("the page stores\n%s\nwant\n%s", got, pageMD)
 		}
 		page := w.page(t, crPath(sp.Id, pcr.Id), id, "?format=document")
 		if page.Title != "Kinds" || page.Document == nil {

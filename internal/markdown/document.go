@@ -7,6 +7,7 @@ package markdown
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // SchemaVersion is the version of the document schema produced.
@@ -214,4 +215,29 @@ func refOf(n *Node) map[string]any {
 func str(m map[string]any, k string) string {
 	s, _ := m[k].(string)
 	return s
+}
+
+// Find returns where the first block of a type sits in a document, as a field path
+// ("nodes[3].fragments[1].nodes[0]"); ok false when it holds none.
+func Find(doc *Document, typ string) (path string, ok bool) {
+	if doc == nil {
+		return "", false
+	}
+	var find func(nodes []*Node, at string) (string, bool)
+	find = func(nodes []*Node, at string) (string, bool) {
+		for i, n := range nodes {
+			here := at + "[" + strconv.Itoa(i) + "]"
+			if n.Object == "block" && n.Type == typ {
+				return here, true
+			}
+			if p, ok := find(n.Nodes, here+".nodes"); ok {
+				return p, true
+			}
+			if p, ok := find(n.Fragments, here+".fragments"); ok {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	return find(doc.Nodes, "nodes")
 }

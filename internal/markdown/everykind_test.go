@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -133,4 +134,36 @@ func TestTextOfVoidInlines(t *testing.T) {
 			t.Errorf("text %q lacks %q", text, want)
 		}
 	}
+}
+
+// Find names where a block of a kind sits, inside nodes and fragments alike.
+func TestFindBlock(t *testing.T) {
+	doc, _ := everyKind(t)
+	if at, ok := Find(doc, "if"); !ok || doc.Nodes[atoi(t, at)].Type != "if" {
+		t.Fatalf("if at %q %v", at, ok)
+	}
+	if at, ok := Find(doc, "stepper-step"); !ok || !strings.HasSuffix(at, "].nodes[0]") {
+		t.Errorf("stepper-step at %q", at)
+	}
+	nested := &Document{Nodes: []*Node{{Object: "block", Type: "expandable", Fragments: []*Node{
+		{Object: "fragment", Nodes: []*Node{{Object: "block", Type: "paragraph"}, {Object: "block", Type: "if"}}}}}}}
+	if at, ok := Find(nested, "if"); !ok || at != "nodes[0].fragments[0].nodes[1]" {
+		t.Errorf("nested if at %q", at)
+	}
+	if _, ok := Find(nested, "tabs"); ok {
+		t.Error("found a kind the document does not hold")
+	}
+	if _, ok := Find(nil, "if"); ok {
+		t.Error("found in no document")
+	}
+}
+
+// atoi reads the index of a top-level path ("nodes[7]").
+func atoi(t *testing.T, path string) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(path, "nodes["), "]"))
+	if err != nil {
+		t.Fatalf("%q is not a top-level path", path)
+	}
+	return n
 }
