@@ -3427,7 +3427,7 @@ type ChangeRequestContentChangeInsertPage struct {
 	Condition   *string `json:"condition,omitempty"`
 	Description *string `json:"description,omitempty"`
 
-	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page.
+	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
 	Document *PageDocumentInput `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
@@ -3470,7 +3470,7 @@ type ChangeRequestContentChangeUpdatePage struct {
 	Condition   *string `json:"condition,omitempty"`
 	Description *string `json:"description,omitempty"`
 
-	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page.
+	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
 	Document *PageDocumentInput `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
@@ -5328,7 +5328,7 @@ type PageCoverSize string
 // PageCreateType defines model for PageCreateType.
 type PageCreateType string
 
-// PageDocumentInput A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page.
+// PageDocumentInput A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
 type PageDocumentInput struct {
 	// Document A rich-text document.
 	Document *JSONDocument `json:"document,omitempty"`
