@@ -167,3 +167,20 @@ func atoi(t *testing.T, path string) int {
 	}
 	return n
 }
+
+// The published page of a document of every kind shows the marks markdown writes as HTML, and
+// the text of every kind.
+func TestEveryKindToHTML(t *testing.T) {
+	doc, _ := everyKind(t)
+	out, heads := HTMLOptions{}.ToHTML(ToMarkdown(doc))
+	html := string(out)
+	for _, want := range []string{"<kbd>Ctrl</kbd>", "x<sup>2</sup>", "H<sub>2</sub>O", "term (A note)", "Hidden text", "apt install",
+		"First step", "E=mc^2", "Released", "<strong>More</strong>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %q:\n%s", want, html)
+		}
+	}
+	if len(heads) != 3 {
+		t.Errorf("headings %+v", heads)
+	}
+}
