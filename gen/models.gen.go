@@ -3757,10 +3757,12 @@ type ChangeRequestContentChangeInsertFilesOperation string
 
 // ChangeRequestContentChangeInsertPage A new page. The metadata fields are those of an update; frontmatter wins over them. A document page needs `document`; a group (top level only) or a link (which needs `target`) has no content, so `document` is left out or empty.
 type ChangeRequestContentChangeInsertPage struct {
-	At          *int          `json:"at,omitempty"`
-	Condition   *string       `json:"condition,omitempty"`
-	Description *string       `json:"description,omitempty"`
-	Document    *MarkdownBody `json:"document,omitempty"`
+	At          *int    `json:"at,omitempty"`
+	Condition   *string `json:"condition,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
+	Document *PageDocumentInput `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
 	Emoji  *Emoji `json:"emoji,omitempty"`
@@ -3798,10 +3800,12 @@ type ChangeRequestContentChangeRevertPageOperation string
 
 // ChangeRequestContentChangeUpdatePage defines model for ChangeRequestContentChangeUpdatePage.
 type ChangeRequestContentChangeUpdatePage struct {
-	At          *int          `json:"at,omitempty"`
-	Condition   *string       `json:"condition,omitempty"`
-	Description *string       `json:"description,omitempty"`
-	Document    *MarkdownBody `json:"document,omitempty"`
+	At          *int    `json:"at,omitempty"`
+	Condition   *string `json:"condition,omitempty"`
+	Description *string `json:"description,omitempty"`
+
+	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
+	Document *PageDocumentInput `json:"document,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
 	Emoji  *Emoji `json:"emoji,omitempty"`
@@ -4552,14 +4556,44 @@ type DefaultContentType string
 // DefaultLevel The role everyone in the organization has on the content; `inherit` takes the parent's, null is none.
 type DefaultLevel string
 
+// DocumentAnnotationBody defines model for DocumentAnnotationBody.
+type DocumentAnnotationBody = markdown.Node
+
+// DocumentAnnotationContent defines model for DocumentAnnotationContent.
+type DocumentAnnotationContent = markdown.Node
+
+// DocumentAnyBlock Any block (a table cell may hold any).
+type DocumentAnyBlock = markdown.Node
+
 // DocumentBlockCode defines model for DocumentBlockCode.
 type DocumentBlockCode = markdown.Node
 
 // DocumentBlockCodeLine defines model for DocumentBlockCodeLine.
 type DocumentBlockCodeLine = markdown.Node
 
+// DocumentBlockColumn defines model for DocumentBlockColumn.
+type DocumentBlockColumn = markdown.Node
+
+// DocumentBlockColumns defines model for DocumentBlockColumns.
+type DocumentBlockColumns = markdown.Node
+
+// DocumentBlockContentRef A card pointing at a page, a space, a file or a URL.
+type DocumentBlockContentRef = markdown.Node
+
 // DocumentBlockDivider defines model for DocumentBlockDivider.
 type DocumentBlockDivider = markdown.Node
+
+// DocumentBlockDrawing A drawing, stored as a file of the space.
+type DocumentBlockDrawing = markdown.Node
+
+// DocumentBlockEmbed Content of another site, by URL.
+type DocumentBlockEmbed = markdown.Node
+
+// DocumentBlockExpandable A title that shows or hides a body (its `expandable-title` and `expandable-body` fragments).
+type DocumentBlockExpandable = markdown.Node
+
+// DocumentBlockFile A file of the space, offered for download.
+type DocumentBlockFile = markdown.Node
 
 // DocumentBlockHeading A heading; `data.id` is its anchor, as `#id` links and `anchor` refs name it.
 type DocumentBlockHeading = markdown.Node
@@ -4567,11 +4601,17 @@ type DocumentBlockHeading = markdown.Node
 // DocumentBlockHint A hint (markdown `> [!NOTE]`, `[!TIP]`, `[!WARNING]`, `[!CAUTION]`).
 type DocumentBlockHint = markdown.Node
 
+// DocumentBlockIf Blocks shown to the visitors for whom `expression` holds.
+type DocumentBlockIf = markdown.Node
+
 // DocumentBlockImage An image, a space file (`/files/<id>` in markdown) or a URL; its title is its caption.
 type DocumentBlockImage = markdown.Node
 
 // DocumentBlockImages A row of images (a markdown paragraph holding only images).
 type DocumentBlockImages = markdown.Node
+
+// DocumentBlockIntegration A block an integration renders; `props` and `action` are the integration's own.
+type DocumentBlockIntegration = markdown.Node
 
 // DocumentBlockListItem defines model for DocumentBlockListItem.
 type DocumentBlockListItem = markdown.Node
@@ -4585,20 +4625,86 @@ type DocumentBlockListTasks = markdown.Node
 // DocumentBlockListUnordered defines model for DocumentBlockListUnordered.
 type DocumentBlockListUnordered = markdown.Node
 
+// DocumentBlockMath A TeX formula on its own.
+type DocumentBlockMath = markdown.Node
+
+// DocumentBlockOpenAPIOperation defines model for DocumentBlockOpenAPIOperation.
+type DocumentBlockOpenAPIOperation = markdown.Node
+
+// DocumentBlockOpenAPISchemas defines model for DocumentBlockOpenAPISchemas.
+type DocumentBlockOpenAPISchemas = markdown.Node
+
+// DocumentBlockOpenAPIWebhook defines model for DocumentBlockOpenAPIWebhook.
+type DocumentBlockOpenAPIWebhook = markdown.Node
+
 // DocumentBlockParagraph defines model for DocumentBlockParagraph.
 type DocumentBlockParagraph = markdown.Node
+
+// DocumentBlockPrompt A prompt for an AI assistant, held in its one code block.
+type DocumentBlockPrompt = markdown.Node
 
 // DocumentBlockQuote defines model for DocumentBlockQuote.
 type DocumentBlockQuote = markdown.Node
 
-// DocumentBlockTable A table: text columns (`definition`, shown in `view.columns` order), rows (`records`, in `orderIndex` order) whose values name the fragments holding each cell's content.
+// DocumentBlockReusableContent defines model for DocumentBlockReusableContent.
+type DocumentBlockReusableContent = markdown.Node
+
+// DocumentBlockStepper defines model for DocumentBlockStepper.
+type DocumentBlockStepper = markdown.Node
+
+// DocumentBlockStepperStep defines model for DocumentBlockStepperStep.
+type DocumentBlockStepperStep = markdown.Node
+
+// DocumentBlockSwagger An operation of an OpenAPI file or URL.
+type DocumentBlockSwagger = markdown.Node
+
+// DocumentBlockTable A table: columns (`definition`, shown in the view's `columns` order), rows (`records`, in `orderIndex` order) whose text values name the fragments holding each cell's content. Its view is a grid, or cards.
 type DocumentBlockTable = markdown.Node
+
+// DocumentBlockTabs defines model for DocumentBlockTabs.
+type DocumentBlockTabs = markdown.Node
+
+// DocumentBlockTabsItem A tab; `data.title` is its label.
+type DocumentBlockTabsItem = markdown.Node
+
+// DocumentBlockUpdate defines model for DocumentBlockUpdate.
+type DocumentBlockUpdate = markdown.Node
+
+// DocumentBlockUpdates A changelog, its entries newest first.
+type DocumentBlockUpdates = markdown.Node
+
+// DocumentButtonAction What a button does in the published site - search, ask the assistant, or select a tab (by its slug).
+type DocumentButtonAction = map[string]any
+
+// DocumentCodeInline defines model for DocumentCodeInline.
+type DocumentCodeInline = markdown.Node
+
+// DocumentCodeLineContent defines model for DocumentCodeLineContent.
+type DocumentCodeLineContent = markdown.Node
+
+// DocumentColumnContent defines model for DocumentColumnContent.
+type DocumentColumnContent = markdown.Node
+
+// DocumentContentRef What a link, a mention, a button or a content-ref block points at.
+type DocumentContentRef = map[string]any
 
 // DocumentEmptyData defines model for DocumentEmptyData.
 type DocumentEmptyData = map[string]any
 
-// DocumentEssentialBlock defines model for DocumentEssentialBlock.
-type DocumentEssentialBlock = markdown.Node
+// DocumentExpandableBody defines model for DocumentExpandableBody.
+type DocumentExpandableBody = markdown.Node
+
+// DocumentExpandableContent defines model for DocumentExpandableContent.
+type DocumentExpandableContent = markdown.Node
+
+// DocumentExpandablePart defines model for DocumentExpandablePart.
+type DocumentExpandablePart = markdown.Node
+
+// DocumentExpandableTitle defines model for DocumentExpandableTitle.
+type DocumentExpandableTitle = markdown.Node
+
+// DocumentHintContent defines model for DocumentHintContent.
+type DocumentHintContent = markdown.Node
 
 // DocumentHintStyle defines model for DocumentHintStyle.
 type DocumentHintStyle = string
@@ -4612,8 +4718,26 @@ type DocumentImageRef = map[string]any
 // DocumentImagesAlign defines model for DocumentImagesAlign.
 type DocumentImagesAlign = string
 
+// DocumentInline defines model for DocumentInline.
+type DocumentInline = markdown.Node
+
+// DocumentInlineAnnotation Text with a note (its `annotation-body` fragment) shown beside it.
+type DocumentInlineAnnotation = markdown.Node
+
+// DocumentInlineButton A button that opens `ref`, or runs `action`; exactly one of the two.
+type DocumentInlineButton = markdown.Node
+
 // DocumentInlineContent defines model for DocumentInlineContent.
 type DocumentInlineContent = markdown.Node
+
+// DocumentInlineEmoji An emoji; `code` is its code point(s) in hex, dash-separated.
+type DocumentInlineEmoji = markdown.Node
+
+// DocumentInlineExpression A value computed when the page is shown, such as a space variable.
+type DocumentInlineExpression = markdown.Node
+
+// DocumentInlineIcon defines model for DocumentInlineIcon.
+type DocumentInlineIcon = markdown.Node
 
 // DocumentInlineImage defines model for DocumentInlineImage.
 type DocumentInlineImage = markdown.Node
@@ -4621,11 +4745,20 @@ type DocumentInlineImage = markdown.Node
 // DocumentInlineLink defines model for DocumentInlineLink.
 type DocumentInlineLink = markdown.Node
 
+// DocumentInlineMath A TeX formula within a line.
+type DocumentInlineMath = markdown.Node
+
+// DocumentInlineMention defines model for DocumentInlineMention.
+type DocumentInlineMention = markdown.Node
+
+// DocumentLength A size, in pixels as a number or as a value with its unit.
+type DocumentLength = any
+
 // DocumentLinkContent defines model for DocumentLinkContent.
 type DocumentLinkContent = markdown.Node
 
-// DocumentLinkRef defines model for DocumentLinkRef.
-type DocumentLinkRef = map[string]any
+// DocumentLinkInline defines model for DocumentLinkInline.
+type DocumentLinkInline = markdown.Node
 
 // DocumentListItemContent defines model for DocumentListItemContent.
 type DocumentListItemContent = markdown.Node
@@ -4633,8 +4766,17 @@ type DocumentListItemContent = markdown.Node
 // DocumentMark defines model for DocumentMark.
 type DocumentMark = markdown.Mark
 
-// DocumentMarkType defines model for DocumentMarkType.
-type DocumentMarkType = string
+// DocumentMarkColor defines model for DocumentMarkColor.
+type DocumentMarkColor = markdown.Mark
+
+// DocumentMarkStyle defines model for DocumentMarkStyle.
+type DocumentMarkStyle = markdown.Mark
+
+// DocumentMetaID The block's stable id, as given.
+type DocumentMetaID = map[string]any
+
+// DocumentMetaToken An opaque token the editor keeps with the document or block; stored and answered as given.
+type DocumentMetaToken = map[string]any
 
 // DocumentQuoteContent defines model for DocumentQuoteContent.
 type DocumentQuoteContent = markdown.Node
@@ -4642,29 +4784,65 @@ type DocumentQuoteContent = markdown.Node
 // DocumentRefAnchor A heading's anchor; in the document's own page when `page` is absent.
 type DocumentRefAnchor = map[string]any
 
-// DocumentRefFile A file of the space.
+// DocumentRefCollection defines model for DocumentRefCollection.
+type DocumentRefCollection = map[string]any
+
+// DocumentRefFile A file, of the document's space unless `space` names another.
 type DocumentRefFile = map[string]any
+
+// DocumentRefOpenAPI An OpenAPI specification of the organization, by slug.
+type DocumentRefOpenAPI = map[string]any
 
 // DocumentRefPage A page; `space` when it is in another space than the document's.
 type DocumentRefPage = map[string]any
 
+// DocumentRefReusableContent defines model for DocumentRefReusableContent.
+type DocumentRefReusableContent = map[string]any
+
+// DocumentRefSpace defines model for DocumentRefSpace.
+type DocumentRefSpace = map[string]any
+
+// DocumentRefTag defines model for DocumentRefTag.
+type DocumentRefTag = map[string]any
+
 // DocumentRefURL defines model for DocumentRefURL.
 type DocumentRefURL = map[string]any
+
+// DocumentRefUser defines model for DocumentRefUser.
+type DocumentRefUser = map[string]any
 
 // DocumentSchemaVersion defines model for DocumentSchemaVersion.
 type DocumentSchemaVersion string
 
+// DocumentStepContent defines model for DocumentStepContent.
+type DocumentStepContent = markdown.Node
+
+// DocumentTabContent defines model for DocumentTabContent.
+type DocumentTabContent = markdown.Node
+
 // DocumentTableCell defines model for DocumentTableCell.
 type DocumentTableCell = markdown.Node
 
-// DocumentTableColumnAlign defines model for DocumentTableColumnAlign.
-type DocumentTableColumnAlign = string
+// DocumentTableCellMerge defines model for DocumentTableCellMerge.
+type DocumentTableCellMerge = map[string]any
+
+// DocumentTableColumn A column: `text` (with `textAlignment`), `number`, `checkbox`, `files`, `users` (`multiple`), `rating` (`max`), `select` (`multiple`, `options`), `content-ref` or `image`.
+type DocumentTableColumn = map[string]any
+
+// DocumentTableImageValue defines model for DocumentTableImageValue.
+type DocumentTableImageValue = map[string]any
 
 // DocumentTableRecord defines model for DocumentTableRecord.
 type DocumentTableRecord = map[string]any
 
-// DocumentTableTextColumn defines model for DocumentTableTextColumn.
-type DocumentTableTextColumn = map[string]any
+// DocumentTableValue defines model for DocumentTableValue.
+type DocumentTableValue = any
+
+// DocumentTableView defines model for DocumentTableView.
+type DocumentTableView = map[string]any
+
+// DocumentTableViewCards Each record a card; `targetDefinition` names the column whose ref the card opens, `coverDefinition` the one whose image covers it.
+type DocumentTableViewCards = map[string]any
 
 // DocumentTableViewGrid defines model for DocumentTableViewGrid.
 type DocumentTableViewGrid = map[string]any
@@ -4675,11 +4853,20 @@ type DocumentText = markdown.Node
 // DocumentTextAlignment defines model for DocumentTextAlignment.
 type DocumentTextAlignment = string
 
+// DocumentTextColor defines model for DocumentTextColor.
+type DocumentTextColor = string
+
 // DocumentTextLeaf defines model for DocumentTextLeaf.
 type DocumentTextLeaf = markdown.Leaf
 
 // DocumentTopLevelBlock defines model for DocumentTopLevelBlock.
 type DocumentTopLevelBlock = markdown.Node
+
+// DocumentUpdateContent defines model for DocumentUpdateContent.
+type DocumentUpdateContent = markdown.Node
+
+// DocumentVerticalAlignment defines model for DocumentVerticalAlignment.
+type DocumentVerticalAlignment = string
 
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
@@ -5141,11 +5328,6 @@ type LocalizedString128 map[string]string
 // LocalizedString256 A text in other languages than the site's, by language (at most 256 characters each).
 type LocalizedString256 map[string]string
 
-// MarkdownBody defines model for MarkdownBody.
-type MarkdownBody struct {
-	Markdown string `json:"markdown"`
-}
-
 // Member defines model for Member.
 type Member struct {
 	Disabled   bool         `json:"disabled"`
@@ -5527,6 +5709,13 @@ type PageCreateType string
 
 // PageDereference defines model for PageDereference.
 type PageDereference string
+
+// PageDocumentInput A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
+type PageDocumentInput struct {
+	// Document A rich-text document.
+	Document *JSONDocument `json:"document,omitempty"`
+	Markdown *string       `json:"markdown,omitempty"`
+}
 
 // PageEvaluation defines model for PageEvaluation.
 type PageEvaluation string
@@ -6886,8 +7075,11 @@ type UpdateSiteRequest struct {
 	DefaultSiteSpace *string                            `json:"defaultSiteSpace,omitempty"`
 	Hostname         nullable.Nullable[SiteHostname]    `json:"hostname,omitempty"`
 	Proxy            nullable.Nullable[SiteProxyOrigin] `json:"proxy,omitempty"`
-	Title            *SiteTitle                         `json:"title,omitempty"`
-	Visibility       *SiteVisibility                    `json:"visibility,omitempty"`
+
+	// Styleguide The style guide space to attach, `null` to detach. The space must be a style guide of the organization; quire has no style guide spaces (no operation makes one), so an id is refused and `null` leaves the site without one.
+	Styleguide nullable.Nullable[string] `json:"styleguide,omitempty"`
+	Title      *SiteTitle                `json:"title,omitempty"`
+	Visibility *SiteVisibility           `json:"visibility,omitempty"`
 }
 
 // UpdateSiteSectionRequest defines model for UpdateSiteSectionRequest.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/condition"
+	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
@@ -35,7 +36,7 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 	changes := make([]store.PageChange, len(req.Body.Changes))
 	var fetches []pendingFetch
 	for i, c := range req.Body.Changes {
-		pc, pending, err := toPageChange(i, c)
+		pc, pending, err := toPageChange(i, c, sp.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +103,7 @@ type pendingFetch struct {
 }
 
 // toPageChange reads one change of the batch.
-func toPageChange(i int, c gen.ChangeRequestContentChange) (store.PageChange, []pendingFetch, error) {
+func toPageChange(i int, c gen.ChangeRequestContentChange, spaceID string) (store.PageChange, []pendingFetch, error) {
 	op, err := c.Discriminator()
 	if err != nil {
 		return store.PageChange{}, nil, batchError(i, "operation", "%s", err.Error())
@@ -120,11 +121,9 @@ func toPageChange(i int, c gen.ChangeRequestContentChange) (store.PageChange, []
 			pc.PageType = &kind
 		}
 		if v.Document != nil {
-			md := v.Document.Markdown
-			if err := readMarkdown(i, &md, &meta, true); err != nil {
+			if pc.Markdown, err = batchPageDocument(i, v.Document, spaceID, &meta, true); err != nil {
 				return pc, nil, err
 			}
-			pc.Markdown = &md
 		} else if pc.PageType == nil {
 			return pc, nil, batchError(i, "document", "is required for a document page")
 		}
@@ -143,11 +142,9 @@ func toPageChange(i int, c gen.ChangeRequestContentChange) (store.PageChange, []
 		}
 		meta := pageMeta{v.Title, v.Slug, v.Emoji, v.Icon, v.Description, v.Condition, v.Hidden, v.NoIndex, v.NoRobotsIndex}
 		if v.Document != nil {
-			md := v.Document.Markdown
-			if err := readMarkdown(i, &md, &meta, false); err != nil {
+			if pc.Markdown, err = batchPageDocument(i, v.Document, spaceID, &meta, false); err != nil {
 				return pc, nil, err
 			}
-			pc.Markdown = &md
 		}
 		meta.apply(&pc)
 		page := v.Page
@@ -222,6 +219,34 @@ func toPageChange(i int, c gen.ChangeRequestContentChange) (store.PageChange, []
 		}
 	}
 	return pc, nil, nil
+}
+
+// batchPageDocument is the markdown a change gives its page: markdown as sent (its frontmatter read
+// into meta), a rich-text document as the markdown it converts to (its metadata is the change's
+// fields; a block condition is refused), {} an empty page. An inserted page left without a title is "Untitled".
+func batchPageDocument(i int, in *gen.PageDocumentInput, spaceID string, meta *pageMeta, insert bool) (*string, error) {
+	md := ""
+	switch {
+	case in.Markdown != nil && in.Document != nil:
+		return nil, batchError(i, "document", "give markdown or document, not both")
+	case in.Markdown != nil:
+		md = *in.Markdown
+		if err := readMarkdown(i, &md, meta, insert); err != nil {
+			return nil, err
+		}
+	case in.Document != nil:
+		// A page's markdown cannot hold a block shown to some visitors only: written out, its
+		// content would be shown to all of them.
+		if at, found := markdown.Find(in.Document, "if"); found {
+			return nil, batchError(i, "document.document."+at, "a block condition (if) cannot be kept in a page; give the content a page of its own with a condition")
+		}
+		md = markdown.Options{SpaceID: spaceID}.ToMarkdown(in.Document)
+	}
+	if insert && meta.Title == nil {
+		untitled := "Untitled"
+		meta.Title = &untitled
+	}
+	return &md, nil
 }
 
 // fetchFiles fetches the batch's files given by URL, a few at a time, through the guarded

@@ -32,10 +32,6 @@ func readMarkdown(i int, md *string, meta *pageMeta, insert bool) error {
 			meta.Title, body = &title, rest
 		}
 	}
-	if insert && meta.Title == nil {
-		untitled := "Untitled"
-		meta.Title = &untitled
-	}
 	*md = body
 	return nil
 }

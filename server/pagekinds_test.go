@@ -98,6 +98,20 @@ func TestGroupAndLinkPages(t *testing.T) {
 				t.Fatalf("search %q = %+v, want %s first", q, hits.Items, want)
 			}
 		}
+		// A hit on a link leads where the link does (it has no page of its own), in the space's
+		// search and the organization's; a document's hit leads to its page.
+		installURL := w.page(t, "/spaces/"+sp.Id, ids["install"], "").Urls.App
+		for q, want := range map[string]string{"status page": "https://status.example.com/", "read install": installURL,
+			"other space": "/s/" + other.Id, "install": "/getting-started/install"} {
+			hits := getJSON[gen.SearchPageList](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/search?query="+strings.ReplaceAll(q, " ", "+"))
+			if len(hits.Items) == 0 || !strings.HasSuffix(hits.Items[0].Urls.App, want) || !strings.HasSuffix(hits.Items[0].Sections[0].Urls.App, want) {
+				t.Errorf("search %q leads to %+v, want …%s", q, hits.Items, want)
+			}
+			org := getJSON[gen.SearchSpaceList](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/search?query="+strings.ReplaceAll(q, " ", "+"))
+			if len(org.Items) == 0 || len(org.Items[0].Pages) == 0 || !strings.HasSuffix(org.Items[0].Pages[0].Urls.App, want) {
+				t.Errorf("organization search %q leads to %+v, want …%s", q, org.Items, want)
+			}
+		}
 	})
 
 	t.Run("UpdatedAndMerged", func(t *testing.T) {

@@ -19,11 +19,58 @@ func searchResultType(matched bool, onPage gen.SearchResultType) *gen.SearchResu
 	return &t
 }
 
-func (s *Server) toAPISearchPage(p *store.SearchPage) gen.SearchPageResult {
+// searchLinks finds the hits of a space that are link pages and what each opens: a link has no
+// page of its own, so its hit leads where the link does. Only hits without text are read (a
+// link's page has none), and those have no body to load; sp is read (by spaceID) only then.
+func (s *Server) searchLinks(ctx context.Context, sp *store.Space, spaceID string, hits []*store.SearchPage) (map[string]*string, error) {
+	var ids []string
+	for _, h := range hits {
+		empty := true
+		for _, sec := range h.Sections {
+			empty = empty && sec.Body == ""
+		}
+		if empty {
+			ids = append(ids, h.PageID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if sp == nil {
+		var err error
+		if sp, err = s.Store.FindSpace(ctx, spaceID); err != nil {
+			return nil, err
+		}
+	}
+	pages, err := s.Store.FindPagesWithBodies(ctx, sp.RevisionID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*string{}
+	for _, p := range pages {
+		if p.Kind() != store.PageLink || p.Target == nil {
+			continue
+		}
+		path := ""
+		if t := p.Target; t.Kind == store.TargetPage && t.Space == "" {
+			if target, err := s.Store.FindPage(ctx, sp.RevisionID, t.Page); err == nil {
+				path = target.Path
+			}
+		}
+		out[p.ID] = s.linkHref(sp, p.Target, path)
+	}
+	return out, nil
+}
+
+// toAPISearchPage answers a hit; href, when set, is where the hit's link page leads.
+func (s *Server) toAPISearchPage(p *store.SearchPage, href *string) gen.SearchPageResult {
 	out := gen.SearchPageResult{Id: p.PageID, Title: p.Title, Description: p.Description, Path: p.Path,
 		Score: (p.Score), Rank: p.Rank, ResultType: searchResultType(p.MatchedTitle, gen.SearchResultTypePage),
 		Ancestors: make([]gen.SearchAncestor, 0, len(p.Ancestors)), Sections: make([]gen.SearchSectionResult, 0, len(p.Sections))}
 	out.Urls.App = s.appURL("/s/" + p.SpaceID + "/" + p.Path)
+	if href != nil {
+		out.Urls.App = *href
+	}
 	for _, a := range p.Ancestors {
 		out.Ancestors = append(out.Ancestors, gen.SearchAncestor{Title: a.Title})
 	}
@@ -35,6 +82,9 @@ func (s *Server) toAPISearchPage(p *store.SearchPage) gen.SearchPageResult {
 			r.Path = p.Path + "#" + sec.Anchor
 		}
 		r.Urls.App = s.appURL("/s/" + p.SpaceID + "/" + r.Path)
+		if href != nil {
+			r.Urls.App = *href
+		}
 		out.Sections = append(out.Sections, r)
 	}
 	return out
@@ -50,9 +100,13 @@ func (s *Server) SearchSpaceContent(ctx context.Context, req gen.SearchSpaceCont
 	if err != nil {
 		return nil, err
 	}
+	links, err := s.searchLinks(ctx, sp, sp.ID, list.Items)
+	if err != nil {
+		return nil, err
+	}
 	items := make([]gen.SearchPageResult, 0, len(list.Items))
 	for _, pg := range list.Items {
-		items = append(items, s.toAPISearchPage(pg))
+		items = append(items, s.toAPISearchPage(pg, links[pg.PageID]))
 	}
 	return gen.SearchSpaceContent200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
@@ -83,8 +137,12 @@ func (s *Server) SearchOrganizationContent(ctx context.Context, req gen.SearchOr
 	for _, hit := range list.Items {
 		r := gen.SearchSpaceResult{Type: gen.SearchSpaceResultTypeSpace, Id: hit.SpaceID, Title: titles[hit.SpaceID], Score: (hit.Score),
 			Pages: make([]gen.SearchPageResult, 0, len(hit.Pages))}
+		links, err := s.searchLinks(ctx, nil, hit.SpaceID, hit.Pages)
+		if err != nil {
+			return nil, err
+		}
 		for _, pg := range hit.Pages {
-			r.Pages = append(r.Pages, s.toAPISearchPage(pg))
+			r.Pages = append(r.Pages, s.toAPISearchPage(pg, links[pg.PageID]))
 		}
 		out.Items = append(out.Items, r)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 
+	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
@@ -123,6 +124,9 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 		// The level raises every member's role on the site: only an admin may give it.
 		return nil, forbidden("Setting defaultLevel needs the admin role on the site.")
 	}
+	if err := s.checkStyleguide(ctx, req.OrganizationId, b.Styleguide); err != nil {
+		return nil, err
+	}
 	upd := store.SiteUpdate{
 		Title:              b.Title,
 		Basename:           b.Basename,
@@ -174,6 +178,24 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 		}
 	}
 	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, access.SiteRole(roles.OrgRole, site))), nil
+}
+
+// checkStyleguide checks the style guide a site update attaches: a space of the organization that
+// is a style guide. quire's spaces are all regular (Space.type is never styleguide: no operation
+// makes a style guide), so null, detaching, is the one value taken; an id is refused, naming why.
+func (s *Server) checkStyleguide(ctx context.Context, orgID string, v nullable.Nullable[string]) error {
+	if !v.IsSpecified() || v.IsNull() {
+		return nil
+	}
+	id, _ := v.Get()
+	sp, _, err := s.Access.FindSpace(ctx, id, store.RoleRead)
+	if err == nil && sp.OrganizationID != orgID {
+		err = store.Errorf(store.ENOTFOUND, "Space not found.")
+	}
+	if err := invalidField(err, "styleguide"); err != nil {
+		return err
+	}
+	return store.FieldErrorf("styleguide", "space %s is not a style guide (quire has no style guide spaces)", id)
 }
 
 // invalidField turns a miss of an id a body field names into a 400 naming the field.

@@ -163,10 +163,14 @@ func (s *Server) SearchSiteContent(ctx context.Context, req gen.SearchSiteConten
 		if len(hits.Items) == 0 {
 			continue
 		}
+		links, err := s.searchLinks(ctx, ss.Space, ss.Space.ID, hits.Items)
+		if err != nil {
+			return nil, err
+		}
 		r := gen.SearchSpaceResult{Type: gen.SearchSpaceResultTypeSpace, Id: ss.Space.ID, Title: ss.DisplayTitle(),
 			Score: hits.Items[0].Score, Pages: make([]gen.SearchPageResult, 0, len(hits.Items))}
 		for _, pg := range hits.Items {
-			r.Pages = append(r.Pages, s.toAPISearchPage(pg))
+			r.Pages = append(r.Pages, s.toAPISearchPage(pg, links[pg.PageID]))
 		}
 		out.Items = append(out.Items, r)
 	}

@@ -39,7 +39,7 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 			stats.Unresolved)
 	}
 	if stats.SkippedLinks > 0 {
-		fmt.Fprintf(stderr, "warning: %d link pages open a page or a space, which SUMMARY.md cannot list; they were left out\n",
+		fmt.Fprintf(stderr, "warning: %d link pages open a page without a file of its own (a group, a link); they were left out\n",
 			stats.SkippedLinks)
 	}
 	return nil
@@ -80,8 +80,15 @@ func loadSpace(ctx context.Context, st store.Store, id string) (*gitsync.Space, 
 				gp.Kind = gitsync.KindGroup
 			case store.PageLink:
 				gp.Kind = gitsync.KindLink
-				if p.Target != nil && p.Target.Kind == store.TargetURL {
-					gp.URL = p.Target.URL
+				if t := p.Target; t != nil {
+					switch t.Kind {
+					case store.TargetURL:
+						gp.URL = t.URL
+					case store.TargetPage:
+						gp.LinkPage, gp.LinkSpace = t.Page, t.Space
+					case store.TargetSpace:
+						gp.LinkSpace = t.Space
+					}
 				}
 			}
 			byID[p.ID] = gp

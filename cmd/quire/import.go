@@ -174,7 +174,7 @@ func pageChanges(im *gitsync.Import, taken map[string]bool) []store.PageChange {
 		}
 		if p.Kind == gitsync.KindLink { // a link takes a title and its target only
 			c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), SetInto: true,
-				PageType: ptr(store.PageLink), Target: &store.PageTarget{Kind: store.TargetURL, URL: p.URL}}
+				PageType: ptr(store.PageLink), Target: linkTarget(p)}
 			if p.Parent >= 0 {
 				c.Into = ptr(im.Pages[p.Parent].Ref)
 			}
@@ -202,4 +202,17 @@ func pageChanges(im *gitsync.Import, taken map[string]bool) []store.PageChange {
 		changes = append(changes, c)
 	}
 	return changes
+}
+
+// linkTarget is what an imported link page opens: its URL, a page (of the import by its ref, or of
+// another space by id) or a space.
+func linkTarget(p *gitsync.ImportPage) *store.PageTarget {
+	switch {
+	case p.URL != "":
+		return &store.PageTarget{Kind: store.TargetURL, URL: p.URL}
+	case p.LinkPage != "":
+		return &store.PageTarget{Kind: store.TargetPage, Page: p.LinkPage, Space: p.LinkSpace}
+	default:
+		return &store.PageTarget{Kind: store.TargetSpace, Space: p.LinkSpace}
+	}
 }

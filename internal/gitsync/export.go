@@ -28,6 +28,9 @@ type Page struct {
 	// file either).
 	Kind string
 	URL  string
+	// A link opening no URL opens LinkPage (a page of this space, or of LinkSpace when set), or
+	// the space LinkSpace.
+	LinkPage, LinkSpace string
 }
 
 // Page kinds other than documents.
@@ -55,8 +58,8 @@ type Stats struct {
 	// Unresolved counts the relative links export kept as written because they lead to nothing
 	// in the space: import refuses them until they are mended.
 	Unresolved int
-	// SkippedLinks counts the link pages export left out: SUMMARY.md lists a link to a URL, and
-	// a link to a page or a space has none.
+	// SkippedLinks counts the link pages export left out: those opening a page of the space that
+	// has no file (a group, another link), or nothing.
 	SkippedLinks int
 }
 
@@ -80,6 +83,7 @@ type layout struct {
 // sanitized, never from titles: nothing can land outside the directory.
 func plan(sp *Space) *layout {
 	l := &layout{pageFile: map[string]string{}, byPath: map[string]string{}, fileName: map[string]string{}, summary: &Summary{}}
+	pending := map[*Entry]string{} // links to pages of the space → the page
 	var place func(pages []*Page, dir string, root bool) []*Entry
 	place = func(pages []*Page, dir string, root bool) []*Entry {
 		used := map[string]bool{"readme": true}
@@ -103,11 +107,21 @@ func plan(sp *Space) *layout {
 				entries = append(entries, e)
 				continue
 			case KindLink:
-				if p.URL == "" {
+				e := &Entry{Title: p.Title, URL: p.URL}
+				switch {
+				case p.URL != "":
+				case p.LinkSpace != "" && p.LinkPage != "":
+					e.Link = "/spaces/" + p.LinkSpace + "/pages/" + p.LinkPage
+				case p.LinkSpace != "":
+					e.Link = "/spaces/" + p.LinkSpace
+				case p.LinkPage != "":
+					// Its file is known once every page is placed.
+					pending[e] = p.LinkPage
+				default:
 					l.skipped++
-				} else {
-					entries = append(entries, &Entry{Title: p.Title, URL: p.URL})
+					continue
 				}
+				entries = append(entries, e)
 				continue
 			}
 			l.byPath[p.Path] = p.ID
@@ -137,6 +151,7 @@ func plan(sp *Space) *layout {
 		return entries
 	}
 	l.summary.Entries = place(sp.Pages, "", true)
+	l.summary.Entries = l.linkFiles(l.summary.Entries, pending)
 	if l.readme == "" {
 		// The space opens on a group or a link: .gitbook.yaml names the first page's file.
 		l.readme = firstFile(l.summary.Entries)
@@ -159,6 +174,23 @@ func plan(sp *Space) *layout {
 		l.fileName[f.ID] = name
 	}
 	return l
+}
+
+// linkFiles points the links to pages of the space at their files, leaving out (and counting)
+// those whose page has none.
+func (l *layout) linkFiles(es []*Entry, pending map[*Entry]string) []*Entry {
+	out := es[:0]
+	for _, e := range es {
+		if id, ok := pending[e]; ok {
+			if e.Link = l.pageFile[id]; e.Link == "" {
+				l.skipped++
+				continue
+			}
+		}
+		e.Children = l.linkFiles(e.Children, pending)
+		out = append(out, e)
+	}
+	return out
 }
 
 // firstFile is the file of the first page SUMMARY.md lists, "" when it lists none.

@@ -30,8 +30,11 @@ type ImportPage struct {
 	Meta     Meta
 	Markdown string
 	File     string // relative to the directory read
-	Kind     string // "" a document, KindGroup or KindLink (which opens URL)
+	Kind     string // "" a document, KindGroup or KindLink (which opens URL, LinkPage or LinkSpace)
 	URL      string
+	// A link opening a page: LinkPage is its Ref in the import, or its id in LinkSpace when set.
+	// A link opening a space: LinkSpace alone.
+	LinkPage, LinkSpace string
 }
 
 // ImportFile is a file the pages link to, or one under .gitbook/assets/.
@@ -182,9 +185,17 @@ func Read(dir string, progress Progress) (*Import, error) {
 		for i, e := range es {
 			p := &ImportPage{Parent: parent, Title: e.Title}
 			switch {
-			case e.URL != "": // a link page
+			case e.URL != "" || e.Link != "": // a link page
 				p.Ref, p.Kind, p.URL = fmt.Sprintf("gitsync-link-%06d", len(r.im.Pages)+1), KindLink, e.URL
 				p.Slug = store.Slugify(e.Title)
+				if rest, ok := strings.CutPrefix(e.Link, "/spaces/"); ok {
+					space, page, _ := strings.Cut(rest, "/pages/")
+					p.LinkSpace, p.LinkPage = space, page
+				} else if e.Link != "" {
+					if p.LinkPage = r.pageRefs[e.Link]; p.LinkPage == "" {
+						return lineErrorf(summaryFile, e.Line, "the link opens %s, which SUMMARY.md does not list", e.Link)
+					}
+				}
 			case e.Path == "": // a group page holding its items
 				p.Ref, p.Kind = fmt.Sprintf("gitsync-group-%06d", len(r.im.Pages)+1), KindGroup
 				p.Slug = store.Slugify(e.Title)

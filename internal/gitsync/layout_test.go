@@ -152,7 +152,13 @@ func TestExportGroupsAndLinks(t *testing.T) {
 			{ID: "install", Title: "Install", Slug: "install", Path: "getting-started/install", Markdown: "See [intro](/pages/intro)."},
 			{ID: "status", Title: "Status (live)", Slug: "status-live", Path: "getting-started/status-live", Kind: KindLink,
 				URL: "https://status.example.com/"},
-			{ID: "other", Title: "Other space", Slug: "other-space", Path: "getting-started/other-space", Kind: KindLink},
+			{ID: "nothing", Title: "Nowhere", Slug: "nowhere", Path: "getting-started/nowhere", Kind: KindLink},
+			{ID: "toinstall", Title: "Read install", Slug: "read-install", Path: "getting-started/read-install", Kind: KindLink,
+				LinkPage: "install"},
+			{ID: "togroup", Title: "The group", Slug: "the-group", Path: "getting-started/the-group", Kind: KindLink,
+				LinkPage: "g"},
+			{ID: "tospace", Title: "Other space", Slug: "other-space", Path: "other-space", Kind: KindLink, LinkSpace: "sp2"},
+			{ID: "topage", Title: "Their FAQ", Slug: "their-faq", Path: "their-faq", Kind: KindLink, LinkSpace: "sp2", LinkPage: "faq"},
 		}},
 	}}
 	dir := filepath.Join(t.TempDir(), "out")
@@ -162,14 +168,15 @@ func TestExportGroupsAndLinks(t *testing.T) {
 	}
 	got := readAll(t, dir)
 	wantSummary := "# Table of contents\n\n* [Intro](README.md)\n\n## Getting started\n\n* [Install](getting-started/install.md)\n" +
-		"* [Status (live)](https://status.example.com/)\n"
+		"* [Status (live)](https://status.example.com/)\n* [Read install](getting-started/install.md \"link\")\n" +
+		"* [Other space](/spaces/sp2 \"link\")\n* [Their FAQ](/spaces/sp2/pages/faq \"link\")\n"
 	if got["SUMMARY.md"] != wantSummary {
 		t.Errorf("SUMMARY.md:\n%s", got["SUMMARY.md"])
 	}
 	if got["getting-started/install.md"] != "# Install\n\nSee [intro](../README.md).\n" || len(got) != 4 {
 		t.Errorf("files: %v", got)
 	}
-	if stats.Pages != 2 || stats.SkippedLinks != 1 {
+	if stats.Pages != 2 || stats.SkippedLinks != 2 {
 		t.Errorf("stats %+v", stats)
 	}
 	im, err := Read(dir, nil)
@@ -178,11 +185,39 @@ func TestExportGroupsAndLinks(t *testing.T) {
 	}
 	var tree []string
 	for _, p := range im.Pages {
-		tree = append(tree, p.Title+"/"+p.Kind+"/"+p.URL)
+		tree = append(tree, p.Title+"/"+p.Kind+"/"+p.URL+p.LinkSpace+":"+p.LinkPage)
 	}
-	if strings.Join(tree, " ") != "Intro// Getting started/group/ Install// Status (live)/link/https://status.example.com/" ||
-		im.Pages[2].Parent != 1 || im.Pages[3].Parent != 1 {
+	if strings.Join(tree, " ") != "Intro//: Getting started/group/: Install//: Status (live)/link/https://status.example.com/: "+
+		"Read install/link/:"+im.Pages[2].Ref+" Other space/link/sp2: Their FAQ/link/sp2:faq" ||
+		im.Pages[2].Parent != 1 || im.Pages[3].Parent != 1 || im.Pages[4].Parent != 1 || im.Pages[6].Parent != 1 {
 		t.Errorf("read back: %q", tree)
+	}
+	// Exported again, the same SUMMARY.md.
+	again := filepath.Join(t.TempDir(), "again")
+	back := &Space{}
+	byRef := map[string]*Page{}
+	for _, p := range im.Pages {
+		gp := &Page{ID: p.Ref, Title: p.Title, Slug: p.Slug, Kind: p.Kind, URL: p.URL, LinkPage: p.LinkPage, LinkSpace: p.LinkSpace}
+		byRef[p.Ref] = gp
+		if p.Parent < 0 {
+			back.Pages = append(back.Pages, gp)
+		} else {
+			parent := byRef[im.Pages[p.Parent].Ref]
+			parent.Children = append(parent.Children, gp)
+		}
+	}
+	if _, err := Export(again, back, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, again)["SUMMARY.md"]; got != wantSummary {
+		t.Errorf("SUMMARY.md exported again:\n%s", got)
+	}
+	// A link item opening a page SUMMARY.md does not list, or a malformed space path, is refused.
+	for _, bad := range []string{"* [X](missing.md \"link\")", "* [X](/spaces/ \"link\")", "* [X](/spaces/a/b \"link\")"} {
+		_ = os.WriteFile(filepath.Join(dir, "SUMMARY.md"), []byte(wantSummary+bad+"\n"), 0o644)
+		if _, err := Read(dir, nil); err == nil {
+			t.Errorf("%s read", bad)
+		}
 	}
 }
 

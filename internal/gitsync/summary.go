@@ -12,7 +12,9 @@
 //     icon, emoji, hidden, noIndex, noRobotsIndex, if), then "# Title", a blank line, the body;
 //   - SUMMARY.md nests "* [Title](path.md)" items two spaces per level under "# Table of contents";
 //     a group page is a "## Title" heading over its pages (which go in a folder of its slug), a
-//     link page an item "* [Title](https://…)" linking to its URL: neither has a file;
+//     link page an item "* [Title](https://…)" linking to its URL, or, when it opens a page or a
+//     space, "* [Title](page.md "link")", "* [Title](/spaces/<id> "link")" or
+//     "* [Title](/spaces/<id>/pages/<id> "link")": neither has a file;
 //   - files go under .gitbook/assets/ by name, a repeated name as "name (1).ext", "name (2).ext";
 //   - links to pages (/pages/<id or path>, or relative .md paths) and to files (/files/<id>), in
 //     markdown links, reference definitions, HTML src/href and GitBook's url="…", become paths
@@ -58,11 +60,14 @@ func lineErrorf(file string, line int, format string, args ...any) *LineError {
 }
 
 // Entry is an item of SUMMARY.md: a page, or a group ("## Title" heading, Path "") holding the
-// items under it.
+// items under it. A link item opening a page or a space has Link: a page's file (relative to the
+// root, cleaned), /spaces/<id>, or /spaces/<id>/pages/<id> for a page of another space;
+// SUMMARY.md writes it "* [Title](dest "link")".
 type Entry struct {
 	Title    string
 	Path     string // the page's file, relative to the root, cleaned
 	URL      string // a link item: the absolute URL it opens (Path "")
+	Link     string // a link item opening a page or a space (Path ""): see below
 	Line     int
 	Children []*Entry
 }
@@ -130,7 +135,13 @@ func ParseSummary(file string, src []byte) (*Summary, error) {
 			return nil, lineErrorf(file, n, "the link has no title")
 		}
 		var e *Entry
-		if u := linkItem(m[3]); u != "" {
+		if d, t := splitDest(m[3]); t == linkTitle {
+			link, err := linkTarget(d)
+			if err != nil {
+				return nil, lineErrorf(file, n, "%s", err.Error())
+			}
+			e = &Entry{Title: title, Link: link, Line: n}
+		} else if u := linkItem(m[3]); u != "" {
 			e = &Entry{Title: title, URL: u, Line: n}
 		} else {
 			target, err := summaryTarget(m[3])
@@ -192,6 +203,22 @@ func linkItem(dest string) string {
 	return ""
 }
 
+// linkTitle marks a SUMMARY.md item that is a link page opening a page or a space.
+const linkTitle = `"link"`
+
+// linkTarget checks and cleans what a link item opens: /spaces/<id>, /spaces/<id>/pages/<id>, or
+// a page's file in the repository.
+func linkTarget(dest string) (string, error) {
+	if rest, ok := strings.CutPrefix(dest, "/spaces/"); ok {
+		segs := strings.Split(rest, "/")
+		if len(segs) == 1 && segs[0] != "" || len(segs) == 3 && segs[0] != "" && segs[1] == "pages" && segs[2] != "" {
+			return dest, nil
+		}
+		return "", fmt.Errorf("%s: a link to a space is /spaces/<id>, to a page of one /spaces/<id>/pages/<id>", dest)
+	}
+	return summaryTarget(dest)
+}
+
 // summaryTarget checks and cleans the destination of a SUMMARY.md link.
 func summaryTarget(dest string) (string, error) {
 	d, _ := splitDest(dest)
@@ -230,6 +257,10 @@ func WriteSummary(s *Summary) []byte {
 		for _, e := range es {
 			if e.URL != "" {
 				fmt.Fprintf(&b, "%s* [%s](%s)\n", strings.Repeat("  ", depth), escapeText(e.Title), FormatDest(e.URL))
+				continue
+			}
+			if e.Link != "" {
+				fmt.Fprintf(&b, "%s* [%s](%s %s)\n", strings.Repeat("  ", depth), escapeText(e.Title), FormatDest(e.Link), linkTitle)
 				continue
 			}
 			if e.Path == "" {

@@ -7,6 +7,7 @@ package markdown
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // SchemaVersion is the version of the document schema produced.
@@ -17,6 +18,7 @@ type Document struct {
 	Object string         `json:"object"` // "document"
 	Data   map[string]any `json:"data"`
 	Nodes  []*Node        `json:"nodes"`
+	Meta   map[string]any `json:"meta,omitempty"` // the editor's own (a token), kept as given
 }
 
 // Node is a block, an inline, a text node or a fragment. Which fields are on the wire depends on
@@ -32,6 +34,7 @@ type Node struct {
 	Leaves    []*Leaf        `json:"leaves,omitempty"`
 	Fragments []*Node        `json:"fragments,omitempty"`
 	Fragment  string         `json:"fragment,omitempty"` // a fragment's name
+	Meta      map[string]any `json:"meta,omitempty"`     // the editor's own (an id, a token), kept as given
 }
 
 // Leaf is a run of text with the same marks.
@@ -95,6 +98,11 @@ func (n *Node) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 	}
+	if n.Meta != nil {
+		if err := field("meta", n.Meta); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case n.Object == "text":
 		leaves := n.Leaves
@@ -151,7 +159,8 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	return json.Marshal(c)
 }
 
-// Text is the plain text of nodes and their descendants (fragments excluded).
+// Text is the plain text of nodes and their descendants (fragments excluded): their leaves, and
+// what void inlines show as text (an emoji, a formula, a button's label, a mention).
 func Text(nodes []*Node) string {
 	var b bytes.Buffer
 	var walk func([]*Node)
@@ -160,11 +169,41 @@ func Text(nodes []*Node) string {
 			for _, l := range n.Leaves {
 				b.WriteString(l.Text)
 			}
+			if n.Object == "inline" {
+				switch n.Type {
+				case "emoji":
+					b.WriteString(emojiText(str(n.Data, "code")))
+				case "inline-math":
+					b.WriteString(str(n.Data, "formula"))
+				case "expression":
+					b.WriteString(str(n.Data, "expression"))
+				case "button":
+					b.WriteString(str(n.Data, "label"))
+				case "mention":
+					b.WriteString(refText(refOf(n)))
+				}
+			}
 			walk(n.Nodes)
 		}
 	}
 	walk(nodes)
 	return b.String()
+}
+
+// refText is how a ref reads as text: its id, a user's as @id, a URL as itself.
+func refText(ref map[string]any) string {
+	switch kind := str(ref, "kind"); kind {
+	case "user":
+		return "@" + str(ref, "user")
+	case "reusable-content":
+		return str(ref, "reusableContent")
+	case "openapi":
+		return str(ref, "spec")
+	case "":
+		return ""
+	default:
+		return str(ref, kind)
+	}
 }
 
 // ref is a ContentRef as the document holds it (data.ref of links and images).
@@ -176,4 +215,29 @@ func refOf(n *Node) map[string]any {
 func str(m map[string]any, k string) string {
 	s, _ := m[k].(string)
 	return s
+}
+
+// Find returns where the first block of a type sits in a document, as a field path
+// ("nodes[3].fragments[1].nodes[0]"); ok false when it holds none.
+func Find(doc *Document, typ string) (path string, ok bool) {
+	if doc == nil {
+		return "", false
+	}
+	var find func(nodes []*Node, at string) (string, bool)
+	find = func(nodes []*Node, at string) (string, bool) {
+		for i, n := range nodes {
+			here := at + "[" + strconv.Itoa(i) + "]"
+			if n.Object == "block" && n.Type == typ {
+				return here, true
+			}
+			if p, ok := find(n.Nodes, here+".nodes"); ok {
+				return p, true
+			}
+			if p, ok := find(n.Fragments, here+".fragments"); ok {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	return find(doc.Nodes, "nodes")
 }

@@ -71,10 +71,15 @@ func (c *converter) link(ref map[string]any, children []*Node) *Node {
 
 // inlines converts the inline children of n, with the marks of the enclosing spans.
 func (c *converter) inlines(n ast.Node, marks []string) []*Node {
+	return c.inlineRange(n.FirstChild(), nil, marks)
+}
+
+// inlineRange converts the siblings from first up to stop (nil: the last).
+func (c *converter) inlineRange(first, stop ast.Node, marks []string) []*Node {
 	var out []*Node
 	afterBox := false
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		switch ch := ch.(type) {
+	for node := first; node != nil && node != stop; node = node.NextSibling() {
+		switch ch := node.(type) {
 		case *east.TaskCheckBox:
 			afterBox = true
 			continue
@@ -112,13 +117,41 @@ func (c *converter) inlines(n ast.Node, marks []string) []*Node {
 		case *ast.Image:
 			out = append(out, c.inlineImage(ch))
 		case *ast.RawHTML:
-			out = append(out, c.text(SourceText(ch.Segments, c.src), marks))
+			raw := SourceText(ch.Segments, c.src)
+			if mark, end := c.htmlMark(ch, raw); end != nil {
+				out = append(out, c.inlineRange(ch.NextSibling(), end, withMark(marks, mark))...)
+				node = end
+				continue
+			}
+			out = append(out, c.text(raw, marks))
 		default:
 			out = append(out, c.inlines(ch, marks)...)
 		}
 		afterBox = false
 	}
 	return mergeTexts(out)
+}
+
+// htmlMark reads <kbd>, <sup> and <sub> (as ToMarkdown writes those marks): the mark an opening
+// tag stands for and its closing tag among the following siblings (nil: none, the tag is text).
+func (c *converter) htmlMark(open ast.Node, raw string) (string, ast.Node) {
+	var mark string
+	for _, m := range htmlMarks {
+		if strings.EqualFold(raw, "<"+m.tag+">") {
+			mark = m.mark
+			break
+		}
+	}
+	if mark == "" {
+		return "", nil
+	}
+	closing := raw[:1] + "/" + raw[1:]
+	for s := open.NextSibling(); s != nil; s = s.NextSibling() {
+		if r, ok := s.(*ast.RawHTML); ok && strings.EqualFold(SourceText(r.Segments, c.src), closing) {
+			return mark, s
+		}
+	}
+	return "", nil
 }
 
 // withMark adds a mark to a copy of marks (once: *a *b** is italic, not italic twice).

@@ -37,9 +37,26 @@ func (w *writer) inlines(nodes []*Node) string {
 			case "inline-image":
 				b.WriteString(w.imageMarkdown(n.Data, str(n.Data, "caption")))
 			case "inline-math":
-				b.WriteString(escapeText(str(n.Data, "formula"), w.inTable))
+				if f := str(n.Data, "formula"); f != "" {
+					b.WriteString("$$" + escapeText(f, w.inTable) + "$$")
+				}
 			case "emoji":
 				b.WriteString(emojiText(str(n.Data, "code")))
+			case "expression":
+				b.WriteString(w.codeText(str(n.Data, "expression")))
+			case "mention":
+				b.WriteString(w.refLink(refOf(n), ""))
+			case "button":
+				// One that runs an action (search, ask) in the site's own UI is its label.
+				b.WriteString(w.refLink(refOf(n), str(n.Data, "label")))
+			case "annotation":
+				// The annotated text, its note after it in parentheses.
+				b.WriteString(w.inlines(n.Nodes))
+				if note := strings.Join(strings.Fields(noteText(n)), " "); note != "" {
+					b.WriteString(" (" + escapeText(note, w.inTable) + ")")
+				}
+			case "icon":
+				// decorative: no text
 			default:
 				b.WriteString(w.inlines(n.Nodes))
 			}
@@ -95,11 +112,28 @@ func (w *writer) leaf(b *strings.Builder, l *Leaf, open *[]string, closeTo func(
 			*open = append(*open, m)
 		}
 	}
+	out := escapeText(text, w.inTable)
 	if code {
-		b.WriteString(w.codeSpan(text))
-	} else {
-		b.WriteString(escapeText(text, w.inTable))
+		out = w.codeSpan(text)
 	}
+	for _, m := range htmlMarks {
+		if hasMark(l, m.mark) {
+			out = "<" + m.tag + ">" + out + "</" + m.tag + ">"
+		}
+	}
+	b.WriteString(out)
+}
+
+// The marks markdown writes as HTML elements (which FromMarkdown reads back as the marks).
+var htmlMarks = []struct{ mark, tag string }{{"keyboard", "kbd"}, {"superscript", "sup"}, {"subscript", "sub"}}
+
+func hasMark(l *Leaf, mark string) bool {
+	for _, m := range l.Marks {
+		if m.Type == mark {
+			return true
+		}
+	}
+	return false
 }
 
 // codeSpan writes text as a code span, fenced by more backticks than it holds in a row.
@@ -139,6 +173,31 @@ func (w *writer) link(n *Node) string {
 		}
 	}
 	return "[" + inner + "](" + linkDest(dest) + ")"
+}
+
+// refLink is a link to a ref with a label (the destination when "", or the ref's own text when
+// it has no destination: a user, a collection).
+func (w *writer) refLink(ref map[string]any, label string) string {
+	dest := w.opts.destFor(ref)
+	if label == "" {
+		label = dest
+		if label == "" {
+			label = refText(ref)
+		}
+	}
+	if dest == "" {
+		return escapeText(label, w.inTable)
+	}
+	return "[" + escapeText(label, w.inTable) + "](" + linkDest(dest) + ")"
+}
+
+// noteText is the plain text of an annotation's note.
+func noteText(n *Node) string {
+	var parts []string
+	for _, f := range n.Fragments {
+		parts = append(parts, Text(f.Nodes))
+	}
+	return strings.Join(parts, " ")
 }
 
 var (

@@ -90,7 +90,7 @@ func TestRichtextForeignDocumentToMarkdown(t *testing.T) {
 	if err := json.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := "Hi 👋 redAdax^2\n\nInside\n\n## No id\n\n$$E=mc^2$$\n\n[/files/f9](/files/f9)\n\n" +
+	want := "Hi 👋 redAda$$x^2$$\n\nInside\n\n## No id\n\n$$E=mc^2$$\n\n[/files/f9](/files/f9)\n\n" +
 		"| N | T |\n| --- | :---: |\n| 1 |  |\n| 2 | **two \\| more** |\n"
 	if got := ToMarkdown(&doc); got != want {
 		t.Fatalf("markdown\n%q\nwant\n%q", got, want)

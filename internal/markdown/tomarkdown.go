@@ -94,16 +94,74 @@ func (w *writer) block(n *Node, alt bool) string {
 		return w.table(n)
 	case "math":
 		return "$$" + escapeText(str(n.Data, "formula"), false) + "$$"
-	case "file", "embed", "drawing":
-		if dest := w.opts.destFor(refOf(n)); dest != "" {
-			return "[" + escapeText(dest, false) + "](" + linkDest(dest) + ")"
-		}
+	case "file", "drawing", "content-ref":
+		return w.refParagraph(refOf(n))
+	case "embed", "integration":
 		if u := str(n.Data, "url"); u != "" {
 			return "<" + u + ">"
 		}
 		return ""
+	case "swagger":
+		label := strings.TrimSpace(strings.ToUpper(str(n.Data, "method")) + " " + str(n.Data, "path"))
+		if dest := w.opts.destFor(refOf(n)); dest != "" {
+			return "[" + escapeText(label, false) + "](" + linkDest(dest) + ")"
+		}
+		return w.codeText(label)
+	case "openapi-operation":
+		return w.codeText(strings.ToUpper(str(n.Data, "method")) + " " + str(n.Data, "path"))
+	case "openapi-webhook":
+		return w.codeText(strings.ToUpper(str(n.Data, "method")) + " " + str(n.Data, "name"))
+	case "openapi-schemas":
+		var names []string
+		if list, ok := n.Data["schemas"].([]any); ok {
+			for _, x := range list {
+				if s, ok := x.(string); ok {
+					names = append(names, s)
+				}
+			}
+		}
+		return w.codeText(strings.Join(names, ", "))
+	case "expandable":
+		// The title (bold) over the body: markdown has no folding that every reader of a
+		// page (search, translation, the PDF) sees through.
+		var parts []string
+		if t := fragmentNamed(n, "expandable-title"); t != nil {
+			parts = append(parts, w.titled(Text(t.Nodes)))
+		}
+		if b := fragmentNamed(n, "expandable-body"); b != nil {
+			parts = append(parts, w.blocks(b.Nodes))
+		}
+		return joinBlocks(append(parts, w.blocks(n.Nodes)))
+	case "tabs", "updates":
+		var parts []string
+		for _, it := range n.Nodes {
+			parts = append(parts, w.block(it, false))
+		}
+		return joinBlocks(parts)
+	case "tabs-item":
+		return joinBlocks([]string{w.titled(str(n.Data, "title")), w.blocks(n.Nodes)})
+	case "update":
+		date := str(n.Data, "date")
+		if len(date) >= 10 {
+			date = date[:10]
+		}
+		return joinBlocks([]string{w.titled(date), w.blocks(n.Nodes)})
+	case "stepper":
+		// Steps are the items of a numbered list.
+		list := &Node{Object: "block", Type: "list-ordered"}
+		for _, step := range n.Nodes {
+			list.Nodes = append(list.Nodes, &Node{Object: "block", Type: "list-item", Nodes: step.Nodes})
+		}
+		return w.list(list, alt)
+	case "prompt":
+		return joinBlocks([]string{w.paragraph([]*Node{plainText(str(n.Data, "description"))}), w.blocks(n.Nodes)})
+	case "code-line":
+		return w.codeText(Text(n.Nodes))
+	case "reusable-content":
+		// Its content lives in the reusable content it names, not in this document.
+		return ""
 	}
-	// Other containers (tabs, expandables, steppers, columns…) give their content.
+	// Other containers (if, columns, column, list items, stepper steps) give their content.
 	if len(n.Nodes) > 0 {
 		if n.Nodes[0].Object == "block" {
 			return w.blocks(n.Nodes)
@@ -111,6 +169,48 @@ func (w *writer) block(n *Node, alt bool) string {
 		return w.paragraph(n.Nodes)
 	}
 	return ""
+}
+
+// refParagraph is a block pointing at a ref: a link whose text is its destination, or the
+// ref's own text when it has none (a user, a collection).
+func (w *writer) refParagraph(ref map[string]any) string {
+	if dest := w.opts.destFor(ref); dest != "" {
+		return w.link(&Node{Object: "inline", Type: "link", Data: map[string]any{"ref": ref}, Nodes: []*Node{plainText(dest)}})
+	}
+	return escapeText(refText(ref), false)
+}
+
+// titled is a title over a part of a block (a tab, an expandable, an update), as a bold line.
+func (w *writer) titled(title string) string {
+	title = strings.TrimSpace(strings.ReplaceAll(title, "\n", " "))
+	if title == "" {
+		return ""
+	}
+	return w.paragraph([]*Node{{Object: "text", Leaves: []*Leaf{{Text: title, Marks: []*Mark{{Object: "mark", Type: "bold"}}}}}})
+}
+
+// codeText is a line of code as a paragraph holding a code span ("" when blank).
+func (w *writer) codeText(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return w.codeSpan(strings.TrimSpace(s))
+}
+
+// joinBlocks joins written blocks with blank lines, leaving out empty ones.
+func joinBlocks(parts []string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// plainText is a text node of unmarked text.
+func plainText(s string) *Node {
+	return &Node{Object: "text", Leaves: []*Leaf{{Object: "leaf", Text: s}}}
 }
 
 var (

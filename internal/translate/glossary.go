@@ -14,7 +14,7 @@ const maxTerms = 500
 // Glossary returns the terms a translation keeps as they are, taken from its instructions: the
 // LibreTranslate protocol has no field for instructions or glossaries, so the only part of them
 // that can be honoured is the items of their lists (bulleted, numbered or task lists), each a term
-// not to translate. Longer terms come first, so "Quire Cloud" is kept whole before "Quire".
+// not to translate, wherever they sit (in tabs, steps, an expandable's body, a table's cells). Longer terms come first, so "Quire Cloud" is kept whole before "Quire".
 func Glossary(instructions json.RawMessage) []string {
 	if len(instructions) == 0 {
 		return nil
@@ -37,6 +37,7 @@ func Glossary(instructions json.RawMessage) []string {
 				continue
 			}
 			walk(n.Nodes)
+			walk(n.Fragments) // an expandable's body, a table's cells, an annotation's note
 		}
 	}
 	walk(doc.Nodes)

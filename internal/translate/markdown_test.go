@@ -98,6 +98,23 @@ func TestPlainAndGlossary(t *testing.T) {
 	if got := Glossary([]byte(doc)); strings.Join(got, "|") != "change request|Quire" {
 		t.Fatalf("glossary %q", got)
 	}
+	// Lists inside other kinds count too: the document of every kind holds three (one item each,
+	// at the top level) and none elsewhere; inside an expandable's body and a tab they are found.
+	raw, err := os.ReadFile("../markdown/testdata/every-kind.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Glossary(raw); strings.Join(got, "|") != "three|done|dot" && strings.Join(got, "|") != "three|dot|done" {
+		t.Fatalf("glossary of every kind %q", got)
+	}
+	nested := `{"object":"document","data":{},"nodes":[{"object":"block","type":"expandable","isVoid":true,"data":{},"fragments":[
+	{"object":"fragment","fragment":"expandable-body","type":"expandable-body","nodes":[{"object":"block","type":"list-unordered","nodes":[
+	{"object":"block","type":"list-item","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Quire Cloud","marks":[]}]}]}]}]}]}]},
+	{"object":"block","type":"tabs","nodes":[{"object":"block","type":"tabs-item","data":{},"nodes":[{"object":"block","type":"list-tasks","nodes":[
+	{"object":"block","type":"list-item","data":{"checked":false},"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Acme","marks":[]}]}]}]}]}]}]}]}`
+	if got := Glossary([]byte(nested)); strings.Join(got, "|") != "Quire Cloud|Acme" {
+		t.Fatalf("glossary of nested lists %q", got)
+	}
 }
 
 // What a translator answers is text: markup in it (emphasis, links, HTML, tags, table pipes) is

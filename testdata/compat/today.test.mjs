@@ -8,6 +8,7 @@
 // 0.202.0 lacks (conversations, links and backlinks, transferSpace, addSectionToGroup,
 // removeSectionFromGroup) are left to the 0.146.0 client in the other files.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
     suiteKit, specOperations, need, rejectsWith, rejectsWithAnyOf, has, checkList, TIMESTAMP, CLIENT_202,
     ALICE_TOKEN, BOB_TOKEN, BOB_ID, QUIRE_URL, API,
@@ -27,6 +28,22 @@ const anonymous = client(undefined, { latest: true });
 const RUN = Date.now().toString(36);
 const S = {};
 const ids = (items) => items.map((i) => i.id);
+// A rich-text document holding every block, inline and mark kind 0.202.0 defines (tabs,
+// expandables, steppers, annotations, mentions, buttons, math, cards…), the one the Go tests use:
+// every operation taking a document sends it once.
+const EVERY_KIND = JSON.parse(readFileSync(new URL('../../internal/markdown/testdata/every-kind.json', import.meta.url), 'utf8'));
+// An answer echoing a document is checked against 0.146.0 too, which lacks a few kinds where
+// 0.202.0 has them (prompts, conditions, columns and updates at the top level, an embed in a hint):
+// the operations answering the document as sent take this one, holding every kind both define;
+// comments and pages (answered as markdown) take EVERY_KIND (a page without its block condition).
+const BOTH_KINDS = structuredClone(EVERY_KIND);
+BOTH_KINDS.nodes = BOTH_KINDS.nodes.filter((n) => !['prompt', 'if', 'columns', 'updates'].includes(n.type));
+for (const n of BOTH_KINDS.nodes) {
+    if (n.type === 'hint') n.nodes = n.nodes.filter((c) => c.type !== 'embed');
+    if (n.type === 'expandable') delete n.data.defaultExpanded;
+    // 0.146.0's buttons open a ref: no action.
+    if (n.type === 'paragraph') n.nodes = n.nodes.filter((c) => !(c.type === 'button' && c.data.action));
+}
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /** Polls fn until it answers a truthy value. */
@@ -114,10 +131,12 @@ step('getOrganizationsForEmailDomain, joinOrganization, members', async () => {
 
 step('agent instructions, invites, SSO membership', async () => {
     need(S.org);
+    const put = await alice.orgs.updateOrganizationAgentInstructions(S.org, { instructions: BOTH_KINDS });
+    assert.equal(put.status, 200);
+    assert.deepEqual(put.data.instructions, BOTH_KINDS, 'the instructions are answered as sent');
     const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {},
         nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Answer briefly.', marks: [] }] }] }] };
-    const put = await alice.orgs.updateOrganizationAgentInstructions(S.org, { instructions: doc });
-    assert.equal(put.status, 200);
+    assert.equal((await alice.orgs.updateOrganizationAgentInstructions(S.org, { instructions: doc })).status, 200);
     const got = await alice.orgs.getOrganizationAgentInstructions(S.org);
     assert.ok(JSON.stringify(got.data).includes('Answer briefly.'));
     assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, 'noSuchInvite00000000')).status, 204);
@@ -262,8 +281,9 @@ step('createChangeRequest with a template, updateChangeRequestById with links', 
     const pages = await alice.spaces.listPagesInChangeRequest(S.empty, S.cr);
     assert.ok(pages.data.pages.length > 0, 'the template wrote the change request\'s pages');
     const links = [{ ref: { kind: 'url', url: 'https://example.com/issue/1' }, title: 'Issue 1' }];
-    const upd = await alice.spaces.updateChangeRequestById(S.empty, S.cr, { subject: 'Templated guide', links });
+    const upd = await alice.spaces.updateChangeRequestById(S.empty, S.cr, { subject: 'Templated guide', links, description: BOTH_KINDS });
     assert.equal(upd.status, 200);
+    assert.deepEqual(upd.data.description, BOTH_KINDS, 'the description is answered as sent');
     assert.equal(upd.data.subject, 'Templated guide');
     assert.equal(upd.data.links.length, 1);
     assert.deepEqual(upd.data.links[0].ref, links[0].ref);
@@ -278,8 +298,16 @@ step('updateChangeRequestContent: pages and a file, read back by every content r
     const r = await alice.spaces.updateChangeRequestContent(S.empty, S.cr, { changes: [
         { operation: 'insert_page', ref: 'notes', title: 'Release notes', document: { markdown: 'Shipped ![logo](./logo.png) today.\n' } },
         { operation: 'insert_files', files: [{ ref: 'logo.png', name: 'logo.png', contentType: 'image/png', base64: PNG }] },
+        // A page cannot keep a block condition (its content would show to every visitor).
+        { operation: 'insert_page', ref: 'kinds', title: 'Every kind',
+            document: { document: { ...EVERY_KIND, nodes: EVERY_KIND.nodes.filter((n) => n.type !== 'if') } } },
     ] }, { compat: false });
     assert.equal(r.status, 200);
+    const kinds = r.data.changes.filter((c) => c.object === 'created_page')[1].page.id;
+    const kindsMD = (await alice.spaces.getPageInChangeRequestById(S.empty, S.cr, kinds, { format: 'markdown' })).data.markdown;
+    for (const shows of ['<kbd>Ctrl</kbd>', 'term (A note)', '**Linux**', '1. First step', '$$E=mc^2$$']) {
+        assert.ok(kindsMD.includes(shows), `the page of every kind shows ${shows}`);
+    }
     const created = r.data.changes.find((c) => c.object === 'created_page');
     S.notes = created.page.id;
     S.file = r.data.insertedFiles[0].id;
@@ -395,6 +423,16 @@ async function commentThread(space, crId, pageId) {
     assert.equal((await api[`getCommentReplyIn${fam}`](...args(c.id, reply.data.id))).data.body.markdown, 'Yes.');
     const edited = await api[`updateCommentReplyIn${fam}`](...args(c.id, reply.data.id, { body: { markdown: 'Yes!' } }));
     assert.equal(edited.data.body.markdown, 'Yes!');
+    // Every kind of node, as a document, in a comment, a reply and their edits.
+    const rich = await api[`postCommentIn${fam}`](...args({ body: { document: EVERY_KIND } }));
+    assert.ok(rich.data.body.markdown.includes('<kbd>Ctrl</kbd>'), rich.data.body.markdown);
+    const richEdit = await api[`updateCommentIn${fam}`](...args(rich.data.id, { body: { document: EVERY_KIND } }));
+    assert.equal(richEdit.data.body.markdown, rich.data.body.markdown);
+    const richReply = await api[`postCommentReplyIn${fam}`](...args(rich.data.id, { body: { document: EVERY_KIND } }));
+    assert.equal(richReply.data.body.markdown, rich.data.body.markdown);
+    const richReplyEdit = await api[`updateCommentReplyIn${fam}`](...args(rich.data.id, richReply.data.id, { body: { document: EVERY_KIND } }));
+    assert.equal(richReplyEdit.data.body.markdown, rich.data.body.markdown);
+    assert.equal((await api[`deleteCommentIn${fam}`](...args(rich.data.id))).status, 204);
     const resolved = await api[`updateCommentIn${fam}`](...args(c.id, { resolved: true }));
     assert.equal(resolved.data.status, 'resolved');
     assert.equal((await api[`listCommentsIn${fam}`](...args({ status: 'open' }))).data.count, 0);
@@ -624,13 +662,15 @@ step('SAML providers: create, read, list, update, logins, delete', async () => {
 
 step('translations: create, read, list, update, run, delete', async () => {
     need(S.org, S.space);
-    const c = await alice.orgs.createTranslation(S.org, { language: 'fr', source: { space: S.space, language: 'en' } });
+    const c = await alice.orgs.createTranslation(S.org, { language: 'fr', source: { space: S.space, language: 'en' }, instructions: BOTH_KINDS });
     assert.equal(c.status, 201);
+    assert.deepEqual(c.data.instructions, BOTH_KINDS, 'the instructions are answered as sent');
     const id = c.data.id;
     assert.equal((await alice.orgs.getTranslation(S.org, id)).data.language, 'fr');
     assert.deepEqual(ids((await alice.orgs.listTranslations(S.org)).data.items), [id]);
     const text = (t) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
     const instructions = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [text('Keep product names.')] }] };
+    assert.deepEqual((await alice.orgs.updateTranslation(S.org, id, { instructions: BOTH_KINDS })).data.instructions, BOTH_KINDS);
     const u = await alice.orgs.updateTranslation(S.org, id, { instructions });
     assert.ok(JSON.stringify(u.data.instructions).includes('Keep product names.'));
     assert.equal((await alice.orgs.runTranslation(S.org, id)).status, 204);

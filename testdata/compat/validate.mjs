@@ -59,6 +59,24 @@ const MENDS = [
             return true;
         },
     },
+    {
+        why: "DocumentInlineButton's data is an allOf of its label, kind, size and icon with a oneOf of " +
+            '{ref} and {action}, each branch closed (additionalProperties: false) without naming the ' +
+            'label: no button can match. Its intent is "exactly one of ref or action".',
+        apply(spec) {
+            const data = spec.components.schemas.DocumentInlineButton?.properties?.data;
+            let mended = false;
+            for (const part of data?.allOf ?? []) {
+                for (const branch of part.oneOf ?? []) {
+                    if (branch.additionalProperties === false) {
+                        delete branch.additionalProperties;
+                        mended = true;
+                    }
+                }
+            }
+            return mended;
+        },
+    },
 ];
 
 function loadSpec(name) {
