@@ -6070,10 +6070,13 @@ type Translation struct {
 	Id        string    `json:"id"`
 
 	// Instructions A rich-text document.
-	Instructions JSONDocument      `json:"instructions"`
-	Language     Language          `json:"language"`
-	Object       TranslationObject `json:"object"`
-	Permissions  struct {
+	Instructions JSONDocument `json:"instructions"`
+	Language     Language     `json:"language"`
+
+	// LastError Quire's own field (GitBook's statuses have no failure): why the latest run failed and wrote nothing (the translator's answer, the page and the texts it was sent), absent when that run succeeded. A failed run still ends `completed`.
+	LastError   *string           `json:"lastError,omitempty"`
+	Object      TranslationObject `json:"object"`
+	Permissions struct {
 		Edit bool `json:"edit"`
 		View bool `json:"view"`
 	} `json:"permissions"`

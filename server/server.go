@@ -37,7 +37,7 @@ type Server struct {
 	WakeJobs func(after time.Duration)
 	// Translator is the machine translator translation runs use; nil when none is configured
 	// (running a translation then answers 400).
-	Translator *translate.Client
+	Translator translate.Translator
 	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
 	samlKeys spKeys
 }

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/quire-docs/quire/store"
@@ -182,7 +183,10 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 			translated := segments
 			if len(segments) > 0 {
 				if translated, err = r.Client.Translate(ctx, segments, from, to); err != nil {
-					return nil, err
+					return nil, fmt.Errorf("translating the page %q (%s, %d texts): %w", p.Title, p.ID, len(segments), err)
+				}
+				if len(translated) != len(segments) {
+					return nil, fmt.Errorf("translating the page %q (%s): the translator answered %d texts for %d", p.Title, p.ID, len(translated), len(segments))
 				}
 			}
 			var rendered [3]string

@@ -27,7 +27,7 @@ type Store interface {
 // Runner runs translations: the handler of store.TranslationRunJob.
 type Runner struct {
 	Store  Store
-	Client *Client
+	Client Translator
 	Log    *slog.Logger
 }
 
@@ -80,11 +80,7 @@ func (r *Runner) run(ctx context.Context, t *store.Translation, start time.Time)
 	if err != nil || src.DeletedAt != nil || src.OrganizationID != t.OrganizationID {
 		return store.TranslationRun{}, fmt.Errorf("the source space %s is no longer there", t.SourceSpaceID)
 	}
-	langs, err := r.Client.Languages(ctx)
-	if err != nil {
-		return store.TranslationRun{}, err
-	}
-	from, to, err := Resolve(langs, t.SourceLanguage, t.Language)
+	from, to, err := r.Client.Pair(ctx, t.SourceLanguage, t.Language)
 	if err != nil {
 		return store.TranslationRun{}, err
 	}
