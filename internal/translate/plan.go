@@ -59,9 +59,24 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 		}
 	}
 
-	fields, err := r.translatePages(ctx, srcRev.ID, stale, terms, from, to, out)
+	files, insertFiles, err := r.planFiles(ctx, srcRev, resRev)
 	if err != nil {
 		return nil, err
+	}
+	if insertFiles != nil {
+		out.changes = append(out.changes, *insertFiles)
+	}
+	links := &relinker{sourceSpace: t.SourceSpaceID, pages: key, files: files, anchors: map[string]map[string]string{},
+		anchorsOf: r.resultAnchors(ctx, srcRev, resRev, key)}
+	fields, err := r.translatePages(ctx, srcRev.ID, stale, terms, from, to, out, links)
+	if err != nil {
+		return nil, err
+	}
+	for id, c := range fields { // every translated page's anchors are known: links follow them
+		if c.Markdown != nil {
+			c.Markdown = ptr(links.rewrite(*c.Markdown))
+			fields[id] = c
+		}
 	}
 	for _, id := range stale {
 		out.upsert = append(out.upsert, store.TranslatedPage{SourcePageID: id, ResultPageID: key[id], SourceHash: pageHash(srcPages[id], terms)})
@@ -166,7 +181,7 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 // translatePages translates the pages with the given ids (title, description and markdown; each
 // page's texts go to the translator together) and returns the fields of their changes.
 func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []string,
-	from, to string, out *plan) (map[string]store.PageChange, error) {
+	from, to string, out *plan, links *relinker) (map[string]store.PageChange, error) {
 	fields := map[string]store.PageChange{}
 	for start := 0; start < len(ids); start += bodyBatch {
 		pages, err := r.Store.FindPagesWithBodies(ctx, revisionID, ids[start:min(start+bodyBatch, len(ids))])
@@ -194,6 +209,7 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 				n := len(tx.Segments())
 				rendered[i], translated = tx.Render(translated[:n]), translated[n:]
 			}
+			links.anchors[p.ID] = pairAnchors(p.Markdown, rendered[2])
 			c := store.PageChange{Title: &rendered[0], Description: &rendered[1], Markdown: &rendered[2],
 				Emoji: orEmpty(p.Emoji), Icon: orEmpty(p.Icon), Condition: orEmpty(p.Condition),
 				Hidden: ptr(p.Hidden), NoIndex: ptr(p.NoIndex), NoRobotsIndex: ptr(p.NoRobotsIndex)}
