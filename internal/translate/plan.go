@@ -99,6 +99,7 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 	for _, p := range srcRev.Pages {
 		parents = append(parents, p.ID)
 	}
+	var retargets []store.PageChange
 	for _, sp := range parents {
 		kids := children[sp]
 		if len(kids) == 0 {
@@ -133,11 +134,15 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 				c.SetInto, c.Into, c.At = true, into, ptr(i)
 			}
 			if kind := k.Kind(); kind != store.PageDocument {
-				keepKind(&c, k, t.SourceSpaceID, key, out.newRefs)
+				if retarget := keepKind(&c, k, t.SourceSpaceID, key, out.newRefs); retarget != nil {
+					retargets = append(retargets, *retarget)
+				}
 			}
 			out.changes = append(out.changes, c)
 		}
 	}
+	// Link pages to pages this batch inserts open them once all are in.
+	out.changes = append(out.changes, retargets...)
 
 	// Deletes: the result pages of source pages gone, unless one of their parents (after the
 	// moves) goes too.
@@ -224,24 +229,39 @@ func ptr[T any](v T) *T { return &v }
 
 // keepKind makes the change of a group's or a link's result page keep its kind: a new one is
 // inserted as one, a link takes no slug or indexing flags and keeps its target. A link to a page
-// of the source space opens that page's result when it is already there, else the source page.
-func keepKind(c *store.PageChange, p *store.RevisionPage, sourceSpace string, key map[string]string, newRefs map[string]bool) {
+// of the source space opens that page's result: by id when it is already there; when this batch
+// inserts it, the link first opens the source page and the update_page returned (run at the end
+// of the batch, when every ref has its page) points it at the result's.
+func keepKind(c *store.PageChange, p *store.RevisionPage, sourceSpace string, key map[string]string, newRefs map[string]bool) *store.PageChange {
 	if c.Type == "insert_page" {
 		c.PageType = ptr(p.Kind())
 	}
 	if p.Kind() != store.PageLink || p.Target == nil {
-		return
+		return nil
 	}
 	c.Slug, c.NoIndex, c.NoRobotsIndex, c.Description = nil, nil, nil, nil
 	target := *p.Target
+	var retarget *store.PageChange
 	if target.Kind == store.TargetPage && target.Space == "" {
-		if k, ok := key[target.Page]; ok && !newRefs[k] {
+		k, ok := key[target.Page]
+		switch {
+		case ok && !newRefs[k]:
 			target.Page = k
-		} else {
+		case ok:
+			final := target
+			final.Page = k
+			page := c.Page
+			if c.Type == "insert_page" {
+				page = c.Ref
+			}
+			retarget = &store.PageChange{Type: "update_page", Page: page, Target: &final}
+			target.Space = sourceSpace
+		default:
 			target.Space = sourceSpace
 		}
 	}
 	c.Target = &target
+	return retarget
 }
 
 // orEmpty is an optional field as a change sets it: "" removes it.
