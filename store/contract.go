@@ -18,6 +18,7 @@ type Store interface {
 	Comments
 	Sites
 	Translations
+	Glossary
 	SSO
 	Integrations
 	InstallationLifecycle

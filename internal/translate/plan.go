@@ -23,7 +23,11 @@ const bodyBatch = 100
 
 func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev *store.Revision,
 	records map[string]store.TranslatedPage, from, to string) (*plan, error) {
-	terms := Glossary(t.Instructions)
+	entries, err := r.Store.FindAllGlossaryEntries(ctx, t.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	terms := Terms(entries, t.Instructions, t.SourceLanguage, t.Language)
 	resPages := map[string]*store.RevisionPage{}
 	for _, p := range resRev.Pages {
 		resPages[p.ID] = p
@@ -185,7 +189,7 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 
 // translatePages translates the pages with the given ids (title, description and markdown; each
 // page's texts go to the translator together) and returns the fields of their changes.
-func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []string,
+func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []Term,
 	from, to string, out *plan, links *relinker) (map[string]store.PageChange, error) {
 	fields := map[string]store.PageChange{}
 	for start := 0; start < len(ids); start += bodyBatch {

@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConversationsIngestMany", conversationsIngestMany},
 		{"ConversationsAnalysis", conversationsAnalysis},
 		{"Translations", translations},
+		{"Glossary", glossary},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
 		{"OpenAPISpecs", openAPISpecs},
