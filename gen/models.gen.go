@@ -1328,6 +1328,42 @@ func (e EmbedType) Valid() bool {
 	}
 }
 
+// Defines values for GlossaryBatchOperationType.
+const (
+	GlossaryBatchOperationTypeDelete GlossaryBatchOperationType = "delete"
+	GlossaryBatchOperationTypeInsert GlossaryBatchOperationType = "insert"
+	GlossaryBatchOperationTypeUpdate GlossaryBatchOperationType = "update"
+)
+
+// Valid indicates whether the value is a known member of the GlossaryBatchOperationType enum.
+func (e GlossaryBatchOperationType) Valid() bool {
+	switch e {
+	case GlossaryBatchOperationTypeDelete:
+		return true
+	case GlossaryBatchOperationTypeInsert:
+		return true
+	case GlossaryBatchOperationTypeUpdate:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GlossaryEntryObject.
+const (
+	GlossaryEntryObjectGlossaryEntry GlossaryEntryObject = "glossary-entry"
+)
+
+// Valid indicates whether the value is a known member of the GlossaryEntryObject enum.
+func (e GlossaryEntryObject) Valid() bool {
+	switch e {
+	case GlossaryEntryObjectGlossaryEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IntegrationCategory.
 const (
 	IntegrationCategoryAnalytics     IntegrationCategory = "analytics"
@@ -4914,6 +4950,45 @@ type GitBlob struct {
 	Path string `json:"path"`
 }
 
+// GlossaryBatchOperation `insert` takes translations, `update` an id and translations (which replace the entry's), `delete` an id.
+type GlossaryBatchOperation struct {
+	Id *string `json:"id,omitempty"`
+
+	// Translations An entry's term by language code; a translation run into a language the entry lacks keeps the source term as it is.
+	Translations *GlossaryTranslations      `json:"translations,omitempty"`
+	Type         GlossaryBatchOperationType `json:"type"`
+}
+
+// GlossaryBatchOperationType defines model for GlossaryBatchOperationType.
+type GlossaryBatchOperationType string
+
+// GlossaryEntry defines model for GlossaryEntry.
+type GlossaryEntry struct {
+	CreatedAt time.Time           `json:"createdAt"`
+	Id        string              `json:"id"`
+	Object    GlossaryEntryObject `json:"object"`
+
+	// Translations An entry's term by language code; a translation run into a language the entry lacks keeps the source term as it is.
+	Translations GlossaryTranslations `json:"translations"`
+	UpdatedAt    time.Time            `json:"updatedAt"`
+	Urls         struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// GlossaryEntryList defines model for GlossaryEntryList.
+type GlossaryEntryList struct {
+	Count int             `json:"count"`
+	Items []GlossaryEntry `json:"items"`
+	Next  *ListNext       `json:"next,omitempty"`
+}
+
+// GlossaryEntryObject defines model for GlossaryEntryObject.
+type GlossaryEntryObject string
+
+// GlossaryTranslations An entry's term by language code; a translation run into a language the entry lacks keeps the source term as it is.
+type GlossaryTranslations map[string]string
+
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
 
@@ -6855,10 +6930,13 @@ type Translation struct {
 	Id        string    `json:"id"`
 
 	// Instructions A rich-text document.
-	Instructions JSONDocument      `json:"instructions"`
-	Language     Language          `json:"language"`
-	Object       TranslationObject `json:"object"`
-	Permissions  struct {
+	Instructions JSONDocument `json:"instructions"`
+	Language     Language     `json:"language"`
+
+	// LastError Quire's own field (GitBook's statuses have no failure): why the latest run failed and wrote nothing (the translator's answer, the page and the texts it was sent), absent when that run succeeded. A failed run still ends `completed`.
+	LastError   *string           `json:"lastError,omitempty"`
+	Object      TranslationObject `json:"object"`
+	Permissions struct {
 		Edit bool `json:"edit"`
 		View bool `json:"view"`
 	} `json:"permissions"`
@@ -6978,6 +7056,11 @@ type UpdateCommentRequest struct {
 	Body             *CommentBodyInput `json:"body,omitempty"`
 	RemovedReactions *Reactions        `json:"removedReactions,omitempty"`
 	Resolved         *bool             `json:"resolved,omitempty"`
+}
+
+// UpdateGlossaryEntriesRequest defines model for UpdateGlossaryEntriesRequest.
+type UpdateGlossaryEntriesRequest struct {
+	Operations []GlossaryBatchOperation `json:"operations"`
 }
 
 // UpdateIntegrationContentInstallationRequest defines model for UpdateIntegrationContentInstallationRequest.
@@ -7748,6 +7831,18 @@ type ListTranslationsParams struct {
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListGlossaryEntriesParams defines parameters for ListGlossaryEntries.
+type ListGlossaryEntriesParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// OrderBy Sort the entries by their term in this language (entries without one first); oldest first when absent.
+	OrderBy *Language `form:"orderBy,omitempty" json:"orderBy,omitempty"`
+}
+
 // GetSpaceByIdParams defines parameters for GetSpaceById.
 type GetSpaceByIdParams struct {
 	// ShareKey Share key of a share-link site, used to resolve published URLs.
@@ -8417,6 +8512,9 @@ type UpdateTeamInOrganizationByIdJSONRequestBody = UpdateTeamRequest
 
 // CreateTranslationJSONRequestBody defines body for CreateTranslation for application/json ContentType.
 type CreateTranslationJSONRequestBody = CreateTranslationRequest
+
+// UpdateGlossaryEntriesJSONRequestBody defines body for UpdateGlossaryEntries for application/json ContentType.
+type UpdateGlossaryEntriesJSONRequestBody = UpdateGlossaryEntriesRequest
 
 // UpdateTranslationJSONRequestBody defines body for UpdateTranslation for application/json ContentType.
 type UpdateTranslationJSONRequestBody = UpdateTranslationRequest

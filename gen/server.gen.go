@@ -377,6 +377,15 @@ type ServerInterface interface {
 
 	// (POST /orgs/{organizationId}/translations)
 	CreateTranslation(ctx echo.Context, organizationId OrganizationId) error
+
+	// (GET /orgs/{organizationId}/translations-glossary)
+	ListGlossaryEntries(ctx echo.Context, organizationId OrganizationId, params ListGlossaryEntriesParams) error
+
+	// (PUT /orgs/{organizationId}/translations-glossary)
+	UpdateGlossaryEntries(ctx echo.Context, organizationId OrganizationId) error
+
+	// (GET /orgs/{organizationId}/translations-glossary/{glossaryEntryId})
+	GetGlossaryEntry(ctx echo.Context, organizationId OrganizationId, glossaryEntryId string) error
 	// DeleteTranslation Delete a translation (204 also when it does not exist); its result space stays.
 	// (DELETE /orgs/{organizationId}/translations/{translationId})
 	DeleteTranslation(ctx echo.Context, organizationId OrganizationId, translationId string) error
@@ -4082,6 +4091,85 @@ func (w *ServerInterfaceWrapper) CreateTranslation(ctx echo.Context) error {
 	return err
 }
 
+// ListGlossaryEntries converts echo context to params.
+func (w *ServerInterfaceWrapper) ListGlossaryEntries(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListGlossaryEntriesParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "orderBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "orderBy", ctx.QueryParams(), &params.OrderBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter orderBy: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListGlossaryEntries(ctx, organizationId, params)
+	return err
+}
+
+// UpdateGlossaryEntries converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateGlossaryEntries(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateGlossaryEntries(ctx, organizationId)
+	return err
+}
+
+// GetGlossaryEntry converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGlossaryEntry(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "glossaryEntryId" -------------
+	var glossaryEntryId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "glossaryEntryId", ctx.Param("glossaryEntryId"), &glossaryEntryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter glossaryEntryId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGlossaryEntry(ctx, organizationId, glossaryEntryId)
+	return err
+}
+
 // DeleteTranslation converts echo context to params.
 func (w *ServerInterfaceWrapper) DeleteTranslation(ctx echo.Context) error {
 	var err error
@@ -7276,6 +7364,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations/:conversationId", wrapper.GetConversationById, options.OperationMiddlewares["getConversationById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations", wrapper.ListTranslations, options.OperationMiddlewares["listTranslations"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/translations", wrapper.CreateTranslation, options.OperationMiddlewares["createTranslation"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/translations-glossary", wrapper.ListGlossaryEntries, options.OperationMiddlewares["listGlossaryEntries"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/translations-glossary", wrapper.UpdateGlossaryEntries, options.OperationMiddlewares["updateGlossaryEntries"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/translations-glossary/:glossaryEntryId", wrapper.GetGlossaryEntry, options.OperationMiddlewares["getGlossaryEntry"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.DeleteTranslation, options.OperationMiddlewares["deleteTranslation"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.GetTranslation, options.OperationMiddlewares["getTranslation"]...)
 	router.PUT(options.BaseURL+"/orgs/:organizationId/translations/:translationId", wrapper.UpdateTranslation, options.OperationMiddlewares["updateTranslation"]...)
@@ -18325,6 +18416,251 @@ func (response CreateTranslation429JSONResponse) VisitCreateTranslationResponse(
 	return err
 }
 
+type ListGlossaryEntriesRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListGlossaryEntriesParams
+}
+
+type ListGlossaryEntriesResponseObject interface {
+	VisitListGlossaryEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListGlossaryEntries200JSONResponse GlossaryEntryList
+
+func (response ListGlossaryEntries200JSONResponse) VisitListGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListGlossaryEntries400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListGlossaryEntries400JSONResponse) VisitListGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListGlossaryEntries401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListGlossaryEntries401JSONResponse) VisitListGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListGlossaryEntries404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListGlossaryEntries404JSONResponse) VisitListGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListGlossaryEntries429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListGlossaryEntries429JSONResponse) VisitListGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGlossaryEntriesRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *UpdateGlossaryEntriesJSONRequestBody
+}
+
+type UpdateGlossaryEntriesResponseObject interface {
+	VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error
+}
+
+type UpdateGlossaryEntries204Response struct {
+}
+
+func (response UpdateGlossaryEntries204Response) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateGlossaryEntries400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateGlossaryEntries400JSONResponse) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGlossaryEntries401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateGlossaryEntries401JSONResponse) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGlossaryEntries403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateGlossaryEntries403JSONResponse) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGlossaryEntries404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateGlossaryEntries404JSONResponse) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGlossaryEntries413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateGlossaryEntries413JSONResponse) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateGlossaryEntries429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateGlossaryEntries429JSONResponse) VisitUpdateGlossaryEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGlossaryEntryRequestObject struct {
+	OrganizationId  OrganizationId `json:"organizationId"`
+	GlossaryEntryId string         `json:"glossaryEntryId"`
+}
+
+type GetGlossaryEntryResponseObject interface {
+	VisitGetGlossaryEntryResponse(w http.ResponseWriter) error
+}
+
+type GetGlossaryEntry200JSONResponse GlossaryEntry
+
+func (response GetGlossaryEntry200JSONResponse) VisitGetGlossaryEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGlossaryEntry401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetGlossaryEntry401JSONResponse) VisitGetGlossaryEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGlossaryEntry404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetGlossaryEntry404JSONResponse) VisitGetGlossaryEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetGlossaryEntry429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetGlossaryEntry429JSONResponse) VisitGetGlossaryEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTranslationRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	TranslationId  string         `json:"translationId"`
@@ -26357,6 +26693,15 @@ type StrictServerInterface interface {
 
 	// (POST /orgs/{organizationId}/translations)
 	CreateTranslation(ctx context.Context, request CreateTranslationRequestObject) (CreateTranslationResponseObject, error)
+
+	// (GET /orgs/{organizationId}/translations-glossary)
+	ListGlossaryEntries(ctx context.Context, request ListGlossaryEntriesRequestObject) (ListGlossaryEntriesResponseObject, error)
+
+	// (PUT /orgs/{organizationId}/translations-glossary)
+	UpdateGlossaryEntries(ctx context.Context, request UpdateGlossaryEntriesRequestObject) (UpdateGlossaryEntriesResponseObject, error)
+
+	// (GET /orgs/{organizationId}/translations-glossary/{glossaryEntryId})
+	GetGlossaryEntry(ctx context.Context, request GetGlossaryEntryRequestObject) (GetGlossaryEntryResponseObject, error)
 	// DeleteTranslation Delete a translation (204 also when it does not exist); its result space stays.
 	// (DELETE /orgs/{organizationId}/translations/{translationId})
 	DeleteTranslation(ctx context.Context, request DeleteTranslationRequestObject) (DeleteTranslationResponseObject, error)
@@ -30637,6 +30982,106 @@ func (sh *strictHandler) CreateTranslation(ctx echo.Context, organizationId Orga
 		return err
 	} else if validResponse, ok := response.(CreateTranslationResponseObject); ok {
 		return validResponse.VisitCreateTranslationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListGlossaryEntries operation middleware
+func (sh *strictHandler) ListGlossaryEntries(ctx echo.Context, organizationId OrganizationId, params ListGlossaryEntriesParams) error {
+	var request ListGlossaryEntriesRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListGlossaryEntries(ctx.Request().Context(), request.(ListGlossaryEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListGlossaryEntries")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListGlossaryEntriesResponseObject); ok {
+		return validResponse.VisitListGlossaryEntriesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateGlossaryEntries operation middleware
+func (sh *strictHandler) UpdateGlossaryEntries(ctx echo.Context, organizationId OrganizationId) error {
+	var request UpdateGlossaryEntriesRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body UpdateGlossaryEntriesJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateGlossaryEntries(ctx.Request().Context(), request.(UpdateGlossaryEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateGlossaryEntries")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateGlossaryEntriesResponseObject); ok {
+		return validResponse.VisitUpdateGlossaryEntriesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetGlossaryEntry operation middleware
+func (sh *strictHandler) GetGlossaryEntry(ctx echo.Context, organizationId OrganizationId, glossaryEntryId string) error {
+	var request GetGlossaryEntryRequestObject
+
+	request.OrganizationId = organizationId
+	request.GlossaryEntryId = glossaryEntryId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetGlossaryEntry(ctx.Request().Context(), request.(GetGlossaryEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetGlossaryEntry")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetGlossaryEntryResponseObject); ok {
+		return validResponse.VisitGetGlossaryEntryResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

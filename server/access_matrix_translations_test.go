@@ -37,7 +37,39 @@ func matrixTranslationRows() []matrixRow {
 		{"runTranslation", matrixWant{401, 401, 404, 403, 403, 403, 400}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("POST", shared(t, w)+"/run", nil)
 		}},
+		// The glossary: read like translations, changed with the same role.
+		matrixGet("listGlossaryEntries", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(w *matrixWorld) string { return w.orgPath("/translations-glossary") }),
+		{"getGlossaryEntry", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("GET", w.orgPath("/translations-glossary/"+w.glossaryEntry(t)), nil)
+		}},
+		{"updateGlossaryEntries", matrixWant{401, 401, 404, 403, 403, 403, 204}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PUT", w.orgPath("/translations-glossary"), map[string]any{"operations": []any{
+				map[string]any{"type": "insert", "translations": map[string]any{"en": "Handbook", "fr": "Manuel"}}}})
+		}},
 	}
+}
+
+// matrixGlossaryEntries holds each matrix world's shared glossary entry.
+var matrixGlossaryEntries = map[*matrixWorld]string{}
+
+// glossaryEntry is the world's shared glossary entry, made on first use.
+func (w *matrixWorld) glossaryEntry(t *testing.T) string {
+	t.Helper()
+	if id, ok := matrixGlossaryEntries[w]; ok {
+		return id
+	}
+	w.Expect(t, http.StatusNoContent, w.admin, "PUT", w.orgPath("/translations-glossary"), map[string]any{"operations": []any{
+		map[string]any{"type": "insert", "translations": map[string]any{"en": "Quire"}}}})
+	var list gen.GlossaryEntryList
+	w.Expect(t, http.StatusOK, w.admin, "GET", w.orgPath("/translations-glossary?orderBy=en"), nil).Decode(t, &list)
+	for _, e := range list.Items {
+		if e.Translations["en"] == "Quire" {
+			matrixGlossaryEntries[w] = e.Id
+			return e.Id
+		}
+	}
+	t.Fatal("the shared glossary entry is not listed")
+	return ""
 }
 
 // matrixTranslations holds each matrix world's shared translation.

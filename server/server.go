@@ -42,7 +42,7 @@ type Server struct {
 	WakeJobs func(after time.Duration)
 	// Translator is the machine translator translation runs use; nil when none is configured
 	// (running a translation then answers 400).
-	Translator *translate.Client
+	Translator translate.Translator
 	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
 	// share (server/access).
 	Access *access.Rules

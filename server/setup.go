@@ -29,9 +29,10 @@ type Options struct {
 	// AllowPrivateURLs lets server-side fetches reach loopback, private and link-local addresses
 	// (tests on loopback, private deployments).
 	AllowPrivateURLs bool
-	// TranslatorURL is the LibreTranslate-protocol server translation runs use ("": none), with
-	// its API key.
-	TranslatorURL, TranslatorKey string
+	// TranslatorURL is the machine translator translation runs use ("": none), with its API key
+	// and its protocol (translate.ProtocolLibreTranslate, translate.ProtocolApertium, or "":
+	// told apart by probing).
+	TranslatorURL, TranslatorKey, TranslatorProtocol string
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -62,7 +63,9 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		// own (LibreTranslate is usually run on the same machine or a private network), never a
 		// caller's. The fetcher's other rules (scheme, timeout, size cap, redirects) still apply.
 		f := fetch.New(fetch.Options{AllowPrivate: true, Timeout: translatorTimeout})
-		s.Translator = translate.NewClient(opts.TranslatorURL, opts.TranslatorKey, f)
+		if s.Translator, err = translate.New(opts.TranslatorProtocol, opts.TranslatorURL, opts.TranslatorKey, f); err != nil {
+			return nil, fmt.Errorf("server: %w", err)
+		}
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -47,6 +47,9 @@ func (s *Server) toAPITranslation(t *store.Translation, role store.Role) (gen.Tr
 		// The result space holds the content in the translation's language (which never changes).
 		out.Result = &gen.TranslationResult{Space: *t.ResultSpaceID, Revision: *t.ResultRevision, Language: gen.Language(t.Language)}
 	}
+	if t.LastError != "" {
+		out.LastError = &t.LastError
+	}
 	out.Permissions.View = role.AtLeast(store.RoleRead)
 	out.Permissions.Edit = role.AtLeast(store.RoleCreate)
 	out.Urls.Location = s.apiURL("/orgs/" + t.OrganizationID + "/translations/" + t.ID)

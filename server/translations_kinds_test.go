@@ -33,8 +33,8 @@ func TestTranslationKeepsGroupsAndLinks(t *testing.T) {
 	if again.Type != gen.PageTypeLink || err != nil || pg.Page == "" {
 		t.Fatalf("page link %+v (%v)", again, err)
 	}
-	// Its target: the translated page when it was already there, else the source page.
-	if pg.Page != pages[0].Id && (pg.Space == nil || *pg.Space != w.source.Id) {
+	// Its target: the translated page, inserted by the same run.
+	if pg.Page != pages[0].Id || (pg.Space != nil && *pg.Space != tr.Result.Space) {
 		t.Fatalf("page link target %+v (translated page %s)", pg, pages[0].Id)
 	}
 }

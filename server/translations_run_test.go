@@ -162,6 +162,10 @@ func TestTranslationRunFailures(t *testing.T) {
 	if !w.loggedFailure(t, "Translation engine failure") {
 		t.Fatal("the failed run logged no reason")
 	}
+	if failed.LastError == nil || !strings.Contains(*failed.LastError, "Translation engine failure") ||
+		!strings.Contains(*failed.LastError, `translating the page "Hello"`) {
+		t.Fatalf("the failed run answers no reason: %v", failed.LastError)
+	}
 	ctx := context.Background()
 	stored, err := w.Store.FindTranslation(ctx, w.org, tr.Id)
 	if err != nil || stored.ResultSpaceID == nil {
@@ -183,6 +187,9 @@ func TestTranslationRunFailures(t *testing.T) {
 	}
 	if pages, _ := w.pages(t, done.Result.Space); len(pages) != 2 {
 		t.Fatalf("the retry wrote %d pages", len(pages))
+	}
+	if done.LastError != nil {
+		t.Fatalf("a run that succeeded answers the last one's error %q", *done.LastError)
 	}
 
 	// A wrong key is refused by the translator, and said so.

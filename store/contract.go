@@ -20,6 +20,7 @@ type Store interface {
 	SiteRedirects
 	SiteInsights
 	Translations
+	Glossary
 	SSO
 	Integrations
 	InstallationLifecycle

@@ -127,3 +127,36 @@ type Translations interface {
 	// UpdateTranslationInstructions replaces a translation's instructions.
 	UpdateTranslationInstructions(ctx context.Context, orgID string, id string, doc json.RawMessage) (*Translation, error)
 }
+
+// GlossaryEntry is a term of an organization's translation glossary, by language code: a run
+// translates the source language's term as the target language's (or keeps it when the entry
+// has none for the target).
+type GlossaryEntry struct {
+	ID             string
+	OrganizationID string
+	Translations   map[string]string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// GlossaryOperation is one operation of a glossary batch: Type insert (Translations), update (ID,
+// Translations, which replace the entry's) or delete (ID).
+type GlossaryOperation struct {
+	Type         string
+	ID           string
+	Translations map[string]string
+}
+
+// Glossary is an organization's translation glossary.
+type Glossary interface {
+	// FindGlossaryEntries lists a glossary's entries: oldest first, or by their term in orderBy
+	// (a language code; entries without one first), then by id.
+	FindGlossaryEntries(ctx context.Context, orgID string, orderBy string, p Page) (List[*GlossaryEntry], error)
+	// FindGlossaryEntry returns an entry of an organization's glossary.
+	FindGlossaryEntry(ctx context.Context, orgID string, id string) (*GlossaryEntry, error)
+	// FindAllGlossaryEntries returns every entry of a glossary, oldest first (what a run reads).
+	FindAllGlossaryEntries(ctx context.Context, orgID string) ([]*GlossaryEntry, error)
+	// UpdateGlossary applies operations in order, all or none: an update or delete of an entry the
+	// organization lacks is ENOTFOUND naming it (FieldError operations[i].id as EINVALID).
+	UpdateGlossary(ctx context.Context, orgID string, ops []GlossaryOperation) error
+}

@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--openapi-refresh 6h]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -36,6 +36,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/internal/openapispec"
+	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/server"
 	"github.com/quire-docs/quire/server/web"
 	"github.com/quire-docs/quire/store"
@@ -49,7 +50,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--openapi-refresh 6h]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -101,6 +102,7 @@ type serveConfig struct {
 	allowPrivateURLs  bool
 	translatorURL     string
 	translatorKey     string
+	translator        string
 	openAPIRefresh    time.Duration
 }
 
@@ -114,7 +116,8 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
 	fs.BoolVar(&c.allowPrivateURLs, "allow-private-urls", false,
 		"let server-side fetches (files given by URL…) reach loopback, private and link-local addresses")
-	fs.StringVar(&c.translatorURL, "translator-url", "", "base URL of a LibreTranslate-protocol server that runs translations (none when empty)")
+	fs.StringVar(&c.translatorURL, "translator-url", "", "base URL of the machine translator that runs translations (none when empty)")
+	fs.StringVar(&c.translator, "translator", "auto", "the translator's protocol: libretranslate, apertium (Apertium's APy) or auto (probed)")
 	fs.StringVar(&c.translatorKey, "translator-key", "", "API key sent to the translator (api_key)")
 	fs.DurationVar(&c.openAPIRefresh, "openapi-refresh", openapispec.DefaultRefresh,
 		"how often OpenAPI specifications given by URL are fetched again")
@@ -125,6 +128,11 @@ func parseServe(args []string) (serveConfig, error) {
 	var err error
 	if c.trustedProxies, err = parseNetworks(*proxies); err != nil {
 		return c, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	switch c.translator {
+	case "auto", translate.ProtocolLibreTranslate, translate.ProtocolApertium:
+	default:
+		return c, fmt.Errorf("--translator: %q is not a protocol quire speaks (libretranslate, apertium or auto)", c.translator)
 	}
 	if c.openAPIRefresh <= 0 {
 		return c, errors.New("--openapi-refresh: give a positive duration, e.g. 6h")
@@ -172,7 +180,7 @@ func serve(args []string) error {
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
-		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey}
+		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

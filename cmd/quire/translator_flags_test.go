@@ -14,3 +14,19 @@ func TestServeTranslatorFlags(t *testing.T) {
 		t.Fatalf("translator flags: %+v %v", c, err)
 	}
 }
+
+// --translator picks the protocol (auto: probed); another word is refused naming the flag.
+func TestServeTranslatorProtocolFlag(t *testing.T) {
+	c, err := parseServe(nil)
+	if err != nil || c.translator != "auto" {
+		t.Fatalf("by default the protocol is probed: %q %v", c.translator, err)
+	}
+	c, err = parseServe([]string{"--translator", "apertium", "--translator-url", "http://127.0.0.1:2737"})
+	if err != nil || c.translator != "apertium" {
+		t.Fatalf("--translator apertium: %q %v", c.translator, err)
+	}
+	if _, err := parseServe([]string{"--translator", "deepl"}); err == nil || err.Error() !=
+		`--translator: "deepl" is not a protocol quire speaks (libretranslate, apertium or auto)` {
+		t.Fatalf("an unknown protocol: %v", err)
+	}
+}

@@ -18,8 +18,18 @@ type labelled struct {
 
 func loadCorpus(tb testing.TB) []labelled {
 	tb.Helper()
+	return labelledOf(corpustest.Load[Part](tb))
+}
+
+// loadHeldOut reads the held-out corpus, which only measures (see corpustest.HeldOut).
+func loadHeldOut(tb testing.TB) []labelled {
+	tb.Helper()
+	return labelledOf(corpustest.HeldOut[Part](tb))
+}
+
+func labelledOf(in []corpustest.Labelled[Part]) []labelled {
 	var out []labelled
-	for _, l := range corpustest.Load[Part](tb) {
+	for _, l := range in {
 		out = append(out, labelled{Conversation{l.ID, l.Source, l.Subject, l.Parts, l.CreatedAt}, l.Topics})
 	}
 	return out
@@ -109,6 +119,31 @@ func TestCorpusShape(t *testing.T) {
 	}
 }
 
+// TestQualityHeldOut measures the engine on the held-out corpus: paraphrases of a topic share
+// few words, so what holds them together is what the engine knows beyond the words themselves.
+// It is a measurement, logged (and printed by make bench), not yet a requirement: the engine,
+// which knows only the words it reads, scores far below issue 32's 0.7 there (see heldOutFloor).
+func TestQualityHeldOut(t *testing.T) {
+	ls := loadHeldOut(t)
+	a := New(DefaultParams())
+	a.Analyze(conversationsOf(ls), corpusNow)
+	ari, n := quality(ls, issuesInOrder(a))
+	t.Logf("held out: %d conversations, %d issues, %d clusters, ARI %.3f (issue 32 asks ≥ %.1f)", len(ls), n, len(a.clusters), ari, heldOutGoal)
+	if n != len(ls) {
+		t.Fatalf("%d issues from %d one-message conversations", n, len(ls))
+	}
+	if ari < heldOutFloor {
+		t.Fatalf("ARI %.3f on the held-out corpus, below its measured %.2f", ari, heldOutFloor)
+	}
+}
+
+// heldOutGoal is what issue 32 asks of the held-out corpus; heldOutFloor what the engine scored
+// there when the corpus was written (before any change, and none since was tuned on it).
+const (
+	heldOutGoal  = 0.7
+	heldOutFloor = 0.07
+)
+
 func TestQualityOnSubset(t *testing.T) {
 	ls := loadCorpus(t)
 	var subset []labelled
@@ -162,7 +197,12 @@ func BenchmarkAnalyze10000(b *testing.B) {
 	}
 	b.StopTimer()
 	ari, _ := quality(synth, issuesInOrder(a))
+	held := loadHeldOut(b)
+	ha := New(DefaultParams())
+	ha.Analyze(conversationsOf(held), now)
+	heldARI, _ := quality(held, issuesInOrder(ha))
 	b.ReportMetric(corpusARI, "ARI-corpus")
+	b.ReportMetric(heldARI, "ARI-heldout")
 	b.ReportMetric(ari, "ARI-10000")
 	b.ReportMetric(float64(len(a.clusters)), "clusters-10000")
 }

@@ -96,6 +96,13 @@
 // 0.7 on half the corpus in one batch, TestQualityStreaming on the whole corpus fed twenty
 // conversations at a time; BenchmarkAnalyze10000 reports the index on the whole corpus and on
 // 10,000 perturbed samples of it, and the time to analyse those in one batch.
+//
+// The tuning corpus above is the one the parameters were chosen on. testdata/heldout holds a
+// held-out corpus kept apart from it and never tuned on: 90 one-message conversations in 9
+// topics, each topic's messages paraphrased with few shared words ("can't get into my account",
+// "locked out", "sign-in page just spins"). There the engine, which knows only the words it
+// reads, scores an adjusted Rand index of 0.08 (43 clusters for 9 topics): TestQualityHeldOut
+// and BenchmarkAnalyze10000 report it.
 package conversations
 
 //go:generate sh -c "go run ./testdata/gencorpus > testdata/corpus.jsonl"

@@ -12,9 +12,13 @@ import (
 //	TUNE=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneDump -v       (corpus)
 //	TUNE=1 N=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneDump -v   (10,000)
 //	SWEEP=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneSweep -v
+//	SWEEP=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneSweepShort -v
 //
 // The dump lists each cluster with its icon, label and topic make-up; the sweep scores a grid
-// of parameters.
+// of parameters; the short sweep scores it on the tuning corpus and on its one-sentence form
+// (never on the held-out corpus). On the short form the defaults score 0.27 and the grid's best
+// 0.39, at a cost to the whole corpus or to streaming (assign 0.10: 0.94 whole, 0.33 short, but
+// 0.64 streamed), and none moves the held-out corpus: thresholds are not what it lacks.
 
 func tuneCorpus(tb testing.TB) []labelled {
 	ls := loadCorpus(tb)
@@ -64,6 +68,56 @@ func TestTuneSweep(t *testing.T) {
 					a.Analyze(conversationsOf(ls), corpusNow)
 					ari, _ := quality(ls, issuesInOrder(a))
 					fmt.Printf("words %.2f assign %.2f link %.2f merge %.2f: ARI %.3f, %d clusters\n", ww, as, lk, mg, ari, len(a.clusters))
+				}
+			}
+		}
+	}
+}
+
+// shortTuning makes the tuning corpus's one-topic conversations into one-message conversations
+// holding only their issue's title (its most problem-like sentence), without subject: the regime
+// of short paraphrased messages, built from the tuning corpus alone.
+func shortTuning(ls []labelled) []labelled {
+	var out []labelled
+	for _, l := range ls {
+		if len(l.Topics) != 1 || l.Topics[0] == "noise" {
+			continue
+		}
+		ex := extractIssues(l.Conversation)
+		if len(ex) == 0 {
+			continue
+		}
+		c := Conversation{ID: l.ID, Source: l.Source, CreatedAt: l.CreatedAt,
+			Parts: []Part{{Type: "message", Role: "user", Body: ex[0].title}}}
+		out = append(out, labelled{c, l.Topics})
+	}
+	return out
+}
+
+// TestTuneSweepShort scores a grid of parameters on the tuning corpus and on its short form.
+//
+//	SWEEP=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneSweepShort -v
+func TestTuneSweepShort(t *testing.T) {
+	if os.Getenv("SWEEP") == "" {
+		t.Skip("set SWEEP=1 to score a grid of parameters on the short tuning corpus")
+	}
+	full := loadCorpus(t)
+	short := shortTuning(full)
+	score := func(p Params, ls []labelled) (float64, int) {
+		a := New(p)
+		a.Analyze(conversationsOf(ls), corpusNow)
+		ari, _ := quality(ls, issuesInOrder(a))
+		return ari, len(a.clusters)
+	}
+	for _, ww := range []float64{0.4, 0.6} {
+		for _, as := range []float64{0.1, 0.15, 0.2} {
+			for _, lk := range []float64{0.15, 0.2, 0.3} {
+				for _, mg := range []float64{0.04, 0.06, 0.08, 0.12} {
+					p := DefaultParams()
+					p.WordWeight, p.AssignThreshold, p.LinkThreshold, p.MergeThreshold = ww, as, lk, mg
+					fa, fc := score(p, full)
+					sa, sc := score(p, short)
+					fmt.Printf("words %.2f assign %.2f link %.2f merge %.2f: full %.3f (%d) short %.3f (%d, %d conv)\n", ww, as, lk, mg, fa, fc, sa, sc, len(short))
 				}
 			}
 		}

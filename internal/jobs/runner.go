@@ -84,7 +84,7 @@ func New(st Store, log *slog.Logger) *Runner {
 
 // Translations makes a runner made by New run translation jobs through a translator; with none
 // (nil), each queued run ends with that reason.
-func (r *Runner) Translations(c *translate.Client) {
+func (r *Runner) Translations(c translate.Translator) {
 	r.Handlers[store.TranslationRunJob] = Handler{MaxAttempts: 1,
 		Run: (&translate.Runner{Store: r.st, Client: c, Log: r.Log}).Run}
 }

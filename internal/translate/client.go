@@ -1,6 +1,6 @@
 // Package translate keeps a space translated into another language through a machine translator
-// that speaks the LibreTranslate HTTP protocol (POST /translate, GET /languages): the client, the
-// markdown splitter that sends only text (code, URLs, link targets, conditions stay as they are),
+// that speaks the LibreTranslate HTTP protocol (POST /translate, GET /languages) or Apertium's
+// (APy: GET /listPairs, /translate; see Translator and New): the clients, the markdown splitter that sends only text (code, URLs, link targets, conditions stay as they are),
 // and the run that writes the result space as one merged change request.
 package translate
 
@@ -120,7 +120,7 @@ func (c *Client) Translate(ctx context.Context, segments []string, source, targe
 		}
 		got, err := c.translateBatch(ctx, segments[start:end], source, target)
 		if err != nil {
-			return nil, err
+			return nil, batchError(start, end, len(segments), err)
 		}
 		out = append(out, got...)
 		start = end

@@ -6,7 +6,51 @@ import (
 	"strings"
 
 	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/store"
 )
+
+// Term is a glossary term of a run: From as the source writes it (matched as a whole word), To
+// what the translation writes in its place, never sent to the translator (From itself: kept).
+type Term struct{ From, To string }
+
+// Kept makes terms kept as they are.
+func Kept(terms []string) []Term {
+	out := make([]Term, len(terms))
+	for i, t := range terms {
+		out[i] = Term{t, t}
+	}
+	return out
+}
+
+// Terms are the terms a run from source into target honours: the organization glossary's entries
+// with a term in the source language, written as their term in the target (kept when they have
+// none), and the items of the instructions' lists, kept (an entry of the glossary wins over an
+// item with the same term). Longer terms come first, so "Quire Cloud" is matched before "Quire";
+// then in the order given.
+func Terms(entries []*store.GlossaryEntry, instructions json.RawMessage, source, target string) []Term {
+	var out []Term
+	seen := map[string]bool{}
+	for _, e := range entries {
+		from := e.Translations[source]
+		if from == "" || seen[from] || len(out) >= maxTerms {
+			continue
+		}
+		to := e.Translations[target]
+		if to == "" {
+			to = from
+		}
+		seen[from] = true
+		out = append(out, Term{from, to})
+	}
+	for _, t := range Glossary(instructions) {
+		if !seen[t] && len(out) < maxTerms {
+			seen[t] = true
+			out = append(out, Term{t, t})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].From) > len(out[j].From) })
+	return out
+}
 
 // maxTerms bounds the glossary taken from a translation's instructions.
 const maxTerms = 500

@@ -79,14 +79,14 @@ func (t *Text) render(translations []string) (string, []string) {
 }
 
 // Plain splits a plain-text field (a title, a description): all of it is text.
-func Plain(s string, terms []string) *Text {
+func Plain(s string, terms []Term) *Text {
 	t := &Text{}
 	t.addText(s, terms, false)
 	return t
 }
 
 // Markdown splits a page's markdown.
-func Markdown(src string, terms []string) *Text {
+func Markdown(src string, terms []Term) *Text {
 	t := &Text{}
 	body, offset := src, 0
 	if fm, n := frontmatter(src); n > 0 {
@@ -145,23 +145,28 @@ func (t *Text) literal(s string) {
 // liquid matches the template tags that stay as they are inside text.
 var liquid = regexp.MustCompile(`\{%.*?%\}|\{\{.*?\}\}`)
 
-// addText adds text: the tags and glossary terms in it stay, the rest is sent without its
-// surrounding spaces, and pieces without a letter (numbers, punctuation) are not sent at all.
-func (t *Text) addText(s string, terms []string, escape bool) {
+// addText adds text: the tags in it stay, the glossary's terms are written as the glossary says
+// (kept, or the target language's term), the rest is sent without its surrounding spaces, and
+// pieces without a letter (numbers, punctuation) are not sent at all.
+func (t *Text) addText(s string, terms []Term, escape bool) {
 	for s != "" {
 		start, stop := len(s), len(s)
 		if m := liquid.FindStringIndex(s); m != nil {
 			start, stop = m[0], m[1]
 		}
-		for _, term := range terms {
-			if i := indexWord(s[:start], term); i >= 0 {
-				start, stop = i, i+len(term)
+		var term *Term
+		for i := range terms {
+			if j := indexWord(s[:start], terms[i].From); j >= 0 {
+				start, stop, term = j, j+len(terms[i].From), &terms[i]
 			}
 		}
 		t.addPiece(s[:start], escape)
 		if start < len(s) {
 			kept := s[start:stop]
-			if escape && !liquid.MatchString(kept) {
+			if term != nil {
+				kept = term.To
+			}
+			if escape && term != nil {
 				kept = escapeMarkdown(kept)
 			}
 			t.literal(kept)
@@ -258,7 +263,7 @@ var fmTextKey = regexp.MustCompile(`^(title|description):[ \t]+`)
 
 // addFrontmatter keeps the frontmatter's keys and other values; the one-line plain or
 // double-quoted values of title and description are translated and written back double-quoted.
-func (t *Text) addFrontmatter(fm string, terms []string) {
+func (t *Text) addFrontmatter(fm string, terms []Term) {
 	for _, line := range strings.SplitAfter(fm, "\n") {
 		m := fmTextKey.FindStringIndex(line)
 		value := strings.TrimRight(line, "\n")

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/quire-docs/quire/store"
@@ -22,7 +23,11 @@ const bodyBatch = 100
 
 func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev *store.Revision,
 	records map[string]store.TranslatedPage, from, to string) (*plan, error) {
-	terms := Glossary(t.Instructions)
+	entries, err := r.Store.FindAllGlossaryEntries(ctx, t.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	terms := Terms(entries, t.Instructions, t.SourceLanguage, t.Language)
 	resPages := map[string]*store.RevisionPage{}
 	for _, p := range resRev.Pages {
 		resPages[p.ID] = p
@@ -58,9 +63,24 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 		}
 	}
 
-	fields, err := r.translatePages(ctx, srcRev.ID, stale, terms, from, to, out)
+	files, insertFiles, err := r.planFiles(ctx, srcRev, resRev)
 	if err != nil {
 		return nil, err
+	}
+	if insertFiles != nil {
+		out.changes = append(out.changes, *insertFiles)
+	}
+	links := &relinker{sourceSpace: t.SourceSpaceID, pages: key, files: files, anchors: map[string]map[string]string{},
+		anchorsOf: r.resultAnchors(ctx, srcRev, resRev, key)}
+	fields, err := r.translatePages(ctx, srcRev.ID, stale, terms, from, to, out, links)
+	if err != nil {
+		return nil, err
+	}
+	for id, c := range fields { // every translated page's anchors are known: links follow them
+		if c.Markdown != nil {
+			c.Markdown = ptr(links.rewrite(*c.Markdown))
+			fields[id] = c
+		}
 	}
 	for _, id := range stale {
 		out.upsert = append(out.upsert, store.TranslatedPage{SourcePageID: id, ResultPageID: key[id], SourceHash: pageHash(srcPages[id], terms)})
@@ -83,6 +103,7 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 	for _, p := range srcRev.Pages {
 		parents = append(parents, p.ID)
 	}
+	var retargets []store.PageChange
 	for _, sp := range parents {
 		kids := children[sp]
 		if len(kids) == 0 {
@@ -117,11 +138,15 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 				c.SetInto, c.Into, c.At = true, into, ptr(i)
 			}
 			if kind := k.Kind(); kind != store.PageDocument {
-				keepKind(&c, k, t.SourceSpaceID, key, out.newRefs)
+				if retarget := keepKind(&c, k, t.SourceSpaceID, key, out.newRefs); retarget != nil {
+					retargets = append(retargets, *retarget)
+				}
 			}
 			out.changes = append(out.changes, c)
 		}
 	}
+	// Link pages to pages this batch inserts open them once all are in.
+	out.changes = append(out.changes, retargets...)
 
 	// Deletes: the result pages of source pages gone, unless one of their parents (after the
 	// moves) goes too.
@@ -164,8 +189,8 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 
 // translatePages translates the pages with the given ids (title, description and markdown; each
 // page's texts go to the translator together) and returns the fields of their changes.
-func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []string,
-	from, to string, out *plan) (map[string]store.PageChange, error) {
+func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []Term,
+	from, to string, out *plan, links *relinker) (map[string]store.PageChange, error) {
 	fields := map[string]store.PageChange{}
 	for start := 0; start < len(ids); start += bodyBatch {
 		pages, err := r.Store.FindPagesWithBodies(ctx, revisionID, ids[start:min(start+bodyBatch, len(ids))])
@@ -182,7 +207,10 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 			translated := segments
 			if len(segments) > 0 {
 				if translated, err = r.Client.Translate(ctx, segments, from, to); err != nil {
-					return nil, err
+					return nil, fmt.Errorf("translating the page %q (%s, %d texts): %w", p.Title, p.ID, len(segments), err)
+				}
+				if len(translated) != len(segments) {
+					return nil, fmt.Errorf("translating the page %q (%s): the translator answered %d texts for %d", p.Title, p.ID, len(translated), len(segments))
 				}
 			}
 			var rendered [3]string
@@ -190,6 +218,7 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 				n := len(tx.Segments())
 				rendered[i], translated = tx.Render(translated[:n]), translated[n:]
 			}
+			links.anchors[p.ID] = pairAnchors(p.Markdown, rendered[2])
 			c := store.PageChange{Title: &rendered[0], Description: &rendered[1], Markdown: &rendered[2],
 				Emoji: orEmpty(p.Emoji), Icon: orEmpty(p.Icon), Condition: orEmpty(p.Condition),
 				Hidden: ptr(p.Hidden), NoIndex: ptr(p.NoIndex), NoRobotsIndex: ptr(p.NoRobotsIndex)}
@@ -204,24 +233,39 @@ func ptr[T any](v T) *T { return &v }
 
 // keepKind makes the change of a group's or a link's result page keep its kind: a new one is
 // inserted as one, a link takes no slug or indexing flags and keeps its target. A link to a page
-// of the source space opens that page's result when it is already there, else the source page.
-func keepKind(c *store.PageChange, p *store.RevisionPage, sourceSpace string, key map[string]string, newRefs map[string]bool) {
+// of the source space opens that page's result: by id when it is already there; when this batch
+// inserts it, the link first opens the source page and the update_page returned (run at the end
+// of the batch, when every ref has its page) points it at the result's.
+func keepKind(c *store.PageChange, p *store.RevisionPage, sourceSpace string, key map[string]string, newRefs map[string]bool) *store.PageChange {
 	if c.Type == "insert_page" {
 		c.PageType = ptr(p.Kind())
 	}
 	if p.Kind() != store.PageLink || p.Target == nil {
-		return
+		return nil
 	}
 	c.Slug, c.NoIndex, c.NoRobotsIndex, c.Description = nil, nil, nil, nil
 	target := *p.Target
+	var retarget *store.PageChange
 	if target.Kind == store.TargetPage && target.Space == "" {
-		if k, ok := key[target.Page]; ok && !newRefs[k] {
+		k, ok := key[target.Page]
+		switch {
+		case ok && !newRefs[k]:
 			target.Page = k
-		} else {
+		case ok:
+			final := target
+			final.Page = k
+			page := c.Page
+			if c.Type == "insert_page" {
+				page = c.Ref
+			}
+			retarget = &store.PageChange{Type: "update_page", Page: page, Target: &final}
+			target.Space = sourceSpace
+		default:
 			target.Space = sourceSpace
 		}
 	}
 	c.Target = &target
+	return retarget
 }
 
 // orEmpty is an optional field as a change sets it: "" removes it.

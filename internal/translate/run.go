@@ -18,6 +18,7 @@ import (
 // their revisions and pages, and the change request that carries a result, on the store's clock.
 type Store interface {
 	store.Translations
+	store.Glossary
 	store.Spaces
 	store.Content
 	store.ChangeRequests
@@ -27,7 +28,7 @@ type Store interface {
 // Runner runs translations: the handler of store.TranslationRunJob.
 type Runner struct {
 	Store  Store
-	Client *Client
+	Client Translator
 	Log    *slog.Logger
 }
 
@@ -80,11 +81,7 @@ func (r *Runner) run(ctx context.Context, t *store.Translation, start time.Time)
 	if err != nil || src.DeletedAt != nil || src.OrganizationID != t.OrganizationID {
 		return store.TranslationRun{}, fmt.Errorf("the source space %s is no longer there", t.SourceSpaceID)
 	}
-	langs, err := r.Client.Languages(ctx)
-	if err != nil {
-		return store.TranslationRun{}, err
-	}
-	from, to, err := Resolve(langs, t.SourceLanguage, t.Language)
+	from, to, err := r.Client.Pair(ctx, t.SourceLanguage, t.Language)
 	if err != nil {
 		return store.TranslationRun{}, err
 	}
@@ -240,7 +237,7 @@ func (r *Runner) resultSpace(ctx context.Context, t *store.Translation, src *sto
 
 // pageHash identifies what a source page's translation depends on: its fields, its body (by the
 // stored body's id: an unchanged page keeps it across revisions), and the glossary.
-func pageHash(p *store.RevisionPage, terms []string) string {
+func pageHash(p *store.RevisionPage, terms []Term) string {
 	h := sha256.New()
 	str := func(s *string) string {
 		if s == nil {
@@ -250,7 +247,7 @@ func pageHash(p *store.RevisionPage, terms []string) string {
 	}
 	for _, f := range []string{p.Title, p.Description, p.Slug, str(p.Emoji), str(p.Icon), str(p.Condition),
 		strconv.FormatBool(p.Hidden), strconv.FormatBool(p.NoIndex), strconv.FormatBool(p.NoRobotsIndex),
-		strconv.FormatInt(p.BodyID, 10), strings.Join(terms, "\x02")} {
+		strconv.FormatInt(p.BodyID, 10), termsKey(terms)} {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
 	}
@@ -265,4 +262,18 @@ func pageHash(p *store.RevisionPage, terms []string) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// termsKey is the terms as pageHash reads them: kept terms as they always were (so a run keeps
+// the hashes of pages translated before terms could be translated), a translated one with its
+// translation.
+func termsKey(terms []Term) string {
+	keys := make([]string, len(terms))
+	for i, t := range terms {
+		keys[i] = t.From
+		if t.To != t.From {
+			keys[i] += "\x03" + t.To
+		}
+	}
+	return strings.Join(keys, "\x02")
 }

@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConversationsIngestMany", conversationsIngestMany},
 		{"ConversationsAnalysis", conversationsAnalysis},
 		{"Translations", translations},
+		{"Glossary", glossary},
 		{"PageAlternates", pageAlternates},
 		{"RevisionReads", revisionReads},
 		{"SiteRedirects", siteRedirects},

@@ -684,6 +684,19 @@ step('translations: create, read, list, update, run, delete', async () => {
     await rejectsWith(404, alice.orgs.getTranslation(S.org, id), 'a deleted translation');
 });
 
+step('translations glossary: a batch, the list by a language, one entry', async () => {
+    need(S.org);
+    assert.equal((await alice.orgs.updateGlossaryEntries(S.org, { operations: [
+        { type: 'insert', translations: { en: 'Handbook', fr: 'Manuel' } },
+    ] })).status, 204);
+    const list = (await alice.orgs.listGlossaryEntries(S.org, { orderBy: 'en' })).data;
+    assert.equal(list.items.length, 1);
+    const e = (await alice.orgs.getGlossaryEntry(S.org, list.items[0].id)).data;
+    assert.deepEqual(e.translations, { en: 'Handbook', fr: 'Manuel' });
+    assert.equal((await alice.orgs.updateGlossaryEntries(S.org, { operations: [{ type: 'delete', id: e.id }] })).status, 204);
+    await rejectsWith(404, alice.orgs.getGlossaryEntry(S.org, e.id), 'a deleted entry');
+});
+
 // ---------------------------------------------------------------------------------------------
 // Integrations
 

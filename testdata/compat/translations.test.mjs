@@ -7,7 +7,7 @@ import { suiteKit, need, rejectsWith, has, checkList, TIMESTAMP, ALICE_TOKEN, AP
 
 const kit = suiteKit({
     operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation',
-        'deleteTranslation', 'runTranslation'],
+        'deleteTranslation', 'runTranslation', 'listGlossaryEntries', 'updateGlossaryEntries', 'getGlossaryEntry'],
 });
 const { alice, bob, step, raw, client } = kit;
 const latest = client(ALICE_TOKEN, { latest: true });
@@ -152,6 +152,34 @@ step('deleteTranslation: 204, and 204 again; the result space stays', async () =
     await rejectsWith(404, alice.orgs.runTranslation(S.org, S.tr), 'running a deleted translation');
     assert.equal((await alice.spaces.getSpaceById(S.result.space)).status, 200);
     assert.equal((await alice.orgs.deleteTranslation(S.org, S.de)).status, 204);
+});
+
+step('the glossary (0.202.0): a batch inserts, updates and deletes; list by a language, get one; a bad batch is 400', async () => {
+    need(S.org);
+    const put = await latest.orgs.updateGlossaryEntries(S.org, { operations: [
+        { type: 'insert', translations: { en: 'Space', fr: 'Espace' } },
+        { type: 'insert', translations: { en: 'Quire' } },
+    ] });
+    assert.equal(put.status, 204);
+    const list = (await latest.orgs.listGlossaryEntries(S.org, { orderBy: 'fr' })).data;
+    checkList(list, (e, where) => {
+        assert.equal(e.object, 'glossary-entry', where);
+        has(e, 'id', 'id', where);
+        for (const k of ['createdAt', 'updatedAt']) assert.match(e[k], TIMESTAMP, `${where}.${k}`);
+        assert.equal(e.urls.location, `${API}/orgs/${S.org}/translations-glossary/${e.id}`);
+    }, 'glossary');
+    assert.equal(list.items.length, 2);
+    assert.deepEqual(list.items.map((e) => e.translations.en), ['Quire', 'Space'], 'entries without a French term first');
+    const space = list.items[1];
+    await latest.orgs.updateGlossaryEntries(S.org, { operations: [
+        { type: 'update', id: space.id, translations: { en: 'Space', fr: 'Zone' } },
+        { type: 'delete', id: list.items[0].id },
+    ] });
+    const got = (await latest.orgs.getGlossaryEntry(S.org, space.id)).data;
+    assert.deepEqual(got.translations, { en: 'Space', fr: 'Zone' });
+    await rejectsWith(400, latest.orgs.updateGlossaryEntries(S.org, { operations: [{ type: 'delete', id: 'missing' }] }), 'a missing entry');
+    await rejectsWith(404, latest.orgs.getGlossaryEntry(S.org, list.items[0].id), 'a deleted entry');
+    assert.equal((await latest.orgs.listGlossaryEntries(S.org)).data.items.length, 1);
 });
 
 kit.finish();

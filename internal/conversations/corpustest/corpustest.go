@@ -22,11 +22,26 @@ type Labelled[P any] struct {
 	Topics              []string
 }
 
-// Load reads the whole corpus, in the file's order.
+// Load reads the whole tuning corpus (testdata/corpus.jsonl), in the file's order: the one the
+// engine's parameters were chosen on.
 func Load[P any](tb testing.TB) []Labelled[P] {
 	tb.Helper()
+	return LoadFile[P](tb, "corpus.jsonl")
+}
+
+// HeldOut reads the held-out corpus (testdata/heldout/conversations.jsonl): 90 one-message
+// conversations in 9 topics, each topic's messages worded differently, written apart from the
+// engine and never tuned on. It only measures.
+func HeldOut[P any](tb testing.TB) []Labelled[P] {
+	tb.Helper()
+	return LoadFile[P](tb, filepath.Join("heldout", "conversations.jsonl"))
+}
+
+// LoadFile reads a corpus under internal/conversations/testdata, in the file's order.
+func LoadFile[P any](tb testing.TB, name string) []Labelled[P] {
+	tb.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(here), "..", "testdata", "corpus.jsonl"))
+	f, err := os.Open(filepath.Join(filepath.Dir(here), "..", "testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
