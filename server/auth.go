@@ -78,9 +78,9 @@ func (s *Server) authenticate(cache *tokenCache, limiter *rateLimiter) echo.Midd
 			}
 			var u *store.User
 			var key string
-			if token != "" && looksLikeSiteToken(token) {
+			if token != "" && access.LooksLikeSiteToken(token) {
 				// A renderer's site token (sitetokens.go): checked by its signature, no lookup.
-				ctx, err := s.siteTokenCaller(c.Request().Context(), token)
+				ctx, err := s.Access.SiteTokenCaller(c.Request().Context(), token)
 				if err != nil {
 					return err
 				}

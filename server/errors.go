@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -65,9 +66,12 @@ func apiError(r *http.Request, err error) (int, string) {
 	var he *httpError
 	var ee *echo.HTTPError
 	var se *store.Error
+	var ue *access.Unauthenticated
 	switch {
 	case errors.As(err, &he):
 		return he.status, he.message
+	case errors.As(err, &ue):
+		return http.StatusUnauthorized, ue.Reason
 	case errors.As(err, &se):
 		status, ok := statusOf[se.Code]
 		if !ok {

@@ -23,7 +23,7 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	p := req.Params
 	// A site token (sitetokens.go) was issued for a visitor who gave the share key and visitor
 	// token the site needs: it carries their claims.
-	t := siteToken(ctx)
+	t := access.SiteTokenOf(ctx)
 	if site.Visibility == "share-link" && t == nil {
 		if p.ShareKey == nil || subtle.ConstantTimeCompare([]byte(*p.ShareKey), []byte(site.ShareKey)) != 1 {
 			// Without the right share key the site is as good as not there.

@@ -50,8 +50,6 @@ type Server struct {
 	// it when it mounts them). Nil: a browser asking for an OpenAPI document gets the document,
 	// and a SAML login cannot return to the app.
 	Web Web
-	// siteKeys caches the key site tokens are signed with (sitetokens.go).
-	siteKeys siteTokenKeys
 	// samlKeys caches quire's SAML service-provider key pair (see spKeyPair).
 	samlKeys spKeys
 	// embeds resolves and caches the embeds of URLs (see embeds.go).
@@ -103,10 +101,4 @@ type embedder struct {
 type embedEntry struct {
 	embed   gen.Embed
 	expires time.Time
-}
-
-// siteTokenKeys caches the signing key read from the settings table.
-type siteTokenKeys struct {
-	mu  sync.Mutex
-	key []byte
 }

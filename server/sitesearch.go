@@ -142,7 +142,7 @@ func (s *Server) SearchSiteContent(ctx context.Context, req gen.SearchSiteConten
 		}
 	}
 	var claims map[string]any
-	if t := siteToken(ctx); t != nil {
+	if t := access.SiteTokenOf(ctx); t != nil {
 		claims = t.Claims
 	}
 	st, err := s.Store.FindSiteStructure(ctx, site.ID)

@@ -208,13 +208,13 @@ func (s *Server) resolvePublished(ctx context.Context, raw string, v siteVisitor
 		return out, nil
 	}
 	site, ss := at.site, at.siteSpace
-	claims := siteTokenClaims{Organization: site.OrganizationID, Site: site.ID, SiteSpace: ss.ID, Space: ss.Space.ID,
+	claims := access.SiteToken{Organization: site.OrganizationID, Site: site.ID, SiteSpace: ss.ID, Space: ss.Space.ID,
 		Spaces: at.spaces, VisitorType: v.kind, Claims: at.claims}
 	if at.section != nil {
 		claims.SiteSection = at.section.ID
 		out.SiteSection = &at.section.ID
 	}
-	token, err := s.issueSiteToken(ctx, claims)
+	token, err := s.Access.IssueSiteToken(ctx, claims)
 	if err != nil {
 		return out, err
 	}

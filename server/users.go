@@ -14,7 +14,7 @@ import (
 func (s *Server) GetUserById(ctx context.Context, req gen.GetUserByIdRequestObject) (gen.GetUserByIdResponseObject, error) {
 	var u *store.User
 	var err error
-	if t := siteToken(ctx); t != nil {
+	if t := access.SiteTokenOf(ctx); t != nil {
 		u, err = s.Store.FindOrganizationMemberUser(ctx, t.Organization, req.UserId)
 	} else {
 		u, err = s.Store.FindUserSharingOrganization(ctx, req.UserId, access.Caller(ctx).ID)

@@ -4,10 +4,12 @@
 // both decide with it, so a rule is written once and means the same on every path.
 //
 // The resolution, in order (DESIGN.md §3):
-//  1. The caller: a user (their API token or app session) or an integration installation (its
-//     token). An installation acts in its own organization only, with the role the operation's
-//     row of the installation table gives it (installations.go), and only on the spaces and sites
-//     it is installed on; everything else is refused before a handler runs.
+//  1. The caller: a user (their API token or app session), an integration installation (its
+//     token) or a renderer reading a published site (the site token the API's URL resolution
+//     issues, sitetokens.go). An installation acts in its own organization only, with the role the
+//     operation's row of the installation table gives it (installations.go), and only on the
+//     spaces and sites it is installed on; a site token reads only the site's published content,
+//     as a reader of its organization. Everything else is refused before a handler runs.
 //  2. The organization role: a caller who is not a member of the owning organization gets 404, as
 //     if the resource did not exist (never 403, which would confirm it does).
 //  3. The content role: the stronger of the organization role and the content's default level,

@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"sync"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -14,6 +15,8 @@ type Store interface {
 	FindSpaceForUser(ctx context.Context, id string, userID string) (sp *store.Space, role store.Role, member bool, err error)
 	FindCollection(ctx context.Context, id string) (*store.Collection, error)
 	FindSite(ctx context.Context, id string) (*store.Site, error)
+	FindSpace(ctx context.Context, id string) (*store.Space, error)
+	EnsureSetting(ctx context.Context, name, value string) (string, error)
 }
 
 // Rules resolves the caller's roles (steps 1 to 4 of the package doc) and reads visitors' tokens
@@ -22,6 +25,8 @@ type Rules struct {
 	Store Store
 	// VisitorSecret signs the visitor tokens that sites with visitor authentication check.
 	VisitorSecret []byte
+	// siteKey caches the key site tokens are signed with (sitetokens.go).
+	siteKey siteKey
 }
 
 // MemberRole returns the caller's role in an organization, or ENOTFOUND when not a member.
@@ -107,4 +112,10 @@ func SiteRole(orgRole store.Role, site *store.Site) store.Role {
 // (a member whose permissions are listed; a space read with its caller's membership).
 func (r *Rules) ContentRolesAs(orgID string, orgRole store.Role) *ContentRoles {
 	return &ContentRoles{rules: r, orgID: orgID, OrgRole: orgRole}
+}
+
+// siteKey caches the key site tokens are signed with, read from the settings table once.
+type siteKey struct {
+	mu  sync.Mutex
+	key []byte
 }
