@@ -40,30 +40,10 @@
 // and "!" at most [MaxDepth] deep, so neither parsing nor evaluation can be made expensive.
 package condition
 
-import "fmt"
-
-// MaxLength is the longest condition accepted, in characters (Unicode code points), matching
-// the API's limit on the condition field.
-const MaxLength = 1024
-
-// MaxDepth bounds how deeply parentheses and "!" operators nest. It keeps the recursive-descent
-// parser's recursion bounded independently of the length limit.
-const MaxDepth = 64
-
 // Expr is a parsed condition. It is immutable and safe for concurrent use.
 type Expr struct {
 	src  string
 	root node
-}
-
-// SyntaxError reports why a condition does not parse and where.
-type SyntaxError struct {
-	Pos int    // 1-based column, in characters; one past the end for errors at the end of input
-	Msg string // what is wrong, phrased for the author of the condition
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("condition: at column %d: %s", e.Pos, e.Msg)
 }
 
 // Parse compiles a condition. The error, always a *SyntaxError, says what is wrong and at

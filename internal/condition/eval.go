@@ -10,24 +10,6 @@ import (
 	"unicode/utf16"
 )
 
-// node is a node of the syntax tree; eval computes its JavaScript value for the given claims.
-type node interface {
-	eval(claims map[string]any) value
-}
-
-type (
-	litNode struct{ v value }
-	// refNode reads visitor.claims followed by path.
-	refNode struct{ path []string }
-	notNode struct{ x node }
-	eqNode  struct {
-		x, y   node
-		negate bool // !==
-	}
-	andNode struct{ x, y node }
-	orNode  struct{ x, y node }
-)
-
 func (n *litNode) eval(map[string]any) value { return n.v }
 
 func (n *refNode) eval(claims map[string]any) value {
@@ -63,28 +45,6 @@ func (n *orNode) eval(claims map[string]any) value {
 		return x
 	}
 	return n.y.eval(claims)
-}
-
-type kind uint8
-
-const (
-	kUndefined kind = iota // a missing property
-	kNull
-	kBool
-	kNumber
-	kString
-	kObject // map[string]any
-	kArray  // []any
-	kOther  // any other Go value found in the claims: truthy, equal to nothing
-)
-
-// value is a JavaScript value. Numbers are float64, as in JavaScript and encoding/json.
-type value struct {
-	kind kind
-	b    bool
-	n    float64
-	s    string
-	raw  any // kObject, kArray, kOther: the Go value
 }
 
 // fromGo converts a claim value. Besides the JSON types it accepts Go's other numeric types
@@ -189,16 +149,6 @@ func strictEqual(x, y value) bool {
 	}
 	return false
 }
-
-type (
-	// relNode is <, <=, > or >=.
-	relNode struct {
-		x, y node
-		op   tokenKind
-	}
-	// includesNode is of.includes(arg).
-	includesNode struct{ of, arg node }
-)
 
 // eval compares as JavaScript does: two strings by UTF-16 code units, anything else as numbers,
 // and a comparison involving NaN is false.

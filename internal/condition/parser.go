@@ -3,7 +3,6 @@ package condition
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -259,13 +258,6 @@ func (p *parser) accessor() (string, error) {
 	}
 	p.advance()
 	return name, nil
-}
-
-// isIndex reports whether s is the canonical decimal form of a non-negative integer (no sign,
-// no fraction, no leading zeros), the only numbers that name an array element.
-func isIndex(s string) bool {
-	n, err := strconv.Atoi(s)
-	return err == nil && n >= 0 && strconv.Itoa(n) == s
 }
 
 // displayAccess renders a property access in condition syntax: .name when name is an

@@ -7,58 +7,6 @@ import (
 	"time"
 )
 
-// Params are the clustering's tunables; DefaultParams documents the values and why.
-type Params struct {
-	WordWeight      float64 // share of the cosine that comes from words (the rest: trigrams)
-	AssignThreshold float64 // least issue–cluster cosine to join a cluster
-	LinkThreshold   float64 // least issue–issue word cosine to link two new issues
-	MergeThreshold  float64 // least cluster–cluster average link to merge a new cluster
-	MergeExisting   bool    // let two existing clusters merge (their issues then move)
-	Candidates      int     // clusters scored exactly per issue, after the word-index pre-selection
-	RefineRounds    int     // at most this many reassignment rounds per batch
-}
-
-// DefaultParams are tuned on the labelled corpus in testdata (corpus_test.go measures them,
-// tune_test.go sweeps them).
-func DefaultParams() Params {
-	return Params{
-		WordWeight:      0.60,
-		AssignThreshold: 0.20,
-		LinkThreshold:   0.30,
-		MergeThreshold:  0.12,
-		MergeExisting:   true,
-		Candidates:      10,
-		RefineRounds:    3,
-	}
-}
-
-// Analyzer holds the issues and clusters of one organization. It is not safe for concurrent
-// use.
-type Analyzer struct {
-	p        Params
-	vocab    *vocabulary
-	issues   map[string]*issueState
-	byConv   map[string][]string // conversation key → issue IDs
-	clusters map[string]*clusterState
-	surface  map[string]map[string]int // stem → surface form → occurrences
-	nextSeq  int
-	stale    bool      // vectors predate the current vocabulary counts
-	slab     []float32 // backing store of dense centroids, reused across rounds
-}
-
-type issueState struct {
-	Issue
-	key          string // source, conversation, position: the order of ties
-	words, grams []fc
-	surfaces     [][2]string
-	vec          []fw
-}
-
-type clusterState struct {
-	rec     ClusterRecord
-	members map[string]*issueState
-}
-
 // New returns an empty Analyzer.
 func New(p Params) *Analyzer {
 	return &Analyzer{
@@ -71,8 +19,6 @@ func New(p Params) *Analyzer {
 		nextSeq:  1,
 	}
 }
-
-func convKey(source, id string) string { return source + "\x00" + id }
 
 // Analyze ingests a batch of conversations in one pass: conversations already known (same
 // Source and ID) lose their previous issues, every conversation's issues are extracted, and
@@ -176,15 +122,6 @@ func fingerprint(c Conversation) string {
 	return b.String()
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (a *Analyzer) addIssue(is *issueState) {
 	is.words, is.grams, is.surfaces = a.vocab.features(is.Text)
 	a.vocab.add(is.words, is.grams, 1)
@@ -216,17 +153,6 @@ func (a *Analyzer) removeIssue(is *issueState) {
 		delete(cs.members, is.ID)
 	}
 	a.stale = true
-}
-
-// refresh recomputes every issue's vector under the current IDF.
-func (a *Analyzer) refresh() {
-	if !a.stale {
-		return
-	}
-	for _, is := range a.issues {
-		is.vec = a.vocab.vector(is.words, is.grams, a.p.WordWeight)
-	}
-	a.stale = false
 }
 
 // Issues returns every issue, sorted by ID.

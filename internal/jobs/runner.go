@@ -60,28 +60,6 @@ type Runner struct {
 	wake     chan struct{}
 }
 
-// New returns a runner with quire's job handlers.
-func New(st Store, log *slog.Logger) *Runner {
-	return &Runner{Store: st, st: st, Log: log, Handlers: map[string]Handler{
-		store.JobAnalyseConversations: analyseConversations(st, log),
-		PurgeDeletedSpaces: {
-			Every: time.Hour,
-			Run: func(ctx context.Context, _ string) error {
-				n, err := st.PurgeDeletedSpaces(ctx)
-				if err == nil && n > 0 {
-					log.Info("purged deleted spaces", "count", n)
-				}
-				if err != nil {
-					return err
-				}
-				// The same hourly sweep deletes expired app sessions (each sign-in deletes them too).
-				_, err = st.PurgeExpiredSessions(ctx)
-				return err
-			},
-		},
-	}}
-}
-
 // Translations makes a runner made by New run translation jobs through a translator; with none
 // (nil), each queued run ends with that reason.
 func (r *Runner) Translations(c translate.Translator) {

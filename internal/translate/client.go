@@ -16,12 +16,6 @@ import (
 	"github.com/quire-docs/quire/internal/fetch"
 )
 
-// Limits of one POST /translate: the segments of a page go in as few requests as these allow.
-const (
-	maxBatchSegments = 64
-	maxBatchChars    = 8000
-)
-
 // Client talks to a LibreTranslate-protocol server. Every request goes through the guarded fetcher.
 type Client struct {
 	URL     string // the server's base URL, without a trailing slash
@@ -181,4 +175,13 @@ func (c *Client) explain(res *fetch.Response, err error) error {
 		return fmt.Errorf("translator: the server answered %d: %s", res.StatusCode, msg)
 	}
 	return fmt.Errorf("translator: %w", err)
+}
+
+// Pair resolves quire's codes against the languages the LibreTranslate server lists.
+func (c *Client) Pair(ctx context.Context, source, target string) (string, string, error) {
+	langs, err := c.Languages(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return Resolve(langs, source, target)
 }

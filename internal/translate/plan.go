@@ -229,8 +229,6 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 	return fields, nil
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // keepKind makes the change of a group's or a link's result page keep its kind: a new one is
 // inserted as one, a link takes no slug or indexing flags and keeps its target. A link to a page
 // of the source space opens that page's result: by id when it is already there; when this batch
@@ -266,12 +264,4 @@ func keepKind(c *store.PageChange, p *store.RevisionPage, sourceSpace string, ke
 	}
 	c.Target = &target
 	return retarget
-}
-
-// orEmpty is an optional field as a change sets it: "" removes it.
-func orEmpty(s *string) *string {
-	if s == nil {
-		return ptr("")
-	}
-	return s
 }

@@ -2,35 +2,13 @@ package translate
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/quire-docs/quire/store"
 )
-
-// Store is what a translation run reads and writes: the run itself, the source and result spaces,
-// their revisions and pages, and the change request that carries a result, on the store's clock.
-type Store interface {
-	store.Translations
-	store.Glossary
-	store.Spaces
-	store.Content
-	store.ChangeRequests
-	store.Clock
-}
-
-// Runner runs translations: the handler of store.TranslationRunJob.
-type Runner struct {
-	Store  Store
-	Client Translator
-	Log    *slog.Logger
-}
 
 // Run runs the translation whose id is the job's payload. Whatever happens, the run ends with the
 // translation completed and its stats counted; a failed run writes nothing to the result space,
@@ -61,16 +39,6 @@ func (r *Runner) Run(ctx context.Context, id string) error {
 		r.Log.Info("translation run", "translation", t.ID, "pages", out.Pages, "words", out.Words, "ms", out.DurationMS)
 	}
 	return runErr
-}
-
-// plan is what one run writes: the batch for the result space and the page records it changes.
-type plan struct {
-	changes []store.PageChange
-	upsert  []store.TranslatedPage // ResultPageID is a batch ref for new pages until the batch ran
-	deleted []string
-	pages   int
-	words   int
-	newRefs map[string]bool
 }
 
 func (r *Runner) run(ctx context.Context, t *store.Translation, start time.Time) (store.TranslationRun, error) {
@@ -233,47 +201,4 @@ func (r *Runner) resultSpace(ctx context.Context, t *store.Translation, src *sto
 		return nil, err
 	}
 	return sp, nil
-}
-
-// pageHash identifies what a source page's translation depends on: its fields, its body (by the
-// stored body's id: an unchanged page keeps it across revisions), and the glossary.
-func pageHash(p *store.RevisionPage, terms []Term) string {
-	h := sha256.New()
-	str := func(s *string) string {
-		if s == nil {
-			return "\x01"
-		}
-		return *s
-	}
-	for _, f := range []string{p.Title, p.Description, p.Slug, str(p.Emoji), str(p.Icon), str(p.Condition),
-		strconv.FormatBool(p.Hidden), strconv.FormatBool(p.NoIndex), strconv.FormatBool(p.NoRobotsIndex),
-		strconv.FormatInt(p.BodyID, 10), termsKey(terms)} {
-		h.Write([]byte(f))
-		h.Write([]byte{0})
-	}
-	// A group or a link (documents hash as they always did): its kind and target.
-	if p.Kind() != store.PageDocument {
-		h.Write([]byte(p.Kind()))
-		if t := p.Target; t != nil {
-			for _, f := range []string{t.Kind, t.URL, t.Page, t.Space} {
-				h.Write([]byte{0})
-				h.Write([]byte(f))
-			}
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// termsKey is the terms as pageHash reads them: kept terms as they always were (so a run keeps
-// the hashes of pages translated before terms could be translated), a translated one with its
-// translation.
-func termsKey(terms []Term) string {
-	keys := make([]string, len(terms))
-	for i, t := range terms {
-		keys[i] = t.From
-		if t.To != t.From {
-			keys[i] += "\x03" + t.To
-		}
-	}
-	return strings.Join(keys, "\x02")
 }

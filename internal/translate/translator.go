@@ -38,15 +38,6 @@ func New(protocol, url, key string, f *fetch.Fetcher) (Translator, error) {
 	return nil, fmt.Errorf("unknown translator protocol %q (libretranslate, apertium or auto)", protocol)
 }
 
-// Pair resolves quire's codes against the languages the LibreTranslate server lists.
-func (c *Client) Pair(ctx context.Context, source, target string) (string, string, error) {
-	langs, err := c.Languages(ctx)
-	if err != nil {
-		return "", "", err
-	}
-	return Resolve(langs, source, target)
-}
-
 // Probe is a translator whose protocol is found by asking: LibreTranslate's GET /languages, then
 // APy's GET /listPairs. The first that answers its protocol's shape is used from then on; a
 // service that answers neither is an error naming both answers.
@@ -113,14 +104,6 @@ func (p *Probe) detect(ctx context.Context) (Translator, error) {
 	}
 	return nil, fmt.Errorf("the translator at %s speaks neither LibreTranslate's protocol (GET /languages: %s) nor Apertium's (GET /listPairs: %s)",
 		p.URL, probeAnswer(ltErr, "GET /languages "), probeAnswer(apyErr, "GET /listPairs "))
-}
-
-// batchError says which request of a page's texts failed: texts start+1 to end of n.
-func batchError(start, end, n int, err error) error {
-	if start == 0 && end == n {
-		return err
-	}
-	return fmt.Errorf("texts %d–%d of %d: %w", start+1, end, n, err)
 }
 
 // probeAnswer is what a probe's request answered, without the prefixes the error carries.
