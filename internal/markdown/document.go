@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // SchemaVersion is the version of the document schema produced.
@@ -240,4 +241,24 @@ func Find(doc *Document, typ string) (path string, ok bool) {
 		return "", false
 	}
 	return find(doc.Nodes, "nodes")
+}
+
+// emojiText is the character of an emoji inline whose code is its hex code point(s).
+func emojiText(code string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(code, "-") {
+		var r rune
+		for _, c := range strings.ToLower(part) {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r*16 + (c - '0')
+			case c >= 'a' && c <= 'f':
+				r = r*16 + (c - 'a' + 10)
+			default:
+				return ""
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -4,19 +4,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 )
-
-// Headings take an explicit anchor as `# Title {#anchor}`.
-// GitBook's {% hint %} blocks are hints.
-var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute(),
-	parser.WithBlockParsers(util.Prioritized(hintParser{}, 750))))
 
 // FromMarkdown parses markdown into a document, without context (see Options).
 func FromMarkdown(src string) *Document { return Options{}.FromMarkdown(src) }
@@ -29,49 +20,6 @@ func (o Options) FromMarkdown(src string) *Document {
 	doc := &Document{Object: "document", Data: map[string]any{"schemaVersion": SchemaVersion}, Nodes: []*Node{}}
 	doc.Nodes = append(doc.Nodes, c.fit(c.children(root), inTop)...)
 	return doc
-}
-
-type converter struct {
-	src     []byte
-	opts    Options
-	keys    int
-	anchors anchors
-}
-
-func (c *converter) key() string {
-	c.keys++
-	return strconv.Itoa(c.keys)
-}
-
-var (
-	yes = func() *bool { b := true; return &b }()
-	no  = func() *bool { b := false; return &b }()
-)
-
-func (c *converter) block(typ string, data map[string]any, children []*Node) *Node {
-	if data == nil {
-		data = map[string]any{}
-	}
-	return &Node{Object: "block", Type: typ, Key: c.key(), IsVoid: no, Data: data, Nodes: children}
-}
-
-// textBlock is a block of inlines, with an empty text node when it has none.
-func (c *converter) textBlock(typ string, data map[string]any, inlines []*Node) *Node {
-	if len(inlines) == 0 {
-		inlines = []*Node{c.text("", nil)}
-	}
-	return c.block(typ, data, inlines)
-}
-
-func (c *converter) text(s string, marks []string) *Node {
-	if s == "" {
-		marks = nil // marks on no text are nothing markdown can hold
-	}
-	leaf := &Leaf{Object: "leaf", Text: s, Marks: []*Mark{}}
-	for _, m := range marks {
-		leaf.Marks = append(leaf.Marks, &Mark{Object: "mark", Type: m})
-	}
-	return &Node{Object: "text", Key: c.key(), Leaves: []*Leaf{leaf}}
 }
 
 // Where a block sits decides which blocks the public schema allows there.

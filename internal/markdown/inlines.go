@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -136,29 +135,6 @@ func hasMark(l *Leaf, mark string) bool {
 	return false
 }
 
-// codeSpan writes text as a code span, fenced by more backticks than it holds in a row.
-func (w *writer) codeSpan(text string) string {
-	text = strings.ReplaceAll(text, "\n", " ")
-	longest, run := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if w.inTable {
-		text = strings.ReplaceAll(text, "|", `\|`)
-	}
-	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") ||
-		(len(text) > 1 && text[0] == ' ' && text[len(text)-1] == ' ' && strings.TrimSpace(text) != "") {
-		text = " " + text + " "
-	}
-	return fence + text + fence
-}
-
 func (w *writer) link(n *Node) string {
 	inner := w.inlines(n.Nodes)
 	ref := refOf(n)
@@ -198,56 +174,4 @@ func noteText(n *Node) string {
 		parts = append(parts, Text(f.Nodes))
 	}
 	return strings.Join(parts, " ")
-}
-
-var (
-	entityLike  = regexp.MustCompile(`&(#?[A-Za-z0-9]+;)`)
-	wwwLike     = regexp.MustCompile(`(?i)(www)\.`)
-	emailLike   = regexp.MustCompile(`([A-Za-z0-9._+-])@`)
-	escapeChars = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-		"<", `\<`, "~", `\~`)
-)
-
-// escapeText escapes what markdown would read as syntax inside a line of text.
-func escapeText(s string, inTable bool) string {
-	s = escapeChars.Replace(s)
-	s = entityLike.ReplaceAllString(s, `\&$1`)
-	// GFM's autolinks would make links of URLs, www. names and addresses in plain text.
-	s = strings.ReplaceAll(s, "://", `:\/\/`)
-	s = wwwLike.ReplaceAllString(s, `${1}\.`)
-	s = emailLike.ReplaceAllString(s, `$1\@`)
-	// goldmark counts an escaped ~ into a neighbouring ~~ run: at the edges, write it as an entity.
-	if strings.HasPrefix(s, `\~`) {
-		s = "&#126;" + s[2:]
-	}
-	if strings.HasSuffix(s, `\~`) {
-		s = s[:len(s)-2] + "&#126;"
-	}
-	if strings.HasSuffix(s, "!") {
-		s = s[:len(s)-1] + `\!`
-	}
-	if inTable {
-		s = strings.ReplaceAll(s, "|", `\|`)
-	}
-	return s
-}
-
-// emojiText is the character of an emoji inline whose code is its hex code point(s).
-func emojiText(code string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(code, "-") {
-		var r rune
-		for _, c := range strings.ToLower(part) {
-			switch {
-			case c >= '0' && c <= '9':
-				r = r*16 + (c - '0')
-			case c >= 'a' && c <= 'f':
-				r = r*16 + (c - 'a' + 10)
-			default:
-				return ""
-			}
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

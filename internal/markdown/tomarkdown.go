@@ -23,12 +23,6 @@ func (o Options) ToMarkdown(doc *Document) string {
 	return out
 }
 
-type writer struct {
-	opts    Options
-	anchors anchors
-	inTable bool
-}
-
 var hintMarkers = map[string]string{"info": "NOTE", "success": "TIP", "warning": "WARNING", "danger": "CAUTION"}
 
 func isList(n *Node) bool {
@@ -189,14 +183,6 @@ func (w *writer) titled(title string) string {
 	return w.paragraph([]*Node{{Object: "text", Leaves: []*Leaf{{Text: title, Marks: []*Mark{{Object: "mark", Type: "bold"}}}}}})
 }
 
-// codeText is a line of code as a paragraph holding a code span ("" when blank).
-func (w *writer) codeText(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return ""
-	}
-	return w.codeSpan(strings.TrimSpace(s))
-}
-
 // joinBlocks joins written blocks with blank lines, leaving out empty ones.
 func joinBlocks(parts []string) string {
 	var out []string
@@ -344,17 +330,6 @@ func (w *writer) image(img *Node) string {
 	return w.imageMarkdown(img.Data, caption)
 }
 
-func (w *writer) imageMarkdown(data map[string]any, caption string) string {
-	ref, _ := data["ref"].(map[string]any)
-	dest := w.opts.destFor(ref)
-	alt, _ := data["alt"].(string)
-	out := "![" + escapeText(alt, w.inTable) + "](" + linkDest(dest)
-	if caption != "" {
-		out += ` "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(caption) + `"`
-	}
-	return out + ")"
-}
-
 func (w *writer) table(n *Node) string {
 	cols, rows := tableShape(n)
 	if len(cols) == 0 {
@@ -425,16 +400,4 @@ func indentLines(s string, width int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// linkDest writes a link destination, in <…> when it holds what would end it.
-func linkDest(dest string) string {
-	if dest == "" {
-		return ""
-	}
-	dest = entityLike.ReplaceAllString(dest, `\&$1`)
-	if strings.ContainsAny(dest, " \t\n<>()\\") {
-		return "<" + strings.NewReplacer(`\&`, `\&`, `\`, `\\`, "<", `\<`, ">", `\>`, "\n", " ").Replace(dest) + ">"
-	}
-	return dest
 }
