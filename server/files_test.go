@@ -12,13 +12,6 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// filesWithCycles are the packages whose files still use each other both ways (issue 26 item 9):
-// the list only shrinks. TestFilesLayered fails when a package not listed gets a cycle, and when
-// a listed one has none left (take it off).
-var filesWithCycles = []string{
-	"store/sqlstore",
-}
-
 // TestFilesLayered draws each package of quire by which file uses which file's package-level
 // definitions (functions, methods, types, variables, constants, resolved by go/types) and fails on
 // a cycle: a foundation file using a feature file above it, where a newcomer reading from the
@@ -42,14 +35,8 @@ func TestFilesLayered(t *testing.T) {
 		if len(p.Errors) > 0 {
 			t.Fatalf("%s: %v", p.PkgPath, p.Errors)
 		}
-		name := strings.TrimPrefix(p.PkgPath, mod)
-		cycles := fileCycles(p.Fset, p.Types, p.TypesInfo)
-		listed := slices.Contains(filesWithCycles, name)
-		switch {
-		case len(cycles) > 0 && !listed:
-			t.Errorf("%s: its files use each other both ways:\n%s", name, strings.Join(cycles, "\n"))
-		case len(cycles) == 0 && listed:
-			t.Errorf("%s has no cycle left among its files: take it off filesWithCycles", name)
+		if cycles := fileCycles(p.Fset, p.Types, p.TypesInfo); len(cycles) > 0 {
+			t.Errorf("%s: its files use each other both ways:\n%s", strings.TrimPrefix(p.PkgPath, mod), strings.Join(cycles, "\n"))
 		}
 	}
 }

@@ -293,3 +293,8 @@ func scanInt64(sc scanner) (int64, error) {
 	err := sc.Scan(&n)
 	return n, err
 }
+
+// placeholders returns "?, ?, …" for n arguments.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}

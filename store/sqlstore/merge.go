@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"strings"
 )
 
 // Three-way merge of page trees, page by page and field by field, against the last common
@@ -29,9 +28,4 @@ func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, 
 		}
 	}
 	return out, nil
-}
-
-// placeholders returns "?, ?, …" for n arguments.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }

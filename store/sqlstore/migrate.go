@@ -252,3 +252,21 @@ func applyMigrations(ctx context.Context, x execer, postgres bool, now time.Time
 	}
 	return nil
 }
+
+// migrationLock is the advisory lock key migrations run under (any constant shared by all nodes).
+const migrationLock = 0x71756972
+
+// migratePostgres applies the PostgreSQL migrations on one connection holding the advisory lock:
+// a node starting while another migrates waits, then finds them recorded.
+func (s *Store) migratePostgres(ctx context.Context) error {
+	conn, err := s.writer.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: unable to migrate: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrationLock); err != nil {
+		return fmt.Errorf("store: unable to take the migration lock: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrationLock)
+	return applyMigrations(ctx, conn, true, s.Now())
+}

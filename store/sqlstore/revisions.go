@@ -149,24 +149,6 @@ func (s *Store) FindDocument(ctx context.Context, spaceID string, bodyID int64) 
 	return d, nil
 }
 
-const pageColumns = `p.page_id, p.parent_id, p.position, p.title, p.slug, p.path, p.emoji, p.description,
-	p.hidden, p.icon, p.no_index, p.no_robots_index, p.visitor_condition, p.page_type, p.target_kind, p.target, p.target_space, p.body_id, p.created_at, p.updated_at`
-
-func scanPage(sc interface{ Scan(...any) error }, p *store.RevisionPage, extra ...any) error {
-	var parent, emoji, icon, condition, targetKind, target, targetSpace sql.NullString
-	var created, updated string
-	if err := sc.Scan(append([]any{&p.ID, &parent, &p.Position, &p.Title, &p.Slug, &p.Path, &emoji, &p.Description,
-		&p.Hidden, &icon, &p.NoIndex, &p.NoRobotsIndex, &condition, &p.Type, &targetKind, &target, &targetSpace,
-		&p.BodyID, &created, &updated}, extra...)...); err != nil {
-		return err
-	}
-	p.Target = scanTarget(targetKind, target, targetSpace)
-	p.ParentID, p.Emoji = stringPtr(parent), stringPtr(emoji)
-	p.Icon, p.Condition = stringPtr(icon), stringPtr(condition)
-	p.CreatedAt, p.UpdatedAt = parseTime(created), parseTime(updated)
-	return nil
-}
-
 // loadPages returns a revision's pages in tree order, with bodies when asked.
 func loadPages(ctx context.Context, q querier, revisionID string, bodies bool) ([]*store.RevisionPage, error) {
 	v, err := newView(ctx, q, revisionID)
@@ -233,23 +215,6 @@ func (s *Store) FindPageByPath(ctx context.Context, revisionID, path string) (*s
 		return nil, store.Errorf(store.ENOTFOUND, "No page at path %q.", path)
 	}
 	return p, nil
-}
-
-// scanTarget makes a link page's target from its columns (nil when it has none).
-func scanTarget(kind, target, space sql.NullString) *store.PageTarget {
-	if !kind.Valid {
-		return nil
-	}
-	t := &store.PageTarget{Kind: kind.String, Space: space.String}
-	switch kind.String {
-	case store.TargetURL:
-		t.URL = target.String
-	case store.TargetPage:
-		t.Page = target.String
-	case store.TargetSpace:
-		t.Space = target.String
-	}
-	return t
 }
 
 // targetColumns is a link page's target as its columns store it (all NULL when it has none).

@@ -31,25 +31,6 @@ type revisionWrite struct {
 	readFrom rowFinder
 }
 
-// rowFinder finds the row a page being written was read from, by page id. The pages of a tree
-// come from the revision it reads (src), except those listed in from: put back from another
-// revision (revert_page) or taken from a side of a merge. A page found in neither is new.
-type rowFinder struct {
-	src  *view
-	from map[string]pageRow
-}
-
-func (f rowFinder) find(id string) (pageRow, bool) {
-	if row, ok := f.from[id]; ok {
-		return row, true
-	}
-	if f.src == nil {
-		return pageRow{}, false
-	}
-	row, ok := f.src.rows[id]
-	return row, ok
-}
-
 // writeRevision stores a new revision and returns its id.
 func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error) {
 	id := store.NewID()
@@ -179,19 +160,6 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 		}
 	}
 	return written, nil
-}
-
-// revisionLine returns the line and seq of a revision.
-func revisionLine(ctx context.Context, q querier, revisionID string) (lineRef, error) {
-	var ref lineRef
-	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ref, store.NotFound("Revision")
-	}
-	if err != nil {
-		return ref, fmt.Errorf("store: unable to read revision: %w", err)
-	}
-	return ref, nil
 }
 
 // replaced returns the rows of line that pages changed or deleted by the tree were read from.

@@ -156,22 +156,6 @@ func moveGroup(ctx context.Context, tx *Tx, siteID, id string, parent *string) e
 	return nil
 }
 
-// moveSectionToGroup moves a section from group cur to the end of group to (nil: the site
-// root); a section already there stays where it is.
-func moveSectionToGroup(ctx context.Context, tx *Tx, siteID, sectionID string, cur, to *string) error {
-	if store.EqualPtr(cur, to) {
-		return nil
-	}
-	pos, err := nextSectionPosition(ctx, tx, siteID, to)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?, position = ? WHERE id = ?`, nullString(to), pos, sectionID); err != nil {
-		return fmt.Errorf("store: unable to move section: %w", err)
-	}
-	return nil
-}
-
 // AddSectionToGroup moves a section of the site to the end of a group (where it stays when it
 // is already in it).
 func (s *Store) AddSectionToGroup(ctx context.Context, siteID, groupID, sectionID string) (*store.SiteSectionGroup, error) {

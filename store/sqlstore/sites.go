@@ -189,18 +189,6 @@ func updateRow(ctx context.Context, tx *Tx, table, id string, changes ...columnC
 	return nil
 }
 
-// checkSiteRow checks that a site space or section (table) of that id is the site's.
-func checkSiteRow(ctx context.Context, tx *Tx, table, siteID, id, field, what string) error {
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE id = ? AND site_id = ?`, id, siteID).Scan(&n); err != nil {
-		return fmt.Errorf("store: unable to find %s: %w", what, err)
-	}
-	if n == 0 {
-		return store.FieldErrorf(field, "no %s %s in this site", what, id)
-	}
-	return nil
-}
-
 // SetSitePublished publishes or unpublishes a site.
 func (s *Store) SetSitePublished(ctx context.Context, id string, published bool) (*store.Site, error) {
 	var site *store.Site

@@ -335,3 +335,19 @@ func (s *Store) MoveSiteSection(ctx context.Context, siteID, id string, m store.
 	})
 	return sec, err
 }
+
+// moveSectionToGroup moves a section from group cur to the end of group to (nil: the site
+// root); a section already there stays where it is.
+func moveSectionToGroup(ctx context.Context, tx *Tx, siteID, sectionID string, cur, to *string) error {
+	if store.EqualPtr(cur, to) {
+		return nil
+	}
+	pos, err := nextSectionPosition(ctx, tx, siteID, to)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE site_sections SET group_id = ?, position = ? WHERE id = ?`, nullString(to), pos, sectionID); err != nil {
+		return fmt.Errorf("store: unable to move section: %w", err)
+	}
+	return nil
+}

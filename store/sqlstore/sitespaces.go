@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -126,30 +125,6 @@ func createSiteSpaceSpace(ctx context.Context, tx *Tx, orgID string, n *store.Ne
 	return insertSpace(ctx, tx, orgID, n.CreatorID, store.SpaceCreate{Title: n.Title, Pages: n.Changes})
 }
 
-// goneDefault is where a default site space was: its container and position.
-type goneDefault struct {
-	SiteID    string  `json:"site"`
-	SectionID *string `json:"section"`
-	Position  float64 `json:"position"`
-}
-
-// promoteSiteSpaces makes, in each container whose default went, the site space that came
-// next the default (the first one when the default was last), in one statement.
-func promoteSiteSpaces(ctx context.Context, tx *Tx, gone []goneDefault) error {
-	if len(gone) == 0 {
-		return nil
-	}
-	b, _ := json.Marshal(gone)
-	query := sqlitePromoteSiteSpaces
-	if tx.d.postgres {
-		query = pgPromoteSiteSpaces
-	}
-	if _, err := tx.ExecContext(ctx, query, string(b)); err != nil {
-		return fmt.Errorf("store: unable to promote a default site space: %w", err)
-	}
-	return nil
-}
-
 // DeleteSiteSpace removes a site space; a default gives way to the next. Deleting a missing
 // one is no error.
 func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) error {
@@ -174,26 +149,6 @@ func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) error {
 		g.SectionID = stringPtr(section)
 		return promoteSiteSpaces(ctx, tx, []goneDefault{g})
 	})
-}
-
-// deleteSiteSpacesOfSpace removes every site space of a space, in every site, promoting the
-// next site space where a default goes. Sections left without site spaces stay.
-func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error {
-	gone, err := queryAll(ctx, tx, "the site spaces of a space", `SELECT site_id, section_id, position FROM site_spaces
-		WHERE space_id = ? AND is_default = 1`, []any{spaceID}, func(sc scanner) (goneDefault, error) {
-		var g goneDefault
-		var section sql.NullString
-		err := sc.Scan(&g.SiteID, &section, &g.Position)
-		g.SectionID = stringPtr(section)
-		return g, err
-	})
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM site_spaces WHERE space_id = ?`, spaceID); err != nil {
-		return fmt.Errorf("store: unable to delete the site spaces of a space: %w", err)
-	}
-	return promoteSiteSpaces(ctx, tx, gone)
 }
 
 // UpdateSiteSpace applies an update. A path another site space of the container has is a

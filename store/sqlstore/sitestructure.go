@@ -308,3 +308,59 @@ func (s *Store) SetDefaultSiteSection(ctx context.Context, siteID, sectionID str
 		return setDefaultSection(ctx, tx, siteID, sectionID)
 	})
 }
+
+// checkSiteRow checks that a site space or section (table) of that id is the site's.
+func checkSiteRow(ctx context.Context, tx *Tx, table, siteID, id, field, what string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE id = ? AND site_id = ?`, id, siteID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to find %s: %w", what, err)
+	}
+	if n == 0 {
+		return store.FieldErrorf(field, "no %s %s in this site", what, id)
+	}
+	return nil
+}
+
+// deleteSiteSpacesOfSpace removes every site space of a space, in every site, promoting the
+// next site space where a default goes. Sections left without site spaces stay.
+func deleteSiteSpacesOfSpace(ctx context.Context, tx *Tx, spaceID string) error {
+	gone, err := queryAll(ctx, tx, "the site spaces of a space", `SELECT site_id, section_id, position FROM site_spaces
+		WHERE space_id = ? AND is_default = 1`, []any{spaceID}, func(sc scanner) (goneDefault, error) {
+		var g goneDefault
+		var section sql.NullString
+		err := sc.Scan(&g.SiteID, &section, &g.Position)
+		g.SectionID = stringPtr(section)
+		return g, err
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM site_spaces WHERE space_id = ?`, spaceID); err != nil {
+		return fmt.Errorf("store: unable to delete the site spaces of a space: %w", err)
+	}
+	return promoteSiteSpaces(ctx, tx, gone)
+}
+
+// goneDefault is where a default site space was: its container and position.
+type goneDefault struct {
+	SiteID    string  `json:"site"`
+	SectionID *string `json:"section"`
+	Position  float64 `json:"position"`
+}
+
+// promoteSiteSpaces makes, in each container whose default went, the site space that came
+// next the default (the first one when the default was last), in one statement.
+func promoteSiteSpaces(ctx context.Context, tx *Tx, gone []goneDefault) error {
+	if len(gone) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(gone)
+	query := sqlitePromoteSiteSpaces
+	if tx.d.postgres {
+		query = pgPromoteSiteSpaces
+	}
+	if _, err := tx.ExecContext(ctx, query, string(b)); err != nil {
+		return fmt.Errorf("store: unable to promote a default site space: %w", err)
+	}
+	return nil
+}

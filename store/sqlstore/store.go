@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"strings"
 	"time"
 
@@ -27,57 +26,6 @@ type Store struct {
 	version    dataVersion
 	spaceCache versionedCache[spaceForUser]
 	versions   versionCache
-}
-
-// OpenSQLite opens (creating if needed) the SQLite database file at dbPath and applies pending
-// migrations. The driver ("sqlite3", built with -tags sqlite_fts5) is linked by store/sqlite, the
-// one package that picks it, which also says which of its errors is a UNIQUE violation
-// (isUnique); this package knows SQL, not drivers.
-func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (*Store, error) {
-	writer, err := sql.Open("sqlite3", sqliteDSN(dbPath, "_journal_mode", "WAL", "_synchronous", "FULL", "_txlock", "immediate"))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
-	}
-	writer.SetMaxOpenConns(1)
-	writer.SetMaxIdleConns(1)
-	writer.SetConnMaxLifetime(0)
-	if err := writer.PingContext(ctx); err != nil {
-		writer.Close()
-		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
-	}
-	d := &dialect{isUnique: isUnique}
-	s := &Store{writer: newDB(writer, d), d: d, Clock: func() time.Time { return time.Now().UTC() }}
-	if err := s.migrate(ctx); err != nil {
-		writer.Close()
-		return nil, err
-	}
-	reader, err := sql.Open("sqlite3", sqliteDSN(dbPath, "mode", "ro", "_query_only", "1"))
-	if err != nil {
-		writer.Close()
-		return nil, fmt.Errorf("store: unable to open readers on %s: %w", dbPath, err)
-	}
-	reader.SetMaxOpenConns(8)
-	reader.SetMaxIdleConns(8)
-	reader.SetConnMaxLifetime(0)
-	s.reader = newDB(reader, d)
-	return s, nil
-}
-
-// sqliteDSN is the data source name of a pool on the file at dbPath: the settings the writer and
-// the readers share, then the given key-value pairs.
-func sqliteDSN(dbPath string, kv ...string) string {
-	q := url.Values{}
-	q.Set("_foreign_keys", "1")
-	q.Set("_busy_timeout", "5000")
-	// go-sqlite3 keeps prepared statements per connection: re-preparing was a fifth of a read.
-	q.Set("_stmt_cache_size", "64")
-	// A revision's pages are read through an index and the rows it points to: a page cache that
-	// holds a large space's rows (32 MiB per connection, taken only as used) keeps that in memory.
-	q.Set("_cache_size", "-32768")
-	for i := 0; i+1 < len(kv); i += 2 {
-		q.Set(kv[i], kv[i+1])
-	}
-	return "file:" + dbPath + "?" + q.Encode()
 }
 
 // Close closes both pools.

@@ -333,3 +333,120 @@ func scanVersions(rows *sql.Rows, bodies bool, line int64, fn func(p *store.Revi
 	}
 	return nil
 }
+
+// allCached is view.all without bodies, through the cache: per element of the chain, the ids of
+// the versions valid there, then the rows of those not cached yet.
+func (v *view) allCached(c *versionCache) ([]*store.RevisionPage, error) {
+	var out []*store.RevisionPage
+	seen := map[string]bool{}
+	for i, el := range v.c {
+		valid, vargs := v.validAt(el)
+		rows, err := v.q.QueryContext(v.ctx, `SELECT p.id FROM page_versions p WHERE `+valid, vargs...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: unable to load pages: %w", err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		found, missing := c.lookup(ids)
+		if len(missing) > 0 {
+			read, err := v.versionsByID(missing)
+			if err != nil {
+				return nil, err
+			}
+			c.add(read)
+			for k, id := range ids {
+				if found[k] == nil {
+					found[k] = read[id]
+				}
+			}
+		}
+		// One allocation for the pages of the element: a large revision makes no garbage per page.
+		slab := make([]store.RevisionPage, 0, len(ids))
+		for _, e := range found {
+			if e == nil || seen[e.page.ID] {
+				continue
+			}
+			if i < len(v.c)-1 {
+				seen[e.page.ID] = true
+			}
+			if !e.deleted {
+				slab = append(slab, e.page)
+				out = append(out, &slab[len(slab)-1])
+			}
+		}
+	}
+	return out, nil
+}
+
+// versionsByID reads page versions by row id.
+func (v *view) versionsByID(ids []int64) (map[int64]*cachedVersion, error) {
+	out := make(map[int64]*cachedVersion, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := v.q.QueryContext(v.ctx, `SELECT `+pageColumns+`, p.id, p.deleted FROM page_versions p
+			WHERE p.id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+		for rows.Next() {
+			e := &cachedVersion{}
+			if err := scanPage(rows, &e.page, &e.version, &e.deleted); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: unable to load pages: %w", err)
+			}
+			out[e.version] = e
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to load pages: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// rowFinder finds the row a page being written was read from, by page id. The pages of a tree
+// come from the revision it reads (src), except those listed in from: put back from another
+// revision (revert_page) or taken from a side of a merge. A page found in neither is new.
+type rowFinder struct {
+	src  *view
+	from map[string]pageRow
+}
+
+func (f rowFinder) find(id string) (pageRow, bool) {
+	if row, ok := f.from[id]; ok {
+		return row, true
+	}
+	if f.src == nil {
+		return pageRow{}, false
+	}
+	row, ok := f.src.rows[id]
+	return row, ok
+}
+
+// revisionLine returns the line and seq of a revision.
+func revisionLine(ctx context.Context, q querier, revisionID string) (lineRef, error) {
+	var ref lineRef
+	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ref, store.NotFound("Revision")
+	}
+	if err != nil {
+		return ref, fmt.Errorf("store: unable to read revision: %w", err)
+	}
+	return ref, nil
+}

@@ -1,0 +1,159 @@
+package sqlstore
+
+// What the change-request operations and templates share: a change request's row (and its
+// users), finding one that can be written, and applying a batch of page changes to it.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// checkWritable refuses content writes to a locked space and to a change request that is merged
+// or archived.
+func checkWritable(sp *store.Space, cr *store.ChangeRequest) error {
+	if sp.EditMode == "locked" {
+		return store.Errorf(store.EFORBIDDEN, "The space is locked: its content cannot change.")
+	}
+	if cr != nil && cr.Status != "open" && cr.Status != "draft" {
+		return store.Errorf(store.ECONFLICT, "The change request is %s: it takes no more changes.", cr.Status)
+	}
+	return nil
+}
+
+// writableChangeRequest returns a change request and its space when content may be written to
+// it (see checkWritable).
+func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
+	sp, err := findLiveSpace(ctx, tx, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err := findChangeRequest(ctx, tx, spaceID, crID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, cr, checkWritable(sp, cr)
+}
+
+// applyBatch applies a batch of changes to the pages of revision from and writes the result as
+// a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
+// the new markdown become ids, uploaded files join the revision. It returns the revision, the
+// applied tree and what it changed.
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *store.PageTree, []*store.RevisionPage, []*store.RevisionPage, error) {
+	v, err := newView(ctx, tx, from)
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	tree := store.NewPageTree(v, tx.now)
+	tree.Base = from
+	known := map[string]bool{}
+	reverted := map[string]pageRow{} // the rows reverted pages were put back from
+	tree.Older = func(revision, pageID string) (*store.RevisionPage, error) {
+		if !known[revision] {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM revisions WHERE id = ? AND space_id = ?`, revision, spaceID).Scan(&n); err != nil {
+				return nil, fmt.Errorf("store: unable to find revision: %w", err)
+			}
+			if n == 0 {
+				return nil, store.FieldErrorf("revision", "no revision %q in this space", revision)
+			}
+			known[revision] = true
+		}
+		old, err := newView(ctx, tx, revision)
+		if err != nil {
+			return nil, err
+		}
+		p, err := old.page(pageID, false)
+		if row, ok := old.rows[pageID]; ok && p != nil {
+			reverted[pageID] = row
+		} else {
+			delete(reverted, pageID)
+		}
+		return p, err
+	}
+	if err := tree.Apply(changes); err != nil {
+		return "", nil, nil, nil, err
+	}
+	changed, deleted := tree.Result()
+	for _, p := range changed {
+		if p.BodyID == 0 {
+			p.Markdown = store.RewriteRefs(p.Markdown, tree.Refs, tree.FileRefs)
+		}
+	}
+	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
+		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree, readFrom: rowFinder{src: v, from: reverted}})
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	if tree.Err != nil {
+		return "", nil, nil, nil, tree.Err
+	}
+	if err := insertFiles(ctx, tx, revision, tree.Files); err != nil {
+		return "", nil, nil, nil, err
+	}
+	return revision, tree, changed, deleted, nil
+}
+
+func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber string) (*store.ChangeRequest, error) {
+	number := -1
+	if n, err := strconv.Atoi(idOrNumber); err == nil && n > 0 && len(idOrNumber) < 12 {
+		number = n
+	}
+	var c store.ChangeRequest
+	err := scanChangeRequest(q.QueryRowContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+`
+		WHERE c.space_id = ? AND (c.id = ? OR c.number = ?) ORDER BY c.id = ? DESC LIMIT 1`,
+		spaceID, idOrNumber, number, idOrNumber), &c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.NotFound("Change request")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find change request: %w", err)
+	}
+	return &c, nil
+}
+
+const changeRequestColumns = `c.id, c.space_id, c.number, c.status, c.subject, c.description, c.revision_initial,
+	c.revision_id, c.revision_merged_ancestor, c.revision_merged, c.comments, c.conversations_issues_cluster,
+	c.created_at, c.updated_at, s.revision_id, c.links, c.merged_at, mu.id, mu.email, mu.display_name, mu.photo_url,
+	mu.email_verified, mu.created_at, ` + userColumns
+
+const changeRequestFrom = ` FROM change_requests c JOIN spaces s ON s.id = c.space_id` + changeRequestUsers
+
+func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeRequest) error {
+	var desc, ancestor, merged, cluster, links, mergedAt sql.NullString
+	var created, updated, spaceRevision string
+	var mu struct {
+		id, email, name, photo, created sql.NullString
+		verified                        sql.NullBool
+	}
+	if err := scanUser(scanFirst{sc, []any{&c.ID, &c.SpaceID, &c.Number, &c.Status, &c.Subject, &desc, &c.RevisionInitial,
+		&c.RevisionID, &ancestor, &merged, &c.Comments, &cluster, &created, &updated, &spaceRevision, &links, &mergedAt,
+		&mu.id, &mu.email, &mu.name, &mu.photo, &mu.verified, &mu.created}}, &c.CreatedBy); err != nil {
+		return err
+	}
+	if links.Valid {
+		if err := json.Unmarshal([]byte(links.String), &c.Links); err != nil {
+			return fmt.Errorf("store: bad links of change request %s: %w", c.ID, err)
+		}
+	}
+	c.MergedAt = parseNullTime(mergedAt)
+	if mu.id.Valid {
+		c.MergedBy = &store.User{ID: mu.id.String, Email: mu.email.String, DisplayName: mu.name.String,
+			PhotoURL: stringPtr(mu.photo), EmailVerified: mu.verified.Bool, CreatedAt: parseTime(mu.created.String)}
+	}
+	if desc.Valid {
+		c.Description = json.RawMessage(desc.String)
+	}
+	c.RevisionMergedAncestor, c.RevisionMerged, c.ConversationsCluster = stringPtr(ancestor), stringPtr(merged), stringPtr(cluster)
+	c.CreatedAt, c.UpdatedAt = parseTime(created), parseTime(updated)
+	c.Outdated = (c.Status == "open" || c.Status == "draft") && spaceRevision != c.Base()
+	return nil
+}
+
+// changeRequestUsers joins the change request's creator (u) and merger (mu).
+const changeRequestUsers = ` JOIN users u ON u.id = c.created_by LEFT JOIN users mu ON mu.id = c.merged_by`
