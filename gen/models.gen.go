@@ -4914,7 +4914,7 @@ type Embed struct {
 	// Icon The absolute URL of the site's icon.
 	Icon *string `json:"icon,omitempty"`
 
-	// Site The site's name
+	// Site The site's name, else its host.
 	Site  string    `json:"site"`
 	Title string    `json:"title"`
 	Type  EmbedType `json:"type"`
