@@ -1,7 +1,7 @@
 // Package server is quire's HTTP side: the one implementation of the API's generated strict
 // interface (gen.StrictServerInterface), one file per API area, the middleware (request ids,
 // logs, metrics, panic recovery, authentication, rate limits, body limits, request validation
-// against the embedded openapi.yaml), and the /docs reference page. It reaches data only through
+// against the embedded openapi.yaml), and the contract itself (/openapi.json, /openapi.yaml). It reaches data only through
 // the store contract (store.Store) and decides who may do what with the access rules
 // (server/access). It must never import a SQL driver, database/sql or a store implementation (the
 // store tells which of its errors mean the database is unavailable: store.Admin.Unavailable), nor

@@ -121,9 +121,6 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	for path, f := range contract {
 		e.GET(path, f.serve)
 	}
-	docs := &docsPage{doc: doc}
-	e.GET("/docs", docs.serveHTML)
-	e.GET("/docs/:asset", docs.serveAsset)
 	gen.RegisterHandlersWithBaseURL(e, gen.NewStrictHandler(s, nil), "/v1")
 	return e, nil
 }

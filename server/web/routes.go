@@ -2,8 +2,12 @@ package web
 
 import "github.com/labstack/echo/v4"
 
-// Register adds the published web's routes and the host mounting of sites with a hostname.
+// Register adds the web's routes (published sites, the app, quire's API reference at /docs) and
+// the host mounting of sites with a hostname.
 func (s *Server) Register(e *echo.Echo) {
+	docs := &docsPage{}
+	e.GET("/docs", docs.serveHTML)
+	e.GET("/docs/:asset", docs.serveAsset)
 	e.Pre(s.mountSiteHosts(&hostCache{entries: map[string]hostEntry{}}))
 	e.GET(webSiteRoute, s.serveWebSite)
 	e.GET(webSitePathRoute, s.serveWebSite)
@@ -11,10 +15,6 @@ func (s *Server) Register(e *echo.Echo) {
 	e.HEAD(webSitePathRoute, s.serveWebSite)
 	s.registerApp(e)
 }
-
-var appRoutes = []string{"/app", "/app/login", "/app/logout", "/app/o/:orgId", "/app/s/:spaceId", "/app/s/:spaceId/*",
-	"/app/s/:spaceId/change-requests/:cr", "/app/s/:spaceId/revisions/:rev", "/app/s/:spaceId/revisions/:rev/*",
-	"/app/o/:orgId/c/:collectionId", "/app/o/:orgId/sites/:siteId"}
 
 func (s *Server) registerApp(e *echo.Echo) {
 	e.GET("/app", s.appPage(s.appHome))

@@ -1,24 +1,30 @@
-package server
+package web
 
 import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/apiref"
 )
 
-// docsPage is the API reference at /docs, rendered from the embedded spec on first request (the
-// spec never changes while the binary runs, and most processes never show it).
+// docsPage is quire's own API reference at /docs, rendered from the spec compiled into the binary
+// (openapi.yaml, whose descriptions say how each operation behaves) on first request: the spec
+// never changes while the binary runs, and most processes never show it.
 type docsPage struct {
-	doc  *openapi3.T
 	once sync.Once
 	page *apiref.Page
 	err  error
 }
 
 func (d *docsPage) get() (*apiref.Page, error) {
-	d.once.Do(func() { d.page, d.err = apiref.Render(apiref.FromKin(d.doc), "/docs/", "/openapi.yaml") })
+	d.once.Do(func() {
+		var doc *openapi3.T
+		if doc, d.err = gen.GetSwagger(); d.err == nil {
+			d.page, d.err = apiref.Render(apiref.FromKin(doc), "/docs/", "/openapi.yaml")
+		}
+	})
 	return d.page, d.err
 }
 
