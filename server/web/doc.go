@@ -1,8 +1,8 @@
 // Package web serves quire's web pages: published sites, the app views, OpenAPI reference pages
 // of organizations' specifications, and quire's own API reference at /docs (rendered from the
-// embedded openapi.yaml). It reaches data through the store contract and decides who reads what with the access
-// rules (server/access), as the API does; it never imports the API's handlers (package server),
-// and the API does not import it: cmd/quire mounts both on one Echo instance (Register), so the
+// embedded openapi.yaml). It reaches data through the store contract and decides who reads what
+// with the access rules (server/access), as the API does; it never imports the API's handlers
+// (package server), and the API does not import it: cmd/quire mounts both on one Echo instance (Register), so the
 // API's middleware (request ids, logs, metrics, panic recovery, rate limits) covers the pages too.
 // The pages' tests are in package server, beside the API tests whose harness they share: they
 // author content through the API and read it back as pages, as a reader would.
