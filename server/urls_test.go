@@ -227,6 +227,8 @@ func TestSiteTokenOpensOnlyItsSite(t *testing.T) {
 		{"PATCH", "/spaces/" + r.guide.Id},
 		{"POST", r.base + "/unpublish"},
 		{"POST", "/urls/published"},
+		// A document id also finds the bodies of unmerged change requests: not published content.
+		{"GET", "/spaces/" + r.guide.Id + "/documents/1"},
 	} {
 		var body any
 		if c.method != "GET" {
