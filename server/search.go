@@ -46,6 +46,23 @@ func (s *Server) searchLinks(ctx context.Context, sp *store.Space, spaceID strin
 	if err != nil {
 		return nil, err
 	}
+	// The pages links of this space open, read in one query for their paths.
+	var targetIDs []string
+	for _, p := range pages {
+		if p.Kind() == store.PageLink && p.Target != nil && p.Target.Kind == store.TargetPage && p.Target.Space == "" {
+			targetIDs = append(targetIDs, p.Target.Page)
+		}
+	}
+	paths := map[string]string{}
+	if len(targetIDs) > 0 {
+		targets, err := s.Store.FindPagesWithBodies(ctx, sp.RevisionID, targetIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range targets {
+			paths[t.ID] = t.Path
+		}
+	}
 	out := map[string]*string{}
 	for _, p := range pages {
 		if p.Kind() != store.PageLink || p.Target == nil {
@@ -53,9 +70,7 @@ func (s *Server) searchLinks(ctx context.Context, sp *store.Space, spaceID strin
 		}
 		path := ""
 		if t := p.Target; t.Kind == store.TargetPage && t.Space == "" {
-			if target, err := s.Store.FindPage(ctx, sp.RevisionID, t.Page); err == nil {
-				path = target.Path
-			}
+			path = paths[t.Page]
 		}
 		out[p.ID] = s.linkHref(sp, p.Target, path)
 	}

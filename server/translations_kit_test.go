@@ -97,8 +97,8 @@ type trPage struct {
 	Title, Markdown, Parent string // Parent: the parent's title, "" at the top level
 }
 
-// pages reads the current pages of a space from the store, in tree order, by path.
-func (w *trWorld) pages(t *testing.T, spaceID string) (map[string]trPage, []string) {
+// currentRevision reads a space's current revision from the store.
+func (w *trWorld) currentRevision(t *testing.T, spaceID string) *store.Revision {
 	t.Helper()
 	ctx := context.Background()
 	sp, err := w.Store.FindSpace(ctx, spaceID)
@@ -109,6 +109,14 @@ func (w *trWorld) pages(t *testing.T, spaceID string) (map[string]trPage, []stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rev
+}
+
+// pages reads the current pages of a space from the store, in tree order, by path.
+func (w *trWorld) pages(t *testing.T, spaceID string) (map[string]trPage, []string) {
+	t.Helper()
+	ctx := context.Background()
+	rev := w.currentRevision(t, spaceID)
 	ids := make([]string, len(rev.Pages))
 	titles := map[string]string{}
 	for i, p := range rev.Pages {

@@ -41,21 +41,13 @@ func (w *trWorld) writeLinkedSource(t *testing.T) linkedSource {
 	return src
 }
 
-// resultPage is a page of a space's current revision by title: its id and markdown.
+// pageByTitle is a page of a space's current revision by title: its id and markdown.
 func (w *trWorld) pageByTitle(t *testing.T, spaceID, title string) (string, string) {
 	t.Helper()
-	ctx := context.Background()
-	sp, err := w.Store.FindSpace(ctx, spaceID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev, err := w.Store.FindRevision(ctx, spaceID, sp.RevisionID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rev := w.currentRevision(t, spaceID)
 	for _, p := range rev.Pages {
 		if p.Title == title {
-			full, err := w.Store.FindPage(ctx, rev.ID, p.ID)
+			full, err := w.Store.FindPage(context.Background(), rev.ID, p.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
