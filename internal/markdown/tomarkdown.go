@@ -101,20 +101,11 @@ func (w *writer) block(n *Node, alt bool) string {
 			return "[" + escapeText(label, false) + "](" + linkDest(dest) + ")"
 		}
 		return w.codeText(label)
-	case "openapi-operation":
-		return w.codeText(strings.ToUpper(str(n.Data, "method")) + " " + str(n.Data, "path"))
-	case "openapi-webhook":
-		return w.codeText(strings.ToUpper(str(n.Data, "method")) + " " + str(n.Data, "name"))
-	case "openapi-schemas":
-		var names []string
-		if list, ok := n.Data["schemas"].([]any); ok {
-			for _, x := range list {
-				if s, ok := x.(string); ok {
-					names = append(names, s)
-				}
-			}
+	case "openapi-operation", "openapi-webhook", "openapi-schemas":
+		if tag := openAPITag(n); tag != "" {
+			return tag
 		}
-		return w.codeText(strings.Join(names, ", "))
+		return w.codeText(openAPILabel(n))
 	case "expandable":
 		// The title (bold) over the body: markdown has no folding that every reader of a
 		// page (search, translation, the PDF) sees through.
