@@ -383,6 +383,111 @@ func (e CommentStatusFilter) Valid() bool {
 	}
 }
 
+// Defines values for ComputedSourceDependenciesRefKind.
+const (
+	ComputedSourceDependenciesRefKindOpenapi     ComputedSourceDependenciesRefKind = "openapi"
+	ComputedSourceDependenciesRefKindSpace       ComputedSourceDependenciesRefKind = "space"
+	ComputedSourceDependenciesRefKindTranslation ComputedSourceDependenciesRefKind = "translation"
+)
+
+// Valid indicates whether the value is a known member of the ComputedSourceDependenciesRefKind enum.
+func (e ComputedSourceDependenciesRefKind) Valid() bool {
+	switch e {
+	case ComputedSourceDependenciesRefKindOpenapi:
+		return true
+	case ComputedSourceDependenciesRefKindSpace:
+		return true
+	case ComputedSourceDependenciesRefKindTranslation:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ComputedSourceDocumentPropsDoc.
+const (
+	ComputedSourceDocumentPropsDocInfo       ComputedSourceDocumentPropsDoc = "info"
+	ComputedSourceDocumentPropsDocModels     ComputedSourceDocumentPropsDoc = "models"
+	ComputedSourceDocumentPropsDocOperation  ComputedSourceDocumentPropsDoc = "operation"
+	ComputedSourceDocumentPropsDocOperations ComputedSourceDocumentPropsDoc = "operations"
+	ComputedSourceDocumentPropsDocTag        ComputedSourceDocumentPropsDoc = "tag"
+)
+
+// Valid indicates whether the value is a known member of the ComputedSourceDocumentPropsDoc enum.
+func (e ComputedSourceDocumentPropsDoc) Valid() bool {
+	switch e {
+	case ComputedSourceDocumentPropsDocInfo:
+		return true
+	case ComputedSourceDocumentPropsDocModels:
+		return true
+	case ComputedSourceDocumentPropsDocOperation:
+		return true
+	case ComputedSourceDocumentPropsDocOperations:
+		return true
+	case ComputedSourceDocumentPropsDocTag:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ComputedSourceDocumentPropsMethod.
+const (
+	ComputedSourceDocumentPropsMethodDelete  ComputedSourceDocumentPropsMethod = "delete"
+	ComputedSourceDocumentPropsMethodGet     ComputedSourceDocumentPropsMethod = "get"
+	ComputedSourceDocumentPropsMethodHead    ComputedSourceDocumentPropsMethod = "head"
+	ComputedSourceDocumentPropsMethodHook    ComputedSourceDocumentPropsMethod = "hook"
+	ComputedSourceDocumentPropsMethodOptions ComputedSourceDocumentPropsMethod = "options"
+	ComputedSourceDocumentPropsMethodPatch   ComputedSourceDocumentPropsMethod = "patch"
+	ComputedSourceDocumentPropsMethodPost    ComputedSourceDocumentPropsMethod = "post"
+	ComputedSourceDocumentPropsMethodPut     ComputedSourceDocumentPropsMethod = "put"
+	ComputedSourceDocumentPropsMethodTrace   ComputedSourceDocumentPropsMethod = "trace"
+)
+
+// Valid indicates whether the value is a known member of the ComputedSourceDocumentPropsMethod enum.
+func (e ComputedSourceDocumentPropsMethod) Valid() bool {
+	switch e {
+	case ComputedSourceDocumentPropsMethodDelete:
+		return true
+	case ComputedSourceDocumentPropsMethodGet:
+		return true
+	case ComputedSourceDocumentPropsMethodHead:
+		return true
+	case ComputedSourceDocumentPropsMethodHook:
+		return true
+	case ComputedSourceDocumentPropsMethodOptions:
+		return true
+	case ComputedSourceDocumentPropsMethodPatch:
+		return true
+	case ComputedSourceDocumentPropsMethodPost:
+		return true
+	case ComputedSourceDocumentPropsMethodPut:
+		return true
+	case ComputedSourceDocumentPropsMethodTrace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ComputedSourceRevisionPropsGrouping.
+const (
+	ByOperation ComputedSourceRevisionPropsGrouping = "by-operation"
+	ByTag       ComputedSourceRevisionPropsGrouping = "by-tag"
+)
+
+// Valid indicates whether the value is a known member of the ComputedSourceRevisionPropsGrouping enum.
+func (e ComputedSourceRevisionPropsGrouping) Valid() bool {
+	switch e {
+	case ByOperation:
+		return true
+	case ByTag:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ContentLocationKind.
 const (
 	ContentLocationKindFile    ContentLocationKind = "file"
@@ -1294,16 +1399,16 @@ func (e DefaultLevel) Valid() bool {
 
 // Defines values for DocumentSchemaVersion.
 const (
-	Current DocumentSchemaVersion = "current"
-	Next    DocumentSchemaVersion = "next"
+	DocumentSchemaVersionCurrent DocumentSchemaVersion = "current"
+	DocumentSchemaVersionNext    DocumentSchemaVersion = "next"
 )
 
 // Valid indicates whether the value is a known member of the DocumentSchemaVersion enum.
 func (e DocumentSchemaVersion) Valid() bool {
 	switch e {
-	case Current:
+	case DocumentSchemaVersionCurrent:
 		return true
-	case Next:
+	case DocumentSchemaVersionNext:
 		return true
 	default:
 		return false
@@ -2542,13 +2647,13 @@ func (e PageMarkdownRefs) Valid() bool {
 
 // Defines values for PageTagKind.
 const (
-	Tag PageTagKind = "tag"
+	PageTagKindTag PageTagKind = "tag"
 )
 
 // Valid indicates whether the value is a known member of the PageTagKind enum.
 func (e PageTagKind) Valid() bool {
 	switch e {
-	case Tag:
+	case PageTagKindTag:
 		return true
 	default:
 		return false
@@ -3641,6 +3746,24 @@ func (e VersionContextType) Valid() bool {
 	}
 }
 
+// Defines values for GetComputedDocumentParamsSchema.
+const (
+	GetComputedDocumentParamsSchemaCurrent GetComputedDocumentParamsSchema = "current"
+	GetComputedDocumentParamsSchemaNext    GetComputedDocumentParamsSchema = "next"
+)
+
+// Valid indicates whether the value is a known member of the GetComputedDocumentParamsSchema enum.
+func (e GetComputedDocumentParamsSchema) Valid() bool {
+	switch e {
+	case GetComputedDocumentParamsSchemaCurrent:
+		return true
+	case GetComputedDocumentParamsSchemaNext:
+		return true
+	default:
+		return false
+	}
+}
+
 // AddSectionGroupRequest defines model for AddSectionGroupRequest.
 type AddSectionGroupRequest struct {
 	// Draft Add the group as a draft (not published until made live).
@@ -4128,6 +4251,99 @@ type CommentStatus string
 // CommentStatusFilter defines model for CommentStatusFilter.
 type CommentStatusFilter string
 
+// ComputeDocumentRequest defines model for ComputeDocumentRequest.
+type ComputeDocumentRequest struct {
+	// Seed What the computed ids are derived from.
+	Seed ComputedSeed `json:"seed"`
+
+	// Source A computed document's source, by `type`: `builtin:openapi` (props `doc` and, by `doc`, `page` and `method`; dependency `spec`), `builtin:translation` or `integration:<app>:<source>`.
+	Source ComputedSourceDocument `json:"source"`
+}
+
+// ComputeRevisionRequest defines model for ComputeRevisionRequest.
+type ComputeRevisionRequest struct {
+	// Seed What the computed ids are derived from.
+	Seed ComputedSeed `json:"seed"`
+
+	// Source A computed content source, by `type`: `builtin:openapi` (props `models`, required, `downloadLink`, `grouping`; dependency `spec`), `builtin:translation` (dependency `translation`) or `integration:<app>:<source>`.
+	Source ComputedSourceRevision `json:"source"`
+}
+
+// ComputedRevision defines model for ComputedRevision.
+type ComputedRevision struct {
+	Files            []RevisionFile           `json:"files"`
+	Pages            []RevisionPage           `json:"pages"`
+	ReusableContents []map[string]interface{} `json:"reusableContents"`
+}
+
+// ComputedSeed What the computed ids are derived from.
+type ComputedSeed = string
+
+// ComputedSourceDependencies The source's dependencies by name, each a ref and, optionally, its resolved value (which quire reads again itself).
+type ComputedSourceDependencies map[string]struct {
+	Ref   ComputedSourceDependencies_Ref            `json:"ref"`
+	Value nullable.Nullable[map[string]interface{}] `json:"value,omitempty"`
+}
+
+// ComputedSourceDependenciesRefKind defines model for ComputedSourceDependencies.Ref.Kind.
+type ComputedSourceDependenciesRefKind string
+
+// ComputedSourceDependencies_Ref defines model for ComputedSourceDependencies.Ref.
+type ComputedSourceDependencies_Ref struct {
+	Kind                 ComputedSourceDependenciesRefKind `json:"kind"`
+	Space                *string                           `json:"space,omitempty"`
+	Spec                 *string                           `json:"spec,omitempty"`
+	Translation          *string                           `json:"translation,omitempty"`
+	AdditionalProperties map[string]interface{}            `json:"-"`
+}
+
+// ComputedSourceDocument A computed document's source, by `type`: `builtin:openapi` (props `doc` and, by `doc`, `page` and `method`; dependency `spec`), `builtin:translation` or `integration:<app>:<source>`.
+type ComputedSourceDocument struct {
+	// Dependencies The source's dependencies by name, each a ref and, optionally, its resolved value (which quire reads again itself).
+	Dependencies *ComputedSourceDependencies   `json:"dependencies,omitempty"`
+	Props        *ComputedSourceDocument_Props `json:"props,omitempty"`
+	Type         ComputedSourceType            `json:"type"`
+}
+
+// ComputedSourceDocumentPropsDoc defines model for ComputedSourceDocument.Props.Doc.
+type ComputedSourceDocumentPropsDoc string
+
+// ComputedSourceDocumentPropsMethod defines model for ComputedSourceDocument.Props.Method.
+type ComputedSourceDocumentPropsMethod string
+
+// ComputedSourceDocument_Props defines model for ComputedSourceDocument.Props.
+type ComputedSourceDocument_Props struct {
+	Deprecated           *bool                              `json:"deprecated,omitempty"`
+	Doc                  *ComputedSourceDocumentPropsDoc    `json:"doc,omitempty"`
+	Document             *string                            `json:"document,omitempty"`
+	Method               *ComputedSourceDocumentPropsMethod `json:"method,omitempty"`
+	Page                 *string                            `json:"page,omitempty"`
+	Space                *string                            `json:"space,omitempty"`
+	AdditionalProperties map[string]interface{}             `json:"-"`
+}
+
+// ComputedSourceRevision A computed content source, by `type`: `builtin:openapi` (props `models`, required, `downloadLink`, `grouping`; dependency `spec`), `builtin:translation` (dependency `translation`) or `integration:<app>:<source>`.
+type ComputedSourceRevision struct {
+	// Dependencies The source's dependencies by name, each a ref and, optionally, its resolved value (which quire reads again itself).
+	Dependencies *ComputedSourceDependencies   `json:"dependencies,omitempty"`
+	Props        *ComputedSourceRevision_Props `json:"props,omitempty"`
+	Type         ComputedSourceType            `json:"type"`
+}
+
+// ComputedSourceRevisionPropsGrouping defines model for ComputedSourceRevision.Props.Grouping.
+type ComputedSourceRevisionPropsGrouping string
+
+// ComputedSourceRevision_Props defines model for ComputedSourceRevision.Props.
+type ComputedSourceRevision_Props struct {
+	DownloadLink         *bool                                `json:"downloadLink,omitempty"`
+	Grouping             *ComputedSourceRevisionPropsGrouping `json:"grouping,omitempty"`
+	Models               *bool                                `json:"models,omitempty"`
+	AdditionalProperties map[string]interface{}               `json:"-"`
+}
+
+// ComputedSourceType defines model for ComputedSourceType.
+type ComputedSourceType = string
+
 // Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
 type Condition = string
 
@@ -4428,7 +4644,9 @@ type CreateSiteRequest struct {
 
 // CreateSpaceRequest defines model for CreateSpaceRequest.
 type CreateSpaceRequest struct {
-	EditMode *SpaceEditMode `json:"editMode,omitempty"`
+	// ComputedSource The space starts with the pages this source computes now (see `getComputedRevision`): an OpenAPI specification's reference, a page per tag. Not with `template` or `empty`.
+	ComputedSource *ComputedSourceRevision `json:"computedSource,omitempty"`
+	EditMode       *SpaceEditMode          `json:"editMode,omitempty"`
 
 	// Emoji Unicode code point or character of the emoji.
 	Emoji *Emoji `json:"emoji,omitempty"`
@@ -8130,6 +8348,15 @@ type GetCurrentRevisionParams struct {
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
 }
 
+// GetComputedDocumentParams defines parameters for GetComputedDocument.
+type GetComputedDocumentParams struct {
+	// Schema The document schema version; both answer the same document.
+	Schema *GetComputedDocumentParamsSchema `form:"schema,omitempty" json:"schema,omitempty"`
+}
+
+// GetComputedDocumentParamsSchema defines parameters for GetComputedDocument.
+type GetComputedDocumentParamsSchema string
+
 // ListFilesParams defines parameters for ListFiles.
 type ListFilesParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -8555,6 +8782,12 @@ type PostCommentReplyInSpaceJSONRequestBody = PostCommentReplyRequest
 // UpdateCommentReplyInSpaceJSONRequestBody defines body for UpdateCommentReplyInSpace for application/json ContentType.
 type UpdateCommentReplyInSpaceJSONRequestBody = UpdateCommentReplyRequest
 
+// GetComputedDocumentJSONRequestBody defines body for GetComputedDocument for application/json ContentType.
+type GetComputedDocumentJSONRequestBody = ComputeDocumentRequest
+
+// GetComputedRevisionJSONRequestBody defines body for GetComputedRevision for application/json ContentType.
+type GetComputedRevisionJSONRequestBody = ComputeRevisionRequest
+
 // ApplyTemplateToSpaceJSONRequestBody defines body for ApplyTemplateToSpace for application/json ContentType.
 type ApplyTemplateToSpaceJSONRequestBody = ApplySpaceTemplateRequest
 
@@ -8566,6 +8799,358 @@ type TransferSpaceJSONRequestBody = TransferRequest
 
 // ResolvePublishedContentByUrlJSONRequestBody defines body for ResolvePublishedContentByUrl for application/json ContentType.
 type ResolvePublishedContentByUrlJSONRequestBody = ResolvePublishedContentRequest
+
+// Getter for additional properties for ComputedSourceDependencies_Ref. Returns the specified
+// element and whether it was found
+func (a ComputedSourceDependencies_Ref) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ComputedSourceDependencies_Ref
+func (a *ComputedSourceDependencies_Ref) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ComputedSourceDependencies_Ref to handle AdditionalProperties
+func (a *ComputedSourceDependencies_Ref) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["kind"]; found {
+		err = json.Unmarshal(raw, &a.Kind)
+		if err != nil {
+			return fmt.Errorf("error reading 'kind': %w", err)
+		}
+		delete(object, "kind")
+	}
+
+	if raw, found := object["space"]; found {
+		err = json.Unmarshal(raw, &a.Space)
+		if err != nil {
+			return fmt.Errorf("error reading 'space': %w", err)
+		}
+		delete(object, "space")
+	}
+
+	if raw, found := object["spec"]; found {
+		err = json.Unmarshal(raw, &a.Spec)
+		if err != nil {
+			return fmt.Errorf("error reading 'spec': %w", err)
+		}
+		delete(object, "spec")
+	}
+
+	if raw, found := object["translation"]; found {
+		err = json.Unmarshal(raw, &a.Translation)
+		if err != nil {
+			return fmt.Errorf("error reading 'translation': %w", err)
+		}
+		delete(object, "translation")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ComputedSourceDependencies_Ref to handle AdditionalProperties
+func (a ComputedSourceDependencies_Ref) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["kind"], err = json.Marshal(a.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'kind': %w", err)
+	}
+
+	if a.Space != nil {
+		object["space"], err = json.Marshal(a.Space)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'space': %w", err)
+		}
+	}
+
+	if a.Spec != nil {
+		object["spec"], err = json.Marshal(a.Spec)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'spec': %w", err)
+		}
+	}
+
+	if a.Translation != nil {
+		object["translation"], err = json.Marshal(a.Translation)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'translation': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ComputedSourceDocument_Props. Returns the specified
+// element and whether it was found
+func (a ComputedSourceDocument_Props) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ComputedSourceDocument_Props
+func (a *ComputedSourceDocument_Props) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ComputedSourceDocument_Props to handle AdditionalProperties
+func (a *ComputedSourceDocument_Props) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["deprecated"]; found {
+		err = json.Unmarshal(raw, &a.Deprecated)
+		if err != nil {
+			return fmt.Errorf("error reading 'deprecated': %w", err)
+		}
+		delete(object, "deprecated")
+	}
+
+	if raw, found := object["doc"]; found {
+		err = json.Unmarshal(raw, &a.Doc)
+		if err != nil {
+			return fmt.Errorf("error reading 'doc': %w", err)
+		}
+		delete(object, "doc")
+	}
+
+	if raw, found := object["document"]; found {
+		err = json.Unmarshal(raw, &a.Document)
+		if err != nil {
+			return fmt.Errorf("error reading 'document': %w", err)
+		}
+		delete(object, "document")
+	}
+
+	if raw, found := object["method"]; found {
+		err = json.Unmarshal(raw, &a.Method)
+		if err != nil {
+			return fmt.Errorf("error reading 'method': %w", err)
+		}
+		delete(object, "method")
+	}
+
+	if raw, found := object["page"]; found {
+		err = json.Unmarshal(raw, &a.Page)
+		if err != nil {
+			return fmt.Errorf("error reading 'page': %w", err)
+		}
+		delete(object, "page")
+	}
+
+	if raw, found := object["space"]; found {
+		err = json.Unmarshal(raw, &a.Space)
+		if err != nil {
+			return fmt.Errorf("error reading 'space': %w", err)
+		}
+		delete(object, "space")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ComputedSourceDocument_Props to handle AdditionalProperties
+func (a ComputedSourceDocument_Props) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Deprecated != nil {
+		object["deprecated"], err = json.Marshal(a.Deprecated)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'deprecated': %w", err)
+		}
+	}
+
+	if a.Doc != nil {
+		object["doc"], err = json.Marshal(a.Doc)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'doc': %w", err)
+		}
+	}
+
+	if a.Document != nil {
+		object["document"], err = json.Marshal(a.Document)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'document': %w", err)
+		}
+	}
+
+	if a.Method != nil {
+		object["method"], err = json.Marshal(a.Method)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'method': %w", err)
+		}
+	}
+
+	if a.Page != nil {
+		object["page"], err = json.Marshal(a.Page)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'page': %w", err)
+		}
+	}
+
+	if a.Space != nil {
+		object["space"], err = json.Marshal(a.Space)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'space': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ComputedSourceRevision_Props. Returns the specified
+// element and whether it was found
+func (a ComputedSourceRevision_Props) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ComputedSourceRevision_Props
+func (a *ComputedSourceRevision_Props) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ComputedSourceRevision_Props to handle AdditionalProperties
+func (a *ComputedSourceRevision_Props) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["downloadLink"]; found {
+		err = json.Unmarshal(raw, &a.DownloadLink)
+		if err != nil {
+			return fmt.Errorf("error reading 'downloadLink': %w", err)
+		}
+		delete(object, "downloadLink")
+	}
+
+	if raw, found := object["grouping"]; found {
+		err = json.Unmarshal(raw, &a.Grouping)
+		if err != nil {
+			return fmt.Errorf("error reading 'grouping': %w", err)
+		}
+		delete(object, "grouping")
+	}
+
+	if raw, found := object["models"]; found {
+		err = json.Unmarshal(raw, &a.Models)
+		if err != nil {
+			return fmt.Errorf("error reading 'models': %w", err)
+		}
+		delete(object, "models")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ComputedSourceRevision_Props to handle AdditionalProperties
+func (a ComputedSourceRevision_Props) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.DownloadLink != nil {
+		object["downloadLink"], err = json.Marshal(a.DownloadLink)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'downloadLink': %w", err)
+		}
+	}
+
+	if a.Grouping != nil {
+		object["grouping"], err = json.Marshal(a.Grouping)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'grouping': %w", err)
+		}
+	}
+
+	if a.Models != nil {
+		object["models"], err = json.Marshal(a.Models)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'models': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
 
 // Getter for additional properties for SiteInsightsEventLocation. Returns the specified
 // element and whether it was found

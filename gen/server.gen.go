@@ -536,6 +536,12 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/content)
 	GetCurrentRevision(ctx echo.Context, spaceId SpaceId, params GetCurrentRevisionParams) error
+	// GetComputedDocument Compute one document of a computed content source, without storing it.
+	// (POST /spaces/{spaceId}/content/computed/document)
+	GetComputedDocument(ctx echo.Context, spaceId SpaceId, params GetComputedDocumentParams) error
+	// GetComputedRevision Compute the pages a computed content source makes, without storing them.
+	// (POST /spaces/{spaceId}/content/computed/revision)
+	GetComputedRevision(ctx echo.Context, spaceId SpaceId) error
 
 	// (GET /spaces/{spaceId}/content/files)
 	ListFiles(ctx echo.Context, spaceId SpaceId, params ListFilesParams) error
@@ -6008,6 +6014,47 @@ func (w *ServerInterfaceWrapper) GetCurrentRevision(ctx echo.Context) error {
 	return err
 }
 
+// GetComputedDocument converts echo context to params.
+func (w *ServerInterfaceWrapper) GetComputedDocument(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetComputedDocumentParams
+	// ------------- Optional query parameter "schema" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "schema", ctx.QueryParams(), &params.Schema, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schema: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetComputedDocument(ctx, spaceId, params)
+	return err
+}
+
+// GetComputedRevision converts echo context to params.
+func (w *ServerInterfaceWrapper) GetComputedRevision(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetComputedRevision(ctx, spaceId)
+	return err
+}
+
 // ListFiles converts echo context to params.
 func (w *ServerInterfaceWrapper) ListFiles(ctx echo.Context) error {
 	var err error
@@ -7272,6 +7319,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId", wrapper.GetPageInChangeRequestById, options.OperationMiddlewares["getPageInChangeRequestById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath", wrapper.GetPageInChangeRequestByPath, options.OperationMiddlewares["getPageInChangeRequestByPath"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content", wrapper.GetCurrentRevision, options.OperationMiddlewares["getCurrentRevision"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/content/computed/revision", wrapper.GetComputedRevision, options.OperationMiddlewares["getComputedRevision"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/content/computed/document", wrapper.GetComputedDocument, options.OperationMiddlewares["getComputedDocument"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/pages", wrapper.ListPages, options.OperationMiddlewares["listPages"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/page/:pageId", wrapper.GetPageById, options.OperationMiddlewares["getPageById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/content/path/:pagePath", wrapper.GetPageByPath, options.OperationMiddlewares["getPageByPath"]...)
@@ -23328,6 +23377,221 @@ func (response GetCurrentRevision429JSONResponse) VisitGetCurrentRevisionRespons
 	return err
 }
 
+type GetComputedDocumentRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Params  GetComputedDocumentParams
+	Body    *GetComputedDocumentJSONRequestBody
+}
+
+type GetComputedDocumentResponseObject interface {
+	VisitGetComputedDocumentResponse(w http.ResponseWriter) error
+}
+
+type GetComputedDocument200JSONResponse JSONDocument
+
+func (response GetComputedDocument200JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedDocument400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetComputedDocument400JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedDocument401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetComputedDocument401JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedDocument403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetComputedDocument403JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedDocument404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetComputedDocument404JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedDocument409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GetComputedDocument409JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedDocument429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetComputedDocument429JSONResponse) VisitGetComputedDocumentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevisionRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Body    *GetComputedRevisionJSONRequestBody
+}
+
+type GetComputedRevisionResponseObject interface {
+	VisitGetComputedRevisionResponse(w http.ResponseWriter) error
+}
+
+type GetComputedRevision200JSONResponse ComputedRevision
+
+func (response GetComputedRevision200JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevision400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetComputedRevision400JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevision401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetComputedRevision401JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevision403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetComputedRevision403JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevision404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetComputedRevision404JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevision409JSONResponse struct{ ConflictJSONResponse }
+
+func (response GetComputedRevision409JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetComputedRevision429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetComputedRevision429JSONResponse) VisitGetComputedRevisionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListFilesRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Params  ListFilesParams
@@ -26852,6 +27116,12 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/content)
 	GetCurrentRevision(ctx context.Context, request GetCurrentRevisionRequestObject) (GetCurrentRevisionResponseObject, error)
+	// GetComputedDocument Compute one document of a computed content source, without storing it.
+	// (POST /spaces/{spaceId}/content/computed/document)
+	GetComputedDocument(ctx context.Context, request GetComputedDocumentRequestObject) (GetComputedDocumentResponseObject, error)
+	// GetComputedRevision Compute the pages a computed content source makes, without storing them.
+	// (POST /spaces/{spaceId}/content/computed/revision)
+	GetComputedRevision(ctx context.Context, request GetComputedRevisionRequestObject) (GetComputedRevisionResponseObject, error)
 
 	// (GET /spaces/{spaceId}/content/files)
 	ListFiles(ctx context.Context, request ListFilesRequestObject) (ListFilesResponseObject, error)
@@ -32722,6 +32992,103 @@ func (sh *strictHandler) GetCurrentRevision(ctx echo.Context, spaceId SpaceId, p
 		return err
 	} else if validResponse, ok := response.(GetCurrentRevisionResponseObject); ok {
 		return validResponse.VisitGetCurrentRevisionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetComputedDocument operation middleware
+func (sh *strictHandler) GetComputedDocument(ctx echo.Context, spaceId SpaceId, params GetComputedDocumentParams) error {
+	var request GetComputedDocumentRequestObject
+
+	request.SpaceId = spaceId
+	request.Params = params
+
+	var body GetComputedDocumentJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetComputedDocument(ctx.Request().Context(), request.(GetComputedDocumentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetComputedDocument")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetComputedDocumentResponseObject); ok {
+		return validResponse.VisitGetComputedDocumentResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetComputedRevision operation middleware
+func (sh *strictHandler) GetComputedRevision(ctx echo.Context, spaceId SpaceId) error {
+	var request GetComputedRevisionRequestObject
+
+	request.SpaceId = spaceId
+
+	var body GetComputedRevisionJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetComputedRevision(ctx.Request().Context(), request.(GetComputedRevisionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetComputedRevision")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetComputedRevisionResponseObject); ok {
+		return validResponse.VisitGetComputedRevisionResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -150,6 +150,16 @@ func (s *Server) CreateSpace(ctx context.Context, req gen.CreateSpaceRequestObje
 	if err := s.requireCreateIn(ctx, req.OrganizationId, c.ParentID); err != nil {
 		return nil, err
 	}
+	if b := req.Body; b != nil && b.ComputedSource != nil {
+		if b.Template != nil || b.Empty != nil {
+			return nil, store.FieldErrorf("computedSource", "a space starts from a template, from a computed source or empty: one of them")
+		}
+		src, err := s.computedRevisionSource(ctx, req.OrganizationId, "computedSource", *b.ComputedSource)
+		if err != nil {
+			return nil, err
+		}
+		c.Pages = computedPageChanges(src.compute.Pages(src.ref))
+	}
 	sp, err := s.Store.CreateSpace(ctx, req.OrganizationId, access.Caller(ctx).ID, c)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ type Reference struct {
 	Title, Version, Description string
 	Servers                     []string
 	Tags                        []RefTag
+	Schemas                     []string // the names of the document's schemas (models), in its order
 }
 
 // RefTag is a tag and its operations, in the order of the document ("default" for untagged ones).

@@ -37,5 +37,10 @@ func BuildReference(doc []byte) (*Reference, error) {
 	addOperations(ref, model.Tags, items, func(method, path string, item *v3.PathItem, op *v3.Operation) ([]string, *RefOperation) {
 		return op.Tags, operation(method, path, item, op)
 	})
+	if model.Components != nil && model.Components.Schemas != nil {
+		for name := range model.Components.Schemas.KeysFromOldest() {
+			ref.Schemas = append(ref.Schemas, name)
+		}
+	}
 	return ref, nil
 }

@@ -31,6 +31,11 @@ func buildV2(d libopenapi.Document) (*Reference, error) {
 	addOperations(ref, model.Tags, items, func(method, path string, item *v2.PathItem, op *v2.Operation) ([]string, *RefOperation) {
 		return op.Tags, operationV2(method, path, item, op, model)
 	})
+	if model.Definitions != nil {
+		for name := range model.Definitions.Definitions.KeysFromOldest() {
+			ref.Schemas = append(ref.Schemas, name)
+		}
+	}
 	return ref, nil
 }
 
