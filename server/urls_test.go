@@ -471,3 +471,33 @@ func TestGetContentByUrl(t *testing.T) {
 	r.Expect(t, http.StatusNotFound, r.reader, "GET", "/urls/content?url="+url.QueryEscape(testBaseURL+"/app/s/"+r.guide.Id+"/nosuchpage"), nil)
 	r.Expect(t, http.StatusNotFound, r.reader, "GET", "/urls/content?url="+url.QueryEscape(testBaseURL+"/elsewhere"), nil)
 }
+
+// TestSiteTokenReadsTheSpecificationsItsPagesShow: a page of the site shows an operation of the
+// organization's "shown" specification, so the renderer's token reads that one's latest content;
+// not "unshown", which no page of the site shows (a page of a space the site does not publish
+// does), nor one of another organization.
+func TestSiteTokenReadsTheSpecificationsItsPagesShow(t *testing.T) {
+	t.Parallel()
+	r := newRendered(t)
+	org := r.org.Id
+	for _, slug := range []string{"shown", "unshown"} {
+		r.Expect(t, http.StatusCreated, r.admin, "POST", "/orgs/"+org+"/openapi", map[string]any{"slug": slug, "source": map[string]any{"text": petstore30}})
+	}
+	if _, err := r.Runner.RunDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r.seed(t, r.guide.Id, "Reference", "{% openapi-operation spec=\"shown\" path=\"/pets\" method=\"get\" %}\n{% endopenapi-operation %}\n")
+	r.seed(t, r.unlisted.Id, "Internal", "{% openapi-operation spec=\"unshown\" path=\"/pets\" method=\"get\" %}\n")
+	res := r.resolve(t, r.reader, map[string]any{"url": "https://docs.acme.test/guide/install"})
+	tok := &testUser{ID: "site", Token: str(res.ApiToken)}
+	got := r.Expect(t, http.StatusOK, tok, "GET", "/orgs/"+org+"/openapi/shown/versions/latest/content", nil)
+	wantPublic(t, "0.202.0", "getLatestOpenAPISpecVersionContent", got)
+	r.Expect(t, http.StatusNotFound, tok, "GET", "/orgs/"+org+"/openapi/unshown/versions/latest/content", nil)
+	r.Expect(t, http.StatusNotFound, tok, "GET", "/orgs/"+r.other.Id+"/openapi/shown/versions/latest/content", nil)
+	wantMessage(t, r.Expect(t, http.StatusForbidden, tok, "GET", "/orgs/"+org+"/openapi/shown", nil), "site token")
+	// The page's document holds the block the renderer shows with that content.
+	page := getJSON[gen.RevisionPage](t, r.testServer, tok, "/spaces/"+r.guide.Id+"/content/path/reference")
+	if b := blocksOf(t, page.Document); len(b) != 1 || !strings.HasPrefix(b[0], `openapi-operation {"method":"get","path":"/pets","ref":{"kind":"openapi","spec":"shown"}}`) {
+		t.Fatalf("the page's document: %v", b)
+	}
+}

@@ -8,8 +8,8 @@
 //     token) or a renderer reading a published site (the site token the API's URL resolution
 //     issues, sitetokens.go). An installation acts in its own organization only, with the role the
 //     operation's row of the installation table gives it (installations.go), and only on the
-//     spaces and sites it is installed on; a site token reads only the site's published content,
-//     as a reader of its organization. Everything else is refused before a handler runs.
+//     spaces and sites it is installed on; a site token reads only the site's published content
+//     (and the OpenAPI specifications its pages show), as a reader of its organization. Everything else is refused before a handler runs.
 //  2. The organization role: a caller who is not a member of the owning organization gets 404, as
 //     if the resource did not exist (never 403, which would confirm it does).
 //  3. The content role: the stronger of the organization role and the content's default level,

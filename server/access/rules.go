@@ -17,6 +17,7 @@ type Store interface {
 	FindSite(ctx context.Context, id string) (*store.Site, error)
 	FindSpace(ctx context.Context, id string) (*store.Space, error)
 	EnsureSetting(ctx context.Context, name, value string) (string, error)
+	FindBacklinks(ctx context.Context, revisionID string, kind string, target string, p store.Page) (store.List[string], error)
 }
 
 // Rules resolves the caller's roles (steps 1 to 4 of the package doc) and reads visitors' tokens

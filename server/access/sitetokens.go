@@ -70,6 +70,8 @@ var siteTokenOperations = map[string]bool{
 	"getComputedDocument":                      true,
 	"getComputedRevision":                      true,
 	"getEmbedByUrlInSpace":                     true,
+	// The OpenAPI specifications its pages show (openapi-operation blocks name them by slug).
+	"getLatestOpenAPISpecVersionContent": true,
 	// The authors and users the content names, as members of the site's organization.
 	"getUserById": true,
 }
@@ -195,5 +197,37 @@ func (r *Rules) CheckSiteTokenCall(ctx context.Context, t *SiteToken, op string,
 			}
 		}
 	}
+	if slug := param("specSlug"); slug != "" {
+		if err := r.siteShowsSpec(ctx, t, slug); err != nil {
+			return nil, err
+		}
+	}
 	return WithGrant(ctx, &Granted{InstallationGrant: &store.InstallationGrant{OrganizationID: t.Organization}, Role: store.RoleRead}), nil
+}
+
+// siteShowsSpec answers nil when a page of the current revision of one of the token's spaces
+// links to the organization's specification with a slug (a block showing part of it), and
+// otherwise the 404 of a specification that is not there: a site token reads the specifications
+// its site shows, not the organization's others.
+func (r *Rules) siteShowsSpec(ctx context.Context, t *SiteToken, slug string) error {
+	for _, id := range t.Spaces {
+		sp, err := r.Store.FindSpace(ctx, id)
+		if store.ErrorCode(err) == store.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if sp.RevisionID == "" || sp.OrganizationID != t.Organization {
+			continue
+		}
+		pages, err := r.Store.FindBacklinks(ctx, sp.RevisionID, "openapi", slug, store.Page{Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(pages.Items) > 0 {
+			return nil
+		}
+	}
+	return store.NotFound("OpenAPI specification")
 }
