@@ -2444,6 +2444,24 @@ func (e PageCoverMask) Valid() bool {
 	}
 }
 
+// Defines values for PageCoverRefKind.
+const (
+	PageCoverRefKindFile PageCoverRefKind = "file"
+	PageCoverRefKindUrl  PageCoverRefKind = "url"
+)
+
+// Valid indicates whether the value is a known member of the PageCoverRefKind enum.
+func (e PageCoverRefKind) Valid() bool {
+	switch e {
+	case PageCoverRefKindFile:
+		return true
+	case PageCoverRefKindUrl:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PageCoverSize.
 const (
 	Full PageCoverSize = "full"
@@ -3916,9 +3934,12 @@ type ChangeRequestContentChangeInsertFilesOperation string
 
 // ChangeRequestContentChangeInsertPage A new page. The metadata fields are those of an update; frontmatter wins over them. A document page needs `document`; a group (top level only) or a link (which needs `target`) has no content, so `document` is left out or empty.
 type ChangeRequestContentChangeInsertPage struct {
-	At          *int    `json:"at,omitempty"`
-	Condition   *string `json:"condition,omitempty"`
-	Description *string `json:"description,omitempty"`
+	At        *int    `json:"at,omitempty"`
+	Condition *string `json:"condition,omitempty"`
+
+	// Cover A document page's cover image: `ref` a file (`{"kind": "file", "file": …}`, a file of the revision or the `ref` of a file the batch inserts) or an image address (`{"kind": "url", "url": …}`, http or https); `refDark` the same for dark mode; `yPos` its vertical position (default 0); `height` its height in pixels (default 240).
+	Cover       *PageCoverInput `json:"cover,omitempty"`
+	Description *string         `json:"description,omitempty"`
 
 	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
 	Document *PageDocumentInput `json:"document,omitempty"`
@@ -3928,8 +3949,11 @@ type ChangeRequestContentChangeInsertPage struct {
 	Hidden *bool  `json:"hidden,omitempty"`
 
 	// Icon Name of an icon; an empty string removes it.
-	Icon          *Icon                                         `json:"icon,omitempty"`
-	Into          *string                                       `json:"into,omitempty"`
+	Icon *Icon   `json:"icon,omitempty"`
+	Into *string `json:"into,omitempty"`
+
+	// LinkTitle The title navigation, links and mentions show instead of the page's title; an empty string removes it.
+	LinkTitle     *PageLinkTitle                                `json:"linkTitle,omitempty"`
 	NoIndex       *bool                                         `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool                                         `json:"noRobotsIndex,omitempty"`
 	Operation     ChangeRequestContentChangeInsertPageOperation `json:"operation"`
@@ -3959,9 +3983,12 @@ type ChangeRequestContentChangeRevertPageOperation string
 
 // ChangeRequestContentChangeUpdatePage defines model for ChangeRequestContentChangeUpdatePage.
 type ChangeRequestContentChangeUpdatePage struct {
-	At          *int    `json:"at,omitempty"`
-	Condition   *string `json:"condition,omitempty"`
-	Description *string `json:"description,omitempty"`
+	At        *int    `json:"at,omitempty"`
+	Condition *string `json:"condition,omitempty"`
+
+	// Cover The page's cover image; null removes it.
+	Cover       nullable.Nullable[PageCoverInput] `json:"cover,omitempty"`
+	Description *string                           `json:"description,omitempty"`
 
 	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
 	Document *PageDocumentInput `json:"document,omitempty"`
@@ -3971,8 +3998,11 @@ type ChangeRequestContentChangeUpdatePage struct {
 	Hidden *bool  `json:"hidden,omitempty"`
 
 	// Icon Name of an icon; an empty string removes it.
-	Icon          *Icon                                         `json:"icon,omitempty"`
-	Into          nullable.Nullable[string]                     `json:"into,omitempty"`
+	Icon *Icon                     `json:"icon,omitempty"`
+	Into nullable.Nullable[string] `json:"into,omitempty"`
+
+	// LinkTitle The title navigation, links and mentions show instead of the page's title; an empty string removes it.
+	LinkTitle     *PageLinkTitle                                `json:"linkTitle,omitempty"`
 	NoIndex       *bool                                         `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool                                         `json:"noRobotsIndex,omitempty"`
 	Operation     ChangeRequestContentChangeUpdatePageOperation `json:"operation"`
@@ -4352,7 +4382,7 @@ type ContentByUrl struct {
 	ChangeRequest *ChangeRequest `json:"changeRequest,omitempty"`
 	Collection    *Collection    `json:"collection,omitempty"`
 
-	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
+	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`; `linkTitle` and `cover` when it has them. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
 	Page  *RevisionPage `json:"page,omitempty"`
 	Space *Space        `json:"space,omitempty"`
 }
@@ -4364,7 +4394,7 @@ type ContentLocation struct {
 	OpenAPISpec  *OpenAPISpec        `json:"openAPISpec,omitempty"`
 	Organization *Organization       `json:"organization,omitempty"`
 
-	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
+	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`; `linkTitle` and `cover` when it has them. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
 	Page  *RevisionPage `json:"page,omitempty"`
 	Space *Space        `json:"space,omitempty"`
 	Url   *string       `json:"url,omitempty"`
@@ -5991,8 +6021,34 @@ type PDFLink struct {
 	Url string `json:"url"`
 }
 
+// PageCover A document page's cover image (see PageCoverInput).
+type PageCover struct {
+	Height  *float32      `json:"height,omitempty"`
+	Ref     PageCoverRef  `json:"ref"`
+	RefDark *PageCoverRef `json:"refDark,omitempty"`
+	YPos    float32       `json:"yPos"`
+}
+
+// PageCoverInput A document page's cover image: `ref` a file (`{"kind": "file", "file": …}`, a file of the revision or the `ref` of a file the batch inserts) or an image address (`{"kind": "url", "url": …}`, http or https); `refDark` the same for dark mode; `yPos` its vertical position (default 0); `height` its height in pixels (default 240).
+type PageCoverInput struct {
+	Height  *float32      `json:"height,omitempty"`
+	Ref     PageCoverRef  `json:"ref"`
+	RefDark *PageCoverRef `json:"refDark,omitempty"`
+	YPos    *float32      `json:"yPos,omitempty"`
+}
+
 // PageCoverMask defines model for PageCoverMask.
 type PageCoverMask string
+
+// PageCoverRef defines model for PageCoverRef.
+type PageCoverRef struct {
+	File *string          `json:"file,omitempty"`
+	Kind PageCoverRefKind `json:"kind"`
+	Url  *string          `json:"url,omitempty"`
+}
+
+// PageCoverRefKind defines model for PageCoverRef.Kind.
+type PageCoverRefKind string
 
 // PageCoverSize defines model for PageCoverSize.
 type PageCoverSize string
@@ -6077,6 +6133,9 @@ type PageLinkTargetURL struct {
 
 // PageLinkTargetURLKind defines model for PageLinkTargetURLKind.
 type PageLinkTargetURLKind string
+
+// PageLinkTitle The title navigation, links and mentions show instead of the page's title; an empty string removes it.
+type PageLinkTitle = string
 
 // PageMarkdownRefs defines model for PageMarkdownRefs.
 type PageMarkdownRefs string
@@ -6267,10 +6326,13 @@ type RevisionFileList struct {
 // RevisionObject defines model for RevisionObject.
 type RevisionObject string
 
-// RevisionPage A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
+// RevisionPage A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`; `linkTitle` and `cover` when it has them. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
 type RevisionPage struct {
 	// Condition The page's visitor condition, when it has one.
-	Condition   *string    `json:"condition,omitempty"`
+	Condition *string `json:"condition,omitempty"`
+
+	// Cover A document page's cover image (see PageCoverInput).
+	Cover       *PageCover `json:"cover,omitempty"`
 	CreatedAt   *Timestamp `json:"createdAt,omitempty"`
 	Description *string    `json:"description,omitempty"`
 
@@ -6295,6 +6357,7 @@ type RevisionPage struct {
 
 	// Layout How a page is laid out. quire answers the defaults for every page (it keeps no layout of its own yet): the fields current clients require (coverMask, tags, actions, anchors) are always present.
 	Layout        *PageLayout    `json:"layout,omitempty"`
+	LinkTitle     *string        `json:"linkTitle,omitempty"`
 	Markdown      *string        `json:"markdown,omitempty"`
 	NoIndex       *bool          `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty"`

@@ -54,7 +54,7 @@ func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen
 		h := true
 		out.Hidden = &h
 	}
-	out.Icon, out.Condition = p.Icon, p.Condition
+	out.Icon, out.Condition, out.LinkTitle = p.Icon, p.Condition, p.LinkTitle
 	switch p.Kind() {
 	case store.PageGroup:
 		out.Kind, out.Type = gen.PageKindGroup, gen.PageTypeGroup
@@ -70,7 +70,8 @@ func (s *Server) toAPIPageIn(sp *store.Space, p *store.RevisionPage, format *gen
 		return out, nil
 	}
 	layout, tags := defaultLayout, []gen.PageTag{}
-	out.Layout, out.Tags = &layout, &tags
+	out.Layout, out.Tags, out.Cover = &layout, &tags, toAPICover(p.Cover)
+	layout.Cover = p.Cover != nil
 	if p.Description != "" {
 		d := p.Description
 		out.Description = &d

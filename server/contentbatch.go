@@ -128,7 +128,13 @@ func toPageChange(i int, c gen.ChangeRequestContentChange, spaceID string) (stor
 			return pc, nil, batchError(i, "document", "is required for a document page")
 		}
 		meta.apply(&pc)
-		pc.Ref, pc.At = v.Ref, v.At
+		pc.Ref, pc.At, pc.LinkTitle = v.Ref, v.At, v.LinkTitle
+		if v.Cover != nil {
+			if pc.Cover, err = pageCover(i, *v.Cover); err != nil {
+				return pc, nil, err
+			}
+			pc.SetCover = true
+		}
 		if pc.Target, err = toLinkTarget(i, v.Target); err != nil {
 			return pc, nil, err
 		}
@@ -148,7 +154,15 @@ func toPageChange(i int, c gen.ChangeRequestContentChange, spaceID string) (stor
 		}
 		meta.apply(&pc)
 		page := v.Page
-		pc.Page, pc.At = &page, v.At
+		pc.Page, pc.At, pc.LinkTitle = &page, v.At, v.LinkTitle
+		if v.Cover.IsSpecified() {
+			pc.SetCover = true
+			if cover, err := v.Cover.Get(); err == nil {
+				if pc.Cover, err = pageCover(i, cover); err != nil {
+					return pc, nil, err
+				}
+			}
+		}
 		if pc.Target, err = toLinkTarget(i, v.Target); err != nil {
 			return pc, nil, err
 		}

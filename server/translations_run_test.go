@@ -243,7 +243,8 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 		during = append(during, list.Items[0].Status)
 	}
 	w.edit(t, map[string]any{"operation": "insert_page", "ref": "beta", "title": "Hello", "document": map[string]any{"markdown": "Hello world.\n"},
-		"hidden": true, "condition": `visitor.claims.plan === "pro"`, "emoji": "1f680", "description": "The world"},
+		"hidden": true, "condition": `visitor.claims.plan === "pro"`, "emoji": "1f680", "description": "The world", "linkTitle": "Read",
+		"cover": map[string]any{"ref": map[string]any{"kind": "url", "url": "https://example.com/cover.png"}, "yPos": 3}},
 		insertMarkdown("Read", "Read the page.\n", "read"))
 	tr := w.run(t, w.create(t, "fr", nil).Id)
 	if len(during) == 0 || during[0] != store.TranslationRunning {
@@ -259,6 +260,9 @@ func TestTranslationKeepsFieldsAndRecovers(t *testing.T) {
 	if p.Title != "[fr] bonjour" || !p.Hidden || p.Condition == nil || *p.Condition != `visitor.claims.plan === "pro"` ||
 		p.Emoji == nil || *p.Emoji != "1f680" || p.Description != "[fr] le monde" || p.Slug != "hello" {
 		t.Fatalf("result page %+v", p)
+	}
+	if p.LinkTitle == nil || *p.LinkTitle != "[fr] lisez" || p.Cover == nil || p.Cover.URL != "https://example.com/cover.png" || p.Cover.YPos != 3 {
+		t.Fatalf("result page's link title %v and cover %+v", p.LinkTitle, p.Cover)
 	}
 
 	// A result page deleted by hand: sent again and put back.

@@ -152,6 +152,10 @@ func mergePage(bp, op, tp *RevisionPage, sameBody func(x, y *RevisionPage) bool)
 		func() { out.NoRobotsIndex = tp.NoRobotsIndex })
 	pick("condition", !EqualPtr(bp.Condition, op.Condition), !EqualPtr(bp.Condition, tp.Condition), EqualPtr(op.Condition, tp.Condition),
 		func() { out.Condition = tp.Condition })
+	pick("linkTitle", !EqualPtr(bp.LinkTitle, op.LinkTitle), !EqualPtr(bp.LinkTitle, tp.LinkTitle), EqualPtr(op.LinkTitle, tp.LinkTitle),
+		func() { out.LinkTitle = tp.LinkTitle })
+	pick("cover", !EqualPtr(bp.Cover, op.Cover), !EqualPtr(bp.Cover, tp.Cover), EqualPtr(op.Cover, tp.Cover),
+		func() { out.Cover = tp.Cover })
 	pick("target", !EqualPtr(bp.Target, op.Target), !EqualPtr(bp.Target, tp.Target), EqualPtr(op.Target, tp.Target),
 		func() { out.Target = tp.Target })
 	pick("content", !sameBody(bp, op), !sameBody(bp, tp), sameBody(op, tp), func() { out.BodyID = tp.BodyID })

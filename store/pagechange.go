@@ -24,6 +24,9 @@ type PageChange struct {
 	NoIndex       *bool
 	NoRobotsIndex *bool
 	Condition     *string // "" removes it
+	LinkTitle     *string // "" removes it
+	SetCover      bool    // Cover was given: nil removes it
+	Cover         *PageCover
 	Markdown      *string
 	PageType      *string      // insert_page: PageDocument (nil), PageGroup or PageLink
 	Target        *PageTarget  // a link page's target

@@ -50,6 +50,9 @@ func (t *PageTree) checkKind(p *RevisionPage, c PageChange) error {
 	if c.Description != nil && *c.Description != "" {
 		return FieldErrorf("description", "a %s page has no description", kind)
 	}
+	if c.SetCover && c.Cover != nil {
+		return FieldErrorf("cover", "a %s page has no cover: only a document page shows one", kind)
+	}
 	if kind == PageGroup && p.ParentID != nil {
 		return FieldErrorf("into", "a group page stays at the top level")
 	}

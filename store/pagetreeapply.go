@@ -297,6 +297,14 @@ func (t *PageTree) setFields(i int, p *RevisionPage, c PageChange) {
 	optional(&p.Emoji, c.Emoji)
 	optional(&p.Icon, c.Icon)
 	optional(&p.Condition, c.Condition)
+	optional(&p.LinkTitle, c.LinkTitle)
+	if c.SetCover {
+		p.Cover = nil
+		if c.Cover != nil {
+			cv := *c.Cover
+			p.Cover = &cv
+		}
+	}
 	setIfGiven(&p.Description, c.Description)
 	setIfGiven(&p.Hidden, c.Hidden)
 	setIfGiven(&p.NoIndex, c.NoIndex)

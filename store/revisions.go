@@ -33,6 +33,10 @@ type RevisionPage struct {
 	NoIndex       bool
 	NoRobotsIndex bool
 	Condition     *string
+	// LinkTitle is the title navigation and mentions show instead of Title (nil: Title); Cover
+	// the image shown above a document page (nil: none).
+	LinkTitle *string
+	Cover     *PageCover
 	// Type is the page's kind: PageDocument (""), PageGroup or PageLink. Groups and links have
 	// no body (an empty one); a link has a Target.
 	Type      string
@@ -43,12 +47,51 @@ type RevisionPage struct {
 	UpdatedAt time.Time
 }
 
+// PageCover is a document page's cover image: a file of the revision (File) or an image
+// address (URL), and optionally another for dark mode; YPos is its vertical position, Height its
+// height in pixels (0: the default).
+type PageCover struct {
+	File     string  `json:"file,omitempty"`
+	URL      string  `json:"url,omitempty"`
+	DarkFile string  `json:"darkFile,omitempty"`
+	DarkURL  string  `json:"darkUrl,omitempty"`
+	YPos     float64 `json:"yPos"`
+	Height   float64 `json:"height,omitempty"`
+}
+
+// WithRefs returns the cover with the batch's file refs replaced by the ids they were given.
+func (c *PageCover) WithRefs(fileRefs map[string]string) *PageCover {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	if id, ok := fileRefs[out.File]; ok {
+		out.File = id
+	}
+	if id, ok := fileRefs[out.DarkFile]; ok {
+		out.DarkFile = id
+	}
+	return &out
+}
+
+// NavTitle is the title navigation shows: the link title when the page has one.
+func (p *RevisionPage) NavTitle() string {
+	if p.LinkTitle != nil && *p.LinkTitle != "" {
+		return *p.LinkTitle
+	}
+	return p.Title
+}
+
 // Clone returns a copy of the page, to edit without changing what was read.
 func (p *RevisionPage) Clone() *RevisionPage {
 	c := *p
 	if p.Target != nil {
 		t := *p.Target
 		c.Target = &t
+	}
+	if p.Cover != nil {
+		cv := *p.Cover
+		c.Cover = &cv
 	}
 	return &c
 }
@@ -101,7 +144,7 @@ func SameRow(a, b *RevisionPage) bool {
 // sameMeta reports whether two pages have the same icon, indexing flags and condition.
 func sameMeta(a, b *RevisionPage) bool {
 	return EqualPtr(a.Icon, b.Icon) && a.NoIndex == b.NoIndex && a.NoRobotsIndex == b.NoRobotsIndex && EqualPtr(a.Condition, b.Condition) &&
-		a.Kind() == b.Kind() && EqualPtr(a.Target, b.Target)
+		a.Kind() == b.Kind() && EqualPtr(a.Target, b.Target) && EqualPtr(a.LinkTitle, b.LinkTitle) && EqualPtr(a.Cover, b.Cover)
 }
 
 // EqualPtr reports whether two optional values are both unset or equal.

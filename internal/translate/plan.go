@@ -187,7 +187,8 @@ func (r *Runner) plan(ctx context.Context, t *store.Translation, srcRev, resRev 
 	return out, nil
 }
 
-// translatePages translates the pages with the given ids (title, description and markdown; each
+// translatePages translates the pages with the given ids (title, description, markdown and link
+// title; each
 // page's texts go to the translator together) and returns the fields of their changes.
 func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []string, terms []Term,
 	from, to string, out *plan, links *relinker) (map[string]store.PageChange, error) {
@@ -198,7 +199,11 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 			return nil, err
 		}
 		for _, p := range pages {
-			texts := []*Text{Plain(p.Title, terms), Plain(p.Description, terms), Markdown(p.Markdown, terms)}
+			linkTitle := ""
+			if p.LinkTitle != nil {
+				linkTitle = *p.LinkTitle
+			}
+			texts := []*Text{Plain(p.Title, terms), Plain(p.Description, terms), Markdown(p.Markdown, terms), Plain(linkTitle, terms)}
 			var segments []string
 			for _, tx := range texts {
 				segments = append(segments, tx.Segments()...)
@@ -213,7 +218,7 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 					return nil, fmt.Errorf("translating the page %q (%s): the translator answered %d texts for %d", p.Title, p.ID, len(translated), len(segments))
 				}
 			}
-			var rendered [3]string
+			var rendered [4]string
 			for i, tx := range texts {
 				n := len(tx.Segments())
 				rendered[i], translated = tx.Render(translated[:n]), translated[n:]
@@ -221,12 +226,24 @@ func (r *Runner) translatePages(ctx context.Context, revisionID string, ids []st
 			links.anchors[p.ID] = pairAnchors(p.Markdown, rendered[2])
 			c := store.PageChange{Title: &rendered[0], Description: &rendered[1], Markdown: &rendered[2],
 				Emoji: orEmpty(p.Emoji), Icon: orEmpty(p.Icon), Condition: orEmpty(p.Condition),
-				Hidden: ptr(p.Hidden), NoIndex: ptr(p.NoIndex), NoRobotsIndex: ptr(p.NoRobotsIndex)}
+				Hidden: ptr(p.Hidden), NoIndex: ptr(p.NoIndex), NoRobotsIndex: ptr(p.NoRobotsIndex),
+				LinkTitle: &rendered[3], SetCover: true, Cover: urlCover(p.Cover)}
 			fields[p.ID] = c
 			out.pages++
 		}
 	}
 	return fields, nil
+}
+
+// urlCover is the cover a result page keeps: one shown from an address; a cover from a file of
+// the source space is not copied (the relinker copies the files the markdown links).
+func urlCover(c *store.PageCover) *store.PageCover {
+	if c == nil || c.File != "" {
+		return nil
+	}
+	out := *c
+	out.DarkFile = ""
+	return &out
 }
 
 // keepKind makes the change of a group's or a link's result page keep its kind: a new one is

@@ -54,6 +54,10 @@ func pageHash(p *store.RevisionPage, terms []Term) string {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
 	}
+	// A link title or a cover (pages without hash as they always did).
+	if p.LinkTitle != nil || p.Cover != nil {
+		h.Write([]byte("\x02" + str(p.LinkTitle) + "\x00" + coverKey(p.Cover)))
+	}
 	// A group or a link (documents hash as they always did): its kind and target.
 	if p.Kind() != store.PageDocument {
 		h.Write([]byte(p.Kind()))
@@ -65,6 +69,15 @@ func pageHash(p *store.RevisionPage, terms []Term) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// coverKey is a page's cover as pageHash reads it.
+func coverKey(c *store.PageCover) string {
+	if c == nil {
+		return "\x01"
+	}
+	return strings.Join([]string{c.File, c.URL, c.DarkFile, c.DarkURL, strconv.FormatFloat(c.YPos, 'g', -1, 64),
+		strconv.FormatFloat(c.Height, 'g', -1, 64)}, "\x00")
 }
 
 // termsKey is the terms as pageHash reads them: kept terms as they always were (so a run keeps

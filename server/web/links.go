@@ -67,6 +67,29 @@ func (l *webLinks) image(r markdown.Ref) (string, bool) {
 	return "", false
 }
 
+// cover is how the page shows its cover: the images' addresses (files of the revision as the
+// site serves them); nil when it has none or its image is not there.
+func (l *webLinks) cover(c *store.PageCover) *webCover {
+	if c == nil {
+		return nil
+	}
+	src := func(file, address string) string {
+		if file != "" {
+			u, _ := l.file(file)
+			return u
+		}
+		return address
+	}
+	out := &webCover{URL: src(c.File, c.URL), DarkURL: src(c.DarkFile, c.DarkURL), Height: int(c.Height)}
+	if out.URL == "" {
+		return nil
+	}
+	if out.Height == 0 {
+		out.Height = 240
+	}
+	return out
+}
+
 // page is the URL of a page of this space (space "") or of another space the site publishes.
 func (l *webLinks) page(space, id string) (string, bool) {
 	if space == "" || space == l.ss.Space.ID {

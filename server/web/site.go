@@ -51,15 +51,16 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	}
 	v.Body = template.HTML(body) // sanitized by ToHTML's policy
 	v.Outline = heads
+	v.Cover = links.cover(page.Cover)
 	for i, n := range tree.docs {
 		if n.ID != p.ID {
 			continue
 		}
 		if i > 0 {
-			v.Prev = &webLink{Title: tree.docs[i-1].Title, URL: tree.pageURL(tree.docs[i-1])}
+			v.Prev = &webLink{Title: tree.docs[i-1].NavTitle(), URL: tree.pageURL(tree.docs[i-1])}
 		}
 		if i+1 < len(tree.docs) {
-			v.Next = &webLink{Title: tree.docs[i+1].Title, URL: tree.pageURL(tree.docs[i+1])}
+			v.Next = &webLink{Title: tree.docs[i+1].NavTitle(), URL: tree.pageURL(tree.docs[i+1])}
 		}
 	}
 	return s.sendView(c, w, http.StatusOK, v)

@@ -139,7 +139,7 @@ func (t *webTree) sidebar(current *store.RevisionPage) []*webNav {
 	byID := map[string]*webNav{}
 	var root []*webNav
 	for _, p := range t.nav {
-		n := &webNav{Title: p.Title, Current: p == current, Group: p.Kind() == store.PageGroup}
+		n := &webNav{Title: p.NavTitle(), Current: p == current, Group: p.Kind() == store.PageGroup}
 		if !n.Group {
 			u, external, ok := t.openURL(p)
 			if !ok {

@@ -18,7 +18,15 @@ type webView struct {
 	Body                                                        template.HTML
 	Outline                                                     []markdown.Heading
 	Prev, Next                                                  *webLink
+	Cover                                                       *webCover
 	Results                                                     []webLink
+}
+
+// webCover is a page's cover image as the page shows it: its height in pixels (the pages' CSP
+// takes no inline style, so the vertical position is the image's centre).
+type webCover struct {
+	URL, DarkURL string
+	Height       int
 }
 
 // view starts a page's view with the site's chrome.

@@ -84,6 +84,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		if p.BodyID == 0 {
 			p.Markdown = store.RewriteRefs(p.Markdown, tree.Refs, tree.FileRefs)
 		}
+		p.Cover = p.Cover.WithRefs(tree.FileRefs)
 	}
 	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
 		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree, readFrom: rowFinder{src: v, from: reverted}})

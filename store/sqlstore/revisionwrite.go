@@ -123,8 +123,8 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 	defer insBody.Close()
 	insPage, err := tx.prepareInsert(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
 		parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index,
-		visitor_condition, page_type, target_kind, target, target_space, body_id, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		visitor_condition, page_type, target_kind, target, target_space, body_id, created_at, updated_at, link_title, cover)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to write pages: %w", err)
 	}
@@ -140,7 +140,8 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 		targetKind, target, targetSpace := targetColumns(p.Target)
 		id, err := insPage.insertID(ctx, line, p.ID, seq, openSeq, deleted, nullString(p.ParentID), p.Position, p.Title,
 			p.Slug, p.Path, nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex,
-			nullString(p.Condition), p.Kind(), targetKind, target, targetSpace, p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt))
+			nullString(p.Condition), p.Kind(), targetKind, target, targetSpace, p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt),
+			nullString(p.LinkTitle), coverColumn(p.Cover))
 		if err != nil {
 			return fmt.Errorf("store: unable to write page: %w", err)
 		}
@@ -160,6 +161,15 @@ func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, delete
 		}
 	}
 	return written, nil
+}
+
+// coverColumn is a page's cover as its column holds it: JSON, or NULL for none.
+func coverColumn(c *store.PageCover) any {
+	if c == nil {
+		return nil
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
 }
 
 // replaced returns the rows of line that pages changed or deleted by the tree were read from.
