@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,6 +129,60 @@ func BenchmarkCreateCollection(b *testing.B) {
 		f.e.ServeHTTP(rec, req)
 		if rec.Code != http.StatusCreated {
 			b.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkContentBatch50 is one content batch of 50 new pages of about 150 words each through
+// the whole handler (the shape issue 31 measures over HTTP), into a change request that grows by
+// 50 pages an iteration; -cpuprofile shows where a batch's time goes above the store.
+func BenchmarkContentBatch50(b *testing.B) {
+	f := newBenchFixture(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	post := func(path, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+f.token)
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		f.e.ServeHTTP(rec, req)
+		return rec
+	}
+	rec := post("/v1/spaces/"+f.spaceID+"/change-requests", `{"subject":"Bench"}`)
+	if rec.Code != http.StatusCreated {
+		b.Fatalf("change request: %d %s", rec.Code, rec.Body)
+	}
+	var cr struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &cr); err != nil {
+		b.Fatal(err)
+	}
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while quire writes pages of documentation for its readers every day")
+	var para strings.Builder
+	for i := 0; i < 150; i++ {
+		para.WriteString(words[i%len(words)])
+		para.WriteByte(' ')
+	}
+	n := 0
+	batch := func() string {
+		var changes []map[string]any
+		for i := 0; i < 50; i++ {
+			n++
+			changes = append(changes, map[string]any{"operation": "insert_page", "title": "Page " + strconv.Itoa(n),
+				"document": map[string]any{"markdown": "## Section\n\n" + para.String() + "\n"}})
+		}
+		body, _ := json.Marshal(map[string]any{"changes": changes})
+		return string(body)
+	}
+	path := "/v1/spaces/" + f.spaceID + "/change-requests/" + cr.ID + "/content"
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		body := batch()
+		b.StartTimer()
+		if rec := post(path, body); rec.Code != http.StatusOK {
+			b.Fatalf("batch: %d %s", rec.Code, rec.Body)
 		}
 	}
 }

@@ -16,7 +16,10 @@ type PageTree struct {
 	kids  map[string]bool          // parents ("" the top level) whose children are loaded
 	// byParent indexes the loaded pages by parent id ("" the top level); put keeps it.
 	byParent map[string]map[string]*RevisionPage
-	Err      error             // the first read that failed
+	// tail caches the last page under a parent (in sibling order) once lastSibling found it; put
+	// and unindex keep it true or drop it.
+	tail map[string]*RevisionPage
+	Err  error // the first read that failed
 	Refs     map[string]string // the batch's page refs, to the ids they were given
 	// FileRefs and Files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
@@ -52,7 +55,7 @@ type PageSource interface {
 // NewPageTree starts a tree from src (nil: no revision).
 func NewPageTree(src PageSource, now time.Time) *PageTree {
 	return &PageTree{Src: src, pages: map[string]*RevisionPage{}, Orig: map[string]*RevisionPage{}, gone: map[string]bool{},
-		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, Refs: map[string]string{}, FileRefs: map[string]string{},
+		kids: map[string]bool{}, byParent: map[string]map[string]*RevisionPage{}, tail: map[string]*RevisionPage{}, Refs: map[string]string{}, FileRefs: map[string]string{},
 		now: now, fresh: map[string]bool{}, explicitSlug: map[string]int{}, touchedSet: map[string]bool{}}
 }
 
@@ -148,9 +151,23 @@ func (t *PageTree) put(p *RevisionPage) {
 		t.byParent[key] = map[string]*RevisionPage{}
 	}
 	t.byParent[key][p.ID] = p
+	if last, ok := t.tail[key]; ok && after(p, last) {
+		t.tail[key] = p
+	}
 }
 
-func (t *PageTree) unindex(p *RevisionPage) { delete(t.byParent[parentKey(p)], p.ID) }
+func (t *PageTree) unindex(p *RevisionPage) {
+	key := parentKey(p)
+	delete(t.byParent[key], p.ID)
+	if t.tail[key] == p {
+		delete(t.tail, key)
+	}
+}
+
+// after reports whether a comes after b among siblings (SortSiblings' order).
+func after(a, b *RevisionPage) bool {
+	return a.Position > b.Position || a.Position == b.Position && a.ID > b.ID
+}
 
 // load reads pages of src by id into the tree.
 func (t *PageTree) load(ids []string) {
@@ -199,6 +216,42 @@ func (t *PageTree) get(id string) *RevisionPage {
 
 // children returns the pages under a parent ("" the top level), unordered.
 func (t *PageTree) children(parent string) []*RevisionPage {
+	t.loadChildren(parent)
+	out := make([]*RevisionPage, 0, len(t.byParent[parent]))
+	for _, p := range t.byParent[parent] {
+		out = append(out, p)
+	}
+	return out
+}
+
+// lastSibling returns the last page under parent in sibling order (SortSiblings'), except one,
+// nil when there is none: where a page appended at the end goes, without sorting the siblings.
+func (t *PageTree) lastSibling(parent *string, except string) *RevisionPage {
+	key := ""
+	if parent != nil {
+		key = *parent
+	}
+	t.loadChildren(key)
+	if last, ok := t.tail[key]; ok && last.ID != except {
+		return last
+	}
+	var last, lastOther *RevisionPage
+	for _, p := range t.byParent[key] {
+		if last == nil || after(p, last) {
+			last = p
+		}
+		if p.ID != except && (lastOther == nil || after(p, lastOther)) {
+			lastOther = p
+		}
+	}
+	if last != nil {
+		t.tail[key] = last
+	}
+	return lastOther
+}
+
+// loadChildren reads the pages under parent from the source once.
+func (t *PageTree) loadChildren(parent string) {
 	if !t.kids[parent] && t.Src != nil && t.Err == nil {
 		var p *string
 		if parent != "" {
@@ -214,11 +267,6 @@ func (t *PageTree) children(parent string) []*RevisionPage {
 		}
 	}
 	t.kids[parent] = true
-	out := make([]*RevisionPage, 0, len(t.byParent[parent]))
-	for _, p := range t.byParent[parent] {
-		out = append(out, p)
-	}
-	return out
 }
 
 // remove deletes one page from the tree (not its subpages).

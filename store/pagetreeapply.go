@@ -240,13 +240,19 @@ func (t *PageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 			parent = &id
 		}
 	}
-	sibs := t.siblings(parent, p.ID)
-	idx := len(sibs)
-	if at != nil {
+	// At the end (no index): after the last sibling, found without sorting them all, so a batch
+	// appending many pages costs as many passes as pages, not sorts.
+	var position float64
+	if at == nil {
+		if last := t.lastSibling(parent, p.ID); last != nil {
+			position = last.Position + 1
+		}
+	} else {
+		sibs := t.siblings(parent, p.ID)
 		if *at > len(sibs) {
 			return FieldErrorf("at", "%d is past the end (the parent has %d other pages)", *at, len(sibs))
 		}
-		idx = *at
+		position = PositionAt(sibs, *at)
 	}
 	if isNew || !EqualPtr(p.ParentID, parent) {
 		t.fresh[p.ID] = true
@@ -254,7 +260,7 @@ func (t *PageTree) place(p *RevisionPage, setInto bool, into *string, at *int, i
 	if !isNew {
 		t.unindex(p)
 	}
-	p.ParentID, p.Position = parent, PositionAt(sibs, idx)
+	p.ParentID, p.Position = parent, position
 	if !isNew {
 		t.put(p)
 	}
