@@ -5,6 +5,8 @@ import (
 	"os"
 	"sort"
 	"testing"
+
+	"github.com/quire-docs/quire/internal/conversations/corpustest"
 )
 
 // Tools for tuning, skipped unless asked for:
@@ -121,5 +123,63 @@ func TestTuneSweepShort(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func loadParaphrase(tb testing.TB) []labelled {
+	tb.Helper()
+	return labelledOf(corpustest.Paraphrase[Part](tb))
+}
+
+// scores are the figures tuning watches: the tuning corpus whole, half of it, streamed twenty at
+// a time, and the paraphrase development corpus (never the held-out corpus).
+type scores struct{ whole, subset, stream, dev float64 }
+
+func scoreParams(tb testing.TB, p Params) scores {
+	full := loadCorpus(tb)
+	one := func(ls []labelled, batch int) float64 {
+		a := New(p)
+		for i := 0; i < len(ls); i += batch {
+			a.Analyze(conversationsOf(ls[i:min(i+batch, len(ls))]), corpusNow)
+		}
+		ari, _ := quality(ls, issuesInOrder(a))
+		return ari
+	}
+	var half []labelled
+	for i, l := range full {
+		if i%2 == 0 {
+			half = append(half, l)
+		}
+	}
+	streamed := append([]labelled(nil), full...)
+	sort.SliceStable(streamed, func(i, j int) bool { return streamed[i].CreatedAt.Before(streamed[j].CreatedAt) })
+	dev := loadParaphrase(tb)
+	return scores{one(full, len(full)), one(half, len(half)), one(streamed, 20), one(dev, len(dev))}
+}
+
+// TestTuneParaphrase prints the tuning figures of the default parameters and dumps the clusters
+// of the paraphrase development corpus.
+//
+//	DEV=1 go test -tags sqlite_fts5 ./internal/conversations -run TestTuneParaphrase -v
+func TestTuneParaphrase(t *testing.T) {
+	if os.Getenv("DEV") == "" {
+		t.Skip("set DEV=1 to score the tuning and paraphrase corpora")
+	}
+	s := scoreParams(t, DefaultParams())
+	fmt.Printf("whole %.3f subset %.3f stream %.3f dev %.3f\n", s.whole, s.subset, s.stream, s.dev)
+	dev := loadParaphrase(t)
+	a := New(DefaultParams())
+	a.Analyze(conversationsOf(dev), corpusNow)
+	topicOf := map[string]string{}
+	for _, l := range dev {
+		topicOf[convKey(l.Source, l.ID)] = l.Topics[0]
+	}
+	for _, c := range a.Clusters(corpusNow) {
+		fmt.Printf("%-12s %-40q", c.ID, c.Label)
+		for _, id := range c.Issues {
+			is := a.issues[id]
+			fmt.Printf(" %s", topicOf[convKey(is.Source, is.Conversation)])
+		}
+		fmt.Println()
 	}
 }

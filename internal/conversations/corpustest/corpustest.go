@@ -6,9 +6,11 @@ package corpustest
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,11 +39,46 @@ func HeldOut[P any](tb testing.TB) []Labelled[P] {
 	return LoadFile[P](tb, filepath.Join("heldout", "conversations.jsonl"))
 }
 
+// Paraphrase reads the paraphrase development corpus (testdata/paraphrase-dev/messages.txt):
+// 100 one-message conversations in 10 topics, each topic's messages worded differently, written
+// to tune the engine on short paraphrases without looking at the held-out corpus (issue 32).
+// Lines are "topic<TAB>message"; "#" opens a comment line. Conversations are dev-001, dev-002, …
+// from source "chat", all created at the same instant.
+func Paraphrase[P any](tb testing.TB) []Labelled[P] {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(testdata(), "paraphrase-dev", "messages.txt"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []Labelled[P]
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		topic, msg, ok := strings.Cut(line, "\t")
+		if !ok {
+			tb.Fatalf("paraphrase corpus: no tab in %q", line)
+		}
+		part, _ := json.Marshal(map[string]string{"type": "message", "role": "user", "body": msg})
+		var p P
+		if err := json.Unmarshal(part, &p); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, Labelled[P]{ID: fmt.Sprintf("dev-%03d", len(out)+1), Source: "chat", Parts: []P{p},
+			CreatedAt: time.Date(2026, 2, 16, 9, 0, 0, 0, time.UTC), Topics: []string{topic}})
+	}
+	return out
+}
+
+func testdata() string {
+	_, here, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(here), "..", "testdata")
+}
+
 // LoadFile reads a corpus under internal/conversations/testdata, in the file's order.
 func LoadFile[P any](tb testing.TB, name string) []Labelled[P] {
 	tb.Helper()
-	_, here, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(here), "..", "testdata", name))
+	f, err := os.Open(filepath.Join(testdata(), name))
 	if err != nil {
 		tb.Fatal(err)
 	}
