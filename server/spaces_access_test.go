@@ -76,7 +76,7 @@ func TestSpacePermissionsFollowRoles(t *testing.T) {
 	t.Run("GuestGetsNothingFromADefaultLevel", func(t *testing.T) {
 		s := w.MustCreateSpace(t, w.admin, org, "Open to members", "")
 		w.updateSpace(t, s.Id, map[string]any{"defaultLevel": "edit"})
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", "/spaces/"+s.Id, nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", "/spaces/"+s.Id, nil)
 	})
 }
 

@@ -21,8 +21,8 @@ func (r *Rules) FindSpace(ctx context.Context, id string, min store.Role) (*stor
 	if !member {
 		return nil, "", store.NotFound("Space")
 	}
-	roles := r.ContentRolesAs(sp.OrganizationID, orgRole)
-	role, err := roles.Require(ctx, sp.DefaultLevel, sp.ParentID, min, "space")
+	roles := r.contentRolesOf(ctx, sp.OrganizationID, orgRole)
+	role, err := roles.Require(ctx, sp.ID, sp.DefaultLevel, sp.ParentID, min, "space")
 	return sp, role, err
 }
 
@@ -37,7 +37,7 @@ func (r *Rules) FindCollection(ctx context.Context, id string, min store.Role) (
 	if err != nil {
 		return nil, "", NotFoundAs(err, "Collection")
 	}
-	role, err := roles.Require(ctx, c.DefaultLevel, c.ParentID, min, "collection")
+	role, err := roles.Require(ctx, c.ID, c.DefaultLevel, c.ParentID, min, "collection")
 	return c, role, err
 }
 

@@ -137,6 +137,9 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) error {
 			AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)`, userID, orgID); err != nil {
 			return fmt.Errorf("store: unable to remove member from teams: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM content_grants WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
+			return fmt.Errorf("store: unable to remove member's grants: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
 			return fmt.Errorf("store: unable to remove member: %w", err)
 		}

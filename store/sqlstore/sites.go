@@ -212,6 +212,9 @@ func (s *Store) DeleteSite(ctx context.Context, id string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sites WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("store: unable to delete site: %w", err)
 		}
+		if err := deleteGrantsOn(ctx, tx, id); err != nil {
+			return err
+		}
 		// An organization whose default content it was has none now.
 		if _, err := tx.ExecContext(ctx, `UPDATE organizations SET default_content_site = NULL WHERE default_content_site = ?`, id); err != nil {
 			return fmt.Errorf("store: unable to clear default content: %w", err)
