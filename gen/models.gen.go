@@ -5377,6 +5377,14 @@ type IntegrationURLs struct {
 // IntegrationVisibility defines model for IntegrationVisibility.
 type IntegrationVisibility string
 
+// InviteToContentRequest Whom to grant the role to; at least one user or team.
+type InviteToContentRequest struct {
+	// Role A member role, or null for a guest.
+	Role  nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+	Teams *[]string                            `json:"teams,omitempty"`
+	Users *[]string                            `json:"users,omitempty"`
+}
+
 // JSONDocument A rich-text document.
 type JSONDocument = markdown.Document
 
@@ -6889,6 +6897,20 @@ type Team struct {
 	Title  TeamTitle `json:"title"`
 }
 
+// TeamContentPermission defines model for TeamContentPermission.
+type TeamContentPermission struct {
+	// Permission admin > create > review > edit > comment > read.
+	Permission MemberRole `json:"permission"`
+	Team       Team       `json:"team"`
+}
+
+// TeamContentPermissionList defines model for TeamContentPermissionList.
+type TeamContentPermissionList struct {
+	Count int                     `json:"count"`
+	Items []TeamContentPermission `json:"items"`
+	Next  *ListNext               `json:"next,omitempty"`
+}
+
 // TeamList defines model for TeamList.
 type TeamList struct {
 	Count int       `json:"count"`
@@ -7056,6 +7078,12 @@ type UpdateCommentRequest struct {
 	Body             *CommentBodyInput `json:"body,omitempty"`
 	RemovedReactions *Reactions        `json:"removedReactions,omitempty"`
 	Resolved         *bool             `json:"resolved,omitempty"`
+}
+
+// UpdateContentPermissionRequest defines model for UpdateContentPermissionRequest.
+type UpdateContentPermissionRequest struct {
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
 }
 
 // UpdateGlossaryEntriesRequest defines model for UpdateGlossaryEntriesRequest.
@@ -7244,6 +7272,20 @@ type User struct {
 	} `json:"urls"`
 }
 
+// UserContentPermission defines model for UserContentPermission.
+type UserContentPermission struct {
+	// Permission admin > create > review > edit > comment > read.
+	Permission MemberRole `json:"permission"`
+	User       User       `json:"user"`
+}
+
+// UserContentPermissionList defines model for UserContentPermissionList.
+type UserContentPermissionList struct {
+	Count int                     `json:"count"`
+	Items []UserContentPermission `json:"items"`
+	Next  *ListNext               `json:"next,omitempty"`
+}
+
 // UserContributor defines model for UserContributor.
 type UserContributor struct {
 	Count     int       `json:"count"`
@@ -7425,6 +7467,36 @@ type TooManyRequests = Error
 
 // Unauthorized defines model for Unauthorized.
 type Unauthorized = Error
+
+// ListPermissionsAggregateInCollectionParams defines parameters for ListPermissionsAggregateInCollection.
+type ListPermissionsAggregateInCollectionParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Role Only the members with this role on the collection.
+	Role *MemberRole `form:"role,omitempty" json:"role,omitempty"`
+}
+
+// ListTeamPermissionsInCollectionParams defines parameters for ListTeamPermissionsInCollection.
+type ListTeamPermissionsInCollectionParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListUserPermissionsInCollectionParams defines parameters for ListUserPermissionsInCollection.
+type ListUserPermissionsInCollectionParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
 
 // ListSpacesInCollectionByIdParams defines parameters for ListSpacesInCollectionById.
 type ListSpacesInCollectionByIdParams struct {
@@ -8247,6 +8319,36 @@ type ListSpaceLinksParams struct {
 	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// ListPermissionsAggregateInSpaceParams defines parameters for ListPermissionsAggregateInSpace.
+type ListPermissionsAggregateInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Role Only the members with this role on the space.
+	Role *MemberRole `form:"role,omitempty" json:"role,omitempty"`
+}
+
+// ListTeamPermissionsInSpaceParams defines parameters for ListTeamPermissionsInSpace.
+type ListTeamPermissionsInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListUserPermissionsInSpaceParams defines parameters for ListUserPermissionsInSpace.
+type ListUserPermissionsInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // GetRevisionByIdParams defines parameters for GetRevisionById.
 type GetRevisionByIdParams struct {
 	// Metadata Include git metadata (`git` members).
@@ -8396,6 +8498,15 @@ type UpdateCollectionByIdJSONRequestBody = UpdateCollectionRequest
 
 // MoveCollectionJSONRequestBody defines body for MoveCollection for application/json ContentType.
 type MoveCollectionJSONRequestBody = MoveContentRequest
+
+// InviteToCollectionJSONRequestBody defines body for InviteToCollection for application/json ContentType.
+type InviteToCollectionJSONRequestBody = InviteToContentRequest
+
+// UpdateTeamPermissionInCollectionJSONRequestBody defines body for UpdateTeamPermissionInCollection for application/json ContentType.
+type UpdateTeamPermissionInCollectionJSONRequestBody = UpdateContentPermissionRequest
+
+// UpdateUserPermissionInCollectionJSONRequestBody defines body for UpdateUserPermissionInCollection for application/json ContentType.
+type UpdateUserPermissionInCollectionJSONRequestBody = UpdateContentPermissionRequest
 
 // TransferCollectionJSONRequestBody defines body for TransferCollection for application/json ContentType.
 type TransferCollectionJSONRequestBody = TransferRequest
@@ -8560,6 +8671,15 @@ type ApplyTemplateToSpaceJSONRequestBody = ApplySpaceTemplateRequest
 
 // MoveSpaceJSONRequestBody defines body for MoveSpace for application/json ContentType.
 type MoveSpaceJSONRequestBody = MoveContentRequest
+
+// InviteToSpaceJSONRequestBody defines body for InviteToSpace for application/json ContentType.
+type InviteToSpaceJSONRequestBody = InviteToContentRequest
+
+// UpdateTeamPermissionInSpaceJSONRequestBody defines body for UpdateTeamPermissionInSpace for application/json ContentType.
+type UpdateTeamPermissionInSpaceJSONRequestBody = UpdateContentPermissionRequest
+
+// UpdateUserPermissionInSpaceJSONRequestBody defines body for UpdateUserPermissionInSpace for application/json ContentType.
+type UpdateUserPermissionInSpaceJSONRequestBody = UpdateContentPermissionRequest
 
 // TransferSpaceJSONRequestBody defines body for TransferSpace for application/json ContentType.
 type TransferSpaceJSONRequestBody = TransferRequest

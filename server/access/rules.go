@@ -18,6 +18,7 @@ type Store interface {
 	FindSite(ctx context.Context, id string) (*store.Site, error)
 	FindSpace(ctx context.Context, id string) (*store.Space, error)
 	GrantsForUser(ctx context.Context, orgID, userID string) (store.Grants, error)
+	MembersAccess(ctx context.Context, orgID string, targetIDs []string) ([]*store.MemberAccess, error)
 	EnsureSetting(ctx context.Context, name, value string) (string, error)
 }
 
