@@ -1969,16 +1969,16 @@ func (e MemberRoleOrGuest) Valid() bool {
 
 // Defines values for MemberSort.
 const (
-	JoinedAt   MemberSort = "joinedAt"
-	LastSeenAt MemberSort = "lastSeenAt"
+	MemberSortJoinedAt   MemberSort = "joinedAt"
+	MemberSortLastSeenAt MemberSort = "lastSeenAt"
 )
 
 // Valid indicates whether the value is a known member of the MemberSort enum.
 func (e MemberSort) Valid() bool {
 	switch e {
-	case JoinedAt:
+	case MemberSortJoinedAt:
 		return true
-	case LastSeenAt:
+	case MemberSortLastSeenAt:
 		return true
 	default:
 		return false
@@ -2461,16 +2461,16 @@ func (e PageKind) Valid() bool {
 
 // Defines values for PageLayoutWidth.
 const (
-	Default PageLayoutWidth = "default"
-	Wide    PageLayoutWidth = "wide"
+	PageLayoutWidthDefault PageLayoutWidth = "default"
+	PageLayoutWidthWide    PageLayoutWidth = "wide"
 )
 
 // Valid indicates whether the value is a known member of the PageLayoutWidth enum.
 func (e PageLayoutWidth) Valid() bool {
 	switch e {
-	case Default:
+	case PageLayoutWidthDefault:
 		return true
-	case Wide:
+	case PageLayoutWidthWide:
 		return true
 	default:
 		return false
@@ -3083,6 +3083,27 @@ func (e SiteInsightsEventType) Valid() bool {
 	}
 }
 
+// Defines values for SiteMemberSort.
+const (
+	SiteMemberSortJoinedAt   SiteMemberSort = "joinedAt"
+	SiteMemberSortLastSeenAt SiteMemberSort = "lastSeenAt"
+	SiteMemberSortName       SiteMemberSort = "name"
+)
+
+// Valid indicates whether the value is a known member of the SiteMemberSort enum.
+func (e SiteMemberSort) Valid() bool {
+	switch e {
+	case SiteMemberSortJoinedAt:
+		return true
+	case SiteMemberSortLastSeenAt:
+		return true
+	case SiteMemberSortName:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteObject.
 const (
 	SiteObjectSite SiteObject = "site"
@@ -3092,6 +3113,45 @@ const (
 func (e SiteObject) Valid() bool {
 	switch e {
 	case SiteObjectSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SitePermissionOriginType.
+const (
+	SitePermissionOriginTypeOrganization SitePermissionOriginType = "organization"
+	SitePermissionOriginTypeSite         SitePermissionOriginType = "site"
+)
+
+// Valid indicates whether the value is a known member of the SitePermissionOriginType enum.
+func (e SitePermissionOriginType) Valid() bool {
+	switch e {
+	case SitePermissionOriginTypeOrganization:
+		return true
+	case SitePermissionOriginTypeSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SitePermissionReason.
+const (
+	SitePermissionReasonDefault SitePermissionReason = "default"
+	SitePermissionReasonMember  SitePermissionReason = "member"
+	SitePermissionReasonTeam    SitePermissionReason = "team"
+)
+
+// Valid indicates whether the value is a known member of the SitePermissionReason enum.
+func (e SitePermissionReason) Valid() bool {
+	switch e {
+	case SitePermissionReasonDefault:
+		return true
+	case SitePermissionReasonMember:
+		return true
+	case SitePermissionReasonTeam:
 		return true
 	default:
 		return false
@@ -6537,8 +6597,26 @@ type SiteList struct {
 	Next  *ListNext `json:"next,omitempty"`
 }
 
+// SiteMemberSort defines model for SiteMemberSort.
+type SiteMemberSort string
+
 // SiteObject defines model for SiteObject.
 type SiteObject string
+
+// SitePermissionOrigin Where a member's role on a site comes from - the organization (their role there) or the site (its default level, their own grant or a team's).
+type SitePermissionOrigin struct {
+	Organization *string                  `json:"organization,omitempty"`
+	Reason       *SitePermissionReason    `json:"reason,omitempty"`
+	Site         *string                  `json:"site,omitempty"`
+	Team         *string                  `json:"team,omitempty"`
+	Type         SitePermissionOriginType `json:"type"`
+}
+
+// SitePermissionOriginType defines model for SitePermissionOriginType.
+type SitePermissionOriginType string
+
+// SitePermissionReason defines model for SitePermissionReason.
+type SitePermissionReason string
 
 // SitePermissions What the caller may do with the site, from the caller's role in the organization.
 type SitePermissions struct {
@@ -6929,6 +7007,20 @@ type TeamMembership struct {
 // TeamObject defines model for TeamObject.
 type TeamObject string
 
+// TeamSitePermissionOverride defines model for TeamSitePermissionOverride.
+type TeamSitePermissionOverride struct {
+	// Permission A member role, or null for a guest.
+	Permission nullable.Nullable[MemberRoleOrGuest] `json:"permission"`
+	Team       Team                                 `json:"team"`
+}
+
+// TeamSitePermissionOverrideList defines model for TeamSitePermissionOverrideList.
+type TeamSitePermissionOverrideList struct {
+	Count int                          `json:"count"`
+	Items []TeamSitePermissionOverride `json:"items"`
+	Next  *ListNext                    `json:"next,omitempty"`
+}
+
 // TeamTitle defines model for TeamTitle.
 type TeamTitle = string
 
@@ -7172,6 +7264,12 @@ type UpdateSiteAdaptiveSchemaRequest struct {
 	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
 }
 
+// UpdateSitePermissionRequest defines model for UpdateSitePermissionRequest.
+type UpdateSitePermissionRequest struct {
+	// Role admin > create > review > edit > comment > read.
+	Role MemberRole `json:"role"`
+}
+
 // UpdateSiteRequest defines model for UpdateSiteRequest.
 type UpdateSiteRequest struct {
 	AdaptiveContent *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
@@ -7295,6 +7393,40 @@ type UserContributor struct {
 
 // UserObject defines model for UserObject.
 type UserObject string
+
+// UserSitePermission defines model for UserSitePermission.
+type UserSitePermission struct {
+	Disabled   bool       `json:"disabled"`
+	LastSeenAt *Timestamp `json:"lastSeenAt,omitempty"`
+
+	// Origin Where a member's role on a site comes from - the organization (their role there) or the site (its default level, their own grant or a team's).
+	Origin SitePermissionOrigin `json:"origin"`
+
+	// Permission A member role, or null for a guest.
+	Permission nullable.Nullable[MemberRoleOrGuest] `json:"permission"`
+	User       User                                 `json:"user"`
+}
+
+// UserSitePermissionList defines model for UserSitePermissionList.
+type UserSitePermissionList struct {
+	Count int                  `json:"count"`
+	Items []UserSitePermission `json:"items"`
+	Next  *ListNext            `json:"next,omitempty"`
+}
+
+// UserSitePermissionOverride defines model for UserSitePermissionOverride.
+type UserSitePermissionOverride struct {
+	// Permission A member role, or null for a guest.
+	Permission nullable.Nullable[MemberRoleOrGuest] `json:"permission"`
+	User       User                                 `json:"user"`
+}
+
+// UserSitePermissionOverrideList defines model for UserSitePermissionOverrideList.
+type UserSitePermissionOverrideList struct {
+	Count int                          `json:"count"`
+	Items []UserSitePermissionOverride `json:"items"`
+	Next  *ListNext                    `json:"next,omitempty"`
+}
 
 // VersionContext The version a location is read in: `type: revision` with the whole `revision`, or `type: changeRequest` with the whole `changeRequest`.
 type VersionContext struct {
@@ -7805,6 +7937,44 @@ type ListSitesParams struct {
 	// Title Only sites whose title contains this text (case-insensitive).
 	Title     *SiteTitleFilter     `form:"title,omitempty" json:"title,omitempty"`
 	Published *SitePublishedFilter `form:"published,omitempty" json:"published,omitempty"`
+}
+
+// ListPermissionsAggregateInSiteParams defines parameters for ListPermissionsAggregateInSite.
+type ListPermissionsAggregateInSiteParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit     `form:"limit,omitempty" json:"limit,omitempty"`
+	Order *ListOrder `form:"order,omitempty" json:"order,omitempty"`
+
+	// Role Only members with this role on the site (`guest` for the organization's guests).
+	Role *MemberRoleFilter `form:"role,omitempty" json:"role,omitempty"`
+
+	// Search Case-insensitive text matched against display name and email.
+	Search *string         `form:"search,omitempty" json:"search,omitempty"`
+	Sort   *SiteMemberSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Team Only the members of this team.
+	Team *string `form:"team,omitempty" json:"team,omitempty"`
+}
+
+// ListTeamPermissionsInSiteParams defines parameters for ListTeamPermissionsInSite.
+type ListTeamPermissionsInSiteParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListUserPermissionsInSiteParams defines parameters for ListUserPermissionsInSite.
+type ListUserPermissionsInSiteParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetPublishedContentSiteParams defines parameters for GetPublishedContentSite.
@@ -8579,6 +8749,15 @@ type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
+
+// InviteToSiteJSONRequestBody defines body for InviteToSite for application/json ContentType.
+type InviteToSiteJSONRequestBody = InviteToContentRequest
+
+// UpdateTeamPermissionInSiteJSONRequestBody defines body for UpdateTeamPermissionInSite for application/json ContentType.
+type UpdateTeamPermissionInSiteJSONRequestBody = UpdateSitePermissionRequest
+
+// UpdateUserPermissionInSiteJSONRequestBody defines body for UpdateUserPermissionInSite for application/json ContentType.
+type UpdateUserPermissionInSiteJSONRequestBody = UpdateSitePermissionRequest
 
 // SearchSiteContentJSONRequestBody defines body for SearchSiteContent for application/json ContentType.
 type SearchSiteContentJSONRequestBody = SearchSiteContentRequest

@@ -303,6 +303,30 @@ type ServerInterface interface {
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (POST /orgs/{organizationId}/sites/{siteId}/permissions)
+	InviteToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/permissions/aggregate)
+	ListPermissionsAggregateInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListPermissionsAggregateInSiteParams) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/permissions/teams)
+	ListTeamPermissionsInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListTeamPermissionsInSiteParams) error
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId})
+	RemoveTeamFromSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, teamId string) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId})
+	UpdateTeamPermissionInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, teamId string) error
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/permissions/users)
+	ListUserPermissionsInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListUserPermissionsInSiteParams) error
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/permissions/users/{userId})
+	RemoveUserFromSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, userId UserId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/permissions/users/{userId})
+	UpdateUserPermissionInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, userId UserId) error
 	// PublishSite Make the site live for its audience.
 	// (POST /orgs/{organizationId}/sites/{siteId}/publish)
 	PublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -3372,6 +3396,313 @@ func (w *ServerInterfaceWrapper) TrackEventsInSiteById(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TrackEventsInSiteById(ctx, organizationId, siteId)
+	return err
+}
+
+// InviteToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) InviteToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.InviteToSite(ctx, organizationId, siteId)
+	return err
+}
+
+// ListPermissionsAggregateInSite converts echo context to params.
+func (w *ServerInterfaceWrapper) ListPermissionsAggregateInSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPermissionsAggregateInSiteParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "order" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order", ctx.QueryParams(), &params.Order, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter order: %s", err))
+	}
+
+	// ------------- Optional query parameter "role" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "role", ctx.QueryParams(), &params.Role, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter role: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// ------------- Optional query parameter "sort" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sort", ctx.QueryParams(), &params.Sort, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sort: %s", err))
+	}
+
+	// ------------- Optional query parameter "team" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "team", ctx.QueryParams(), &params.Team, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter team: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListPermissionsAggregateInSite(ctx, organizationId, siteId, params)
+	return err
+}
+
+// ListTeamPermissionsInSite converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTeamPermissionsInSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTeamPermissionsInSiteParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTeamPermissionsInSite(ctx, organizationId, siteId, params)
+	return err
+}
+
+// RemoveTeamFromSite converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveTeamFromSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveTeamFromSite(ctx, organizationId, siteId, teamId)
+	return err
+}
+
+// UpdateTeamPermissionInSite converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateTeamPermissionInSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateTeamPermissionInSite(ctx, organizationId, siteId, teamId)
+	return err
+}
+
+// ListUserPermissionsInSite converts echo context to params.
+func (w *ServerInterfaceWrapper) ListUserPermissionsInSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUserPermissionsInSiteParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListUserPermissionsInSite(ctx, organizationId, siteId, params)
+	return err
+}
+
+// RemoveUserFromSite converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveUserFromSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveUserFromSite(ctx, organizationId, siteId, userId)
+	return err
+}
+
+// UpdateUserPermissionInSite converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateUserPermissionInSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateUserPermissionInSite(ctx, organizationId, siteId, userId)
 	return err
 }
 
@@ -7824,6 +8155,14 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/commenters", wrapper.ListCommentersInChangeRequest, options.OperationMiddlewares["listCommentersInChangeRequest"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites", wrapper.ListSites, options.OperationMiddlewares["listSites"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites", wrapper.CreateSite, options.OperationMiddlewares["createSite"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions", wrapper.InviteToSite, options.OperationMiddlewares["inviteToSite"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/aggregate", wrapper.ListPermissionsAggregateInSite, options.OperationMiddlewares["listPermissionsAggregateInSite"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/users", wrapper.ListUserPermissionsInSite, options.OperationMiddlewares["listUserPermissionsInSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/users/:userId", wrapper.RemoveUserFromSite, options.OperationMiddlewares["removeUserFromSite"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/users/:userId", wrapper.UpdateUserPermissionInSite, options.OperationMiddlewares["updateUserPermissionInSite"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/teams", wrapper.ListTeamPermissionsInSite, options.OperationMiddlewares["listTeamPermissionsInSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId", wrapper.RemoveTeamFromSite, options.OperationMiddlewares["removeTeamFromSite"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/permissions/teams/:teamId", wrapper.UpdateTeamPermissionInSite, options.OperationMiddlewares["updateTeamPermissionInSite"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId", wrapper.DeleteSiteById, options.OperationMiddlewares["deleteSiteById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId", wrapper.GetSiteById, options.OperationMiddlewares["getSiteById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId", wrapper.UpdateSiteById, options.OperationMiddlewares["updateSiteById"]...)
@@ -16636,6 +16975,760 @@ func (response TrackEventsInSiteById413JSONResponse) VisitTrackEventsInSiteByIdR
 type TrackEventsInSiteById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response TrackEventsInSiteById429JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *InviteToSiteJSONRequestBody
+}
+
+type InviteToSiteResponseObject interface {
+	VisitInviteToSiteResponse(w http.ResponseWriter) error
+}
+
+type InviteToSite204Response struct {
+}
+
+func (response InviteToSite204Response) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type InviteToSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InviteToSite400JSONResponse) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InviteToSite401JSONResponse) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InviteToSite403JSONResponse) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InviteToSite404JSONResponse) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteToSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response InviteToSite413JSONResponse) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response InviteToSite429JSONResponse) VisitInviteToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPermissionsAggregateInSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListPermissionsAggregateInSiteParams
+}
+
+type ListPermissionsAggregateInSiteResponseObject interface {
+	VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error
+}
+
+type ListPermissionsAggregateInSite200JSONResponse UserSitePermissionList
+
+func (response ListPermissionsAggregateInSite200JSONResponse) VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPermissionsAggregateInSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListPermissionsAggregateInSite400JSONResponse) VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPermissionsAggregateInSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPermissionsAggregateInSite401JSONResponse) VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPermissionsAggregateInSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPermissionsAggregateInSite403JSONResponse) VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPermissionsAggregateInSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListPermissionsAggregateInSite404JSONResponse) VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPermissionsAggregateInSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListPermissionsAggregateInSite429JSONResponse) VisitListPermissionsAggregateInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamPermissionsInSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListTeamPermissionsInSiteParams
+}
+
+type ListTeamPermissionsInSiteResponseObject interface {
+	VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error
+}
+
+type ListTeamPermissionsInSite200JSONResponse TeamSitePermissionOverrideList
+
+func (response ListTeamPermissionsInSite200JSONResponse) VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamPermissionsInSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListTeamPermissionsInSite400JSONResponse) VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamPermissionsInSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListTeamPermissionsInSite401JSONResponse) VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamPermissionsInSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListTeamPermissionsInSite403JSONResponse) VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamPermissionsInSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListTeamPermissionsInSite404JSONResponse) VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamPermissionsInSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListTeamPermissionsInSite429JSONResponse) VisitListTeamPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveTeamFromSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	TeamId         string         `json:"teamId"`
+}
+
+type RemoveTeamFromSiteResponseObject interface {
+	VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error
+}
+
+type RemoveTeamFromSite204Response struct {
+}
+
+func (response RemoveTeamFromSite204Response) VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveTeamFromSite205Response struct {
+}
+
+func (response RemoveTeamFromSite205Response) VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type RemoveTeamFromSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveTeamFromSite401JSONResponse) VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveTeamFromSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveTeamFromSite403JSONResponse) VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveTeamFromSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveTeamFromSite404JSONResponse) VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveTeamFromSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveTeamFromSite429JSONResponse) VisitRemoveTeamFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTeamPermissionInSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	TeamId         string         `json:"teamId"`
+	Body           *UpdateTeamPermissionInSiteJSONRequestBody
+}
+
+type UpdateTeamPermissionInSiteResponseObject interface {
+	VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error
+}
+
+type UpdateTeamPermissionInSite204Response struct {
+}
+
+func (response UpdateTeamPermissionInSite204Response) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateTeamPermissionInSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateTeamPermissionInSite400JSONResponse) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTeamPermissionInSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateTeamPermissionInSite401JSONResponse) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTeamPermissionInSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateTeamPermissionInSite403JSONResponse) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTeamPermissionInSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateTeamPermissionInSite404JSONResponse) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTeamPermissionInSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateTeamPermissionInSite413JSONResponse) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTeamPermissionInSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateTeamPermissionInSite429JSONResponse) VisitUpdateTeamPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUserPermissionsInSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListUserPermissionsInSiteParams
+}
+
+type ListUserPermissionsInSiteResponseObject interface {
+	VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error
+}
+
+type ListUserPermissionsInSite200JSONResponse UserSitePermissionOverrideList
+
+func (response ListUserPermissionsInSite200JSONResponse) VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUserPermissionsInSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUserPermissionsInSite400JSONResponse) VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUserPermissionsInSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListUserPermissionsInSite401JSONResponse) VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUserPermissionsInSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListUserPermissionsInSite403JSONResponse) VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUserPermissionsInSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListUserPermissionsInSite404JSONResponse) VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUserPermissionsInSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListUserPermissionsInSite429JSONResponse) VisitListUserPermissionsInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveUserFromSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	UserId         UserId         `json:"userId"`
+}
+
+type RemoveUserFromSiteResponseObject interface {
+	VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error
+}
+
+type RemoveUserFromSite204Response struct {
+}
+
+func (response RemoveUserFromSite204Response) VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveUserFromSite205Response struct {
+}
+
+func (response RemoveUserFromSite205Response) VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type RemoveUserFromSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveUserFromSite401JSONResponse) VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveUserFromSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveUserFromSite403JSONResponse) VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveUserFromSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveUserFromSite404JSONResponse) VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveUserFromSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveUserFromSite429JSONResponse) VisitRemoveUserFromSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserPermissionInSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	UserId         UserId         `json:"userId"`
+	Body           *UpdateUserPermissionInSiteJSONRequestBody
+}
+
+type UpdateUserPermissionInSiteResponseObject interface {
+	VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error
+}
+
+type UpdateUserPermissionInSite204Response struct {
+}
+
+func (response UpdateUserPermissionInSite204Response) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateUserPermissionInSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateUserPermissionInSite400JSONResponse) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserPermissionInSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateUserPermissionInSite401JSONResponse) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserPermissionInSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateUserPermissionInSite403JSONResponse) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserPermissionInSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateUserPermissionInSite404JSONResponse) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserPermissionInSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateUserPermissionInSite413JSONResponse) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserPermissionInSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateUserPermissionInSite429JSONResponse) VisitUpdateUserPermissionInSiteResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -28605,6 +29698,30 @@ type StrictServerInterface interface {
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx context.Context, request TrackEventsInSiteByIdRequestObject) (TrackEventsInSiteByIdResponseObject, error)
+
+	// (POST /orgs/{organizationId}/sites/{siteId}/permissions)
+	InviteToSite(ctx context.Context, request InviteToSiteRequestObject) (InviteToSiteResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/permissions/aggregate)
+	ListPermissionsAggregateInSite(ctx context.Context, request ListPermissionsAggregateInSiteRequestObject) (ListPermissionsAggregateInSiteResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/permissions/teams)
+	ListTeamPermissionsInSite(ctx context.Context, request ListTeamPermissionsInSiteRequestObject) (ListTeamPermissionsInSiteResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId})
+	RemoveTeamFromSite(ctx context.Context, request RemoveTeamFromSiteRequestObject) (RemoveTeamFromSiteResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId})
+	UpdateTeamPermissionInSite(ctx context.Context, request UpdateTeamPermissionInSiteRequestObject) (UpdateTeamPermissionInSiteResponseObject, error)
+
+	// (GET /orgs/{organizationId}/sites/{siteId}/permissions/users)
+	ListUserPermissionsInSite(ctx context.Context, request ListUserPermissionsInSiteRequestObject) (ListUserPermissionsInSiteResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/permissions/users/{userId})
+	RemoveUserFromSite(ctx context.Context, request RemoveUserFromSiteRequestObject) (RemoveUserFromSiteResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/permissions/users/{userId})
+	UpdateUserPermissionInSite(ctx context.Context, request UpdateUserPermissionInSiteRequestObject) (UpdateUserPermissionInSiteResponseObject, error)
 	// PublishSite Make the site live for its audience.
 	// (POST /orgs/{organizationId}/sites/{siteId}/publish)
 	PublishSite(ctx context.Context, request PublishSiteRequestObject) (PublishSiteResponseObject, error)
@@ -32122,6 +33239,290 @@ func (sh *strictHandler) TrackEventsInSiteById(ctx echo.Context, organizationId 
 		return err
 	} else if validResponse, ok := response.(TrackEventsInSiteByIdResponseObject); ok {
 		return validResponse.VisitTrackEventsInSiteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// InviteToSite operation middleware
+func (sh *strictHandler) InviteToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request InviteToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body InviteToSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.InviteToSite(ctx.Request().Context(), request.(InviteToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InviteToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(InviteToSiteResponseObject); ok {
+		return validResponse.VisitInviteToSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPermissionsAggregateInSite operation middleware
+func (sh *strictHandler) ListPermissionsAggregateInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListPermissionsAggregateInSiteParams) error {
+	var request ListPermissionsAggregateInSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPermissionsAggregateInSite(ctx.Request().Context(), request.(ListPermissionsAggregateInSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPermissionsAggregateInSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPermissionsAggregateInSiteResponseObject); ok {
+		return validResponse.VisitListPermissionsAggregateInSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListTeamPermissionsInSite operation middleware
+func (sh *strictHandler) ListTeamPermissionsInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListTeamPermissionsInSiteParams) error {
+	var request ListTeamPermissionsInSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTeamPermissionsInSite(ctx.Request().Context(), request.(ListTeamPermissionsInSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTeamPermissionsInSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTeamPermissionsInSiteResponseObject); ok {
+		return validResponse.VisitListTeamPermissionsInSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveTeamFromSite operation middleware
+func (sh *strictHandler) RemoveTeamFromSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, teamId string) error {
+	var request RemoveTeamFromSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.TeamId = teamId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveTeamFromSite(ctx.Request().Context(), request.(RemoveTeamFromSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveTeamFromSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveTeamFromSiteResponseObject); ok {
+		return validResponse.VisitRemoveTeamFromSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateTeamPermissionInSite operation middleware
+func (sh *strictHandler) UpdateTeamPermissionInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, teamId string) error {
+	var request UpdateTeamPermissionInSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.TeamId = teamId
+
+	var body UpdateTeamPermissionInSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTeamPermissionInSite(ctx.Request().Context(), request.(UpdateTeamPermissionInSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTeamPermissionInSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateTeamPermissionInSiteResponseObject); ok {
+		return validResponse.VisitUpdateTeamPermissionInSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListUserPermissionsInSite operation middleware
+func (sh *strictHandler) ListUserPermissionsInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListUserPermissionsInSiteParams) error {
+	var request ListUserPermissionsInSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListUserPermissionsInSite(ctx.Request().Context(), request.(ListUserPermissionsInSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListUserPermissionsInSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListUserPermissionsInSiteResponseObject); ok {
+		return validResponse.VisitListUserPermissionsInSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveUserFromSite operation middleware
+func (sh *strictHandler) RemoveUserFromSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, userId UserId) error {
+	var request RemoveUserFromSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.UserId = userId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveUserFromSite(ctx.Request().Context(), request.(RemoveUserFromSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveUserFromSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveUserFromSiteResponseObject); ok {
+		return validResponse.VisitRemoveUserFromSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateUserPermissionInSite operation middleware
+func (sh *strictHandler) UpdateUserPermissionInSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, userId UserId) error {
+	var request UpdateUserPermissionInSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.UserId = userId
+
+	var body UpdateUserPermissionInSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateUserPermissionInSite(ctx.Request().Context(), request.(UpdateUserPermissionInSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateUserPermissionInSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateUserPermissionInSiteResponseObject); ok {
+		return validResponse.VisitUpdateUserPermissionInSiteResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The rows of permissions on spaces and collections: members who read the content read who may;
+// The rows of permissions on spaces, collections and sites: members who read the content read who may;
 // its admins (here the organization's) grant, change and remove access.
 func matrixPermissionRows() []matrixRow {
 	var rows []matrixRow
@@ -17,6 +17,7 @@ func matrixPermissionRows() []matrixRow {
 	}{
 		{"Space", func(w *matrixWorld) string { return "/spaces/" + w.handbook }},
 		{"Collection", func(w *matrixWorld) string { return "/collections/" + w.collection }},
+		{"Site", func(w *matrixWorld) string { return w.sitePath(w.site, "") }},
 	} {
 		base := k.base
 		rows = append(rows,
@@ -208,6 +209,71 @@ func TestAccessMatrixGrants(t *testing.T) {
 		if edit.Count != 1 {
 			t.Fatalf("aggregate with role=edit counts %d, want 1", edit.Count)
 		}
+	})
+
+	t.Run("Sites", func(t *testing.T) {
+		sites := "/orgs/" + org + "/sites"
+		var site struct{ Id string }
+		w.Expect(t, http.StatusCreated, w.admin, "POST", sites, map[string]any{"title": "Internal"}).Decode(t, &site)
+		path := sites + "/" + site.Id
+		w.Expect(t, http.StatusOK, w.admin, "PATCH", path, map[string]any{"defaultLevel": nil})
+		w.Expect(t, http.StatusNoContent, w.admin, "POST", path+"/permissions", map[string]any{"role": "edit", "users": []string{granted.ID}})
+		w.Expect(t, http.StatusNoContent, w.admin, "PATCH", path+"/permissions/teams/"+team, map[string]any{"role": "read"})
+		w.Expect(t, http.StatusNoContent, w.admin, "POST", path+"/permissions", map[string]any{"role": "read", "users": []string{w.guest.ID}})
+		for _, c := range []struct {
+			who  string
+			u    *testUser
+			want int
+		}{{"defaultLevelNull", w.reader, 404}, {"userGrant", granted, 200}, {"teamGrant", teamMember, 200}, {"guest", w.guest, 200}, {"outsider", w.outsider, 404}} {
+			if res := w.Do(t, c.u, "GET", path, nil); res.Status != c.want {
+				t.Fatalf("GET the site as %s: %d, want %d: %s", c.who, res.Status, c.want, res.Body)
+			}
+		}
+		listed := func(u *testUser) []string {
+			var ids []string
+			for _, s := range getJSON[struct{ Items []struct{ Id string } }](t, w.testServer, u, sites).Items {
+				ids = append(ids, s.Id)
+			}
+			return ids
+		}
+		if got := listed(w.reader); slices.Contains(got, site.Id) {
+			t.Fatalf("a member lists a site whose default level is null: %v", got)
+		}
+		wantSet(t, "the guest's sites", listed(w.guest), site.Id)
+		// A team's grant raises only what it grants: edit needs more than the team's read.
+		w.Expect(t, http.StatusForbidden, teamMember, "PATCH", path, map[string]any{"title": "Renamed"})
+
+		type reader struct {
+			Permission *string
+			User       struct{ Id string }
+			Origin     struct {
+				Type, Reason, Team string
+			}
+		}
+		l := getJSON[struct {
+			Count int
+			Items []reader
+		}](t, w.testServer, w.admin, path+"/permissions/aggregate?sort=name&order=asc")
+		got := map[string]string{}
+		for _, it := range l.Items {
+			got[it.User.Id] = *it.Permission + " " + it.Origin.Type + " " + it.Origin.Reason + " " + it.Origin.Team
+		}
+		want := map[string]string{
+			w.admin.ID:    "admin organization  ",
+			granted.ID:    "edit site member ",
+			teamMember.ID: "read site team " + team,
+			w.guest.ID:    "read site member ",
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("site aggregate:\n%v\nwant\n%v", got, want)
+		}
+		inTeam := getJSON[struct{ Count int }](t, w.testServer, w.admin, path+"/permissions/aggregate?team="+team)
+		guests := getJSON[struct{ Count int }](t, w.testServer, w.admin, path+"/permissions/aggregate?role=guest")
+		if inTeam.Count != 1 || guests.Count != 1 {
+			t.Fatalf("aggregate of the team: %d, of guests: %d; want 1 and 1", inTeam.Count, guests.Count)
+		}
+		w.Expect(t, http.StatusResetContent, w.admin, "DELETE", path+"/permissions/users/"+w.guest.ID, nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", path, nil)
 	})
 
 	t.Run("BadInput", func(t *testing.T) {

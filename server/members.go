@@ -38,7 +38,7 @@ func (s *Server) ListMembersInOrganizationById(ctx context.Context, req gen.List
 	}
 	p := req.Params
 	f := store.MemberFilter{
-		ByLastSeen: p.Sort != nil && *p.Sort == gen.LastSeenAt,
+		ByLastSeen: p.Sort != nil && *p.Sort == gen.MemberSortLastSeenAt,
 		Asc:        p.Order != nil && *p.Order == gen.Asc,
 	}
 	if p.Role != nil {

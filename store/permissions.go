@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The kinds of content a role can be granted on.
 const (
@@ -41,9 +44,15 @@ func (g Grants) Raise(id string, r Role) {
 // MemberAccess is a member of an organization (or a guest of it), with the roles granted to them
 // on the targets asked about.
 type MemberAccess struct {
-	User    User
-	OrgRole Role
-	Grants  Grants
+	User       User
+	OrgRole    Role
+	Disabled   bool
+	JoinedAt   time.Time
+	LastSeenAt *time.Time
+	Grants     Grants // the strongest of their own grants and their teams' on each target
+	Direct     Grants // their own grants
+	// TeamGrants holds, by target, the team whose grant is the strongest of their teams'.
+	TeamGrants map[string]string
 }
 
 // Permissions are the roles granted on content to members and teams (issue 28).
@@ -64,9 +73,10 @@ type Permissions interface {
 	// GrantsForUser returns what a user was granted on an organization's content, directly or
 	// through their teams, in one query.
 	GrantsForUser(ctx context.Context, orgID, userID string) (Grants, error)
-	// MembersAccess returns every member of an organization with what each was granted on the
-	// targets (directly or through teams), ordered by user id, in one query.
-	MembersAccess(ctx context.Context, orgID string, targetIDs []string) ([]*MemberAccess, error)
+	// MembersAccess returns every member of an organization (only those in the team teamID when
+	// set) with what each was granted on the targets (directly or through teams), ordered by user
+	// id, in one query.
+	MembersAccess(ctx context.Context, orgID string, targetIDs []string, teamID string) ([]*MemberAccess, error)
 }
 
 // Visible narrows a list of an organization's spaces or collections to those one person reads;

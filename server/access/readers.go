@@ -15,7 +15,7 @@ func (r *Rules) ReadersOf(ctx context.Context, orgID, id string, level store.Rol
 	if err != nil {
 		return nil, err
 	}
-	members, err := r.Store.MembersAccess(ctx, orgID, append([]string{id}, levels.Ancestors(parent)...))
+	members, err := r.Store.MembersAccess(ctx, orgID, append([]string{id}, levels.Ancestors(parent)...), "")
 	if err != nil {
 		return nil, err
 	}

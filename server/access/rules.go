@@ -18,7 +18,7 @@ type Store interface {
 	FindSite(ctx context.Context, id string) (*store.Site, error)
 	FindSpace(ctx context.Context, id string) (*store.Space, error)
 	GrantsForUser(ctx context.Context, orgID, userID string) (store.Grants, error)
-	MembersAccess(ctx context.Context, orgID string, targetIDs []string) ([]*store.MemberAccess, error)
+	MembersAccess(ctx context.Context, orgID string, targetIDs []string, teamID string) ([]*store.MemberAccess, error)
 	EnsureSetting(ctx context.Context, name, value string) (string, error)
 }
 
@@ -182,13 +182,25 @@ func (c *ContentRoles) Require(ctx context.Context, id string, level store.Role,
 	return role, nil
 }
 
-// SiteRole is a member's role on a site: their organization role, raised to the site's default
-// level (inherit and none raise nothing); a guest of the organization has none.
-func SiteRole(orgRole store.Role, site *store.Site) store.Role {
-	if orgRole == store.RoleGuest {
-		return store.RoleGuest
+// Site returns the role on a site: admin for the organization's admins; else the organization
+// role where the site's default level leaves members theirs (`inherit` keeps it, a level raises
+// it, null takes it away; guests get nothing from it), raised by the grants on the site.
+func (c *ContentRoles) Site(ctx context.Context, site *store.Site) (store.Role, error) {
+	if c.OrgRole == store.RoleAdmin {
+		return store.RoleAdmin, nil
 	}
-	return orgRole.Max(store.Levels(nil).Resolve(site.DefaultLevel, nil))
+	role := store.RoleGuest
+	if c.OrgRole != store.RoleGuest {
+		lv, open := store.Levels(nil).Base(site.DefaultLevel, nil)
+		if open || c.scoped {
+			role = c.OrgRole.Max(lv)
+		}
+	}
+	grants, err := c.Grants(ctx)
+	if err != nil {
+		return "", err
+	}
+	return role.Max(grants[site.ID]), nil
 }
 
 // siteKey caches the key site tokens are signed with, read from the settings table once.

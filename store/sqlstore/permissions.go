@@ -117,25 +117,43 @@ func (s *Store) GrantsForUser(ctx context.Context, orgID, userID string) (store.
 }
 
 // MembersAccess returns every member of an organization with their grants on the targets.
-func (s *Store) MembersAccess(ctx context.Context, orgID string, targetIDs []string) ([]*store.MemberAccess, error) {
+func (s *Store) MembersAccess(ctx context.Context, orgID string, targetIDs []string, teamID string) ([]*store.MemberAccess, error) {
 	b, _ := json.Marshal(targetIDs)
 	var out []*store.MemberAccess
-	err := queryEach(ctx, s.reader, "members' access", `SELECT `+userColumns+`, m.role, g.target_id, g.role
+	var teamBest store.Grants // the current member's strongest team grant by target
+	err := queryEach(ctx, s.reader, "members' access", `SELECT `+userColumns+`, m.role, m.disabled, m.joined_at, m.last_seen_at,
+		g.target_id, g.role, g.team_id
 		FROM members m JOIN users u ON u.id = m.user_id
 		LEFT JOIN content_grants g ON g.organization_id = m.organization_id AND `+grantsOfMember+`
 			AND g.target_id IN (SELECT value FROM json_each(?))
-		WHERE m.organization_id = ? ORDER BY u.id`, []any{string(b), orgID}, func(sc scanner) error {
+		WHERE m.organization_id = ?
+			AND (? = '' OR EXISTS (SELECT 1 FROM team_members tf WHERE tf.team_id = ? AND tf.user_id = m.user_id))
+		ORDER BY u.id`, []any{string(b), orgID, teamID, teamID}, func(sc scanner) error {
 		var u store.User
-		var orgRole, target, role sql.NullString
-		if err := scanUser(sc, &u, &orgRole, &target, &role); err != nil {
+		var orgRole, seen, target, role, team sql.NullString
+		var disabled bool
+		var joined string
+		if err := scanUser(sc, &u, &orgRole, &disabled, &joined, &seen, &target, &role, &team); err != nil {
 			return err
 		}
 		if len(out) == 0 || out[len(out)-1].User.ID != u.ID {
-			out = append(out, &store.MemberAccess{User: u, OrgRole: store.Role(orgRole.String), Grants: store.Grants{}})
+			out = append(out, &store.MemberAccess{User: u, OrgRole: store.Role(orgRole.String), Disabled: disabled,
+				JoinedAt: parseTime(joined), LastSeenAt: parseNullTime(seen),
+				Grants: store.Grants{}, Direct: store.Grants{}, TeamGrants: map[string]string{}})
+			teamBest = store.Grants{}
 		}
-		if target.Valid {
-			out[len(out)-1].Grants.Raise(target.String, store.Role(role.String))
+		m := out[len(out)-1]
+		if !target.Valid {
+			return nil
 		}
+		r := store.Role(role.String)
+		if !team.Valid {
+			m.Direct.Raise(target.String, r)
+		} else if _, ok := m.TeamGrants[target.String]; !ok || r.Max(teamBest[target.String]) != teamBest[target.String] {
+			m.TeamGrants[target.String] = team.String
+			teamBest[target.String] = r
+		}
+		m.Grants.Raise(target.String, r)
 		return nil
 	})
 	return out, err

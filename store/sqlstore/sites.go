@@ -111,6 +111,14 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter,
 	if f.Published != nil {
 		q.and(`s.published = ?`, *f.Published)
 	}
+	if v := f.Visible; v != nil {
+		b, _ := json.Marshal(append([]string{}, v.Granted...))
+		if v.Member {
+			q.and(`(s.id IN (SELECT value FROM json_each(?)) OR s.default_level IS NOT NULL)`, string(b))
+		} else {
+			q.and(`s.id IN (SELECT value FROM json_each(?))`, string(b))
+		}
+	}
 	return findList(ctx, s.reader, q, p, "sites", fill(scanSite))
 }
 

@@ -74,10 +74,16 @@ func permissions(t *testing.T, open Opener) {
 		t.Fatalf("team grants %+v", teams)
 	}
 
-	members, err := w.st.MembersAccess(ctx, w.org, []string{sp.ID, col.ID})
+	members, err := w.st.MembersAccess(ctx, w.org, []string{sp.ID, col.ID}, "")
 	must(err)
 	if len(members) != 1 || members[0].OrgRole != store.RoleAdmin || members[0].Grants[sp.ID] != store.RoleAdmin || members[0].Grants[col.ID] != store.RoleComment {
 		t.Fatalf("members' access %+v", members)
+	}
+	if m := members[0]; m.Direct[sp.ID] != store.RoleAdmin || m.TeamGrants[sp.ID] != team.ID || m.TeamGrants[col.ID] != team.ID || m.Direct[col.ID] != "" {
+		t.Fatalf("members' own and team grants %+v", m)
+	}
+	if inTeam, err := w.st.MembersAccess(ctx, w.org, nil, "noSuchTeam"); err != nil || len(inTeam) != 0 {
+		t.Fatalf("members of a team that does not exist: %+v, %v", inTeam, err)
 	}
 
 	// Visible: a guest granted one space lists that one; a member lists what has a level.
