@@ -211,6 +211,23 @@ func TestAccessMatrixGrants(t *testing.T) {
 		}
 	})
 
+	// The app views read through the same rules: the closed space is not shown to a member it is
+	// closed to, is shown to the guest granted it, and its home lists its people with their roles.
+	t.Run("AppViews", func(t *testing.T) {
+		web := &webWorld{world: w}
+		reader, guest := web.appLogin(t, w.reader), web.appLogin(t, w.guest)
+		web.expect(t, http.StatusNotFound, "/app/s/"+closed, "Cookie", reader)
+		home := web.expect(t, http.StatusOK, "/app/s/"+closed, "Cookie", guest)
+		wantIn(t, "the closed space's people", home.Body, `<h2 id="people-title">People</h2>`,
+			"<li>Gina <span class=\"where\">edit</span></li>", "<li>Tess <span class=\"where\">comment</span></li>",
+			"<li>Gus <span class=\"where\">read</span></li>")
+		wantNotIn(t, "the closed space's people", home.Body, "Rita")
+		web.expect(t, http.StatusNotFound, "/app/s/"+open, "Cookie", guest)
+		org := web.expect(t, http.StatusOK, "/app/o/"+org, "Cookie", reader)
+		wantIn(t, "the reader's organization", org.Body, `<a href="/app/s/`+open+`">Open</a>`)
+		wantNotIn(t, "the reader's organization", org.Body, "/app/s/"+closed)
+	})
+
 	t.Run("Sites", func(t *testing.T) {
 		sites := "/orgs/" + org + "/sites"
 		var site struct{ Id string }

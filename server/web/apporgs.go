@@ -120,9 +120,17 @@ func (s *Server) appSite(c echo.Context, v *appView) error {
 		}
 	}
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + site.OrganizationID}}
+	roles, err := s.Access.ContentRoles(ctx, site.OrganizationID)
+	if err != nil {
+		return err
+	}
 	add := func(where string, list []*store.SiteSpace) {
 		for _, ss := range list {
 			if ss.Space == nil {
+				continue
+			}
+			// Only the spaces the member reads are named.
+			if r, err := roles.Of(ctx, ss.Space.ID, ss.Space.DefaultLevel, ss.Space.ParentID); err != nil || r == store.RoleGuest {
 				continue
 			}
 			ctxText := "site space"

@@ -70,7 +70,7 @@ func permissions(t *testing.T, open Opener) {
 	wantCode(t, w.st.GrantAccess(ctx, onSpace, []string{stranger.User.ID}, nil, store.RoleGuest), store.ENOTFOUND)
 	teams, err := w.st.FindTeamGrants(ctx, onSpace, w.user, store.Page{Limit: 1})
 	must(err)
-	if teams.Count != 1 || teams.Items[0].Team.ID != team.ID || teams.Items[0].Role != store.RoleRead || teams.Items[0].Team.Members != 1 {
+	if teams.Count != 1 || teams.Items[0].Team.ID != team.ID || teams.Items[0].Role != store.RoleRead || teams.Items[0].Team.Members != 1 || teams.Items[0].Team.Spaces != 1 {
 		t.Fatalf("team grants %+v", teams)
 	}
 
