@@ -289,6 +289,12 @@ func TestAccessMatrixGrants(t *testing.T) {
 		if inTeam.Count != 1 || guests.Count != 1 {
 			t.Fatalf("aggregate of the team: %d, of guests: %d; want 1 and 1", inTeam.Count, guests.Count)
 		}
+		// The members' site counts follow: the guest reads the one granted, the reader none.
+		for who, want := range map[*testUser]int{w.guest: 1, w.reader: 0, teamMember: 1, w.admin: 1} {
+			if m := getJSON[struct{ Sites int }](t, w.testServer, w.admin, "/orgs/"+org+"/members/"+who.ID); m.Sites != want {
+				t.Fatalf("%s's member answer counts %d sites, want %d", who.Email, m.Sites, want)
+			}
+		}
 		w.Expect(t, http.StatusResetContent, w.admin, "DELETE", path+"/permissions/users/"+w.guest.ID, nil)
 		w.Expect(t, http.StatusNotFound, w.guest, "GET", path, nil)
 	})

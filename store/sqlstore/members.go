@@ -10,15 +10,18 @@ import (
 )
 
 // memberColumns read a member with its user (u) and the counts of the organization's spaces and
-// sites the member can read (a member with a role reads them all, a guest none: sites take no
-// grants) and of the teams the member is in.
+// sites the member can read and of the teams the member is in. Sites: an admin reads them all, a
+// member with a role those whose default level is not null, anyone those granted to them or their
+// teams. Spaces: a member with a role counts them all, a guest none (not yet narrowed by null
+// default levels and grants, which resolve through the collections).
 const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
 	CASE WHEN m.role IS NULL THEN 0 ELSE
 		(SELECT count(*) FROM spaces s WHERE s.organization_id = m.organization_id AND s.deleted_at IS NULL) END,
 	(SELECT count(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id
 		WHERE tm.user_id = m.user_id AND t.organization_id = m.organization_id),
-	CASE WHEN m.role IS NULL THEN 0 ELSE
-		(SELECT count(*) FROM sites x WHERE x.organization_id = m.organization_id) END`
+	(SELECT count(*) FROM sites x WHERE x.organization_id = m.organization_id AND (m.role = 'admin'
+		OR (m.role IS NOT NULL AND x.default_level IS NOT NULL)
+		OR EXISTS (SELECT 1 FROM content_grants g WHERE g.target_id = x.id AND `+grantsOfMember+`)))`
 
 func scanMember(sc interface{ Scan(...any) error }, m *store.Member) error {
 	var role, seen sql.NullString
