@@ -141,9 +141,13 @@ func (c *ContentRoles) Of(ctx context.Context, id string, level store.Role, pare
 	if c.OrgRole == store.RoleAdmin {
 		return store.RoleAdmin, nil
 	}
+	grants, err := c.Grants(ctx)
+	if err != nil {
+		return "", err
+	}
+	// The collections are read only when the content inherits its level or grants may sit above it.
 	var levels store.Levels
-	if parent != nil {
-		var err error
+	if parent != nil && (level == store.LevelInherit || len(grants) > 0) {
 		if levels, err = c.Levels(ctx); err != nil {
 			return "", err
 		}
@@ -155,9 +159,8 @@ func (c *ContentRoles) Of(ctx context.Context, id string, level store.Role, pare
 			role = c.OrgRole.Max(lv)
 		}
 	}
-	grants, err := c.Grants(ctx)
-	if err != nil || len(grants) == 0 {
-		return role, err
+	if len(grants) == 0 {
+		return role, nil
 	}
 	role = role.Max(grants[id])
 	for _, a := range levels.Ancestors(parent) {
