@@ -177,6 +177,18 @@ func TestAccessMatrixGrants(t *testing.T) {
 		})
 	}
 
+	// The member answers count the spaces each reads, by the same rules.
+	t.Run("MemberSpaceCounts", func(t *testing.T) {
+		for _, c := range []struct {
+			u    *testUser
+			want int
+		}{{w.reader, 1}, {granted, 2}, {teamMember, 2}, {collectionReader, 2}, {w.guest, 1}, {w.admin, 3}} {
+			if m := getJSON[struct{ Spaces int }](t, w.testServer, w.admin, "/orgs/"+org+"/members/"+c.u.ID); m.Spaces != c.want {
+				t.Errorf("%s's member answer counts %d spaces, want %d", c.u.Email, m.Spaces, c.want)
+			}
+		}
+	})
+
 	t.Run("Aggregate", func(t *testing.T) {
 		type aggregate struct {
 			Count int
