@@ -2074,16 +2074,16 @@ func (e MemberRoleOrGuest) Valid() bool {
 
 // Defines values for MemberSort.
 const (
-	JoinedAt   MemberSort = "joinedAt"
-	LastSeenAt MemberSort = "lastSeenAt"
+	MemberSortJoinedAt   MemberSort = "joinedAt"
+	MemberSortLastSeenAt MemberSort = "lastSeenAt"
 )
 
 // Valid indicates whether the value is a known member of the MemberSort enum.
 func (e MemberSort) Valid() bool {
 	switch e {
-	case JoinedAt:
+	case MemberSortJoinedAt:
 		return true
-	case LastSeenAt:
+	case MemberSortLastSeenAt:
 		return true
 	default:
 		return false
@@ -2584,16 +2584,16 @@ func (e PageKind) Valid() bool {
 
 // Defines values for PageLayoutWidth.
 const (
-	Default PageLayoutWidth = "default"
-	Wide    PageLayoutWidth = "wide"
+	PageLayoutWidthDefault PageLayoutWidth = "default"
+	PageLayoutWidthWide    PageLayoutWidth = "wide"
 )
 
 // Valid indicates whether the value is a known member of the PageLayoutWidth enum.
 func (e PageLayoutWidth) Valid() bool {
 	switch e {
-	case Default:
+	case PageLayoutWidthDefault:
 		return true
-	case Wide:
+	case PageLayoutWidthWide:
 		return true
 	default:
 		return false
@@ -3206,6 +3206,27 @@ func (e SiteInsightsEventType) Valid() bool {
 	}
 }
 
+// Defines values for SiteMemberSort.
+const (
+	SiteMemberSortJoinedAt   SiteMemberSort = "joinedAt"
+	SiteMemberSortLastSeenAt SiteMemberSort = "lastSeenAt"
+	SiteMemberSortName       SiteMemberSort = "name"
+)
+
+// Valid indicates whether the value is a known member of the SiteMemberSort enum.
+func (e SiteMemberSort) Valid() bool {
+	switch e {
+	case SiteMemberSortJoinedAt:
+		return true
+	case SiteMemberSortLastSeenAt:
+		return true
+	case SiteMemberSortName:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteObject.
 const (
 	SiteObjectSite SiteObject = "site"
@@ -3215,6 +3236,45 @@ const (
 func (e SiteObject) Valid() bool {
 	switch e {
 	case SiteObjectSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SitePermissionOriginType.
+const (
+	SitePermissionOriginTypeOrganization SitePermissionOriginType = "organization"
+	SitePermissionOriginTypeSite         SitePermissionOriginType = "site"
+)
+
+// Valid indicates whether the value is a known member of the SitePermissionOriginType enum.
+func (e SitePermissionOriginType) Valid() bool {
+	switch e {
+	case SitePermissionOriginTypeOrganization:
+		return true
+	case SitePermissionOriginTypeSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SitePermissionReason.
+const (
+	SitePermissionReasonDefault SitePermissionReason = "default"
+	SitePermissionReasonMember  SitePermissionReason = "member"
+	SitePermissionReasonTeam    SitePermissionReason = "team"
+)
+
+// Valid indicates whether the value is a known member of the SitePermissionReason enum.
+func (e SitePermissionReason) Valid() bool {
+	switch e {
+	case SitePermissionReasonDefault:
+		return true
+	case SitePermissionReasonMember:
+		return true
+	case SitePermissionReasonTeam:
 		return true
 	default:
 		return false
@@ -5625,6 +5685,14 @@ type IntegrationURLs struct {
 // IntegrationVisibility defines model for IntegrationVisibility.
 type IntegrationVisibility string
 
+// InviteToContentRequest Whom to grant the role to; at least one user or team.
+type InviteToContentRequest struct {
+	// Role A member role, or null for a guest.
+	Role  nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+	Teams *[]string                            `json:"teams,omitempty"`
+	Users *[]string                            `json:"users,omitempty"`
+}
+
 // JSONDocument A rich-text document.
 type JSONDocument = markdown.Document
 
@@ -6810,8 +6878,26 @@ type SiteList struct {
 	Next  *ListNext `json:"next,omitempty"`
 }
 
+// SiteMemberSort defines model for SiteMemberSort.
+type SiteMemberSort string
+
 // SiteObject defines model for SiteObject.
 type SiteObject string
+
+// SitePermissionOrigin Where a member's role on a site comes from - the organization (their role there) or the site (its default level, their own grant or a team's).
+type SitePermissionOrigin struct {
+	Organization *string                  `json:"organization,omitempty"`
+	Reason       *SitePermissionReason    `json:"reason,omitempty"`
+	Site         *string                  `json:"site,omitempty"`
+	Team         *string                  `json:"team,omitempty"`
+	Type         SitePermissionOriginType `json:"type"`
+}
+
+// SitePermissionOriginType defines model for SitePermissionOriginType.
+type SitePermissionOriginType string
+
+// SitePermissionReason defines model for SitePermissionReason.
+type SitePermissionReason string
 
 // SitePermissions What the caller may do with the site, from the caller's role in the organization.
 type SitePermissions struct {
@@ -7170,6 +7256,20 @@ type Team struct {
 	Title  TeamTitle `json:"title"`
 }
 
+// TeamContentPermission defines model for TeamContentPermission.
+type TeamContentPermission struct {
+	// Permission admin > create > review > edit > comment > read.
+	Permission MemberRole `json:"permission"`
+	Team       Team       `json:"team"`
+}
+
+// TeamContentPermissionList defines model for TeamContentPermissionList.
+type TeamContentPermissionList struct {
+	Count int                     `json:"count"`
+	Items []TeamContentPermission `json:"items"`
+	Next  *ListNext               `json:"next,omitempty"`
+}
+
 // TeamList defines model for TeamList.
 type TeamList struct {
 	Count int       `json:"count"`
@@ -7187,6 +7287,20 @@ type TeamMembership struct {
 
 // TeamObject defines model for TeamObject.
 type TeamObject string
+
+// TeamSitePermissionOverride defines model for TeamSitePermissionOverride.
+type TeamSitePermissionOverride struct {
+	// Permission A member role, or null for a guest.
+	Permission nullable.Nullable[MemberRoleOrGuest] `json:"permission"`
+	Team       Team                                 `json:"team"`
+}
+
+// TeamSitePermissionOverrideList defines model for TeamSitePermissionOverrideList.
+type TeamSitePermissionOverrideList struct {
+	Count int                          `json:"count"`
+	Items []TeamSitePermissionOverride `json:"items"`
+	Next  *ListNext                    `json:"next,omitempty"`
+}
 
 // TeamTitle defines model for TeamTitle.
 type TeamTitle = string
@@ -7339,6 +7453,12 @@ type UpdateCommentRequest struct {
 	Resolved         *bool             `json:"resolved,omitempty"`
 }
 
+// UpdateContentPermissionRequest defines model for UpdateContentPermissionRequest.
+type UpdateContentPermissionRequest struct {
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
 // UpdateGlossaryEntriesRequest defines model for UpdateGlossaryEntriesRequest.
 type UpdateGlossaryEntriesRequest struct {
 	Operations []GlossaryBatchOperation `json:"operations"`
@@ -7423,6 +7543,12 @@ type UpdateSectionGroupRequest struct {
 type UpdateSiteAdaptiveSchemaRequest struct {
 	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
+}
+
+// UpdateSitePermissionRequest defines model for UpdateSitePermissionRequest.
+type UpdateSitePermissionRequest struct {
+	// Role admin > create > review > edit > comment > read.
+	Role MemberRole `json:"role"`
 }
 
 // UpdateSiteRequest defines model for UpdateSiteRequest.
@@ -7525,6 +7651,20 @@ type User struct {
 	} `json:"urls"`
 }
 
+// UserContentPermission defines model for UserContentPermission.
+type UserContentPermission struct {
+	// Permission admin > create > review > edit > comment > read.
+	Permission MemberRole `json:"permission"`
+	User       User       `json:"user"`
+}
+
+// UserContentPermissionList defines model for UserContentPermissionList.
+type UserContentPermissionList struct {
+	Count int                     `json:"count"`
+	Items []UserContentPermission `json:"items"`
+	Next  *ListNext               `json:"next,omitempty"`
+}
+
 // UserContributor defines model for UserContributor.
 type UserContributor struct {
 	Count     int       `json:"count"`
@@ -7534,6 +7674,40 @@ type UserContributor struct {
 
 // UserObject defines model for UserObject.
 type UserObject string
+
+// UserSitePermission defines model for UserSitePermission.
+type UserSitePermission struct {
+	Disabled   bool       `json:"disabled"`
+	LastSeenAt *Timestamp `json:"lastSeenAt,omitempty"`
+
+	// Origin Where a member's role on a site comes from - the organization (their role there) or the site (its default level, their own grant or a team's).
+	Origin SitePermissionOrigin `json:"origin"`
+
+	// Permission A member role, or null for a guest.
+	Permission nullable.Nullable[MemberRoleOrGuest] `json:"permission"`
+	User       User                                 `json:"user"`
+}
+
+// UserSitePermissionList defines model for UserSitePermissionList.
+type UserSitePermissionList struct {
+	Count int                  `json:"count"`
+	Items []UserSitePermission `json:"items"`
+	Next  *ListNext            `json:"next,omitempty"`
+}
+
+// UserSitePermissionOverride defines model for UserSitePermissionOverride.
+type UserSitePermissionOverride struct {
+	// Permission A member role, or null for a guest.
+	Permission nullable.Nullable[MemberRoleOrGuest] `json:"permission"`
+	User       User                                 `json:"user"`
+}
+
+// UserSitePermissionOverrideList defines model for UserSitePermissionOverrideList.
+type UserSitePermissionOverrideList struct {
+	Count int                          `json:"count"`
+	Items []UserSitePermissionOverride `json:"items"`
+	Next  *ListNext                    `json:"next,omitempty"`
+}
 
 // VersionContext The version a location is read in: `type: revision` with the whole `revision`, or `type: changeRequest` with the whole `changeRequest`.
 type VersionContext struct {
@@ -7706,6 +7880,36 @@ type TooManyRequests = Error
 
 // Unauthorized defines model for Unauthorized.
 type Unauthorized = Error
+
+// ListPermissionsAggregateInCollectionParams defines parameters for ListPermissionsAggregateInCollection.
+type ListPermissionsAggregateInCollectionParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Role Only the members with this role on the collection.
+	Role *MemberRole `form:"role,omitempty" json:"role,omitempty"`
+}
+
+// ListTeamPermissionsInCollectionParams defines parameters for ListTeamPermissionsInCollection.
+type ListTeamPermissionsInCollectionParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListUserPermissionsInCollectionParams defines parameters for ListUserPermissionsInCollection.
+type ListUserPermissionsInCollectionParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
 
 // ListSpacesInCollectionByIdParams defines parameters for ListSpacesInCollectionById.
 type ListSpacesInCollectionByIdParams struct {
@@ -8014,6 +8218,44 @@ type ListSitesParams struct {
 	// Title Only sites whose title contains this text (case-insensitive).
 	Title     *SiteTitleFilter     `form:"title,omitempty" json:"title,omitempty"`
 	Published *SitePublishedFilter `form:"published,omitempty" json:"published,omitempty"`
+}
+
+// ListPermissionsAggregateInSiteParams defines parameters for ListPermissionsAggregateInSite.
+type ListPermissionsAggregateInSiteParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit     `form:"limit,omitempty" json:"limit,omitempty"`
+	Order *ListOrder `form:"order,omitempty" json:"order,omitempty"`
+
+	// Role Only members with this role on the site (`guest` for the organization's guests).
+	Role *MemberRoleFilter `form:"role,omitempty" json:"role,omitempty"`
+
+	// Search Case-insensitive text matched against display name and email.
+	Search *string         `form:"search,omitempty" json:"search,omitempty"`
+	Sort   *SiteMemberSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Team Only the members of this team.
+	Team *string `form:"team,omitempty" json:"team,omitempty"`
+}
+
+// ListTeamPermissionsInSiteParams defines parameters for ListTeamPermissionsInSite.
+type ListTeamPermissionsInSiteParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListUserPermissionsInSiteParams defines parameters for ListUserPermissionsInSite.
+type ListUserPermissionsInSiteParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetPublishedContentSiteParams defines parameters for GetPublishedContentSite.
@@ -8537,6 +8779,36 @@ type ListSpaceLinksParams struct {
 	Status *LinkStatusParameter `form:"status,omitempty" json:"status,omitempty"`
 }
 
+// ListPermissionsAggregateInSpaceParams defines parameters for ListPermissionsAggregateInSpace.
+type ListPermissionsAggregateInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Role Only the members with this role on the space.
+	Role *MemberRole `form:"role,omitempty" json:"role,omitempty"`
+}
+
+// ListTeamPermissionsInSpaceParams defines parameters for ListTeamPermissionsInSpace.
+type ListTeamPermissionsInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListUserPermissionsInSpaceParams defines parameters for ListUserPermissionsInSpace.
+type ListUserPermissionsInSpaceParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // GetRevisionByIdParams defines parameters for GetRevisionById.
 type GetRevisionByIdParams struct {
 	// Metadata Include git metadata (`git` members).
@@ -8687,6 +8959,15 @@ type UpdateCollectionByIdJSONRequestBody = UpdateCollectionRequest
 // MoveCollectionJSONRequestBody defines body for MoveCollection for application/json ContentType.
 type MoveCollectionJSONRequestBody = MoveContentRequest
 
+// InviteToCollectionJSONRequestBody defines body for InviteToCollection for application/json ContentType.
+type InviteToCollectionJSONRequestBody = InviteToContentRequest
+
+// UpdateTeamPermissionInCollectionJSONRequestBody defines body for UpdateTeamPermissionInCollection for application/json ContentType.
+type UpdateTeamPermissionInCollectionJSONRequestBody = UpdateContentPermissionRequest
+
+// UpdateUserPermissionInCollectionJSONRequestBody defines body for UpdateUserPermissionInCollection for application/json ContentType.
+type UpdateUserPermissionInCollectionJSONRequestBody = UpdateContentPermissionRequest
+
 // TransferCollectionJSONRequestBody defines body for TransferCollection for application/json ContentType.
 type TransferCollectionJSONRequestBody = TransferRequest
 
@@ -8758,6 +9039,15 @@ type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
+
+// InviteToSiteJSONRequestBody defines body for InviteToSite for application/json ContentType.
+type InviteToSiteJSONRequestBody = InviteToContentRequest
+
+// UpdateTeamPermissionInSiteJSONRequestBody defines body for UpdateTeamPermissionInSite for application/json ContentType.
+type UpdateTeamPermissionInSiteJSONRequestBody = UpdateSitePermissionRequest
+
+// UpdateUserPermissionInSiteJSONRequestBody defines body for UpdateUserPermissionInSite for application/json ContentType.
+type UpdateUserPermissionInSiteJSONRequestBody = UpdateSitePermissionRequest
 
 // SearchSiteContentJSONRequestBody defines body for SearchSiteContent for application/json ContentType.
 type SearchSiteContentJSONRequestBody = SearchSiteContentRequest
@@ -8856,6 +9146,15 @@ type ApplyTemplateToSpaceJSONRequestBody = ApplySpaceTemplateRequest
 
 // MoveSpaceJSONRequestBody defines body for MoveSpace for application/json ContentType.
 type MoveSpaceJSONRequestBody = MoveContentRequest
+
+// InviteToSpaceJSONRequestBody defines body for InviteToSpace for application/json ContentType.
+type InviteToSpaceJSONRequestBody = InviteToContentRequest
+
+// UpdateTeamPermissionInSpaceJSONRequestBody defines body for UpdateTeamPermissionInSpace for application/json ContentType.
+type UpdateTeamPermissionInSpaceJSONRequestBody = UpdateContentPermissionRequest
+
+// UpdateUserPermissionInSpaceJSONRequestBody defines body for UpdateUserPermissionInSpace for application/json ContentType.
+type UpdateUserPermissionInSpaceJSONRequestBody = UpdateContentPermissionRequest
 
 // TransferSpaceJSONRequestBody defines body for TransferSpace for application/json ContentType.
 type TransferSpaceJSONRequestBody = TransferRequest

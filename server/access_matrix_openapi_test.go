@@ -75,5 +75,16 @@ func matrixOpenAPIRows() []matrixRow {
 		{"getLatestOpenAPISpecVersionContent", read, spec("/versions/latest/content")},
 		{"getOpenAPISpecVersionById", read, spec("/versions/{version}")},
 		{"getOpenAPISpecVersionContentById", read, spec("/versions/{version}/content")},
+		// Computed content reads the space (its readers) and the organization's specification.
+		{"getComputedRevision", read, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			slug, _ := w.openAPISpec(t)
+			return matrixReq("POST", "/spaces/"+w.handbook+"/content/computed/revision", map[string]any{"seed": "m",
+				"source": openAPISource(slug, map[string]any{"models": true})})
+		}},
+		{"getComputedDocument", read, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			slug, _ := w.openAPISpec(t)
+			return matrixReq("POST", "/spaces/"+w.handbook+"/content/computed/document", map[string]any{"seed": "m",
+				"source": openAPISource(slug, map[string]any{"doc": "operation", "page": "/pets", "method": "get"})})
+		}},
 	}
 }

@@ -113,18 +113,17 @@ func (s *Server) ListChangeRequestsForSpace(ctx context.Context, req gen.ListCha
 }
 
 func (s *Server) ListChangeRequestsForOrganization(ctx context.Context, req gen.ListChangeRequestsForOrganizationRequestObject) (gen.ListChangeRequestsForOrganizationResponseObject, error) {
-	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
+	roles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
 	out := gen.ListChangeRequestsForOrganization200JSONResponse{Items: []gen.ChangeRequest{}}
-	if role == store.RoleGuest {
-		// Guests read only the spaces they are invited to, and nothing invites them yet.
-		return out, nil
-	}
 	p := req.Params
 	f := changeRequestFilter(p.Status, p.Creator, p.Contributor, p.RequestedReviewer, p.ConversationsIssuesCluster)
 	f.OrganizationID = req.OrganizationId
+	if f.Visible, err = roles.Visible(ctx); err != nil {
+		return nil, err
+	}
 	list, err := s.Store.FindChangeRequests(ctx, f, page(p.Page, p.Limit))
 	if err != nil {
 		return nil, err

@@ -36,18 +36,18 @@ func (s *Server) ListCollectionsInOrganizationById(ctx context.Context, req gen.
 	if err != nil {
 		return nil, err
 	}
-	if roles.OrgRole == store.RoleGuest {
-		// Guests read only what they are invited to, and nothing invites them yet.
-		return gen.ListCollectionsInOrganizationById200JSONResponse{Items: []gen.Collection{}}, nil
+	vis, err := roles.Visible(ctx)
+	if err != nil {
+		return nil, err
 	}
 	nested := req.Params.Nested == nil || *req.Params.Nested
-	list, err := s.Store.FindCollections(ctx, req.OrganizationId, nested, page(req.Params.Page, req.Params.Limit))
+	list, err := s.Store.FindCollections(ctx, req.OrganizationId, nested, vis, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
 		return nil, err
 	}
 	items := make([]gen.Collection, 0, len(list.Items))
 	for _, c := range list.Items {
-		role, err := roles.Of(ctx, c.DefaultLevel, c.ParentID)
+		role, err := roles.Of(ctx, c.ID, c.DefaultLevel, c.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -131,11 +131,19 @@ func (s *Server) ListSpacesInCollectionById(ctx context.Context, req gen.ListSpa
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.Store.FindSpacesInCollection(ctx, c.ID, page(req.Params.Page, req.Params.Limit))
+	roles, err := s.Access.ContentRoles(ctx, c.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.toAPISpaces(ctx, c.OrganizationID, list.Items)
+	vis, err := roles.Visible(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindSpacesInCollection(ctx, c.ID, vis, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.toAPISpaces(ctx, roles, list.Items)
 	if err != nil {
 		return nil, err
 	}

@@ -174,8 +174,8 @@ func TestListSpacesInCollection(t *testing.T) {
 		wantIDs(t, "reader's list", idsOf(w.spacesIn(t, w.reader, c.Id, "").Items), s2.Id, s1.Id)
 	})
 
-	t.Run("GuestMemberIs403", func(t *testing.T) {
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", path, nil)
+	t.Run("GuestMemberIs404", func(t *testing.T) {
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", path, nil)
 	})
 
 	t.Run("OutsiderIs404", func(t *testing.T) {

@@ -222,10 +222,9 @@ func TestUpdateCollection(t *testing.T) {
 		if p := w.collection(t, w.reader, c.Id).Permissions; !p.View || !p.Create || p.Admin {
 			t.Fatalf("read member on a create-level collection: %+v", p)
 		}
+		// null is no access by default: the collection is not shown to a member granted nothing.
 		patch(t, map[string]any{"defaultLevel": nil})
-		if p := w.collection(t, w.reader, c.Id).Permissions; !p.View || p.Create {
-			t.Fatalf("read member on a no-level collection: %+v", p)
-		}
+		w.Expect(t, http.StatusNotFound, w.reader, "GET", "/collections/"+c.Id, nil)
 	})
 }
 

@@ -311,8 +311,8 @@ func TestCommentCRPost(t *testing.T) {
 		}
 		// The reader and the guest with no role can't post; the reader reads.
 		// The guest (a member with no role, no access to the space) is refused too.
-		w.Expect(t, http.StatusForbidden, w.guest, "POST", ccPath(sp.Id, cr.Id), body)
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", ccPath(sp.Id, cr.Id), nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "POST", ccPath(sp.Id, cr.Id), body)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", ccPath(sp.Id, cr.Id), nil)
 		l := ccList(t, w, w.reader, cr.Id, "")
 		if l.Count != before {
 			t.Fatalf("reader lists %d, want %d", l.Count, before)

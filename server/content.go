@@ -18,7 +18,7 @@ import (
 // GetPageInChangeRequestById, GetPageByPath and GetPageInChangeRequestByPath differ only in the
 // revision they read (spaceRevision or changeRequestRevision).
 
-var defaultLayout = gen.PageLayout{Width: gen.Default, Cover: false, CoverSize: gen.Hero, CoverMask: gen.PageCoverMaskNone,
+var defaultLayout = gen.PageLayout{Width: gen.PageLayoutWidthDefault, Cover: false, CoverSize: gen.Hero, CoverMask: gen.PageCoverMaskNone,
 	Title: true, Description: true, TableOfContents: true, Outline: true, Pagination: true, Metadata: true,
 	Tags: true, Actions: true, Anchors: true}
 

@@ -241,7 +241,7 @@ func TestContentReadPages(t *testing.T) {
 		t.Run("Access", func(t *testing.T) {
 			for _, path := range []string{base + "page/" + guide, base + "path/guide", base + "pages"} {
 				f.Expect(t, http.StatusOK, f.reader, "GET", path, nil)
-				f.Expect(t, http.StatusForbidden, f.guest, "GET", path, nil)
+				f.Expect(t, http.StatusNotFound, f.guest, "GET", path, nil)
 				f.Expect(t, http.StatusNotFound, f.outsider, "GET", path, nil)
 				f.Expect(t, http.StatusUnauthorized, nil, "GET", path, nil)
 			}
@@ -256,7 +256,7 @@ func TestContentReadPages(t *testing.T) {
 	// The revision reads need the same access.
 	for _, path := range []string{"/spaces/" + sid + "/change-requests/" + cr.Id + "/content", "/spaces/" + sid + "/content"} {
 		f.Expect(t, http.StatusOK, f.reader, "GET", path, nil)
-		f.Expect(t, http.StatusForbidden, f.guest, "GET", path, nil)
+		f.Expect(t, http.StatusNotFound, f.guest, "GET", path, nil)
 		f.Expect(t, http.StatusNotFound, f.outsider, "GET", path, nil)
 	}
 	f.Expect(t, http.StatusNotFound, f.admin, "GET", "/spaces/"+sid+"/change-requests/no-such-cr/content", nil)

@@ -242,7 +242,7 @@ func TestContentBatchAccess(t *testing.T) {
 	f.Expect(t, http.StatusNotFound, f.admin, "POST", crPath("no-such-space", cr.Id, "/content"), body)
 	f.Expect(t, http.StatusNotFound, f.outsider, "POST", path, body)
 	f.Expect(t, http.StatusForbidden, f.reader, "POST", path, body)
-	f.Expect(t, http.StatusForbidden, f.guest, "POST", path, body)
+	f.Expect(t, http.StatusNotFound, f.guest, "POST", path, body)
 	f.Expect(t, http.StatusUnauthorized, nil, "POST", path, body)
 	// A change request of another space is not found through this one.
 	other := f.MustCreateSpace(t, f.admin, f.org.Id, "Other", "")

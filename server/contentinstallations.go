@@ -36,8 +36,8 @@ func (s *Server) spaceTarget(ctx context.Context, c *store.ContentInstallation, 
 	}
 	role := store.RoleGuest
 	if member {
-		roles := s.Access.ContentRolesAs(sp.OrganizationID, orgRole)
-		if role, err = roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil {
+		roles := s.Access.ContentRolesFor(sp.OrganizationID, access.Caller(ctx).ID, orgRole)
+		if role, err = roles.Of(ctx, sp.ID, sp.DefaultLevel, sp.ParentID); err != nil {
 			return out, err
 		}
 	}

@@ -139,7 +139,7 @@ func TestFilesThroughChangeRequests(t *testing.T) {
 	t.Run("Access", func(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id+"/content/files", nil)
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id+"/content/files/"+logoID, nil)
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", crPath(sp.Id, cr.Id, "/content/files"), nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", crPath(sp.Id, cr.Id, "/content/files"), nil)
 		w.Expect(t, http.StatusUnauthorized, nil, "GET", crPath(sp.Id, cr.Id, "/content/files/"+logoID), nil)
 	})
 }
@@ -334,7 +334,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 	t.Run("Access", func(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id+"/links", nil)
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", crPath(sp.Id, cr.Id, "/links"), nil)
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", "/spaces/"+sp.Id+"/content/page/"+guide+"/links", nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", "/spaces/"+sp.Id+"/content/page/"+guide+"/links", nil)
 		w.Expect(t, http.StatusUnauthorized, nil, "GET", crPath(sp.Id, cr.Id, "/content/page/"+guide+"/backlinks"), nil)
 	})
 }

@@ -38,7 +38,7 @@ func (s *Server) ListMembersInOrganizationById(ctx context.Context, req gen.List
 	}
 	p := req.Params
 	f := store.MemberFilter{
-		ByLastSeen: p.Sort != nil && *p.Sort == gen.LastSeenAt,
+		ByLastSeen: p.Sort != nil && *p.Sort == gen.MemberSortLastSeenAt,
 		Asc:        p.Order != nil && *p.Order == gen.Asc,
 	}
 	if p.Role != nil {
@@ -162,27 +162,28 @@ func (s *Server) ListSpacesForOrganizationMember(ctx context.Context, req gen.Li
 		return nil, err
 	}
 	out := gen.ListSpacesForOrganizationMember200JSONResponse{Items: []gen.MemberSpace{}}
-	if member.Role == store.RoleGuest {
-		// Guests get nothing from organization roles or default levels.
-		return out, nil
-	}
-	p := req.Params
-	list, err := s.Store.FindSpaces(ctx, req.OrganizationId, p.Order == nil || *p.Order == gen.Desc, page(p.Page, p.Limit))
+	// Two resolvers: the member's role decides which spaces and `permission`; the caller's decides
+	// `space.permissions`.
+	memberRoles := s.Access.ContentRolesFor(req.OrganizationId, req.UserId, member.Role)
+	vis, err := memberRoles.Visible(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// Two resolvers: the member's role decides `permission`; the caller's decides `space.permissions`.
-	memberRoles := s.Access.ContentRolesAs(req.OrganizationId, member.Role)
+	p := req.Params
+	list, err := s.Store.FindSpaces(ctx, req.OrganizationId, p.Order == nil || *p.Order == gen.Desc, vis, page(p.Page, p.Limit))
+	if err != nil {
+		return nil, err
+	}
 	callerRoles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
 	for _, sp := range list.Items {
-		mr, err := memberRoles.Of(ctx, sp.DefaultLevel, sp.ParentID)
+		mr, err := memberRoles.Of(ctx, sp.ID, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
-		cr, err := callerRoles.Of(ctx, sp.DefaultLevel, sp.ParentID)
+		cr, err := callerRoles.Of(ctx, sp.ID, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}

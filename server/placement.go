@@ -42,7 +42,7 @@ func (s *Server) requireCreateIn(ctx context.Context, orgID string, parent *stri
 	if parent != nil {
 		c, err := s.Store.FindCollection(ctx, *parent)
 		if err == nil && c.OrganizationID == orgID {
-			_, err = roles.Require(ctx, c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
+			_, err = roles.Require(ctx, c.ID, c.DefaultLevel, c.ParentID, store.RoleCreate, "collection")
 			return err
 		}
 		if store.ErrorCode(err) != store.ENOTFOUND && err != nil {

@@ -194,15 +194,15 @@ func placeableTransferRefusals(t *testing.T, w *placementWorld) {
 	})
 }
 
-// readRefusals runs the refusals a read of a collection or space shares: a guest member is
-// answered 403 with a message, an unknown id 404, an outsider 404 in the very words an unknown id
+// readRefusals runs the refusals a read of a collection or space shares: a guest member granted
+// nothing is answered 404 with a message (as if it did not exist), an unknown id 404, an outsider 404 in the very words an unknown id
 // gets, and a request without a token 401.
 func (w *world) readRefusals(t *testing.T, p placeable, id string) {
 	t.Helper()
 	path, unknown := p.path(id), p.path("nosuch"+p.kind)
-	t.Run("GuestMemberIs403", func(t *testing.T) {
-		if wantMessage(t, w.Expect(t, http.StatusForbidden, w.guest, "GET", path, nil)) == "" {
-			t.Fatal("403 without a message")
+	t.Run("GuestMemberIs404", func(t *testing.T) {
+		if wantMessage(t, w.Expect(t, http.StatusNotFound, w.guest, "GET", path, nil)) == "" {
+			t.Fatal("404 without a message")
 		}
 	})
 	t.Run("UnknownIs404", func(t *testing.T) {

@@ -127,17 +127,17 @@ func (s *Server) SearchSpaceContent(ctx context.Context, req gen.SearchSpaceCont
 }
 
 func (s *Server) SearchOrganizationContent(ctx context.Context, req gen.SearchOrganizationContentRequestObject) (gen.SearchOrganizationContentResponseObject, error) {
-	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
+	roles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
+	if err != nil {
+		return nil, err
+	}
+	vis, err := roles.Visible(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := gen.SearchOrganizationContent200JSONResponse{Items: []gen.SearchSpaceResult{}}
-	if role == store.RoleGuest {
-		// Members with a role read every space of the organization; guests none yet.
-		return out, nil
-	}
 	p := req.Params
-	list, err := s.Store.SearchOrganization(ctx, req.OrganizationId, p.Query, page(p.Page, p.Limit))
+	list, err := s.Store.SearchOrganization(ctx, req.OrganizationId, p.Query, vis, page(p.Page, p.Limit))
 	if err != nil {
 		return nil, err
 	}

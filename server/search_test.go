@@ -139,7 +139,7 @@ func TestSearchSpaceContent(t *testing.T) {
 	})
 	t.Run("Access", func(t *testing.T) {
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id+"/search?query=linux", nil)
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", "/spaces/"+sp.Id+"/search?query=linux", nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", "/spaces/"+sp.Id+"/search?query=linux", nil)
 		w.Expect(t, http.StatusUnauthorized, nil, "GET", "/spaces/"+sp.Id+"/search?query=linux", nil)
 	})
 	t.Run("DeletedSpaceDropsOutUntilRestored", func(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
-	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -63,18 +62,25 @@ func (s *Server) toAPISite(site *store.Site, role store.Role) gen.Site {
 }
 
 func (s *Server) ListSites(ctx context.Context, req gen.ListSitesRequestObject) (gen.ListSitesResponseObject, error) {
-	role, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleRead)
+	roles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
 	if err != nil {
 		return nil, err
 	}
 	f := store.SiteFilter{Space: req.Params.Space, Title: req.Params.Title, Published: req.Params.Published}
+	if f.Visible, err = roles.Visible(ctx); err != nil {
+		return nil, err
+	}
 	list, err := s.Store.FindSites(ctx, req.OrganizationId, f, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
 		return nil, err
 	}
 	items := make([]gen.Site, 0, len(list.Items))
 	for _, site := range list.Items {
-		items = append(items, s.toAPISite(site, access.SiteRole(role, site)))
+		role, err := roles.Site(ctx, site)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, s.toAPISite(site, role))
 	}
 	return gen.ListSites200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
@@ -120,7 +126,11 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 		return nil, err
 	}
 	b := req.Body
-	if b.DefaultLevel.IsSpecified() && access.SiteRole(roles.OrgRole, cur) != store.RoleAdmin {
+	curRole, err := roles.Site(ctx, cur)
+	if err != nil {
+		return nil, err
+	}
+	if b.DefaultLevel.IsSpecified() && curRole != store.RoleAdmin {
 		// The level raises every member's role on the site: only an admin may give it.
 		return nil, forbidden("Setting defaultLevel needs the admin role on the site.")
 	}
@@ -177,7 +187,11 @@ func (s *Server) UpdateSiteById(ctx context.Context, req gen.UpdateSiteByIdReque
 			return nil, err
 		}
 	}
-	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, access.SiteRole(roles.OrgRole, site))), nil
+	role, err := roles.Site(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateSiteById200JSONResponse(s.toAPISite(site, role)), nil
 }
 
 // checkStyleguide checks the style guide a site update attaches: a space of the organization that

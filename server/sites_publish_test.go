@@ -134,7 +134,7 @@ func TestSiteAccess(t *testing.T) {
 	t.Run("ReadMemberReadsButCannotWrite", func(t *testing.T) {
 		for _, o := range ops(s.Id) {
 			if o.write {
-				w.wantError(t, http.StatusForbidden, w.reader, o.method, o.path, o.body, "This needs the create role in the organization.")
+				w.wantError(t, http.StatusForbidden, w.reader, o.method, o.path, o.body, "This needs the create role on this site.")
 			} else {
 				w.Expect(t, http.StatusOK, w.reader, o.method, o.path, o.body)
 			}
@@ -143,7 +143,7 @@ func TestSiteAccess(t *testing.T) {
 			t.Fatalf("reader's list: %v", l)
 		}
 		w.wantError(t, http.StatusForbidden, w.reader, "POST", w.sitesPath(""), map[string]any{}, "This needs the create role in the organization.")
-		w.wantError(t, http.StatusForbidden, w.reader, "DELETE", w.sitesPath(s.Id), nil, "This needs the admin role in the organization.")
+		w.wantError(t, http.StatusForbidden, w.reader, "DELETE", w.sitesPath(s.Id), nil, "This needs the admin role on this site.")
 		if got := w.getSite(t, w.admin, s.Id); got.Title != "Docs" {
 			t.Fatalf("a refused write changed the site: %+v", got)
 		}
@@ -153,16 +153,22 @@ func TestSiteAccess(t *testing.T) {
 		for _, o := range ops(s.Id) {
 			w.Expect(t, http.StatusOK, creator, o.method, o.path, o.body)
 		}
-		w.wantError(t, http.StatusForbidden, creator, "DELETE", w.sitesPath(s.Id), nil, "This needs the admin role in the organization.")
+		w.wantError(t, http.StatusForbidden, creator, "DELETE", w.sitesPath(s.Id), nil, "This needs the admin role on this site.")
 	})
 
-	t.Run("GuestGets403", func(t *testing.T) {
+	// A guest granted nothing on the site is not shown it; creating sites needs a role.
+	t.Run("GuestGets404", func(t *testing.T) {
 		for _, o := range ops(s.Id) {
-			w.Expect(t, http.StatusForbidden, w.guest, o.method, o.path, o.body)
+			w.Expect(t, http.StatusNotFound, w.guest, o.method, o.path, o.body)
 		}
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", w.sitesPath(""), nil)
+		if l := getJSON[gen.SiteList](t, w.testServer, w.guest, w.sitesPath("")); l.Count != 0 {
+			t.Fatalf("a guest granted nothing lists %d sites", l.Count)
+		}
 		w.Expect(t, http.StatusForbidden, w.guest, "POST", w.sitesPath(""), map[string]any{})
-		w.Expect(t, http.StatusForbidden, w.guest, "DELETE", w.sitesPath(s.Id), nil)
+		// A site the guest is not shown is, to them, one that does not exist: deleting it is 204
+		// and deletes nothing.
+		w.Expect(t, http.StatusNoContent, w.guest, "DELETE", w.sitesPath(s.Id), nil)
+		w.Expect(t, http.StatusOK, w.admin, "GET", w.sitesPath(s.Id), nil)
 	})
 
 	t.Run("NoTokenGets401", func(t *testing.T) {

@@ -31,7 +31,7 @@ func constRole(role store.Role) roleOfSpace { return func(*store.Space) store.Ro
 func spaceRoles(ctx context.Context, roles *access.ContentRoles, spaces []*store.SiteSpace) (roleOfSpace, error) {
 	m := make(map[string]store.Role, len(spaces))
 	for _, ss := range spaces {
-		r, err := roles.Of(ctx, ss.Space.DefaultLevel, ss.Space.ParentID)
+		r, err := roles.Of(ctx, ss.Space.ID, ss.Space.DefaultLevel, ss.Space.ParentID)
 		if err != nil {
 			return nil, err
 		}

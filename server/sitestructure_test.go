@@ -428,13 +428,13 @@ func TestSiteStructureAccess(t *testing.T) {
 	reads := []string{"/site-spaces", "/sections", "/section-groups"}
 	for _, path := range reads {
 		w.Expect(t, http.StatusOK, w.reader, "GET", w.path(path), nil)
-		w.Expect(t, http.StatusForbidden, w.guest, "GET", w.path(path), nil)
+		w.Expect(t, http.StatusNotFound, w.guest, "GET", w.path(path), nil)
 		w.Expect(t, http.StatusNotFound, w.outsider, "GET", w.path(path), nil)
 		w.Expect(t, http.StatusUnauthorized, nil, "GET", w.path(path), nil)
 	}
 	for _, op := range writes {
 		w.Expect(t, http.StatusForbidden, w.reader, op.method, w.path(op.path), op.body)
-		w.Expect(t, http.StatusForbidden, w.guest, op.method, w.path(op.path), op.body)
+		w.Expect(t, http.StatusNotFound, w.guest, op.method, w.path(op.path), op.body)
 		w.Expect(t, http.StatusNotFound, w.outsider, op.method, w.path(op.path), op.body)
 		w.Expect(t, http.StatusUnauthorized, nil, op.method, w.path(op.path), op.body)
 	}

@@ -65,14 +65,10 @@ func (s *Server) toAPISpace(sp *store.Space, role store.Role) gen.Space {
 }
 
 // toAPISpaces converts a page of one organization's spaces with the caller's role on each.
-func (s *Server) toAPISpaces(ctx context.Context, orgID string, spaces []*store.Space) ([]gen.Space, error) {
-	roles, err := s.Access.ContentRoles(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) toAPISpaces(ctx context.Context, roles *access.ContentRoles, spaces []*store.Space) ([]gen.Space, error) {
 	out := make([]gen.Space, 0, len(spaces))
 	for _, sp := range spaces {
-		role, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID)
+		role, err := roles.Of(ctx, sp.ID, sp.DefaultLevel, sp.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +83,7 @@ func (s *Server) spaceResponse(ctx context.Context, sp *store.Space) (gen.Space,
 	if err != nil {
 		return gen.Space{}, err
 	}
-	role, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID)
+	role, err := roles.Of(ctx, sp.ID, sp.DefaultLevel, sp.ParentID)
 	if err != nil {
 		return gen.Space{}, err
 	}
@@ -95,20 +91,20 @@ func (s *Server) spaceResponse(ctx context.Context, sp *store.Space) (gen.Space,
 }
 
 func (s *Server) ListSpacesInOrganizationById(ctx context.Context, req gen.ListSpacesInOrganizationByIdRequestObject) (gen.ListSpacesInOrganizationByIdResponseObject, error) {
-	role, err := s.Access.MemberRole(ctx, req.OrganizationId)
+	roles, err := s.Access.ContentRoles(ctx, req.OrganizationId)
+	if err != nil {
+		return nil, err
+	}
+	vis, err := roles.Visible(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := gen.ListSpacesInOrganizationById200JSONResponse{Items: []gen.Space{}}
-	if role == store.RoleGuest {
-		// Guests read only what they are invited to, and nothing invites them yet.
-		return out, nil
-	}
-	list, err := s.Store.FindSpaces(ctx, req.OrganizationId, false, page(req.Params.Page, req.Params.Limit))
+	list, err := s.Store.FindSpaces(ctx, req.OrganizationId, false, vis, page(req.Params.Page, req.Params.Limit))
 	if err != nil {
 		return nil, err
 	}
-	if out.Items, err = s.toAPISpaces(ctx, req.OrganizationId, list.Items); err != nil {
+	if out.Items, err = s.toAPISpaces(ctx, roles, list.Items); err != nil {
 		return nil, err
 	}
 	out.Count, out.Next = list.Count, listNext(list.Next)

@@ -182,9 +182,8 @@ func TestUpdateSpace(t *testing.T) {
 		if re := w.spaceAs(t, w.admin, sp.Id); w.level(re.DefaultLevel) != "null" || re.Emoji != "📗" {
 			t.Fatalf("re-read defaultLevel %s, emoji %q", w.level(re.DefaultLevel), re.Emoji)
 		}
-		if p := w.spaceAs(t, w.reader, sp.Id).Permissions; p.Edit || !p.View {
-			t.Fatalf("read member on a no-level space: %+v", p)
-		}
+		// null is no access by default: the space is not shown to a member granted nothing.
+		w.Expect(t, http.StatusNotFound, w.reader, "GET", "/spaces/"+sp.Id, nil)
 	})
 
 	t.Run("MergeRulesRulesThenInherit", func(t *testing.T) {

@@ -45,6 +45,8 @@ type ChangeRequestFilter struct {
 	Contributor       *string
 	RequestedReviewer *string
 	IssuesCluster     *string
+	// Visible keeps only the change requests of spaces a person reads (nil: all).
+	Visible *Visible
 }
 
 // ChangeRequestUpdate holds the fields to change; nil leaves a field as it is.

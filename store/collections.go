@@ -51,3 +51,37 @@ func (l Levels) Resolve(level Role, parent *string) Role {
 	}
 	return level
 }
+
+// Base returns the level content gets from its default level through `inherit`, and whether
+// members keep their organization role there: false when the chain ends at a null level (no
+// access by default); an `inherit` that reaches the top takes the organization's.
+func (l Levels) Base(level Role, parent *string) (Role, bool) {
+	for depth := 0; level == LevelInherit && depth < 64; depth++ {
+		if parent == nil {
+			return RoleGuest, true
+		}
+		n, ok := l[*parent]
+		if !ok {
+			return RoleGuest, true
+		}
+		level, parent = n.Level, n.Parent
+	}
+	if level == LevelInherit {
+		return RoleGuest, true
+	}
+	return level, level != RoleGuest
+}
+
+// Ancestors lists a parent collection and the collections above it, nearest first.
+func (l Levels) Ancestors(parent *string) []string {
+	var out []string
+	for depth := 0; parent != nil && depth < 64; depth++ {
+		out = append(out, *parent)
+		n, ok := l[*parent]
+		if !ok {
+			break
+		}
+		parent = n.Parent
+	}
+	return out
+}

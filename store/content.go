@@ -56,8 +56,9 @@ type Content interface {
 	// one range of the path index.
 	FindSubpages(ctx context.Context, revisionID string, page *RevisionPage) ([]*RevisionPage, error)
 	// SearchOrganization searches the current content of every space of an organization: spaces
-	// ranked by their best page, each with its best pages.
-	SearchOrganization(ctx context.Context, orgID string, query string, p Page) (List[*SearchSpaceHits], error)
+	// ranked by their best page, each with its best pages; only the spaces vis lets a person read
+	// (nil: all).
+	SearchOrganization(ctx context.Context, orgID string, query string, vis *Visible, p Page) (List[*SearchSpaceHits], error)
 	// SearchSpace searches the current content of a space, best pages first. When all the words
 	// together find nothing, the last one also matches as a prefix; then any of them is enough.
 	SearchSpace(ctx context.Context, spaceID string, query string, p Page) (List[*SearchPage], error)

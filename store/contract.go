@@ -13,6 +13,7 @@ type Store interface {
 	Users
 	Orgs
 	Spaces
+	Permissions
 	Content
 	ChangeRequests
 	Comments

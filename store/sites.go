@@ -19,6 +19,9 @@ type SiteFilter struct {
 	Space     *string // only sites publishing this space
 	Title     *string // title contains, case-insensitively
 	Published *bool
+	// Visible keeps only the sites a person reads (nil: all): those granted to them and, for a
+	// member with a role, those whose default level is not null.
+	Visible *Visible
 }
 
 // SiteUpdate holds the fields to change; nil leaves a field as it is. SetHostname and SetProxy

@@ -77,17 +77,19 @@ type Spaces interface {
 	FindCollection(ctx context.Context, id string) (*Collection, error)
 	// FindCollections lists an organization's collections, oldest first; only top-level ones unless
 	// nested.
-	FindCollections(ctx context.Context, orgID string, nested bool, p Page) (List[*Collection], error)
+	// nested; only those vis lets a person read (nil: all).
+	FindCollections(ctx context.Context, orgID string, nested bool, vis *Visible, p Page) (List[*Collection], error)
 	// FindSpace returns a space, deleted or not, whatever its organization: the caller checks access.
 	FindSpace(ctx context.Context, id string) (*Space, error)
 	// FindSpaceForUser returns a space with the user's membership of its organization, in one
 	// query: the hot path of every space request. member is false when the user is not a member.
 	FindSpaceForUser(ctx context.Context, id string, userID string) (sp *Space, role Role, member bool, err error)
 	// FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
-	// desc).
-	FindSpaces(ctx context.Context, orgID string, desc bool, p Page) (List[*Space], error)
-	// FindSpacesInCollection lists the spaces directly in a collection, in their order.
-	FindSpacesInCollection(ctx context.Context, collectionID string, p Page) (List[*Space], error)
+	// desc); only those vis lets a person read (nil: all).
+	FindSpaces(ctx context.Context, orgID string, desc bool, vis *Visible, p Page) (List[*Space], error)
+	// FindSpacesInCollection lists the spaces directly in a collection, in their order; only those
+	// vis lets a person read (nil: all).
+	FindSpacesInCollection(ctx context.Context, collectionID string, vis *Visible, p Page) (List[*Space], error)
 	// MoveCollection moves a collection; a collection cannot go into itself or a descendant.
 	MoveCollection(ctx context.Context, id string, m Move) (*Collection, error)
 	// MoveSpace moves a space to another parent or position.

@@ -44,7 +44,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("organizations: %v %v", orgs.Items, err)
 	}
 	org := orgs.Items[0]
-	spaces, err := st.FindSpaces(ctx, org.ID, false, store.Page{Limit: 10})
+	spaces, err := st.FindSpaces(ctx, org.ID, false, nil, store.Page{Limit: 10})
 	if err != nil || len(spaces.Items) != 2 {
 		t.Fatalf("spaces: %v %v", spaces.Items, err)
 	}

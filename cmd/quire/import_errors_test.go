@@ -127,7 +127,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 		if _, err := importInto(ctx, failingMerge{st}, im, orgID, "", fixture, io.Discard); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Fatalf("error %v", err)
 		}
-		list, err := st.FindSpaces(ctx, orgID, false, store.Page{Limit: 10})
+		list, err := st.FindSpaces(ctx, orgID, false, nil, store.Page{Limit: 10})
 		if err != nil || len(list.Items) != 0 {
 			t.Fatalf("spaces left: %+v %v", list.Items, err)
 		}

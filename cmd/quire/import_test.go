@@ -66,7 +66,7 @@ func spacesOf(t *testing.T, db, orgID string) []*store.Space {
 	t.Helper()
 	var out []*store.Space
 	withStore(t, db, func(st store.Store) {
-		list, err := st.FindSpaces(context.Background(), orgID, false, store.Page{Limit: 100})
+		list, err := st.FindSpaces(context.Background(), orgID, false, nil, store.Page{Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

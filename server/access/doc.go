@@ -12,11 +12,18 @@
 //     (and the OpenAPI specifications its pages show), as a reader of its organization. Everything else is refused before a handler runs.
 //  2. The organization role: a caller who is not a member of the owning organization gets 404, as
 //     if the resource did not exist (never 403, which would confirm it does).
-//  3. The content role: the stronger of the organization role and the content's default level,
-//     resolved through `inherit` up the collections (ContentRoles); a site's role is the
-//     organization role raised by the site's default level (SiteRole). Guests get nothing from
-//     default levels.
-//  4. The operation's minimum: below it, 403 naming the role it needs.
+//  3. The content role (ContentRoles, issue 28): admins of the organization are admins of all
+//     its content. For the others, the organization role where the content's default level
+//     leaves it — resolved through `inherit` up the collections to the organization; a level
+//     raises the role, null takes it away (no access by default); guests get nothing from levels —
+//     raised by the grants (store.Permissions) on every collection above the content and on the
+//     content itself, a team's grant counting for each of its members. A site's role is the same
+//     from the site's default level and grants (ContentRoles.Site). The grants are read once per
+//     resolution, in one query, and lists are narrowed in SQL by the same rules (Visible). An
+//     installation or site token is scoped by its own table instead: levels do not narrow it and
+//     members' grants are not its.
+//  4. The operation's minimum: no role at all on the content is 404 (it is not shown to them);
+//     a role below the minimum is 403 naming the role it needs.
 //  5. Published sites (visitors.go): a visitor token, signed with the server's visitor secret,
 //     brings claims; sections, site spaces and pages whose conditions are false for those claims
 //     are shown nowhere.

@@ -21,8 +21,8 @@ func (r *Rules) FindSpace(ctx context.Context, id string, min store.Role) (*stor
 	if !member {
 		return nil, "", store.NotFound("Space")
 	}
-	roles := r.ContentRolesAs(sp.OrganizationID, orgRole)
-	role, err := roles.Require(ctx, sp.DefaultLevel, sp.ParentID, min, "space")
+	roles := r.contentRolesOf(ctx, sp.OrganizationID, orgRole)
+	role, err := roles.Require(ctx, sp.ID, sp.DefaultLevel, sp.ParentID, min, "space")
 	return sp, role, err
 }
 
@@ -37,7 +37,7 @@ func (r *Rules) FindCollection(ctx context.Context, id string, min store.Role) (
 	if err != nil {
 		return nil, "", NotFoundAs(err, "Collection")
 	}
-	role, err := roles.Require(ctx, c.DefaultLevel, c.ParentID, min, "collection")
+	role, err := roles.Require(ctx, c.ID, c.DefaultLevel, c.ParentID, min, "collection")
 	return c, role, err
 }
 
@@ -48,7 +48,8 @@ func (r *Rules) FindSite(ctx context.Context, orgID, siteID string, min store.Ro
 	if err != nil {
 		return nil, "", err
 	}
-	return site, SiteRole(roles.OrgRole, site), nil
+	role, err := roles.Site(ctx, site)
+	return site, role, err
 }
 
 // FindSiteRoles is FindSite answering the caller's content resolver in the site's organization,
@@ -65,8 +66,15 @@ func (r *Rules) FindSiteRoles(ctx context.Context, orgID, siteID string, min sto
 	if site.OrganizationID != orgID {
 		return nil, nil, store.NotFound("Site")
 	}
-	if !SiteRole(roles.OrgRole, site).AtLeast(min) {
-		return nil, nil, forbidden("This needs the " + string(min) + " role in the organization.")
+	role, err := roles.Site(ctx, site)
+	if err != nil {
+		return nil, nil, err
+	}
+	if role == store.RoleGuest {
+		return nil, nil, store.NotFound("Site")
+	}
+	if !role.AtLeast(min) {
+		return nil, nil, forbidden("This needs the " + string(min) + " role on this site.")
 	}
 	return site, roles, nil
 }

@@ -26,6 +26,7 @@ type appView struct {
 	CR                        *store.ChangeRequest
 	Diff                      []pageDiff
 	Threads                   []appThread
+	People                    []webLink // a space's people: name, and their role on it as Context
 	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
 	Org                       string    // the organization whose SSO sign-ins the sign-in page lists
 	SSO                       []webLink // those sign-ins

@@ -24,7 +24,11 @@ func (s *Server) appHome(c echo.Context, v *appView) error {
 func (s *Server) appOrg(c echo.Context, v *appView) error {
 	ctx := c.Request().Context()
 	orgID := c.Param("orgId")
-	role, err := s.Access.MemberRole(ctx, orgID)
+	roles, err := s.Access.ContentRoles(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	vis, err := roles.Visible(ctx)
 	if err != nil {
 		return err
 	}
@@ -34,10 +38,7 @@ func (s *Server) appOrg(c echo.Context, v *appView) error {
 	}
 	v.Kind, v.Title = "list", org.Title
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}}
-	if role == store.RoleGuest {
-		return s.sendApp(c, http.StatusOK, v)
-	}
-	cols, err := s.Store.FindCollections(ctx, orgID, true, store.Page{Limit: 1000})
+	cols, err := s.Store.FindCollections(ctx, orgID, true, vis, store.Page{Limit: 1000})
 	if err != nil {
 		return err
 	}
@@ -46,18 +47,11 @@ func (s *Server) appOrg(c echo.Context, v *appView) error {
 			v.Items = append(v.Items, webLink{Title: col.Title, URL: "/app/o/" + orgID + "/c/" + col.ID, Context: "collection"})
 		}
 	}
-	spaces, err := s.Store.FindSpaces(ctx, orgID, false, store.Page{Limit: 1000})
-	if err != nil {
-		return err
-	}
-	roles, err := s.Access.ContentRoles(ctx, orgID)
+	spaces, err := s.Store.FindSpaces(ctx, orgID, false, vis, store.Page{Limit: 1000})
 	if err != nil {
 		return err
 	}
 	for _, sp := range spaces.Items {
-		if r, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
-			continue
-		}
 		v.Items = append(v.Items, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID, Context: "space"})
 	}
 	return s.sendApp(c, http.StatusOK, v)
@@ -78,7 +72,15 @@ func (s *Server) appCollection(c echo.Context, v *appView) error {
 		v.Lead = *col.Description
 	}
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + col.OrganizationID}}
-	cols, err := s.Store.FindCollections(ctx, col.OrganizationID, true, store.Page{Limit: 1000})
+	roles, err := s.Access.ContentRoles(ctx, col.OrganizationID)
+	if err != nil {
+		return err
+	}
+	vis, err := roles.Visible(ctx)
+	if err != nil {
+		return err
+	}
+	cols, err := s.Store.FindCollections(ctx, col.OrganizationID, true, vis, store.Page{Limit: 1000})
 	if err != nil {
 		return err
 	}
@@ -87,21 +89,11 @@ func (s *Server) appCollection(c echo.Context, v *appView) error {
 			v.Items = append(v.Items, webLink{Title: x.Title, URL: "/app/o/" + x.OrganizationID + "/c/" + x.ID, Context: "collection"})
 		}
 	}
-	spaces, err := s.Store.FindSpaces(ctx, col.OrganizationID, false, store.Page{Limit: 1000})
-	if err != nil {
-		return err
-	}
-	roles, err := s.Access.ContentRoles(ctx, col.OrganizationID)
+	spaces, err := s.Store.FindSpacesInCollection(ctx, col.ID, vis, store.Page{Limit: 1000})
 	if err != nil {
 		return err
 	}
 	for _, sp := range spaces.Items {
-		if sp.ParentID == nil || *sp.ParentID != col.ID {
-			continue
-		}
-		if r, err := roles.Of(ctx, sp.DefaultLevel, sp.ParentID); err != nil || r == "" || r == store.RoleGuest {
-			continue
-		}
 		v.Items = append(v.Items, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID, Context: "space"})
 	}
 	return s.sendApp(c, http.StatusOK, v)
@@ -128,9 +120,17 @@ func (s *Server) appSite(c echo.Context, v *appView) error {
 		}
 	}
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + site.OrganizationID}}
+	roles, err := s.Access.ContentRoles(ctx, site.OrganizationID)
+	if err != nil {
+		return err
+	}
 	add := func(where string, list []*store.SiteSpace) {
 		for _, ss := range list {
 			if ss.Space == nil {
+				continue
+			}
+			// Only the spaces the member reads are named.
+			if r, err := roles.Of(ctx, ss.Space.ID, ss.Space.DefaultLevel, ss.Space.ParentID); err != nil || r == store.RoleGuest {
 				continue
 			}
 			ctxText := "site space"

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -106,6 +107,11 @@ func (s *Server) appSpace(c echo.Context, v *appView) error {
 	} else if rest != "" {
 		return store.Errorf(store.ENOTFOUND, "Page not found.")
 	}
+	if strings.Trim(rest, "/") == "" { // the space's home lists its people
+		if v.People, err = s.appPeople(ctx, sp); err != nil {
+			return err
+		}
+	}
 	var crs []*store.ChangeRequest
 	for _, status := range []string{"open", "draft", "merged"} {
 		l, err := s.Store.FindChangeRequests(ctx, store.ChangeRequestFilter{SpaceID: sp.ID, Status: status}, store.Page{Limit: 20})
@@ -173,4 +179,17 @@ func appLinks(sp *store.Space, p *store.RevisionPage, tree *webTree, files []*st
 			}
 			return r.URL, r.Kind == "url" && r.URL != ""
 		}}
+}
+
+// appPeople lists who can read a space (its home shows them), each with their role on it.
+func (s *Server) appPeople(ctx context.Context, sp *store.Space) ([]webLink, error) {
+	readers, err := s.Access.ReadersOf(ctx, sp.OrganizationID, sp.ID, sp.DefaultLevel, sp.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]webLink, 0, len(readers))
+	for _, r := range readers {
+		out = append(out, webLink{Title: r.User.DisplayName, Context: string(r.Role)})
+	}
+	return out, nil
 }

@@ -37,7 +37,7 @@ func TestContendedWritesAllSucceed(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	list, err := st.FindCollections(ctx, org.ID, true, store.Page{Limit: 1000})
+	list, err := st.FindCollections(ctx, org.ID, true, nil, store.Page{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,6 +86,7 @@ func (s *Store) FindChangeRequests(ctx context.Context, f store.ChangeRequestFil
 	} else {
 		q.and(`s.organization_id = ? AND s.deleted_at IS NULL`, f.OrganizationID)
 	}
+	q.andVisible("s", f.Visible)
 	q.and(`c.status = ?`, f.Status)
 	if f.Creator != nil {
 		q.and(`c.created_by = ?`, *f.Creator)

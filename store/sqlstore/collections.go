@@ -65,9 +65,10 @@ func findCollection(ctx context.Context, q querier, id string) (*store.Collectio
 
 // FindCollections lists an organization's collections, oldest first; only top-level ones unless
 // nested.
-func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, p store.Page) (store.List[*store.Collection], error) {
+func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, vis *store.Visible, p store.Page) (store.List[*store.Collection], error) {
 	q := &listQuery{cols: collectionColumns, from: `collections c`, order: byKeys(`c.created_at`, `c.id`)}
 	q.and(`c.organization_id = ?`, orgID)
+	q.andVisible("c", vis)
 	if !nested {
 		q.and(`c.parent_id IS NULL`)
 	}
@@ -151,6 +152,9 @@ func (s *Store) DeleteCollection(ctx context.Context, id string) error {
 			WHERE parent_id IN (SELECT id FROM sub) AND deleted_at IS NULL`, id, formatTime(tx.now)); err != nil {
 			return fmt.Errorf("store: unable to delete collection spaces: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, subtree+` DELETE FROM content_grants WHERE target_id IN (SELECT id FROM sub)`, id); err != nil {
+			return fmt.Errorf("store: unable to remove collection grants: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM collections WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("store: unable to delete collection: %w", err)
 		}
@@ -201,6 +205,10 @@ func (s *Store) TransferCollection(ctx context.Context, id, targetOrgID string) 
 			return err
 		}
 		now := formatTime(tx.now)
+		// Grants name the members and teams of the organization the collections leave.
+		if _, err := tx.ExecContext(ctx, subtree+` DELETE FROM content_grants WHERE target_id IN (SELECT id FROM sub)`, id); err != nil {
+			return fmt.Errorf("store: unable to remove collection grants: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, subtree+`
 			UPDATE spaces SET organization_id = ?2, updated_at = ?3 WHERE parent_id IN (SELECT id FROM sub)`,
 			id, targetOrgID, now); err != nil {

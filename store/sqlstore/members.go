@@ -10,15 +10,18 @@ import (
 )
 
 // memberColumns read a member with its user (u) and the counts of the organization's spaces and
-// sites the member can read (a member with a role reads them all, a guest none: sites take no
-// grants) and of the teams the member is in.
+// sites the member can read (server/access's rules, written in SQL) and of the teams the member
+// is in. An admin reads them all. A member with a role reads content whose default level is not
+// null, `inherit` reaching the organization or a collection whose level is not null (memberSpaces
+// walks the collections down from the top); anyone reads what is granted to them or their teams,
+// and for spaces what is under a collection granted so.
 const memberColumns = userColumns + `, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
-	CASE WHEN m.role IS NULL THEN 0 ELSE
-		(SELECT count(*) FROM spaces s WHERE s.organization_id = m.organization_id AND s.deleted_at IS NULL) END,
+	` + memberSpaces + `,
 	(SELECT count(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id
 		WHERE tm.user_id = m.user_id AND t.organization_id = m.organization_id),
-	CASE WHEN m.role IS NULL THEN 0 ELSE
-		(SELECT count(*) FROM sites x WHERE x.organization_id = m.organization_id) END`
+	(SELECT count(*) FROM sites x WHERE x.organization_id = m.organization_id AND (m.role = 'admin'
+		OR (m.role IS NOT NULL AND x.default_level IS NOT NULL)
+		OR EXISTS (SELECT 1 FROM content_grants g WHERE g.target_id = x.id AND ` + grantsOfMember + `)))`
 
 func scanMember(sc interface{ Scan(...any) error }, m *store.Member) error {
 	var role, seen sql.NullString
@@ -137,6 +140,9 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) error {
 			AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)`, userID, orgID); err != nil {
 			return fmt.Errorf("store: unable to remove member from teams: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM content_grants WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
+			return fmt.Errorf("store: unable to remove member's grants: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
 			return fmt.Errorf("store: unable to remove member: %w", err)
 		}
@@ -209,3 +215,18 @@ func (s *Store) JoinOrganization(ctx context.Context, orgID string, u *store.Use
 		return nil
 	})
 }
+
+// memberSpaces counts the live spaces a member (m) reads.
+const memberSpaces = `(WITH RECURSIVE cl(id, open, granted) AS (
+		SELECT c.id, CASE WHEN c.default_level IS NULL THEN 0 ELSE 1 END,
+			CASE WHEN EXISTS (SELECT 1 FROM content_grants g WHERE g.target_id = c.id AND ` + grantsOfMember + `) THEN 1 ELSE 0 END
+		FROM collections c WHERE c.organization_id = m.organization_id AND c.parent_id IS NULL
+		UNION ALL
+		SELECT c.id, CASE WHEN c.default_level = 'inherit' THEN cl.open WHEN c.default_level IS NULL THEN 0 ELSE 1 END,
+			CASE WHEN cl.granted = 1 OR EXISTS (SELECT 1 FROM content_grants g WHERE g.target_id = c.id AND ` + grantsOfMember + `) THEN 1 ELSE 0 END
+		FROM collections c JOIN cl ON c.parent_id = cl.id)
+	SELECT count(*) FROM spaces s LEFT JOIN cl ON cl.id = s.parent_id
+	WHERE s.organization_id = m.organization_id AND s.deleted_at IS NULL AND (m.role = 'admin'
+		OR (m.role IS NOT NULL AND s.default_level IS NOT NULL AND (s.default_level <> 'inherit' OR s.parent_id IS NULL OR cl.open = 1))
+		OR cl.granted = 1
+		OR EXISTS (SELECT 1 FROM content_grants g WHERE g.target_id = s.id AND ` + grantsOfMember + `)))`

@@ -68,7 +68,7 @@ const pagesPerSpace = 10
 
 // SearchOrganization searches the current content of every space of an organization: spaces
 // ranked by their best page, each with its best pages.
-func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p store.Page) (store.List[*store.SearchSpaceHits], error) {
+func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, vis *store.Visible, p store.Page) (store.List[*store.SearchSpaceHits], error) {
 	offset, err := searchOffset(p)
 	if err != nil {
 		return store.List[*store.SearchSpaceHits]{}, err
@@ -78,10 +78,17 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, p s
 	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
+	readable, err := s.readableSearchSpaces(ctx, orgID, vis)
+	if err != nil {
+		return empty, err
+	}
 	var order []int64 // space keys, by their best page
 	bySpace := map[int64][]int64{}
 	for _, k := range found.keys {
 		sk := k >> 34
+		if readable != nil && !readable[sk] {
+			continue
+		}
 		if _, ok := bySpace[sk]; !ok {
 			order = append(order, sk)
 		}
@@ -362,4 +369,24 @@ func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage) er
 		}
 	}
 	return nil
+}
+
+// readableSearchSpaces returns the search keys of the organization's spaces a person reads (nil
+// when vis is: all of them).
+func (s *Store) readableSearchSpaces(ctx context.Context, orgID string, vis *store.Visible) (map[int64]bool, error) {
+	if vis == nil {
+		return nil, nil
+	}
+	cond, args := visibleCond("s", vis)
+	out := map[int64]bool{}
+	err := queryEach(ctx, s.reader, "readable spaces", `SELECT k.key FROM search_spaces k JOIN spaces s ON s.id = k.space_id
+		WHERE s.organization_id = ? AND `+cond, append([]any{orgID}, args...), func(sc scanner) error {
+		var k int64
+		if err := sc.Scan(&k); err != nil {
+			return err
+		}
+		out[k] = true
+		return nil
+	})
+	return out, err
 }

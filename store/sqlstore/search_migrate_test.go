@@ -69,11 +69,11 @@ func TestMigrationMakesTheSectionIndexRank(t *testing.T) {
 	if l.Items[0].Title != "Animals" || l.Items[0].Sections[0].Title != "Zebras" || !(l.Items[0].Score > l.Items[1].Score && l.Items[1].Score > 0) {
 		t.Fatalf("ranked %q (%v), %q (%v)", l.Items[0].Title, l.Items[0].Score, l.Items[1].Title, l.Items[1].Score)
 	}
-	hits, err := st.SearchOrganization(ctx, o.Org.ID, "heron", store.Page{})
+	hits, err := st.SearchOrganization(ctx, o.Org.ID, "heron", nil, store.Page{})
 	if err != nil || len(hits.Items) != 1 {
 		t.Fatalf("organization scope after the migration: %+v, %v", hits, err)
 	}
-	if hits, _ := st.SearchOrganization(ctx, "elsewhere", "heron", store.Page{}); len(hits.Items) != 0 {
+	if hits, _ := st.SearchOrganization(ctx, "elsewhere", "heron", nil, store.Page{}); len(hits.Items) != 0 {
 		t.Fatalf("another organization finds %+v", hits.Items)
 	}
 }

@@ -111,6 +111,14 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f store.SiteFilter,
 	if f.Published != nil {
 		q.and(`s.published = ?`, *f.Published)
 	}
+	if v := f.Visible; v != nil {
+		b, _ := json.Marshal(append([]string{}, v.Granted...))
+		if v.Member {
+			q.and(`(s.id IN (SELECT value FROM json_each(?)) OR s.default_level IS NOT NULL)`, string(b))
+		} else {
+			q.and(`s.id IN (SELECT value FROM json_each(?))`, string(b))
+		}
+	}
 	return findList(ctx, s.reader, q, p, "sites", fill(scanSite))
 }
 
@@ -211,6 +219,9 @@ func (s *Store) DeleteSite(ctx context.Context, id string) error {
 	return s.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sites WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("store: unable to delete site: %w", err)
+		}
+		if err := deleteGrantsOn(ctx, tx, id); err != nil {
+			return err
 		}
 		// An organization whose default content it was has none now.
 		if _, err := tx.ExecContext(ctx, `UPDATE organizations SET default_content_site = NULL WHERE default_content_site = ?`, id); err != nil {

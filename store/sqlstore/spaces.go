@@ -119,20 +119,22 @@ func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *st
 
 // FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when
 // desc).
-func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, p store.Page) (store.List[*store.Space], error) {
+func (s *Store) FindSpaces(ctx context.Context, orgID string, desc bool, vis *store.Visible, p store.Page) (store.List[*store.Space], error) {
 	q := &listQuery{cols: spaceColumns, from: `spaces s`, order: byKeys(`s.created_at`, `s.id`), desc: desc}
 	q.and(`s.organization_id = ?`, orgID)
+	q.andVisible("s", vis)
 	q.and(`s.deleted_at IS NULL`)
 	return findList(ctx, s.reader, q, p, "spaces", fill(scanSpace))
 }
 
 // FindSpacesInCollection lists the spaces directly in a collection, in their order.
-func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, p store.Page) (store.List[*store.Space], error) {
+func (s *Store) FindSpacesInCollection(ctx context.Context, collectionID string, vis *store.Visible, p store.Page) (store.List[*store.Space], error) {
 	// The position is an integer; cursors written before it was compared as one held it
 	// zero-padded, which reads as the same number.
 	q := &listQuery{cols: spaceColumns, from: `spaces s`, order: []sortKey{{expr: `s.position`, integer: true}, {expr: `s.id`}}}
 	q.and(`s.parent_id = ?`, collectionID)
 	q.and(`s.deleted_at IS NULL`)
+	q.andVisible("s", vis)
 	return findList(ctx, s.reader, q, p, "spaces", fill(scanSpace))
 }
 
@@ -313,9 +315,13 @@ func (s *Store) TransferSpace(ctx context.Context, id, targetOrgID string) (*sto
 
 // spaceTransferred does what a space's move to another organization (on its own or with its
 // collection) entails beyond the move: the sites publishing it belong to the organization it
-// leaves, and its search rows must carry the new organization.
+// leaves, as do the members and teams its grants name, and its search rows must carry the new
+// organization.
 func spaceTransferred(ctx context.Context, tx *Tx, spaceID string) error {
 	if err := deleteSiteSpacesOfSpace(ctx, tx, spaceID); err != nil {
+		return err
+	}
+	if err := deleteGrantsOn(ctx, tx, spaceID); err != nil {
 		return err
 	}
 	return reindexSpace(ctx, tx, spaceID)
@@ -334,6 +340,10 @@ func (s *Store) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 		n, _ = res.RowsAffected()
 		if n == 0 {
 			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM content_grants WHERE target_kind = 'space'
+			AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = content_grants.target_id)`); err != nil {
+			return fmt.Errorf("store: unable to remove purged spaces' grants: %w", err)
 		}
 		return purgeContent(ctx, tx)
 	})

@@ -9,14 +9,16 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// teamColumns: their one parameter is the caller's user id.
+// teamColumns: their one parameter is the caller's user id. The spaces a team has access to are
+// those granted to it.
 const teamColumns = `t.id, t.organization_id, t.title, t.created_at,
 	(SELECT count(*) FROM team_members c WHERE c.team_id = t.id),
+	(SELECT count(*) FROM content_grants g JOIN spaces gs ON gs.id = g.target_id WHERE g.team_id = t.id AND gs.deleted_at IS NULL),
 	COALESCE((SELECT r.role FROM team_members r WHERE r.team_id = t.id AND r.user_id = ?), '')`
 
 func scanTeam(sc interface{ Scan(...any) error }, t *store.Team, extra ...any) error {
 	var created string
-	if err := sc.Scan(append([]any{&t.ID, &t.OrganizationID, &t.Title, &created, &t.Members, &t.CallerTeamRole}, extra...)...); err != nil {
+	if err := sc.Scan(append([]any{&t.ID, &t.OrganizationID, &t.Title, &created, &t.Members, &t.Spaces, &t.CallerTeamRole}, extra...)...); err != nil {
 		return err
 	}
 	t.CreatedAt = parseTime(created)

@@ -68,7 +68,7 @@ func paging(t *testing.T, open Opener) {
 		var got []string
 		p := store.Page{Limit: limit}
 		for pages := 0; ; pages++ {
-			l, err := w.st.FindSpaces(ctx, w.org, false, p)
+			l, err := w.st.FindSpaces(ctx, w.org, false, nil, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,11 +92,11 @@ func paging(t *testing.T, open Opener) {
 			}
 		}
 	}
-	desc, err := w.st.FindSpaces(ctx, w.org, true, store.Page{Limit: 1})
+	desc, err := w.st.FindSpaces(ctx, w.org, true, nil, store.Page{Limit: 1})
 	if err != nil || desc.Items[0].ID != want[len(want)-1] {
 		t.Fatalf("newest first: %+v, %v", desc.Items, err)
 	}
-	_, err = w.st.FindSpaces(ctx, w.org, false, store.Page{Cursor: "not-a-cursor"})
+	_, err = w.st.FindSpaces(ctx, w.org, false, nil, store.Page{Cursor: "not-a-cursor"})
 	wantCode(t, err, store.EINVALID)
 }
 
@@ -209,7 +209,7 @@ func search(t *testing.T, open Opener) {
 	}
 	foreign, _ := w.st.CreateSpace(ctx, elsewhere.ID, w.user, store.SpaceCreate{Title: "Foreign"})
 	w.commit(foreign.ID, insert("z", "Foreign zebra", "A zebra abroad."))
-	hits, err := w.st.SearchOrganization(ctx, w.org, "zebra", store.Page{})
+	hits, err := w.st.SearchOrganization(ctx, w.org, "zebra", nil, store.Page{})
 	if err != nil || hits.Count != 2 || len(hits.Items) != 2 {
 		t.Fatalf("organization search: %+v, %v; want two spaces", hits, err)
 	}

@@ -32,9 +32,9 @@ func listCursors(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	inCollection := func(p store.Page) (store.List[*store.Space], error) {
-		return w.st.FindSpacesInCollection(ctx, col.ID, p)
+		return w.st.FindSpacesInCollection(ctx, col.ID, nil, p)
 	}
-	newestFirst := func(p store.Page) (store.List[*store.Space], error) { return w.st.FindSpaces(ctx, w.org, true, p) }
+	newestFirst := func(p store.Page) (store.List[*store.Space], error) { return w.st.FindSpaces(ctx, w.org, true, nil, p) }
 	byPosition := []string{ids[4], ids[0], ids[1], ids[2], ids[3]}
 	newest := slices.Clone(ids)
 	slices.Reverse(newest)

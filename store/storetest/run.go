@@ -21,6 +21,7 @@ func Run(t *testing.T, open Opener) {
 	}{
 		{"Access", access},
 		{"Levels", levels},
+		{"Permissions", permissions},
 		{"Paging", paging},
 		{"ListCursors", listCursors},
 		{"BatchMergeConflict", batchMergeConflict},

@@ -48,7 +48,7 @@ func searchHits(t *testing.T, open Opener) {
 	}
 	other := w.space("Zoo")
 	w.commit(other.ID, insert("z", "Zebras", "Every zebra has stripes."))
-	hits, err := w.st.SearchOrganization(ctx, w.org, "zebra", store.Page{})
+	hits, err := w.st.SearchOrganization(ctx, w.org, "zebra", nil, store.Page{})
 	if err != nil || len(hits.Items) != 2 {
 		t.Fatalf("organization search: %+v, %v", hits, err)
 	}

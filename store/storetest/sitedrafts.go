@@ -125,7 +125,7 @@ func siteNewSpaces(t *testing.T, open Opener) {
 	}
 	spaces := func() int {
 		t.Helper()
-		l, err := w.st.FindSpaces(ctx, w.org, false, store.Page{Limit: 1000})
+		l, err := w.st.FindSpaces(ctx, w.org, false, nil, store.Page{Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}

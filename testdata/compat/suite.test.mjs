@@ -863,9 +863,15 @@ step("defaultLevel: a collection's level reaches a space that inherits it", asyn
     assert.equal(asBob.data.permissions.review, true);
     assert.equal(asBob.data.permissions.admin, false);
 
+    // null is no access by default: the members granted nothing no longer read what inherits it.
     const reset = await alice.collections.updateCollectionById(S.guides, { defaultLevel: null });
     assert.equal(reset.status, 200);
     assert.equal(reset.data.defaultLevel, null, 'null is no default level, answered as null');
+    const none = await alice.orgs.listSpacesForOrganizationMember(S.org, BOB_ID);
+    assert.equal(none.data.items.find((x) => x.space.id === S.faq), undefined, 'FAQ is not listed for bob');
+    await rejectsWith(404, bob.spaces.getSpaceById(S.faq), 'bob reads a space whose collection is closed to members');
+    // inherit takes the organization's: bob's own role.
+    await alice.collections.updateCollectionById(S.guides, { defaultLevel: 'inherit' });
     const back = await alice.orgs.listSpacesForOrganizationMember(S.org, BOB_ID);
     assert.equal(back.data.items.find((x) => x.space.id === S.faq)?.permission, 'edit');
 });

@@ -777,6 +777,54 @@ step('integrations: development mode, uninstall, unpublish', async () => {
 // ---------------------------------------------------------------------------------------------
 // Leaving: a member removed, the organization's collection deleted
 
+step('permissions: spaces, collections and sites for users and teams; a null default level', async () => {
+    need(S.org, S.collection, BOB_ID);
+    // Bob is an editor of the organization; a space and a site whose default level is null are
+    // closed to him until he or his team is granted a role.
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Closed', empty: true });
+    await alice.spaces.updateSpaceById(sp.data.id, { defaultLevel: null });
+    await rejectsWith(404, bob.spaces.getSpaceById(sp.data.id), 'a space closed by a null default level');
+    const team = await alice.orgs.createOrganizationTeam(S.org, { title: 'Granted', members: [BOB_ID] });
+    const site = await alice.orgs.createSite(S.org, { title: 'Closed site' });
+    await alice.orgs.updateSiteById(S.org, site.data.id, { defaultLevel: null });
+    await rejectsWith(404, bob.orgs.getSiteById(S.org, site.data.id), 'a site closed by a null default level');
+
+    const targets = [
+        { kind: 'space', api: alice.spaces, id: sp.data.id, args: [sp.data.id], read: () => bob.spaces.getSpaceById(sp.data.id) },
+        { kind: 'collection', api: alice.collections, id: S.collection, args: [S.collection], read: () => bob.collections.getCollectionById(S.collection) },
+        { kind: 'site', api: alice.orgs, id: site.data.id, args: [S.org, site.data.id], read: () => bob.orgs.getSiteById(S.org, site.data.id) },
+    ];
+    for (const t of targets) {
+        const K = t.kind[0].toUpperCase() + t.kind.slice(1);
+        const call = (name, ...rest) => t.api[name](...t.args, ...rest);
+        assert.equal((await call(`inviteTo${K}`, { role: 'read', teams: [team.data.id] })).status, 204);
+        assert.equal((await t.read()).status, 200, `the team's grant opens the ${t.kind}`);
+        assert.equal((await call(`inviteTo${K}`, { role: 'comment', users: [BOB_ID] })).status, 204);
+        assert.equal((await call(`updateUserPermissionIn${K}`, BOB_ID, { role: 'edit' })).status, 204);
+        assert.equal((await call(`updateTeamPermissionIn${K}`, team.data.id, { role: 'comment' })).status, 204);
+        const users = await call(`listUserPermissionsIn${K}`);
+        checkList(users.data, () => {}, `${t.kind} user permissions`);
+        assert.deepEqual(users.data.items.map((u) => [u.user.id, u.permission]), [[BOB_ID, 'edit']]);
+        const teams = await call(`listTeamPermissionsIn${K}`);
+        assert.deepEqual(teams.data.items.map((u) => [u.team.id, u.permission]), [[team.data.id, 'comment']]);
+        const all = await call(`listPermissionsAggregateIn${K}`);
+        const bobs = all.data.items.find((u) => u.user.id === BOB_ID);
+        assert.equal(bobs?.permission, 'edit', `Bob's role on the ${t.kind}`);
+        assert.equal((await call(`removeUserFrom${K}`, BOB_ID)).status, 205);
+        assert.equal((await call(`removeUserFrom${K}`, BOB_ID)).status, 204);
+        assert.equal((await call(`removeTeamFrom${K}`, team.data.id)).status, 205);
+        if (t.kind !== 'collection') await rejectsWith(404, t.read(), `the ${t.kind} once its grants are removed`);
+        await rejectsWith(404, call(`inviteTo${K}`, { role: 'read', users: ['noSuchUser0000000000'] }), 'a user who is not a member');
+    }
+    const filtered = await alice.orgs.listPermissionsAggregateInSite(S.org, site.data.id, { role: 'admin', sort: 'name', order: 'asc' });
+    assert.deepEqual(filtered.data.items.map((u) => [u.user.id, u.origin.type]), [[S.aliceId, 'organization']]);
+    const spaceAdmins = await alice.spaces.listPermissionsAggregateInSpace(sp.data.id, { role: 'admin' });
+    assert.deepEqual(spaceAdmins.data.items.map((u) => u.user.id), [S.aliceId]);
+    const colAll = await alice.collections.listPermissionsAggregateInCollection(S.collection);
+    assert.ok(colAll.data.items.some((u) => u.user.id === BOB_ID), 'members read a collection whose level is inherit');
+    await alice.orgs.removeTeamFromOrganizationById(S.org, team.data.id);
+});
+
 step('removeMemberFromOrganizationById and deleteCollectionById', async () => {
     need(S.org, S.collection);
     const empty = await alice.orgs.createCollection(S.org, { title: 'Empty' });

@@ -102,6 +102,20 @@ function withoutNewerMergeRules(v) {
     return out;
 }
 
+// Site permission origins 0.202.0 added (UserSitePermissionSiteOrigin: a role that a site's own
+// default level or grants decide): 0.146.0's origin names only a space or an organization, so no
+// answer for such a member can fit it. Against 0.146.0 a site origin is checked as the pointer it
+// replaced, the organization's (the site's id in its place); everything else is still checked.
+function withoutNewerSiteOrigins(v) {
+    if (Array.isArray(v)) return v.map(withoutNewerSiteOrigins);
+    if (v === null || typeof v !== 'object') return v;
+    const out = {};
+    for (const [k, x] of Object.entries(v)) {
+        out[k] = k === 'origin' && x?.type === 'site' ? { type: 'organization', organization: x.site } : withoutNewerSiteOrigins(x);
+    }
+    return out;
+}
+
 /** OpenAPI 3.0 schema objects to JSON Schema (draft-07) as Ajv reads it. */
 function toJSONSchema(s) {
     if (Array.isArray(s)) return s.map(toJSONSchema);
@@ -255,7 +269,7 @@ export function validateAnswer(method, url, status, bodyText) {
             }
         }
         const validate = spec.validator(schema);
-        if (!validate(spec.version === '0.146.0' ? withoutNewerMergeRules(body) : body)) {
+        if (!validate(spec.version === '0.146.0' ? withoutNewerSiteOrigins(withoutNewerMergeRules(body)) : body)) {
             const errors = (validate.errors ?? []).slice(0, 6)
                 .map((e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`);
             validation.violations.push(`${where}: ${errors.join('; ')}`);
