@@ -224,6 +224,24 @@ func (e ChangeRequestContentUpdateUpdatedPageObject) Valid() bool {
 	}
 }
 
+// Defines values for ChangeRequestContributorAction.
+const (
+	ChangeRequestContributorActionComment ChangeRequestContributorAction = "comment"
+	ChangeRequestContributorActionEdit    ChangeRequestContributorAction = "edit"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContributorAction enum.
+func (e ChangeRequestContributorAction) Valid() bool {
+	switch e {
+	case ChangeRequestContributorActionComment:
+		return true
+	case ChangeRequestContributorActionEdit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeRequestLinkURLKind.
 const (
 	ChangeRequestLinkURLKindUrl ChangeRequestLinkURLKind = "url"
@@ -248,6 +266,69 @@ const (
 func (e ChangeRequestObject) Valid() bool {
 	switch e {
 	case ChangeRequestObjectChangeRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestRequestedReviewerObject.
+const (
+	ChangeRequestRequestedReviewerObjectChangeRequestRequestedReviewer ChangeRequestRequestedReviewerObject = "change-request-requested-reviewer"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestRequestedReviewerObject enum.
+func (e ChangeRequestRequestedReviewerObject) Valid() bool {
+	switch e {
+	case ChangeRequestRequestedReviewerObjectChangeRequestRequestedReviewer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestReviewObject.
+const (
+	ChangeRequestReviewObjectChangeRequestReview ChangeRequestReviewObject = "change-request-review"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestReviewObject enum.
+func (e ChangeRequestReviewObject) Valid() bool {
+	switch e {
+	case ChangeRequestReviewObjectChangeRequestReview:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestReviewStatus.
+const (
+	Approved         ChangeRequestReviewStatus = "approved"
+	ChangesRequested ChangeRequestReviewStatus = "changes-requested"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestReviewStatus enum.
+func (e ChangeRequestReviewStatus) Valid() bool {
+	switch e {
+	case Approved:
+		return true
+	case ChangesRequested:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestReviewerKind.
+const (
+	ChangeRequestReviewerKindUser ChangeRequestReviewerKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestReviewerKind enum.
+func (e ChangeRequestReviewerKind) Valid() bool {
+	switch e {
+	case ChangeRequestReviewerKindUser:
 		return true
 	default:
 		return false
@@ -3931,6 +4012,16 @@ type ChangeRequestContentUpdateUpdatedPage struct {
 // ChangeRequestContentUpdateUpdatedPageObject defines model for ChangeRequestContentUpdateUpdatedPageObject.
 type ChangeRequestContentUpdateUpdatedPageObject string
 
+// ChangeRequestContributorAction defines model for ChangeRequestContributorAction.
+type ChangeRequestContributorAction string
+
+// ChangeRequestContributorList defines model for ChangeRequestContributorList.
+type ChangeRequestContributorList struct {
+	Count int                            `json:"count"`
+	Items []ChangeRequestUserContributor `json:"items"`
+	Next  *ListNext                      `json:"next,omitempty"`
+}
+
 // ChangeRequestLink defines model for ChangeRequestLink.
 type ChangeRequestLink struct {
 	Id    string               `json:"id"`
@@ -3964,6 +4055,65 @@ type ChangeRequestList struct {
 // ChangeRequestObject defines model for ChangeRequestObject.
 type ChangeRequestObject string
 
+// ChangeRequestRequestedReviewer defines model for ChangeRequestRequestedReviewer.
+type ChangeRequestRequestedReviewer struct {
+	CreatedAt   Timestamp                            `json:"createdAt"`
+	Kind        ChangeRequestReviewerKind            `json:"kind"`
+	Object      ChangeRequestRequestedReviewerObject `json:"object"`
+	RequestedBy User                                 `json:"requestedBy"`
+
+	// Revision The change request's revision when the user was asked.
+	Revision string `json:"revision"`
+	User     User   `json:"user"`
+}
+
+// ChangeRequestRequestedReviewerList defines model for ChangeRequestRequestedReviewerList.
+type ChangeRequestRequestedReviewerList struct {
+	Count int                              `json:"count"`
+	Items []ChangeRequestRequestedReviewer `json:"items"`
+	Next  *ListNext                        `json:"next,omitempty"`
+}
+
+// ChangeRequestRequestedReviewerObject defines model for ChangeRequestRequestedReviewerObject.
+type ChangeRequestRequestedReviewerObject string
+
+// ChangeRequestReview defines model for ChangeRequestReview.
+type ChangeRequestReview struct {
+	Comment   *Comment                  `json:"comment,omitempty"`
+	CreatedAt Timestamp                 `json:"createdAt"`
+	Id        string                    `json:"id"`
+	Object    ChangeRequestReviewObject `json:"object"`
+
+	// Outdated The change request moved on since, or the reviewer reviewed again or was asked again.
+	Outdated    bool  `json:"outdated"`
+	RequestedBy *User `json:"requestedBy,omitempty"`
+	Reviewer    User  `json:"reviewer"`
+
+	// Revision The change request's revision the review was made against.
+	Revision  string                    `json:"revision"`
+	Status    ChangeRequestReviewStatus `json:"status"`
+	UpdatedAt Timestamp                 `json:"updatedAt"`
+	Urls      struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// ChangeRequestReviewList defines model for ChangeRequestReviewList.
+type ChangeRequestReviewList struct {
+	Count int                   `json:"count"`
+	Items []ChangeRequestReview `json:"items"`
+	Next  *ListNext             `json:"next,omitempty"`
+}
+
+// ChangeRequestReviewObject defines model for ChangeRequestReviewObject.
+type ChangeRequestReviewObject string
+
+// ChangeRequestReviewStatus defines model for ChangeRequestReviewStatus.
+type ChangeRequestReviewStatus string
+
+// ChangeRequestReviewerKind defines model for ChangeRequestReviewerKind.
+type ChangeRequestReviewerKind string
+
 // ChangeRequestSettableStatus defines model for ChangeRequestSettableStatus.
 type ChangeRequestSettableStatus string
 
@@ -3972,6 +4122,14 @@ type ChangeRequestStatus string
 
 // ChangeRequestSubject defines model for ChangeRequestSubject.
 type ChangeRequestSubject = string
+
+// ChangeRequestUserContributor defines model for ChangeRequestUserContributor.
+type ChangeRequestUserContributor struct {
+	ActionType ChangeRequestContributorAction `json:"actionType"`
+	Count      int                            `json:"count"`
+	UpdatedAt  Timestamp                      `json:"updatedAt"`
+	User       User                           `json:"user"`
+}
 
 // ChangedRevisionFile defines model for ChangedRevisionFile.
 type ChangedRevisionFile struct {
@@ -5988,6 +6146,21 @@ type PutOpenAPISpecRequest struct {
 // Reactions defines model for Reactions.
 type Reactions = []string
 
+// RequestReviewersRequest defines model for RequestReviewersRequest.
+type RequestReviewersRequest struct {
+	// Description A rich-text document.
+	Description *JSONDocument         `json:"description,omitempty"`
+	Subject     *ChangeRequestSubject `json:"subject,omitempty"`
+
+	// Users The ids of the users to ask.
+	Users []string `json:"users"`
+}
+
+// RequestReviewersResult defines model for RequestReviewersResult.
+type RequestReviewersResult struct {
+	Users []ChangeRequestRequestedReviewer `json:"users"`
+}
+
 // ResolvePublishedContentRequest defines model for ResolvePublishedContentRequest.
 type ResolvePublishedContentRequest struct {
 	// RedirectOnError Accepted for compatibility; quire answers a 403 for a visitor token that is not valid.
@@ -6001,6 +6174,13 @@ type ReusableContent struct {
 	Git   *GitBlob `json:"git,omitempty"`
 	Id    string   `json:"id"`
 	Title string   `json:"title"`
+}
+
+// ReviewCommentInput The review's comment as `markdown` or as a rich-text `document` (stored as the markdown it converts to); `{}` is no comment.
+type ReviewCommentInput struct {
+	// Document A rich-text document.
+	Document *JSONDocument `json:"document,omitempty"`
+	Markdown *string       `json:"markdown,omitempty"`
 }
 
 // Revision defines model for Revision.
@@ -6869,6 +7049,13 @@ type SpaceTitle = string
 // SpaceVisibility defines model for SpaceVisibility.
 type SpaceVisibility string
 
+// SubmitChangeRequestReviewRequest defines model for SubmitChangeRequestReviewRequest.
+type SubmitChangeRequestReviewRequest struct {
+	// Comment The review's comment as `markdown` or as a rich-text `document` (stored as the markdown it converts to); `{}` is no comment.
+	Comment *ReviewCommentInput       `json:"comment,omitempty"`
+	Status  ChangeRequestReviewStatus `json:"status"`
+}
+
 // TableCellTarget defines model for TableCellTarget.
 type TableCellTarget struct {
 	Definition string `json:"definition"`
@@ -7279,8 +7466,8 @@ type ChangeRequestId = string
 // ChangeRequestIssuesCluster defines model for changeRequestIssuesCluster.
 type ChangeRequestIssuesCluster = string
 
-// ChangeRequestRequestedReviewer defines model for changeRequestRequestedReviewer.
-type ChangeRequestRequestedReviewer = string
+// ChangeRequestRequestedReviewerParameter defines model for changeRequestRequestedReviewer.
+type ChangeRequestRequestedReviewerParameter = string
 
 // ChangeRequestStatusParameter defines model for changeRequestStatus.
 type ChangeRequestStatusParameter = ChangeRequestStatus
@@ -7570,7 +7757,7 @@ type ListChangeRequestsForOrganizationParams struct {
 	Contributor *ChangeRequestContributor `form:"contributor,omitempty" json:"contributor,omitempty"`
 
 	// RequestedReviewer Only change requests whose review is requested from this user id.
-	RequestedReviewer *ChangeRequestRequestedReviewer `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
+	RequestedReviewer *ChangeRequestRequestedReviewerParameter `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
 
 	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
 	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
@@ -7867,7 +8054,7 @@ type ListChangeRequestsForSpaceParams struct {
 	Contributor *ChangeRequestContributor `form:"contributor,omitempty" json:"contributor,omitempty"`
 
 	// RequestedReviewer Only change requests whose review is requested from this user id.
-	RequestedReviewer *ChangeRequestRequestedReviewer `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
+	RequestedReviewer *ChangeRequestRequestedReviewerParameter `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
 
 	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
 	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
@@ -8062,6 +8249,36 @@ type GetChangeRequestPDFParams struct {
 
 	// Page The page to print (with its subpages unless `only`); default all pages.
 	Page *string `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetRequestedReviewersByChangeRequestIdParams defines parameters for GetRequestedReviewersByChangeRequestId.
+type GetRequestedReviewersByChangeRequestIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetReviewsByChangeRequestIdParams defines parameters for GetReviewsByChangeRequestId.
+type GetReviewsByChangeRequestIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// Outdated Only the outdated reviews (true) or only the current ones (false).
+	Outdated *bool `form:"outdated,omitempty" json:"outdated,omitempty"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetChangeRequestReviewByIdParams defines parameters for GetChangeRequestReviewById.
+type GetChangeRequestReviewByIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 }
 
 // ListCommentersInSpaceParams defines parameters for ListCommentersInSpace.
@@ -8542,6 +8759,12 @@ type UpdateCommentReplyInChangeRequestJSONRequestBody = UpdateCommentRequest
 
 // UpdateChangeRequestContentJSONRequestBody defines body for UpdateChangeRequestContent for application/json ContentType.
 type UpdateChangeRequestContentJSONRequestBody = UpdateChangeRequestContentRequest
+
+// RequestReviewersForChangeRequestJSONRequestBody defines body for RequestReviewersForChangeRequest for application/json ContentType.
+type RequestReviewersForChangeRequestJSONRequestBody = RequestReviewersRequest
+
+// SubmitChangeRequestReviewJSONRequestBody defines body for SubmitChangeRequestReview for application/json ContentType.
+type SubmitChangeRequestReviewJSONRequestBody = SubmitChangeRequestReviewRequest
 
 // PostCommentInSpaceJSONRequestBody defines body for PostCommentInSpace for application/json ContentType.
 type PostCommentInSpaceJSONRequestBody = PostCommentRequest

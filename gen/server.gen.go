@@ -488,6 +488,9 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params GetPageInChangeRequestByPathParams) error
+	// GetContributorsByChangeRequestId Who edited the change request and who commented on it (one item per user and kind), most recent first.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors)
+	GetContributorsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
 	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/links)
 	ListChangeRequestLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListChangeRequestLinksParams) error
@@ -497,6 +500,24 @@ type ServerInterface interface {
 	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf)
 	GetChangeRequestPDF(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetChangeRequestPDFParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	GetRequestedReviewersByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRequestedReviewersByChangeRequestIdParams) error
+	// RequestReviewersForChangeRequest Ask members of the organization to review (a user asked again is asked anew, which outdates their earlier reviews); a draft becomes open. Needs the edit role.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	RequestReviewersForChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// RemoveRequestedReviewerFromChangeRequest Withdraw a review request (205), or 204 when the user was not asked.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId})
+	RemoveRequestedReviewerFromChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, userId UserId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	GetReviewsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetReviewsByChangeRequestIdParams) error
+	// SubmitChangeRequestReview Review the change request's current revision (needs the review role; not its author, not once it is merged or archived), with an optional comment posted in its thread.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	SubmitChangeRequestReview(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId})
+	GetChangeRequestReviewById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reviewId string, params GetChangeRequestReviewByIdParams) error
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
@@ -5469,6 +5490,30 @@ func (w *ServerInterfaceWrapper) GetPageInChangeRequestByPath(ctx echo.Context) 
 	return err
 }
 
+// GetContributorsByChangeRequestId converts echo context to params.
+func (w *ServerInterfaceWrapper) GetContributorsByChangeRequestId(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetContributorsByChangeRequestId(ctx, spaceId, changeRequestId)
+	return err
+}
+
 // ListChangeRequestLinks converts echo context to params.
 func (w *ServerInterfaceWrapper) ListChangeRequestLinks(ctx echo.Context) error {
 	var err error
@@ -5577,6 +5622,221 @@ func (w *ServerInterfaceWrapper) GetChangeRequestPDF(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetChangeRequestPDF(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// GetRequestedReviewersByChangeRequestId converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRequestedReviewersByChangeRequestId(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRequestedReviewersByChangeRequestIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRequestedReviewersByChangeRequestId(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// RequestReviewersForChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) RequestReviewersForChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RequestReviewersForChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// RemoveRequestedReviewerFromChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveRequestedReviewerFromChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveRequestedReviewerFromChangeRequest(ctx, spaceId, changeRequestId, userId)
+	return err
+}
+
+// GetReviewsByChangeRequestId converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReviewsByChangeRequestId(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReviewsByChangeRequestIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "outdated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "outdated", ctx.QueryParams(), &params.Outdated, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter outdated: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReviewsByChangeRequestId(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// SubmitChangeRequestReview converts echo context to params.
+func (w *ServerInterfaceWrapper) SubmitChangeRequestReview(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SubmitChangeRequestReview(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// GetChangeRequestReviewById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChangeRequestReviewById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "reviewId" -------------
+	var reviewId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "reviewId", ctx.Param("reviewId"), &reviewId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reviewId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChangeRequestReviewByIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChangeRequestReviewById(ctx, spaceId, changeRequestId, reviewId, params)
 	return err
 }
 
@@ -7264,6 +7524,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId", wrapper.GetChangeRequestById, options.OperationMiddlewares["getChangeRequestById"]...)
 	router.PATCH(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId", wrapper.UpdateChangeRequestById, options.OperationMiddlewares["updateChangeRequestById"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/merge", wrapper.MergeChangeRequest, options.OperationMiddlewares["mergeChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers", wrapper.GetRequestedReviewersByChangeRequestId, options.OperationMiddlewares["getRequestedReviewersByChangeRequestId"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers", wrapper.RequestReviewersForChangeRequest, options.OperationMiddlewares["requestReviewersForChangeRequest"]...)
+	router.DELETE(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId", wrapper.RemoveRequestedReviewerFromChangeRequest, options.OperationMiddlewares["removeRequestedReviewerFromChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/reviews", wrapper.GetReviewsByChangeRequestId, options.OperationMiddlewares["getReviewsByChangeRequestId"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/reviews", wrapper.SubmitChangeRequestReview, options.OperationMiddlewares["submitChangeRequestReview"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId", wrapper.GetChangeRequestReviewById, options.OperationMiddlewares["getChangeRequestReviewById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/contributors", wrapper.GetContributorsByChangeRequestId, options.OperationMiddlewares["getContributorsByChangeRequestId"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/update", wrapper.UpdateChangeRequest, options.OperationMiddlewares["updateChangeRequest"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/change-requests", wrapper.ListChangeRequestsForOrganization, options.OperationMiddlewares["listChangeRequestsForOrganization"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content", wrapper.GetRevisionOfChangeRequestById, options.OperationMiddlewares["getRevisionOfChangeRequestById"]...)
@@ -21827,6 +22094,85 @@ func (response GetPageInChangeRequestByPath429JSONResponse) VisitGetPageInChange
 	return err
 }
 
+type GetContributorsByChangeRequestIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+}
+
+type GetContributorsByChangeRequestIdResponseObject interface {
+	VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error
+}
+
+type GetContributorsByChangeRequestId200JSONResponse ChangeRequestContributorList
+
+func (response GetContributorsByChangeRequestId200JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetContributorsByChangeRequestId401JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetContributorsByChangeRequestId403JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetContributorsByChangeRequestId404JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetContributorsByChangeRequestId429JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChangeRequestLinksRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -22097,6 +22443,625 @@ func (response GetChangeRequestPDF404JSONResponse) VisitGetChangeRequestPDFRespo
 type GetChangeRequestPDF429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetChangeRequestPDF429JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetRequestedReviewersByChangeRequestIdParams
+}
+
+type GetRequestedReviewersByChangeRequestIdResponseObject interface {
+	VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error
+}
+
+type GetRequestedReviewersByChangeRequestId200JSONResponse ChangeRequestRequestedReviewerList
+
+func (response GetRequestedReviewersByChangeRequestId200JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId400JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId401JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId403JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId404JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId429JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *RequestReviewersForChangeRequestJSONRequestBody
+}
+
+type RequestReviewersForChangeRequestResponseObject interface {
+	VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type RequestReviewersForChangeRequest200JSONResponse RequestReviewersResult
+
+func (response RequestReviewersForChangeRequest200JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RequestReviewersForChangeRequest400JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RequestReviewersForChangeRequest401JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RequestReviewersForChangeRequest403JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RequestReviewersForChangeRequest404JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RequestReviewersForChangeRequest409JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RequestReviewersForChangeRequest413JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RequestReviewersForChangeRequest429JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	UserId          UserId          `json:"userId"`
+}
+
+type RemoveRequestedReviewerFromChangeRequestResponseObject interface {
+	VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type RemoveRequestedReviewerFromChangeRequest204Response struct {
+}
+
+func (response RemoveRequestedReviewerFromChangeRequest204Response) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveRequestedReviewerFromChangeRequest205Response struct {
+}
+
+func (response RemoveRequestedReviewerFromChangeRequest205Response) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type RemoveRequestedReviewerFromChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest401JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest403JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest404JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest429JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetReviewsByChangeRequestIdParams
+}
+
+type GetReviewsByChangeRequestIdResponseObject interface {
+	VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error
+}
+
+type GetReviewsByChangeRequestId200JSONResponse ChangeRequestReviewList
+
+func (response GetReviewsByChangeRequestId200JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetReviewsByChangeRequestId400JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReviewsByChangeRequestId401JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReviewsByChangeRequestId403JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetReviewsByChangeRequestId404JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetReviewsByChangeRequestId429JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReviewRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *SubmitChangeRequestReviewJSONRequestBody
+}
+
+type SubmitChangeRequestReviewResponseObject interface {
+	VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error
+}
+
+type SubmitChangeRequestReview201ResponseHeaders struct {
+	Location *string
+}
+
+type SubmitChangeRequestReview201JSONResponse struct {
+	Body    ChangeRequestReview
+	Headers SubmitChangeRequestReview201ResponseHeaders
+}
+
+func (response SubmitChangeRequestReview201JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SubmitChangeRequestReview400JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SubmitChangeRequestReview401JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SubmitChangeRequestReview403JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SubmitChangeRequestReview404JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SubmitChangeRequestReview409JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SubmitChangeRequestReview413JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SubmitChangeRequestReview429JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	ReviewId        string          `json:"reviewId"`
+	Params          GetChangeRequestReviewByIdParams
+}
+
+type GetChangeRequestReviewByIdResponseObject interface {
+	VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error
+}
+
+type GetChangeRequestReviewById200JSONResponse ChangeRequestReview
+
+func (response GetChangeRequestReviewById200JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetChangeRequestReviewById400JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetChangeRequestReviewById401JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetChangeRequestReviewById403JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetChangeRequestReviewById404JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetChangeRequestReviewById429JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -26804,6 +27769,9 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx context.Context, request GetPageInChangeRequestByPathRequestObject) (GetPageInChangeRequestByPathResponseObject, error)
+	// GetContributorsByChangeRequestId Who edited the change request and who commented on it (one item per user and kind), most recent first.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors)
+	GetContributorsByChangeRequestId(ctx context.Context, request GetContributorsByChangeRequestIdRequestObject) (GetContributorsByChangeRequestIdResponseObject, error)
 	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/links)
 	ListChangeRequestLinks(ctx context.Context, request ListChangeRequestLinksRequestObject) (ListChangeRequestLinksResponseObject, error)
@@ -26813,6 +27781,24 @@ type StrictServerInterface interface {
 	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf)
 	GetChangeRequestPDF(ctx context.Context, request GetChangeRequestPDFRequestObject) (GetChangeRequestPDFResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	GetRequestedReviewersByChangeRequestId(ctx context.Context, request GetRequestedReviewersByChangeRequestIdRequestObject) (GetRequestedReviewersByChangeRequestIdResponseObject, error)
+	// RequestReviewersForChangeRequest Ask members of the organization to review (a user asked again is asked anew, which outdates their earlier reviews); a draft becomes open. Needs the edit role.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	RequestReviewersForChangeRequest(ctx context.Context, request RequestReviewersForChangeRequestRequestObject) (RequestReviewersForChangeRequestResponseObject, error)
+	// RemoveRequestedReviewerFromChangeRequest Withdraw a review request (205), or 204 when the user was not asked.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId})
+	RemoveRequestedReviewerFromChangeRequest(ctx context.Context, request RemoveRequestedReviewerFromChangeRequestRequestObject) (RemoveRequestedReviewerFromChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	GetReviewsByChangeRequestId(ctx context.Context, request GetReviewsByChangeRequestIdRequestObject) (GetReviewsByChangeRequestIdResponseObject, error)
+	// SubmitChangeRequestReview Review the change request's current revision (needs the review role; not its author, not once it is merged or archived), with an optional comment posted in its thread.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	SubmitChangeRequestReview(ctx context.Context, request SubmitChangeRequestReviewRequestObject) (SubmitChangeRequestReviewResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId})
+	GetChangeRequestReviewById(ctx context.Context, request GetChangeRequestReviewByIdRequestObject) (GetChangeRequestReviewByIdResponseObject, error)
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx context.Context, request UpdateChangeRequestRequestObject) (UpdateChangeRequestResponseObject, error)
@@ -32213,6 +33199,32 @@ func (sh *strictHandler) GetPageInChangeRequestByPath(ctx echo.Context, spaceId 
 	return nil
 }
 
+// GetContributorsByChangeRequestId operation middleware
+func (sh *strictHandler) GetContributorsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request GetContributorsByChangeRequestIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContributorsByChangeRequestId(ctx.Request().Context(), request.(GetContributorsByChangeRequestIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContributorsByChangeRequestId")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetContributorsByChangeRequestIdResponseObject); ok {
+		return validResponse.VisitGetContributorsByChangeRequestIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListChangeRequestLinks operation middleware
 func (sh *strictHandler) ListChangeRequestLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListChangeRequestLinksParams) error {
 	var request ListChangeRequestLinksRequestObject
@@ -32287,6 +33299,213 @@ func (sh *strictHandler) GetChangeRequestPDF(ctx echo.Context, spaceId SpaceId, 
 		return err
 	} else if validResponse, ok := response.(GetChangeRequestPDFResponseObject); ok {
 		return validResponse.VisitGetChangeRequestPDFResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetRequestedReviewersByChangeRequestId operation middleware
+func (sh *strictHandler) GetRequestedReviewersByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRequestedReviewersByChangeRequestIdParams) error {
+	var request GetRequestedReviewersByChangeRequestIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRequestedReviewersByChangeRequestId(ctx.Request().Context(), request.(GetRequestedReviewersByChangeRequestIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRequestedReviewersByChangeRequestId")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRequestedReviewersByChangeRequestIdResponseObject); ok {
+		return validResponse.VisitGetRequestedReviewersByChangeRequestIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RequestReviewersForChangeRequest operation middleware
+func (sh *strictHandler) RequestReviewersForChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request RequestReviewersForChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body RequestReviewersForChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RequestReviewersForChangeRequest(ctx.Request().Context(), request.(RequestReviewersForChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RequestReviewersForChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RequestReviewersForChangeRequestResponseObject); ok {
+		return validResponse.VisitRequestReviewersForChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveRequestedReviewerFromChangeRequest operation middleware
+func (sh *strictHandler) RemoveRequestedReviewerFromChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, userId UserId) error {
+	var request RemoveRequestedReviewerFromChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.UserId = userId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveRequestedReviewerFromChangeRequest(ctx.Request().Context(), request.(RemoveRequestedReviewerFromChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveRequestedReviewerFromChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveRequestedReviewerFromChangeRequestResponseObject); ok {
+		return validResponse.VisitRemoveRequestedReviewerFromChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetReviewsByChangeRequestId operation middleware
+func (sh *strictHandler) GetReviewsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetReviewsByChangeRequestIdParams) error {
+	var request GetReviewsByChangeRequestIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReviewsByChangeRequestId(ctx.Request().Context(), request.(GetReviewsByChangeRequestIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReviewsByChangeRequestId")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReviewsByChangeRequestIdResponseObject); ok {
+		return validResponse.VisitGetReviewsByChangeRequestIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SubmitChangeRequestReview operation middleware
+func (sh *strictHandler) SubmitChangeRequestReview(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request SubmitChangeRequestReviewRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body SubmitChangeRequestReviewJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SubmitChangeRequestReview(ctx.Request().Context(), request.(SubmitChangeRequestReviewRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SubmitChangeRequestReview")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SubmitChangeRequestReviewResponseObject); ok {
+		return validResponse.VisitSubmitChangeRequestReviewResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetChangeRequestReviewById operation middleware
+func (sh *strictHandler) GetChangeRequestReviewById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reviewId string, params GetChangeRequestReviewByIdParams) error {
+	var request GetChangeRequestReviewByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.ReviewId = reviewId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChangeRequestReviewById(ctx.Request().Context(), request.(GetChangeRequestReviewByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChangeRequestReviewById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChangeRequestReviewByIdResponseObject); ok {
+		return validResponse.VisitGetChangeRequestReviewByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -15,6 +15,7 @@ type Store interface {
 	Spaces
 	Content
 	ChangeRequests
+	Reviews
 	Comments
 	Sites
 	SiteRedirects

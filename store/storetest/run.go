@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 		{"PageKinds", pageKinds},
 		{"Links", links},
 		{"UpdateFromMain", updateFromMain},
+		{"Reviews", reviews},
 		{"Comments", comments},
 		{"Sites", sites},
 		{"SiteStructureFields", siteStructureFields},
