@@ -11,6 +11,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 	"github.com/quire-docs/quire/internal/markdown"
 )
 
@@ -1748,6 +1749,21 @@ func (e IntegrationVisibility) Valid() bool {
 	case IntegrationVisibilityPublic:
 		return true
 	case IntegrationVisibilityUnlisted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InviteObject.
+const (
+	Invite InviteObject = "invite"
+)
+
+// Valid indicates whether the value is a known member of the InviteObject enum.
+func (e InviteObject) Valid() bool {
+	switch e {
+	case Invite:
 		return true
 	default:
 		return false
@@ -5065,6 +5081,19 @@ type DocumentVerticalAlignment = string
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
 
+// EmailInvitation defines model for EmailInvitation.
+type EmailInvitation struct {
+	Email     string    `json:"email"`
+	ExpiresAt Timestamp `json:"expiresAt"`
+	Id        string    `json:"id"`
+
+	// Sent The invitation was emailed (false without an SMTP server, or when sending failed).
+	Sent bool `json:"sent"`
+
+	// Url Where the invited user joins (joinOrganizationWithInvite).
+	Url string `json:"url"`
+}
+
 // Embed What a URL shows when embedded; `html` is set for (and only for) a `rich` embed.
 type Embed struct {
 	Html *string `json:"html,omitempty"`
@@ -5093,6 +5122,9 @@ type EmojiReaction struct {
 		User      User      `json:"user"`
 	} `json:"users"`
 }
+
+// Empty defines model for Empty.
+type Empty = map[string]interface{}
 
 // Error defines model for Error.
 type Error struct {
@@ -5534,6 +5566,75 @@ type IntegrationURLs struct {
 
 // IntegrationVisibility defines model for IntegrationVisibility.
 type IntegrationVisibility string
+
+// InviteEmail defines model for InviteEmail.
+type InviteEmail struct {
+	union json.RawMessage
+}
+
+// InviteEmail0 defines model for InviteEmail.0.
+type InviteEmail0 = openapi_types.Email
+
+// InviteEmailWithRole defines model for InviteEmailWithRole.
+type InviteEmailWithRole struct {
+	Email openapi_types.Email `json:"email"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
+// InviteLink defines model for InviteLink.
+type InviteLink struct {
+	Id     string       `json:"id"`
+	Object InviteObject `json:"object"`
+
+	// Redundant The caller's role in the organization already reaches the one the link gives.
+	Redundant bool `json:"redundant"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
+// InviteLinkList defines model for InviteLinkList.
+type InviteLinkList struct {
+	Count int          `json:"count"`
+	Items []InviteLink `json:"items"`
+	Next  *ListNext    `json:"next,omitempty"`
+}
+
+// InviteObject defines model for InviteObject.
+type InviteObject string
+
+// InviteRoleRequest defines model for InviteRoleRequest.
+type InviteRoleRequest struct {
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
+// InviteUsersRequest defines model for InviteUsersRequest.
+type InviteUsersRequest struct {
+	Emails []InviteEmail `json:"emails"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role,omitempty"`
+
+	// Sso The people invited become SSO users of the organization (default false).
+	Sso *bool `json:"sso,omitempty"`
+}
+
+// InviteUsersResult defines model for InviteUsersResult.
+type InviteUsersResult struct {
+	FailedSSOEmails *[]string `json:"failedSSOEmails,omitempty"`
+
+	// Invitations The invitations made for addresses no quire user has.
+	Invitations *[]EmailInvitation `json:"invitations,omitempty"`
+
+	// Invited How many addresses were invited (added at once or sent an invitation).
+	Invited int `json:"invited"`
+
+	// Users The users added to the organization at once.
+	Users []string `json:"users"`
+}
 
 // JSONDocument A rich-text document.
 type JSONDocument = markdown.Document
@@ -7828,6 +7929,15 @@ type ListOrganizationInstallationsParams struct {
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 }
 
+// ListOrganizationInviteLinksParams defines parameters for ListOrganizationInviteLinks.
+type ListOrganizationInviteLinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // ListMembersInOrganizationByIdParams defines parameters for ListMembersInOrganizationById.
 type ListMembersInOrganizationByIdParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -8655,6 +8765,15 @@ type CreateCollectionJSONRequestBody = CreateCollectionRequest
 
 // IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
 type IngestConversationJSONRequestBody = IngestConversationRequest
+
+// InviteUsersToOrganizationJSONRequestBody defines body for InviteUsersToOrganization for application/json ContentType.
+type InviteUsersToOrganizationJSONRequestBody = InviteUsersRequest
+
+// CreateOrganizationInviteJSONRequestBody defines body for CreateOrganizationInvite for application/json ContentType.
+type CreateOrganizationInviteJSONRequestBody = InviteRoleRequest
+
+// UpdateOrganizationInviteByIdJSONRequestBody defines body for UpdateOrganizationInviteById for application/json ContentType.
+type UpdateOrganizationInviteByIdJSONRequestBody = InviteRoleRequest
 
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
@@ -9662,6 +9781,68 @@ func (t IntegrationSpaceInstallationSpace) MarshalJSON() ([]byte, error) {
 }
 
 func (t *IntegrationSpaceInstallationSpace) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsInviteEmail0 returns the union data inside the InviteEmail as a InviteEmail0
+func (t InviteEmail) AsInviteEmail0() (InviteEmail0, error) {
+	var body InviteEmail0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInviteEmail0 overwrites any union data inside the InviteEmail as the provided InviteEmail0
+func (t *InviteEmail) FromInviteEmail0(v InviteEmail0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInviteEmail0 performs a merge with any union data inside the InviteEmail, using the provided InviteEmail0
+func (t *InviteEmail) MergeInviteEmail0(v InviteEmail0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsInviteEmailWithRole returns the union data inside the InviteEmail as a InviteEmailWithRole
+func (t InviteEmail) AsInviteEmailWithRole() (InviteEmailWithRole, error) {
+	var body InviteEmailWithRole
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInviteEmailWithRole overwrites any union data inside the InviteEmail as the provided InviteEmailWithRole
+func (t *InviteEmail) FromInviteEmailWithRole(v InviteEmailWithRole) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInviteEmailWithRole performs a merge with any union data inside the InviteEmail, using the provided InviteEmailWithRole
+func (t *InviteEmail) MergeInviteEmailWithRole(v InviteEmailWithRole) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t InviteEmail) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *InviteEmail) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -171,12 +171,30 @@ type ServerInterface interface {
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error
+	// InviteUsersToOrganization Invite people by email (admins): a quire user of an address is added at once; every other address gets an invitation, usable once for 7 days by the user of that address, emailed when quire has an SMTP server (`--smtp-url`) and answered with its link either way.
+	// (POST /orgs/{organizationId}/invites)
+	InviteUsersToOrganization(ctx echo.Context, organizationId OrganizationId) error
+	// JoinOrganizationWithInvite Join with an invite link, or with an invitation sent to the caller's verified address (once, before it expires); a member already keeps their role.
+	// (POST /orgs/{organizationId}/invites/{inviteId})
+	JoinOrganizationWithInvite(ctx echo.Context, organizationId OrganizationId, inviteId string) error
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx echo.Context, organizationId OrganizationId) error
-	// DeleteOrganizationInviteById Delete an invite link (204 also when it does not exist).
+	// ListOrganizationInviteLinks The organization's invite links, oldest first (admins).
+	// (GET /orgs/{organizationId}/link-invites)
+	ListOrganizationInviteLinks(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInviteLinksParams) error
+	// CreateOrganizationInvite Make an invite link giving a role in the organization (admins). Anyone holding its id joins with joinOrganizationWithInvite while the organization allows invite links.
+	// (POST /orgs/{organizationId}/link-invites)
+	CreateOrganizationInvite(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteOrganizationInviteById Delete an invite link or an email invitation (205), or 204 when there is none (admins).
 	// (DELETE /orgs/{organizationId}/link-invites/{inviteId})
 	DeleteOrganizationInviteById(ctx echo.Context, organizationId OrganizationId, inviteId string) error
+	// GetOrganizationInviteLink An invite link, to anyone holding its id (to see what it gives before joining); `redundant` when the caller's role already reaches it.
+	// (GET /orgs/{organizationId}/link-invites/{inviteId})
+	GetOrganizationInviteLink(ctx echo.Context, organizationId OrganizationId, inviteId string) error
+	// UpdateOrganizationInviteById Change the role an invite link gives (admins).
+	// (PATCH /orgs/{organizationId}/link-invites/{inviteId})
+	UpdateOrganizationInviteById(ctx echo.Context, organizationId OrganizationId, inviteId string) error
 
 	// (GET /orgs/{organizationId}/members)
 	ListMembersInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListMembersInOrganizationByIdParams) error
@@ -2135,6 +2153,46 @@ func (w *ServerInterfaceWrapper) ListOrganizationInstallations(ctx echo.Context)
 	return err
 }
 
+// InviteUsersToOrganization converts echo context to params.
+func (w *ServerInterfaceWrapper) InviteUsersToOrganization(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.InviteUsersToOrganization(ctx, organizationId)
+	return err
+}
+
+// JoinOrganizationWithInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) JoinOrganizationWithInvite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "inviteId" -------------
+	var inviteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "inviteId", ctx.Param("inviteId"), &inviteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter inviteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.JoinOrganizationWithInvite(ctx, organizationId, inviteId)
+	return err
+}
+
 // JoinOrganization converts echo context to params.
 func (w *ServerInterfaceWrapper) JoinOrganization(ctx echo.Context) error {
 	var err error
@@ -2148,6 +2206,54 @@ func (w *ServerInterfaceWrapper) JoinOrganization(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.JoinOrganization(ctx, organizationId)
+	return err
+}
+
+// ListOrganizationInviteLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOrganizationInviteLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOrganizationInviteLinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOrganizationInviteLinks(ctx, organizationId, params)
+	return err
+}
+
+// CreateOrganizationInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateOrganizationInvite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateOrganizationInvite(ctx, organizationId)
 	return err
 }
 
@@ -2172,6 +2278,54 @@ func (w *ServerInterfaceWrapper) DeleteOrganizationInviteById(ctx echo.Context) 
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.DeleteOrganizationInviteById(ctx, organizationId, inviteId)
+	return err
+}
+
+// GetOrganizationInviteLink converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOrganizationInviteLink(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "inviteId" -------------
+	var inviteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "inviteId", ctx.Param("inviteId"), &inviteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter inviteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOrganizationInviteLink(ctx, organizationId, inviteId)
+	return err
+}
+
+// UpdateOrganizationInviteById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateOrganizationInviteById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "inviteId" -------------
+	var inviteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "inviteId", ctx.Param("inviteId"), &inviteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter inviteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateOrganizationInviteById(ctx, organizationId, inviteId)
 	return err
 }
 
@@ -7484,7 +7638,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs", wrapper.CreateOrganization, options.OperationMiddlewares["createOrganization"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId", wrapper.GetOrganizationById, options.OperationMiddlewares["getOrganizationById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId", wrapper.UpdateOrganizationById, options.OperationMiddlewares["updateOrganizationById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/link-invites", wrapper.ListOrganizationInviteLinks, options.OperationMiddlewares["listOrganizationInviteLinks"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/link-invites", wrapper.CreateOrganizationInvite, options.OperationMiddlewares["createOrganizationInvite"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/link-invites/:inviteId", wrapper.DeleteOrganizationInviteById, options.OperationMiddlewares["deleteOrganizationInviteById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/link-invites/:inviteId", wrapper.GetOrganizationInviteLink, options.OperationMiddlewares["getOrganizationInviteLink"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/link-invites/:inviteId", wrapper.UpdateOrganizationInviteById, options.OperationMiddlewares["updateOrganizationInviteById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/invites", wrapper.InviteUsersToOrganization, options.OperationMiddlewares["inviteUsersToOrganization"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/invites/:inviteId", wrapper.JoinOrganizationWithInvite, options.OperationMiddlewares["joinOrganizationWithInvite"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/join", wrapper.JoinOrganization, options.OperationMiddlewares["joinOrganization"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/agent-instructions", wrapper.GetOrganizationAgentInstructions, options.OperationMiddlewares["getOrganizationAgentInstructions"]...)
 	router.PUT(options.BaseURL+"/orgs/:organizationId/agent-instructions", wrapper.UpdateOrganizationAgentInstructions, options.OperationMiddlewares["updateOrganizationAgentInstructions"]...)
@@ -12316,6 +12476,206 @@ func (response ListOrganizationInstallations429JSONResponse) VisitListOrganizati
 	return err
 }
 
+type InviteUsersToOrganizationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *InviteUsersToOrganizationJSONRequestBody
+}
+
+type InviteUsersToOrganizationResponseObject interface {
+	VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error
+}
+
+type InviteUsersToOrganization200JSONResponse InviteUsersResult
+
+func (response InviteUsersToOrganization200JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InviteUsersToOrganization400JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InviteUsersToOrganization401JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InviteUsersToOrganization403JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InviteUsersToOrganization404JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response InviteUsersToOrganization413JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response InviteUsersToOrganization429JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInviteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	InviteId       string         `json:"inviteId"`
+}
+
+type JoinOrganizationWithInviteResponseObject interface {
+	VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error
+}
+
+type JoinOrganizationWithInvite200JSONResponse Empty
+
+func (response JoinOrganizationWithInvite200JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response JoinOrganizationWithInvite401JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response JoinOrganizationWithInvite403JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response JoinOrganizationWithInvite404JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite409JSONResponse struct{ ConflictJSONResponse }
+
+func (response JoinOrganizationWithInvite409JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response JoinOrganizationWithInvite429JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type JoinOrganizationRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 }
@@ -12402,6 +12762,206 @@ func (response JoinOrganization429JSONResponse) VisitJoinOrganizationResponse(w 
 	return err
 }
 
+type ListOrganizationInviteLinksRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListOrganizationInviteLinksParams
+}
+
+type ListOrganizationInviteLinksResponseObject interface {
+	VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error
+}
+
+type ListOrganizationInviteLinks200JSONResponse InviteLinkList
+
+func (response ListOrganizationInviteLinks200JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListOrganizationInviteLinks400JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOrganizationInviteLinks401JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOrganizationInviteLinks403JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOrganizationInviteLinks404JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOrganizationInviteLinks429JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInviteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateOrganizationInviteJSONRequestBody
+}
+
+type CreateOrganizationInviteResponseObject interface {
+	VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error
+}
+
+type CreateOrganizationInvite201JSONResponse InviteLink
+
+func (response CreateOrganizationInvite201JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateOrganizationInvite400JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateOrganizationInvite401JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateOrganizationInvite403JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateOrganizationInvite404JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateOrganizationInvite413JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateOrganizationInvite429JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteOrganizationInviteByIdRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	InviteId       string         `json:"inviteId"`
@@ -12416,6 +12976,14 @@ type DeleteOrganizationInviteById204Response struct {
 
 func (response DeleteOrganizationInviteById204Response) VisitDeleteOrganizationInviteByIdResponse(w http.ResponseWriter) error {
 	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteOrganizationInviteById205Response struct {
+}
+
+func (response DeleteOrganizationInviteById205Response) VisitDeleteOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
 	return nil
 }
 
@@ -12464,6 +13032,179 @@ func (response DeleteOrganizationInviteById404JSONResponse) VisitDeleteOrganizat
 type DeleteOrganizationInviteById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response DeleteOrganizationInviteById429JSONResponse) VisitDeleteOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLinkRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	InviteId       string         `json:"inviteId"`
+}
+
+type GetOrganizationInviteLinkResponseObject interface {
+	VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error
+}
+
+type GetOrganizationInviteLink200JSONResponse InviteLink
+
+func (response GetOrganizationInviteLink200JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOrganizationInviteLink401JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLink404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOrganizationInviteLink404JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOrganizationInviteLink429JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	InviteId       string         `json:"inviteId"`
+	Body           *UpdateOrganizationInviteByIdJSONRequestBody
+}
+
+type UpdateOrganizationInviteByIdResponseObject interface {
+	VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateOrganizationInviteById200JSONResponse InviteLink
+
+func (response UpdateOrganizationInviteById200JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateOrganizationInviteById400JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateOrganizationInviteById401JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateOrganizationInviteById403JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateOrganizationInviteById404JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateOrganizationInviteById413JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateOrganizationInviteById429JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -27452,12 +28193,30 @@ type StrictServerInterface interface {
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx context.Context, request ListOrganizationInstallationsRequestObject) (ListOrganizationInstallationsResponseObject, error)
+	// InviteUsersToOrganization Invite people by email (admins): a quire user of an address is added at once; every other address gets an invitation, usable once for 7 days by the user of that address, emailed when quire has an SMTP server (`--smtp-url`) and answered with its link either way.
+	// (POST /orgs/{organizationId}/invites)
+	InviteUsersToOrganization(ctx context.Context, request InviteUsersToOrganizationRequestObject) (InviteUsersToOrganizationResponseObject, error)
+	// JoinOrganizationWithInvite Join with an invite link, or with an invitation sent to the caller's verified address (once, before it expires); a member already keeps their role.
+	// (POST /orgs/{organizationId}/invites/{inviteId})
+	JoinOrganizationWithInvite(ctx context.Context, request JoinOrganizationWithInviteRequestObject) (JoinOrganizationWithInviteResponseObject, error)
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx context.Context, request JoinOrganizationRequestObject) (JoinOrganizationResponseObject, error)
-	// DeleteOrganizationInviteById Delete an invite link (204 also when it does not exist).
+	// ListOrganizationInviteLinks The organization's invite links, oldest first (admins).
+	// (GET /orgs/{organizationId}/link-invites)
+	ListOrganizationInviteLinks(ctx context.Context, request ListOrganizationInviteLinksRequestObject) (ListOrganizationInviteLinksResponseObject, error)
+	// CreateOrganizationInvite Make an invite link giving a role in the organization (admins). Anyone holding its id joins with joinOrganizationWithInvite while the organization allows invite links.
+	// (POST /orgs/{organizationId}/link-invites)
+	CreateOrganizationInvite(ctx context.Context, request CreateOrganizationInviteRequestObject) (CreateOrganizationInviteResponseObject, error)
+	// DeleteOrganizationInviteById Delete an invite link or an email invitation (205), or 204 when there is none (admins).
 	// (DELETE /orgs/{organizationId}/link-invites/{inviteId})
 	DeleteOrganizationInviteById(ctx context.Context, request DeleteOrganizationInviteByIdRequestObject) (DeleteOrganizationInviteByIdResponseObject, error)
+	// GetOrganizationInviteLink An invite link, to anyone holding its id (to see what it gives before joining); `redundant` when the caller's role already reaches it.
+	// (GET /orgs/{organizationId}/link-invites/{inviteId})
+	GetOrganizationInviteLink(ctx context.Context, request GetOrganizationInviteLinkRequestObject) (GetOrganizationInviteLinkResponseObject, error)
+	// UpdateOrganizationInviteById Change the role an invite link gives (admins).
+	// (PATCH /orgs/{organizationId}/link-invites/{inviteId})
+	UpdateOrganizationInviteById(ctx context.Context, request UpdateOrganizationInviteByIdRequestObject) (UpdateOrganizationInviteByIdResponseObject, error)
 
 	// (GET /orgs/{organizationId}/members)
 	ListMembersInOrganizationById(ctx context.Context, request ListMembersInOrganizationByIdRequestObject) (ListMembersInOrganizationByIdResponseObject, error)
@@ -29638,6 +30397,80 @@ func (sh *strictHandler) ListOrganizationInstallations(ctx echo.Context, organiz
 	return nil
 }
 
+// InviteUsersToOrganization operation middleware
+func (sh *strictHandler) InviteUsersToOrganization(ctx echo.Context, organizationId OrganizationId) error {
+	var request InviteUsersToOrganizationRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body InviteUsersToOrganizationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.InviteUsersToOrganization(ctx.Request().Context(), request.(InviteUsersToOrganizationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InviteUsersToOrganization")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(InviteUsersToOrganizationResponseObject); ok {
+		return validResponse.VisitInviteUsersToOrganizationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// JoinOrganizationWithInvite operation middleware
+func (sh *strictHandler) JoinOrganizationWithInvite(ctx echo.Context, organizationId OrganizationId, inviteId string) error {
+	var request JoinOrganizationWithInviteRequestObject
+
+	request.OrganizationId = organizationId
+	request.InviteId = inviteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.JoinOrganizationWithInvite(ctx.Request().Context(), request.(JoinOrganizationWithInviteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "JoinOrganizationWithInvite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(JoinOrganizationWithInviteResponseObject); ok {
+		return validResponse.VisitJoinOrganizationWithInviteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // JoinOrganization operation middleware
 func (sh *strictHandler) JoinOrganization(ctx echo.Context, organizationId OrganizationId) error {
 	var request JoinOrganizationRequestObject
@@ -29657,6 +30490,80 @@ func (sh *strictHandler) JoinOrganization(ctx echo.Context, organizationId Organ
 		return err
 	} else if validResponse, ok := response.(JoinOrganizationResponseObject); ok {
 		return validResponse.VisitJoinOrganizationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOrganizationInviteLinks operation middleware
+func (sh *strictHandler) ListOrganizationInviteLinks(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInviteLinksParams) error {
+	var request ListOrganizationInviteLinksRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOrganizationInviteLinks(ctx.Request().Context(), request.(ListOrganizationInviteLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOrganizationInviteLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOrganizationInviteLinksResponseObject); ok {
+		return validResponse.VisitListOrganizationInviteLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateOrganizationInvite operation middleware
+func (sh *strictHandler) CreateOrganizationInvite(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateOrganizationInviteRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateOrganizationInviteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOrganizationInvite(ctx.Request().Context(), request.(CreateOrganizationInviteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOrganizationInvite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateOrganizationInviteResponseObject); ok {
+		return validResponse.VisitCreateOrganizationInviteResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -29683,6 +30590,81 @@ func (sh *strictHandler) DeleteOrganizationInviteById(ctx echo.Context, organiza
 		return err
 	} else if validResponse, ok := response.(DeleteOrganizationInviteByIdResponseObject); ok {
 		return validResponse.VisitDeleteOrganizationInviteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOrganizationInviteLink operation middleware
+func (sh *strictHandler) GetOrganizationInviteLink(ctx echo.Context, organizationId OrganizationId, inviteId string) error {
+	var request GetOrganizationInviteLinkRequestObject
+
+	request.OrganizationId = organizationId
+	request.InviteId = inviteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOrganizationInviteLink(ctx.Request().Context(), request.(GetOrganizationInviteLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOrganizationInviteLink")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOrganizationInviteLinkResponseObject); ok {
+		return validResponse.VisitGetOrganizationInviteLinkResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateOrganizationInviteById operation middleware
+func (sh *strictHandler) UpdateOrganizationInviteById(ctx echo.Context, organizationId OrganizationId, inviteId string) error {
+	var request UpdateOrganizationInviteByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.InviteId = inviteId
+
+	var body UpdateOrganizationInviteByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateOrganizationInviteById(ctx.Request().Context(), request.(UpdateOrganizationInviteByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateOrganizationInviteById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateOrganizationInviteByIdResponseObject); ok {
+		return validResponse.VisitUpdateOrganizationInviteByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
+	"github.com/quire-docs/quire/internal/mail"
 	"github.com/quire-docs/quire/internal/translate"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	// and its protocol (translate.ProtocolLibreTranslate, translate.ProtocolApertium, or "":
 	// told apart by probing).
 	TranslatorURL, TranslatorKey, TranslatorProtocol string
+	// SMTPURL is the SMTP server invitations are emailed through (smtp:// or smtps://, see
+	// internal/mail); "": none, nothing is sent.
+	SMTPURL string
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -56,6 +60,13 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	if opts.AllowPrivateURLs {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})
+	}
+	if opts.SMTPURL != "" {
+		m, err := mail.New(opts.SMTPURL)
+		if err != nil {
+			return nil, fmt.Errorf("server: --smtp-url: %w", err)
+		}
+		s.Mailer = m
 	}
 	if opts.TranslatorURL != "" {
 		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default

@@ -16,6 +16,7 @@ type Store interface {
 	Content
 	ChangeRequests
 	Reviews
+	Invites
 	Comments
 	Sites
 	SiteRedirects

@@ -29,6 +29,7 @@ func Run(t *testing.T, open Opener) {
 		{"Links", links},
 		{"UpdateFromMain", updateFromMain},
 		{"Reviews", reviews},
+		{"Invites", invites},
 		{"Comments", comments},
 		{"Sites", sites},
 		{"SiteStructureFields", siteStructureFields},

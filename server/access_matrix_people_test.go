@@ -1,0 +1,81 @@
+package server_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/quire-docs/quire/gen"
+)
+
+// The rows of reviews and of invitations.
+//
+// A want lists the statuses for the callers: none, garbage, outsider, reader, commenter, editor, admin.
+
+func matrixReviewRows() []matrixRow {
+	cr := func(rest string) func(w *matrixWorld) string {
+		return func(w *matrixWorld) string { return crPath(w.handbook, w.cr, rest) }
+	}
+	// editorCR opens a change request as the editor, which the admin may review.
+	editorCR := func(t *testing.T, w *matrixWorld) string {
+		t.Helper()
+		return w.create(t, w.editor, w.handbook, w.name("Reviewed")).Id
+	}
+	return []matrixRow{
+		matrixGet("getRequestedReviewersByChangeRequestId", matrixWant{401, 401, 404, 200, 200, 200, 200}, cr("/requested-reviewers")),
+		{"requestReviewersForChangeRequest", matrixWant{401, 401, 404, 403, 403, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", crPath(w.handbook, w.cr, "/requested-reviewers"), map[string]any{"users": []string{w.reader.ID}})
+		}},
+		{"removeRequestedReviewerFromChangeRequest", matrixWant{401, 401, 404, 403, 403, 205, 205}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			id := editorCR(t, w)
+			w.askReview(t, w.editor, w.handbook, id, w.reader)
+			return matrixReq("DELETE", crPath(w.handbook, id, "/requested-reviewers/"+w.reader.ID), nil)
+		}},
+		// Reviewing takes the review role (the editor has edit).
+		{"submitChangeRequestReview", matrixWant{401, 401, 404, 403, 403, 403, 201}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", crPath(w.handbook, editorCR(t, w), "/reviews"), map[string]any{"status": "approved"})
+		}},
+		matrixGet("getReviewsByChangeRequestId", matrixWant{401, 401, 404, 200, 200, 200, 200}, cr("/reviews")),
+		{"getChangeRequestReviewById", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			id := editorCR(t, w)
+			rv := w.review(t, w.admin, w.handbook, id, "changes-requested", nil)
+			return matrixReq("GET", crPath(w.handbook, id, "/reviews/"+rv.Id), nil)
+		}},
+		matrixGet("getContributorsByChangeRequestId", matrixWant{401, 401, 404, 200, 200, 200, 200}, cr("/contributors")),
+	}
+}
+
+func matrixInviteRows() []matrixRow {
+	freshLink := func(t *testing.T, w *matrixWorld, orgID string) string {
+		t.Helper()
+		return sendJSON[gen.InviteLink](t, w.testServer, http.StatusCreated, w.admin, "POST", "/orgs/"+orgID+"/link-invites", map[string]any{"role": "read"}).Id
+	}
+	return []matrixRow{
+		{"listOrganizationInviteLinks", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("GET", w.orgPath("/link-invites"), nil)
+		}},
+		{"createOrganizationInvite", matrixWant{401, 401, 404, 403, 403, 403, 201}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.orgPath("/link-invites"), map[string]any{"role": "comment"})
+		}},
+		{"updateOrganizationInviteById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PATCH", w.orgPath("/link-invites/"+freshLink(t, w, w.org.Id)), map[string]any{"role": "edit"})
+		}},
+		// The link's id is the capability: whoever holds it reads it, to see what it gives.
+		{"getOrganizationInviteLink", matrixWant{401, 401, 200, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			r := matrixReq("GET", w.orgPath("/link-invites/"+freshLink(t, w, w.org.Id)), nil)
+			r.capability = true
+			return r
+		}},
+		// Whoever holds a link joins with it: each cell joins an organization of its own, so that
+		// the callers stay what they are for the other rows.
+		{"joinOrganizationWithInvite", matrixWant{401, 401, 200, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			org := w.MustCreateOrg(t, w.admin, w.name("Joined")).Id
+			r := matrixReq("POST", "/orgs/"+org+"/invites/"+freshLink(t, w, org), nil)
+			r.capability = true
+			return r
+		}},
+		{"inviteUsersToOrganization", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.orgPath("/invites"), map[string]any{"emails": []string{strings.ReplaceAll(w.name("invited"), " ", "") + "@example.test"}})
+		}},
+	}
+}
