@@ -6012,6 +6012,15 @@ type OrganizationPermissions struct {
 	ViewBilling         bool `json:"viewBilling"`
 }
 
+// OrganizationTeamMember defines model for OrganizationTeamMember.
+type OrganizationTeamMember struct {
+	Organization Member `json:"organization"`
+	Permissions  struct {
+		View bool `json:"view"`
+	} `json:"permissions"`
+	Team TeamMembership `json:"team"`
+}
+
 // OrganizationTitle defines model for OrganizationTitle.
 type OrganizationTitle = string
 
@@ -7184,11 +7193,28 @@ type TeamList struct {
 	Next  *ListNext `json:"next,omitempty"`
 }
 
+// TeamMemberList defines model for TeamMemberList.
+type TeamMemberList struct {
+	Count int                      `json:"count"`
+	Items []OrganizationTeamMember `json:"items"`
+	Next  *ListNext                `json:"next,omitempty"`
+}
+
 // TeamMemberRole defines model for TeamMemberRole.
 type TeamMemberRole string
 
+// TeamMemberRoleRequest defines model for TeamMemberRoleRequest.
+type TeamMemberRoleRequest struct {
+	Role *TeamMemberRole `json:"role,omitempty"`
+}
+
 // TeamMembership defines model for TeamMembership.
 type TeamMembership struct {
+	Role TeamMemberRole `json:"role"`
+}
+
+// TeamMembershipInput defines model for TeamMembershipInput.
+type TeamMembershipInput struct {
 	Role TeamMemberRole `json:"role"`
 }
 
@@ -7509,6 +7535,13 @@ type UpdateSpaceRequest struct {
 	Title      *SpaceTitle `json:"title,omitempty"`
 }
 
+// UpdateTeamMembersRequest defines model for UpdateTeamMembersRequest.
+type UpdateTeamMembersRequest struct {
+	Add         *[]string                       `json:"add,omitempty"`
+	Memberships *map[string]TeamMembershipInput `json:"memberships,omitempty"`
+	Remove      *[]string                       `json:"remove,omitempty"`
+}
+
 // UpdateTeamRequest defines model for UpdateTeamRequest.
 type UpdateTeamRequest struct {
 	Title TeamTitle `json:"title"`
@@ -7518,6 +7551,12 @@ type UpdateTeamRequest struct {
 type UpdateTranslationRequest struct {
 	// Instructions A rich-text document.
 	Instructions JSONDocument `json:"instructions"`
+}
+
+// UpdateUserRequest defines model for UpdateUserRequest.
+type UpdateUserRequest struct {
+	DisplayName *string `json:"displayName,omitempty"`
+	PhotoURL    *string `json:"photoURL,omitempty"`
 }
 
 // User defines model for User.
@@ -8117,6 +8156,15 @@ type ListTeamsInOrganizationByIdParams struct {
 
 	// Title Case-insensitive text the team title contains.
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// ListTeamMembersInOrganizationByIdParams defines parameters for ListTeamMembersInOrganizationById.
+type ListTeamMembersInOrganizationByIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListTranslationsParams defines parameters for ListTranslations.
@@ -8846,6 +8894,12 @@ type CreateOrganizationTeamJSONRequestBody = CreateTeamRequest
 // UpdateTeamInOrganizationByIdJSONRequestBody defines body for UpdateTeamInOrganizationById for application/json ContentType.
 type UpdateTeamInOrganizationByIdJSONRequestBody = UpdateTeamRequest
 
+// UpdateMembersInOrganizationTeamJSONRequestBody defines body for UpdateMembersInOrganizationTeam for application/json ContentType.
+type UpdateMembersInOrganizationTeamJSONRequestBody = UpdateTeamMembersRequest
+
+// AddMemberToOrganizationTeamByIdJSONRequestBody defines body for AddMemberToOrganizationTeamById for application/json ContentType.
+type AddMemberToOrganizationTeamByIdJSONRequestBody = TeamMemberRoleRequest
+
 // CreateTranslationJSONRequestBody defines body for CreateTranslation for application/json ContentType.
 type CreateTranslationJSONRequestBody = CreateTranslationRequest
 
@@ -8908,6 +8962,9 @@ type TransferSpaceJSONRequestBody = TransferRequest
 
 // ResolvePublishedContentByUrlJSONRequestBody defines body for ResolvePublishedContentByUrl for application/json ContentType.
 type ResolvePublishedContentByUrlJSONRequestBody = ResolvePublishedContentRequest
+
+// UpdateUserByIdJSONRequestBody defines body for UpdateUserById for application/json ContentType.
+type UpdateUserByIdJSONRequestBody = UpdateUserRequest
 
 // Getter for additional properties for SiteInsightsEventLocation. Returns the specified
 // element and whether it was found

@@ -390,6 +390,18 @@ type ServerInterface interface {
 	// (PATCH /orgs/{organizationId}/teams/{teamId})
 	UpdateTeamInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string) error
 
+	// (GET /orgs/{organizationId}/teams/{teamId}/members)
+	ListTeamMembersInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string, params ListTeamMembersInOrganizationByIdParams) error
+	// UpdateMembersInOrganizationTeam Add and remove members (by user id or email address) and set their team roles, at once (organization admins and the team's owners).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members)
+	UpdateMembersInOrganizationTeam(ctx echo.Context, organizationId OrganizationId, teamId string) error
+
+	// (DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	DeleteMemberFromOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error
+	// AddMemberToOrganizationTeamById Add a member of the organization to the team, or change their team role (default member).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	AddMemberToOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error
+
 	// (GET /orgs/{organizationId}/translations)
 	ListTranslations(ctx echo.Context, organizationId OrganizationId, params ListTranslationsParams) error
 
@@ -676,6 +688,9 @@ type ServerInterface interface {
 	// GetUserById A user's public profile: to callers who share an organization with them (and to a site token, for members of its site's organization); 404 to everyone else.
 	// (GET /users/{userId})
 	GetUserById(ctx echo.Context, userId UserId) error
+	// UpdateUserById Change one's own profile; another user's answers 403 to those who share an organization with them, 404 to everyone else.
+	// (PATCH /users/{userId})
+	UpdateUserById(ctx echo.Context, userId UserId) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -4218,6 +4233,134 @@ func (w *ServerInterfaceWrapper) UpdateTeamInOrganizationById(ctx echo.Context) 
 	return err
 }
 
+// ListTeamMembersInOrganizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTeamMembersInOrganizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTeamMembersInOrganizationByIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTeamMembersInOrganizationById(ctx, organizationId, teamId, params)
+	return err
+}
+
+// UpdateMembersInOrganizationTeam converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateMembersInOrganizationTeam(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateMembersInOrganizationTeam(ctx, organizationId, teamId)
+	return err
+}
+
+// DeleteMemberFromOrganizationTeamById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteMemberFromOrganizationTeamById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteMemberFromOrganizationTeamById(ctx, organizationId, teamId, userId)
+	return err
+}
+
+// AddMemberToOrganizationTeamById converts echo context to params.
+func (w *ServerInterfaceWrapper) AddMemberToOrganizationTeamById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddMemberToOrganizationTeamById(ctx, organizationId, teamId, userId)
+	return err
+}
+
 // ListTranslations converts echo context to params.
 func (w *ServerInterfaceWrapper) ListTranslations(ctx echo.Context) error {
 	var err error
@@ -7585,6 +7728,22 @@ func (w *ServerInterfaceWrapper) GetUserById(ctx echo.Context) error {
 	return err
 }
 
+// UpdateUserById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateUserById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateUserById(ctx, userId)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -7662,6 +7821,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/teams/:teamId", wrapper.RemoveTeamFromOrganizationById, options.OperationMiddlewares["removeTeamFromOrganizationById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/teams/:teamId", wrapper.GetTeamInOrganizationById, options.OperationMiddlewares["getTeamInOrganizationById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/teams/:teamId", wrapper.UpdateTeamInOrganizationById, options.OperationMiddlewares["updateTeamInOrganizationById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members", wrapper.ListTeamMembersInOrganizationById, options.OperationMiddlewares["listTeamMembersInOrganizationById"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members", wrapper.UpdateMembersInOrganizationTeam, options.OperationMiddlewares["updateMembersInOrganizationTeam"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members/:userId", wrapper.DeleteMemberFromOrganizationTeamById, options.OperationMiddlewares["deleteMemberFromOrganizationTeamById"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members/:userId", wrapper.AddMemberToOrganizationTeamById, options.OperationMiddlewares["addMemberToOrganizationTeamById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/collections", wrapper.ListCollectionsInOrganizationById, options.OperationMiddlewares["listCollectionsInOrganizationById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/collections", wrapper.CreateCollection, options.OperationMiddlewares["createCollection"]...)
 	router.DELETE(options.BaseURL+"/collections/:collectionId", wrapper.DeleteCollectionById, options.OperationMiddlewares["deleteCollectionById"]...)
@@ -7846,6 +8009,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/urls/published", wrapper.ResolvePublishedContentByUrl, options.OperationMiddlewares["resolvePublishedContentByUrl"]...)
 	router.GET(options.BaseURL+"/urls/content", wrapper.GetContentByUrl, options.OperationMiddlewares["getContentByUrl"]...)
 	router.GET(options.BaseURL+"/users/:userId", wrapper.GetUserById, options.OperationMiddlewares["getUserById"]...)
+	router.PATCH(options.BaseURL+"/users/:userId", wrapper.UpdateUserById, options.OperationMiddlewares["updateUserById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search", wrapper.SearchSiteContent, options.OperationMiddlewares["searchSiteContent"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search/prewarm", wrapper.PrewarmSiteSearch, options.OperationMiddlewares["prewarmSiteSearch"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events", wrapper.TrackEventsInSiteById, options.OperationMiddlewares["trackEventsInSiteById"]...)
@@ -19238,6 +19402,387 @@ func (response UpdateTeamInOrganizationById429JSONResponse) VisitUpdateTeamInOrg
 	return err
 }
 
+type ListTeamMembersInOrganizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	Params         ListTeamMembersInOrganizationByIdParams
+}
+
+type ListTeamMembersInOrganizationByIdResponseObject interface {
+	VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error
+}
+
+type ListTeamMembersInOrganizationById200JSONResponse TeamMemberList
+
+func (response ListTeamMembersInOrganizationById200JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListTeamMembersInOrganizationById400JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListTeamMembersInOrganizationById401JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListTeamMembersInOrganizationById403JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListTeamMembersInOrganizationById404JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListTeamMembersInOrganizationById429JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeamRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	Body           *UpdateMembersInOrganizationTeamJSONRequestBody
+}
+
+type UpdateMembersInOrganizationTeamResponseObject interface {
+	VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error
+}
+
+type UpdateMembersInOrganizationTeam204Response struct {
+}
+
+func (response UpdateMembersInOrganizationTeam204Response) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateMembersInOrganizationTeam400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam400JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam401JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam403JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam404JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam413JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam429JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	UserId         UserId         `json:"userId"`
+}
+
+type DeleteMemberFromOrganizationTeamByIdResponseObject interface {
+	VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteMemberFromOrganizationTeamById204Response struct {
+}
+
+func (response DeleteMemberFromOrganizationTeamById204Response) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMemberFromOrganizationTeamById205Response struct {
+}
+
+func (response DeleteMemberFromOrganizationTeamById205Response) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteMemberFromOrganizationTeamById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById401JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById403JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById404JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById429JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	UserId         UserId         `json:"userId"`
+	Body           *AddMemberToOrganizationTeamByIdJSONRequestBody
+}
+
+type AddMemberToOrganizationTeamByIdResponseObject interface {
+	VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error
+}
+
+type AddMemberToOrganizationTeamById204Response struct {
+}
+
+func (response AddMemberToOrganizationTeamById204Response) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type AddMemberToOrganizationTeamById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddMemberToOrganizationTeamById400JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddMemberToOrganizationTeamById401JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddMemberToOrganizationTeamById403JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddMemberToOrganizationTeamById404JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddMemberToOrganizationTeamById413JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddMemberToOrganizationTeamById429JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTranslationsRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	Params         ListTranslationsParams
@@ -28038,6 +28583,113 @@ func (response GetUserById429JSONResponse) VisitGetUserByIdResponse(w http.Respo
 	return err
 }
 
+type UpdateUserByIdRequestObject struct {
+	UserId UserId `json:"userId"`
+	Body   *UpdateUserByIdJSONRequestBody
+}
+
+type UpdateUserByIdResponseObject interface {
+	VisitUpdateUserByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateUserById200JSONResponse User
+
+func (response UpdateUserById200JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateUserById400JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateUserById401JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateUserById403JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateUserById404JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateUserById413JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateUserById429JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// GetApiInformation Version and build of this server.
@@ -28412,6 +29064,18 @@ type StrictServerInterface interface {
 	// (PATCH /orgs/{organizationId}/teams/{teamId})
 	UpdateTeamInOrganizationById(ctx context.Context, request UpdateTeamInOrganizationByIdRequestObject) (UpdateTeamInOrganizationByIdResponseObject, error)
 
+	// (GET /orgs/{organizationId}/teams/{teamId}/members)
+	ListTeamMembersInOrganizationById(ctx context.Context, request ListTeamMembersInOrganizationByIdRequestObject) (ListTeamMembersInOrganizationByIdResponseObject, error)
+	// UpdateMembersInOrganizationTeam Add and remove members (by user id or email address) and set their team roles, at once (organization admins and the team's owners).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members)
+	UpdateMembersInOrganizationTeam(ctx context.Context, request UpdateMembersInOrganizationTeamRequestObject) (UpdateMembersInOrganizationTeamResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	DeleteMemberFromOrganizationTeamById(ctx context.Context, request DeleteMemberFromOrganizationTeamByIdRequestObject) (DeleteMemberFromOrganizationTeamByIdResponseObject, error)
+	// AddMemberToOrganizationTeamById Add a member of the organization to the team, or change their team role (default member).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	AddMemberToOrganizationTeamById(ctx context.Context, request AddMemberToOrganizationTeamByIdRequestObject) (AddMemberToOrganizationTeamByIdResponseObject, error)
+
 	// (GET /orgs/{organizationId}/translations)
 	ListTranslations(ctx context.Context, request ListTranslationsRequestObject) (ListTranslationsResponseObject, error)
 
@@ -28698,6 +29362,9 @@ type StrictServerInterface interface {
 	// GetUserById A user's public profile: to callers who share an organization with them (and to a site token, for members of its site's organization); 404 to everyone else.
 	// (GET /users/{userId})
 	GetUserById(ctx context.Context, request GetUserByIdRequestObject) (GetUserByIdResponseObject, error)
+	// UpdateUserById Change one's own profile; another user's answers 403 to those who share an organization with them, 404 to everyone else.
+	// (PATCH /users/{userId})
+	UpdateUserById(ctx context.Context, request UpdateUserByIdRequestObject) (UpdateUserByIdResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -32882,6 +33549,162 @@ func (sh *strictHandler) UpdateTeamInOrganizationById(ctx echo.Context, organiza
 	return nil
 }
 
+// ListTeamMembersInOrganizationById operation middleware
+func (sh *strictHandler) ListTeamMembersInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string, params ListTeamMembersInOrganizationByIdParams) error {
+	var request ListTeamMembersInOrganizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTeamMembersInOrganizationById(ctx.Request().Context(), request.(ListTeamMembersInOrganizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTeamMembersInOrganizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTeamMembersInOrganizationByIdResponseObject); ok {
+		return validResponse.VisitListTeamMembersInOrganizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateMembersInOrganizationTeam operation middleware
+func (sh *strictHandler) UpdateMembersInOrganizationTeam(ctx echo.Context, organizationId OrganizationId, teamId string) error {
+	var request UpdateMembersInOrganizationTeamRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+
+	var body UpdateMembersInOrganizationTeamJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateMembersInOrganizationTeam(ctx.Request().Context(), request.(UpdateMembersInOrganizationTeamRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateMembersInOrganizationTeam")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateMembersInOrganizationTeamResponseObject); ok {
+		return validResponse.VisitUpdateMembersInOrganizationTeamResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteMemberFromOrganizationTeamById operation middleware
+func (sh *strictHandler) DeleteMemberFromOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error {
+	var request DeleteMemberFromOrganizationTeamByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+	request.UserId = userId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMemberFromOrganizationTeamById(ctx.Request().Context(), request.(DeleteMemberFromOrganizationTeamByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMemberFromOrganizationTeamById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteMemberFromOrganizationTeamByIdResponseObject); ok {
+		return validResponse.VisitDeleteMemberFromOrganizationTeamByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddMemberToOrganizationTeamById operation middleware
+func (sh *strictHandler) AddMemberToOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error {
+	var request AddMemberToOrganizationTeamByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+	request.UserId = userId
+
+	var body AddMemberToOrganizationTeamByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddMemberToOrganizationTeamById(ctx.Request().Context(), request.(AddMemberToOrganizationTeamByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddMemberToOrganizationTeamById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddMemberToOrganizationTeamByIdResponseObject); ok {
+		return validResponse.VisitAddMemberToOrganizationTeamByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListTranslations operation middleware
 func (sh *strictHandler) ListTranslations(ctx echo.Context, organizationId OrganizationId, params ListTranslationsParams) error {
 	var request ListTranslationsRequestObject
@@ -35878,6 +36701,54 @@ func (sh *strictHandler) GetUserById(ctx echo.Context, userId UserId) error {
 		return err
 	} else if validResponse, ok := response.(GetUserByIdResponseObject); ok {
 		return validResponse.VisitGetUserByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateUserById operation middleware
+func (sh *strictHandler) UpdateUserById(ctx echo.Context, userId UserId) error {
+	var request UpdateUserByIdRequestObject
+
+	request.UserId = userId
+
+	var body UpdateUserByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateUserById(ctx.Request().Context(), request.(UpdateUserByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateUserById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateUserByIdResponseObject); ok {
+		return validResponse.VisitUpdateUserByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -71,6 +71,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixURLRows()...)
 	rows = append(rows, matrixReviewRows()...)
 	rows = append(rows, matrixInviteRows()...)
+	rows = append(rows, matrixTeamMemberRows()...)
 	return rows
 }
 

@@ -47,6 +47,8 @@ type Server struct {
 	// Mailer sends invitations by email; nil when quire has no SMTP server (they are created and
 	// answered with their links all the same).
 	Mailer mail.Sender
+	// tokens is the authentication's cache of token lookups (set by Handler).
+	tokens *tokenCache
 	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
 	// share (server/access).
 	Access *access.Rules

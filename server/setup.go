@@ -102,7 +102,8 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	if opts.RateLimit > 0 {
 		limiter = newRateLimiter(opts.RateLimit)
 	}
-	e.Use(s.authenticate(&tokenCache{entries: map[string]tokenEntry{}}, limiter))
+	s.tokens = &tokenCache{entries: map[string]tokenEntry{}}
+	e.Use(s.authenticate(s.tokens, limiter))
 	// The limit is checked against Content-Length before anything reads the body, and enforced
 	// while reading for bodies without one. A content batch carries up to 50 pages of markdown
 	// (1 MiB each), so its route alone takes more.

@@ -17,6 +17,7 @@ type Store interface {
 	ChangeRequests
 	Reviews
 	Invites
+	TeamMembers
 	Comments
 	Sites
 	SiteRedirects

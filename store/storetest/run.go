@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 		{"UpdateFromMain", updateFromMain},
 		{"Reviews", reviews},
 		{"Invites", invites},
+		{"TeamMembers", teamMembers},
 		{"Comments", comments},
 		{"Sites", sites},
 		{"SiteStructureFields", siteStructureFields},
