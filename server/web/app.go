@@ -24,6 +24,8 @@ type appView struct {
 	Sidebar                   []*webNav
 	Body                      template.HTML
 	CR                        *store.ChangeRequest
+	Reviewers                 []*store.RequestedReviewer // of the change request: who was asked
+	Reviews                   []*store.Review            // of the change request, oldest first
 	Diff                      []pageDiff
 	Threads                   []appThread
 	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
