@@ -11,6 +11,7 @@ import (
 
 	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 	"github.com/quire-docs/quire/internal/markdown"
 )
 
@@ -224,6 +225,24 @@ func (e ChangeRequestContentUpdateUpdatedPageObject) Valid() bool {
 	}
 }
 
+// Defines values for ChangeRequestContributorAction.
+const (
+	ChangeRequestContributorActionComment ChangeRequestContributorAction = "comment"
+	ChangeRequestContributorActionEdit    ChangeRequestContributorAction = "edit"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContributorAction enum.
+func (e ChangeRequestContributorAction) Valid() bool {
+	switch e {
+	case ChangeRequestContributorActionComment:
+		return true
+	case ChangeRequestContributorActionEdit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeRequestLinkURLKind.
 const (
 	ChangeRequestLinkURLKindUrl ChangeRequestLinkURLKind = "url"
@@ -248,6 +267,69 @@ const (
 func (e ChangeRequestObject) Valid() bool {
 	switch e {
 	case ChangeRequestObjectChangeRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestRequestedReviewerObject.
+const (
+	ChangeRequestRequestedReviewerObjectChangeRequestRequestedReviewer ChangeRequestRequestedReviewerObject = "change-request-requested-reviewer"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestRequestedReviewerObject enum.
+func (e ChangeRequestRequestedReviewerObject) Valid() bool {
+	switch e {
+	case ChangeRequestRequestedReviewerObjectChangeRequestRequestedReviewer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestReviewObject.
+const (
+	ChangeRequestReviewObjectChangeRequestReview ChangeRequestReviewObject = "change-request-review"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestReviewObject enum.
+func (e ChangeRequestReviewObject) Valid() bool {
+	switch e {
+	case ChangeRequestReviewObjectChangeRequestReview:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestReviewStatus.
+const (
+	Approved         ChangeRequestReviewStatus = "approved"
+	ChangesRequested ChangeRequestReviewStatus = "changes-requested"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestReviewStatus enum.
+func (e ChangeRequestReviewStatus) Valid() bool {
+	switch e {
+	case Approved:
+		return true
+	case ChangesRequested:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestReviewerKind.
+const (
+	ChangeRequestReviewerKindUser ChangeRequestReviewerKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestReviewerKind enum.
+func (e ChangeRequestReviewerKind) Valid() bool {
+	switch e {
+	case ChangeRequestReviewerKindUser:
 		return true
 	default:
 		return false
@@ -1772,6 +1854,21 @@ func (e IntegrationVisibility) Valid() bool {
 	case IntegrationVisibilityPublic:
 		return true
 	case IntegrationVisibilityUnlisted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InviteObject.
+const (
+	Invite InviteObject = "invite"
+)
+
+// Valid indicates whether the value is a known member of the InviteObject enum.
+func (e InviteObject) Valid() bool {
+	switch e {
+	case Invite:
 		return true
 	default:
 		return false
@@ -4144,6 +4241,16 @@ type ChangeRequestContentUpdateUpdatedPage struct {
 // ChangeRequestContentUpdateUpdatedPageObject defines model for ChangeRequestContentUpdateUpdatedPageObject.
 type ChangeRequestContentUpdateUpdatedPageObject string
 
+// ChangeRequestContributorAction defines model for ChangeRequestContributorAction.
+type ChangeRequestContributorAction string
+
+// ChangeRequestContributorList defines model for ChangeRequestContributorList.
+type ChangeRequestContributorList struct {
+	Count int                            `json:"count"`
+	Items []ChangeRequestUserContributor `json:"items"`
+	Next  *ListNext                      `json:"next,omitempty"`
+}
+
 // ChangeRequestLink defines model for ChangeRequestLink.
 type ChangeRequestLink struct {
 	Id    string               `json:"id"`
@@ -4177,6 +4284,65 @@ type ChangeRequestList struct {
 // ChangeRequestObject defines model for ChangeRequestObject.
 type ChangeRequestObject string
 
+// ChangeRequestRequestedReviewer defines model for ChangeRequestRequestedReviewer.
+type ChangeRequestRequestedReviewer struct {
+	CreatedAt   Timestamp                            `json:"createdAt"`
+	Kind        ChangeRequestReviewerKind            `json:"kind"`
+	Object      ChangeRequestRequestedReviewerObject `json:"object"`
+	RequestedBy User                                 `json:"requestedBy"`
+
+	// Revision The change request's revision when the user was asked.
+	Revision string `json:"revision"`
+	User     User   `json:"user"`
+}
+
+// ChangeRequestRequestedReviewerList defines model for ChangeRequestRequestedReviewerList.
+type ChangeRequestRequestedReviewerList struct {
+	Count int                              `json:"count"`
+	Items []ChangeRequestRequestedReviewer `json:"items"`
+	Next  *ListNext                        `json:"next,omitempty"`
+}
+
+// ChangeRequestRequestedReviewerObject defines model for ChangeRequestRequestedReviewerObject.
+type ChangeRequestRequestedReviewerObject string
+
+// ChangeRequestReview defines model for ChangeRequestReview.
+type ChangeRequestReview struct {
+	Comment   *Comment                  `json:"comment,omitempty"`
+	CreatedAt Timestamp                 `json:"createdAt"`
+	Id        string                    `json:"id"`
+	Object    ChangeRequestReviewObject `json:"object"`
+
+	// Outdated The change request moved on since, or the reviewer reviewed again or was asked again.
+	Outdated    bool  `json:"outdated"`
+	RequestedBy *User `json:"requestedBy,omitempty"`
+	Reviewer    User  `json:"reviewer"`
+
+	// Revision The change request's revision the review was made against.
+	Revision  string                    `json:"revision"`
+	Status    ChangeRequestReviewStatus `json:"status"`
+	UpdatedAt Timestamp                 `json:"updatedAt"`
+	Urls      struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// ChangeRequestReviewList defines model for ChangeRequestReviewList.
+type ChangeRequestReviewList struct {
+	Count int                   `json:"count"`
+	Items []ChangeRequestReview `json:"items"`
+	Next  *ListNext             `json:"next,omitempty"`
+}
+
+// ChangeRequestReviewObject defines model for ChangeRequestReviewObject.
+type ChangeRequestReviewObject string
+
+// ChangeRequestReviewStatus defines model for ChangeRequestReviewStatus.
+type ChangeRequestReviewStatus string
+
+// ChangeRequestReviewerKind defines model for ChangeRequestReviewerKind.
+type ChangeRequestReviewerKind string
+
 // ChangeRequestSettableStatus defines model for ChangeRequestSettableStatus.
 type ChangeRequestSettableStatus string
 
@@ -4185,6 +4351,14 @@ type ChangeRequestStatus string
 
 // ChangeRequestSubject defines model for ChangeRequestSubject.
 type ChangeRequestSubject = string
+
+// ChangeRequestUserContributor defines model for ChangeRequestUserContributor.
+type ChangeRequestUserContributor struct {
+	ActionType ChangeRequestContributorAction `json:"actionType"`
+	Count      int                            `json:"count"`
+	UpdatedAt  Timestamp                      `json:"updatedAt"`
+	User       User                           `json:"user"`
+}
 
 // ChangedRevisionFile defines model for ChangedRevisionFile.
 type ChangedRevisionFile struct {
@@ -5215,6 +5389,19 @@ type DocumentVerticalAlignment = string
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
 
+// EmailInvitation defines model for EmailInvitation.
+type EmailInvitation struct {
+	Email     string    `json:"email"`
+	ExpiresAt Timestamp `json:"expiresAt"`
+	Id        string    `json:"id"`
+
+	// Sent The invitation was emailed (false without an SMTP server, or when sending failed).
+	Sent bool `json:"sent"`
+
+	// Url Where the invited user joins (joinOrganizationWithInvite).
+	Url string `json:"url"`
+}
+
 // Embed What a URL shows when embedded; `html` is set for (and only for) a `rich` embed.
 type Embed struct {
 	Html *string `json:"html,omitempty"`
@@ -5243,6 +5430,9 @@ type EmojiReaction struct {
 		User      User      `json:"user"`
 	} `json:"users"`
 }
+
+// Empty defines model for Empty.
+type Empty = map[string]interface{}
 
 // Error defines model for Error.
 type Error struct {
@@ -5685,12 +5875,81 @@ type IntegrationURLs struct {
 // IntegrationVisibility defines model for IntegrationVisibility.
 type IntegrationVisibility string
 
+// InviteEmail defines model for InviteEmail.
+type InviteEmail struct {
+	union json.RawMessage
+}
+
+// InviteEmail0 defines model for InviteEmail.0.
+type InviteEmail0 = openapi_types.Email
+
+// InviteEmailWithRole defines model for InviteEmailWithRole.
+type InviteEmailWithRole struct {
+	Email openapi_types.Email `json:"email"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
+// InviteLink defines model for InviteLink.
+type InviteLink struct {
+	Id     string       `json:"id"`
+	Object InviteObject `json:"object"`
+
+	// Redundant The caller's role in the organization already reaches the one the link gives.
+	Redundant bool `json:"redundant"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
+// InviteLinkList defines model for InviteLinkList.
+type InviteLinkList struct {
+	Count int          `json:"count"`
+	Items []InviteLink `json:"items"`
+	Next  *ListNext    `json:"next,omitempty"`
+}
+
+// InviteObject defines model for InviteObject.
+type InviteObject string
+
+// InviteRoleRequest defines model for InviteRoleRequest.
+type InviteRoleRequest struct {
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+}
+
 // InviteToContentRequest Whom to grant the role to; at least one user or team.
 type InviteToContentRequest struct {
 	// Role A member role, or null for a guest.
 	Role  nullable.Nullable[MemberRoleOrGuest] `json:"role"`
 	Teams *[]string                            `json:"teams,omitempty"`
 	Users *[]string                            `json:"users,omitempty"`
+}
+
+// InviteUsersRequest defines model for InviteUsersRequest.
+type InviteUsersRequest struct {
+	Emails []InviteEmail `json:"emails"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role,omitempty"`
+
+	// Sso The people invited become SSO users of the organization (default false).
+	Sso *bool `json:"sso,omitempty"`
+}
+
+// InviteUsersResult defines model for InviteUsersResult.
+type InviteUsersResult struct {
+	FailedSSOEmails *[]string `json:"failedSSOEmails,omitempty"`
+
+	// Invitations The invitations made for addresses no quire user has.
+	Invitations *[]EmailInvitation `json:"invitations,omitempty"`
+
+	// Invited How many addresses were invited (added at once or sent an invitation).
+	Invited int `json:"invited"`
+
+	// Users The users added to the organization at once.
+	Users []string `json:"users"`
 }
 
 // JSONDocument A rich-text document.
@@ -6069,6 +6328,15 @@ type OrganizationPermissions struct {
 	ViewBilling         bool `json:"viewBilling"`
 }
 
+// OrganizationTeamMember defines model for OrganizationTeamMember.
+type OrganizationTeamMember struct {
+	Organization Member `json:"organization"`
+	Permissions  struct {
+		View bool `json:"view"`
+	} `json:"permissions"`
+	Team TeamMembership `json:"team"`
+}
+
 // OrganizationTitle defines model for OrganizationTitle.
 type OrganizationTitle = string
 
@@ -6333,6 +6601,21 @@ type PutOpenAPISpecRequest struct {
 // Reactions defines model for Reactions.
 type Reactions = []string
 
+// RequestReviewersRequest defines model for RequestReviewersRequest.
+type RequestReviewersRequest struct {
+	// Description A rich-text document.
+	Description *JSONDocument         `json:"description,omitempty"`
+	Subject     *ChangeRequestSubject `json:"subject,omitempty"`
+
+	// Users The ids of the users to ask.
+	Users []string `json:"users"`
+}
+
+// RequestReviewersResult defines model for RequestReviewersResult.
+type RequestReviewersResult struct {
+	Users []ChangeRequestRequestedReviewer `json:"users"`
+}
+
 // ResolvePublishedContentRequest defines model for ResolvePublishedContentRequest.
 type ResolvePublishedContentRequest struct {
 	// RedirectOnError Accepted for compatibility; quire answers a 403 for a visitor token that is not valid.
@@ -6346,6 +6629,13 @@ type ReusableContent struct {
 	Git   *GitBlob `json:"git,omitempty"`
 	Id    string   `json:"id"`
 	Title string   `json:"title"`
+}
+
+// ReviewCommentInput The review's comment as `markdown` or as a rich-text `document` (stored as the markdown it converts to); `{}` is no comment.
+type ReviewCommentInput struct {
+	// Document A rich-text document.
+	Document *JSONDocument `json:"document,omitempty"`
+	Markdown *string       `json:"markdown,omitempty"`
 }
 
 // Revision defines model for Revision.
@@ -7236,6 +7526,13 @@ type SpaceTitle = string
 // SpaceVisibility defines model for SpaceVisibility.
 type SpaceVisibility string
 
+// SubmitChangeRequestReviewRequest defines model for SubmitChangeRequestReviewRequest.
+type SubmitChangeRequestReviewRequest struct {
+	// Comment The review's comment as `markdown` or as a rich-text `document` (stored as the markdown it converts to); `{}` is no comment.
+	Comment *ReviewCommentInput       `json:"comment,omitempty"`
+	Status  ChangeRequestReviewStatus `json:"status"`
+}
+
 // TableCellTarget defines model for TableCellTarget.
 type TableCellTarget struct {
 	Definition string `json:"definition"`
@@ -7277,11 +7574,28 @@ type TeamList struct {
 	Next  *ListNext `json:"next,omitempty"`
 }
 
+// TeamMemberList defines model for TeamMemberList.
+type TeamMemberList struct {
+	Count int                      `json:"count"`
+	Items []OrganizationTeamMember `json:"items"`
+	Next  *ListNext                `json:"next,omitempty"`
+}
+
 // TeamMemberRole defines model for TeamMemberRole.
 type TeamMemberRole string
 
+// TeamMemberRoleRequest defines model for TeamMemberRoleRequest.
+type TeamMemberRoleRequest struct {
+	Role *TeamMemberRole `json:"role,omitempty"`
+}
+
 // TeamMembership defines model for TeamMembership.
 type TeamMembership struct {
+	Role TeamMemberRole `json:"role"`
+}
+
+// TeamMembershipInput defines model for TeamMembershipInput.
+type TeamMembershipInput struct {
 	Role TeamMemberRole `json:"role"`
 }
 
@@ -7628,6 +7942,13 @@ type UpdateSpaceRequest struct {
 	Title      *SpaceTitle `json:"title,omitempty"`
 }
 
+// UpdateTeamMembersRequest defines model for UpdateTeamMembersRequest.
+type UpdateTeamMembersRequest struct {
+	Add         *[]string                       `json:"add,omitempty"`
+	Memberships *map[string]TeamMembershipInput `json:"memberships,omitempty"`
+	Remove      *[]string                       `json:"remove,omitempty"`
+}
+
 // UpdateTeamRequest defines model for UpdateTeamRequest.
 type UpdateTeamRequest struct {
 	Title TeamTitle `json:"title"`
@@ -7637,6 +7958,12 @@ type UpdateTeamRequest struct {
 type UpdateTranslationRequest struct {
 	// Instructions A rich-text document.
 	Instructions JSONDocument `json:"instructions"`
+}
+
+// UpdateUserRequest defines model for UpdateUserRequest.
+type UpdateUserRequest struct {
+	DisplayName *string `json:"displayName,omitempty"`
+	PhotoURL    *string `json:"photoURL,omitempty"`
 }
 
 // User defines model for User.
@@ -7734,8 +8061,8 @@ type ChangeRequestId = string
 // ChangeRequestIssuesCluster defines model for changeRequestIssuesCluster.
 type ChangeRequestIssuesCluster = string
 
-// ChangeRequestRequestedReviewer defines model for changeRequestRequestedReviewer.
-type ChangeRequestRequestedReviewer = string
+// ChangeRequestRequestedReviewerParameter defines model for changeRequestRequestedReviewer.
+type ChangeRequestRequestedReviewerParameter = string
 
 // ChangeRequestStatusParameter defines model for changeRequestStatus.
 type ChangeRequestStatusParameter = ChangeRequestStatus
@@ -8055,7 +8382,7 @@ type ListChangeRequestsForOrganizationParams struct {
 	Contributor *ChangeRequestContributor `form:"contributor,omitempty" json:"contributor,omitempty"`
 
 	// RequestedReviewer Only change requests whose review is requested from this user id.
-	RequestedReviewer *ChangeRequestRequestedReviewer `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
+	RequestedReviewer *ChangeRequestRequestedReviewerParameter `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
 
 	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
 	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
@@ -8124,6 +8451,15 @@ type ListOrganizationInstallationsParams struct {
 	// Limit Items per page (default 50).
 	Limit  *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
+}
+
+// ListOrganizationInviteLinksParams defines parameters for ListOrganizationInviteLinks.
+type ListOrganizationInviteLinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListMembersInOrganizationByIdParams defines parameters for ListMembersInOrganizationById.
@@ -8345,6 +8681,15 @@ type ListTeamsInOrganizationByIdParams struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 }
 
+// ListTeamMembersInOrganizationByIdParams defines parameters for ListTeamMembersInOrganizationById.
+type ListTeamMembersInOrganizationByIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // ListTranslationsParams defines parameters for ListTranslations.
 type ListTranslationsParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -8390,7 +8735,7 @@ type ListChangeRequestsForSpaceParams struct {
 	Contributor *ChangeRequestContributor `form:"contributor,omitempty" json:"contributor,omitempty"`
 
 	// RequestedReviewer Only change requests whose review is requested from this user id.
-	RequestedReviewer *ChangeRequestRequestedReviewer `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
+	RequestedReviewer *ChangeRequestRequestedReviewerParameter `form:"requestedReviewer,omitempty" json:"requestedReviewer,omitempty"`
 
 	// ConversationsIssuesCluster Only change requests linked to this conversations issues cluster.
 	ConversationsIssuesCluster *ChangeRequestIssuesCluster `form:"conversationsIssuesCluster,omitempty" json:"conversationsIssuesCluster,omitempty"`
@@ -8585,6 +8930,36 @@ type GetChangeRequestPDFParams struct {
 
 	// Page The page to print (with its subpages unless `only`); default all pages.
 	Page *string `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetRequestedReviewersByChangeRequestIdParams defines parameters for GetRequestedReviewersByChangeRequestId.
+type GetRequestedReviewersByChangeRequestIdParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetReviewsByChangeRequestIdParams defines parameters for GetReviewsByChangeRequestId.
+type GetReviewsByChangeRequestIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// Outdated Only the outdated reviews (true) or only the current ones (false).
+	Outdated *bool `form:"outdated,omitempty" json:"outdated,omitempty"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetChangeRequestReviewByIdParams defines parameters for GetChangeRequestReviewById.
+type GetChangeRequestReviewByIdParams struct {
+	// Format `markdown` returns the stored markdown; `document` the rich-text document derived from it.
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
 }
 
 // ListCommentersInSpaceParams defines parameters for ListCommentersInSpace.
@@ -9010,6 +9385,15 @@ type CreateCollectionJSONRequestBody = CreateCollectionRequest
 // IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
 type IngestConversationJSONRequestBody = IngestConversationRequest
 
+// InviteUsersToOrganizationJSONRequestBody defines body for InviteUsersToOrganization for application/json ContentType.
+type InviteUsersToOrganizationJSONRequestBody = InviteUsersRequest
+
+// CreateOrganizationInviteJSONRequestBody defines body for CreateOrganizationInvite for application/json ContentType.
+type CreateOrganizationInviteJSONRequestBody = InviteRoleRequest
+
+// UpdateOrganizationInviteByIdJSONRequestBody defines body for UpdateOrganizationInviteById for application/json ContentType.
+type UpdateOrganizationInviteByIdJSONRequestBody = InviteRoleRequest
+
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest
 
@@ -9090,6 +9474,12 @@ type CreateOrganizationTeamJSONRequestBody = CreateTeamRequest
 // UpdateTeamInOrganizationByIdJSONRequestBody defines body for UpdateTeamInOrganizationById for application/json ContentType.
 type UpdateTeamInOrganizationByIdJSONRequestBody = UpdateTeamRequest
 
+// UpdateMembersInOrganizationTeamJSONRequestBody defines body for UpdateMembersInOrganizationTeam for application/json ContentType.
+type UpdateMembersInOrganizationTeamJSONRequestBody = UpdateTeamMembersRequest
+
+// AddMemberToOrganizationTeamByIdJSONRequestBody defines body for AddMemberToOrganizationTeamById for application/json ContentType.
+type AddMemberToOrganizationTeamByIdJSONRequestBody = TeamMemberRoleRequest
+
 // CreateTranslationJSONRequestBody defines body for CreateTranslation for application/json ContentType.
 type CreateTranslationJSONRequestBody = CreateTranslationRequest
 
@@ -9122,6 +9512,12 @@ type UpdateCommentReplyInChangeRequestJSONRequestBody = UpdateCommentRequest
 
 // UpdateChangeRequestContentJSONRequestBody defines body for UpdateChangeRequestContent for application/json ContentType.
 type UpdateChangeRequestContentJSONRequestBody = UpdateChangeRequestContentRequest
+
+// RequestReviewersForChangeRequestJSONRequestBody defines body for RequestReviewersForChangeRequest for application/json ContentType.
+type RequestReviewersForChangeRequestJSONRequestBody = RequestReviewersRequest
+
+// SubmitChangeRequestReviewJSONRequestBody defines body for SubmitChangeRequestReview for application/json ContentType.
+type SubmitChangeRequestReviewJSONRequestBody = SubmitChangeRequestReviewRequest
 
 // PostCommentInSpaceJSONRequestBody defines body for PostCommentInSpace for application/json ContentType.
 type PostCommentInSpaceJSONRequestBody = PostCommentRequest
@@ -9161,6 +9557,9 @@ type TransferSpaceJSONRequestBody = TransferRequest
 
 // ResolvePublishedContentByUrlJSONRequestBody defines body for ResolvePublishedContentByUrl for application/json ContentType.
 type ResolvePublishedContentByUrlJSONRequestBody = ResolvePublishedContentRequest
+
+// UpdateUserByIdJSONRequestBody defines body for UpdateUserById for application/json ContentType.
+type UpdateUserByIdJSONRequestBody = UpdateUserRequest
 
 // Getter for additional properties for ComputedSourceDependencies_Ref. Returns the specified
 // element and whether it was found
@@ -10386,6 +10785,68 @@ func (t IntegrationSpaceInstallationSpace) MarshalJSON() ([]byte, error) {
 }
 
 func (t *IntegrationSpaceInstallationSpace) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsInviteEmail0 returns the union data inside the InviteEmail as a InviteEmail0
+func (t InviteEmail) AsInviteEmail0() (InviteEmail0, error) {
+	var body InviteEmail0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInviteEmail0 overwrites any union data inside the InviteEmail as the provided InviteEmail0
+func (t *InviteEmail) FromInviteEmail0(v InviteEmail0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInviteEmail0 performs a merge with any union data inside the InviteEmail, using the provided InviteEmail0
+func (t *InviteEmail) MergeInviteEmail0(v InviteEmail0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsInviteEmailWithRole returns the union data inside the InviteEmail as a InviteEmailWithRole
+func (t InviteEmail) AsInviteEmailWithRole() (InviteEmailWithRole, error) {
+	var body InviteEmailWithRole
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromInviteEmailWithRole overwrites any union data inside the InviteEmail as the provided InviteEmailWithRole
+func (t *InviteEmail) FromInviteEmailWithRole(v InviteEmailWithRole) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeInviteEmailWithRole performs a merge with any union data inside the InviteEmail, using the provided InviteEmailWithRole
+func (t *InviteEmail) MergeInviteEmailWithRole(v InviteEmailWithRole) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t InviteEmail) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *InviteEmail) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

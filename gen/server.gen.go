@@ -195,12 +195,30 @@ type ServerInterface interface {
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error
+	// InviteUsersToOrganization Invite people by email (admins): a quire user of an address is added at once; every other address gets an invitation, usable once for 7 days by the user of that address, emailed when quire has an SMTP server (`--smtp-url`) and answered with its link either way.
+	// (POST /orgs/{organizationId}/invites)
+	InviteUsersToOrganization(ctx echo.Context, organizationId OrganizationId) error
+	// JoinOrganizationWithInvite Join with an invite link, or with an invitation sent to the caller's verified address (once, before it expires); a member already keeps their role.
+	// (POST /orgs/{organizationId}/invites/{inviteId})
+	JoinOrganizationWithInvite(ctx echo.Context, organizationId OrganizationId, inviteId string) error
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx echo.Context, organizationId OrganizationId) error
-	// DeleteOrganizationInviteById Delete an invite link (204 also when it does not exist).
+	// ListOrganizationInviteLinks The organization's invite links, oldest first (admins).
+	// (GET /orgs/{organizationId}/link-invites)
+	ListOrganizationInviteLinks(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInviteLinksParams) error
+	// CreateOrganizationInvite Make an invite link giving a role in the organization (admins). Anyone holding its id joins with joinOrganizationWithInvite while the organization allows invite links.
+	// (POST /orgs/{organizationId}/link-invites)
+	CreateOrganizationInvite(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteOrganizationInviteById Delete an invite link or an email invitation (205), or 204 when there is none (admins).
 	// (DELETE /orgs/{organizationId}/link-invites/{inviteId})
 	DeleteOrganizationInviteById(ctx echo.Context, organizationId OrganizationId, inviteId string) error
+	// GetOrganizationInviteLink An invite link, to anyone holding its id (to see what it gives before joining); `redundant` when the caller's role already reaches it.
+	// (GET /orgs/{organizationId}/link-invites/{inviteId})
+	GetOrganizationInviteLink(ctx echo.Context, organizationId OrganizationId, inviteId string) error
+	// UpdateOrganizationInviteById Change the role an invite link gives (admins).
+	// (PATCH /orgs/{organizationId}/link-invites/{inviteId})
+	UpdateOrganizationInviteById(ctx echo.Context, organizationId OrganizationId, inviteId string) error
 
 	// (GET /orgs/{organizationId}/members)
 	ListMembersInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListMembersInOrganizationByIdParams) error
@@ -420,6 +438,18 @@ type ServerInterface interface {
 	// (PATCH /orgs/{organizationId}/teams/{teamId})
 	UpdateTeamInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string) error
 
+	// (GET /orgs/{organizationId}/teams/{teamId}/members)
+	ListTeamMembersInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string, params ListTeamMembersInOrganizationByIdParams) error
+	// UpdateMembersInOrganizationTeam Add and remove members (by user id or email address) and set their team roles, at once (organization admins and the team's owners).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members)
+	UpdateMembersInOrganizationTeam(ctx echo.Context, organizationId OrganizationId, teamId string) error
+
+	// (DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	DeleteMemberFromOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error
+	// AddMemberToOrganizationTeamById Add a member of the organization to the team, or change their team role (default member).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	AddMemberToOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error
+
 	// (GET /orgs/{organizationId}/translations)
 	ListTranslations(ctx echo.Context, organizationId OrganizationId, params ListTranslationsParams) error
 
@@ -536,6 +566,9 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params GetPageInChangeRequestByPathParams) error
+	// GetContributorsByChangeRequestId Who edited the change request and who commented on it (one item per user and kind), most recent first.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors)
+	GetContributorsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
 	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/links)
 	ListChangeRequestLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListChangeRequestLinksParams) error
@@ -545,6 +578,24 @@ type ServerInterface interface {
 	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf)
 	GetChangeRequestPDF(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetChangeRequestPDFParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	GetRequestedReviewersByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRequestedReviewersByChangeRequestIdParams) error
+	// RequestReviewersForChangeRequest Ask members of the organization to review (a user asked again is asked anew, which outdates their earlier reviews); a draft becomes open. Needs the edit role.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	RequestReviewersForChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+	// RemoveRequestedReviewerFromChangeRequest Withdraw a review request (205), or 204 when the user was not asked.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId})
+	RemoveRequestedReviewerFromChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, userId UserId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	GetReviewsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetReviewsByChangeRequestIdParams) error
+	// SubmitChangeRequestReview Review the change request's current revision (needs the review role; not its author, not once it is merged or archived), with an optional comment posted in its thread.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	SubmitChangeRequestReview(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId})
+	GetChangeRequestReviewById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reviewId string, params GetChangeRequestReviewByIdParams) error
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
@@ -715,6 +766,9 @@ type ServerInterface interface {
 	// GetUserById A user's public profile: to callers who share an organization with them (and to a site token, for members of its site's organization); 404 to everyone else.
 	// (GET /users/{userId})
 	GetUserById(ctx echo.Context, userId UserId) error
+	// UpdateUserById Change one's own profile; another user's answers 403 to those who share an organization with them, 404 to everyone else.
+	// (PATCH /users/{userId})
+	UpdateUserById(ctx echo.Context, userId UserId) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -2407,6 +2461,46 @@ func (w *ServerInterfaceWrapper) ListOrganizationInstallations(ctx echo.Context)
 	return err
 }
 
+// InviteUsersToOrganization converts echo context to params.
+func (w *ServerInterfaceWrapper) InviteUsersToOrganization(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.InviteUsersToOrganization(ctx, organizationId)
+	return err
+}
+
+// JoinOrganizationWithInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) JoinOrganizationWithInvite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "inviteId" -------------
+	var inviteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "inviteId", ctx.Param("inviteId"), &inviteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter inviteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.JoinOrganizationWithInvite(ctx, organizationId, inviteId)
+	return err
+}
+
 // JoinOrganization converts echo context to params.
 func (w *ServerInterfaceWrapper) JoinOrganization(ctx echo.Context) error {
 	var err error
@@ -2420,6 +2514,54 @@ func (w *ServerInterfaceWrapper) JoinOrganization(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.JoinOrganization(ctx, organizationId)
+	return err
+}
+
+// ListOrganizationInviteLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOrganizationInviteLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOrganizationInviteLinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOrganizationInviteLinks(ctx, organizationId, params)
+	return err
+}
+
+// CreateOrganizationInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateOrganizationInvite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateOrganizationInvite(ctx, organizationId)
 	return err
 }
 
@@ -2444,6 +2586,54 @@ func (w *ServerInterfaceWrapper) DeleteOrganizationInviteById(ctx echo.Context) 
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.DeleteOrganizationInviteById(ctx, organizationId, inviteId)
+	return err
+}
+
+// GetOrganizationInviteLink converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOrganizationInviteLink(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "inviteId" -------------
+	var inviteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "inviteId", ctx.Param("inviteId"), &inviteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter inviteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOrganizationInviteLink(ctx, organizationId, inviteId)
+	return err
+}
+
+// UpdateOrganizationInviteById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateOrganizationInviteById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "inviteId" -------------
+	var inviteId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "inviteId", ctx.Param("inviteId"), &inviteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter inviteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateOrganizationInviteById(ctx, organizationId, inviteId)
 	return err
 }
 
@@ -4643,6 +4833,134 @@ func (w *ServerInterfaceWrapper) UpdateTeamInOrganizationById(ctx echo.Context) 
 	return err
 }
 
+// ListTeamMembersInOrganizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) ListTeamMembersInOrganizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTeamMembersInOrganizationByIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListTeamMembersInOrganizationById(ctx, organizationId, teamId, params)
+	return err
+}
+
+// UpdateMembersInOrganizationTeam converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateMembersInOrganizationTeam(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateMembersInOrganizationTeam(ctx, organizationId, teamId)
+	return err
+}
+
+// DeleteMemberFromOrganizationTeamById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteMemberFromOrganizationTeamById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteMemberFromOrganizationTeamById(ctx, organizationId, teamId, userId)
+	return err
+}
+
+// AddMemberToOrganizationTeamById converts echo context to params.
+func (w *ServerInterfaceWrapper) AddMemberToOrganizationTeamById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "teamId" -------------
+	var teamId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "teamId", ctx.Param("teamId"), &teamId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter teamId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddMemberToOrganizationTeamById(ctx, organizationId, teamId, userId)
+	return err
+}
+
 // ListTranslations converts echo context to params.
 func (w *ServerInterfaceWrapper) ListTranslations(ctx echo.Context) error {
 	var err error
@@ -6069,6 +6387,30 @@ func (w *ServerInterfaceWrapper) GetPageInChangeRequestByPath(ctx echo.Context) 
 	return err
 }
 
+// GetContributorsByChangeRequestId converts echo context to params.
+func (w *ServerInterfaceWrapper) GetContributorsByChangeRequestId(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetContributorsByChangeRequestId(ctx, spaceId, changeRequestId)
+	return err
+}
+
 // ListChangeRequestLinks converts echo context to params.
 func (w *ServerInterfaceWrapper) ListChangeRequestLinks(ctx echo.Context) error {
 	var err error
@@ -6177,6 +6519,221 @@ func (w *ServerInterfaceWrapper) GetChangeRequestPDF(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetChangeRequestPDF(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// GetRequestedReviewersByChangeRequestId converts echo context to params.
+func (w *ServerInterfaceWrapper) GetRequestedReviewersByChangeRequestId(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetRequestedReviewersByChangeRequestIdParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetRequestedReviewersByChangeRequestId(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// RequestReviewersForChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) RequestReviewersForChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RequestReviewersForChangeRequest(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// RemoveRequestedReviewerFromChangeRequest converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveRequestedReviewerFromChangeRequest(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveRequestedReviewerFromChangeRequest(ctx, spaceId, changeRequestId, userId)
+	return err
+}
+
+// GetReviewsByChangeRequestId converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReviewsByChangeRequestId(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReviewsByChangeRequestIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// ------------- Optional query parameter "outdated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "outdated", ctx.QueryParams(), &params.Outdated, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter outdated: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReviewsByChangeRequestId(ctx, spaceId, changeRequestId, params)
+	return err
+}
+
+// SubmitChangeRequestReview converts echo context to params.
+func (w *ServerInterfaceWrapper) SubmitChangeRequestReview(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SubmitChangeRequestReview(ctx, spaceId, changeRequestId)
+	return err
+}
+
+// GetChangeRequestReviewById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetChangeRequestReviewById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "reviewId" -------------
+	var reviewId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "reviewId", ctx.Param("reviewId"), &reviewId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reviewId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChangeRequestReviewByIdParams
+	// ------------- Optional query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "format", ctx.QueryParams(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter format: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetChangeRequestReviewById(ctx, spaceId, changeRequestId, reviewId, params)
 	return err
 }
 
@@ -8027,6 +8584,22 @@ func (w *ServerInterfaceWrapper) GetUserById(ctx echo.Context) error {
 	return err
 }
 
+// UpdateUserById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateUserById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "userId" -------------
+	var userId UserId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "userId", ctx.Param("userId"), &userId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter userId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateUserById(ctx, userId)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -8080,7 +8653,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs", wrapper.CreateOrganization, options.OperationMiddlewares["createOrganization"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId", wrapper.GetOrganizationById, options.OperationMiddlewares["getOrganizationById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId", wrapper.UpdateOrganizationById, options.OperationMiddlewares["updateOrganizationById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/link-invites", wrapper.ListOrganizationInviteLinks, options.OperationMiddlewares["listOrganizationInviteLinks"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/link-invites", wrapper.CreateOrganizationInvite, options.OperationMiddlewares["createOrganizationInvite"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/link-invites/:inviteId", wrapper.DeleteOrganizationInviteById, options.OperationMiddlewares["deleteOrganizationInviteById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/link-invites/:inviteId", wrapper.GetOrganizationInviteLink, options.OperationMiddlewares["getOrganizationInviteLink"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/link-invites/:inviteId", wrapper.UpdateOrganizationInviteById, options.OperationMiddlewares["updateOrganizationInviteById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/invites", wrapper.InviteUsersToOrganization, options.OperationMiddlewares["inviteUsersToOrganization"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/invites/:inviteId", wrapper.JoinOrganizationWithInvite, options.OperationMiddlewares["joinOrganizationWithInvite"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/join", wrapper.JoinOrganization, options.OperationMiddlewares["joinOrganization"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/agent-instructions", wrapper.GetOrganizationAgentInstructions, options.OperationMiddlewares["getOrganizationAgentInstructions"]...)
 	router.PUT(options.BaseURL+"/orgs/:organizationId/agent-instructions", wrapper.UpdateOrganizationAgentInstructions, options.OperationMiddlewares["updateOrganizationAgentInstructions"]...)
@@ -8098,6 +8677,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/teams/:teamId", wrapper.RemoveTeamFromOrganizationById, options.OperationMiddlewares["removeTeamFromOrganizationById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/teams/:teamId", wrapper.GetTeamInOrganizationById, options.OperationMiddlewares["getTeamInOrganizationById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/teams/:teamId", wrapper.UpdateTeamInOrganizationById, options.OperationMiddlewares["updateTeamInOrganizationById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members", wrapper.ListTeamMembersInOrganizationById, options.OperationMiddlewares["listTeamMembersInOrganizationById"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members", wrapper.UpdateMembersInOrganizationTeam, options.OperationMiddlewares["updateMembersInOrganizationTeam"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members/:userId", wrapper.DeleteMemberFromOrganizationTeamById, options.OperationMiddlewares["deleteMemberFromOrganizationTeamById"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/teams/:teamId/members/:userId", wrapper.AddMemberToOrganizationTeamById, options.OperationMiddlewares["addMemberToOrganizationTeamById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/collections", wrapper.ListCollectionsInOrganizationById, options.OperationMiddlewares["listCollectionsInOrganizationById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/collections", wrapper.CreateCollection, options.OperationMiddlewares["createCollection"]...)
 	router.DELETE(options.BaseURL+"/collections/:collectionId", wrapper.DeleteCollectionById, options.OperationMiddlewares["deleteCollectionById"]...)
@@ -8136,6 +8719,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId", wrapper.GetChangeRequestById, options.OperationMiddlewares["getChangeRequestById"]...)
 	router.PATCH(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId", wrapper.UpdateChangeRequestById, options.OperationMiddlewares["updateChangeRequestById"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/merge", wrapper.MergeChangeRequest, options.OperationMiddlewares["mergeChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers", wrapper.GetRequestedReviewersByChangeRequestId, options.OperationMiddlewares["getRequestedReviewersByChangeRequestId"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers", wrapper.RequestReviewersForChangeRequest, options.OperationMiddlewares["requestReviewersForChangeRequest"]...)
+	router.DELETE(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers/:userId", wrapper.RemoveRequestedReviewerFromChangeRequest, options.OperationMiddlewares["removeRequestedReviewerFromChangeRequest"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/reviews", wrapper.GetReviewsByChangeRequestId, options.OperationMiddlewares["getReviewsByChangeRequestId"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/reviews", wrapper.SubmitChangeRequestReview, options.OperationMiddlewares["submitChangeRequestReview"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/reviews/:reviewId", wrapper.GetChangeRequestReviewById, options.OperationMiddlewares["getChangeRequestReviewById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/contributors", wrapper.GetContributorsByChangeRequestId, options.OperationMiddlewares["getContributorsByChangeRequestId"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/update", wrapper.UpdateChangeRequest, options.OperationMiddlewares["updateChangeRequest"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/change-requests", wrapper.ListChangeRequestsForOrganization, options.OperationMiddlewares["listChangeRequestsForOrganization"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content", wrapper.GetRevisionOfChangeRequestById, options.OperationMiddlewares["getRevisionOfChangeRequestById"]...)
@@ -8301,6 +8891,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/urls/published", wrapper.ResolvePublishedContentByUrl, options.OperationMiddlewares["resolvePublishedContentByUrl"]...)
 	router.GET(options.BaseURL+"/urls/content", wrapper.GetContentByUrl, options.OperationMiddlewares["getContentByUrl"]...)
 	router.GET(options.BaseURL+"/users/:userId", wrapper.GetUserById, options.OperationMiddlewares["getUserById"]...)
+	router.PATCH(options.BaseURL+"/users/:userId", wrapper.UpdateUserById, options.OperationMiddlewares["updateUserById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search", wrapper.SearchSiteContent, options.OperationMiddlewares["searchSiteContent"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search/prewarm", wrapper.PrewarmSiteSearch, options.OperationMiddlewares["prewarmSiteSearch"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events", wrapper.TrackEventsInSiteById, options.OperationMiddlewares["trackEventsInSiteById"]...)
@@ -13677,6 +14268,206 @@ func (response ListOrganizationInstallations429JSONResponse) VisitListOrganizati
 	return err
 }
 
+type InviteUsersToOrganizationRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *InviteUsersToOrganizationJSONRequestBody
+}
+
+type InviteUsersToOrganizationResponseObject interface {
+	VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error
+}
+
+type InviteUsersToOrganization200JSONResponse InviteUsersResult
+
+func (response InviteUsersToOrganization200JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InviteUsersToOrganization400JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InviteUsersToOrganization401JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InviteUsersToOrganization403JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InviteUsersToOrganization404JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response InviteUsersToOrganization413JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InviteUsersToOrganization429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response InviteUsersToOrganization429JSONResponse) VisitInviteUsersToOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInviteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	InviteId       string         `json:"inviteId"`
+}
+
+type JoinOrganizationWithInviteResponseObject interface {
+	VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error
+}
+
+type JoinOrganizationWithInvite200JSONResponse Empty
+
+func (response JoinOrganizationWithInvite200JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response JoinOrganizationWithInvite401JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response JoinOrganizationWithInvite403JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response JoinOrganizationWithInvite404JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite409JSONResponse struct{ ConflictJSONResponse }
+
+func (response JoinOrganizationWithInvite409JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinOrganizationWithInvite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response JoinOrganizationWithInvite429JSONResponse) VisitJoinOrganizationWithInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type JoinOrganizationRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 }
@@ -13763,6 +14554,206 @@ func (response JoinOrganization429JSONResponse) VisitJoinOrganizationResponse(w 
 	return err
 }
 
+type ListOrganizationInviteLinksRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListOrganizationInviteLinksParams
+}
+
+type ListOrganizationInviteLinksResponseObject interface {
+	VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error
+}
+
+type ListOrganizationInviteLinks200JSONResponse InviteLinkList
+
+func (response ListOrganizationInviteLinks200JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListOrganizationInviteLinks400JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOrganizationInviteLinks401JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOrganizationInviteLinks403JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOrganizationInviteLinks404JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationInviteLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOrganizationInviteLinks429JSONResponse) VisitListOrganizationInviteLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInviteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateOrganizationInviteJSONRequestBody
+}
+
+type CreateOrganizationInviteResponseObject interface {
+	VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error
+}
+
+type CreateOrganizationInvite201JSONResponse InviteLink
+
+func (response CreateOrganizationInvite201JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateOrganizationInvite400JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateOrganizationInvite401JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateOrganizationInvite403JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateOrganizationInvite404JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateOrganizationInvite413JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOrganizationInvite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateOrganizationInvite429JSONResponse) VisitCreateOrganizationInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteOrganizationInviteByIdRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	InviteId       string         `json:"inviteId"`
@@ -13777,6 +14768,14 @@ type DeleteOrganizationInviteById204Response struct {
 
 func (response DeleteOrganizationInviteById204Response) VisitDeleteOrganizationInviteByIdResponse(w http.ResponseWriter) error {
 	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteOrganizationInviteById205Response struct {
+}
+
+func (response DeleteOrganizationInviteById205Response) VisitDeleteOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
 	return nil
 }
 
@@ -13825,6 +14824,179 @@ func (response DeleteOrganizationInviteById404JSONResponse) VisitDeleteOrganizat
 type DeleteOrganizationInviteById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response DeleteOrganizationInviteById429JSONResponse) VisitDeleteOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLinkRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	InviteId       string         `json:"inviteId"`
+}
+
+type GetOrganizationInviteLinkResponseObject interface {
+	VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error
+}
+
+type GetOrganizationInviteLink200JSONResponse InviteLink
+
+func (response GetOrganizationInviteLink200JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOrganizationInviteLink401JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLink404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOrganizationInviteLink404JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationInviteLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOrganizationInviteLink429JSONResponse) VisitGetOrganizationInviteLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	InviteId       string         `json:"inviteId"`
+	Body           *UpdateOrganizationInviteByIdJSONRequestBody
+}
+
+type UpdateOrganizationInviteByIdResponseObject interface {
+	VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateOrganizationInviteById200JSONResponse InviteLink
+
+func (response UpdateOrganizationInviteById200JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateOrganizationInviteById400JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateOrganizationInviteById401JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateOrganizationInviteById403JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateOrganizationInviteById404JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateOrganizationInviteById413JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOrganizationInviteById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateOrganizationInviteById429JSONResponse) VisitUpdateOrganizationInviteByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20612,6 +21784,387 @@ func (response UpdateTeamInOrganizationById429JSONResponse) VisitUpdateTeamInOrg
 	return err
 }
 
+type ListTeamMembersInOrganizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	Params         ListTeamMembersInOrganizationByIdParams
+}
+
+type ListTeamMembersInOrganizationByIdResponseObject interface {
+	VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error
+}
+
+type ListTeamMembersInOrganizationById200JSONResponse TeamMemberList
+
+func (response ListTeamMembersInOrganizationById200JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListTeamMembersInOrganizationById400JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListTeamMembersInOrganizationById401JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListTeamMembersInOrganizationById403JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListTeamMembersInOrganizationById404JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTeamMembersInOrganizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListTeamMembersInOrganizationById429JSONResponse) VisitListTeamMembersInOrganizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeamRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	Body           *UpdateMembersInOrganizationTeamJSONRequestBody
+}
+
+type UpdateMembersInOrganizationTeamResponseObject interface {
+	VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error
+}
+
+type UpdateMembersInOrganizationTeam204Response struct {
+}
+
+func (response UpdateMembersInOrganizationTeam204Response) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateMembersInOrganizationTeam400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam400JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam401JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam403JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam404JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam413JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMembersInOrganizationTeam429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateMembersInOrganizationTeam429JSONResponse) VisitUpdateMembersInOrganizationTeamResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	UserId         UserId         `json:"userId"`
+}
+
+type DeleteMemberFromOrganizationTeamByIdResponseObject interface {
+	VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteMemberFromOrganizationTeamById204Response struct {
+}
+
+func (response DeleteMemberFromOrganizationTeamById204Response) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMemberFromOrganizationTeamById205Response struct {
+}
+
+func (response DeleteMemberFromOrganizationTeamById205Response) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteMemberFromOrganizationTeamById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById401JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById403JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById404JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberFromOrganizationTeamById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteMemberFromOrganizationTeamById429JSONResponse) VisitDeleteMemberFromOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	TeamId         string         `json:"teamId"`
+	UserId         UserId         `json:"userId"`
+	Body           *AddMemberToOrganizationTeamByIdJSONRequestBody
+}
+
+type AddMemberToOrganizationTeamByIdResponseObject interface {
+	VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error
+}
+
+type AddMemberToOrganizationTeamById204Response struct {
+}
+
+func (response AddMemberToOrganizationTeamById204Response) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type AddMemberToOrganizationTeamById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddMemberToOrganizationTeamById400JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddMemberToOrganizationTeamById401JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddMemberToOrganizationTeamById403JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddMemberToOrganizationTeamById404JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddMemberToOrganizationTeamById413JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddMemberToOrganizationTeamById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddMemberToOrganizationTeamById429JSONResponse) VisitAddMemberToOrganizationTeamByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTranslationsRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	Params         ListTranslationsParams
@@ -24209,6 +25762,85 @@ func (response GetPageInChangeRequestByPath429JSONResponse) VisitGetPageInChange
 	return err
 }
 
+type GetContributorsByChangeRequestIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+}
+
+type GetContributorsByChangeRequestIdResponseObject interface {
+	VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error
+}
+
+type GetContributorsByChangeRequestId200JSONResponse ChangeRequestContributorList
+
+func (response GetContributorsByChangeRequestId200JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetContributorsByChangeRequestId401JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetContributorsByChangeRequestId403JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetContributorsByChangeRequestId404JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetContributorsByChangeRequestId429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetContributorsByChangeRequestId429JSONResponse) VisitGetContributorsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChangeRequestLinksRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -24479,6 +26111,625 @@ func (response GetChangeRequestPDF404JSONResponse) VisitGetChangeRequestPDFRespo
 type GetChangeRequestPDF429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetChangeRequestPDF429JSONResponse) VisitGetChangeRequestPDFResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetRequestedReviewersByChangeRequestIdParams
+}
+
+type GetRequestedReviewersByChangeRequestIdResponseObject interface {
+	VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error
+}
+
+type GetRequestedReviewersByChangeRequestId200JSONResponse ChangeRequestRequestedReviewerList
+
+func (response GetRequestedReviewersByChangeRequestId200JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId400JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId401JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId403JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId404JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRequestedReviewersByChangeRequestId429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetRequestedReviewersByChangeRequestId429JSONResponse) VisitGetRequestedReviewersByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *RequestReviewersForChangeRequestJSONRequestBody
+}
+
+type RequestReviewersForChangeRequestResponseObject interface {
+	VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type RequestReviewersForChangeRequest200JSONResponse RequestReviewersResult
+
+func (response RequestReviewersForChangeRequest200JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RequestReviewersForChangeRequest400JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RequestReviewersForChangeRequest401JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RequestReviewersForChangeRequest403JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RequestReviewersForChangeRequest404JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RequestReviewersForChangeRequest409JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RequestReviewersForChangeRequest413JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestReviewersForChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RequestReviewersForChangeRequest429JSONResponse) VisitRequestReviewersForChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequestRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	UserId          UserId          `json:"userId"`
+}
+
+type RemoveRequestedReviewerFromChangeRequestResponseObject interface {
+	VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error
+}
+
+type RemoveRequestedReviewerFromChangeRequest204Response struct {
+}
+
+func (response RemoveRequestedReviewerFromChangeRequest204Response) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveRequestedReviewerFromChangeRequest205Response struct {
+}
+
+func (response RemoveRequestedReviewerFromChangeRequest205Response) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type RemoveRequestedReviewerFromChangeRequest401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest401JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequest403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest403JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequest404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest404JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveRequestedReviewerFromChangeRequest429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveRequestedReviewerFromChangeRequest429JSONResponse) VisitRemoveRequestedReviewerFromChangeRequestResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Params          GetReviewsByChangeRequestIdParams
+}
+
+type GetReviewsByChangeRequestIdResponseObject interface {
+	VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error
+}
+
+type GetReviewsByChangeRequestId200JSONResponse ChangeRequestReviewList
+
+func (response GetReviewsByChangeRequestId200JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetReviewsByChangeRequestId400JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReviewsByChangeRequestId401JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReviewsByChangeRequestId403JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetReviewsByChangeRequestId404JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReviewsByChangeRequestId429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetReviewsByChangeRequestId429JSONResponse) VisitGetReviewsByChangeRequestIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReviewRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	Body            *SubmitChangeRequestReviewJSONRequestBody
+}
+
+type SubmitChangeRequestReviewResponseObject interface {
+	VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error
+}
+
+type SubmitChangeRequestReview201ResponseHeaders struct {
+	Location *string
+}
+
+type SubmitChangeRequestReview201JSONResponse struct {
+	Body    ChangeRequestReview
+	Headers SubmitChangeRequestReview201ResponseHeaders
+}
+
+func (response SubmitChangeRequestReview201JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SubmitChangeRequestReview400JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SubmitChangeRequestReview401JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SubmitChangeRequestReview403JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SubmitChangeRequestReview404JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview409JSONResponse struct{ ConflictJSONResponse }
+
+func (response SubmitChangeRequestReview409JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SubmitChangeRequestReview413JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SubmitChangeRequestReview429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SubmitChangeRequestReview429JSONResponse) VisitSubmitChangeRequestReviewResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewByIdRequestObject struct {
+	SpaceId         SpaceId         `json:"spaceId"`
+	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
+	ReviewId        string          `json:"reviewId"`
+	Params          GetChangeRequestReviewByIdParams
+}
+
+type GetChangeRequestReviewByIdResponseObject interface {
+	VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error
+}
+
+type GetChangeRequestReviewById200JSONResponse ChangeRequestReview
+
+func (response GetChangeRequestReviewById200JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetChangeRequestReviewById400JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetChangeRequestReviewById401JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetChangeRequestReviewById403JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetChangeRequestReviewById404JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChangeRequestReviewById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetChangeRequestReviewById429JSONResponse) VisitGetChangeRequestReviewByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -29675,6 +31926,113 @@ func (response GetUserById429JSONResponse) VisitGetUserByIdResponse(w http.Respo
 	return err
 }
 
+type UpdateUserByIdRequestObject struct {
+	UserId UserId `json:"userId"`
+	Body   *UpdateUserByIdJSONRequestBody
+}
+
+type UpdateUserByIdResponseObject interface {
+	VisitUpdateUserByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateUserById200JSONResponse User
+
+func (response UpdateUserById200JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateUserById400JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateUserById401JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateUserById403JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateUserById404JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateUserById413JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateUserById429JSONResponse) VisitUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// GetApiInformation Version and build of this server.
@@ -29854,12 +32212,30 @@ type StrictServerInterface interface {
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx context.Context, request ListOrganizationInstallationsRequestObject) (ListOrganizationInstallationsResponseObject, error)
+	// InviteUsersToOrganization Invite people by email (admins): a quire user of an address is added at once; every other address gets an invitation, usable once for 7 days by the user of that address, emailed when quire has an SMTP server (`--smtp-url`) and answered with its link either way.
+	// (POST /orgs/{organizationId}/invites)
+	InviteUsersToOrganization(ctx context.Context, request InviteUsersToOrganizationRequestObject) (InviteUsersToOrganizationResponseObject, error)
+	// JoinOrganizationWithInvite Join with an invite link, or with an invitation sent to the caller's verified address (once, before it expires); a member already keeps their role.
+	// (POST /orgs/{organizationId}/invites/{inviteId})
+	JoinOrganizationWithInvite(ctx context.Context, request JoinOrganizationWithInviteRequestObject) (JoinOrganizationWithInviteResponseObject, error)
 	// JoinOrganization Join when the caller's verified email domain is one the organization allows.
 	// (POST /orgs/{organizationId}/join)
 	JoinOrganization(ctx context.Context, request JoinOrganizationRequestObject) (JoinOrganizationResponseObject, error)
-	// DeleteOrganizationInviteById Delete an invite link (204 also when it does not exist).
+	// ListOrganizationInviteLinks The organization's invite links, oldest first (admins).
+	// (GET /orgs/{organizationId}/link-invites)
+	ListOrganizationInviteLinks(ctx context.Context, request ListOrganizationInviteLinksRequestObject) (ListOrganizationInviteLinksResponseObject, error)
+	// CreateOrganizationInvite Make an invite link giving a role in the organization (admins). Anyone holding its id joins with joinOrganizationWithInvite while the organization allows invite links.
+	// (POST /orgs/{organizationId}/link-invites)
+	CreateOrganizationInvite(ctx context.Context, request CreateOrganizationInviteRequestObject) (CreateOrganizationInviteResponseObject, error)
+	// DeleteOrganizationInviteById Delete an invite link or an email invitation (205), or 204 when there is none (admins).
 	// (DELETE /orgs/{organizationId}/link-invites/{inviteId})
 	DeleteOrganizationInviteById(ctx context.Context, request DeleteOrganizationInviteByIdRequestObject) (DeleteOrganizationInviteByIdResponseObject, error)
+	// GetOrganizationInviteLink An invite link, to anyone holding its id (to see what it gives before joining); `redundant` when the caller's role already reaches it.
+	// (GET /orgs/{organizationId}/link-invites/{inviteId})
+	GetOrganizationInviteLink(ctx context.Context, request GetOrganizationInviteLinkRequestObject) (GetOrganizationInviteLinkResponseObject, error)
+	// UpdateOrganizationInviteById Change the role an invite link gives (admins).
+	// (PATCH /orgs/{organizationId}/link-invites/{inviteId})
+	UpdateOrganizationInviteById(ctx context.Context, request UpdateOrganizationInviteByIdRequestObject) (UpdateOrganizationInviteByIdResponseObject, error)
 
 	// (GET /orgs/{organizationId}/members)
 	ListMembersInOrganizationById(ctx context.Context, request ListMembersInOrganizationByIdRequestObject) (ListMembersInOrganizationByIdResponseObject, error)
@@ -30079,6 +32455,18 @@ type StrictServerInterface interface {
 	// (PATCH /orgs/{organizationId}/teams/{teamId})
 	UpdateTeamInOrganizationById(ctx context.Context, request UpdateTeamInOrganizationByIdRequestObject) (UpdateTeamInOrganizationByIdResponseObject, error)
 
+	// (GET /orgs/{organizationId}/teams/{teamId}/members)
+	ListTeamMembersInOrganizationById(ctx context.Context, request ListTeamMembersInOrganizationByIdRequestObject) (ListTeamMembersInOrganizationByIdResponseObject, error)
+	// UpdateMembersInOrganizationTeam Add and remove members (by user id or email address) and set their team roles, at once (organization admins and the team's owners).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members)
+	UpdateMembersInOrganizationTeam(ctx context.Context, request UpdateMembersInOrganizationTeamRequestObject) (UpdateMembersInOrganizationTeamResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	DeleteMemberFromOrganizationTeamById(ctx context.Context, request DeleteMemberFromOrganizationTeamByIdRequestObject) (DeleteMemberFromOrganizationTeamByIdResponseObject, error)
+	// AddMemberToOrganizationTeamById Add a member of the organization to the team, or change their team role (default member).
+	// (PUT /orgs/{organizationId}/teams/{teamId}/members/{userId})
+	AddMemberToOrganizationTeamById(ctx context.Context, request AddMemberToOrganizationTeamByIdRequestObject) (AddMemberToOrganizationTeamByIdResponseObject, error)
+
 	// (GET /orgs/{organizationId}/translations)
 	ListTranslations(ctx context.Context, request ListTranslationsRequestObject) (ListTranslationsResponseObject, error)
 
@@ -30195,6 +32583,9 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx context.Context, request GetPageInChangeRequestByPathRequestObject) (GetPageInChangeRequestByPathResponseObject, error)
+	// GetContributorsByChangeRequestId Who edited the change request and who commented on it (one item per user and kind), most recent first.
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors)
+	GetContributorsByChangeRequestId(ctx context.Context, request GetContributorsByChangeRequestIdRequestObject) (GetContributorsByChangeRequestIdResponseObject, error)
 	// ListChangeRequestLinks Every link of the change request's revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/links)
 	ListChangeRequestLinks(ctx context.Context, request ListChangeRequestLinksRequestObject) (ListChangeRequestLinksResponseObject, error)
@@ -30204,6 +32595,24 @@ type StrictServerInterface interface {
 	// GetChangeRequestPDF A link to a PDF of the change request's pages (or of one page), valid for an hour.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf)
 	GetChangeRequestPDF(ctx context.Context, request GetChangeRequestPDFRequestObject) (GetChangeRequestPDFResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	GetRequestedReviewersByChangeRequestId(ctx context.Context, request GetRequestedReviewersByChangeRequestIdRequestObject) (GetRequestedReviewersByChangeRequestIdResponseObject, error)
+	// RequestReviewersForChangeRequest Ask members of the organization to review (a user asked again is asked anew, which outdates their earlier reviews); a draft becomes open. Needs the edit role.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers)
+	RequestReviewersForChangeRequest(ctx context.Context, request RequestReviewersForChangeRequestRequestObject) (RequestReviewersForChangeRequestResponseObject, error)
+	// RemoveRequestedReviewerFromChangeRequest Withdraw a review request (205), or 204 when the user was not asked.
+	// (DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId})
+	RemoveRequestedReviewerFromChangeRequest(ctx context.Context, request RemoveRequestedReviewerFromChangeRequestRequestObject) (RemoveRequestedReviewerFromChangeRequestResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	GetReviewsByChangeRequestId(ctx context.Context, request GetReviewsByChangeRequestIdRequestObject) (GetReviewsByChangeRequestIdResponseObject, error)
+	// SubmitChangeRequestReview Review the change request's current revision (needs the review role; not its author, not once it is merged or archived), with an optional comment posted in its thread.
+	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews)
+	SubmitChangeRequestReview(ctx context.Context, request SubmitChangeRequestReviewRequestObject) (SubmitChangeRequestReviewResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId})
+	GetChangeRequestReviewById(ctx context.Context, request GetChangeRequestReviewByIdRequestObject) (GetChangeRequestReviewByIdResponseObject, error)
 	// UpdateChangeRequest Pull the space's current content into the change request (three-way, per page); 409 on a conflict.
 	// (POST /spaces/{spaceId}/change-requests/{changeRequestId}/update)
 	UpdateChangeRequest(ctx context.Context, request UpdateChangeRequestRequestObject) (UpdateChangeRequestResponseObject, error)
@@ -30374,6 +32783,9 @@ type StrictServerInterface interface {
 	// GetUserById A user's public profile: to callers who share an organization with them (and to a site token, for members of its site's organization); 404 to everyone else.
 	// (GET /users/{userId})
 	GetUserById(ctx context.Context, request GetUserByIdRequestObject) (GetUserByIdResponseObject, error)
+	// UpdateUserById Change one's own profile; another user's answers 403 to those who share an organization with them, 404 to everyone else.
+	// (PATCH /users/{userId})
+	UpdateUserById(ctx context.Context, request UpdateUserByIdRequestObject) (UpdateUserByIdResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx echo.Context, request any) (any, error)
@@ -32349,6 +34761,80 @@ func (sh *strictHandler) ListOrganizationInstallations(ctx echo.Context, organiz
 	return nil
 }
 
+// InviteUsersToOrganization operation middleware
+func (sh *strictHandler) InviteUsersToOrganization(ctx echo.Context, organizationId OrganizationId) error {
+	var request InviteUsersToOrganizationRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body InviteUsersToOrganizationJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.InviteUsersToOrganization(ctx.Request().Context(), request.(InviteUsersToOrganizationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InviteUsersToOrganization")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(InviteUsersToOrganizationResponseObject); ok {
+		return validResponse.VisitInviteUsersToOrganizationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// JoinOrganizationWithInvite operation middleware
+func (sh *strictHandler) JoinOrganizationWithInvite(ctx echo.Context, organizationId OrganizationId, inviteId string) error {
+	var request JoinOrganizationWithInviteRequestObject
+
+	request.OrganizationId = organizationId
+	request.InviteId = inviteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.JoinOrganizationWithInvite(ctx.Request().Context(), request.(JoinOrganizationWithInviteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "JoinOrganizationWithInvite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(JoinOrganizationWithInviteResponseObject); ok {
+		return validResponse.VisitJoinOrganizationWithInviteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // JoinOrganization operation middleware
 func (sh *strictHandler) JoinOrganization(ctx echo.Context, organizationId OrganizationId) error {
 	var request JoinOrganizationRequestObject
@@ -32368,6 +34854,80 @@ func (sh *strictHandler) JoinOrganization(ctx echo.Context, organizationId Organ
 		return err
 	} else if validResponse, ok := response.(JoinOrganizationResponseObject); ok {
 		return validResponse.VisitJoinOrganizationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOrganizationInviteLinks operation middleware
+func (sh *strictHandler) ListOrganizationInviteLinks(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInviteLinksParams) error {
+	var request ListOrganizationInviteLinksRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOrganizationInviteLinks(ctx.Request().Context(), request.(ListOrganizationInviteLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOrganizationInviteLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOrganizationInviteLinksResponseObject); ok {
+		return validResponse.VisitListOrganizationInviteLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateOrganizationInvite operation middleware
+func (sh *strictHandler) CreateOrganizationInvite(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateOrganizationInviteRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateOrganizationInviteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOrganizationInvite(ctx.Request().Context(), request.(CreateOrganizationInviteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOrganizationInvite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateOrganizationInviteResponseObject); ok {
+		return validResponse.VisitCreateOrganizationInviteResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -32394,6 +34954,81 @@ func (sh *strictHandler) DeleteOrganizationInviteById(ctx echo.Context, organiza
 		return err
 	} else if validResponse, ok := response.(DeleteOrganizationInviteByIdResponseObject); ok {
 		return validResponse.VisitDeleteOrganizationInviteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOrganizationInviteLink operation middleware
+func (sh *strictHandler) GetOrganizationInviteLink(ctx echo.Context, organizationId OrganizationId, inviteId string) error {
+	var request GetOrganizationInviteLinkRequestObject
+
+	request.OrganizationId = organizationId
+	request.InviteId = inviteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOrganizationInviteLink(ctx.Request().Context(), request.(GetOrganizationInviteLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOrganizationInviteLink")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOrganizationInviteLinkResponseObject); ok {
+		return validResponse.VisitGetOrganizationInviteLinkResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateOrganizationInviteById operation middleware
+func (sh *strictHandler) UpdateOrganizationInviteById(ctx echo.Context, organizationId OrganizationId, inviteId string) error {
+	var request UpdateOrganizationInviteByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.InviteId = inviteId
+
+	var body UpdateOrganizationInviteByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateOrganizationInviteById(ctx.Request().Context(), request.(UpdateOrganizationInviteByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateOrganizationInviteById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateOrganizationInviteByIdResponseObject); ok {
+		return validResponse.VisitUpdateOrganizationInviteByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -34895,6 +37530,162 @@ func (sh *strictHandler) UpdateTeamInOrganizationById(ctx echo.Context, organiza
 	return nil
 }
 
+// ListTeamMembersInOrganizationById operation middleware
+func (sh *strictHandler) ListTeamMembersInOrganizationById(ctx echo.Context, organizationId OrganizationId, teamId string, params ListTeamMembersInOrganizationByIdParams) error {
+	var request ListTeamMembersInOrganizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTeamMembersInOrganizationById(ctx.Request().Context(), request.(ListTeamMembersInOrganizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTeamMembersInOrganizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListTeamMembersInOrganizationByIdResponseObject); ok {
+		return validResponse.VisitListTeamMembersInOrganizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateMembersInOrganizationTeam operation middleware
+func (sh *strictHandler) UpdateMembersInOrganizationTeam(ctx echo.Context, organizationId OrganizationId, teamId string) error {
+	var request UpdateMembersInOrganizationTeamRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+
+	var body UpdateMembersInOrganizationTeamJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateMembersInOrganizationTeam(ctx.Request().Context(), request.(UpdateMembersInOrganizationTeamRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateMembersInOrganizationTeam")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateMembersInOrganizationTeamResponseObject); ok {
+		return validResponse.VisitUpdateMembersInOrganizationTeamResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteMemberFromOrganizationTeamById operation middleware
+func (sh *strictHandler) DeleteMemberFromOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error {
+	var request DeleteMemberFromOrganizationTeamByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+	request.UserId = userId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMemberFromOrganizationTeamById(ctx.Request().Context(), request.(DeleteMemberFromOrganizationTeamByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMemberFromOrganizationTeamById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteMemberFromOrganizationTeamByIdResponseObject); ok {
+		return validResponse.VisitDeleteMemberFromOrganizationTeamByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AddMemberToOrganizationTeamById operation middleware
+func (sh *strictHandler) AddMemberToOrganizationTeamById(ctx echo.Context, organizationId OrganizationId, teamId string, userId UserId) error {
+	var request AddMemberToOrganizationTeamByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.TeamId = teamId
+	request.UserId = userId
+
+	var body AddMemberToOrganizationTeamByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddMemberToOrganizationTeamById(ctx.Request().Context(), request.(AddMemberToOrganizationTeamByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddMemberToOrganizationTeamById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddMemberToOrganizationTeamByIdResponseObject); ok {
+		return validResponse.VisitAddMemberToOrganizationTeamByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListTranslations operation middleware
 func (sh *strictHandler) ListTranslations(ctx echo.Context, organizationId OrganizationId, params ListTranslationsParams) error {
 	var request ListTranslationsRequestObject
@@ -36194,6 +38985,32 @@ func (sh *strictHandler) GetPageInChangeRequestByPath(ctx echo.Context, spaceId 
 	return nil
 }
 
+// GetContributorsByChangeRequestId operation middleware
+func (sh *strictHandler) GetContributorsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request GetContributorsByChangeRequestIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContributorsByChangeRequestId(ctx.Request().Context(), request.(GetContributorsByChangeRequestIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContributorsByChangeRequestId")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetContributorsByChangeRequestIdResponseObject); ok {
+		return validResponse.VisitGetContributorsByChangeRequestIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListChangeRequestLinks operation middleware
 func (sh *strictHandler) ListChangeRequestLinks(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params ListChangeRequestLinksParams) error {
 	var request ListChangeRequestLinksRequestObject
@@ -36268,6 +39085,213 @@ func (sh *strictHandler) GetChangeRequestPDF(ctx echo.Context, spaceId SpaceId, 
 		return err
 	} else if validResponse, ok := response.(GetChangeRequestPDFResponseObject); ok {
 		return validResponse.VisitGetChangeRequestPDFResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetRequestedReviewersByChangeRequestId operation middleware
+func (sh *strictHandler) GetRequestedReviewersByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetRequestedReviewersByChangeRequestIdParams) error {
+	var request GetRequestedReviewersByChangeRequestIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetRequestedReviewersByChangeRequestId(ctx.Request().Context(), request.(GetRequestedReviewersByChangeRequestIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetRequestedReviewersByChangeRequestId")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetRequestedReviewersByChangeRequestIdResponseObject); ok {
+		return validResponse.VisitGetRequestedReviewersByChangeRequestIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RequestReviewersForChangeRequest operation middleware
+func (sh *strictHandler) RequestReviewersForChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request RequestReviewersForChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body RequestReviewersForChangeRequestJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RequestReviewersForChangeRequest(ctx.Request().Context(), request.(RequestReviewersForChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RequestReviewersForChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RequestReviewersForChangeRequestResponseObject); ok {
+		return validResponse.VisitRequestReviewersForChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveRequestedReviewerFromChangeRequest operation middleware
+func (sh *strictHandler) RemoveRequestedReviewerFromChangeRequest(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, userId UserId) error {
+	var request RemoveRequestedReviewerFromChangeRequestRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.UserId = userId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveRequestedReviewerFromChangeRequest(ctx.Request().Context(), request.(RemoveRequestedReviewerFromChangeRequestRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveRequestedReviewerFromChangeRequest")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveRequestedReviewerFromChangeRequestResponseObject); ok {
+		return validResponse.VisitRemoveRequestedReviewerFromChangeRequestResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetReviewsByChangeRequestId operation middleware
+func (sh *strictHandler) GetReviewsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, params GetReviewsByChangeRequestIdParams) error {
+	var request GetReviewsByChangeRequestIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReviewsByChangeRequestId(ctx.Request().Context(), request.(GetReviewsByChangeRequestIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReviewsByChangeRequestId")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReviewsByChangeRequestIdResponseObject); ok {
+		return validResponse.VisitGetReviewsByChangeRequestIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SubmitChangeRequestReview operation middleware
+func (sh *strictHandler) SubmitChangeRequestReview(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
+	var request SubmitChangeRequestReviewRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+
+	var body SubmitChangeRequestReviewJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SubmitChangeRequestReview(ctx.Request().Context(), request.(SubmitChangeRequestReviewRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SubmitChangeRequestReview")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SubmitChangeRequestReviewResponseObject); ok {
+		return validResponse.VisitSubmitChangeRequestReviewResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetChangeRequestReviewById operation middleware
+func (sh *strictHandler) GetChangeRequestReviewById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reviewId string, params GetChangeRequestReviewByIdParams) error {
+	var request GetChangeRequestReviewByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.ReviewId = reviewId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChangeRequestReviewById(ctx.Request().Context(), request.(GetChangeRequestReviewByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChangeRequestReviewById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetChangeRequestReviewByIdResponseObject); ok {
+		return validResponse.VisitGetChangeRequestReviewByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -38031,6 +41055,54 @@ func (sh *strictHandler) GetUserById(ctx echo.Context, userId UserId) error {
 		return err
 	} else if validResponse, ok := response.(GetUserByIdResponseObject); ok {
 		return validResponse.VisitGetUserByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateUserById operation middleware
+func (sh *strictHandler) UpdateUserById(ctx echo.Context, userId UserId) error {
+	var request UpdateUserByIdRequestObject
+
+	request.UserId = userId
+
+	var body UpdateUserByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateUserById(ctx.Request().Context(), request.(UpdateUserByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateUserById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateUserByIdResponseObject); ok {
+		return validResponse.VisitUpdateUserByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -19,40 +18,6 @@ var publicPaths = map[string]bool{"/v1/": true, "/v1": true, "/v1/orgs/:organiza
 // isPublic tells whether a route answers without a token.
 func isPublic(route string) bool {
 	return publicPaths[route] || route != "" && route != "/v1" && !strings.HasPrefix(route, "/v1/")
-}
-
-// tokenCache keeps recent token lookups for a few seconds: the hot path of every request. Unknown
-// tokens are kept too (user nil), so a client repeating an invented token costs no lookup.
-// Tokens are only ever created, never changed, so a short cache is safe.
-type tokenCache struct {
-	mu      sync.Mutex
-	entries map[string]tokenEntry
-}
-
-type tokenEntry struct {
-	user    *store.User // nil: no such token
-	expires time.Time
-}
-
-const tokenCacheTTL = 10 * time.Second
-
-func (t *tokenCache) get(key string, now time.Time) (u *store.User, ok bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	e, ok := t.entries[key]
-	if !ok || now.After(e.expires) {
-		return nil, false
-	}
-	return e.user, true
-}
-
-func (t *tokenCache) put(key string, u *store.User, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.entries) > 10000 {
-		t.entries = map[string]tokenEntry{}
-	}
-	t.entries[key] = tokenEntry{user: u, expires: now.Add(tokenCacheTTL)}
 }
 
 // bearerToken returns the token of an `Authorization: Bearer` header, or "".

@@ -221,10 +221,7 @@ func (s *Server) MergeChangeRequest(ctx context.Context, req gen.MergeChangeRequ
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkMergeRules(ctx, sp, cr); err != nil {
-		return nil, err
-	}
-	revision, conflicts, err := s.Store.MergeChangeRequest(ctx, sp.ID, cr.ID, access.Caller(ctx).ID)
+	revision, conflicts, err := s.Store.MergeChangeRequestByRules(ctx, sp.ID, cr.ID, access.Caller(ctx).ID)
 	if err != nil {
 		return nil, err
 	}

@@ -76,12 +76,17 @@ func (t *thread) bodyMarkdown(b gen.CommentBodyInput) (string, error) {
 	if b.Document == nil {
 		return "", store.FieldErrorf("body", `give "markdown" or "document"`)
 	}
-	md := strings.TrimSpace(markdown.Options{SpaceID: t.sp.ID}.ToMarkdown(b.Document))
+	return t.documentMarkdown("body.document", b.Document)
+}
+
+// documentMarkdown is the markdown to store for a comment given as a rich-text document (field).
+func (t *thread) documentMarkdown(field string, doc *markdown.Document) (string, error) {
+	md := strings.TrimSpace(markdown.Options{SpaceID: t.sp.ID}.ToMarkdown(doc))
 	if md == "" {
-		return "", store.FieldErrorf("body.document", "the document has no content")
+		return "", store.FieldErrorf(field, "the document has no content")
 	}
 	if utf8.RuneCountInString(md) > maxCommentMarkdown {
-		return "", store.FieldErrorf("body.document", "longer than %d characters as markdown", maxCommentMarkdown)
+		return "", store.FieldErrorf(field, "longer than %d characters as markdown", maxCommentMarkdown)
 	}
 	return md, nil
 }

@@ -181,10 +181,15 @@ func TestMergeRulesOnTheChangeRequest(t *testing.T) {
 		w.update(t, w.admin, sp.Id, cr.Id)
 		w.merged(t, sp.Id, cr.Id)
 	})
-	t.Run("ReviewRulesAreNotCheckedYet", func(t *testing.T) {
+	t.Run("RulesQuireCannotEvaluateAreNeverMet", func(t *testing.T) {
+		w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, rulesBody(map[string]any{"rule": "require_agent_review"}))
+		cr := w.editedCR(t, w.admin, sp.Id, "Unreviewed by agents")
+		w.mergeRefused(t, w.admin, sp.Id, cr.Id, http.StatusConflict, "require_agent_review", "no review agent")
 		w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, rulesBody(
-			map[string]any{"rule": "require_at_least_one_approved_review"},
-			map[string]any{"rule": "custom", "expression": "false"}))
-		w.merged(t, sp.Id, w.editedCR(t, w.admin, sp.Id, "Unreviewed").Id)
+			map[string]any{"rule": "custom", "expression": "true", "message": "Ask Ada."}))
+		w.mergeRefused(t, w.admin, sp.Id, cr.Id, http.StatusConflict, "custom", "Ask Ada.")
+		w.Expect(t, http.StatusOK, w.admin, "PATCH", "/spaces/"+sp.Id, rulesBody(
+			map[string]any{"rule": "custom", "expression": "true"}, map[string]any{"rule": "allow_bypass", "users": []string{w.admin.ID}}))
+		w.merged(t, sp.Id, cr.Id)
 	})
 }

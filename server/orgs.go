@@ -10,7 +10,7 @@ import (
 )
 
 // Per-operation wrappers (the generated strict interface gives every operation its own method,
-// request and response types, so these stay one thin wrapper each): DeleteOrganizationInviteById,
+// request and response types, so these stay one thin wrapper each):
 // JoinOrganization and the agent-instruction operations check the role and make one store call, as
 // the admin operations of sso.go and members.go do.
 
@@ -153,16 +153,6 @@ func (s *Server) UpdateOrganizationById(ctx context.Context, req gen.UpdateOrgan
 		return nil, err
 	}
 	return gen.UpdateOrganizationById200JSONResponse(s.toAPIOrganization(o)), nil
-}
-
-func (s *Server) DeleteOrganizationInviteById(ctx context.Context, req gen.DeleteOrganizationInviteByIdRequestObject) (gen.DeleteOrganizationInviteByIdResponseObject, error) {
-	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
-		return nil, err
-	}
-	if err := s.Store.DeleteInvite(ctx, req.OrganizationId, req.InviteId); err != nil {
-		return nil, err
-	}
-	return gen.DeleteOrganizationInviteById204Response{}, nil
 }
 
 func (s *Server) JoinOrganization(ctx context.Context, req gen.JoinOrganizationRequestObject) (gen.JoinOrganizationResponseObject, error) {

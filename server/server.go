@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
+	"github.com/quire-docs/quire/internal/mail"
 	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
@@ -43,6 +44,11 @@ type Server struct {
 	// Translator is the machine translator translation runs use; nil when none is configured
 	// (running a translation then answers 400).
 	Translator translate.Translator
+	// Mailer sends invitations by email; nil when quire has no SMTP server (they are created and
+	// answered with their links all the same).
+	Mailer mail.Sender
+	// tokens is the authentication's cache of token lookups (set by Handler).
+	tokens *tokenCache
 	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
 	// share (server/access).
 	Access *access.Rules

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/fetch"
+	"github.com/quire-docs/quire/internal/mail"
 	"github.com/quire-docs/quire/internal/translate"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	// and its protocol (translate.ProtocolLibreTranslate, translate.ProtocolApertium, or "":
 	// told apart by probing).
 	TranslatorURL, TranslatorKey, TranslatorProtocol string
+	// SMTPURL is the SMTP server invitations are emailed through (smtp:// or smtps://, see
+	// internal/mail); "": none, nothing is sent.
+	SMTPURL string
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -56,6 +60,13 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	if opts.AllowPrivateURLs {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})
+	}
+	if opts.SMTPURL != "" {
+		m, err := mail.New(opts.SMTPURL)
+		if err != nil {
+			return nil, fmt.Errorf("server: --smtp-url: %w", err)
+		}
+		s.Mailer = m
 	}
 	if opts.TranslatorURL != "" {
 		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default
@@ -91,7 +102,8 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	if opts.RateLimit > 0 {
 		limiter = newRateLimiter(opts.RateLimit)
 	}
-	e.Use(s.authenticate(&tokenCache{entries: map[string]tokenEntry{}}, limiter))
+	s.tokens = &tokenCache{entries: map[string]tokenEntry{}}
+	e.Use(s.authenticate(s.tokens, limiter))
 	// The limit is checked against Content-Length before anything reads the body, and enforced
 	// while reading for bodies without one. A content batch carries up to 50 pages of markdown
 	// (1 MiB each), so its route alone takes more.

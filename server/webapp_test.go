@@ -69,6 +69,18 @@ func TestWebAppViews(t *testing.T) {
 		`<span class="kind kind-added">added</span> Upgrading`, `<span class="dadd">&#43; Upgrade in place.</span>`,
 		`<span class="kind kind-removed">removed</span> Hidden notes`)
 	wantNotIn(t, "diff", diff.Body, "Linux</h3>")
+	wantIn(t, "no review", diff.Body, "No review yet.")
+
+	// Its reviewers and reviews: who was asked, by whom, and each review (outdated ones marked).
+	reviewer := w.memberWith(t, "review")
+	w.askReview(t, w.admin, w.guide.Id, cr.Id, reviewer)
+	w.review(t, reviewer, w.guide.Id, cr.Id, "changes-requested", nil)
+	w.apply(t, w.admin, w.guide.Id, cr.Id, insertMarkdown("Later", "Later.", "later"))
+	w.review(t, reviewer, w.guide.Id, cr.Id, "approved", nil)
+	reviewed := w.expect(t, http.StatusOK, "/app/s/"+w.guide.Id+"/change-requests/2", "Cookie", admin)
+	wantIn(t, "reviews", reviewed.Body, "Asked to review: <strong>Review</strong> (by Ada)",
+		`<li class="review review-changes-requested outdated"><strong>Review</strong> requested changes`,
+		`<li class="review review-approved"><strong>Review</strong> approved`)
 
 	// Outside one's organizations: 404, as the API answers.
 	otto := w.appLogin(t, w.outsider)

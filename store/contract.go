@@ -16,6 +16,9 @@ type Store interface {
 	Permissions
 	Content
 	ChangeRequests
+	Reviews
+	Invites
+	TeamMembers
 	Comments
 	Sites
 	SiteRedirects

@@ -84,8 +84,6 @@ type Orgs interface {
 	CreateOrganization(ctx context.Context, title string, creatorID string) (*Organization, error)
 	// CreateTeam creates a team with the given organization members in it.
 	CreateTeam(ctx context.Context, orgID string, callerID string, title string, members []string) (*Team, error)
-	// DeleteInvite deletes an invite link of an organization; deleting a missing one is no error.
-	DeleteInvite(ctx context.Context, orgID string, inviteID string) error
 	// DeleteTeam deletes a team; deleting a missing one is no error.
 	DeleteTeam(ctx context.Context, orgID string, teamID string) error
 	// FindAgentInstructions returns an organization's agent instructions (Instructions nil if unset).

@@ -70,8 +70,16 @@ type Users interface {
 	// FindOrganizationMemberUser returns a user who is a member of an organization (ENOTFOUND
 	// otherwise).
 	FindOrganizationMemberUser(ctx context.Context, orgID, userID string) (*User, error)
+	// UpdateUser changes a user's profile: display name and photo URL (nil leaves one as it is).
+	UpdateUser(ctx context.Context, id string, upd UserUpdate) (*User, error)
 	// RevokeToken deletes the token with an id: it authenticates nothing from then on.
 	RevokeToken(ctx context.Context, id string) error
 	// TouchToken records that a token was used now.
 	TouchToken(ctx context.Context, token string) error
+}
+
+// UserUpdate holds the profile fields to change; nil leaves a field as it is.
+type UserUpdate struct {
+	DisplayName *string
+	PhotoURL    *string
 }

@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -35,6 +35,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/jobs"
+	"github.com/quire-docs/quire/internal/mail"
 	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/internal/translate"
 	"github.com/quire-docs/quire/server"
@@ -50,7 +51,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -104,6 +105,7 @@ type serveConfig struct {
 	translatorKey     string
 	translator        string
 	openAPIRefresh    time.Duration
+	smtpURL           string
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -119,6 +121,8 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.translatorURL, "translator-url", "", "base URL of the machine translator that runs translations (none when empty)")
 	fs.StringVar(&c.translator, "translator", "auto", "the translator's protocol: libretranslate, apertium (Apertium's APy) or auto (probed)")
 	fs.StringVar(&c.translatorKey, "translator-key", "", "API key sent to the translator (api_key)")
+	fs.StringVar(&c.smtpURL, "smtp-url", "",
+		"SMTP server invitations are emailed through: smtp://[user:password@]host[:port][?from=addr] (STARTTLS when offered) or smtps://… (TLS); none when empty")
 	fs.DurationVar(&c.openAPIRefresh, "openapi-refresh", openapispec.DefaultRefresh,
 		"how often OpenAPI specifications given by URL are fetched again")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
@@ -133,6 +137,11 @@ func parseServe(args []string) (serveConfig, error) {
 	case "auto", translate.ProtocolLibreTranslate, translate.ProtocolApertium:
 	default:
 		return c, fmt.Errorf("--translator: %q is not a protocol quire speaks (libretranslate, apertium or auto)", c.translator)
+	}
+	if c.smtpURL != "" {
+		if _, err := mail.New(c.smtpURL); err != nil {
+			return c, fmt.Errorf("--smtp-url: %w", err)
+		}
 	}
 	if c.openAPIRefresh <= 0 {
 		return c, errors.New("--openapi-refresh: give a positive duration, e.g. 6h")
@@ -180,7 +189,8 @@ func serve(args []string) error {
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
-		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator}
+		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator,
+		SMTPURL: cfg.smtpURL}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

@@ -24,6 +24,8 @@ type appView struct {
 	Sidebar                   []*webNav
 	Body                      template.HTML
 	CR                        *store.ChangeRequest
+	Reviewers                 []*store.RequestedReviewer // of the change request: who was asked
+	Reviews                   []*store.Review            // of the change request, oldest first
 	Diff                      []pageDiff
 	Threads                   []appThread
 	People                    []webLink // a space's people: name, and their role on it as Context

@@ -36,6 +36,15 @@ func (s *Server) appChangeRequest(c echo.Context, v *appView) error {
 	}
 	v.Crumbs = []webLink{{Title: "Organizations", URL: "/app"}, {Title: "Organization", URL: "/app/o/" + sp.OrganizationID},
 		{Title: sp.Title, URL: "/app/s/" + sp.ID}}
+	asked, err := s.Store.FindRequestedReviewers(ctx, sp.ID, cr.ID, store.Page{Limit: 100})
+	if err != nil {
+		return err
+	}
+	reviews, err := s.Store.FindReviews(ctx, sp.ID, cr.ID, store.ReviewFilter{}, store.Page{Limit: 100})
+	if err != nil {
+		return err
+	}
+	v.Reviewers, v.Reviews = asked.Items, reviews.Items
 	before := map[string]*store.RevisionPage{}
 	for _, p := range base.Pages {
 		before[p.ID] = p

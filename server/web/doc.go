@@ -47,8 +47,9 @@
 //     `/app/s/{spaceId}/{page path}` a space's page tree and pages (hidden and conditional pages
 //     included) with each page's comment threads and the space's change requests,
 //     `/app/s/{spaceId}/revisions/{revisionId}/{page path}` a space as it was at a revision, and
-//     `/app/s/{spaceId}/change-requests/{number}` a change request with its comment threads and its
-//     diff against its base (pages added, removed, moved, and a line diff of each changed page).
+//     `/app/s/{spaceId}/change-requests/{number}` a change request with its reviewers and reviews
+//     (outdated ones marked), its comment threads and its diff against its base (pages added,
+//     removed, moved, and a line diff of each changed page).
 //     Access is the API's, checked on every request: 404 outside your organizations.
 //   - App sessions: a session is a row in the database (table `app_sessions`: the SHA-256 of a random
 //     id, the user, the API token it signed in with, created and expiry times); the HttpOnly,

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -59,19 +58,6 @@ func createChangeRequest(ctx context.Context, tx *Tx, spaceID, userID, subject s
 	return findChangeRequest(ctx, tx, spaceID, id)
 }
 
-// countChangeRequests refreshes a space's change request counters.
-func countChangeRequests(ctx context.Context, tx *Tx, spaceID string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE spaces SET
-		change_requests = (SELECT count(*) FROM change_requests WHERE space_id = ?1),
-		change_requests_open = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'open'),
-		change_requests_draft = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'draft')
-		WHERE id = ?1`, spaceID)
-	if err != nil {
-		return fmt.Errorf("store: unable to count change requests: %w", err)
-	}
-	return nil
-}
-
 // FindChangeRequest returns a change request of a space by id or by number.
 func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*store.ChangeRequest, error) {
 	return findChangeRequest(ctx, s.reader, spaceID, idOrNumber)
@@ -112,36 +98,7 @@ func (s *Store) UpdateChangeRequest(ctx context.Context, spaceID, id string, upd
 		if err != nil {
 			return err
 		}
-		if upd.Status != nil && cur.Status == "merged" && *upd.Status != "merged" {
-			return store.Errorf(store.ECONFLICT, "The change request is merged: its status cannot change.")
-		}
-		if upd.Subject != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET subject = ? WHERE id = ?`, *upd.Subject, cur.ID); err != nil {
-				return fmt.Errorf("store: unable to update change request: %w", err)
-			}
-		}
-		if upd.Description != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET description = ? WHERE id = ?`, string(upd.Description), cur.ID); err != nil {
-				return fmt.Errorf("store: unable to update change request: %w", err)
-			}
-		}
-		if upd.Status != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = ? WHERE id = ?`, *upd.Status, cur.ID); err != nil {
-				return fmt.Errorf("store: unable to update change request: %w", err)
-			}
-		}
-		if upd.Links != nil {
-			if err := setChangeRequestLinks(ctx, tx, cur, *upd.Links); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET updated_at = ? WHERE id = ?`, formatTime(tx.now), cur.ID); err != nil {
-			return fmt.Errorf("store: unable to update change request: %w", err)
-		}
-		if err := countChangeRequests(ctx, tx, spaceID); err != nil {
-			return err
-		}
-		cr, err = findChangeRequest(ctx, tx, spaceID, cur.ID)
+		cr, err = updateChangeRequest(ctx, tx, spaceID, cur, upd)
 		return err
 	})
 	return cr, err
@@ -192,8 +149,9 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 			revision, formatTime(tx.now), cr.ID); err != nil {
 			return fmt.Errorf("store: unable to update change request: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-			cr.ID, userID); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id, edits, updated_at)
+			VALUES (?1, ?2, 1, ?3) ON CONFLICT (change_request_id, user_id) DO UPDATE SET edits = change_request_contributors.edits + 1, updated_at = ?3`,
+			cr.ID, userID, formatTime(tx.now)); err != nil {
 			return fmt.Errorf("store: unable to record contributor: %w", err)
 		}
 		cr.RevisionID, cr.UpdatedAt = revision, tx.now
@@ -215,10 +173,25 @@ func mergeConflictError(what string, conflicts []store.MergeConflict) *store.Err
 // MergeChangeRequest merges a change request into its space. With conflicts nothing changes and
 // conflicts is true; otherwise the space's new revision (with both parents) is returned.
 func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, userID string) (revision string, conflicts bool, err error) {
+	return s.mergeChangeRequest(ctx, spaceID, crID, userID, false)
+}
+
+// MergeChangeRequestByRules merges a change request once the space's merge rules let userID
+// merge it, checked in the merge's transaction.
+func (s *Store) MergeChangeRequestByRules(ctx context.Context, spaceID, crID, userID string) (revision string, conflicts bool, err error) {
+	return s.mergeChangeRequest(ctx, spaceID, crID, userID, true)
+}
+
+func (s *Store) mergeChangeRequest(ctx context.Context, spaceID, crID, userID string, byRules bool) (revision string, conflicts bool, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
 		sp, cr, err := writableChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
 			return err
+		}
+		if byRules {
+			if err := checkMergeRules(ctx, tx, sp, cr, userID); err != nil {
+				return err
+			}
 		}
 		tree, readFrom, found, err := mergeRevisions(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID, false)
 		if err != nil {
@@ -356,38 +329,4 @@ func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageT
 		return "", nil, nil, err
 	}
 	return revision, w.changed, w.deleted, nil
-}
-
-// setChangeRequestLinks replaces a change request's links: a link given with the ID of one it
-// has keeps that ID, the others get new ones; an ID it does not have is refused (EINVALID).
-func setChangeRequestLinks(ctx context.Context, tx *Tx, cr *store.ChangeRequest, links []store.ChangeRequestLink) error {
-	have := map[string]bool{}
-	for _, l := range cr.Links {
-		have[l.ID] = true
-	}
-	used := map[string]bool{}
-	out := make([]store.ChangeRequestLink, 0, len(links))
-	for i, l := range links {
-		if l.ID == "" {
-			l.ID = store.NewID()
-		} else if !have[l.ID] {
-			return store.FieldErrorf(fmt.Sprintf("links[%d].id", i), "the change request has no link %q", l.ID)
-		} else if used[l.ID] {
-			return store.FieldErrorf(fmt.Sprintf("links[%d].id", i), "the link %q is given twice", l.ID)
-		}
-		used[l.ID] = true
-		out = append(out, l)
-	}
-	var v any
-	if len(out) > 0 {
-		b, err := json.Marshal(out)
-		if err != nil {
-			return fmt.Errorf("store: unable to encode links: %w", err)
-		}
-		v = string(b)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET links = ? WHERE id = ?`, v, cr.ID); err != nil {
-		return fmt.Errorf("store: unable to update change request links: %w", err)
-	}
-	return nil
 }

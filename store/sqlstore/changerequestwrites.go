@@ -158,3 +158,90 @@ func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeReques
 
 // changeRequestUsers joins the change request's creator (u) and merger (mu).
 const changeRequestUsers = ` JOIN users u ON u.id = c.created_by LEFT JOIN users mu ON mu.id = c.merged_by`
+
+// countChangeRequests refreshes a space's change request counters.
+func countChangeRequests(ctx context.Context, tx *Tx, spaceID string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE spaces SET
+		change_requests = (SELECT count(*) FROM change_requests WHERE space_id = ?1),
+		change_requests_open = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'open'),
+		change_requests_draft = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'draft')
+		WHERE id = ?1`, spaceID)
+	if err != nil {
+		return fmt.Errorf("store: unable to count change requests: %w", err)
+	}
+	return nil
+}
+
+// updateChangeRequest applies an update to a change request and answers it as it now is.
+func updateChangeRequest(ctx context.Context, tx *Tx, spaceID string, cur *store.ChangeRequest, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error) {
+	if upd.Status != nil && cur.Status == "merged" && *upd.Status != "merged" {
+		return nil, store.Errorf(store.ECONFLICT, "The change request is merged: its status cannot change.")
+	}
+	set := func(col string, v any) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET `+col+` = ? WHERE id = ?`, v, cur.ID); err != nil {
+			return fmt.Errorf("store: unable to update change request: %w", err)
+		}
+		return nil
+	}
+	if upd.Subject != nil {
+		if err := set(`subject`, *upd.Subject); err != nil {
+			return nil, err
+		}
+	}
+	if upd.Description != nil {
+		if err := set(`description`, string(upd.Description)); err != nil {
+			return nil, err
+		}
+	}
+	if upd.Status != nil {
+		if err := set(`status`, *upd.Status); err != nil {
+			return nil, err
+		}
+	}
+	if upd.Links != nil {
+		if err := setChangeRequestLinks(ctx, tx, cur, *upd.Links); err != nil {
+			return nil, err
+		}
+	}
+	if err := set(`updated_at`, formatTime(tx.now)); err != nil {
+		return nil, err
+	}
+	if err := countChangeRequests(ctx, tx, spaceID); err != nil {
+		return nil, err
+	}
+	return findChangeRequest(ctx, tx, spaceID, cur.ID)
+}
+
+// setChangeRequestLinks replaces a change request's links: a link given with the ID of one it
+// has keeps that ID, the others get new ones; an ID it does not have is refused (EINVALID).
+func setChangeRequestLinks(ctx context.Context, tx *Tx, cr *store.ChangeRequest, links []store.ChangeRequestLink) error {
+	have := map[string]bool{}
+	for _, l := range cr.Links {
+		have[l.ID] = true
+	}
+	used := map[string]bool{}
+	out := make([]store.ChangeRequestLink, 0, len(links))
+	for i, l := range links {
+		if l.ID == "" {
+			l.ID = store.NewID()
+		} else if !have[l.ID] {
+			return store.FieldErrorf(fmt.Sprintf("links[%d].id", i), "the change request has no link %q", l.ID)
+		} else if used[l.ID] {
+			return store.FieldErrorf(fmt.Sprintf("links[%d].id", i), "the link %q is given twice", l.ID)
+		}
+		used[l.ID] = true
+		out = append(out, l)
+	}
+	var v any
+	if len(out) > 0 {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return fmt.Errorf("store: unable to encode links: %w", err)
+		}
+		v = string(b)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET links = ? WHERE id = ?`, v, cr.ID); err != nil {
+		return fmt.Errorf("store: unable to update change request links: %w", err)
+	}
+	return nil
+}

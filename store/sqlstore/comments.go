@@ -48,20 +48,28 @@ func scanComment(sc interface{ Scan(...any) error }, c *store.Comment) error {
 
 // PostComment posts a comment in a scope.
 func (s *Store) PostComment(ctx context.Context, scope store.CommentScope, nc store.NewComment) (*store.Comment, error) {
-	id := store.NewID()
+	var id string
 	err := s.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO comments (id, space_id, change_request_id, revision_id, page_id, node_id,
-			table_record, table_definition, posted_by, body, posted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, scope.SpaceID, scopeCR(scope), nc.RevisionID, nullString(nc.PageID), nullString(nc.NodeID),
-			nullString(nc.TableRecord), nullString(nc.TableDefinition), nc.UserID, nc.Body, formatTime(tx.now)); err != nil {
-			return fmt.Errorf("store: unable to post comment: %w", err)
-		}
-		return countComments(ctx, tx, scope)
+		var err error
+		id, err = insertComment(ctx, tx, scope, nc)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.FindComment(ctx, scope, id)
+}
+
+// insertComment posts a comment in a scope inside a transaction and answers its id.
+func insertComment(ctx context.Context, tx *Tx, scope store.CommentScope, nc store.NewComment) (string, error) {
+	id := store.NewID()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO comments (id, space_id, change_request_id, revision_id, page_id, node_id,
+		table_record, table_definition, posted_by, body, posted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, scope.SpaceID, scopeCR(scope), nc.RevisionID, nullString(nc.PageID), nullString(nc.NodeID),
+		nullString(nc.TableRecord), nullString(nc.TableDefinition), nc.UserID, nc.Body, formatTime(tx.now)); err != nil {
+		return "", fmt.Errorf("store: unable to post comment: %w", err)
+	}
+	return id, countComments(ctx, tx, scope)
 }
 
 // countComments refreshes the open-comment counter of a scope (the space's or the change request's).

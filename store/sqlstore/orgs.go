@@ -216,16 +216,6 @@ func (s *Store) UpdateOrganization(ctx context.Context, id, callerID string, upd
 	return s.FindOrganizationForMember(ctx, id, callerID)
 }
 
-// DeleteInvite deletes an invite link of an organization; deleting a missing one is no error.
-func (s *Store) DeleteInvite(ctx context.Context, orgID, inviteID string) error {
-	return s.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM organization_invites WHERE organization_id = ? AND id = ?`, orgID, inviteID); err != nil {
-			return fmt.Errorf("store: unable to delete invite: %w", err)
-		}
-		return nil
-	})
-}
-
 // FindAgentInstructions returns an organization's agent instructions (Instructions nil if unset).
 func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*store.AgentInstructions, error) {
 	var doc, at, by sql.NullString

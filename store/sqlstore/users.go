@@ -114,3 +114,29 @@ func (s *Store) FindOrganizationMemberUser(ctx context.Context, orgID, userID st
 	}
 	return &u, nil
 }
+
+// UpdateUser changes a user's profile.
+func (s *Store) UpdateUser(ctx context.Context, id string, upd store.UserUpdate) (*store.User, error) {
+	var u store.User
+	err := s.write(ctx, func(tx *Tx) error {
+		if upd.DisplayName != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET display_name = ? WHERE id = ?`, *upd.DisplayName, id); err != nil {
+				return fmt.Errorf("store: unable to update user: %w", err)
+			}
+		}
+		if upd.PhotoURL != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET photo_url = ? WHERE id = ?`, *upd.PhotoURL, id); err != nil {
+				return fmt.Errorf("store: unable to update user: %w", err)
+			}
+		}
+		err := scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = ?`, id), &u)
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.NotFound("User")
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}

@@ -165,6 +165,65 @@ step('teams: create with members, read, list, rename, delete', async () => {
     await rejectsWith(404, alice.orgs.getTeamInOrganizationById(S.org, S.team), 'a removed team');
 });
 
+step('team membership: add, list, update at once, remove', async () => {
+    need(S.org, S.aliceId);
+    const t = await alice.orgs.createOrganizationTeam(S.org, { title: 'Reviewers' });
+    const team = t.data.id;
+    assert.equal((await alice.orgs.addMemberToOrganizationTeamById(S.org, team, BOB_ID, { role: 'owner' })).status, 204);
+    const roles = async () => {
+        const list = await alice.orgs.listTeamMembersInOrganizationById(S.org, team);
+        checkList(list.data, (m, w) => assert.equal(m.organization.object, 'member', w), 'team members');
+        return Object.fromEntries(list.data.items.map((m) => [m.organization.id, m.team.role]));
+    };
+    assert.deepEqual(await roles(), { [BOB_ID]: 'owner' });
+    // Bob owns the team: he manages it.
+    const upd = await bob.orgs.updateMembersInOrganizationTeam(S.org, team, { add: [S.aliceId], memberships: { [S.aliceId]: { role: 'owner' } } });
+    assert.equal(upd.status, 204);
+    assert.deepEqual(await roles(), { [BOB_ID]: 'owner', [S.aliceId]: 'owner' });
+    await rejectsWith(400, alice.orgs.addMemberToOrganizationTeamById(S.org, team, 'noSuchUser0000000000', {}), 'a stranger in a team');
+    assert.equal((await alice.orgs.deleteMemberFromOrganizationTeamById(S.org, team, BOB_ID)).status, 205);
+    assert.equal((await alice.orgs.deleteMemberFromOrganizationTeamById(S.org, team, BOB_ID)).status, 204);
+    assert.deepEqual(await roles(), { [S.aliceId]: 'owner' });
+    assert.equal((await alice.orgs.removeTeamFromOrganizationById(S.org, team)).status, 204);
+});
+
+step('invitations: links and by email, joining with them; updateUserById', async () => {
+    need(S.org);
+    const link = await alice.orgs.createOrganizationInvite(S.org, { role: 'read' });
+    assert.equal(link.status, 201);
+    assert.equal(link.data.object, 'invite');
+    assert.deepEqual(ids((await alice.orgs.listOrganizationInviteLinks(S.org)).data.items), [link.data.id]);
+    const seen = await bob.orgs.getOrganizationInviteLink(S.org, link.data.id);
+    assert.equal(seen.data.redundant, true, 'an editor already has more than read');
+    const upd = await alice.orgs.updateOrganizationInviteById(S.org, link.data.id, { role: 'admin' });
+    assert.equal(upd.data.role, 'admin');
+    assert.equal((await bob.orgs.getOrganizationInviteLink(S.org, link.data.id)).data.redundant, false);
+    await rejectsWith(403, bob.orgs.updateOrganizationInviteById(S.org, link.data.id, { role: 'read' }), 'an editor changes a link');
+    // A member joining again keeps their role.
+    assert.equal((await bob.orgs.joinOrganizationWithInvite(S.org, link.data.id)).status, 200);
+    assert.equal((await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID)).data.role, 'edit');
+    assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, link.data.id)).status, 205);
+    assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, link.data.id)).status, 204);
+
+    const email = `someone-${RUN}@example.org`;
+    const inv = await alice.orgs.inviteUsersToOrganization(S.org, { emails: [email, { email: `other-${RUN}@example.org`, role: null }], role: 'read' });
+    assert.equal(inv.status, 200);
+    assert.deepEqual(inv.data.users, []);
+    assert.equal(inv.data.invited, 2);
+    const [first] = inv.data.invitations;
+    assert.equal(first.email, email);
+    assert.equal(first.sent, false, 'quire serves without an SMTP server here');
+    assert.ok(first.url.endsWith(`/v1/orgs/${S.org}/invites/${first.id}`));
+    await rejectsWith(403, bob.orgs.joinOrganizationWithInvite(S.org, first.id), 'an invitation for another address');
+
+    const me = (await bob.user.getAuthenticatedUser()).data;
+    const renamed = await bob.users.updateUserById(BOB_ID, { displayName: 'Bob Builder' });
+    assert.equal(renamed.data.displayName, 'Bob Builder');
+    assert.equal((await alice.users.getUserById(BOB_ID)).data.displayName, 'Bob Builder');
+    await rejectsWith(403, alice.users.updateUserById(BOB_ID, { displayName: 'Not Bob' }), "another user's profile");
+    assert.equal((await bob.users.updateUserById(BOB_ID, { displayName: me.displayName })).status, 200);
+});
+
 // ---------------------------------------------------------------------------------------------
 // Collections and spaces
 
@@ -823,6 +882,43 @@ step('permissions: spaces, collections and sites for users and teams; a null def
     const colAll = await alice.collections.listPermissionsAggregateInCollection(S.collection);
     assert.ok(colAll.data.items.some((u) => u.user.id === BOB_ID), 'members read a collection whose level is inherit');
     await alice.orgs.removeTeamFromOrganizationById(S.org, team.data.id);
+});
+
+step('reviews: ask, review, list; merge rules on reviews; contributors', async () => {
+    need(S.org, S.aliceId);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Reviewed', empty: true });
+    const space = sp.data.id;
+    await alice.spaces.updateSpaceById(space, { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] } });
+    const cr = (await bob.spaces.createChangeRequest(space, { subject: 'Needs a review' })).data.id;
+    const asked = await bob.spaces.requestReviewersForChangeRequest(space, cr, { users: [S.aliceId], subject: 'Ready for review' });
+    assert.equal(asked.status, 200);
+    assert.equal(asked.data.users[0].user.id, S.aliceId);
+    assert.equal(asked.data.users[0].requestedBy.id, BOB_ID);
+    const requested = await alice.spaces.getRequestedReviewersByChangeRequestId(space, cr);
+    checkList(requested.data, (r, w) => assert.equal(r.object, 'change-request-requested-reviewer', w), 'requested reviewers');
+    await rejectsWith(409, bob.spaces.mergeChangeRequest(space, cr), 'no approved review');
+    await rejectsWith(403, bob.spaces.submitChangeRequestReview(space, cr, { status: 'approved' }), 'an editor reviews');
+    const mine = (await alice.spaces.createChangeRequest(space, { subject: 'Mine' })).data.id;
+    await rejectsWith(400, alice.spaces.submitChangeRequestReview(space, mine, { status: 'approved' }), 'a self-review');
+    const review = await alice.spaces.submitChangeRequestReview(space, cr, { status: 'approved', comment: { markdown: 'Looks good.' } });
+    assert.equal(review.status, 201);
+    assert.equal(review.data.requestedBy.id, BOB_ID);
+    assert.equal(review.data.comment.body.markdown, 'Looks good.');
+    const reviews = await bob.spaces.getReviewsByChangeRequestId(space, cr, { outdated: false });
+    assert.deepEqual(ids(reviews.data.items), [review.data.id]);
+    const one = await bob.spaces.getChangeRequestReviewById(space, cr, review.data.id, { format: 'document' });
+    assert.equal(one.data.outdated, false);
+    assert.equal(one.data.comment.body.document.object, 'document');
+    const contributors = await bob.spaces.getContributorsByChangeRequestId(space, cr);
+    assert.ok(contributors.data.items.some((c) => c.user.id === S.aliceId && c.actionType === 'comment'));
+    const merged = await bob.spaces.mergeChangeRequest(space, cr);
+    assert.equal(merged.data.result, 'merge');
+    await rejectsWith(409, alice.spaces.submitChangeRequestReview(space, cr, { status: 'approved' }), 'a review of a merged change request');
+
+    const other = (await bob.spaces.createChangeRequest(space, { subject: 'Asked, then not' })).data.id;
+    await bob.spaces.requestReviewersForChangeRequest(space, other, { users: [S.aliceId] });
+    assert.equal((await bob.spaces.removeRequestedReviewerFromChangeRequest(space, other, S.aliceId)).status, 205);
+    assert.equal((await bob.spaces.removeRequestedReviewerFromChangeRequest(space, other, S.aliceId)).status, 204);
 });
 
 step('removeMemberFromOrganizationById and deleteCollectionById', async () => {

@@ -1,0 +1,190 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/mail"
+	"github.com/quire-docs/quire/server/access"
+	"github.com/quire-docs/quire/store"
+)
+
+// Invitations to organizations: invite links (admins make, list, change and delete them; anyone
+// holding one's id reads it and joins with it while the organization allows invite links), and
+// invitations by email (a quire user of the address is added at once; any other address gets an
+// invitation for that address only, usable once for inviteTTL, emailed through s.Mailer when
+// quire has one and answered with its link either way).
+
+// inviteTTL is how long an invitation sent by email can be used.
+const inviteTTL = 7 * 24 * time.Hour
+
+func toAPIInviteLink(in *store.Invite, redundant bool) gen.InviteLink {
+	return gen.InviteLink{Object: gen.Invite, Id: in.ID, Role: apiRole(in.Role), Redundant: redundant}
+}
+
+// joinURL is where an invitation is used: joinOrganizationWithInvite.
+func (s *Server) joinURL(in *store.Invite) string {
+	return s.apiURL("/orgs/" + in.OrganizationID + "/invites/" + in.ID)
+}
+
+func (s *Server) CreateOrganizationInvite(ctx context.Context, req gen.CreateOrganizationInviteRequestObject) (gen.CreateOrganizationInviteResponseObject, error) {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	in, err := s.Store.CreateInvite(ctx, req.OrganizationId, access.Caller(ctx).ID, storeRole(req.Body.Role))
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateOrganizationInvite201JSONResponse(toAPIInviteLink(in, true)), nil
+}
+
+func (s *Server) ListOrganizationInviteLinks(ctx context.Context, req gen.ListOrganizationInviteLinksRequestObject) (gen.ListOrganizationInviteLinksResponseObject, error) {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	list, err := s.Store.FindInvites(ctx, req.OrganizationId, page(req.Params.Page, req.Params.Limit))
+	if err != nil {
+		return nil, err
+	}
+	items, _ := convertItems(list.Items, func(in *store.Invite) (gen.InviteLink, error) { return toAPIInviteLink(in, true), nil })
+	return gen.ListOrganizationInviteLinks200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
+}
+
+// GetOrganizationInviteLink answers anyone holding the link's id: it is how the invited see what
+// they are invited to before joining.
+func (s *Server) GetOrganizationInviteLink(ctx context.Context, req gen.GetOrganizationInviteLinkRequestObject) (gen.GetOrganizationInviteLinkResponseObject, error) {
+	in, err := s.Store.FindInvite(ctx, req.OrganizationId, req.InviteId)
+	if err != nil {
+		return nil, err
+	}
+	redundant := false
+	if m, err := s.Store.FindMember(ctx, req.OrganizationId, access.Caller(ctx).ID); err == nil {
+		redundant = in.Role == store.RoleGuest || m.Role.AtLeast(in.Role)
+	} else if store.ErrorCode(err) != store.ENOTFOUND {
+		return nil, err
+	}
+	return gen.GetOrganizationInviteLink200JSONResponse(toAPIInviteLink(in, redundant)), nil
+}
+
+func (s *Server) UpdateOrganizationInviteById(ctx context.Context, req gen.UpdateOrganizationInviteByIdRequestObject) (gen.UpdateOrganizationInviteByIdResponseObject, error) {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	in, err := s.Store.UpdateInvite(ctx, req.OrganizationId, req.InviteId, storeRole(req.Body.Role))
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateOrganizationInviteById200JSONResponse(toAPIInviteLink(in, true)), nil
+}
+
+func (s *Server) DeleteOrganizationInviteById(ctx context.Context, req gen.DeleteOrganizationInviteByIdRequestObject) (gen.DeleteOrganizationInviteByIdResponseObject, error) {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	deleted, err := s.Store.DeleteInvite(ctx, req.OrganizationId, req.InviteId)
+	if err != nil {
+		return nil, err
+	}
+	if !deleted {
+		return gen.DeleteOrganizationInviteById204Response{}, nil
+	}
+	return gen.DeleteOrganizationInviteById205Response{}, nil
+}
+
+func (s *Server) JoinOrganizationWithInvite(ctx context.Context, req gen.JoinOrganizationWithInviteRequestObject) (gen.JoinOrganizationWithInviteResponseObject, error) {
+	if err := s.Store.JoinWithInvite(ctx, req.OrganizationId, req.InviteId, access.Caller(ctx)); err != nil {
+		return nil, err
+	}
+	return gen.JoinOrganizationWithInvite200JSONResponse{}, nil
+}
+
+// emailInvites reads the addresses of an invitation request with their roles (an address's own,
+// else the request's, else the organization's default role).
+func emailInvites(b *gen.InviteUsersRequest, fallback store.Role) ([]store.EmailInvite, error) {
+	role := fallback
+	if b.Role.IsSpecified() {
+		role = storeRole(b.Role)
+	}
+	sso := b.Sso != nil && *b.Sso
+	seen := map[string]bool{}
+	out := make([]store.EmailInvite, 0, len(b.Emails))
+	for i, e := range b.Emails {
+		ei := store.EmailInvite{Role: role, SSO: sso}
+		if withRole, err := e.AsInviteEmailWithRole(); err == nil && withRole.Email != "" {
+			ei.Email, ei.Role = string(withRole.Email), storeRole(withRole.Role)
+		} else if plain, err := e.AsInviteEmail0(); err == nil {
+			ei.Email = string(plain)
+		}
+		key := strings.ToLower(strings.TrimSpace(ei.Email))
+		if key == "" {
+			return nil, store.FieldErrorf(fmt.Sprintf("emails[%d]", i), "not an email address")
+		}
+		if seen[key] {
+			return nil, store.FieldErrorf(fmt.Sprintf("emails[%d]", i), "the address %q is given twice", ei.Email)
+		}
+		seen[key] = true
+		out = append(out, ei)
+	}
+	return out, nil
+}
+
+func (s *Server) InviteUsersToOrganization(ctx context.Context, req gen.InviteUsersToOrganizationRequestObject) (gen.InviteUsersToOrganizationResponseObject, error) {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
+		return nil, err
+	}
+	org, err := s.Store.FindOrganizationByID(ctx, req.OrganizationId)
+	if err != nil {
+		return nil, err
+	}
+	invites, err := emailInvites(req.Body, org.DefaultRole)
+	if err != nil {
+		return nil, err
+	}
+	me := access.Caller(ctx)
+	done, err := s.Store.InviteByEmail(ctx, org.ID, me.ID, invites, inviteTTL)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.InviteUsersToOrganization200JSONResponse{Users: make([]string, 0, len(done.Added)), Invited: len(invites)}
+	for _, u := range done.Added {
+		out.Users = append(out.Users, u.ID)
+		s.sendMail(ctx, mail.Message{To: u.Email, Subject: fmt.Sprintf("You were added to %s on quire", org.Title),
+			Body: fmt.Sprintf("%s added you to the organization %q on quire (%s).\n", me.DisplayName, org.Title, s.BaseURL)})
+	}
+	list := make([]gen.EmailInvitation, 0, len(done.Invites))
+	for _, in := range done.Invites {
+		link := s.joinURL(in)
+		sent := s.sendMail(ctx, mail.Message{To: *in.Email, Subject: fmt.Sprintf("Join %s on quire", org.Title),
+			Body: fmt.Sprintf("%s invites you to join the organization %q on quire (%s) as %s.\n\n"+
+				"To join, sign in to quire with this email address and accept the invitation: send\n\n"+
+				"    POST %s\n\nwith your quire API token before %s. The invitation can be used once.\n",
+				me.DisplayName, org.Title, s.BaseURL, roleName(in.Role), link, in.ExpiresAt.UTC().Format(time.RFC1123))})
+		list = append(list, gen.EmailInvitation{Id: in.ID, Email: *in.Email, Url: link, ExpiresAt: *in.ExpiresAt, Sent: sent})
+	}
+	out.Invitations = &list
+	return out, nil
+}
+
+// roleName words a role for people ("a guest" for none).
+func roleName(r store.Role) string {
+	if r == store.RoleGuest {
+		return "a guest"
+	}
+	return "a member with the " + string(r) + " role"
+}
+
+// sendMail emails a message when quire has an SMTP server and tells whether it was sent; a
+// failure is logged, not answered: what it was about is done, and its link is in the answer.
+func (s *Server) sendMail(ctx context.Context, m mail.Message) bool {
+	if s.Mailer == nil {
+		return false
+	}
+	if err := s.Mailer.Send(ctx, m); err != nil {
+		s.Log.Error("sending email failed", "to", m.To, "err", err)
+		return false
+	}
+	return true
+}
