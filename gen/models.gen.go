@@ -3098,6 +3098,33 @@ func (e SiteObject) Valid() bool {
 	}
 }
 
+// Defines values for SiteRedirectBulkStatus.
+const (
+	SiteRedirectBulkStatusCreated   SiteRedirectBulkStatus = "created"
+	SiteRedirectBulkStatusDeleted   SiteRedirectBulkStatus = "deleted"
+	SiteRedirectBulkStatusError     SiteRedirectBulkStatus = "error"
+	SiteRedirectBulkStatusPublished SiteRedirectBulkStatus = "published"
+	SiteRedirectBulkStatusUpdated   SiteRedirectBulkStatus = "updated"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectBulkStatus enum.
+func (e SiteRedirectBulkStatus) Valid() bool {
+	switch e {
+	case SiteRedirectBulkStatusCreated:
+		return true
+	case SiteRedirectBulkStatusDeleted:
+		return true
+	case SiteRedirectBulkStatusError:
+		return true
+	case SiteRedirectBulkStatusPublished:
+		return true
+	case SiteRedirectBulkStatusUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteRedirectDestinationKind.
 const (
 	SiteRedirectDestinationKindExternal    SiteRedirectDestinationKind = "external"
@@ -3122,6 +3149,54 @@ func (e SiteRedirectDestinationKind) Valid() bool {
 	}
 }
 
+// Defines values for SiteRedirectInputDestinationKind.
+const (
+	SiteRedirectInputDestinationKindExternal    SiteRedirectInputDestinationKind = "external"
+	SiteRedirectInputDestinationKindPath        SiteRedirectInputDestinationKind = "path"
+	SiteRedirectInputDestinationKindSitePage    SiteRedirectInputDestinationKind = "site-page"
+	SiteRedirectInputDestinationKindSiteSection SiteRedirectInputDestinationKind = "site-section"
+	SiteRedirectInputDestinationKindSiteSpace   SiteRedirectInputDestinationKind = "site-space"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectInputDestinationKind enum.
+func (e SiteRedirectInputDestinationKind) Valid() bool {
+	switch e {
+	case SiteRedirectInputDestinationKindExternal:
+		return true
+	case SiteRedirectInputDestinationKindPath:
+		return true
+	case SiteRedirectInputDestinationKindSitePage:
+		return true
+	case SiteRedirectInputDestinationKindSiteSection:
+		return true
+	case SiteRedirectInputDestinationKindSiteSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectIntent.
+const (
+	SiteRedirectIntentDraft   SiteRedirectIntent = "draft"
+	SiteRedirectIntentLive    SiteRedirectIntent = "live"
+	SiteRedirectIntentPublish SiteRedirectIntent = "publish"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectIntent enum.
+func (e SiteRedirectIntent) Valid() bool {
+	switch e {
+	case SiteRedirectIntentDraft:
+		return true
+	case SiteRedirectIntentLive:
+		return true
+	case SiteRedirectIntentPublish:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteRedirectObject.
 const (
 	SiteRedirectObjectSiteRedirect SiteRedirectObject = "site-redirect"
@@ -3131,6 +3206,27 @@ const (
 func (e SiteRedirectObject) Valid() bool {
 	switch e {
 	case SiteRedirectObjectSiteRedirect:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectOrderBy.
+const (
+	CreatedAt SiteRedirectOrderBy = "createdAt"
+	Source    SiteRedirectOrderBy = "source"
+	UpdatedAt SiteRedirectOrderBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectOrderBy enum.
+func (e SiteRedirectOrderBy) Valid() bool {
+	switch e {
+	case CreatedAt:
+		return true
+	case Source:
+		return true
+	case UpdatedAt:
 		return true
 	default:
 		return false
@@ -3418,16 +3514,16 @@ func (e SiteVisitorType) Valid() bool {
 
 // Defines values for SpaceEditMode.
 const (
-	Live   SpaceEditMode = "live"
-	Locked SpaceEditMode = "locked"
+	SpaceEditModeLive   SpaceEditMode = "live"
+	SpaceEditModeLocked SpaceEditMode = "locked"
 )
 
 // Valid indicates whether the value is a known member of the SpaceEditMode enum.
 func (e SpaceEditMode) Valid() bool {
 	switch e {
-	case Live:
+	case SpaceEditModeLive:
 		return true
-	case Locked:
+	case SpaceEditModeLocked:
 		return true
 	default:
 		return false
@@ -3731,6 +3827,11 @@ type BillingPlan string
 
 // BlockSource defines model for BlockSource.
 type BlockSource string
+
+// BulkUpsertSiteRedirectsRequest defines model for BulkUpsertSiteRedirectsRequest.
+type BulkUpsertSiteRedirectsRequest struct {
+	Redirects []SiteRedirectUpsert `json:"redirects"`
+}
 
 // ChangeAttributeString defines model for ChangeAttributeString.
 type ChangeAttributeString struct {
@@ -4416,6 +4517,17 @@ type CreateSAMLProviderRequest struct {
 	EntityID    SAMLProviderEntityID `json:"entityID"`
 	Label       SAMLProviderLabel    `json:"label"`
 	SsoURL      SAMLProviderSSOURL   `json:"ssoURL"`
+}
+
+// CreateSiteRedirectRequest defines model for CreateSiteRedirectRequest.
+type CreateSiteRedirectRequest struct {
+	CaptureWildcard *bool `json:"captureWildcard,omitempty"`
+
+	// Destination A destination as SiteRedirectDestination has it, or (kind `path`) the page at a path of a space the site publishes (`spaceId`, `path`), stored as that page.
+	Destination SiteRedirectInputDestination `json:"destination"`
+	Draft       *bool                        `json:"draft,omitempty"`
+	Permanent   *bool                        `json:"permanent,omitempty"`
+	Source      SiteRedirectSourcePath       `json:"source"`
 }
 
 // CreateSiteRequest defines model for CreateSiteRequest.
@@ -6562,6 +6674,27 @@ type SiteRedirect struct {
 	UpdatedAt   *Timestamp              `json:"updatedAt,omitempty"`
 }
 
+// SiteRedirectBulkResult defines model for SiteRedirectBulkResult.
+type SiteRedirectBulkResult struct {
+	Draft bool `json:"draft"`
+
+	// Error Why the entry failed (error only).
+	Error *string `json:"error,omitempty"`
+
+	// Id The redirect's id (not for deleted and error).
+	Id     *string                `json:"id,omitempty"`
+	Source SiteRedirectSourcePath `json:"source"`
+	Status SiteRedirectBulkStatus `json:"status"`
+}
+
+// SiteRedirectBulkResults defines model for SiteRedirectBulkResults.
+type SiteRedirectBulkResults struct {
+	Results []SiteRedirectBulkResult `json:"results"`
+}
+
+// SiteRedirectBulkStatus defines model for SiteRedirectBulkStatus.
+type SiteRedirectBulkStatus string
+
 // SiteRedirectDestination Where a redirect leads, by `kind`: a section (`siteSectionId`), a site space (`siteSpaceId`), a page of a site space (`siteSpaceId`, `pageId`) or an external `url`.
 type SiteRedirectDestination struct {
 	Kind          SiteRedirectDestinationKind `json:"kind"`
@@ -6574,8 +6707,35 @@ type SiteRedirectDestination struct {
 // SiteRedirectDestinationKind defines model for SiteRedirectDestinationKind.
 type SiteRedirectDestinationKind string
 
+// SiteRedirectInputDestination A destination as SiteRedirectDestination has it, or (kind `path`) the page at a path of a space the site publishes (`spaceId`, `path`), stored as that page.
+type SiteRedirectInputDestination struct {
+	Kind          SiteRedirectInputDestinationKind `json:"kind"`
+	PageId        *string                          `json:"pageId,omitempty"`
+	Path          *string                          `json:"path,omitempty"`
+	SiteSectionId *string                          `json:"siteSectionId,omitempty"`
+	SiteSpaceId   *string                          `json:"siteSpaceId,omitempty"`
+	SpaceId       *string                          `json:"spaceId,omitempty"`
+	Url           *URL                             `json:"url,omitempty"`
+}
+
+// SiteRedirectInputDestinationKind defines model for SiteRedirectInputDestinationKind.
+type SiteRedirectInputDestinationKind string
+
+// SiteRedirectIntent defines model for SiteRedirectIntent.
+type SiteRedirectIntent string
+
+// SiteRedirectList defines model for SiteRedirectList.
+type SiteRedirectList struct {
+	Count int            `json:"count"`
+	Items []SiteRedirect `json:"items"`
+	Next  *ListNext      `json:"next,omitempty"`
+}
+
 // SiteRedirectObject defines model for SiteRedirectObject.
 type SiteRedirectObject string
+
+// SiteRedirectOrderBy defines model for SiteRedirectOrderBy.
+type SiteRedirectOrderBy string
 
 // SiteRedirectResolved defines model for SiteRedirectResolved.
 type SiteRedirectResolved struct {
@@ -6587,6 +6747,15 @@ type SiteRedirectResolved struct {
 
 // SiteRedirectSourcePath defines model for SiteRedirectSourcePath.
 type SiteRedirectSourcePath = string
+
+// SiteRedirectUpsert One entry of a bulk change: `publish` takes only `source`; `live` (the default) and `draft` need `destination` (null deletes the redirect of that source and intent).
+type SiteRedirectUpsert struct {
+	CaptureWildcard *bool                                           `json:"captureWildcard,omitempty"`
+	Destination     nullable.Nullable[SiteRedirectInputDestination] `json:"destination,omitempty"`
+	Intent          *SiteRedirectIntent                             `json:"intent,omitempty"`
+	Permanent       *bool                                           `json:"permanent,omitempty"`
+	Source          SiteRedirectSourcePath                          `json:"source"`
+}
 
 // SiteSearchMode defines model for SiteSearchMode.
 type SiteSearchMode string
@@ -7144,6 +7313,17 @@ type UpdateSiteAdaptiveSchemaRequest struct {
 	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
 }
 
+// UpdateSiteRedirectRequest defines model for UpdateSiteRedirectRequest.
+type UpdateSiteRedirectRequest struct {
+	CaptureWildcard *bool `json:"captureWildcard,omitempty"`
+
+	// Destination A destination as SiteRedirectDestination has it, or (kind `path`) the page at a path of a space the site publishes (`spaceId`, `path`), stored as that page.
+	Destination *SiteRedirectInputDestination `json:"destination,omitempty"`
+	Draft       *bool                         `json:"draft,omitempty"`
+	Permanent   *bool                         `json:"permanent,omitempty"`
+	Source      *SiteRedirectSourcePath       `json:"source,omitempty"`
+}
+
 // UpdateSiteRequest defines model for UpdateSiteRequest.
 type UpdateSiteRequest struct {
 	AdaptiveContent *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
@@ -7371,6 +7551,9 @@ type SiteId = string
 
 // SitePublishedFilter defines model for sitePublishedFilter.
 type SitePublishedFilter = bool
+
+// SiteRedirectId defines model for siteRedirectId.
+type SiteRedirectId = string
 
 // SiteSectionGroupId defines model for siteSectionGroupId.
 type SiteSectionGroupId = string
@@ -7751,6 +7934,20 @@ type GetSiteRedirectBySourceParams struct {
 
 	// Source The path to look up, from the site's root.
 	Source SiteRedirectSourcePath `form:"source" json:"source"`
+}
+
+// ListSiteRedirectsParams defines parameters for ListSiteRedirects.
+type ListSiteRedirectsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Only redirects whose source contains this text (any case).
+	Search  *string              `form:"search,omitempty" json:"search,omitempty"`
+	Draft   *bool                `form:"draft,omitempty" json:"draft,omitempty"`
+	OrderBy *SiteRedirectOrderBy `form:"orderBy,omitempty" json:"orderBy,omitempty"`
 }
 
 // SearchSiteContentParams defines parameters for SearchSiteContent.
@@ -8468,6 +8665,15 @@ type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
+
+// CreateSiteRedirectJSONRequestBody defines body for CreateSiteRedirect for application/json ContentType.
+type CreateSiteRedirectJSONRequestBody = CreateSiteRedirectRequest
+
+// BulkUpsertSiteRedirectsJSONRequestBody defines body for BulkUpsertSiteRedirects for application/json ContentType.
+type BulkUpsertSiteRedirectsJSONRequestBody = BulkUpsertSiteRedirectsRequest
+
+// UpdateSiteRedirectByIdJSONRequestBody defines body for UpdateSiteRedirectById for application/json ContentType.
+type UpdateSiteRedirectByIdJSONRequestBody = UpdateSiteRedirectRequest
 
 // SearchSiteContentJSONRequestBody defines body for SearchSiteContent for application/json ContentType.
 type SearchSiteContentJSONRequestBody = SearchSiteContentRequest

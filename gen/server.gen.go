@@ -288,6 +288,21 @@ type ServerInterface interface {
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error
+	// ListSiteRedirects The site's live (or, with `draft`, draft) redirects.
+	// (GET /orgs/{organizationId}/sites/{siteId}/redirects)
+	ListSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteRedirectsParams) error
+	// CreateSiteRedirect Add a redirect. Its destination must be content of the site (or an external URL that is not itself one of the site's redirected paths: chains and loops are refused).
+	// (POST /orgs/{organizationId}/sites/{siteId}/redirects)
+	CreateSiteRedirect(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// BulkUpsertSiteRedirects Create, update, delete (a null destination) or publish (intent `publish`) redirects by source, in one transaction; a bad destination refuses the whole batch.
+	// (PUT /orgs/{organizationId}/sites/{siteId}/redirects)
+	BulkUpsertSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	DeleteSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	UpdateSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error
 	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search)
 	SearchSiteContent(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SearchSiteContentParams) error
@@ -3213,6 +3228,179 @@ func (w *ServerInterfaceWrapper) GetSiteRedirectBySource(ctx echo.Context) error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetSiteRedirectBySource(ctx, organizationId, siteId, params)
+	return err
+}
+
+// ListSiteRedirects converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteRedirects(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteRedirectsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// ------------- Optional query parameter "draft" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "draft", ctx.QueryParams(), &params.Draft, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter draft: %s", err))
+	}
+
+	// ------------- Optional query parameter "orderBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "orderBy", ctx.QueryParams(), &params.OrderBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter orderBy: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteRedirects(ctx, organizationId, siteId, params)
+	return err
+}
+
+// CreateSiteRedirect converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateSiteRedirect(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateSiteRedirect(ctx, organizationId, siteId)
+	return err
+}
+
+// BulkUpsertSiteRedirects converts echo context to params.
+func (w *ServerInterfaceWrapper) BulkUpsertSiteRedirects(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BulkUpsertSiteRedirects(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteRedirectById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteRedirectById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteRedirectId" -------------
+	var siteRedirectId SiteRedirectId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteRedirectId", ctx.Param("siteRedirectId"), &siteRedirectId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteRedirectId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteRedirectById(ctx, organizationId, siteId, siteRedirectId)
+	return err
+}
+
+// UpdateSiteRedirectById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteRedirectById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteRedirectId" -------------
+	var siteRedirectId SiteRedirectId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteRedirectId", ctx.Param("siteRedirectId"), &siteRedirectId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteRedirectId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteRedirectById(ctx, organizationId, siteId, siteRedirectId)
 	return err
 }
 
@@ -7423,6 +7611,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search/prewarm", wrapper.PrewarmSiteSearch, options.OperationMiddlewares["prewarmSiteSearch"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events", wrapper.TrackEventsInSiteById, options.OperationMiddlewares["trackEventsInSiteById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirect", wrapper.GetSiteRedirectBySource, options.OperationMiddlewares["getSiteRedirectBySource"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.ListSiteRedirects, options.OperationMiddlewares["listSiteRedirects"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.CreateSiteRedirect, options.OperationMiddlewares["createSiteRedirect"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.BulkUpsertSiteRedirects, options.OperationMiddlewares["bulkUpsertSiteRedirects"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId", wrapper.DeleteSiteRedirectById, options.OperationMiddlewares["deleteSiteRedirectById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId", wrapper.UpdateSiteRedirectById, options.OperationMiddlewares["updateSiteRedirectById"]...)
 
 }
 
@@ -15663,6 +15856,535 @@ func (response GetSiteRedirectBySource404JSONResponse) VisitGetSiteRedirectBySou
 type GetSiteRedirectBySource429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetSiteRedirectBySource429JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirectsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteRedirectsParams
+}
+
+type ListSiteRedirectsResponseObject interface {
+	VisitListSiteRedirectsResponse(w http.ResponseWriter) error
+}
+
+type ListSiteRedirects200JSONResponse SiteRedirectList
+
+func (response ListSiteRedirects200JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteRedirects400JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteRedirects401JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteRedirects403JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteRedirects404JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteRedirects429JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirectRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *CreateSiteRedirectJSONRequestBody
+}
+
+type CreateSiteRedirectResponseObject interface {
+	VisitCreateSiteRedirectResponse(w http.ResponseWriter) error
+}
+
+type CreateSiteRedirect201JSONResponse SiteRedirect
+
+func (response CreateSiteRedirect201JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSiteRedirect400JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateSiteRedirect401JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateSiteRedirect403JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateSiteRedirect404JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateSiteRedirect409JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateSiteRedirect413JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSiteRedirect429JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirectsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *BulkUpsertSiteRedirectsJSONRequestBody
+}
+
+type BulkUpsertSiteRedirectsResponseObject interface {
+	VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error
+}
+
+type BulkUpsertSiteRedirects200JSONResponse SiteRedirectBulkResults
+
+func (response BulkUpsertSiteRedirects200JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response BulkUpsertSiteRedirects400JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BulkUpsertSiteRedirects401JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BulkUpsertSiteRedirects403JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response BulkUpsertSiteRedirects404JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response BulkUpsertSiteRedirects413JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BulkUpsertSiteRedirects429JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteRedirectId SiteRedirectId `json:"siteRedirectId"`
+}
+
+type DeleteSiteRedirectByIdResponseObject interface {
+	VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteRedirectById204Response struct {
+}
+
+func (response DeleteSiteRedirectById204Response) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteRedirectById205Response struct {
+}
+
+func (response DeleteSiteRedirectById205Response) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteRedirectById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteRedirectById401JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteRedirectById403JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteRedirectById404JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteRedirectById429JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteRedirectId SiteRedirectId `json:"siteRedirectId"`
+	Body           *UpdateSiteRedirectByIdJSONRequestBody
+}
+
+type UpdateSiteRedirectByIdResponseObject interface {
+	VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteRedirectById200JSONResponse SiteRedirect
+
+func (response UpdateSiteRedirectById200JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteRedirectById400JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteRedirectById401JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteRedirectById403JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteRedirectById404JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSiteRedirectById409JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteRedirectById413JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteRedirectById429JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -26604,6 +27326,21 @@ type StrictServerInterface interface {
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx context.Context, request GetSiteRedirectBySourceRequestObject) (GetSiteRedirectBySourceResponseObject, error)
+	// ListSiteRedirects The site's live (or, with `draft`, draft) redirects.
+	// (GET /orgs/{organizationId}/sites/{siteId}/redirects)
+	ListSiteRedirects(ctx context.Context, request ListSiteRedirectsRequestObject) (ListSiteRedirectsResponseObject, error)
+	// CreateSiteRedirect Add a redirect. Its destination must be content of the site (or an external URL that is not itself one of the site's redirected paths: chains and loops are refused).
+	// (POST /orgs/{organizationId}/sites/{siteId}/redirects)
+	CreateSiteRedirect(ctx context.Context, request CreateSiteRedirectRequestObject) (CreateSiteRedirectResponseObject, error)
+	// BulkUpsertSiteRedirects Create, update, delete (a null destination) or publish (intent `publish`) redirects by source, in one transaction; a bad destination refuses the whole batch.
+	// (PUT /orgs/{organizationId}/sites/{siteId}/redirects)
+	BulkUpsertSiteRedirects(ctx context.Context, request BulkUpsertSiteRedirectsRequestObject) (BulkUpsertSiteRedirectsResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	DeleteSiteRedirectById(ctx context.Context, request DeleteSiteRedirectByIdRequestObject) (DeleteSiteRedirectByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	UpdateSiteRedirectById(ctx context.Context, request UpdateSiteRedirectByIdRequestObject) (UpdateSiteRedirectByIdResponseObject, error)
 	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search)
 	SearchSiteContent(ctx context.Context, request SearchSiteContentRequestObject) (SearchSiteContentResponseObject, error)
@@ -29892,6 +30629,208 @@ func (sh *strictHandler) GetSiteRedirectBySource(ctx echo.Context, organizationI
 		return err
 	} else if validResponse, ok := response.(GetSiteRedirectBySourceResponseObject); ok {
 		return validResponse.VisitGetSiteRedirectBySourceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteRedirects operation middleware
+func (sh *strictHandler) ListSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteRedirectsParams) error {
+	var request ListSiteRedirectsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteRedirects(ctx.Request().Context(), request.(ListSiteRedirectsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteRedirects")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteRedirectsResponseObject); ok {
+		return validResponse.VisitListSiteRedirectsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateSiteRedirect operation middleware
+func (sh *strictHandler) CreateSiteRedirect(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request CreateSiteRedirectRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body CreateSiteRedirectJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSiteRedirect(ctx.Request().Context(), request.(CreateSiteRedirectRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSiteRedirect")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateSiteRedirectResponseObject); ok {
+		return validResponse.VisitCreateSiteRedirectResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// BulkUpsertSiteRedirects operation middleware
+func (sh *strictHandler) BulkUpsertSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request BulkUpsertSiteRedirectsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body BulkUpsertSiteRedirectsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.BulkUpsertSiteRedirects(ctx.Request().Context(), request.(BulkUpsertSiteRedirectsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BulkUpsertSiteRedirects")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(BulkUpsertSiteRedirectsResponseObject); ok {
+		return validResponse.VisitBulkUpsertSiteRedirectsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteRedirectById operation middleware
+func (sh *strictHandler) DeleteSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error {
+	var request DeleteSiteRedirectByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteRedirectId = siteRedirectId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteRedirectById(ctx.Request().Context(), request.(DeleteSiteRedirectByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteRedirectById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteRedirectByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteRedirectByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteRedirectById operation middleware
+func (sh *strictHandler) UpdateSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error {
+	var request UpdateSiteRedirectByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteRedirectId = siteRedirectId
+
+	var body UpdateSiteRedirectByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteRedirectById(ctx.Request().Context(), request.(UpdateSiteRedirectByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteRedirectById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteRedirectByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteRedirectByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -384,9 +384,9 @@ func TestSiteRedirectBySourceAndEvents(t *testing.T) {
 	guideSS := sections.Items[0].SiteSpaces[0].Id
 	install := r.pages["Install"]
 	for _, red := range []*store.SiteRedirect{
-		{SiteID: r.site.Id, Source: "/old", DestinationKind: "site-page", SiteSpaceID: &guideSS, PageID: &install, Permanent: true},
-		{SiteID: r.site.Id, Source: "/legacy/*", DestinationKind: "site-section", SiteSectionID: &sections.Items[1].Id, CaptureWildcard: true},
-		{SiteID: r.site.Id, Source: "/out", DestinationKind: "external", URL: &[]string{"https://example.com/x"}[0]},
+		{SiteID: r.site.Id, Source: "/old", RedirectDestination: store.RedirectDestination{DestinationKind: "site-page", SiteSpaceID: &guideSS, PageID: &install}, Permanent: true},
+		{SiteID: r.site.Id, Source: "/legacy/*", RedirectDestination: store.RedirectDestination{DestinationKind: "site-section", SiteSectionID: &sections.Items[1].Id}, CaptureWildcard: true},
+		{SiteID: r.site.Id, Source: "/out", RedirectDestination: store.RedirectDestination{DestinationKind: "external", URL: &[]string{"https://example.com/x"}[0]}},
 	} {
 		if err := r.Store.CreateSiteRedirect(ctx, red); err != nil {
 			t.Fatal(err)

@@ -47,6 +47,8 @@ func Run(t *testing.T, open Opener) {
 		{"RevisionReads", revisionReads},
 		{"SiteRedirects", siteRedirects},
 		{"SiteEvents", siteEvents},
+		{"SiteRedirectWrites", siteRedirectWrites},
+		{"PageFormerlyAt", pageFormerlyAt},
 		{"UsersSharing", usersSharing},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},

@@ -1,0 +1,54 @@
+package server_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// The rows of running a site (issue 30): redirects, share links, visitor authentication, hostnames,
+// customization and insights. Reading takes the read role on the site, changing it the create
+// role (which only the admin has here).
+//
+// A want lists the statuses for the callers: none, garbage, outsider, reader, commenter, editor, admin.
+
+func matrixSiteOpsRows() []matrixRow {
+	site := func(rest string) func(w *matrixWorld) string {
+		return func(w *matrixWorld) string { return w.sitePath(w.site, rest) }
+	}
+	external := func(u string) map[string]any { return map[string]any{"kind": "external", "url": u} }
+	return []matrixRow{
+		matrixGet("listSiteRedirects", matrixWant{401, 401, 404, 200, 200, 200, 200}, site("/redirects")),
+		{"createSiteRedirect", matrixWant{401, 401, 404, 403, 403, 403, 201}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.sitePath(w.site, "/redirects"), map[string]any{"source": "/" + w.slug("from"), "destination": external("https://example.com/")})
+		}},
+		{"updateSiteRedirectById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PATCH", w.sitePath(w.site, "/redirects/"+w.freshRedirect(t)), map[string]any{"permanent": true})
+		}},
+		{"deleteSiteRedirectById", matrixWant{401, 401, 404, 403, 403, 403, 205}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("DELETE", w.sitePath(w.site, "/redirects/"+w.freshRedirect(t)), nil)
+		}},
+		{"bulkUpsertSiteRedirects", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PUT", w.sitePath(w.site, "/redirects"), map[string]any{"redirects": []any{
+				map[string]any{"source": "/" + w.slug("bulk"), "destination": external("https://example.com/")}}})
+		}},
+	}
+}
+
+// slug is a name no other call returns, as a path segment.
+func (w *matrixWorld) slug(prefix string) string {
+	w.n++
+	return prefix + "-" + string(rune('a'+w.n%26)) + string(rune('a'+w.n/26%26)) + string(rune('a'+w.n/676%26))
+}
+
+// freshRedirect adds a redirect to the published site.
+func (w *matrixWorld) freshRedirect(t *testing.T) string {
+	t.Helper()
+	target := "https://example.com/"
+	r := &store.SiteRedirect{SiteID: w.site, Source: "/" + w.slug("fresh"), RedirectDestination: store.RedirectDestination{DestinationKind: "external", URL: &target}}
+	if err := w.Store.CreateSiteRedirect(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	return r.ID
+}
