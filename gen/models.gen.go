@@ -2825,6 +2825,21 @@ func (e SearchSpaceResultType) Valid() bool {
 	}
 }
 
+// Defines values for ShareLinkObject.
+const (
+	ShareLinkObjectShareLink ShareLinkObject = "share-link"
+)
+
+// Valid indicates whether the value is a known member of the ShareLinkObject enum.
+func (e ShareLinkObject) Valid() bool {
+	switch e {
+	case ShareLinkObjectShareLink:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteAdaptiveSchemaObject.
 const (
 	SiteAdaptiveSchemaObjectSiteAdaptiveSchema SiteAdaptiveSchemaObject = "site-adaptive-schema"
@@ -3092,6 +3107,21 @@ const (
 func (e SiteObject) Valid() bool {
 	switch e {
 	case SiteObjectSite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SitePublishingAuthObject.
+const (
+	PublishingAuth SitePublishingAuthObject = "publishing-auth"
+)
+
+// Valid indicates whether the value is a known member of the SitePublishingAuthObject enum.
+func (e SitePublishingAuthObject) Valid() bool {
+	switch e {
+	case PublishingAuth:
 		return true
 	default:
 		return false
@@ -3731,6 +3761,24 @@ func (e VersionContextType) Valid() bool {
 	case VersionContextTypeChangeRequest:
 		return true
 	case VersionContextTypeRevision:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VisitorAuthBackend.
+const (
+	VisitorAuthBackendCustom      VisitorAuthBackend = "custom"
+	VisitorAuthBackendIntegration VisitorAuthBackend = "integration"
+)
+
+// Valid indicates whether the value is a known member of the VisitorAuthBackend enum.
+func (e VisitorAuthBackend) Valid() bool {
+	switch e {
+	case VisitorAuthBackendCustom:
+		return true
+	case VisitorAuthBackendIntegration:
 		return true
 	default:
 		return false
@@ -4517,6 +4565,11 @@ type CreateSAMLProviderRequest struct {
 	EntityID    SAMLProviderEntityID `json:"entityID"`
 	Label       SAMLProviderLabel    `json:"label"`
 	SsoURL      SAMLProviderSSOURL   `json:"ssoURL"`
+}
+
+// CreateShareLinkRequest defines model for CreateShareLinkRequest.
+type CreateShareLinkRequest struct {
+	Name ShareLinkName `json:"name"`
 }
 
 // CreateSiteRedirectRequest defines model for CreateSiteRedirectRequest.
@@ -6435,6 +6488,32 @@ type SetIntegrationDevelopmentModeRequest struct {
 	TunnelUrl string `json:"tunnelUrl"`
 }
 
+// ShareLink defines model for ShareLink.
+type ShareLink struct {
+	Active    bool            `json:"active"`
+	CreatedAt Timestamp       `json:"createdAt"`
+	Id        string          `json:"id"`
+	Name      ShareLinkName   `json:"name"`
+	Object    ShareLinkObject `json:"object"`
+	Urls      struct {
+		// Published The site's address with the link's key.
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+// ShareLinkList defines model for ShareLinkList.
+type ShareLinkList struct {
+	Count int         `json:"count"`
+	Items []ShareLink `json:"items"`
+	Next  *ListNext   `json:"next,omitempty"`
+}
+
+// ShareLinkName defines model for ShareLinkName.
+type ShareLinkName = string
+
+// ShareLinkObject defines model for ShareLinkObject.
+type ShareLinkObject string
+
 // Site defines model for Site.
 type Site struct {
 	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
@@ -6658,6 +6737,31 @@ type SitePermissions struct {
 
 // SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
 type SiteProxyOrigin = string
+
+// SitePublishingAuth defines model for SitePublishingAuth.
+type SitePublishingAuth struct {
+	Backend VisitorAuthBackend `json:"backend"`
+
+	// FallbackURL Where a visitor without a valid token is sent.
+	FallbackURL *string `json:"fallbackURL,omitempty"`
+
+	// LogoutURL Where a visitor signing out of the site is sent.
+	LogoutURL *string                  `json:"logoutURL,omitempty"`
+	Object    SitePublishingAuthObject `json:"object"`
+
+	// PrivateKey The key (HS256) visitor tokens for the site are signed with.
+	PrivateKey string `json:"privateKey"`
+}
+
+// SitePublishingAuthObject defines model for SitePublishingAuthObject.
+type SitePublishingAuthObject string
+
+// SitePublishingAuthUpdate defines model for SitePublishingAuthUpdate.
+type SitePublishingAuthUpdate struct {
+	Backend     VisitorAuthBackend        `json:"backend"`
+	FallbackURL nullable.Nullable[string] `json:"fallbackURL,omitempty"`
+	LogoutURL   nullable.Nullable[string] `json:"logoutURL,omitempty"`
+}
 
 // SiteRedirect defines model for SiteRedirect.
 type SiteRedirect struct {
@@ -7307,6 +7411,12 @@ type UpdateSectionGroupRequest struct {
 	Title                *string                   `json:"title,omitempty"`
 }
 
+// UpdateShareLinkRequest defines model for UpdateShareLinkRequest.
+type UpdateShareLinkRequest struct {
+	Active *bool          `json:"active,omitempty"`
+	Name   *ShareLinkName `json:"name,omitempty"`
+}
+
 // UpdateSiteAdaptiveSchemaRequest defines model for UpdateSiteAdaptiveSchemaRequest.
 type UpdateSiteAdaptiveSchemaRequest struct {
 	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
@@ -7444,6 +7554,9 @@ type VersionContext struct {
 // VersionContextType defines model for VersionContextType.
 type VersionContextType string
 
+// VisitorAuthBackend defines model for VisitorAuthBackend.
+type VisitorAuthBackend string
+
 // CachedMetadata defines model for cachedMetadata.
 type CachedMetadata = bool
 
@@ -7545,6 +7658,9 @@ type SearchQuery = string
 
 // ShareKey defines model for shareKey.
 type ShareKey = string
+
+// ShareLinkId defines model for shareLinkId.
+type ShareLinkId = string
 
 // SiteId defines model for siteId.
 type SiteId = string
@@ -7978,6 +8094,18 @@ type ListSiteSectionsParams struct {
 
 	// Limit Items per page (default 50).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListSiteShareLinksParams defines parameters for ListSiteShareLinks.
+type ListSiteShareLinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Only links whose name contains this text (any case).
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
 }
 
 // ListSiteSpacesParams defines parameters for ListSiteSpaces.
@@ -8666,6 +8794,9 @@ type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
 
+// UpdateSitePublishingAuthByIdJSONRequestBody defines body for UpdateSitePublishingAuthById for application/json ContentType.
+type UpdateSitePublishingAuthByIdJSONRequestBody = SitePublishingAuthUpdate
+
 // CreateSiteRedirectJSONRequestBody defines body for CreateSiteRedirect for application/json ContentType.
 type CreateSiteRedirectJSONRequestBody = CreateSiteRedirectRequest
 
@@ -8695,6 +8826,12 @@ type UpdateSiteSectionByIdJSONRequestBody = UpdateSiteSectionRequest
 
 // MoveSiteSectionJSONRequestBody defines body for MoveSiteSection for application/json ContentType.
 type MoveSiteSectionJSONRequestBody = MoveSiteSectionRequest
+
+// CreateSiteShareLinkJSONRequestBody defines body for CreateSiteShareLink for application/json ContentType.
+type CreateSiteShareLinkJSONRequestBody = CreateShareLinkRequest
+
+// UpdateSiteShareLinkByIdJSONRequestBody defines body for UpdateSiteShareLinkById for application/json ContentType.
+type UpdateSiteShareLinkByIdJSONRequestBody = UpdateShareLinkRequest
 
 // AddSpaceToSiteJSONRequestBody defines body for AddSpaceToSite for application/json ContentType.
 type AddSpaceToSiteJSONRequestBody = AddSiteSpaceRequest

@@ -285,6 +285,15 @@ type ServerInterface interface {
 	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
 	// (GET /orgs/{organizationId}/sites/{siteId}/published)
 	GetPublishedContentSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetPublishedContentSiteParams) error
+	// GetSitePublishingAuthById The site's visitor authentication settings, with the key visitor tokens for the site may be signed with (HS256); made on first read.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	GetSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	UpdateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// RegenerateSitePublishingAuthById A new key for the site's visitor tokens; tokens signed with the old one are refused from now on.
+	// (POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate)
+	RegenerateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error
@@ -342,6 +351,18 @@ type ServerInterface interface {
 	// MoveSiteSection Reorder a section among its siblings.
 	// (POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move)
 	MoveSiteSection(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error
+	// ListSiteShareLinks The site's share links, oldest first.
+	// (GET /orgs/{organizationId}/sites/{siteId}/share-links)
+	ListSiteShareLinks(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteShareLinksParams) error
+	// CreateSiteShareLink Add a share link: a new key that opens the site (when its visibility is `share-link`) while the link is active.
+	// (POST /orgs/{organizationId}/sites/{siteId}/share-links)
+	CreateSiteShareLink(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	DeleteSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error
+	// UpdateSiteShareLinkById Rename a share link, or turn it off (`active` false) and on again.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	UpdateSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error
 
 	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces)
 	ListSiteSpaces(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSpacesParams) error
@@ -3191,6 +3212,78 @@ func (w *ServerInterfaceWrapper) GetPublishedContentSite(ctx echo.Context) error
 	return err
 }
 
+// GetSitePublishingAuthById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSitePublishingAuthById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
+// UpdateSitePublishingAuthById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSitePublishingAuthById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
+// RegenerateSitePublishingAuthById converts echo context to params.
+func (w *ServerInterfaceWrapper) RegenerateSitePublishingAuthById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RegenerateSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
 // GetSiteRedirectBySource converts echo context to params.
 func (w *ServerInterfaceWrapper) GetSiteRedirectBySource(ctx echo.Context) error {
 	var err error
@@ -3832,6 +3925,141 @@ func (w *ServerInterfaceWrapper) MoveSiteSection(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.MoveSiteSection(ctx, organizationId, siteId, siteSectionId)
+	return err
+}
+
+// ListSiteShareLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteShareLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteShareLinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteShareLinks(ctx, organizationId, siteId, params)
+	return err
+}
+
+// CreateSiteShareLink converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateSiteShareLink(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateSiteShareLink(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteShareLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteShareLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "shareLinkId" -------------
+	var shareLinkId ShareLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareLinkId", ctx.Param("shareLinkId"), &shareLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareLinkId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteShareLinkById(ctx, organizationId, siteId, shareLinkId)
+	return err
+}
+
+// UpdateSiteShareLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteShareLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "shareLinkId" -------------
+	var shareLinkId ShareLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareLinkId", ctx.Param("shareLinkId"), &shareLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareLinkId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteShareLinkById(ctx, organizationId, siteId, shareLinkId)
 	return err
 }
 
@@ -7616,6 +7844,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PUT(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.BulkUpsertSiteRedirects, options.OperationMiddlewares["bulkUpsertSiteRedirects"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId", wrapper.DeleteSiteRedirectById, options.OperationMiddlewares["deleteSiteRedirectById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId", wrapper.UpdateSiteRedirectById, options.OperationMiddlewares["updateSiteRedirectById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links", wrapper.ListSiteShareLinks, options.OperationMiddlewares["listSiteShareLinks"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links", wrapper.CreateSiteShareLink, options.OperationMiddlewares["createSiteShareLink"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId", wrapper.DeleteSiteShareLinkById, options.OperationMiddlewares["deleteSiteShareLinkById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId", wrapper.UpdateSiteShareLinkById, options.OperationMiddlewares["updateSiteShareLinkById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.GetSitePublishingAuthById, options.OperationMiddlewares["getSitePublishingAuthById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.UpdateSitePublishingAuthById, options.OperationMiddlewares["updateSitePublishingAuthById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate", wrapper.RegenerateSitePublishingAuthById, options.OperationMiddlewares["regenerateSitePublishingAuthById"]...)
 
 }
 
@@ -15773,6 +16008,300 @@ func (response GetPublishedContentSite429JSONResponse) VisitGetPublishedContentS
 	return err
 }
 
+type GetSitePublishingAuthByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type GetSitePublishingAuthByIdResponseObject interface {
+	VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSitePublishingAuthById200JSONResponse SitePublishingAuth
+
+func (response GetSitePublishingAuthById200JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSitePublishingAuthById400JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSitePublishingAuthById401JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSitePublishingAuthById403JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSitePublishingAuthById404JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSitePublishingAuthById429JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *UpdateSitePublishingAuthByIdJSONRequestBody
+}
+
+type UpdateSitePublishingAuthByIdResponseObject interface {
+	VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSitePublishingAuthById200JSONResponse SitePublishingAuth
+
+func (response UpdateSitePublishingAuthById200JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSitePublishingAuthById400JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSitePublishingAuthById401JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSitePublishingAuthById403JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSitePublishingAuthById404JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSitePublishingAuthById413JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSitePublishingAuthById429JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type RegenerateSitePublishingAuthByIdResponseObject interface {
+	VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error
+}
+
+type RegenerateSitePublishingAuthById200JSONResponse SitePublishingAuth
+
+func (response RegenerateSitePublishingAuthById200JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RegenerateSitePublishingAuthById400JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RegenerateSitePublishingAuthById401JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RegenerateSitePublishingAuthById403JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RegenerateSitePublishingAuthById404JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RegenerateSitePublishingAuthById429JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSiteRedirectBySourceRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -17644,6 +18173,409 @@ func (response MoveSiteSection413JSONResponse) VisitMoveSiteSectionResponse(w ht
 type MoveSiteSection429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response MoveSiteSection429JSONResponse) VisitMoveSiteSectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinksRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteShareLinksParams
+}
+
+type ListSiteShareLinksResponseObject interface {
+	VisitListSiteShareLinksResponse(w http.ResponseWriter) error
+}
+
+type ListSiteShareLinks200JSONResponse ShareLinkList
+
+func (response ListSiteShareLinks200JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteShareLinks400JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteShareLinks401JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteShareLinks403JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteShareLinks404JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteShareLinks429JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLinkRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *CreateSiteShareLinkJSONRequestBody
+}
+
+type CreateSiteShareLinkResponseObject interface {
+	VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error
+}
+
+type CreateSiteShareLink201ResponseHeaders struct {
+	Location *string
+}
+
+type CreateSiteShareLink201JSONResponse struct {
+	Body    ShareLink
+	Headers CreateSiteShareLink201ResponseHeaders
+}
+
+func (response CreateSiteShareLink201JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSiteShareLink400JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateSiteShareLink401JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateSiteShareLink403JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateSiteShareLink404JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateSiteShareLink413JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSiteShareLink429JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	ShareLinkId    ShareLinkId    `json:"shareLinkId"`
+}
+
+type DeleteSiteShareLinkByIdResponseObject interface {
+	VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteShareLinkById204Response struct {
+}
+
+func (response DeleteSiteShareLinkById204Response) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteShareLinkById205Response struct {
+}
+
+func (response DeleteSiteShareLinkById205Response) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteShareLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteShareLinkById401JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteShareLinkById403JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteShareLinkById404JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteShareLinkById429JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	ShareLinkId    ShareLinkId    `json:"shareLinkId"`
+	Body           *UpdateSiteShareLinkByIdJSONRequestBody
+}
+
+type UpdateSiteShareLinkByIdResponseObject interface {
+	VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteShareLinkById200JSONResponse ShareLink
+
+func (response UpdateSiteShareLinkById200JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteShareLinkById400JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteShareLinkById401JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteShareLinkById403JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteShareLinkById404JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteShareLinkById413JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteShareLinkById429JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -27323,6 +28255,15 @@ type StrictServerInterface interface {
 	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
 	// (GET /orgs/{organizationId}/sites/{siteId}/published)
 	GetPublishedContentSite(ctx context.Context, request GetPublishedContentSiteRequestObject) (GetPublishedContentSiteResponseObject, error)
+	// GetSitePublishingAuthById The site's visitor authentication settings, with the key visitor tokens for the site may be signed with (HS256); made on first read.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	GetSitePublishingAuthById(ctx context.Context, request GetSitePublishingAuthByIdRequestObject) (GetSitePublishingAuthByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	UpdateSitePublishingAuthById(ctx context.Context, request UpdateSitePublishingAuthByIdRequestObject) (UpdateSitePublishingAuthByIdResponseObject, error)
+	// RegenerateSitePublishingAuthById A new key for the site's visitor tokens; tokens signed with the old one are refused from now on.
+	// (POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate)
+	RegenerateSitePublishingAuthById(ctx context.Context, request RegenerateSitePublishingAuthByIdRequestObject) (RegenerateSitePublishingAuthByIdResponseObject, error)
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx context.Context, request GetSiteRedirectBySourceRequestObject) (GetSiteRedirectBySourceResponseObject, error)
@@ -27380,6 +28321,18 @@ type StrictServerInterface interface {
 	// MoveSiteSection Reorder a section among its siblings.
 	// (POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move)
 	MoveSiteSection(ctx context.Context, request MoveSiteSectionRequestObject) (MoveSiteSectionResponseObject, error)
+	// ListSiteShareLinks The site's share links, oldest first.
+	// (GET /orgs/{organizationId}/sites/{siteId}/share-links)
+	ListSiteShareLinks(ctx context.Context, request ListSiteShareLinksRequestObject) (ListSiteShareLinksResponseObject, error)
+	// CreateSiteShareLink Add a share link: a new key that opens the site (when its visibility is `share-link`) while the link is active.
+	// (POST /orgs/{organizationId}/sites/{siteId}/share-links)
+	CreateSiteShareLink(ctx context.Context, request CreateSiteShareLinkRequestObject) (CreateSiteShareLinkResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	DeleteSiteShareLinkById(ctx context.Context, request DeleteSiteShareLinkByIdRequestObject) (DeleteSiteShareLinkByIdResponseObject, error)
+	// UpdateSiteShareLinkById Rename a share link, or turn it off (`active` false) and on again.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	UpdateSiteShareLinkById(ctx context.Context, request UpdateSiteShareLinkByIdRequestObject) (UpdateSiteShareLinkByIdResponseObject, error)
 
 	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces)
 	ListSiteSpaces(ctx context.Context, request ListSiteSpacesRequestObject) (ListSiteSpacesResponseObject, error)
@@ -30608,6 +31561,107 @@ func (sh *strictHandler) GetPublishedContentSite(ctx echo.Context, organizationI
 	return nil
 }
 
+// GetSitePublishingAuthById operation middleware
+func (sh *strictHandler) GetSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request GetSitePublishingAuthByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSitePublishingAuthById(ctx.Request().Context(), request.(GetSitePublishingAuthByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSitePublishingAuthById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSitePublishingAuthByIdResponseObject); ok {
+		return validResponse.VisitGetSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSitePublishingAuthById operation middleware
+func (sh *strictHandler) UpdateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request UpdateSitePublishingAuthByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body UpdateSitePublishingAuthByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSitePublishingAuthById(ctx.Request().Context(), request.(UpdateSitePublishingAuthByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSitePublishingAuthById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSitePublishingAuthByIdResponseObject); ok {
+		return validResponse.VisitUpdateSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RegenerateSitePublishingAuthById operation middleware
+func (sh *strictHandler) RegenerateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request RegenerateSitePublishingAuthByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RegenerateSitePublishingAuthById(ctx.Request().Context(), request.(RegenerateSitePublishingAuthByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RegenerateSitePublishingAuthById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RegenerateSitePublishingAuthByIdResponseObject); ok {
+		return validResponse.VisitRegenerateSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetSiteRedirectBySource operation middleware
 func (sh *strictHandler) GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error {
 	var request GetSiteRedirectBySourceRequestObject
@@ -31341,6 +32395,159 @@ func (sh *strictHandler) MoveSiteSection(ctx echo.Context, organizationId Organi
 		return err
 	} else if validResponse, ok := response.(MoveSiteSectionResponseObject); ok {
 		return validResponse.VisitMoveSiteSectionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteShareLinks operation middleware
+func (sh *strictHandler) ListSiteShareLinks(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteShareLinksParams) error {
+	var request ListSiteShareLinksRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteShareLinks(ctx.Request().Context(), request.(ListSiteShareLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteShareLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteShareLinksResponseObject); ok {
+		return validResponse.VisitListSiteShareLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateSiteShareLink operation middleware
+func (sh *strictHandler) CreateSiteShareLink(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request CreateSiteShareLinkRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body CreateSiteShareLinkJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSiteShareLink(ctx.Request().Context(), request.(CreateSiteShareLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSiteShareLink")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateSiteShareLinkResponseObject); ok {
+		return validResponse.VisitCreateSiteShareLinkResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteShareLinkById operation middleware
+func (sh *strictHandler) DeleteSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error {
+	var request DeleteSiteShareLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.ShareLinkId = shareLinkId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteShareLinkById(ctx.Request().Context(), request.(DeleteSiteShareLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteShareLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteShareLinkByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteShareLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteShareLinkById operation middleware
+func (sh *strictHandler) UpdateSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error {
+	var request UpdateSiteShareLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.ShareLinkId = shareLinkId
+
+	var body UpdateSiteShareLinkByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteShareLinkById(ctx.Request().Context(), request.(UpdateSiteShareLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteShareLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteShareLinkByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteShareLinkByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

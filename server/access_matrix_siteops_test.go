@@ -33,6 +33,26 @@ func matrixSiteOpsRows() []matrixRow {
 			return matrixReq("PUT", w.sitePath(w.site, "/redirects"), map[string]any{"redirects": []any{
 				map[string]any{"source": "/" + w.slug("bulk"), "destination": external("https://example.com/")}}})
 		}},
+
+		// Share links and visitor authentication carry keys: the create role reads the links, the
+		// admin role the settings.
+		matrixGet("listSiteShareLinks", matrixWant{401, 401, 404, 403, 403, 403, 200}, site("/share-links")),
+		{"createSiteShareLink", matrixWant{401, 401, 404, 403, 403, 403, 201}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.sitePath(w.site, "/share-links"), map[string]any{"name": "Partners"})
+		}},
+		{"updateSiteShareLinkById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PATCH", w.sitePath(w.site, "/share-links/"+w.freshShareLink(t)), map[string]any{"active": false})
+		}},
+		{"deleteSiteShareLinkById", matrixWant{401, 401, 404, 403, 403, 403, 205}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("DELETE", w.sitePath(w.site, "/share-links/"+w.freshShareLink(t)), nil)
+		}},
+		matrixGet("getSitePublishingAuthById", matrixWant{401, 401, 404, 403, 403, 403, 200}, site("/publishing/auth")),
+		{"updateSitePublishingAuthById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PATCH", w.sitePath(w.site, "/publishing/auth"), map[string]any{"backend": "custom"})
+		}},
+		{"regenerateSitePublishingAuthById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.sitePath(w.site, "/publishing/auth/regenerate"), nil)
+		}},
 	}
 }
 
@@ -51,4 +71,14 @@ func (w *matrixWorld) freshRedirect(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return r.ID
+}
+
+// freshShareLink adds a share link to the published site.
+func (w *matrixWorld) freshShareLink(t *testing.T) string {
+	t.Helper()
+	l, err := w.Store.CreateSiteShareLink(context.Background(), w.site, "Fresh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.ID
 }

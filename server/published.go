@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,14 +24,17 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	// token the site needs: it carries their claims.
 	t := access.SiteTokenOf(ctx)
 	if site.Visibility == "share-link" && t == nil {
-		if p.ShareKey == nil || subtle.ConstantTimeCompare([]byte(*p.ShareKey), []byte(site.ShareKey)) != 1 {
-			// Without the right share key the site is as good as not there.
+		// Without a share key that opens it the site is as good as not there.
+		if p.ShareKey == nil {
 			return nil, store.Errorf(store.ENOTFOUND, "Site not found.")
+		}
+		if ok, err := s.Access.ShareKeyOpens(ctx, site, *p.ShareKey); err != nil || !ok {
+			return nil, notFoundUnless(err, "Site")
 		}
 	}
 	var claims map[string]any
 	if p.VisitorToken != nil {
-		if claims, err = s.Access.VisitorClaims(*p.VisitorToken); err != nil {
+		if claims, err = s.Access.SiteVisitorClaims(ctx, site, *p.VisitorToken); err != nil {
 			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("The visitor token is not valid: %v.", errors.Unwrap(err))}
 		}
 	} else if t != nil {

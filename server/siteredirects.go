@@ -18,8 +18,10 @@ func (s *Server) GetSiteRedirectBySource(ctx context.Context, req gen.GetSiteRed
 	if err != nil {
 		return nil, err
 	}
-	if k := req.Params.ShareKey; k != nil && site.Visibility == "share-link" && !shareKeyMatches(*k, site) {
-		return nil, store.NotFound("Site")
+	if k := req.Params.ShareKey; k != nil && site.Visibility == "share-link" {
+		if ok, err := s.Access.ShareKeyOpens(ctx, site, *k); err != nil || !ok {
+			return nil, notFoundUnless(err, "Site")
+		}
 	}
 	source := string(req.Params.Source)
 	r, err := s.Store.FindSiteRedirectBySource(ctx, site.ID, source)

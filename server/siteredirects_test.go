@@ -43,9 +43,9 @@ func TestSiteRedirectWrites(t *testing.T) {
 		{"source": "/x", "destination": map[string]any{"kind": "path", "spaceId": w.staff.Id + "x", "path": "runbook"}},
 		{"source": "/x", "destination": map[string]any{"kind": "path", "spaceId": w.guide.Id, "path": "no/such/page"}},
 		{"source": "no-slash", "destination": pageDest},
-		{"source": "/install", "destination": pageDest},                                                                 // a loop
-		{"source": "/go/*", "destination": map[string]any{"kind": "external", "url": testBaseURL + "/s/" + w.site.Id + "/go/on"}}, // a loop
-		{"source": "/x", "destination": map[string]any{"kind": "external", "url": testBaseURL + "/s/" + w.site.Id + "/elsewhere"}},   // a chain
+		{"source": "/install", "destination": pageDest},                                                                            // a loop
+		{"source": "/go/*", "destination": map[string]any{"kind": "external", "url": testBaseURL + "/s/" + w.site.Id + "/go/on"}},  // a loop
+		{"source": "/x", "destination": map[string]any{"kind": "external", "url": testBaseURL + "/s/" + w.site.Id + "/elsewhere"}}, // a chain
 		{"source": "/x", "destination": pageDest, "extra": true},
 	} {
 		w.Expect(t, http.StatusBadRequest, w.admin, "POST", base+"/redirects", bad)

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/quire-docs/quire/gen"
@@ -185,7 +184,7 @@ func (s *Server) redirectDestination(ctx context.Context, site *store.Site, fiel
 	}
 	switch d.DestinationKind {
 	case "external":
-		if u, err := url.Parse(*d.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		if !isWebURL(*d.URL) {
 			return d, store.FieldErrorf(field+".url", "must be an absolute http or https URL")
 		}
 		return d, nil

@@ -18,6 +18,7 @@ type Store interface {
 	Comments
 	Sites
 	SiteRedirects
+	SiteAccess
 	SiteInsights
 	Translations
 	Glossary

@@ -17,8 +17,9 @@
 //     organization role raised by the site's default level (SiteRole). Guests get nothing from
 //     default levels.
 //  4. The operation's minimum: below it, 403 naming the role it needs.
-//  5. Published sites (visitors.go): a visitor token, signed with the server's visitor secret,
-//     brings claims; sections, site spaces and pages whose conditions are false for those claims
+//  5. Published sites (visitors.go, siteaccess.go): a share-link site opens with its key or an
+//     active share link's; a visitor token, signed with the server's visitor secret or the site's
+//     own key, brings claims; sections, site spaces and pages whose conditions are false for those claims
 //     are shown nowhere.
 //
 // Errors are store errors (ENOTFOUND, EFORBIDDEN) so that each side words them its own way.

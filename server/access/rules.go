@@ -17,6 +17,8 @@ type Store interface {
 	FindSite(ctx context.Context, id string) (*store.Site, error)
 	FindSpace(ctx context.Context, id string) (*store.Space, error)
 	EnsureSetting(ctx context.Context, name, value string) (string, error)
+	FindSiteShareLinkByKey(ctx context.Context, siteID, key string) (*store.SiteShareLink, error)
+	SitePublishingAuth(ctx context.Context, siteID string) (*store.SitePublishingAuth, error)
 }
 
 // Rules resolves the caller's roles (steps 1 to 4 of the package doc) and reads visitors' tokens

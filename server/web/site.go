@@ -105,6 +105,9 @@ func (s *Server) serveWebSite(c echo.Context) error {
 			Text: "There is no published site at this address.", StyleURL: base + "/~assets/" + webStyle.name})
 	}
 	w := &webSite{site: site, base: base, lang: "en"}
+	if rest == "~logout" {
+		return s.serveLogout(c, w)
+	}
 	if done, err := s.admit(c, w); done || err != nil {
 		return err
 	}

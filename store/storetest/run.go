@@ -49,6 +49,8 @@ func Run(t *testing.T, open Opener) {
 		{"SiteEvents", siteEvents},
 		{"SiteRedirectWrites", siteRedirectWrites},
 		{"PageFormerlyAt", pageFormerlyAt},
+		{"SiteShareLinks", siteShareLinks},
+		{"SitePublishingAuth", sitePublishingAuth},
 		{"UsersSharing", usersSharing},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
