@@ -6735,6 +6735,11 @@ type SitePermissions struct {
 	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
 }
 
+// SitePreviewURL defines model for SitePreviewURL.
+type SitePreviewURL struct {
+	Url URL `json:"url"`
+}
+
 // SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
 type SiteProxyOrigin = string
 
@@ -8041,6 +8046,19 @@ type GetPublishedContentSiteParams struct {
 
 	// VisitorToken A visitor token: an HS256 JWT signed with the server's visitor secret (ping answers one for the caller). Its claims are the visitor's claims; visitor-auth sites need one.
 	VisitorToken *VisitorToken `form:"visitorToken,omitempty" json:"visitorToken,omitempty"`
+}
+
+// GetSitePublishingPreviewByIdParams defines parameters for GetSitePublishingPreviewById.
+type GetSitePublishingPreviewByIdParams struct {
+	// SiteSpace The site space to open (default the site's default).
+	SiteSpace *string `form:"siteSpace,omitempty" json:"siteSpace,omitempty"`
+
+	// Claims The visitor's claims, Rison-encoded (`(plan:pro,admin:!t)`).
+	Claims *string `form:"claims,omitempty" json:"claims,omitempty"`
+	Draft  *bool   `form:"draft,omitempty" json:"draft,omitempty"`
+
+	// Target A path of the site (or a URL under the site's address) to open.
+	Target *string `form:"target,omitempty" json:"target,omitempty"`
 }
 
 // GetSiteRedirectBySourceParams defines parameters for GetSiteRedirectBySource.

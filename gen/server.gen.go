@@ -294,6 +294,9 @@ type ServerInterface interface {
 	// RegenerateSitePublishingAuthById A new key for the site's visitor tokens; tokens signed with the old one are refused from now on.
 	// (POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate)
 	RegenerateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// GetSitePublishingPreviewById An address that opens the published site (at a site space, or a path of it) as a visitor with the given claims, for an hour: it carries a visitor token signed with the site's key.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/preview)
+	GetSitePublishingPreviewById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSitePublishingPreviewByIdParams) error
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error
@@ -3281,6 +3284,60 @@ func (w *ServerInterfaceWrapper) RegenerateSitePublishingAuthById(ctx echo.Conte
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RegenerateSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
+// GetSitePublishingPreviewById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSitePublishingPreviewById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSitePublishingPreviewByIdParams
+	// ------------- Optional query parameter "siteSpace" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "siteSpace", ctx.QueryParams(), &params.SiteSpace, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpace: %s", err))
+	}
+
+	// ------------- Optional query parameter "claims" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "claims", ctx.QueryParams(), &params.Claims, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter claims: %s", err))
+	}
+
+	// ------------- Optional query parameter "draft" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "draft", ctx.QueryParams(), &params.Draft, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter draft: %s", err))
+	}
+
+	// ------------- Optional query parameter "target" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target", ctx.QueryParams(), &params.Target, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter target: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSitePublishingPreviewById(ctx, organizationId, siteId, params)
 	return err
 }
 
@@ -7851,6 +7908,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.GetSitePublishingAuthById, options.OperationMiddlewares["getSitePublishingAuthById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.UpdateSitePublishingAuthById, options.OperationMiddlewares["updateSitePublishingAuthById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate", wrapper.RegenerateSitePublishingAuthById, options.OperationMiddlewares["regenerateSitePublishingAuthById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/preview", wrapper.GetSitePublishingPreviewById, options.OperationMiddlewares["getSitePublishingPreviewById"]...)
 
 }
 
@@ -16291,6 +16349,100 @@ func (response RegenerateSitePublishingAuthById404JSONResponse) VisitRegenerateS
 type RegenerateSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response RegenerateSitePublishingAuthById429JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetSitePublishingPreviewByIdParams
+}
+
+type GetSitePublishingPreviewByIdResponseObject interface {
+	VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSitePublishingPreviewById200JSONResponse SitePreviewURL
+
+func (response GetSitePublishingPreviewById200JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSitePublishingPreviewById400JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSitePublishingPreviewById401JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSitePublishingPreviewById403JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSitePublishingPreviewById404JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSitePublishingPreviewById429JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -28264,6 +28416,9 @@ type StrictServerInterface interface {
 	// RegenerateSitePublishingAuthById A new key for the site's visitor tokens; tokens signed with the old one are refused from now on.
 	// (POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate)
 	RegenerateSitePublishingAuthById(ctx context.Context, request RegenerateSitePublishingAuthByIdRequestObject) (RegenerateSitePublishingAuthByIdResponseObject, error)
+	// GetSitePublishingPreviewById An address that opens the published site (at a site space, or a path of it) as a visitor with the given claims, for an hour: it carries a visitor token signed with the site's key.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/preview)
+	GetSitePublishingPreviewById(ctx context.Context, request GetSitePublishingPreviewByIdRequestObject) (GetSitePublishingPreviewByIdResponseObject, error)
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx context.Context, request GetSiteRedirectBySourceRequestObject) (GetSiteRedirectBySourceResponseObject, error)
@@ -31656,6 +31811,33 @@ func (sh *strictHandler) RegenerateSitePublishingAuthById(ctx echo.Context, orga
 		return err
 	} else if validResponse, ok := response.(RegenerateSitePublishingAuthByIdResponseObject); ok {
 		return validResponse.VisitRegenerateSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSitePublishingPreviewById operation middleware
+func (sh *strictHandler) GetSitePublishingPreviewById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSitePublishingPreviewByIdParams) error {
+	var request GetSitePublishingPreviewByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSitePublishingPreviewById(ctx.Request().Context(), request.(GetSitePublishingPreviewByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSitePublishingPreviewById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSitePublishingPreviewByIdResponseObject); ok {
+		return validResponse.VisitGetSitePublishingPreviewByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -50,6 +50,7 @@ func matrixSiteOpsRows() []matrixRow {
 		{"updateSitePublishingAuthById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("PATCH", w.sitePath(w.site, "/publishing/auth"), map[string]any{"backend": "custom"})
 		}},
+		matrixGet("getSitePublishingPreviewById", matrixWant{401, 401, 404, 403, 403, 403, 200}, site("/publishing/preview?claims=(plan:pro)")),
 		{"regenerateSitePublishingAuthById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("POST", w.sitePath(w.site, "/publishing/auth/regenerate"), nil)
 		}},

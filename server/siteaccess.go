@@ -2,6 +2,12 @@ package server
 
 import (
 	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/quire-docs/quire/internal/rison"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
@@ -125,4 +131,61 @@ func (s *Server) RegenerateSitePublishingAuthById(ctx context.Context, req gen.R
 		return nil, err
 	}
 	return gen.RegenerateSitePublishingAuthById200JSONResponse(toAPIPublishingAuth(a)), nil
+}
+
+// previewFor is how long a preview's address opens the site.
+const previewFor = time.Hour
+
+func (s *Server) GetSitePublishingPreviewById(ctx context.Context, req gen.GetSitePublishingPreviewByIdRequestObject) (gen.GetSitePublishingPreviewByIdResponseObject, error) {
+	// The address carries a token signed with the site's key: making one takes what changing the
+	// site takes.
+	site, _, err := s.Access.FindSite(ctx, req.OrganizationId, req.SiteId, store.RoleCreate)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	u := site.WithShareKey(site.RootURL(s.BaseURL))
+	if p.SiteSpace != nil {
+		if u, err = s.redirectTarget(ctx, site, store.RedirectDestination{DestinationKind: "site-space", SiteSpaceID: p.SiteSpace}); err != nil {
+			if store.ErrorCode(err) == store.ENOTFOUND {
+				return nil, store.FieldErrorf("siteSpace", "is not a site space of the site")
+			}
+			return nil, err
+		}
+	}
+	if p.Target != nil && *p.Target != "" {
+		path, ok := sitePathOf(site.RootURL(s.BaseURL), *p.Target)
+		if !ok && strings.HasPrefix(*p.Target, "/") && !strings.HasPrefix(*p.Target, "//") {
+			path, ok = *p.Target, true
+		}
+		if !ok {
+			return nil, store.FieldErrorf("target", "must be a path of the site or a URL under its address")
+		}
+		u = withPath(site.WithShareKey(site.RootURL(s.BaseURL)), strings.TrimPrefix(path, "/"))
+	}
+	claims := jwt.MapClaims{}
+	if p.Claims != nil && *p.Claims != "" {
+		v, err := rison.Parse(*p.Claims)
+		obj, isObject := v.(map[string]any)
+		if err != nil || !isObject {
+			return nil, store.FieldErrorf("claims", "must be a Rison object, as (plan:pro,admin:!t)")
+		}
+		for k, x := range obj {
+			claims[k] = x
+		}
+	}
+	claims["exp"] = s.Store.Now().Add(previewFor).Unix()
+	auth, err := s.Store.SitePublishingAuth(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(auth.PrivateKey))
+	if err != nil {
+		return nil, err
+	}
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return gen.GetSitePublishingPreviewById200JSONResponse{Url: u + sep + "jwt_token=" + url.QueryEscape(token)}, nil
 }

@@ -150,3 +150,33 @@ func TestSitePublishingAuth(t *testing.T) {
 	}
 	w.expect(t, http.StatusUnauthorized, site+"/install")
 }
+
+// TestSitePublishingPreview: the preview address opens the site as a visitor with the claims
+// given (Rison), at the site space or path asked; bad claims, site spaces and targets are refused.
+func TestSitePublishingPreview(t *testing.T) {
+	t.Parallel()
+	w := newWebWorld(t)
+	base := "/orgs/" + w.org.Id + "/sites/" + w.members.Id
+	type preview struct{ Url string }
+	p := getJSON[preview](t, w.testServer, w.admin, base+"/publishing/preview?target=%2Finstall&claims="+url.QueryEscape("(plan:pro,employee:!t)"))
+	u, err := url.Parse(p.Url)
+	if err != nil || u.Path != "/s/"+w.members.Id+"/install" || u.Query().Get("jwt_token") == "" {
+		t.Fatalf("preview URL %q", p.Url)
+	}
+	res := w.expect(t, http.StatusSeeOther, u.RequestURI())
+	cookieName := "quire_visitor_" + w.members.Id
+	page := w.expect(t, http.StatusOK, "/s/"+w.members.Id+"/install", "Cookie", cookieName+"="+cookieOf(res, cookieName))
+	wantIn(t, "previewed page", page.Body, "Installing takes a minute", "Employee handbook")
+
+	w.Expect(t, http.StatusOK, w.admin, "POST", base+"/publishing/auth/regenerate", nil)
+	w.expect(t, http.StatusUnauthorized, u.RequestURI())
+
+	ss := getJSON[gen.SiteSpaceList](t, w.testServer, w.admin, base+"/site-spaces").Items[0].Id
+	if p := getJSON[preview](t, w.testServer, w.admin, base+"/publishing/preview?siteSpace="+ss); !strings.HasPrefix(p.Url, testBaseURL+"/s/"+w.members.Id+"?jwt_token=") {
+		t.Fatalf("preview of the default site space: %q", p.Url)
+	}
+	for _, q := range []string{"claims=(plan:", "claims=!t", "siteSpace=nope", "target=https%3A%2F%2Fevil.example%2F", "target=%2F%2Fevil.example"} {
+		w.Expect(t, http.StatusBadRequest, w.admin, "GET", base+"/publishing/preview?"+q, nil)
+	}
+	w.Expect(t, http.StatusForbidden, w.reader, "GET", base+"/publishing/preview", nil)
+}
