@@ -584,6 +584,42 @@ func (e CreateSpaceRequestEmpty) Valid() bool {
 	}
 }
 
+// Defines values for CustomHostnameObject.
+const (
+	CustomHostnameObjectCustomHostname CustomHostnameObject = "custom-hostname"
+)
+
+// Valid indicates whether the value is a known member of the CustomHostnameObject enum.
+func (e CustomHostnameObject) Valid() bool {
+	switch e {
+	case CustomHostnameObjectCustomHostname:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomHostnameStatus.
+const (
+	DnsNoCname    CustomHostnameStatus = "dns_no_cname"
+	DnsPassed     CustomHostnameStatus = "dns_passed"
+	DnsWrongCname CustomHostnameStatus = "dns_wrong_cname"
+)
+
+// Valid indicates whether the value is a known member of the CustomHostnameStatus enum.
+func (e CustomHostnameStatus) Valid() bool {
+	switch e {
+	case DnsNoCname:
+		return true
+	case DnsPassed:
+		return true
+	case DnsWrongCname:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CustomizationAIMode.
 const (
 	CustomizationAIModeAssistant CustomizationAIMode = "assistant"
@@ -2264,6 +2300,21 @@ func (e OrganizationObject) Valid() bool {
 	}
 }
 
+// Defines values for OrganizationTargetType.
+const (
+	OrganizationTargetTypeOrganization OrganizationTargetType = "organization"
+)
+
+// Valid indicates whether the value is a known member of the OrganizationTargetType enum.
+func (e OrganizationTargetType) Valid() bool {
+	switch e {
+	case OrganizationTargetTypeOrganization:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrganizationType.
 const (
 	Business  OrganizationType = "business"
@@ -3470,6 +3521,21 @@ func (e SiteStructureType) Valid() bool {
 	}
 }
 
+// Defines values for SiteTargetType.
+const (
+	SiteTargetTypeSite SiteTargetType = "site"
+)
+
+// Valid indicates whether the value is a known member of the SiteTargetType enum.
+func (e SiteTargetType) Valid() bool {
+	switch e {
+	case SiteTargetTypeSite:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteType.
 const (
 	Basic         SiteType = "basic"
@@ -3599,6 +3665,21 @@ func (e SpaceVisibility) Valid() bool {
 	case SpaceVisibilityUnlisted:
 		return true
 	case SpaceVisibilityVisitorAuth:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubdomainObject.
+const (
+	SubdomainObjectSubdomain SubdomainObject = "subdomain"
+)
+
+// Valid indicates whether the value is a known member of the SubdomainObject enum.
+func (e SubdomainObject) Valid() bool {
+	switch e {
+	case SubdomainObjectSubdomain:
 		return true
 	default:
 		return false
@@ -4627,6 +4708,29 @@ type CreateTranslationRequest struct {
 	Language     Language          `json:"language"`
 	Source       TranslationSource `json:"source"`
 }
+
+// CustomHostname defines model for CustomHostname.
+type CustomHostname struct {
+	Hostname string `json:"hostname"`
+
+	// IsActive Whether the last DNS check found the name pointing at quire.
+	IsActive bool                  `json:"isActive"`
+	Object   CustomHostnameObject  `json:"object"`
+	Status   *CustomHostnameStatus `json:"status,omitempty"`
+	Target   struct {
+		Site string         `json:"site"`
+		Type SiteTargetType `json:"type"`
+	} `json:"target"`
+	Urls struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// CustomHostnameObject defines model for CustomHostnameObject.
+type CustomHostnameObject string
+
+// CustomHostnameStatus defines model for CustomHostnameStatus.
+type CustomHostnameStatus string
 
 // CustomizationAIMode defines model for CustomizationAIMode.
 type CustomizationAIMode string
@@ -5918,6 +6022,9 @@ type OrganizationPermissions struct {
 	ViewBilling         bool `json:"viewBilling"`
 }
 
+// OrganizationTargetType defines model for OrganizationTargetType.
+type OrganizationTargetType string
+
 // OrganizationTitle defines model for OrganizationTitle.
 type OrganizationTitle = string
 
@@ -7025,6 +7132,9 @@ type SiteStructureEntry struct {
 // SiteStructureType defines model for SiteStructureType.
 type SiteStructureType string
 
+// SiteTargetType defines model for SiteTargetType.
+type SiteTargetType string
+
 // SiteTemplateCondition defines model for SiteTemplateCondition.
 type SiteTemplateCondition struct {
 	Condition   string `json:"condition"`
@@ -7146,6 +7256,20 @@ type SpaceTitle = string
 
 // SpaceVisibility defines model for SpaceVisibility.
 type SpaceVisibility string
+
+// Subdomain defines model for Subdomain.
+type Subdomain struct {
+	IsActive  bool            `json:"isActive"`
+	Object    SubdomainObject `json:"object"`
+	Subdomain string          `json:"subdomain"`
+	Target    struct {
+		Organization string                 `json:"organization"`
+		Type         OrganizationTargetType `json:"type"`
+	} `json:"target"`
+}
+
+// SubdomainObject defines model for SubdomainObject.
+type SubdomainObject string
 
 // TableCellTarget defines model for TableCellTarget.
 type TableCellTarget struct {
@@ -7631,6 +7755,9 @@ type FileId = string
 // Format defines model for format.
 type Format = PageFormat
 
+// Hostname defines model for hostname.
+type Hostname = string
+
 // Limit defines model for limit.
 type Limit = int
 
@@ -7702,6 +7829,9 @@ type SpecSlug = string
 
 // SpecVersionId defines model for specVersionId.
 type SpecVersionId = string
+
+// SubdomainParameter defines model for subdomain.
+type SubdomainParameter = string
 
 // UserId defines model for userId.
 type UserId = string

@@ -39,6 +39,15 @@ type ServerInterface interface {
 
 	// (POST /collections/{collectionId}/transfer)
 	TransferCollection(ctx echo.Context, collectionId CollectionId) error
+	// RemoveCustomHostname Take the hostname off its site (the site is then read at its quire address).
+	// (DELETE /custom-hostnames/{hostname})
+	RemoveCustomHostname(ctx echo.Context, hostname Hostname) error
+	// GetCustomHostname The site a custom hostname serves, and what its last DNS check found.
+	// (GET /custom-hostnames/{hostname})
+	GetCustomHostname(ctx echo.Context, hostname Hostname) error
+	// DnsRevalidateCustomHostname Look the hostname up in DNS now: 204 when it points at quire's configured address (a CNAME to it, or the same addresses), 409 saying where it points otherwise. The result is kept as the hostname's status.
+	// (PATCH /custom-hostnames/{hostname})
+	DnsRevalidateCustomHostname(ctx echo.Context, hostname Hostname) error
 	// GetOrganizationsForEmailDomain Organizations that allow the domain. Answers only for the caller's own verified email domain; any other domain lists no organization.
 	// (GET /email-domains/{emailDomain}/orgs)
 	GetOrganizationsForEmailDomain(ctx echo.Context, emailDomain string) error
@@ -656,6 +665,9 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx echo.Context, spaceId SpaceId) error
+	// GetSubdomain The organization whose hostname is the subdomain (for members of it).
+	// (GET /subdomains/{subdomain})
+	GetSubdomain(ctx echo.Context, subdomain SubdomainParameter) error
 	// GetContentByUrl Resolve an address of quire's app (a space, its page, a change request, a collection) or of a published site to the content it shows, as the caller may read it.
 	// (GET /urls/content)
 	GetContentByUrl(ctx echo.Context, params GetContentByUrlParams) error
@@ -801,6 +813,54 @@ func (w *ServerInterfaceWrapper) TransferCollection(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TransferCollection(ctx, collectionId)
+	return err
+}
+
+// RemoveCustomHostname converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveCustomHostname(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "hostname" -------------
+	var hostname Hostname
+
+	err = runtime.BindStyledParameterWithOptions("simple", "hostname", ctx.Param("hostname"), &hostname, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hostname: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveCustomHostname(ctx, hostname)
+	return err
+}
+
+// GetCustomHostname converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCustomHostname(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "hostname" -------------
+	var hostname Hostname
+
+	err = runtime.BindStyledParameterWithOptions("simple", "hostname", ctx.Param("hostname"), &hostname, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hostname: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCustomHostname(ctx, hostname)
+	return err
+}
+
+// DnsRevalidateCustomHostname converts echo context to params.
+func (w *ServerInterfaceWrapper) DnsRevalidateCustomHostname(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "hostname" -------------
+	var hostname Hostname
+
+	err = runtime.BindStyledParameterWithOptions("simple", "hostname", ctx.Param("hostname"), &hostname, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hostname: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DnsRevalidateCustomHostname(ctx, hostname)
 	return err
 }
 
@@ -7542,6 +7602,22 @@ func (w *ServerInterfaceWrapper) TransferSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetSubdomain converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSubdomain(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "subdomain" -------------
+	var subdomain SubdomainParameter
+
+	err = runtime.BindStyledParameterWithOptions("simple", "subdomain", ctx.Param("subdomain"), &subdomain, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter subdomain: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSubdomain(ctx, subdomain)
+	return err
+}
+
 // GetContentByUrl converts echo context to params.
 func (w *ServerInterfaceWrapper) GetContentByUrl(ctx echo.Context) error {
 	var err error
@@ -7909,6 +7985,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.UpdateSitePublishingAuthById, options.OperationMiddlewares["updateSitePublishingAuthById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate", wrapper.RegenerateSitePublishingAuthById, options.OperationMiddlewares["regenerateSitePublishingAuthById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/preview", wrapper.GetSitePublishingPreviewById, options.OperationMiddlewares["getSitePublishingPreviewById"]...)
+	router.DELETE(options.BaseURL+"/custom-hostnames/:hostname", wrapper.RemoveCustomHostname, options.OperationMiddlewares["removeCustomHostname"]...)
+	router.GET(options.BaseURL+"/custom-hostnames/:hostname", wrapper.GetCustomHostname, options.OperationMiddlewares["getCustomHostname"]...)
+	router.PATCH(options.BaseURL+"/custom-hostnames/:hostname", wrapper.DnsRevalidateCustomHostname, options.OperationMiddlewares["dnsRevalidateCustomHostname"]...)
+	router.GET(options.BaseURL+"/subdomains/:subdomain", wrapper.GetSubdomain, options.OperationMiddlewares["getSubdomain"]...)
 
 }
 
@@ -8514,6 +8594,292 @@ func (response TransferCollection413JSONResponse) VisitTransferCollectionRespons
 type TransferCollection429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response TransferCollection429JSONResponse) VisitTransferCollectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostnameRequestObject struct {
+	Hostname Hostname `json:"hostname"`
+}
+
+type RemoveCustomHostnameResponseObject interface {
+	VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error
+}
+
+type RemoveCustomHostname204Response struct {
+}
+
+func (response RemoveCustomHostname204Response) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveCustomHostname205Response struct {
+}
+
+func (response RemoveCustomHostname205Response) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type RemoveCustomHostname400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCustomHostname400JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCustomHostname401JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCustomHostname403JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCustomHostname404JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveCustomHostname429JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostnameRequestObject struct {
+	Hostname Hostname `json:"hostname"`
+}
+
+type GetCustomHostnameResponseObject interface {
+	VisitGetCustomHostnameResponse(w http.ResponseWriter) error
+}
+
+type GetCustomHostname200JSONResponse CustomHostname
+
+func (response GetCustomHostname200JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCustomHostname400JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCustomHostname401JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCustomHostname403JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCustomHostname404JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCustomHostname429JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostnameRequestObject struct {
+	Hostname Hostname `json:"hostname"`
+}
+
+type DnsRevalidateCustomHostnameResponseObject interface {
+	VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error
+}
+
+type DnsRevalidateCustomHostname204Response struct {
+}
+
+func (response DnsRevalidateCustomHostname204Response) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DnsRevalidateCustomHostname400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DnsRevalidateCustomHostname400JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DnsRevalidateCustomHostname401JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DnsRevalidateCustomHostname403JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DnsRevalidateCustomHostname404JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DnsRevalidateCustomHostname409JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DnsRevalidateCustomHostname429JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -27643,6 +28009,98 @@ func (response TransferSpace429JSONResponse) VisitTransferSpaceResponse(w http.R
 	return err
 }
 
+type GetSubdomainRequestObject struct {
+	Subdomain SubdomainParameter `json:"subdomain"`
+}
+
+type GetSubdomainResponseObject interface {
+	VisitGetSubdomainResponse(w http.ResponseWriter) error
+}
+
+type GetSubdomain200JSONResponse Subdomain
+
+func (response GetSubdomain200JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSubdomain400JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSubdomain401JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSubdomain403JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSubdomain404JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSubdomain429JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetContentByUrlRequestObject struct {
 	Params GetContentByUrlParams
 }
@@ -28161,6 +28619,15 @@ type StrictServerInterface interface {
 
 	// (POST /collections/{collectionId}/transfer)
 	TransferCollection(ctx context.Context, request TransferCollectionRequestObject) (TransferCollectionResponseObject, error)
+	// RemoveCustomHostname Take the hostname off its site (the site is then read at its quire address).
+	// (DELETE /custom-hostnames/{hostname})
+	RemoveCustomHostname(ctx context.Context, request RemoveCustomHostnameRequestObject) (RemoveCustomHostnameResponseObject, error)
+	// GetCustomHostname The site a custom hostname serves, and what its last DNS check found.
+	// (GET /custom-hostnames/{hostname})
+	GetCustomHostname(ctx context.Context, request GetCustomHostnameRequestObject) (GetCustomHostnameResponseObject, error)
+	// DnsRevalidateCustomHostname Look the hostname up in DNS now: 204 when it points at quire's configured address (a CNAME to it, or the same addresses), 409 saying where it points otherwise. The result is kept as the hostname's status.
+	// (PATCH /custom-hostnames/{hostname})
+	DnsRevalidateCustomHostname(ctx context.Context, request DnsRevalidateCustomHostnameRequestObject) (DnsRevalidateCustomHostnameResponseObject, error)
 	// GetOrganizationsForEmailDomain Organizations that allow the domain. Answers only for the caller's own verified email domain; any other domain lists no organization.
 	// (GET /email-domains/{emailDomain}/orgs)
 	GetOrganizationsForEmailDomain(ctx context.Context, request GetOrganizationsForEmailDomainRequestObject) (GetOrganizationsForEmailDomainResponseObject, error)
@@ -28778,6 +29245,9 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx context.Context, request TransferSpaceRequestObject) (TransferSpaceResponseObject, error)
+	// GetSubdomain The organization whose hostname is the subdomain (for members of it).
+	// (GET /subdomains/{subdomain})
+	GetSubdomain(ctx context.Context, request GetSubdomainRequestObject) (GetSubdomainResponseObject, error)
 	// GetContentByUrl Resolve an address of quire's app (a space, its page, a change request, a collection) or of a published site to the content it shows, as the caller may read it.
 	// (GET /urls/content)
 	GetContentByUrl(ctx context.Context, request GetContentByUrlRequestObject) (GetContentByUrlResponseObject, error)
@@ -29049,6 +29519,81 @@ func (sh *strictHandler) TransferCollection(ctx echo.Context, collectionId Colle
 		return err
 	} else if validResponse, ok := response.(TransferCollectionResponseObject); ok {
 		return validResponse.VisitTransferCollectionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveCustomHostname operation middleware
+func (sh *strictHandler) RemoveCustomHostname(ctx echo.Context, hostname Hostname) error {
+	var request RemoveCustomHostnameRequestObject
+
+	request.Hostname = hostname
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCustomHostname(ctx.Request().Context(), request.(RemoveCustomHostnameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCustomHostname")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveCustomHostnameResponseObject); ok {
+		return validResponse.VisitRemoveCustomHostnameResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCustomHostname operation middleware
+func (sh *strictHandler) GetCustomHostname(ctx echo.Context, hostname Hostname) error {
+	var request GetCustomHostnameRequestObject
+
+	request.Hostname = hostname
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCustomHostname(ctx.Request().Context(), request.(GetCustomHostnameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCustomHostname")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCustomHostnameResponseObject); ok {
+		return validResponse.VisitGetCustomHostnameResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DnsRevalidateCustomHostname operation middleware
+func (sh *strictHandler) DnsRevalidateCustomHostname(ctx echo.Context, hostname Hostname) error {
+	var request DnsRevalidateCustomHostnameRequestObject
+
+	request.Hostname = hostname
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DnsRevalidateCustomHostname(ctx.Request().Context(), request.(DnsRevalidateCustomHostnameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DnsRevalidateCustomHostname")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DnsRevalidateCustomHostnameResponseObject); ok {
+		return validResponse.VisitDnsRevalidateCustomHostnameResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -35836,6 +36381,31 @@ func (sh *strictHandler) TransferSpace(ctx echo.Context, spaceId SpaceId) error 
 		return err
 	} else if validResponse, ok := response.(TransferSpaceResponseObject); ok {
 		return validResponse.VisitTransferSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSubdomain operation middleware
+func (sh *strictHandler) GetSubdomain(ctx echo.Context, subdomain SubdomainParameter) error {
+	var request GetSubdomainRequestObject
+
+	request.Subdomain = subdomain
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSubdomain(ctx.Request().Context(), request.(GetSubdomainRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSubdomain")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSubdomainResponseObject); ok {
+		return validResponse.VisitGetSubdomainResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -51,6 +51,25 @@ func matrixSiteOpsRows() []matrixRow {
 			return matrixReq("PATCH", w.sitePath(w.site, "/publishing/auth"), map[string]any{"backend": "custom"})
 		}},
 		matrixGet("getSitePublishingPreviewById", matrixWant{401, 401, 404, 403, 403, 403, 200}, site("/publishing/preview?claims=(plan:pro)")),
+		// A site's hostname: read with the read role on its site, checked and removed with the
+		// create role; the check of a name that resolves nowhere answers 409.
+		{"getCustomHostname", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("GET", "/custom-hostnames/"+w.siteHostname(t), nil)
+		}},
+		{"dnsRevalidateCustomHostname", matrixWant{401, 401, 404, 403, 403, 403, 409}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("PATCH", "/custom-hostnames/"+w.siteHostname(t), nil)
+		}},
+		// As deleteSiteById: a hostname the caller cannot see answers 204 and stays.
+		{"removeCustomHostname", matrixWant{401, 401, 204, 403, 403, 403, 205}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			host := w.siteHostname(t)
+			r := matrixReq("DELETE", "/custom-hostnames/"+host, nil)
+			r.gone = func(t *testing.T) bool { return w.status(t, "/custom-hostnames/"+host) == 404 }
+			return r
+		}},
+		{"getSubdomain", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			w.Expect(t, 200, w.admin, "PATCH", w.orgPath(""), map[string]any{"hostname": "matrix-org"})
+			return matrixReq("GET", "/subdomains/matrix-org", nil)
+		}},
 		{"regenerateSitePublishingAuthById", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("POST", w.sitePath(w.site, "/publishing/auth/regenerate"), nil)
 		}},
@@ -82,4 +101,12 @@ func (w *matrixWorld) freshShareLink(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return l.ID
+}
+
+// siteHostname gives the published site a hostname (again, when a row took it away).
+func (w *matrixWorld) siteHostname(t *testing.T) string {
+	t.Helper()
+	const host = "docs.matrix.invalid"
+	w.Expect(t, 200, w.admin, "PATCH", w.sitePath(w.site, ""), map[string]any{"hostname": host})
+	return host
 }

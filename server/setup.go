@@ -33,6 +33,11 @@ type Options struct {
 	// and its protocol (translate.ProtocolLibreTranslate, translate.ProtocolApertium, or "":
 	// told apart by probing).
 	TranslatorURL, TranslatorKey, TranslatorProtocol string
+	// HostnameTarget is the address sites' custom hostnames must point at: a name (their CNAME,
+	// or a name with the same addresses) or IP addresses, comma-separated; "": the base URL's host.
+	HostnameTarget string
+	// Resolver looks custom hostnames up (nil: net.DefaultResolver).
+	Resolver HostResolver
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -53,6 +58,10 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	if opts.BodyLimit == "" {
 		opts.BodyLimit = "1M"
+	}
+	s.hostnames = hostnameChecks{resolver: opts.Resolver, target: hostnameTarget(opts.HostnameTarget, s.BaseURL)}
+	if s.hostnames.resolver == nil {
+		s.hostnames.resolver = net.DefaultResolver
 	}
 	if opts.AllowPrivateURLs {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})

@@ -47,7 +47,16 @@ type SitePublishingAuthUpdate struct {
 	LogoutURL      *string
 }
 
-// SiteAccess keeps share links and visitor authentication settings.
+// SiteHostnameCheck is what the last DNS check of a site's custom hostname found: Status is
+// dns_passed, dns_wrong_cname or dns_no_cname.
+type SiteHostnameCheck struct {
+	SiteID    string
+	Hostname  string
+	Status    string
+	CheckedAt time.Time
+}
+
+// SiteAccess keeps share links, visitor authentication settings and hostname checks.
 type SiteAccess interface {
 	// CreateSiteShareLink adds an active share link with a new key to a site.
 	CreateSiteShareLink(ctx context.Context, siteID, name string) (*SiteShareLink, error)
@@ -68,4 +77,9 @@ type SiteAccess interface {
 	// RegenerateSitePublishingAuth gives the site a new key: tokens signed with the old one no
 	// longer open it.
 	RegenerateSitePublishingAuth(ctx context.Context, siteID string) (*SitePublishingAuth, error)
+	// RecordSiteHostnameCheck keeps the result of a check of a site's hostname, over the last one.
+	RecordSiteHostnameCheck(ctx context.Context, c *SiteHostnameCheck) error
+	// FindSiteHostnameCheck returns the last check of a site's hostname, ENOTFOUND when there was
+	// none (or it was of another hostname).
+	FindSiteHostnameCheck(ctx context.Context, siteID, hostname string) (*SiteHostnameCheck, error)
 }

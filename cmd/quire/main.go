@@ -104,6 +104,7 @@ type serveConfig struct {
 	translatorKey     string
 	translator        string
 	openAPIRefresh    time.Duration
+	hostnameTarget    string
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -121,6 +122,8 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.translatorKey, "translator-key", "", "API key sent to the translator (api_key)")
 	fs.DurationVar(&c.openAPIRefresh, "openapi-refresh", openapispec.DefaultRefresh,
 		"how often OpenAPI specifications given by URL are fetched again")
+	fs.StringVar(&c.hostnameTarget, "hostname-target", "",
+		"the name (or IP addresses, comma-separated) sites' custom hostnames must point at (default the base URL's host)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -180,7 +183,8 @@ func serve(args []string) error {
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
-		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator}
+		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator,
+		HostnameTarget: cfg.hostnameTarget}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

@@ -190,3 +190,34 @@ func (s *Store) RegenerateSitePublishingAuth(ctx context.Context, siteID string)
 	})
 	return out, err
 }
+
+// RecordSiteHostnameCheck keeps the result of a check of a site's hostname, over the last one.
+func (s *Store) RecordSiteHostnameCheck(ctx context.Context, c *store.SiteHostnameCheck) error {
+	return s.write(ctx, func(tx *Tx) error {
+		c.CheckedAt = tx.now
+		if _, err := tx.ExecContext(ctx, `DELETE FROM site_hostname_checks WHERE site_id = ?`, c.SiteID); err != nil {
+			return fmt.Errorf("store: unable to record a hostname check: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_hostname_checks (site_id, hostname, status, checked_at) VALUES (?, ?, ?, ?)`,
+			c.SiteID, c.Hostname, c.Status, formatTime(tx.now)); err != nil {
+			return fmt.Errorf("store: unable to record a hostname check: %w", err)
+		}
+		return nil
+	})
+}
+
+// FindSiteHostnameCheck returns the last check of a site's hostname.
+func (s *Store) FindSiteHostnameCheck(ctx context.Context, siteID, hostname string) (*store.SiteHostnameCheck, error) {
+	c := store.SiteHostnameCheck{SiteID: siteID}
+	var checked string
+	err := s.reader.QueryRowContext(ctx, `SELECT hostname, status, checked_at FROM site_hostname_checks WHERE site_id = ? AND hostname = ?`,
+		siteID, hostname).Scan(&c.Hostname, &c.Status, &checked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.Errorf(store.ENOTFOUND, "The hostname %s was never checked.", hostname)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read a hostname check: %w", err)
+	}
+	c.CheckedAt = parseTime(checked)
+	return &c, nil
+}

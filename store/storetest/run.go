@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		{"PageFormerlyAt", pageFormerlyAt},
 		{"SiteShareLinks", siteShareLinks},
 		{"SitePublishingAuth", sitePublishingAuth},
+		{"SiteHostnameChecks", siteHostnameChecks},
 		{"UsersSharing", usersSharing},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},

@@ -89,3 +89,26 @@ func sitePublishingAuth(t *testing.T, open Opener) {
 		t.Fatal("the regenerated key was not kept")
 	}
 }
+
+// siteHostnameChecks: the last check of a site's hostname is kept, and only for that hostname.
+func siteHostnameChecks(t *testing.T, open Opener) {
+	w := newWorld(t, open, nil)
+	ctx := context.Background()
+	site, err := w.st.CreateSite(ctx, w.org, store.SiteCreate{Type: "basic", Title: "Docs", Visibility: "public"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.st.FindSiteHostnameCheck(ctx, site.ID, "docs.acme.test")
+	wantCode(t, err, store.ENOTFOUND)
+	for _, status := range []string{"dns_no_cname", "dns_passed"} {
+		if err := w.st.RecordSiteHostnameCheck(ctx, &store.SiteHostnameCheck{SiteID: site.ID, Hostname: "docs.acme.test", Status: status}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := w.st.FindSiteHostnameCheck(ctx, site.ID, "docs.acme.test")
+	if err != nil || c.Status != "dns_passed" || c.CheckedAt.IsZero() {
+		t.Fatalf("check: %+v, %v", c, err)
+	}
+	_, err = w.st.FindSiteHostnameCheck(ctx, site.ID, "help.acme.test")
+	wantCode(t, err, store.ENOTFOUND)
+}
