@@ -207,24 +207,18 @@ func (s *Server) pathDestination(ctx context.Context, site *store.Site, field, s
 	if err != nil {
 		return store.RedirectDestination{}, err
 	}
-	all := append([]*store.SiteSpace(nil), st.RootSiteSpaces...)
-	for _, sec := range st.Sections {
-		all = append(all, sec.SiteSpaces...)
+	ss := siteSpaceOf(st, spaceID)
+	if ss == nil {
+		return store.RedirectDestination{}, store.FieldErrorf(field+".spaceId", "is not a space this site publishes")
 	}
-	for _, ss := range all {
-		if ss.Space == nil || ss.Space.ID != spaceID {
-			continue
-		}
-		p, err := s.Store.FindPageByPath(ctx, ss.Space.RevisionID, path)
-		if store.ErrorCode(err) == store.ENOTFOUND {
-			return store.RedirectDestination{}, store.FieldErrorf(field+".path", "the space has no page at %q", path)
-		}
-		if err != nil {
-			return store.RedirectDestination{}, err
-		}
-		return store.RedirectDestination{DestinationKind: "site-page", SiteSpaceID: &ss.ID, PageID: &p.ID}, nil
+	p, err := s.Store.FindPageByPath(ctx, ss.Space.RevisionID, path)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return store.RedirectDestination{}, store.FieldErrorf(field+".path", "the space has no page at %q", path)
 	}
-	return store.RedirectDestination{}, store.FieldErrorf(field+".spaceId", "is not a space this site publishes")
+	if err != nil {
+		return store.RedirectDestination{}, err
+	}
+	return store.RedirectDestination{DestinationKind: "site-page", SiteSpaceID: &ss.ID, PageID: &p.ID}, nil
 }
 
 // checkRedirectLoop refuses a redirect from source whose destination leads back to a path the
