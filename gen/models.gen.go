@@ -7124,6 +7124,12 @@ type SiteSpacePointer struct {
 // SiteSpacePointerType defines model for SiteSpacePointerType.
 type SiteSpacePointerType string
 
+// SiteStructure defines model for SiteStructure.
+type SiteStructure struct {
+	Structure []SiteStructureEntry `json:"structure"`
+	Type      SiteStructureType    `json:"type"`
+}
+
 // SiteStructureEntry A section, a section group, or (on a site without sections) a site space.
 type SiteStructureEntry struct {
 	union json.RawMessage
@@ -8269,6 +8275,12 @@ type ListSiteSpacesParams struct {
 
 	// Default true: only the default site space(s); false: only the others; absent: all.
 	Default *SiteSpaceDefault `form:"default,omitempty" json:"default,omitempty"`
+}
+
+// GetSiteStructureParams defines parameters for GetSiteStructure.
+type GetSiteStructureParams struct {
+	// ShareKey The share key of a share-link site.
+	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
 }
 
 // ListSpacesInOrganizationByIdParams defines parameters for ListSpacesInOrganizationById.

@@ -392,6 +392,9 @@ type ServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	MoveSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
+	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
+	GetSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteStructureParams) error
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -4354,6 +4357,39 @@ func (w *ServerInterfaceWrapper) MoveSiteSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetSiteStructure converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteStructure(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSiteStructureParams
+	// ------------- Optional query parameter "shareKey" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "shareKey", ctx.QueryParams(), &params.ShareKey, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareKey: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteStructure(ctx, organizationId, siteId, params)
+	return err
+}
+
 // UnpublishSite converts echo context to params.
 func (w *ServerInterfaceWrapper) UnpublishSite(ctx echo.Context) error {
 	var err error
@@ -7989,6 +8025,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/custom-hostnames/:hostname", wrapper.GetCustomHostname, options.OperationMiddlewares["getCustomHostname"]...)
 	router.PATCH(options.BaseURL+"/custom-hostnames/:hostname", wrapper.DnsRevalidateCustomHostname, options.OperationMiddlewares["dnsRevalidateCustomHostname"]...)
 	router.GET(options.BaseURL+"/subdomains/:subdomain", wrapper.GetSubdomain, options.OperationMiddlewares["getSubdomain"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/structure", wrapper.GetSiteStructure, options.OperationMiddlewares["getSiteStructure"]...)
 
 }
 
@@ -19627,6 +19664,100 @@ func (response MoveSiteSpace429JSONResponse) VisitMoveSiteSpaceResponse(w http.R
 	return err
 }
 
+type GetSiteStructureRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetSiteStructureParams
+}
+
+type GetSiteStructureResponseObject interface {
+	VisitGetSiteStructureResponse(w http.ResponseWriter) error
+}
+
+type GetSiteStructure200JSONResponse SiteStructure
+
+func (response GetSiteStructure200JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSiteStructure400JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteStructure401JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteStructure403JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteStructure404JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteStructure429JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UnpublishSiteRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -28972,6 +29103,9 @@ type StrictServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	MoveSiteSpace(ctx context.Context, request MoveSiteSpaceRequestObject) (MoveSiteSpaceResponseObject, error)
+	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
+	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
+	GetSiteStructure(ctx context.Context, request GetSiteStructureRequestObject) (GetSiteStructureResponseObject, error)
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx context.Context, request UnpublishSiteRequestObject) (UnpublishSiteResponseObject, error)
@@ -33478,6 +33612,33 @@ func (sh *strictHandler) MoveSiteSpace(ctx echo.Context, organizationId Organiza
 		return err
 	} else if validResponse, ok := response.(MoveSiteSpaceResponseObject); ok {
 		return validResponse.VisitMoveSiteSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSiteStructure operation middleware
+func (sh *strictHandler) GetSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteStructureParams) error {
+	var request GetSiteStructureRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteStructure(ctx.Request().Context(), request.(GetSiteStructureRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteStructure")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteStructureResponseObject); ok {
+		return validResponse.VisitGetSiteStructureResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

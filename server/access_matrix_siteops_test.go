@@ -19,6 +19,7 @@ func matrixSiteOpsRows() []matrixRow {
 	}
 	external := func(u string) map[string]any { return map[string]any{"kind": "external", "url": u} }
 	return []matrixRow{
+		matrixGet("getSiteStructure", matrixWant{401, 401, 404, 200, 200, 200, 200}, site("/structure")),
 		matrixGet("listSiteRedirects", matrixWant{401, 401, 404, 200, 200, 200, 200}, site("/redirects")),
 		{"createSiteRedirect", matrixWant{401, 401, 404, 403, 403, 403, 201}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("POST", w.sitePath(w.site, "/redirects"), map[string]any{"source": "/" + w.slug("from"), "destination": external("https://example.com/")})

@@ -623,6 +623,9 @@ step('running a site: redirects, share links, visitor authentication, hostnames,
     const page = (await alice.spaces.listPages(S.space)).data.pages[0];
     const ss = (await alice.orgs.listSiteSpaces(S.org, id)).data.items[0].id;
 
+    const structure = await alice.orgs.getSiteStructure(S.org, id);
+    assert.equal(structure.data.type, 'siteSpaces');
+    assert.deepEqual(ids(structure.data.structure), [ss]);
     const r = await alice.orgs.createSiteRedirect(S.org, id, { source: '/old', destination: { kind: 'site-page', siteSpaceId: ss, pageId: page.id } });
     assert.equal(r.status, 201);
     assert.equal(r.data.object, 'site-redirect');
