@@ -108,7 +108,8 @@ func TestSitePublishingAuth(t *testing.T) {
 	if cookieOf(res, cookieName) != old {
 		t.Fatal("the signed token was not kept")
 	}
-	w.expect(t, http.StatusOK, site+"/", "Cookie", cookieName+"="+old)
+	signedIn := w.expect(t, http.StatusOK, site+"/", "Cookie", cookieName+"="+old)
+	wantIn(t, "a signed-in visitor's page", signedIn.Body, `href="`+site+`/~logout"`)
 	published := base + "/published?visitorToken="
 	w.Expect(t, http.StatusOK, w.reader, "GET", published+old, nil)
 
