@@ -771,6 +771,42 @@ func (e CreateSpaceRequestEmpty) Valid() bool {
 	}
 }
 
+// Defines values for CustomHostnameObject.
+const (
+	CustomHostnameObjectCustomHostname CustomHostnameObject = "custom-hostname"
+)
+
+// Valid indicates whether the value is a known member of the CustomHostnameObject enum.
+func (e CustomHostnameObject) Valid() bool {
+	switch e {
+	case CustomHostnameObjectCustomHostname:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomHostnameStatus.
+const (
+	DnsNoCname    CustomHostnameStatus = "dns_no_cname"
+	DnsPassed     CustomHostnameStatus = "dns_passed"
+	DnsWrongCname CustomHostnameStatus = "dns_wrong_cname"
+)
+
+// Valid indicates whether the value is a known member of the CustomHostnameStatus enum.
+func (e CustomHostnameStatus) Valid() bool {
+	switch e {
+	case DnsNoCname:
+		return true
+	case DnsPassed:
+		return true
+	case DnsWrongCname:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CustomizationAIMode.
 const (
 	CustomizationAIModeAssistant CustomizationAIMode = "assistant"
@@ -2466,6 +2502,21 @@ func (e OrganizationObject) Valid() bool {
 	}
 }
 
+// Defines values for OrganizationTargetType.
+const (
+	OrganizationTargetTypeOrganization OrganizationTargetType = "organization"
+)
+
+// Valid indicates whether the value is a known member of the OrganizationTargetType enum.
+func (e OrganizationTargetType) Valid() bool {
+	switch e {
+	case OrganizationTargetTypeOrganization:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrganizationType.
 const (
 	Business  OrganizationType = "business"
@@ -3045,6 +3096,21 @@ func (e SearchSpaceResultType) Valid() bool {
 	}
 }
 
+// Defines values for ShareLinkObject.
+const (
+	ShareLinkObjectShareLink ShareLinkObject = "share-link"
+)
+
+// Valid indicates whether the value is a known member of the ShareLinkObject enum.
+func (e ShareLinkObject) Valid() bool {
+	switch e {
+	case ShareLinkObjectShareLink:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteAdaptiveSchemaObject.
 const (
 	SiteAdaptiveSchemaObjectSiteAdaptiveSchema SiteAdaptiveSchemaObject = "site-adaptive-schema"
@@ -3378,6 +3444,48 @@ func (e SitePermissionReason) Valid() bool {
 	}
 }
 
+// Defines values for SitePublishingAuthObject.
+const (
+	PublishingAuth SitePublishingAuthObject = "publishing-auth"
+)
+
+// Valid indicates whether the value is a known member of the SitePublishingAuthObject enum.
+func (e SitePublishingAuthObject) Valid() bool {
+	switch e {
+	case PublishingAuth:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectBulkStatus.
+const (
+	SiteRedirectBulkStatusCreated   SiteRedirectBulkStatus = "created"
+	SiteRedirectBulkStatusDeleted   SiteRedirectBulkStatus = "deleted"
+	SiteRedirectBulkStatusError     SiteRedirectBulkStatus = "error"
+	SiteRedirectBulkStatusPublished SiteRedirectBulkStatus = "published"
+	SiteRedirectBulkStatusUpdated   SiteRedirectBulkStatus = "updated"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectBulkStatus enum.
+func (e SiteRedirectBulkStatus) Valid() bool {
+	switch e {
+	case SiteRedirectBulkStatusCreated:
+		return true
+	case SiteRedirectBulkStatusDeleted:
+		return true
+	case SiteRedirectBulkStatusError:
+		return true
+	case SiteRedirectBulkStatusPublished:
+		return true
+	case SiteRedirectBulkStatusUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteRedirectDestinationKind.
 const (
 	SiteRedirectDestinationKindExternal    SiteRedirectDestinationKind = "external"
@@ -3402,6 +3510,54 @@ func (e SiteRedirectDestinationKind) Valid() bool {
 	}
 }
 
+// Defines values for SiteRedirectInputDestinationKind.
+const (
+	SiteRedirectInputDestinationKindExternal    SiteRedirectInputDestinationKind = "external"
+	SiteRedirectInputDestinationKindPath        SiteRedirectInputDestinationKind = "path"
+	SiteRedirectInputDestinationKindSitePage    SiteRedirectInputDestinationKind = "site-page"
+	SiteRedirectInputDestinationKindSiteSection SiteRedirectInputDestinationKind = "site-section"
+	SiteRedirectInputDestinationKindSiteSpace   SiteRedirectInputDestinationKind = "site-space"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectInputDestinationKind enum.
+func (e SiteRedirectInputDestinationKind) Valid() bool {
+	switch e {
+	case SiteRedirectInputDestinationKindExternal:
+		return true
+	case SiteRedirectInputDestinationKindPath:
+		return true
+	case SiteRedirectInputDestinationKindSitePage:
+		return true
+	case SiteRedirectInputDestinationKindSiteSection:
+		return true
+	case SiteRedirectInputDestinationKindSiteSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectIntent.
+const (
+	SiteRedirectIntentDraft   SiteRedirectIntent = "draft"
+	SiteRedirectIntentLive    SiteRedirectIntent = "live"
+	SiteRedirectIntentPublish SiteRedirectIntent = "publish"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectIntent enum.
+func (e SiteRedirectIntent) Valid() bool {
+	switch e {
+	case SiteRedirectIntentDraft:
+		return true
+	case SiteRedirectIntentLive:
+		return true
+	case SiteRedirectIntentPublish:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteRedirectObject.
 const (
 	SiteRedirectObjectSiteRedirect SiteRedirectObject = "site-redirect"
@@ -3411,6 +3567,27 @@ const (
 func (e SiteRedirectObject) Valid() bool {
 	switch e {
 	case SiteRedirectObjectSiteRedirect:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteRedirectOrderBy.
+const (
+	CreatedAt SiteRedirectOrderBy = "createdAt"
+	Source    SiteRedirectOrderBy = "source"
+	UpdatedAt SiteRedirectOrderBy = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the SiteRedirectOrderBy enum.
+func (e SiteRedirectOrderBy) Valid() bool {
+	switch e {
+	case CreatedAt:
+		return true
+	case Source:
+		return true
+	case UpdatedAt:
 		return true
 	default:
 		return false
@@ -3624,6 +3801,21 @@ func (e SiteStructureType) Valid() bool {
 	}
 }
 
+// Defines values for SiteTargetType.
+const (
+	SiteTargetTypeSite SiteTargetType = "site"
+)
+
+// Valid indicates whether the value is a known member of the SiteTargetType enum.
+func (e SiteTargetType) Valid() bool {
+	switch e {
+	case SiteTargetTypeSite:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteType.
 const (
 	Basic         SiteType = "basic"
@@ -3698,16 +3890,16 @@ func (e SiteVisitorType) Valid() bool {
 
 // Defines values for SpaceEditMode.
 const (
-	Live   SpaceEditMode = "live"
-	Locked SpaceEditMode = "locked"
+	SpaceEditModeLive   SpaceEditMode = "live"
+	SpaceEditModeLocked SpaceEditMode = "locked"
 )
 
 // Valid indicates whether the value is a known member of the SpaceEditMode enum.
 func (e SpaceEditMode) Valid() bool {
 	switch e {
-	case Live:
+	case SpaceEditModeLive:
 		return true
-	case Locked:
+	case SpaceEditModeLocked:
 		return true
 	default:
 		return false
@@ -3753,6 +3945,21 @@ func (e SpaceVisibility) Valid() bool {
 	case SpaceVisibilityUnlisted:
 		return true
 	case SpaceVisibilityVisitorAuth:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubdomainObject.
+const (
+	SubdomainObjectSubdomain SubdomainObject = "subdomain"
+)
+
+// Valid indicates whether the value is a known member of the SubdomainObject enum.
+func (e SubdomainObject) Valid() bool {
+	switch e {
+	case SubdomainObjectSubdomain:
 		return true
 	default:
 		return false
@@ -3921,6 +4128,24 @@ func (e VersionContextType) Valid() bool {
 	}
 }
 
+// Defines values for VisitorAuthBackend.
+const (
+	VisitorAuthBackendCustom      VisitorAuthBackend = "custom"
+	VisitorAuthBackendIntegration VisitorAuthBackend = "integration"
+)
+
+// Valid indicates whether the value is a known member of the VisitorAuthBackend enum.
+func (e VisitorAuthBackend) Valid() bool {
+	switch e {
+	case VisitorAuthBackendCustom:
+		return true
+	case VisitorAuthBackendIntegration:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetComputedDocumentParamsSchema.
 const (
 	GetComputedDocumentParamsSchemaCurrent GetComputedDocumentParamsSchema = "current"
@@ -4029,6 +4254,11 @@ type BillingPlan string
 
 // BlockSource defines model for BlockSource.
 type BlockSource string
+
+// BulkUpsertSiteRedirectsRequest defines model for BulkUpsertSiteRedirectsRequest.
+type BulkUpsertSiteRedirectsRequest struct {
+	Redirects []SiteRedirectUpsert `json:"redirects"`
+}
 
 // ChangeAttributeString defines model for ChangeAttributeString.
 type ChangeAttributeString struct {
@@ -4898,6 +5128,22 @@ type CreateSAMLProviderRequest struct {
 	SsoURL      SAMLProviderSSOURL   `json:"ssoURL"`
 }
 
+// CreateShareLinkRequest defines model for CreateShareLinkRequest.
+type CreateShareLinkRequest struct {
+	Name ShareLinkName `json:"name"`
+}
+
+// CreateSiteRedirectRequest defines model for CreateSiteRedirectRequest.
+type CreateSiteRedirectRequest struct {
+	CaptureWildcard *bool `json:"captureWildcard,omitempty"`
+
+	// Destination A destination as SiteRedirectDestination has it, or (kind `path`) the page at a path of a space the site publishes (`spaceId`, `path`), stored as that page.
+	Destination SiteRedirectInputDestination `json:"destination"`
+	Draft       *bool                        `json:"draft,omitempty"`
+	Permanent   *bool                        `json:"permanent,omitempty"`
+	Source      SiteRedirectSourcePath       `json:"source"`
+}
+
 // CreateSiteRequest defines model for CreateSiteRequest.
 type CreateSiteRequest struct {
 	Spaces     *[]string       `json:"spaces,omitempty"`
@@ -4944,6 +5190,29 @@ type CreateTranslationRequest struct {
 	Language     Language          `json:"language"`
 	Source       TranslationSource `json:"source"`
 }
+
+// CustomHostname defines model for CustomHostname.
+type CustomHostname struct {
+	Hostname string `json:"hostname"`
+
+	// IsActive Whether the last DNS check found the name pointing at quire.
+	IsActive bool                  `json:"isActive"`
+	Object   CustomHostnameObject  `json:"object"`
+	Status   *CustomHostnameStatus `json:"status,omitempty"`
+	Target   struct {
+		Site string         `json:"site"`
+		Type SiteTargetType `json:"type"`
+	} `json:"target"`
+	Urls struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// CustomHostnameObject defines model for CustomHostnameObject.
+type CustomHostnameObject string
+
+// CustomHostnameStatus defines model for CustomHostnameStatus.
+type CustomHostnameStatus string
 
 // CustomizationAIMode defines model for CustomizationAIMode.
 type CustomizationAIMode string
@@ -6328,6 +6597,9 @@ type OrganizationPermissions struct {
 	ViewBilling         bool `json:"viewBilling"`
 }
 
+// OrganizationTargetType defines model for OrganizationTargetType.
+type OrganizationTargetType string
+
 // OrganizationTeamMember defines model for OrganizationTeamMember.
 type OrganizationTeamMember struct {
 	Organization Member `json:"organization"`
@@ -6962,6 +7234,32 @@ type SetIntegrationDevelopmentModeRequest struct {
 	TunnelUrl string `json:"tunnelUrl"`
 }
 
+// ShareLink defines model for ShareLink.
+type ShareLink struct {
+	Active    bool            `json:"active"`
+	CreatedAt Timestamp       `json:"createdAt"`
+	Id        string          `json:"id"`
+	Name      ShareLinkName   `json:"name"`
+	Object    ShareLinkObject `json:"object"`
+	Urls      struct {
+		// Published The site's address with the link's key.
+		Published string `json:"published"`
+	} `json:"urls"`
+}
+
+// ShareLinkList defines model for ShareLinkList.
+type ShareLinkList struct {
+	Count int         `json:"count"`
+	Items []ShareLink `json:"items"`
+	Next  *ListNext   `json:"next,omitempty"`
+}
+
+// ShareLinkName defines model for ShareLinkName.
+type ShareLinkName = string
+
+// ShareLinkObject defines model for ShareLinkObject.
+type ShareLinkObject string
+
 // Site defines model for Site.
 type Site struct {
 	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
@@ -7201,8 +7499,38 @@ type SitePermissions struct {
 	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
 }
 
+// SitePreviewURL defines model for SitePreviewURL.
+type SitePreviewURL struct {
+	Url URL `json:"url"`
+}
+
 // SiteProxyOrigin Host plus one or more path segments, e.g. company.com/docs.
 type SiteProxyOrigin = string
+
+// SitePublishingAuth defines model for SitePublishingAuth.
+type SitePublishingAuth struct {
+	Backend VisitorAuthBackend `json:"backend"`
+
+	// FallbackURL Where a visitor without a valid token is sent.
+	FallbackURL *string `json:"fallbackURL,omitempty"`
+
+	// LogoutURL Where a visitor signing out of the site is sent.
+	LogoutURL *string                  `json:"logoutURL,omitempty"`
+	Object    SitePublishingAuthObject `json:"object"`
+
+	// PrivateKey The key (HS256) visitor tokens for the site are signed with.
+	PrivateKey string `json:"privateKey"`
+}
+
+// SitePublishingAuthObject defines model for SitePublishingAuthObject.
+type SitePublishingAuthObject string
+
+// SitePublishingAuthUpdate defines model for SitePublishingAuthUpdate.
+type SitePublishingAuthUpdate struct {
+	Backend     VisitorAuthBackend        `json:"backend"`
+	FallbackURL nullable.Nullable[string] `json:"fallbackURL,omitempty"`
+	LogoutURL   nullable.Nullable[string] `json:"logoutURL,omitempty"`
+}
 
 // SiteRedirect defines model for SiteRedirect.
 type SiteRedirect struct {
@@ -7219,6 +7547,27 @@ type SiteRedirect struct {
 	UpdatedAt   *Timestamp              `json:"updatedAt,omitempty"`
 }
 
+// SiteRedirectBulkResult defines model for SiteRedirectBulkResult.
+type SiteRedirectBulkResult struct {
+	Draft bool `json:"draft"`
+
+	// Error Why the entry failed (error only).
+	Error *string `json:"error,omitempty"`
+
+	// Id The redirect's id (not for deleted and error).
+	Id     *string                `json:"id,omitempty"`
+	Source SiteRedirectSourcePath `json:"source"`
+	Status SiteRedirectBulkStatus `json:"status"`
+}
+
+// SiteRedirectBulkResults defines model for SiteRedirectBulkResults.
+type SiteRedirectBulkResults struct {
+	Results []SiteRedirectBulkResult `json:"results"`
+}
+
+// SiteRedirectBulkStatus defines model for SiteRedirectBulkStatus.
+type SiteRedirectBulkStatus string
+
 // SiteRedirectDestination Where a redirect leads, by `kind`: a section (`siteSectionId`), a site space (`siteSpaceId`), a page of a site space (`siteSpaceId`, `pageId`) or an external `url`.
 type SiteRedirectDestination struct {
 	Kind          SiteRedirectDestinationKind `json:"kind"`
@@ -7231,8 +7580,35 @@ type SiteRedirectDestination struct {
 // SiteRedirectDestinationKind defines model for SiteRedirectDestinationKind.
 type SiteRedirectDestinationKind string
 
+// SiteRedirectInputDestination A destination as SiteRedirectDestination has it, or (kind `path`) the page at a path of a space the site publishes (`spaceId`, `path`), stored as that page.
+type SiteRedirectInputDestination struct {
+	Kind          SiteRedirectInputDestinationKind `json:"kind"`
+	PageId        *string                          `json:"pageId,omitempty"`
+	Path          *string                          `json:"path,omitempty"`
+	SiteSectionId *string                          `json:"siteSectionId,omitempty"`
+	SiteSpaceId   *string                          `json:"siteSpaceId,omitempty"`
+	SpaceId       *string                          `json:"spaceId,omitempty"`
+	Url           *URL                             `json:"url,omitempty"`
+}
+
+// SiteRedirectInputDestinationKind defines model for SiteRedirectInputDestinationKind.
+type SiteRedirectInputDestinationKind string
+
+// SiteRedirectIntent defines model for SiteRedirectIntent.
+type SiteRedirectIntent string
+
+// SiteRedirectList defines model for SiteRedirectList.
+type SiteRedirectList struct {
+	Count int            `json:"count"`
+	Items []SiteRedirect `json:"items"`
+	Next  *ListNext      `json:"next,omitempty"`
+}
+
 // SiteRedirectObject defines model for SiteRedirectObject.
 type SiteRedirectObject string
+
+// SiteRedirectOrderBy defines model for SiteRedirectOrderBy.
+type SiteRedirectOrderBy string
 
 // SiteRedirectResolved defines model for SiteRedirectResolved.
 type SiteRedirectResolved struct {
@@ -7244,6 +7620,15 @@ type SiteRedirectResolved struct {
 
 // SiteRedirectSourcePath defines model for SiteRedirectSourcePath.
 type SiteRedirectSourcePath = string
+
+// SiteRedirectUpsert One entry of a bulk change: `publish` takes only `source`; `live` (the default) and `draft` need `destination` (null deletes the redirect of that source and intent).
+type SiteRedirectUpsert struct {
+	CaptureWildcard *bool                                           `json:"captureWildcard,omitempty"`
+	Destination     nullable.Nullable[SiteRedirectInputDestination] `json:"destination,omitempty"`
+	Intent          *SiteRedirectIntent                             `json:"intent,omitempty"`
+	Permanent       *bool                                           `json:"permanent,omitempty"`
+	Source          SiteRedirectSourcePath                          `json:"source"`
+}
 
 // SiteSearchMode defines model for SiteSearchMode.
 type SiteSearchMode string
@@ -7396,6 +7781,12 @@ type SiteSpacePointer struct {
 // SiteSpacePointerType defines model for SiteSpacePointerType.
 type SiteSpacePointerType string
 
+// SiteStructure defines model for SiteStructure.
+type SiteStructure struct {
+	Structure []SiteStructureEntry `json:"structure"`
+	Type      SiteStructureType    `json:"type"`
+}
+
 // SiteStructureEntry A section, a section group, or (on a site without sections) a site space.
 type SiteStructureEntry struct {
 	union json.RawMessage
@@ -7403,6 +7794,9 @@ type SiteStructureEntry struct {
 
 // SiteStructureType defines model for SiteStructureType.
 type SiteStructureType string
+
+// SiteTargetType defines model for SiteTargetType.
+type SiteTargetType string
 
 // SiteTemplateCondition defines model for SiteTemplateCondition.
 type SiteTemplateCondition struct {
@@ -7525,6 +7919,20 @@ type SpaceTitle = string
 
 // SpaceVisibility defines model for SpaceVisibility.
 type SpaceVisibility string
+
+// Subdomain defines model for Subdomain.
+type Subdomain struct {
+	IsActive  bool            `json:"isActive"`
+	Object    SubdomainObject `json:"object"`
+	Subdomain string          `json:"subdomain"`
+	Target    struct {
+		Organization string                 `json:"organization"`
+		Type         OrganizationTargetType `json:"type"`
+	} `json:"target"`
+}
+
+// SubdomainObject defines model for SubdomainObject.
+type SubdomainObject string
 
 // SubmitChangeRequestReviewRequest defines model for SubmitChangeRequestReviewRequest.
 type SubmitChangeRequestReviewRequest struct {
@@ -7853,6 +8261,12 @@ type UpdateSectionGroupRequest struct {
 	Title                *string                   `json:"title,omitempty"`
 }
 
+// UpdateShareLinkRequest defines model for UpdateShareLinkRequest.
+type UpdateShareLinkRequest struct {
+	Active *bool          `json:"active,omitempty"`
+	Name   *ShareLinkName `json:"name,omitempty"`
+}
+
 // UpdateSiteAdaptiveSchemaRequest defines model for UpdateSiteAdaptiveSchemaRequest.
 type UpdateSiteAdaptiveSchemaRequest struct {
 	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
@@ -7863,6 +8277,17 @@ type UpdateSiteAdaptiveSchemaRequest struct {
 type UpdateSitePermissionRequest struct {
 	// Role admin > create > review > edit > comment > read.
 	Role MemberRole `json:"role"`
+}
+
+// UpdateSiteRedirectRequest defines model for UpdateSiteRedirectRequest.
+type UpdateSiteRedirectRequest struct {
+	CaptureWildcard *bool `json:"captureWildcard,omitempty"`
+
+	// Destination A destination as SiteRedirectDestination has it, or (kind `path`) the page at a path of a space the site publishes (`spaceId`, `path`), stored as that page.
+	Destination *SiteRedirectInputDestination `json:"destination,omitempty"`
+	Draft       *bool                         `json:"draft,omitempty"`
+	Permanent   *bool                         `json:"permanent,omitempty"`
+	Source      *SiteRedirectSourcePath       `json:"source,omitempty"`
 }
 
 // UpdateSiteRequest defines model for UpdateSiteRequest.
@@ -8046,6 +8471,9 @@ type VersionContext struct {
 // VersionContextType defines model for VersionContextType.
 type VersionContextType string
 
+// VisitorAuthBackend defines model for VisitorAuthBackend.
+type VisitorAuthBackend string
+
 // CachedMetadata defines model for cachedMetadata.
 type CachedMetadata = bool
 
@@ -8115,6 +8543,9 @@ type FileId = string
 // Format defines model for format.
 type Format = PageFormat
 
+// Hostname defines model for hostname.
+type Hostname = string
+
 // Limit defines model for limit.
 type Limit = int
 
@@ -8148,11 +8579,17 @@ type SearchQuery = string
 // ShareKey defines model for shareKey.
 type ShareKey = string
 
+// ShareLinkId defines model for shareLinkId.
+type ShareLinkId = string
+
 // SiteId defines model for siteId.
 type SiteId = string
 
 // SitePublishedFilter defines model for sitePublishedFilter.
 type SitePublishedFilter = bool
+
+// SiteRedirectId defines model for siteRedirectId.
+type SiteRedirectId = string
 
 // SiteSectionGroupId defines model for siteSectionGroupId.
 type SiteSectionGroupId = string
@@ -8180,6 +8617,9 @@ type SpecSlug = string
 
 // SpecVersionId defines model for specVersionId.
 type SpecVersionId = string
+
+// SubdomainParameter defines model for subdomain.
+type SubdomainParameter = string
 
 // UserId defines model for userId.
 type UserId = string
@@ -8603,6 +9043,19 @@ type GetPublishedContentSiteParams struct {
 	VisitorToken *VisitorToken `form:"visitorToken,omitempty" json:"visitorToken,omitempty"`
 }
 
+// GetSitePublishingPreviewByIdParams defines parameters for GetSitePublishingPreviewById.
+type GetSitePublishingPreviewByIdParams struct {
+	// SiteSpace The site space to open (default the site's default).
+	SiteSpace *string `form:"siteSpace,omitempty" json:"siteSpace,omitempty"`
+
+	// Claims The visitor's claims, Rison-encoded (`(plan:pro,admin:!t)`).
+	Claims *string `form:"claims,omitempty" json:"claims,omitempty"`
+	Draft  *bool   `form:"draft,omitempty" json:"draft,omitempty"`
+
+	// Target A path of the site (or a URL under the site's address) to open.
+	Target *string `form:"target,omitempty" json:"target,omitempty"`
+}
+
 // GetSiteRedirectBySourceParams defines parameters for GetSiteRedirectBySource.
 type GetSiteRedirectBySourceParams struct {
 	// ShareKey The share key of a share-link site.
@@ -8610,6 +9063,20 @@ type GetSiteRedirectBySourceParams struct {
 
 	// Source The path to look up, from the site's root.
 	Source SiteRedirectSourcePath `form:"source" json:"source"`
+}
+
+// ListSiteRedirectsParams defines parameters for ListSiteRedirects.
+type ListSiteRedirectsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Only redirects whose source contains this text (any case).
+	Search  *string              `form:"search,omitempty" json:"search,omitempty"`
+	Draft   *bool                `form:"draft,omitempty" json:"draft,omitempty"`
+	OrderBy *SiteRedirectOrderBy `form:"orderBy,omitempty" json:"orderBy,omitempty"`
 }
 
 // SearchSiteContentParams defines parameters for SearchSiteContent.
@@ -8642,6 +9109,18 @@ type ListSiteSectionsParams struct {
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListSiteShareLinksParams defines parameters for ListSiteShareLinks.
+type ListSiteShareLinksParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Search Only links whose name contains this text (any case).
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+}
+
 // ListSiteSpacesParams defines parameters for ListSiteSpaces.
 type ListSiteSpacesParams struct {
 	// ShareKey The share key of a share-link site.
@@ -8655,6 +9134,12 @@ type ListSiteSpacesParams struct {
 
 	// Default true: only the default site space(s); false: only the others; absent: all.
 	Default *SiteSpaceDefault `form:"default,omitempty" json:"default,omitempty"`
+}
+
+// GetSiteStructureParams defines parameters for GetSiteStructure.
+type GetSiteStructureParams struct {
+	// ShareKey The share key of a share-link site.
+	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
 }
 
 // ListSpacesInOrganizationByIdParams defines parameters for ListSpacesInOrganizationById.
@@ -9433,6 +9918,18 @@ type UpdateTeamPermissionInSiteJSONRequestBody = UpdateSitePermissionRequest
 // UpdateUserPermissionInSiteJSONRequestBody defines body for UpdateUserPermissionInSite for application/json ContentType.
 type UpdateUserPermissionInSiteJSONRequestBody = UpdateSitePermissionRequest
 
+// UpdateSitePublishingAuthByIdJSONRequestBody defines body for UpdateSitePublishingAuthById for application/json ContentType.
+type UpdateSitePublishingAuthByIdJSONRequestBody = SitePublishingAuthUpdate
+
+// CreateSiteRedirectJSONRequestBody defines body for CreateSiteRedirect for application/json ContentType.
+type CreateSiteRedirectJSONRequestBody = CreateSiteRedirectRequest
+
+// BulkUpsertSiteRedirectsJSONRequestBody defines body for BulkUpsertSiteRedirects for application/json ContentType.
+type BulkUpsertSiteRedirectsJSONRequestBody = BulkUpsertSiteRedirectsRequest
+
+// UpdateSiteRedirectByIdJSONRequestBody defines body for UpdateSiteRedirectById for application/json ContentType.
+type UpdateSiteRedirectByIdJSONRequestBody = UpdateSiteRedirectRequest
+
 // SearchSiteContentJSONRequestBody defines body for SearchSiteContent for application/json ContentType.
 type SearchSiteContentJSONRequestBody = SearchSiteContentRequest
 
@@ -9453,6 +9950,12 @@ type UpdateSiteSectionByIdJSONRequestBody = UpdateSiteSectionRequest
 
 // MoveSiteSectionJSONRequestBody defines body for MoveSiteSection for application/json ContentType.
 type MoveSiteSectionJSONRequestBody = MoveSiteSectionRequest
+
+// CreateSiteShareLinkJSONRequestBody defines body for CreateSiteShareLink for application/json ContentType.
+type CreateSiteShareLinkJSONRequestBody = CreateShareLinkRequest
+
+// UpdateSiteShareLinkByIdJSONRequestBody defines body for UpdateSiteShareLinkById for application/json ContentType.
+type UpdateSiteShareLinkByIdJSONRequestBody = UpdateShareLinkRequest
 
 // AddSpaceToSiteJSONRequestBody defines body for AddSpaceToSite for application/json ContentType.
 type AddSpaceToSiteJSONRequestBody = AddSiteSpaceRequest

@@ -63,6 +63,15 @@ type ServerInterface interface {
 
 	// (POST /collections/{collectionId}/transfer)
 	TransferCollection(ctx echo.Context, collectionId CollectionId) error
+	// RemoveCustomHostname Take the hostname off its site (the site is then read at its quire address).
+	// (DELETE /custom-hostnames/{hostname})
+	RemoveCustomHostname(ctx echo.Context, hostname Hostname) error
+	// GetCustomHostname The site a custom hostname serves, and what its last DNS check found.
+	// (GET /custom-hostnames/{hostname})
+	GetCustomHostname(ctx echo.Context, hostname Hostname) error
+	// DnsRevalidateCustomHostname Look the hostname up in DNS now: 204 when it points at quire's configured address (a CNAME to it, or the same addresses), 409 saying where it points otherwise. The result is kept as the hostname's status.
+	// (PATCH /custom-hostnames/{hostname})
+	DnsRevalidateCustomHostname(ctx echo.Context, hostname Hostname) error
 	// GetOrganizationsForEmailDomain Organizations that allow the domain. Answers only for the caller's own verified email domain; any other domain lists no organization.
 	// (GET /email-domains/{emailDomain}/orgs)
 	GetOrganizationsForEmailDomain(ctx echo.Context, emailDomain string) error
@@ -351,9 +360,36 @@ type ServerInterface interface {
 	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
 	// (GET /orgs/{organizationId}/sites/{siteId}/published)
 	GetPublishedContentSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetPublishedContentSiteParams) error
+	// GetSitePublishingAuthById The site's visitor authentication settings, with the key visitor tokens for the site may be signed with (HS256); made on first read.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	GetSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	UpdateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// RegenerateSitePublishingAuthById A new key for the site's visitor tokens; tokens signed with the old one are refused from now on.
+	// (POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate)
+	RegenerateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// GetSitePublishingPreviewById An address that opens the published site (at a site space, or a path of it) as a visitor with the given claims, for an hour: it carries a visitor token signed with the site's key.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/preview)
+	GetSitePublishingPreviewById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSitePublishingPreviewByIdParams) error
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error
+	// ListSiteRedirects The site's live (or, with `draft`, draft) redirects.
+	// (GET /orgs/{organizationId}/sites/{siteId}/redirects)
+	ListSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteRedirectsParams) error
+	// CreateSiteRedirect Add a redirect. Its destination must be content of the site (or an external URL that is not itself one of the site's redirected paths: chains and loops are refused).
+	// (POST /orgs/{organizationId}/sites/{siteId}/redirects)
+	CreateSiteRedirect(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// BulkUpsertSiteRedirects Create, update, delete (a null destination) or publish (intent `publish`) redirects by source, in one transaction; a bad destination refuses the whole batch.
+	// (PUT /orgs/{organizationId}/sites/{siteId}/redirects)
+	BulkUpsertSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	DeleteSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	UpdateSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error
 	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search)
 	SearchSiteContent(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SearchSiteContentParams) error
@@ -393,6 +429,18 @@ type ServerInterface interface {
 	// MoveSiteSection Reorder a section among its siblings.
 	// (POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move)
 	MoveSiteSection(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionId SiteSectionId) error
+	// ListSiteShareLinks The site's share links, oldest first.
+	// (GET /orgs/{organizationId}/sites/{siteId}/share-links)
+	ListSiteShareLinks(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteShareLinksParams) error
+	// CreateSiteShareLink Add a share link: a new key that opens the site (when its visibility is `share-link`) while the link is active.
+	// (POST /orgs/{organizationId}/sites/{siteId}/share-links)
+	CreateSiteShareLink(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	DeleteSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error
+	// UpdateSiteShareLinkById Rename a share link, or turn it off (`active` false) and on again.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	UpdateSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error
 
 	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces)
 	ListSiteSpaces(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSpacesParams) error
@@ -410,6 +458,9 @@ type ServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	MoveSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
+	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
+	GetSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteStructureParams) error
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -746,6 +797,9 @@ type ServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx echo.Context, spaceId SpaceId) error
+	// GetSubdomain The organization whose hostname is the subdomain (for members of it).
+	// (GET /subdomains/{subdomain})
+	GetSubdomain(ctx echo.Context, subdomain SubdomainParameter) error
 	// GetContentByUrl Resolve an address of quire's app (a space, its page, a change request, a collection) or of a published site to the content it shows, as the caller may read it.
 	// (GET /urls/content)
 	GetContentByUrl(ctx echo.Context, params GetContentByUrlParams) error
@@ -1109,6 +1163,54 @@ func (w *ServerInterfaceWrapper) TransferCollection(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TransferCollection(ctx, collectionId)
+	return err
+}
+
+// RemoveCustomHostname converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveCustomHostname(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "hostname" -------------
+	var hostname Hostname
+
+	err = runtime.BindStyledParameterWithOptions("simple", "hostname", ctx.Param("hostname"), &hostname, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hostname: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveCustomHostname(ctx, hostname)
+	return err
+}
+
+// GetCustomHostname converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCustomHostname(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "hostname" -------------
+	var hostname Hostname
+
+	err = runtime.BindStyledParameterWithOptions("simple", "hostname", ctx.Param("hostname"), &hostname, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hostname: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCustomHostname(ctx, hostname)
+	return err
+}
+
+// DnsRevalidateCustomHostname converts echo context to params.
+func (w *ServerInterfaceWrapper) DnsRevalidateCustomHostname(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "hostname" -------------
+	var hostname Hostname
+
+	err = runtime.BindStyledParameterWithOptions("simple", "hostname", ctx.Param("hostname"), &hostname, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter hostname: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DnsRevalidateCustomHostname(ctx, hostname)
 	return err
 }
 
@@ -3966,6 +4068,132 @@ func (w *ServerInterfaceWrapper) GetPublishedContentSite(ctx echo.Context) error
 	return err
 }
 
+// GetSitePublishingAuthById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSitePublishingAuthById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
+// UpdateSitePublishingAuthById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSitePublishingAuthById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
+// RegenerateSitePublishingAuthById converts echo context to params.
+func (w *ServerInterfaceWrapper) RegenerateSitePublishingAuthById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RegenerateSitePublishingAuthById(ctx, organizationId, siteId)
+	return err
+}
+
+// GetSitePublishingPreviewById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSitePublishingPreviewById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSitePublishingPreviewByIdParams
+	// ------------- Optional query parameter "siteSpace" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "siteSpace", ctx.QueryParams(), &params.SiteSpace, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpace: %s", err))
+	}
+
+	// ------------- Optional query parameter "claims" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "claims", ctx.QueryParams(), &params.Claims, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter claims: %s", err))
+	}
+
+	// ------------- Optional query parameter "draft" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "draft", ctx.QueryParams(), &params.Draft, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter draft: %s", err))
+	}
+
+	// ------------- Optional query parameter "target" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target", ctx.QueryParams(), &params.Target, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter target: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSitePublishingPreviewById(ctx, organizationId, siteId, params)
+	return err
+}
+
 // GetSiteRedirectBySource converts echo context to params.
 func (w *ServerInterfaceWrapper) GetSiteRedirectBySource(ctx echo.Context) error {
 	var err error
@@ -4003,6 +4231,179 @@ func (w *ServerInterfaceWrapper) GetSiteRedirectBySource(ctx echo.Context) error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetSiteRedirectBySource(ctx, organizationId, siteId, params)
+	return err
+}
+
+// ListSiteRedirects converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteRedirects(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteRedirectsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// ------------- Optional query parameter "draft" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "draft", ctx.QueryParams(), &params.Draft, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter draft: %s", err))
+	}
+
+	// ------------- Optional query parameter "orderBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "orderBy", ctx.QueryParams(), &params.OrderBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter orderBy: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteRedirects(ctx, organizationId, siteId, params)
+	return err
+}
+
+// CreateSiteRedirect converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateSiteRedirect(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateSiteRedirect(ctx, organizationId, siteId)
+	return err
+}
+
+// BulkUpsertSiteRedirects converts echo context to params.
+func (w *ServerInterfaceWrapper) BulkUpsertSiteRedirects(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BulkUpsertSiteRedirects(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteRedirectById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteRedirectById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteRedirectId" -------------
+	var siteRedirectId SiteRedirectId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteRedirectId", ctx.Param("siteRedirectId"), &siteRedirectId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteRedirectId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteRedirectById(ctx, organizationId, siteId, siteRedirectId)
+	return err
+}
+
+// UpdateSiteRedirectById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteRedirectById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteRedirectId" -------------
+	var siteRedirectId SiteRedirectId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteRedirectId", ctx.Param("siteRedirectId"), &siteRedirectId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteRedirectId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteRedirectById(ctx, organizationId, siteId, siteRedirectId)
 	return err
 }
 
@@ -4437,6 +4838,141 @@ func (w *ServerInterfaceWrapper) MoveSiteSection(ctx echo.Context) error {
 	return err
 }
 
+// ListSiteShareLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteShareLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSiteShareLinksParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "search" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "search", ctx.QueryParams(), &params.Search, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter search: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteShareLinks(ctx, organizationId, siteId, params)
+	return err
+}
+
+// CreateSiteShareLink converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateSiteShareLink(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateSiteShareLink(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteShareLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteShareLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "shareLinkId" -------------
+	var shareLinkId ShareLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareLinkId", ctx.Param("shareLinkId"), &shareLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareLinkId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteShareLinkById(ctx, organizationId, siteId, shareLinkId)
+	return err
+}
+
+// UpdateSiteShareLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteShareLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "shareLinkId" -------------
+	var shareLinkId ShareLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "shareLinkId", ctx.Param("shareLinkId"), &shareLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareLinkId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteShareLinkById(ctx, organizationId, siteId, shareLinkId)
+	return err
+}
+
 // ListSiteSpaces converts echo context to params.
 func (w *ServerInterfaceWrapper) ListSiteSpaces(ctx echo.Context) error {
 	var err error
@@ -4608,6 +5144,39 @@ func (w *ServerInterfaceWrapper) MoveSiteSpace(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.MoveSiteSpace(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
+// GetSiteStructure converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteStructure(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSiteStructureParams
+	// ------------- Optional query parameter "shareKey" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "shareKey", ctx.QueryParams(), &params.ShareKey, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter shareKey: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteStructure(ctx, organizationId, siteId, params)
 	return err
 }
 
@@ -8482,6 +9051,22 @@ func (w *ServerInterfaceWrapper) TransferSpace(ctx echo.Context) error {
 	return err
 }
 
+// GetSubdomain converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSubdomain(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "subdomain" -------------
+	var subdomain SubdomainParameter
+
+	err = runtime.BindStyledParameterWithOptions("simple", "subdomain", ctx.Param("subdomain"), &subdomain, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter subdomain: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSubdomain(ctx, subdomain)
+	return err
+}
+
 // GetContentByUrl converts echo context to params.
 func (w *ServerInterfaceWrapper) GetContentByUrl(ctx echo.Context) error {
 	var err error
@@ -8896,6 +9481,24 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search/prewarm", wrapper.PrewarmSiteSearch, options.OperationMiddlewares["prewarmSiteSearch"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events", wrapper.TrackEventsInSiteById, options.OperationMiddlewares["trackEventsInSiteById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirect", wrapper.GetSiteRedirectBySource, options.OperationMiddlewares["getSiteRedirectBySource"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.ListSiteRedirects, options.OperationMiddlewares["listSiteRedirects"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.CreateSiteRedirect, options.OperationMiddlewares["createSiteRedirect"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.BulkUpsertSiteRedirects, options.OperationMiddlewares["bulkUpsertSiteRedirects"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId", wrapper.DeleteSiteRedirectById, options.OperationMiddlewares["deleteSiteRedirectById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId", wrapper.UpdateSiteRedirectById, options.OperationMiddlewares["updateSiteRedirectById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links", wrapper.ListSiteShareLinks, options.OperationMiddlewares["listSiteShareLinks"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links", wrapper.CreateSiteShareLink, options.OperationMiddlewares["createSiteShareLink"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId", wrapper.DeleteSiteShareLinkById, options.OperationMiddlewares["deleteSiteShareLinkById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId", wrapper.UpdateSiteShareLinkById, options.OperationMiddlewares["updateSiteShareLinkById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.GetSitePublishingAuthById, options.OperationMiddlewares["getSitePublishingAuthById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.UpdateSitePublishingAuthById, options.OperationMiddlewares["updateSitePublishingAuthById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate", wrapper.RegenerateSitePublishingAuthById, options.OperationMiddlewares["regenerateSitePublishingAuthById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/preview", wrapper.GetSitePublishingPreviewById, options.OperationMiddlewares["getSitePublishingPreviewById"]...)
+	router.DELETE(options.BaseURL+"/custom-hostnames/:hostname", wrapper.RemoveCustomHostname, options.OperationMiddlewares["removeCustomHostname"]...)
+	router.GET(options.BaseURL+"/custom-hostnames/:hostname", wrapper.GetCustomHostname, options.OperationMiddlewares["getCustomHostname"]...)
+	router.PATCH(options.BaseURL+"/custom-hostnames/:hostname", wrapper.DnsRevalidateCustomHostname, options.OperationMiddlewares["dnsRevalidateCustomHostname"]...)
+	router.GET(options.BaseURL+"/subdomains/:subdomain", wrapper.GetSubdomain, options.OperationMiddlewares["getSubdomain"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/structure", wrapper.GetSiteStructure, options.OperationMiddlewares["getSiteStructure"]...)
 
 }
 
@@ -10247,6 +10850,292 @@ func (response TransferCollection413JSONResponse) VisitTransferCollectionRespons
 type TransferCollection429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response TransferCollection429JSONResponse) VisitTransferCollectionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostnameRequestObject struct {
+	Hostname Hostname `json:"hostname"`
+}
+
+type RemoveCustomHostnameResponseObject interface {
+	VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error
+}
+
+type RemoveCustomHostname204Response struct {
+}
+
+func (response RemoveCustomHostname204Response) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveCustomHostname205Response struct {
+}
+
+func (response RemoveCustomHostname205Response) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type RemoveCustomHostname400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCustomHostname400JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCustomHostname401JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCustomHostname403JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCustomHostname404JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCustomHostname429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RemoveCustomHostname429JSONResponse) VisitRemoveCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostnameRequestObject struct {
+	Hostname Hostname `json:"hostname"`
+}
+
+type GetCustomHostnameResponseObject interface {
+	VisitGetCustomHostnameResponse(w http.ResponseWriter) error
+}
+
+type GetCustomHostname200JSONResponse CustomHostname
+
+func (response GetCustomHostname200JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCustomHostname400JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCustomHostname401JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCustomHostname403JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCustomHostname404JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomHostname429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCustomHostname429JSONResponse) VisitGetCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostnameRequestObject struct {
+	Hostname Hostname `json:"hostname"`
+}
+
+type DnsRevalidateCustomHostnameResponseObject interface {
+	VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error
+}
+
+type DnsRevalidateCustomHostname204Response struct {
+}
+
+func (response DnsRevalidateCustomHostname204Response) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DnsRevalidateCustomHostname400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DnsRevalidateCustomHostname400JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DnsRevalidateCustomHostname401JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DnsRevalidateCustomHostname403JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DnsRevalidateCustomHostname404JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DnsRevalidateCustomHostname409JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DnsRevalidateCustomHostname429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DnsRevalidateCustomHostname429JSONResponse) VisitDnsRevalidateCustomHostnameResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -19134,6 +20023,394 @@ func (response GetPublishedContentSite429JSONResponse) VisitGetPublishedContentS
 	return err
 }
 
+type GetSitePublishingAuthByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type GetSitePublishingAuthByIdResponseObject interface {
+	VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSitePublishingAuthById200JSONResponse SitePublishingAuth
+
+func (response GetSitePublishingAuthById200JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSitePublishingAuthById400JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSitePublishingAuthById401JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSitePublishingAuthById403JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSitePublishingAuthById404JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSitePublishingAuthById429JSONResponse) VisitGetSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *UpdateSitePublishingAuthByIdJSONRequestBody
+}
+
+type UpdateSitePublishingAuthByIdResponseObject interface {
+	VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSitePublishingAuthById200JSONResponse SitePublishingAuth
+
+func (response UpdateSitePublishingAuthById200JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSitePublishingAuthById400JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSitePublishingAuthById401JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSitePublishingAuthById403JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSitePublishingAuthById404JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSitePublishingAuthById413JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSitePublishingAuthById429JSONResponse) VisitUpdateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type RegenerateSitePublishingAuthByIdResponseObject interface {
+	VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error
+}
+
+type RegenerateSitePublishingAuthById200JSONResponse SitePublishingAuth
+
+func (response RegenerateSitePublishingAuthById200JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RegenerateSitePublishingAuthById400JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RegenerateSitePublishingAuthById401JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RegenerateSitePublishingAuthById403JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RegenerateSitePublishingAuthById404JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RegenerateSitePublishingAuthById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RegenerateSitePublishingAuthById429JSONResponse) VisitRegenerateSitePublishingAuthByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetSitePublishingPreviewByIdParams
+}
+
+type GetSitePublishingPreviewByIdResponseObject interface {
+	VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSitePublishingPreviewById200JSONResponse SitePreviewURL
+
+func (response GetSitePublishingPreviewById200JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSitePublishingPreviewById400JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSitePublishingPreviewById401JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSitePublishingPreviewById403JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSitePublishingPreviewById404JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSitePublishingPreviewById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSitePublishingPreviewById429JSONResponse) VisitGetSitePublishingPreviewByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSiteRedirectBySourceRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -19217,6 +20494,535 @@ func (response GetSiteRedirectBySource404JSONResponse) VisitGetSiteRedirectBySou
 type GetSiteRedirectBySource429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetSiteRedirectBySource429JSONResponse) VisitGetSiteRedirectBySourceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirectsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteRedirectsParams
+}
+
+type ListSiteRedirectsResponseObject interface {
+	VisitListSiteRedirectsResponse(w http.ResponseWriter) error
+}
+
+type ListSiteRedirects200JSONResponse SiteRedirectList
+
+func (response ListSiteRedirects200JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteRedirects400JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteRedirects401JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteRedirects403JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteRedirects404JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteRedirects429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteRedirects429JSONResponse) VisitListSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirectRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *CreateSiteRedirectJSONRequestBody
+}
+
+type CreateSiteRedirectResponseObject interface {
+	VisitCreateSiteRedirectResponse(w http.ResponseWriter) error
+}
+
+type CreateSiteRedirect201JSONResponse SiteRedirect
+
+func (response CreateSiteRedirect201JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSiteRedirect400JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateSiteRedirect401JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateSiteRedirect403JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateSiteRedirect404JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateSiteRedirect409JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateSiteRedirect413JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteRedirect429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSiteRedirect429JSONResponse) VisitCreateSiteRedirectResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirectsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *BulkUpsertSiteRedirectsJSONRequestBody
+}
+
+type BulkUpsertSiteRedirectsResponseObject interface {
+	VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error
+}
+
+type BulkUpsertSiteRedirects200JSONResponse SiteRedirectBulkResults
+
+func (response BulkUpsertSiteRedirects200JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response BulkUpsertSiteRedirects400JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BulkUpsertSiteRedirects401JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BulkUpsertSiteRedirects403JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response BulkUpsertSiteRedirects404JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response BulkUpsertSiteRedirects413JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type BulkUpsertSiteRedirects429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response BulkUpsertSiteRedirects429JSONResponse) VisitBulkUpsertSiteRedirectsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteRedirectId SiteRedirectId `json:"siteRedirectId"`
+}
+
+type DeleteSiteRedirectByIdResponseObject interface {
+	VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteRedirectById204Response struct {
+}
+
+func (response DeleteSiteRedirectById204Response) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteRedirectById205Response struct {
+}
+
+func (response DeleteSiteRedirectById205Response) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteRedirectById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteRedirectById401JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteRedirectById403JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteRedirectById404JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteRedirectById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteRedirectById429JSONResponse) VisitDeleteSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteRedirectId SiteRedirectId `json:"siteRedirectId"`
+	Body           *UpdateSiteRedirectByIdJSONRequestBody
+}
+
+type UpdateSiteRedirectByIdResponseObject interface {
+	VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteRedirectById200JSONResponse SiteRedirect
+
+func (response UpdateSiteRedirectById200JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteRedirectById400JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteRedirectById401JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteRedirectById403JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteRedirectById404JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateSiteRedirectById409JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteRedirectById413JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteRedirectById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteRedirectById429JSONResponse) VisitUpdateSiteRedirectByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -20487,6 +22293,409 @@ func (response MoveSiteSection429JSONResponse) VisitMoveSiteSectionResponse(w ht
 	return err
 }
 
+type ListSiteShareLinksRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         ListSiteShareLinksParams
+}
+
+type ListSiteShareLinksResponseObject interface {
+	VisitListSiteShareLinksResponse(w http.ResponseWriter) error
+}
+
+type ListSiteShareLinks200JSONResponse ShareLinkList
+
+func (response ListSiteShareLinks200JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSiteShareLinks400JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteShareLinks401JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteShareLinks403JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteShareLinks404JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteShareLinks429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteShareLinks429JSONResponse) VisitListSiteShareLinksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLinkRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *CreateSiteShareLinkJSONRequestBody
+}
+
+type CreateSiteShareLinkResponseObject interface {
+	VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error
+}
+
+type CreateSiteShareLink201ResponseHeaders struct {
+	Location *string
+}
+
+type CreateSiteShareLink201JSONResponse struct {
+	Body    ShareLink
+	Headers CreateSiteShareLink201ResponseHeaders
+}
+
+func (response CreateSiteShareLink201JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateSiteShareLink400JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateSiteShareLink401JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateSiteShareLink403JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateSiteShareLink404JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateSiteShareLink413JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSiteShareLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateSiteShareLink429JSONResponse) VisitCreateSiteShareLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	ShareLinkId    ShareLinkId    `json:"shareLinkId"`
+}
+
+type DeleteSiteShareLinkByIdResponseObject interface {
+	VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteShareLinkById204Response struct {
+}
+
+func (response DeleteSiteShareLinkById204Response) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteShareLinkById205Response struct {
+}
+
+func (response DeleteSiteShareLinkById205Response) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteShareLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteShareLinkById401JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteShareLinkById403JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteShareLinkById404JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteShareLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteShareLinkById429JSONResponse) VisitDeleteSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	ShareLinkId    ShareLinkId    `json:"shareLinkId"`
+	Body           *UpdateSiteShareLinkByIdJSONRequestBody
+}
+
+type UpdateSiteShareLinkByIdResponseObject interface {
+	VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteShareLinkById200JSONResponse ShareLink
+
+func (response UpdateSiteShareLinkById200JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteShareLinkById400JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteShareLinkById401JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteShareLinkById403JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteShareLinkById404JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteShareLinkById413JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteShareLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteShareLinkById429JSONResponse) VisitUpdateSiteShareLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSiteSpacesRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -20998,6 +23207,100 @@ func (response MoveSiteSpace413JSONResponse) VisitMoveSiteSpaceResponse(w http.R
 type MoveSiteSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response MoveSiteSpace429JSONResponse) VisitMoveSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructureRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetSiteStructureParams
+}
+
+type GetSiteStructureResponseObject interface {
+	VisitGetSiteStructureResponse(w http.ResponseWriter) error
+}
+
+type GetSiteStructure200JSONResponse SiteStructure
+
+func (response GetSiteStructure200JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSiteStructure400JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteStructure401JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteStructure403JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteStructure404JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteStructure429JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -31431,6 +33734,98 @@ func (response TransferSpace429JSONResponse) VisitTransferSpaceResponse(w http.R
 	return err
 }
 
+type GetSubdomainRequestObject struct {
+	Subdomain SubdomainParameter `json:"subdomain"`
+}
+
+type GetSubdomainResponseObject interface {
+	VisitGetSubdomainResponse(w http.ResponseWriter) error
+}
+
+type GetSubdomain200JSONResponse Subdomain
+
+func (response GetSubdomain200JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSubdomain400JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSubdomain401JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSubdomain403JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSubdomain404JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubdomain429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSubdomain429JSONResponse) VisitGetSubdomainResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetContentByUrlRequestObject struct {
 	Params GetContentByUrlParams
 }
@@ -32080,6 +34475,15 @@ type StrictServerInterface interface {
 
 	// (POST /collections/{collectionId}/transfer)
 	TransferCollection(ctx context.Context, request TransferCollectionRequestObject) (TransferCollectionResponseObject, error)
+	// RemoveCustomHostname Take the hostname off its site (the site is then read at its quire address).
+	// (DELETE /custom-hostnames/{hostname})
+	RemoveCustomHostname(ctx context.Context, request RemoveCustomHostnameRequestObject) (RemoveCustomHostnameResponseObject, error)
+	// GetCustomHostname The site a custom hostname serves, and what its last DNS check found.
+	// (GET /custom-hostnames/{hostname})
+	GetCustomHostname(ctx context.Context, request GetCustomHostnameRequestObject) (GetCustomHostnameResponseObject, error)
+	// DnsRevalidateCustomHostname Look the hostname up in DNS now: 204 when it points at quire's configured address (a CNAME to it, or the same addresses), 409 saying where it points otherwise. The result is kept as the hostname's status.
+	// (PATCH /custom-hostnames/{hostname})
+	DnsRevalidateCustomHostname(ctx context.Context, request DnsRevalidateCustomHostnameRequestObject) (DnsRevalidateCustomHostnameResponseObject, error)
 	// GetOrganizationsForEmailDomain Organizations that allow the domain. Answers only for the caller's own verified email domain; any other domain lists no organization.
 	// (GET /email-domains/{emailDomain}/orgs)
 	GetOrganizationsForEmailDomain(ctx context.Context, request GetOrganizationsForEmailDomainRequestObject) (GetOrganizationsForEmailDomainResponseObject, error)
@@ -32368,9 +34772,36 @@ type StrictServerInterface interface {
 	// GetPublishedContentSite The site as its visitors see it: structure filtered by the conditions that hold for the visitor.
 	// (GET /orgs/{organizationId}/sites/{siteId}/published)
 	GetPublishedContentSite(ctx context.Context, request GetPublishedContentSiteRequestObject) (GetPublishedContentSiteResponseObject, error)
+	// GetSitePublishingAuthById The site's visitor authentication settings, with the key visitor tokens for the site may be signed with (HS256); made on first read.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	GetSitePublishingAuthById(ctx context.Context, request GetSitePublishingAuthByIdRequestObject) (GetSitePublishingAuthByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth)
+	UpdateSitePublishingAuthById(ctx context.Context, request UpdateSitePublishingAuthByIdRequestObject) (UpdateSitePublishingAuthByIdResponseObject, error)
+	// RegenerateSitePublishingAuthById A new key for the site's visitor tokens; tokens signed with the old one are refused from now on.
+	// (POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate)
+	RegenerateSitePublishingAuthById(ctx context.Context, request RegenerateSitePublishingAuthByIdRequestObject) (RegenerateSitePublishingAuthByIdResponseObject, error)
+	// GetSitePublishingPreviewById An address that opens the published site (at a site space, or a path of it) as a visitor with the given claims, for an hour: it carries a visitor token signed with the site's key.
+	// (GET /orgs/{organizationId}/sites/{siteId}/publishing/preview)
+	GetSitePublishingPreviewById(ctx context.Context, request GetSitePublishingPreviewByIdRequestObject) (GetSitePublishingPreviewByIdResponseObject, error)
 	// GetSiteRedirectBySource The site's live redirect whose source matches a path (exactly, or a `/*` or `*` source as a prefix), with the URL it leads to; 404 when none does.
 	// (GET /orgs/{organizationId}/sites/{siteId}/redirect)
 	GetSiteRedirectBySource(ctx context.Context, request GetSiteRedirectBySourceRequestObject) (GetSiteRedirectBySourceResponseObject, error)
+	// ListSiteRedirects The site's live (or, with `draft`, draft) redirects.
+	// (GET /orgs/{organizationId}/sites/{siteId}/redirects)
+	ListSiteRedirects(ctx context.Context, request ListSiteRedirectsRequestObject) (ListSiteRedirectsResponseObject, error)
+	// CreateSiteRedirect Add a redirect. Its destination must be content of the site (or an external URL that is not itself one of the site's redirected paths: chains and loops are refused).
+	// (POST /orgs/{organizationId}/sites/{siteId}/redirects)
+	CreateSiteRedirect(ctx context.Context, request CreateSiteRedirectRequestObject) (CreateSiteRedirectResponseObject, error)
+	// BulkUpsertSiteRedirects Create, update, delete (a null destination) or publish (intent `publish`) redirects by source, in one transaction; a bad destination refuses the whole batch.
+	// (PUT /orgs/{organizationId}/sites/{siteId}/redirects)
+	BulkUpsertSiteRedirects(ctx context.Context, request BulkUpsertSiteRedirectsRequestObject) (BulkUpsertSiteRedirectsResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	DeleteSiteRedirectById(ctx context.Context, request DeleteSiteRedirectByIdRequestObject) (DeleteSiteRedirectByIdResponseObject, error)
+
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId})
+	UpdateSiteRedirectById(ctx context.Context, request UpdateSiteRedirectByIdRequestObject) (UpdateSiteRedirectByIdResponseObject, error)
 	// SearchSiteContent Search the current content of the published site's spaces as a visitor sees them: spaces ranked by their best page, each with its best pages.
 	// (POST /orgs/{organizationId}/sites/{siteId}/search)
 	SearchSiteContent(ctx context.Context, request SearchSiteContentRequestObject) (SearchSiteContentResponseObject, error)
@@ -32410,6 +34841,18 @@ type StrictServerInterface interface {
 	// MoveSiteSection Reorder a section among its siblings.
 	// (POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move)
 	MoveSiteSection(ctx context.Context, request MoveSiteSectionRequestObject) (MoveSiteSectionResponseObject, error)
+	// ListSiteShareLinks The site's share links, oldest first.
+	// (GET /orgs/{organizationId}/sites/{siteId}/share-links)
+	ListSiteShareLinks(ctx context.Context, request ListSiteShareLinksRequestObject) (ListSiteShareLinksResponseObject, error)
+	// CreateSiteShareLink Add a share link: a new key that opens the site (when its visibility is `share-link`) while the link is active.
+	// (POST /orgs/{organizationId}/sites/{siteId}/share-links)
+	CreateSiteShareLink(ctx context.Context, request CreateSiteShareLinkRequestObject) (CreateSiteShareLinkResponseObject, error)
+
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	DeleteSiteShareLinkById(ctx context.Context, request DeleteSiteShareLinkByIdRequestObject) (DeleteSiteShareLinkByIdResponseObject, error)
+	// UpdateSiteShareLinkById Rename a share link, or turn it off (`active` false) and on again.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId})
+	UpdateSiteShareLinkById(ctx context.Context, request UpdateSiteShareLinkByIdRequestObject) (UpdateSiteShareLinkByIdResponseObject, error)
 
 	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces)
 	ListSiteSpaces(ctx context.Context, request ListSiteSpacesRequestObject) (ListSiteSpacesResponseObject, error)
@@ -32427,6 +34870,9 @@ type StrictServerInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	MoveSiteSpace(ctx context.Context, request MoveSiteSpaceRequestObject) (MoveSiteSpaceResponseObject, error)
+	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
+	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
+	GetSiteStructure(ctx context.Context, request GetSiteStructureRequestObject) (GetSiteStructureResponseObject, error)
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx context.Context, request UnpublishSiteRequestObject) (UnpublishSiteResponseObject, error)
@@ -32763,6 +35209,9 @@ type StrictServerInterface interface {
 
 	// (POST /spaces/{spaceId}/transfer)
 	TransferSpace(ctx context.Context, request TransferSpaceRequestObject) (TransferSpaceResponseObject, error)
+	// GetSubdomain The organization whose hostname is the subdomain (for members of it).
+	// (GET /subdomains/{subdomain})
+	GetSubdomain(ctx context.Context, request GetSubdomainRequestObject) (GetSubdomainResponseObject, error)
 	// GetContentByUrl Resolve an address of quire's app (a space, its page, a change request, a collection) or of a published site to the content it shows, as the caller may read it.
 	// (GET /urls/content)
 	GetContentByUrl(ctx context.Context, request GetContentByUrlRequestObject) (GetContentByUrlResponseObject, error)
@@ -33313,6 +35762,81 @@ func (sh *strictHandler) TransferCollection(ctx echo.Context, collectionId Colle
 		return err
 	} else if validResponse, ok := response.(TransferCollectionResponseObject); ok {
 		return validResponse.VisitTransferCollectionResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RemoveCustomHostname operation middleware
+func (sh *strictHandler) RemoveCustomHostname(ctx echo.Context, hostname Hostname) error {
+	var request RemoveCustomHostnameRequestObject
+
+	request.Hostname = hostname
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCustomHostname(ctx.Request().Context(), request.(RemoveCustomHostnameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCustomHostname")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RemoveCustomHostnameResponseObject); ok {
+		return validResponse.VisitRemoveCustomHostnameResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCustomHostname operation middleware
+func (sh *strictHandler) GetCustomHostname(ctx echo.Context, hostname Hostname) error {
+	var request GetCustomHostnameRequestObject
+
+	request.Hostname = hostname
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCustomHostname(ctx.Request().Context(), request.(GetCustomHostnameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCustomHostname")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCustomHostnameResponseObject); ok {
+		return validResponse.VisitGetCustomHostnameResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DnsRevalidateCustomHostname operation middleware
+func (sh *strictHandler) DnsRevalidateCustomHostname(ctx echo.Context, hostname Hostname) error {
+	var request DnsRevalidateCustomHostnameRequestObject
+
+	request.Hostname = hostname
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DnsRevalidateCustomHostname(ctx.Request().Context(), request.(DnsRevalidateCustomHostnameRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DnsRevalidateCustomHostname")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DnsRevalidateCustomHostnameResponseObject); ok {
+		return validResponse.VisitDnsRevalidateCustomHostnameResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -36487,6 +39011,134 @@ func (sh *strictHandler) GetPublishedContentSite(ctx echo.Context, organizationI
 	return nil
 }
 
+// GetSitePublishingAuthById operation middleware
+func (sh *strictHandler) GetSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request GetSitePublishingAuthByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSitePublishingAuthById(ctx.Request().Context(), request.(GetSitePublishingAuthByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSitePublishingAuthById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSitePublishingAuthByIdResponseObject); ok {
+		return validResponse.VisitGetSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSitePublishingAuthById operation middleware
+func (sh *strictHandler) UpdateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request UpdateSitePublishingAuthByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body UpdateSitePublishingAuthByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSitePublishingAuthById(ctx.Request().Context(), request.(UpdateSitePublishingAuthByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSitePublishingAuthById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSitePublishingAuthByIdResponseObject); ok {
+		return validResponse.VisitUpdateSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RegenerateSitePublishingAuthById operation middleware
+func (sh *strictHandler) RegenerateSitePublishingAuthById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request RegenerateSitePublishingAuthByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RegenerateSitePublishingAuthById(ctx.Request().Context(), request.(RegenerateSitePublishingAuthByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RegenerateSitePublishingAuthById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RegenerateSitePublishingAuthByIdResponseObject); ok {
+		return validResponse.VisitRegenerateSitePublishingAuthByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSitePublishingPreviewById operation middleware
+func (sh *strictHandler) GetSitePublishingPreviewById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSitePublishingPreviewByIdParams) error {
+	var request GetSitePublishingPreviewByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSitePublishingPreviewById(ctx.Request().Context(), request.(GetSitePublishingPreviewByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSitePublishingPreviewById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSitePublishingPreviewByIdResponseObject); ok {
+		return validResponse.VisitGetSitePublishingPreviewByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetSiteRedirectBySource operation middleware
 func (sh *strictHandler) GetSiteRedirectBySource(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteRedirectBySourceParams) error {
 	var request GetSiteRedirectBySourceRequestObject
@@ -36508,6 +39160,208 @@ func (sh *strictHandler) GetSiteRedirectBySource(ctx echo.Context, organizationI
 		return err
 	} else if validResponse, ok := response.(GetSiteRedirectBySourceResponseObject); ok {
 		return validResponse.VisitGetSiteRedirectBySourceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteRedirects operation middleware
+func (sh *strictHandler) ListSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteRedirectsParams) error {
+	var request ListSiteRedirectsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteRedirects(ctx.Request().Context(), request.(ListSiteRedirectsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteRedirects")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteRedirectsResponseObject); ok {
+		return validResponse.VisitListSiteRedirectsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateSiteRedirect operation middleware
+func (sh *strictHandler) CreateSiteRedirect(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request CreateSiteRedirectRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body CreateSiteRedirectJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSiteRedirect(ctx.Request().Context(), request.(CreateSiteRedirectRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSiteRedirect")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateSiteRedirectResponseObject); ok {
+		return validResponse.VisitCreateSiteRedirectResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// BulkUpsertSiteRedirects operation middleware
+func (sh *strictHandler) BulkUpsertSiteRedirects(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request BulkUpsertSiteRedirectsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body BulkUpsertSiteRedirectsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.BulkUpsertSiteRedirects(ctx.Request().Context(), request.(BulkUpsertSiteRedirectsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BulkUpsertSiteRedirects")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(BulkUpsertSiteRedirectsResponseObject); ok {
+		return validResponse.VisitBulkUpsertSiteRedirectsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteRedirectById operation middleware
+func (sh *strictHandler) DeleteSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error {
+	var request DeleteSiteRedirectByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteRedirectId = siteRedirectId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteRedirectById(ctx.Request().Context(), request.(DeleteSiteRedirectByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteRedirectById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteRedirectByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteRedirectByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteRedirectById operation middleware
+func (sh *strictHandler) UpdateSiteRedirectById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteRedirectId SiteRedirectId) error {
+	var request UpdateSiteRedirectByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteRedirectId = siteRedirectId
+
+	var body UpdateSiteRedirectByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteRedirectById(ctx.Request().Context(), request.(UpdateSiteRedirectByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteRedirectById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteRedirectByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteRedirectByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -37024,6 +39878,159 @@ func (sh *strictHandler) MoveSiteSection(ctx echo.Context, organizationId Organi
 	return nil
 }
 
+// ListSiteShareLinks operation middleware
+func (sh *strictHandler) ListSiteShareLinks(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteShareLinksParams) error {
+	var request ListSiteShareLinksRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteShareLinks(ctx.Request().Context(), request.(ListSiteShareLinksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteShareLinks")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteShareLinksResponseObject); ok {
+		return validResponse.VisitListSiteShareLinksResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateSiteShareLink operation middleware
+func (sh *strictHandler) CreateSiteShareLink(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request CreateSiteShareLinkRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body CreateSiteShareLinkJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateSiteShareLink(ctx.Request().Context(), request.(CreateSiteShareLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateSiteShareLink")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateSiteShareLinkResponseObject); ok {
+		return validResponse.VisitCreateSiteShareLinkResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteShareLinkById operation middleware
+func (sh *strictHandler) DeleteSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error {
+	var request DeleteSiteShareLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.ShareLinkId = shareLinkId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteShareLinkById(ctx.Request().Context(), request.(DeleteSiteShareLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteShareLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteShareLinkByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteShareLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteShareLinkById operation middleware
+func (sh *strictHandler) UpdateSiteShareLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, shareLinkId ShareLinkId) error {
+	var request UpdateSiteShareLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.ShareLinkId = shareLinkId
+
+	var body UpdateSiteShareLinkByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteShareLinkById(ctx.Request().Context(), request.(UpdateSiteShareLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteShareLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteShareLinkByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteShareLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListSiteSpaces operation middleware
 func (sh *strictHandler) ListSiteSpaces(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params ListSiteSpacesParams) error {
 	var request ListSiteSpacesRequestObject
@@ -37221,6 +40228,33 @@ func (sh *strictHandler) MoveSiteSpace(ctx echo.Context, organizationId Organiza
 		return err
 	} else if validResponse, ok := response.(MoveSiteSpaceResponseObject); ok {
 		return validResponse.VisitMoveSiteSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSiteStructure operation middleware
+func (sh *strictHandler) GetSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteStructureParams) error {
+	var request GetSiteStructureRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteStructure(ctx.Request().Context(), request.(GetSiteStructureRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteStructure")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteStructureResponseObject); ok {
+		return validResponse.VisitGetSiteStructureResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -40886,6 +43920,31 @@ func (sh *strictHandler) TransferSpace(ctx echo.Context, spaceId SpaceId) error 
 		return err
 	} else if validResponse, ok := response.(TransferSpaceResponseObject); ok {
 		return validResponse.VisitTransferSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSubdomain operation middleware
+func (sh *strictHandler) GetSubdomain(ctx echo.Context, subdomain SubdomainParameter) error {
+	var request GetSubdomainRequestObject
+
+	request.Subdomain = subdomain
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSubdomain(ctx.Request().Context(), request.(GetSubdomainRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSubdomain")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSubdomainResponseObject); ok {
+		return validResponse.VisitGetSubdomainResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -73,6 +73,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixReviewRows()...)
 	rows = append(rows, matrixInviteRows()...)
 	rows = append(rows, matrixTeamMemberRows()...)
+	rows = append(rows, matrixSiteOpsRows()...)
 	return rows
 }
 

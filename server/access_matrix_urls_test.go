@@ -43,7 +43,7 @@ func matrixURLRows() []matrixRow {
 			w.n++
 			source := fmt.Sprintf("/old-%d", w.n)
 			target := "https://example.com/new"
-			if err := w.Store.CreateSiteRedirect(context.Background(), &store.SiteRedirect{SiteID: w.site, Source: source, DestinationKind: "external", URL: &target}); err != nil {
+			if err := w.Store.CreateSiteRedirect(context.Background(), &store.SiteRedirect{SiteID: w.site, Source: source, RedirectDestination: store.RedirectDestination{DestinationKind: "external", URL: &target}}); err != nil {
 				t.Fatal(err)
 			}
 			return matrixReq("GET", site("/redirect?source="+url.QueryEscape(source))(w), nil)

@@ -117,3 +117,11 @@ func fieldMessage(in, field, reason string) string {
 	}
 	return msg
 }
+
+// notFoundUnless is err when there is one, else the not-found error for what.
+func notFoundUnless(err error, what string) error {
+	if err != nil {
+		return err
+	}
+	return store.NotFound(what)
+}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,14 +24,17 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	// token the site needs: it carries their claims.
 	t := access.SiteTokenOf(ctx)
 	if site.Visibility == "share-link" && t == nil {
-		if p.ShareKey == nil || subtle.ConstantTimeCompare([]byte(*p.ShareKey), []byte(site.ShareKey)) != 1 {
-			// Without the right share key the site is as good as not there.
+		// Without a share key that opens it the site is as good as not there.
+		if p.ShareKey == nil {
 			return nil, store.Errorf(store.ENOTFOUND, "Site not found.")
+		}
+		if ok, err := s.Access.ShareKeyOpens(ctx, site, *p.ShareKey); err != nil || !ok {
+			return nil, notFoundUnless(err, "Site")
 		}
 	}
 	var claims map[string]any
 	if p.VisitorToken != nil {
-		if claims, err = s.Access.VisitorClaims(*p.VisitorToken); err != nil {
+		if claims, err = s.Access.SiteVisitorClaims(ctx, site, *p.VisitorToken); err != nil {
 			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("The visitor token is not valid: %v.", errors.Unwrap(err))}
 		}
 	} else if t != nil {
@@ -49,35 +51,63 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	if err != nil {
 		return nil, err
 	}
+	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site, role),
+		Scripts: []gen.SiteIntegrationScript{}}
+	all, err := s.structureAnswer(ctx, site, st, seen, roles, &out.Structure.Type, &out.Structure.Structure)
+	if err != nil {
+		return nil, err
+	}
+	out.Customizations.Site, out.Customizations.SiteSpaces = publishedCustomizations(site, all)
+	return out, nil
+}
+
+// structureAnswer puts a site's structure as shown (all of it, or what a visitor sees) in the
+// API's shape: its type by the whole structure (sections, or site spaces at the root) and its
+// entries in order. It answers the site spaces shown.
+func (s *Server) structureAnswer(ctx context.Context, site *store.Site, whole, shown *store.SiteStructure, roles *access.ContentRoles,
+	typ *gen.SiteStructureType, entries *[]gen.SiteStructureEntry) ([]*store.SiteSpace, error) {
 	var all []*store.SiteSpace
-	all = append(all, seen.RootSiteSpaces...)
-	for _, sec := range seen.Sections {
+	all = append(all, shown.RootSiteSpaces...)
+	for _, sec := range shown.Sections {
 		all = append(all, sec.SiteSpaces...)
 	}
 	roleOf, err := spaceRoles(ctx, roles, all)
 	if err != nil {
 		return nil, err
 	}
-	out := gen.GetPublishedContentSite200JSONResponse{Object: gen.PublishedContentSiteObjectPublishedContentSite, Site: s.toAPISite(site, role),
-		Scripts: []gen.SiteIntegrationScript{}}
-	out.Customizations.Site, out.Customizations.SiteSpaces = publishedCustomizations(site, all)
-	out.Structure.Structure = []gen.SiteStructureEntry{}
-	if len(st.Sections) == 0 {
-		out.Structure.Type = gen.SiteSpaces
-		for _, ss := range seen.RootSiteSpaces {
+	*entries = []gen.SiteStructureEntry{}
+	if len(whole.Sections) == 0 {
+		*typ = gen.SiteSpaces
+		for _, ss := range shown.RootSiteSpaces {
 			var e gen.SiteStructureEntry
 			if err := e.FromSiteSpace(s.siteSpaceAPI(site, nil, ss, roleOf)); err != nil {
 				return nil, err
 			}
-			out.Structure.Structure = append(out.Structure.Structure, e)
+			*entries = append(*entries, e)
 		}
-		return out, nil
+		return all, nil
 	}
-	out.Structure.Type = gen.Sections
+	*typ = gen.Sections
 	// The root holds sections without a group and top-level groups, in position order.
-	for _, c := range structureChildren(seen, nil) {
-		entry, _ := s.structureEntry(site, c, seen, roleOf)
-		out.Structure.Structure = append(out.Structure.Structure, entry)
+	for _, c := range structureChildren(shown, nil) {
+		entry, _ := s.structureEntry(site, c, shown, roleOf)
+		*entries = append(*entries, entry)
+	}
+	return all, nil
+}
+
+func (s *Server) GetSiteStructure(ctx context.Context, req gen.GetSiteStructureRequestObject) (gen.GetSiteStructureResponseObject, error) {
+	site, roles, err := s.Access.FindSiteRoles(ctx, req.OrganizationId, req.SiteId, store.RoleRead)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.Store.FindSiteStructure(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out gen.GetSiteStructure200JSONResponse
+	if _, err := s.structureAnswer(ctx, site, st, st, roles, &out.Type, &out.Structure); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

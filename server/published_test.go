@@ -3,6 +3,7 @@ package server_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -248,4 +249,37 @@ func wantDefaultCustomizations(t *testing.T, of string, c gen.SiteCustomizationS
 		c.SocialAccounts == nil || !c.Insights.TrackingCookie || c.Title == nil || *c.Title != "Docs" {
 		t.Fatalf("%s customizations = %+v", of, c)
 	}
+}
+
+// TestGetSiteStructure: members read the whole structure, conditional and draft sections
+// included, where a visitor without claims sees only what they may read.
+func TestGetSiteStructure(t *testing.T) {
+	t.Parallel()
+	w := newWebWorld(t)
+	base := "/orgs/" + w.org.Id + "/sites/" + w.site.Id
+	w.Expect(t, http.StatusOK, w.admin, "PATCH", base+"/sections/"+w.staffSec.Id, map[string]any{"draft": true})
+	titles := func(entries []gen.SiteStructureEntry) []string {
+		var out []string
+		for _, e := range entries {
+			sec, err := e.AsSiteSection()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, sec.Title)
+		}
+		return out
+	}
+	st := getJSON[gen.SiteStructure](t, w.testServer, w.reader, base+"/structure")
+	if st.Type != gen.Sections || strings.Join(titles(st.Structure), ",") != "Guide,API,Staff" {
+		t.Fatalf("structure: %s %v", st.Type, titles(st.Structure))
+	}
+	pub := getJSON[gen.PublishedContentSite](t, w.testServer, w.reader, base+"/published")
+	if got := strings.Join(titles(pub.Structure.Structure), ","); got != "Guide" {
+		t.Fatalf("published for a visitor without claims: %s", got)
+	}
+	flat := getJSON[gen.SiteStructure](t, w.testServer, w.reader, "/orgs/"+w.org.Id+"/sites/"+w.secret.Id+"/structure")
+	if flat.Type != gen.SiteSpaces || len(flat.Structure) != 1 {
+		t.Fatalf("a site without sections: %+v", flat)
+	}
+	w.Expect(t, http.StatusNotFound, w.outsider, "GET", base+"/structure", nil)
 }

@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"crypto/rsa"
 	"crypto/x509"
 	"log/slog"
@@ -60,6 +61,8 @@ type Server struct {
 	samlKeys spKeys
 	// embeds resolves and caches the embeds of URLs (see embeds.go).
 	embeds embedder
+	// hostnames checks where custom hostnames point (hostnames.go).
+	hostnames hostnameChecks
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -94,6 +97,20 @@ type spKeys struct {
 	mu   sync.Mutex
 	key  *rsa.PrivateKey
 	cert *x509.Certificate
+}
+
+// HostResolver looks names up in DNS; net.DefaultResolver is one.
+type HostResolver interface {
+	LookupCNAME(ctx context.Context, host string) (string, error)
+	LookupHost(ctx context.Context, host string) ([]string, error)
+}
+
+// hostnameChecks is what a DNS check compares against.
+type hostnameChecks struct {
+	resolver HostResolver
+	// target is quire's address: a name a hostname's CNAME must be (or whose addresses it must
+	// resolve to), or IP addresses, comma-separated, it must resolve to.
+	target string
 }
 
 // embedder resolves and caches embeds.

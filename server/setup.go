@@ -37,6 +37,11 @@ type Options struct {
 	// SMTPURL is the SMTP server invitations are emailed through (smtp:// or smtps://, see
 	// internal/mail); "": none, nothing is sent.
 	SMTPURL string
+	// HostnameTarget is the address sites' custom hostnames must point at: a name (their CNAME,
+	// or a name with the same addresses) or IP addresses, comma-separated; "": the base URL's host.
+	HostnameTarget string
+	// Resolver looks custom hostnames up (nil: net.DefaultResolver).
+	Resolver HostResolver
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -57,6 +62,10 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	}
 	if opts.BodyLimit == "" {
 		opts.BodyLimit = "1M"
+	}
+	s.hostnames = hostnameChecks{resolver: opts.Resolver, target: hostnameTarget(opts.HostnameTarget, s.BaseURL)}
+	if s.hostnames.resolver == nil {
+		s.hostnames.resolver = net.DefaultResolver
 	}
 	if opts.AllowPrivateURLs {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})

@@ -39,10 +39,59 @@ func (s *Server) TrackEventsInSiteById(ctx context.Context, req gen.TrackEventsI
 		events = append(events, &store.SiteEvent{Type: string(e.Type), SessionID: e.Session.SessionId, VisitorID: e.Session.VisitorId,
 			SpaceID: nullableValue(e.Location.Space), PageID: nullableValue(e.Location.Page), OccurredAt: at, Payload: payload})
 	}
+	if err := s.checkEventPlaces(ctx, site, events); err != nil {
+		return nil, err
+	}
 	if err := s.Store.RecordSiteEvents(ctx, site.ID, events); err != nil {
 		return nil, err
 	}
 	return gen.TrackEventsInSiteById204Response{}, nil
+}
+
+// checkEventPlaces refuses events about a space the site does not publish, or a page that space
+// does not have (now): insights count only what visitors could have read. A batch holds at most
+// 100 events (the request's maxItems), so this reads at most that many pages.
+func (s *Server) checkEventPlaces(ctx context.Context, site *store.Site, events []*store.SiteEvent) error {
+	var st *store.SiteStructure
+	checked := map[string]bool{}
+	for i, e := range events {
+		if e.SpaceID == nil {
+			if e.PageID != nil {
+				return store.FieldErrorf(fmt.Sprintf("events.%d.location.space", i), "is needed with a page")
+			}
+			continue
+		}
+		key := *e.SpaceID + "/" + str(e.PageID)
+		if checked[key] {
+			continue
+		}
+		if st == nil {
+			var err error
+			if st, err = s.Store.FindSiteStructure(ctx, site.ID); err != nil {
+				return err
+			}
+		}
+		ss := siteSpaceOf(st, *e.SpaceID)
+		if ss == nil {
+			return store.FieldErrorf(fmt.Sprintf("events.%d.location.space", i), "is not a space this site publishes")
+		}
+		if e.PageID != nil {
+			if _, err := s.Store.FindPage(ctx, ss.Space.RevisionID, *e.PageID); store.ErrorCode(err) == store.ENOTFOUND {
+				return store.FieldErrorf(fmt.Sprintf("events.%d.location.page", i), "is not a page of the space")
+			} else if err != nil {
+				return err
+			}
+		}
+		checked[key] = true
+	}
+	return nil
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // nullableValue is a nullable field's value, nil when absent or null.

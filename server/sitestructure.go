@@ -452,3 +452,17 @@ func (s *Server) MoveSiteSpace(ctx context.Context, req gen.MoveSiteSpaceRequest
 // Sections.
 
 // Section groups.
+
+// siteSpaceOf is the first site space of a structure publishing a space (nil: none does).
+func siteSpaceOf(st *store.SiteStructure, spaceID string) *store.SiteSpace {
+	all := append([]*store.SiteSpace(nil), st.RootSiteSpaces...)
+	for _, sec := range st.Sections {
+		all = append(all, sec.SiteSpaces...)
+	}
+	for _, ss := range all {
+		if ss.Space != nil && ss.Space.ID == spaceID {
+			return ss
+		}
+	}
+	return nil
+}

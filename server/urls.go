@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -87,11 +86,11 @@ type siteVisitor struct {
 }
 
 // claims checks the visitor's token and returns the claims conditions read (nil: no claims).
-func (s *Server) visitorClaimsFor(site *store.Site, v siteVisitor) (map[string]any, error) {
+func (s *Server) visitorClaimsFor(ctx context.Context, site *store.Site, v siteVisitor) (map[string]any, error) {
 	var claims map[string]any
 	if v.token != nil && *v.token != "" {
 		var err error
-		if claims, err = s.Access.VisitorClaims(*v.token); err != nil {
+		if claims, err = s.Access.SiteVisitorClaims(ctx, site, *v.token); err != nil {
 			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("The visitor token is not valid: %v.", errors.Unwrap(err))}
 		}
 	} else if site.Visibility == "visitor-auth" {
@@ -141,17 +140,25 @@ func (s *Server) locatePublished(ctx context.Context, raw string, v siteVisitor)
 	if site.Visibility == "share-link" {
 		// The key is the first segment (as the renderer sends it), or ?share= (as quire's pages).
 		given := addr.query.Get("share")
-		if len(segs) > 0 && shareKeyMatches(segs[0], site) {
-			given, segs = segs[0], segs[1:]
-			at.basePath += given + "/"
-			root += given + "/"
+		if len(segs) > 0 {
+			ok, err := s.Access.ShareKeyOpens(ctx, site, segs[0])
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				given, segs = segs[0], segs[1:]
+				at.basePath += given + "/"
+				root += given + "/"
+			}
 		}
-		if !shareKeyMatches(given, site) {
+		if ok, err := s.Access.ShareKeyOpens(ctx, site, given); err != nil {
+			return nil, err
+		} else if !ok {
 			return nil, store.Errorf(store.ENOTFOUND, "No published content at %s.", raw)
 		}
-		at.shareKey = &site.ShareKey
+		at.shareKey = &given
 	}
-	if at.claims, err = s.visitorClaimsFor(site, v); err != nil {
+	if at.claims, err = s.visitorClaimsFor(ctx, site, v); err != nil {
 		return nil, err
 	}
 	all, err := s.Store.FindSiteStructure(ctx, site.ID)
@@ -264,11 +271,6 @@ func visibleSpaceIDs(seen *store.SiteStructure) []string {
 		add(sec.SiteSpaces)
 	}
 	return ids
-}
-
-// shareKeyMatches tells whether a given share key is the site's, in constant time.
-func shareKeyMatches(given string, site *store.Site) bool {
-	return site.ShareKey != "" && subtle.ConstantTimeCompare([]byte(given), []byte(site.ShareKey)) == 1
 }
 
 func (s *Server) ResolvePublishedContentByUrl(ctx context.Context, req gen.ResolvePublishedContentByUrlRequestObject) (gen.ResolvePublishedContentByUrlResponseObject, error) {

@@ -384,9 +384,9 @@ func TestSiteRedirectBySourceAndEvents(t *testing.T) {
 	guideSS := sections.Items[0].SiteSpaces[0].Id
 	install := r.pages["Install"]
 	for _, red := range []*store.SiteRedirect{
-		{SiteID: r.site.Id, Source: "/old", DestinationKind: "site-page", SiteSpaceID: &guideSS, PageID: &install, Permanent: true},
-		{SiteID: r.site.Id, Source: "/legacy/*", DestinationKind: "site-section", SiteSectionID: &sections.Items[1].Id, CaptureWildcard: true},
-		{SiteID: r.site.Id, Source: "/out", DestinationKind: "external", URL: &[]string{"https://example.com/x"}[0]},
+		{SiteID: r.site.Id, Source: "/old", RedirectDestination: store.RedirectDestination{DestinationKind: "site-page", SiteSpaceID: &guideSS, PageID: &install}, Permanent: true},
+		{SiteID: r.site.Id, Source: "/legacy/*", RedirectDestination: store.RedirectDestination{DestinationKind: "site-section", SiteSectionID: &sections.Items[1].Id}, CaptureWildcard: true},
+		{SiteID: r.site.Id, Source: "/out", RedirectDestination: store.RedirectDestination{DestinationKind: "external", URL: &[]string{"https://example.com/x"}[0]}},
 	} {
 		if err := r.Store.CreateSiteRedirect(ctx, red); err != nil {
 			t.Fatal(err)
@@ -431,6 +431,28 @@ func TestSiteRedirectBySourceAndEvents(t *testing.T) {
 	wantMessage(t, r.Expect(t, http.StatusBadRequest, r.reader, "POST", r.base+"/insights/events",
 		map[string]any{"events": []any{event("page_view", now.Add(-time.Hour), nil)}}), "events.0.timestamp")
 	r.Expect(t, http.StatusBadRequest, r.reader, "POST", r.base+"/insights/events", map[string]any{"events": []any{map[string]any{"type": "page_view"}}})
+	// Events about a page the space lacks, or a space the site does not publish, are refused
+	// whole; so is a batch past 100 events.
+	noPage := event("page_view", now, nil)
+	noPage["location"].(map[string]any)["page"] = "no-such-page"
+	wantMessage(t, r.Expect(t, http.StatusBadRequest, r.reader, "POST", r.base+"/insights/events",
+		map[string]any{"events": []any{event("page_view", now, nil), noPage}}), "events.1.location.page")
+	elsewhere := event("page_view", now, nil)
+	elsewhere["location"].(map[string]any)["space"] = "not-published"
+	wantMessage(t, r.Expect(t, http.StatusBadRequest, r.reader, "POST", r.base+"/insights/events",
+		map[string]any{"events": []any{elsewhere}}), "events.0.location.space")
+	batch := func(n int) map[string]any {
+		many := make([]any, n)
+		for i := range many {
+			many[i] = event("page_view", now, nil)
+		}
+		return map[string]any{"events": many}
+	}
+	r.Expect(t, http.StatusBadRequest, r.reader, "POST", r.base+"/insights/events", batch(101))
+	r.Expect(t, http.StatusRequestEntityTooLarge, r.reader, "POST", r.base+"/insights/events", batch(10000))
+	if list, _ := r.Store.FindSiteEvents(ctx, r.site.Id, store.SiteEventFilter{}, store.Page{}); list.Count != 2 {
+		t.Fatalf("refused batches stored events: %d", list.Count)
+	}
 	r.Expect(t, http.StatusNotFound, r.outsider, "POST", r.base+"/insights/events", map[string]any{"events": []any{}})
 }
 

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"net/url"
+
 	"github.com/oapi-codegen/nullable"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/store"
@@ -61,4 +63,10 @@ func convertItems[T, U any](items []T, conv func(T) (U, error)) ([]U, error) {
 		out = append(out, u)
 	}
 	return out, nil
+}
+
+// isWebURL tells whether a URL is absolute http or https with a host.
+func isWebURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }

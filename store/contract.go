@@ -22,6 +22,7 @@ type Store interface {
 	Comments
 	Sites
 	SiteRedirects
+	SiteAccess
 	SiteInsights
 	Translations
 	Glossary

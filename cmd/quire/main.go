@@ -106,6 +106,7 @@ type serveConfig struct {
 	translator        string
 	openAPIRefresh    time.Duration
 	smtpURL           string
+	hostnameTarget    string
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -125,6 +126,8 @@ func parseServe(args []string) (serveConfig, error) {
 		"SMTP server invitations are emailed through: smtp://[user:password@]host[:port][?from=addr] (STARTTLS when offered) or smtps://… (TLS); none when empty")
 	fs.DurationVar(&c.openAPIRefresh, "openapi-refresh", openapispec.DefaultRefresh,
 		"how often OpenAPI specifications given by URL are fetched again")
+	fs.StringVar(&c.hostnameTarget, "hostname-target", "",
+		"the name (or IP addresses, comma-separated) sites' custom hostnames must point at (default the base URL's host)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -190,7 +193,7 @@ func serve(args []string) error {
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
 		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator,
-		SMTPURL: cfg.smtpURL}
+		SMTPURL: cfg.smtpURL, HostnameTarget: cfg.hostnameTarget}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

@@ -24,8 +24,9 @@
 //     members' grants are not its.
 //  4. The operation's minimum: no role at all on the content is 404 (it is not shown to them);
 //     a role below the minimum is 403 naming the role it needs.
-//  5. Published sites (visitors.go): a visitor token, signed with the server's visitor secret,
-//     brings claims; sections, site spaces and pages whose conditions are false for those claims
+//  5. Published sites (visitors.go, siteaccess.go): a share-link site opens with its key or an
+//     active share link's; a visitor token, signed with the server's visitor secret or the site's
+//     own key, brings claims; sections, site spaces and pages whose conditions are false for those claims
 //     are shown nowhere.
 //
 // Errors are store errors (ENOTFOUND, EFORBIDDEN) so that each side words them its own way.

@@ -21,6 +21,8 @@ type Store interface {
 	MembersAccess(ctx context.Context, orgID string, targetIDs []string, teamID string) ([]*store.MemberAccess, error)
 	EnsureSetting(ctx context.Context, name, value string) (string, error)
 	FindBacklinks(ctx context.Context, revisionID string, kind string, target string, p store.Page) (store.List[string], error)
+	FindSiteShareLinkByKey(ctx context.Context, siteID, key string) (*store.SiteShareLink, error)
+	SitePublishingAuth(ctx context.Context, siteID string) (*store.SitePublishingAuth, error)
 }
 
 // Rules resolves the caller's roles (steps 1 to 4 of the package doc) and reads visitors' tokens

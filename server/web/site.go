@@ -15,6 +15,9 @@ import (
 func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	ctx := c.Request().Context()
 	if len(w.sections) == 0 {
+		if ok, err := s.redirectFor(c, w, rest, nil, "", nil); ok || err != nil {
+			return err
+		}
 		return s.notFound(c, w, nil, nil, nil)
 	}
 	ws, ss, pagePath := w.resolve(rest)
@@ -30,6 +33,9 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 			if u, _, ok := tree.openURL(g); ok {
 				return c.Redirect(http.StatusFound, u)
 			}
+		}
+		if ok, err := s.redirectFor(c, w, rest, ss, pagePath, tree); ok || err != nil {
+			return err
 		}
 		return s.notFound(c, w, ws, ss, tree)
 	}
@@ -100,6 +106,9 @@ func (s *Server) serveWebSite(c echo.Context) error {
 			Text: "There is no published site at this address.", StyleURL: base + "/~assets/" + webStyle.name})
 	}
 	w := &webSite{site: site, base: base, lang: "en"}
+	if rest == "~logout" {
+		return s.serveLogout(c, w)
+	}
 	if done, err := s.admit(c, w); done || err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 type webView struct {
 	Lang, Title, SiteTitle, StyleURL, HomeURL, SearchURL, Query string
 	Description                                                 string
+	LogoutURL                                                   string // a signed-in visitor's way out (visitors.go)
 	NoIndex, NotFound, Search                                   bool
 	Tabs, Variants                                              []webTab
 	Sidebar                                                     []*webNav
@@ -33,6 +34,9 @@ type webCover struct {
 func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
 	v := &webView{Lang: w.lang, SiteTitle: w.site.Title, StyleURL: w.base + "/~assets/" + webStyle.name,
 		HomeURL: w.base + "/", SearchURL: w.base + "/~search", NoIndex: w.site.Visibility != "public"}
+	if w.site.Visibility == "visitor-auth" && w.claims != nil {
+		v.LogoutURL = w.base + "/~logout"
+	}
 	if ws != nil {
 		// Tabs read in the language of the variant being read.
 		lang := w.lang

@@ -24,7 +24,7 @@ func siteRedirects(t *testing.T, open Opener) {
 	}
 	add := func(siteID, source string, draft bool, url string) *store.SiteRedirect {
 		t.Helper()
-		r := &store.SiteRedirect{SiteID: siteID, Source: source, Draft: draft, Permanent: true, DestinationKind: "external", URL: str(url)}
+		r := &store.SiteRedirect{SiteID: siteID, Source: source, Draft: draft, Permanent: true, RedirectDestination: store.RedirectDestination{DestinationKind: "external", URL: str(url)}}
 		if err := w.st.CreateSiteRedirect(ctx, r); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func siteRedirects(t *testing.T, open Opener) {
 		_, err := w.st.FindSiteRedirectBySource(ctx, site.ID, path)
 		wantCode(t, err, store.ENOTFOUND)
 	}
-	wantCode(t, w.st.CreateSiteRedirect(ctx, &store.SiteRedirect{SiteID: site.ID, Source: "/old/page", DestinationKind: "external", URL: str("https://x.test")}), store.ECONFLICT)
+	wantCode(t, w.st.CreateSiteRedirect(ctx, &store.SiteRedirect{SiteID: site.ID, Source: "/old/page", RedirectDestination: store.RedirectDestination{DestinationKind: "external", URL: str("https://x.test")}}), store.ECONFLICT)
 }
 
 // siteEvents: a batch of events is stored whole and listed newest first, filtered by type and
