@@ -35,7 +35,7 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "exported %d pages, %d files, %d links to %s in %s\n",
 		stats.Pages, stats.Files, stats.Links, *to, time.Since(start).Round(time.Millisecond))
 	if stats.Unresolved > 0 {
-		fmt.Fprintf(stderr, "warning: %d relative links lead to nothing in the space and were kept as written; import refuses them until they are mended\n",
+		fmt.Fprintf(stderr, "warning: %d relative links lead to nothing in the space and were kept as written (import keeps them too, and notes them)\n",
 			stats.Unresolved)
 	}
 	if stats.SkippedLinks > 0 {

@@ -31,6 +31,9 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("nothing imported: %w", err)
 	}
+	for _, n := range im.Notes {
+		fmt.Fprintf(stderr, "note: %v\n", n)
+	}
 	if len(im.Pages) == 0 {
 		return errors.New("nothing imported: the table of contents lists no pages")
 	}
@@ -46,6 +49,9 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "imported %d pages, %d files, %d links into space %s (%q) in %s\n",
 		len(im.Pages), len(im.Files), im.Links, sp.ID, sp.Title, time.Since(start).Round(time.Millisecond))
+	if len(im.Notes) > 0 {
+		fmt.Fprintf(stdout, "%d notes: what was kept as written or left out is listed above\n", len(im.Notes))
+	}
 	return nil
 }
 

@@ -56,7 +56,7 @@ type Space struct {
 type Stats struct {
 	Pages, Files, Links int
 	// Unresolved counts the relative links export kept as written because they lead to nothing
-	// in the space: import refuses them until they are mended.
+	// in the space: import keeps them as written too, and notes them.
 	Unresolved int
 	// SkippedLinks counts the link pages export left out: those opening a page of the space that
 	// has no file (a group, another link), or nothing.
