@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,7 +206,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 	}
 	ctx := context.Background()
 	withStore(t, db, func(st store.Store) {
-		if _, err := importInto(ctx, failingMerge{st}, im, orgID, "", fixture, io.Discard); err == nil || !strings.Contains(err.Error(), "disk full") {
+		if _, _, err := gitsync.Apply(ctx, failingMerge{st}, im, gitsync.ApplyOptions{OrgID: orgID, Subject: "Import"}, nil); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Fatalf("error %v", err)
 		}
 		list, err := st.FindSpaces(ctx, orgID, false, store.Page{Limit: 10})
@@ -219,7 +218,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := importInto(ctx, failingMerge{st}, im, orgID, sp.ID, fixture, io.Discard); err == nil {
+		if _, _, err := gitsync.Apply(ctx, failingMerge{st}, im, gitsync.ApplyOptions{OrgID: orgID, SpaceID: sp.ID, Subject: "Import"}, nil); err == nil {
 			t.Fatal("no error")
 		}
 		archived, err := st.FindChangeRequests(ctx, store.ChangeRequestFilter{SpaceID: sp.ID, Status: "archived"}, store.Page{Limit: 10})

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -58,6 +59,9 @@ type Import struct {
 	// nothing (kept as written), a page SUMMARY.md lists without its file (an empty page), a file
 	// neither listed nor linked (not imported). None of them refuses the import.
 	Notes []*LineError
+	// Layout lists the files the import read (relative to the directory read): what an export
+	// replaces.
+	Layout []string
 }
 
 // maxNotes bounds the notes an import keeps; the last one counts the rest.
@@ -285,6 +289,10 @@ func Read(dir string, progress Progress) (*Import, error) {
 	if err := r.unused(); err != nil {
 		return nil, err
 	}
+	for f := range r.used {
+		r.im.Layout = append(r.im.Layout, f)
+	}
+	sort.Strings(r.im.Layout)
 	return r.im, nil
 }
 
