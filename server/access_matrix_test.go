@@ -65,6 +65,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixIntegrationRows()...)
 	rows = append(rows, matrixUninstallRows()...)
 	rows = append(rows, matrixURLRows()...)
+	rows = append(rows, matrixGitRows()...)
 	return rows
 }
 

@@ -84,10 +84,11 @@ func (s *Server) GetIntegrationEvent(ctx context.Context, req gen.GetIntegration
 }
 
 // JobHandlers are the server's durable jobs, added to the runner's: the delivery of integration
-// events to development tunnels (through the guarded fetcher).
+// events to development tunnels (through the guarded fetcher), and git runs.
 func (s *Server) JobHandlers() map[string]jobs.Handler {
 	return map[string]jobs.Handler{
 		store.DeliverIntegrationEventJob: {Run: s.deliverEvent, MaxAttempts: store.DeliveryAttempts},
+		store.GitSyncJob:                 {Run: s.runGitSync, MaxAttempts: 1},
 	}
 }
 

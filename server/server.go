@@ -54,6 +54,8 @@ type Server struct {
 	samlKeys spKeys
 	// embeds resolves and caches the embeds of URLs (see embeds.go).
 	embeds embedder
+	// gitMaxBytes caps what a git run may download and hold (Options.GitMaxBytes).
+	gitMaxBytes int64
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

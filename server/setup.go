@@ -33,6 +33,8 @@ type Options struct {
 	// and its protocol (translate.ProtocolLibreTranslate, translate.ProtocolApertium, or "":
 	// told apart by probing).
 	TranslatorURL, TranslatorKey, TranslatorProtocol string
+	// GitMaxBytes caps what a git run may download and hold (0: gitsync.DefaultMaxRepoBytes).
+	GitMaxBytes int64
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -57,6 +59,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	if opts.AllowPrivateURLs {
 		s.Fetcher = fetch.New(fetch.Options{AllowPrivate: true})
 	}
+	s.gitMaxBytes = opts.GitMaxBytes
 	if opts.TranslatorURL != "" {
 		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default
 		// fetch timeout; and the address rule is lifted for it, since its URL is the operator's

@@ -28,6 +28,7 @@ type Store interface {
 	Conversations
 	OpenAPISpecs
 	Sessions
+	GitSync
 	Admin
 }
 

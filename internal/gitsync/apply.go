@@ -32,11 +32,15 @@ type ApplyOptions struct {
 	// Replace deletes the space's pages first, so that the space matches the import (a git
 	// import); otherwise the pages are added beside the space's own, top-level slugs stepping aside.
 	Replace bool
+	// Open leaves the change request open instead of merging it: the space's content stays as it
+	// is (a standalone git import).
+	Open bool
 }
 
 // Applied is what Apply wrote.
 type Applied struct {
-	Revision string            // the merged revision
+	Revision      string // the merged revision, or the open change request's
+	ChangeRequest string
 	PageIDs  map[string]string // page ref (ImportPage.Ref) → the page's id
 }
 
@@ -143,6 +147,9 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		return nil, nil, undo(err)
 	}
 	step(total, total)
+	if o.Open {
+		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+	}
 	revID, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
 	if err == nil && conflicts {
 		err = errors.New("the change request has conflicts with the space")
@@ -154,7 +161,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, &Applied{Revision: revID, PageIDs: res.Refs}, nil
+	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
 }
 
 // pageChanges makes the insert_page changes of an import (markdown set later); top-level slugs

@@ -317,9 +317,16 @@ func checkSize(root string, max int64) error {
 		return nil
 	})
 	if errors.Is(err, errTooLarge) {
-		return gitErrorf("the repository is over the %d MiB limit", max>>20)
+		return gitErrorf("the repository is over the size limit (%s)", sizeText(max))
 	}
 	return err
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // explainGit turns go-git's and the transport's errors into what the caller can act on.
@@ -337,11 +344,11 @@ func explainGit(r Remote, err error) error {
 	case errors.Is(err, transport.ErrRepositoryNotFound):
 		return gitErrorf("%s is not a git repository (or is not found)", r.URL)
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
-		return gitErrorf("%s is an empty repository: branch %s does not exist", r.URL, r.Ref)
+		return gitErrorf("%s is an empty repository: branch %s does not exist", r.URL, r.Branch().Short())
 	case isMissingRef(err):
-		return gitErrorf("%s has no branch %s", r.URL, r.Ref)
+		return gitErrorf("%s has no branch %s", r.URL, r.Branch().Short())
 	case errors.Is(err, git.ErrNonFastForwardUpdate) || strings.Contains(err.Error(), "non-fast-forward"):
-		return &GitError{Msg: fmt.Sprintf("%s: branch %s moved on: the push is not a fast-forward", r.URL, r.Ref)}
+		return gitErrorf("%s: branch %s moved on: the push is not a fast-forward", r.URL, r.Branch().Short())
 	}
 	return gitErrorf("%s: %v", r.URL, err)
 }
@@ -393,7 +400,7 @@ func (c *Checkout) Commit(ctx context.Context, g Guard, message string, author S
 	}
 	when := time.Now()
 	sig := &object.Signature{Name: author.Name, Email: author.Email, When: when}
-	hash, err := wt.Commit(message, &git.CommitOptions{Author: sig, Committer: &object.Signature{Name: "quire", Email: "quire@localhost", When: when},
+	hash, err := wt.Commit(message, &git.CommitOptions{Author: sig, Committer: &object.Signature{Name: committerName, Email: committerEmail, When: when},
 		AllowEmptyCommits: c.Head == nil})
 	if err != nil {
 		return "", err
@@ -416,6 +423,17 @@ func (c *Checkout) Commit(ctx context.Context, g Guard, message string, author S
 		return "", err
 	}
 	return hash.String(), nil
+}
+
+// The committer of the commits quire makes (their author is who asked).
+const (
+	committerName  = "quire"
+	committerEmail = "quire@localhost"
+)
+
+// PushedByQuire says whether quire made a commit.
+func PushedByQuire(c *object.Commit) bool {
+	return c != nil && c.Committer.Name == committerName && c.Committer.Email == committerEmail
 }
 
 // IsNonFastForward says whether a push failed because the branch moved on.
