@@ -5154,6 +5154,12 @@ type GitSyncState struct {
 	RepoName         *string    `json:"repoName,omitempty"`
 	UpdatedAt        *Timestamp `json:"updatedAt,omitempty"`
 	Url              *string    `json:"url,omitempty"`
+
+	// WebhookSecret quire's own, answered to the space's admins only: the webhook's secret, for GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the body) or GitLab's X-Gitlab-Token.
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+
+	// WebhookURL quire's own: where the repository's push webhook posts (the branch's new commits then come in as a change request, merged when the space has not moved since the last sync).
+	WebhookURL *string `json:"webhookURL,omitempty"`
 }
 
 // GlossaryBatchOperation `insert` takes translations, `update` an id and translations (which replace the entry's), `delete` an id.

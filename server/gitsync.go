@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,8 +102,16 @@ func (s *Server) startGit(ctx context.Context, spaceID, direction string, r gitR
 			return err
 		}
 	}
+	hook := make([]byte, 24)
+	if _, err := rand.Read(hook); err != nil {
+		return err
+	}
+	sealedHook, err := s.seal([]byte(hex.EncodeToString(hook)))
+	if err != nil {
+		return err
+	}
 	link := &store.SpaceGit{SpaceID: sp.ID, URL: remote.URL, Ref: ref, ProjectDirectory: dir, Provider: provider,
-		TreeURL: treeURL, CommitURL: deref(r.commitURL), SealedCredentials: sealed}
+		TreeURL: treeURL, CommitURL: deref(r.commitURL), SealedCredentials: sealed, SealedWebhookSecret: sealedHook}
 	job := store.GitJob{Space: sp.ID, Direction: direction, User: access.Caller(ctx).ID, URL: remote.URL, SealedCredentials: sealed,
 		Ref: ref, ProjectDirectory: dir, CommitURL: link.CommitURL, CommitMessage: r.commitMessage,
 		Force: r.force != nil && *r.force, Standalone: r.standalone != nil && *r.standalone, Timestamp: r.timestamp}
@@ -133,7 +143,7 @@ func isHTTPURL(raw string) bool {
 }
 
 func (s *Server) GetSpaceGitInfo(ctx context.Context, req gen.GetSpaceGitInfoRequestObject) (gen.GetSpaceGitInfoResponseObject, error) {
-	sp, _, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleRead)
+	sp, role, err := s.Access.FindSpace(ctx, req.SpaceId, store.RoleRead)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +161,14 @@ func (s *Server) GetSpaceGitInfo(ctx context.Context, req gen.GetSpaceGitInfoReq
 		u = g.URL
 	}
 	out.Url = &u
+	hook := s.gitWebhookURL(sp.ID)
+	out.WebhookURL = &hook
+	if role == store.RoleAdmin {
+		if secret, err := s.unseal(g.SealedWebhookSecret); err == nil && len(secret) > 0 {
+			str := string(secret)
+			out.WebhookSecret = &str
+		}
+	}
 	if op := g.Operation; op != nil {
 		out.Operation = &struct {
 			Direction gen.GitSyncOperationDirection `json:"direction"`
@@ -166,6 +184,9 @@ func (s *Server) GetSpaceGitInfo(ctx context.Context, req gen.GetSpaceGitInfoReq
 	}
 	return out, nil
 }
+
+// gitWebhookURL is where a link's webhook posts.
+func (s *Server) gitWebhookURL(spaceID string) string { return s.BaseURL + "/hooks/git/" + spaceID }
 
 // repoName is owner/name of a repository's URL.
 func repoName(raw string) string {
@@ -186,81 +207,115 @@ func (s *Server) runGitSync(ctx context.Context, payload string) error {
 	if err := json.Unmarshal([]byte(payload), &job); err != nil || job.Space == "" {
 		return fmt.Errorf("git job: bad payload %q", payload)
 	}
-	commit, err := s.gitRun(ctx, job)
+	commit, synced, err := s.gitRun(ctx, job)
 	failure := ""
 	if err != nil {
 		failure = err.Error()
 	}
 	if job.Standalone {
-		commit = "" // the link's last commit is its own
+		commit, synced = "", "" // the link's last commit is its own
 	}
-	if ferr := s.Store.FinishGitOperation(ctx, job.Space, failure, commit); ferr != nil && store.ErrorCode(ferr) != store.ENOTFOUND {
+	if ferr := s.Store.FinishGitOperation(ctx, job.Space, failure, commit, synced); ferr != nil && store.ErrorCode(ferr) != store.ENOTFOUND {
 		return errors.Join(err, ferr)
 	}
 	return err
 }
 
 // gitRun clones the branch and imports it or exports to it; it answers the commit the space is in
-// step with after it.
-func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, error) {
+// step with after it, and the space's revision then ("" when it did not sync).
+func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, error) {
 	sp, err := s.Store.FindSpace(ctx, job.Space)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if sp.DeletedAt != nil {
-		return "", errors.New("the space is deleted")
+		return "", "", errors.New("the space is deleted")
+	}
+	var link *store.SpaceGit
+	if job.Direction == store.GitPull || job.Direction == store.GitPush {
+		// A run of the link: its repository as the link has it now.
+		if link, err = s.Store.FindSpaceGit(ctx, sp.ID); err != nil {
+			return "", "", err
+		}
+		job.URL, job.SealedCredentials, job.Ref, job.ProjectDirectory, job.CommitURL =
+			link.URL, link.SealedCredentials, link.Ref, link.ProjectDirectory, link.CommitURL
 	}
 	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory}
 	if job.SealedCredentials != "" {
 		raw, err := s.unseal(job.SealedCredentials)
 		if err != nil {
-			return "", fmt.Errorf("the repository's credentials cannot be read: %w", err)
+			return "", "", fmt.Errorf("the repository's credentials cannot be read: %w", err)
 		}
 		var creds [2]string
 		if err := json.Unmarshal(raw, &creds); err != nil {
-			return "", err
+			return "", "", err
 		}
 		remote.Username, remote.Password = creds[0], creds[1]
 	}
 	tmp, err := os.MkdirTemp("", "quire-git-*")
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer os.RemoveAll(tmp)
 	guard := gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}
-	co, err := gitsync.Clone(ctx, guard, remote, tmp, job.Direction == "export")
+	export := job.Direction == store.GitExport || job.Direction == store.GitPush
+	co, err := gitsync.Clone(ctx, guard, remote, tmp, export)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	if job.Direction == "export" {
-		return s.gitExport(ctx, sp, job, guard, co, tmp)
+	if !export {
+		return s.gitImport(ctx, sp, job, link, co)
 	}
-	return s.gitImport(ctx, sp, job, co)
+	if link != nil && co.Head != nil && link.LastCommit != "" && co.Head.Hash.String() != link.LastCommit {
+		// The branch moved on since the last sync: its commits come in first (an open change
+		// request, as the space moved too), so that the push loses nothing of them.
+		if _, _, err := s.gitImport(ctx, sp, store.GitJob{Space: sp.ID, Direction: store.GitPull, Ref: job.Ref,
+			ProjectDirectory: job.ProjectDirectory, CommitURL: job.CommitURL, URL: job.URL}, link, co); err != nil {
+			return "", "", fmt.Errorf("the branch moved on, and importing it first failed: %w", err)
+		}
+	}
+	return s.gitExport(ctx, sp, job, guard, co, tmp)
 }
 
-func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJob, co *gitsync.Checkout) (string, error) {
+// gitImport imports the checkout's head into the space. An import asked for replaces the space's
+// content as the caller (standalone: in an open change request); a pull of the link's new commits
+// does as the commit's author (a member of the organization with that email, else who set the
+// link up), merged when the space has not moved since the last sync, left open when it has.
+func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJob, link *store.SpaceGit, co *gitsync.Checkout) (string, string, error) {
+	if co.Head == nil {
+		return "", "", fmt.Errorf("branch %s has no commit", job.Ref)
+	}
 	head := co.Head.Hash.String()
 	if !job.Force && !job.Standalone {
 		if g, err := s.Store.FindSpaceGit(ctx, sp.ID); err == nil && g.LastCommit == head {
-			return head, nil // the space is in step with this commit already
+			return head, "", nil // the space is in step with this commit already
 		}
 	}
 	im, err := gitsync.Read(co.Dir, nil)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if len(im.Pages) == 0 {
-		return "", errors.New("the table of contents lists no pages")
+		return "", "", errors.New("the table of contents lists no pages")
 	}
 	blobs, err := co.Blobs()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	subject := fmt.Sprintf("Import %s from %s (%s)", strings.TrimPrefix(job.Ref, "refs/heads/"), repoName(job.URL), head[:7])
-	_, applied, err := gitsync.Apply(ctx, s.Store, im, gitsync.ApplyOptions{OrgID: sp.OrganizationID, SpaceID: sp.ID, UserID: job.User,
-		Subject: subject, Replace: true, Open: job.Standalone}, nil)
+	opts := gitsync.ApplyOptions{OrgID: sp.OrganizationID, SpaceID: sp.ID, UserID: job.User, Subject: subject, Replace: true,
+		Open: job.Standalone}
+	if job.Direction == store.GitPull && link != nil {
+		opts.Subject = strings.TrimSpace(strings.SplitN(co.Head.Message, "\n", 2)[0])
+		if opts.Subject == "" {
+			opts.Subject = subject
+		}
+		opts.UserID = s.commitAuthor(ctx, sp.OrganizationID, co.Head.Author.Email, link.CreatedBy)
+		opts.Open = link.SyncedRevision != "" && sp.RevisionID != link.SyncedRevision
+	}
+	_, applied, err := gitsync.Apply(ctx, s.Store, im, opts, nil)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	pages := map[string]store.GitBlob{}
 	for _, p := range im.Pages {
@@ -272,37 +327,63 @@ func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJo
 	}
 	c := gitCommit(co, job)
 	if err := s.Store.SetRevisionGit(ctx, applied.Revision, c, pages); err != nil {
-		return "", err
+		return "", "", err
 	}
 	for _, n := range im.Notes {
 		s.Log.InfoContext(ctx, "git import note", "space", sp.ID, "note", n.Error())
 	}
-	return head, nil
+	if opts.Open {
+		return head, "", nil // the space is where it was; the commit waits in the change request
+	}
+	return head, applied.Revision, nil
 }
 
-func (s *Server) gitExport(ctx context.Context, sp *store.Space, job store.GitJob, guard gitsync.Guard, co *gitsync.Checkout, tmp string) (string, error) {
+// commitAuthor is the member a commit is attributed to: the organization's member with the
+// author's email, else fallback (who set the link up; "" for the first admin).
+func (s *Server) commitAuthor(ctx context.Context, orgID, email, fallback string) string {
+	if email == "" {
+		return fallback
+	}
+	list, err := s.Store.FindMembers(ctx, orgID, store.MemberFilter{Search: email}, store.Page{Limit: 20})
+	if err != nil {
+		return fallback
+	}
+	for _, m := range list.Items {
+		if strings.EqualFold(m.User.Email, email) {
+			return m.User.ID
+		}
+	}
+	return fallback
+}
+
+func (s *Server) gitExport(ctx context.Context, sp *store.Space, job store.GitJob, guard gitsync.Guard, co *gitsync.Checkout, tmp string) (string, string, error) {
+	// The space as it is now (a push of a merge may run after later merges: it pushes them too).
+	sp, err := s.Store.FindSpace(ctx, sp.ID)
+	if err != nil {
+		return "", "", err
+	}
 	content, err := gitsync.Load(ctx, s.Store, sp.ID)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	stats, err := co.Replace(content, tmp)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	u, err := s.Store.FindOrganizationMemberUser(ctx, sp.OrganizationID, job.User)
 	if err != nil {
-		return "", fmt.Errorf("the user who asked for the export: %w", err)
+		return "", "", fmt.Errorf("the user who asked for the export: %w", err)
 	}
 	oid, err := co.Commit(ctx, guard, job.CommitMessage, gitsync.Signature{Name: u.DisplayName, Email: u.Email}, job.Force)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if oid == "" { // nothing changed: the branch is the space already
-		return co.Head.Hash.String(), nil
+		return co.Head.Hash.String(), sp.RevisionID, nil
 	}
 	blobs, err := co.Blobs()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	pages := map[string]store.GitBlob{}
 	for id, file := range stats.PageFiles {
@@ -311,9 +392,9 @@ func (s *Server) gitExport(ctx context.Context, sp *store.Space, job store.GitJo
 		}
 	}
 	if err := s.Store.SetRevisionGit(ctx, sp.RevisionID, gitCommit(co, job), pages); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return oid, nil
+	return oid, sp.RevisionID, nil
 }
 
 // gitCommit is the checkout's head as a revision's commit.

@@ -1,13 +1,18 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/gitsync/gittest"
@@ -21,7 +26,7 @@ const handbook = "../testdata/gitsync/handbook"
 type gitWorld struct {
 	*world
 	bare, url string // url carries the credentials
-	space    gen.Space
+	space     gen.Space
 }
 
 func newGitWorld(t *testing.T, kind string, opts ...server.Options) *gitWorld {
@@ -135,18 +140,17 @@ func TestGitSyncImportThenExport(t *testing.T) {
 				t.Fatalf("an import of the same commit made revision %s", again.Id)
 			}
 
-			// An edit in quire, pushed as the editor who asks.
+			// An edit in quire: the import linked the space to the branch, so its merge is pushed
+			// (by who merged, the change request's subject).
 			cr := w.create(t, w.editor, w.space.Id, "Say more")
 			w.apply(t, w.editor, w.space.Id, cr.Id, editPage(install.Id, "Install it with **care**."))
 			w.merged(t, w.space.Id, cr.Id)
-			w.Expect(t, http.StatusNoContent, w.editor, "POST", w.gitPath("export"), map[string]any{
-				"url": w.url, "ref": "refs/heads/main", "repoProjectDirectory": "docs", "commitMessage": "Say more"})
 			g = w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
 			if g.Operation.Direction != gen.GitSyncOperationDirectionExport {
 				t.Fatalf("direction %s", g.Operation.Direction)
 			}
 			pushed := gittest.Git(t, w.bare, "rev-parse", "main")
-			if got := gittest.Show(t, w.bare, "%P|%an <%ae>|%cn|%s", "main"); got != head+"|Eve <eve@editors.test>|quire|Say more" {
+			if got := gittest.Show(t, w.bare, "%P|%an <%ae>|%cn|%s", "main"); got != head+"|Ada <ada@acme.test>|quire|Say more" {
 				t.Fatalf("pushed %q", got)
 			}
 			if f := gittest.File(t, w.bare, "main", "docs/getting-started/installation.md"); !strings.Contains(f, "Install it with **care**.") {
@@ -158,6 +162,17 @@ func TestGitSyncImportThenExport(t *testing.T) {
 					t.Errorf("the pushed tree has no %s: %v", want, tree)
 				}
 			}
+			// An export asked for, as the editor, into another folder of the repository.
+			w.Expect(t, http.StatusNoContent, w.editor, "POST", w.gitPath("export"), map[string]any{
+				"url": w.url, "ref": "refs/heads/main", "repoProjectDirectory": "handbook", "commitMessage": "Copy the handbook"})
+			w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+			if got := gittest.Show(t, w.bare, "%P|%an <%ae>|%s", "main"); got != pushed+"|Eve <eve@editors.test>|Copy the handbook" {
+				t.Fatalf("exported %q", got)
+			}
+			if tree := gittest.Tree(t, w.bare, "main"); !slices.Contains(tree, "handbook/SUMMARY.md") || !slices.Contains(tree, "docs/SUMMARY.md") {
+				t.Fatalf("the exported tree %v", tree)
+			}
+			pushed = gittest.Git(t, w.bare, "rev-parse", "main")
 			rev = w.mainRevision(t, w.space.Id)
 			if rev.Git == nil || rev.Git.Oid != pushed || !rev.Git.CreatedByGitBook {
 				t.Fatalf("exported revision git %+v", rev.Git)
@@ -256,4 +271,137 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// webhook posts to a link's webhook, signed with secret as GitHub signs ("" unsigned).
+func (w *gitWorld) webhook(t *testing.T, secret string) int {
+	t.Helper()
+	body := []byte(`{"ref":"refs/heads/main"}`)
+	req, _ := http.NewRequest("POST", w.URL+"/hooks/git/"+w.space.Id, bytes.NewReader(body))
+	if secret != "" {
+		m := hmac.New(sha256.New, []byte(secret))
+		m.Write(body)
+		req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// A git link keeps the space and the branch in step: a merge pushes one commit (by who merged,
+// the change request's subject); a commit found by the webhook or the poller comes in as a merged
+// change request by its author; when both moved, the branch's commit waits in an open change
+// request and the push goes on top of it.
+func TestGitSyncLink(t *testing.T) {
+	w := newGitWorld(t, "http", server.Options{AllowPrivateURLs: true, GitSyncPoll: time.Minute})
+	ctx := context.Background()
+	grace := w.MustCreateUser(t, "grace@example.com", "Grace")
+	w.MustAddMember(t, w.admin, w.org.Id, grace, "edit")
+	w.Expect(t, http.StatusNoContent, w.admin, "POST", w.gitPath("import"), map[string]any{"url": w.url, "ref": "main", "repoProjectDirectory": "docs"})
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	g := w.info(t)
+	if g.WebhookURL == nil || *g.WebhookURL != testBaseURL+"/hooks/git/"+w.space.Id || g.WebhookSecret == nil {
+		t.Fatalf("webhook %v %v", g.WebhookURL, g.WebhookSecret)
+	}
+	if e := getJSON[gen.GitSyncState](t, w.testServer, w.editor, w.gitPath("info")); e.WebhookSecret != nil {
+		t.Fatal("the webhook secret is answered to an editor")
+	}
+	secret := *g.WebhookSecret
+	pages := flatten(w.mainPages(t, w.space.Id))
+	var install string
+	for id, p := range pages {
+		if p.Title == "Installation" {
+			install = id
+		}
+	}
+
+	// A merge pushes.
+	head := gittest.Git(t, w.bare, "rev-parse", "main")
+	cr := w.create(t, w.editor, w.space.Id, "Polish the installation")
+	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(install, "Install it with care."))
+	w.merged(t, w.space.Id, cr.Id)
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	if got := gittest.Show(t, w.bare, "%P|%an <%ae>|%s", "main"); got != head+"|Ada <ada@acme.test>|Polish the installation" {
+		t.Fatalf("the merge's commit: %q", got)
+	}
+
+	// A commit on the branch, announced by the webhook, comes in by its author.
+	edited := strings.Replace(gittest.File(t, w.bare, "main", "docs/getting-started/installation.md"), "Install it with care.", "Install it with great care.", 1)
+	gittest.Seed(t, w.bare, "main", map[string]string{"docs/getting-started/installation.md": edited + "\n"}, "Stress the care")
+	if code := w.webhook(t, ""); code != http.StatusUnauthorized {
+		t.Fatalf("unsigned webhook: %d", code)
+	}
+	if code := w.webhook(t, "not the secret"); code != http.StatusUnauthorized {
+		t.Fatalf("badly signed webhook: %d", code)
+	}
+	if code := w.webhook(t, secret); code != http.StatusAccepted {
+		t.Fatalf("webhook: %d", code)
+	}
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	merged := w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=merged")
+	if len(merged.Items) == 0 || merged.Items[0].Subject != "Stress the care" || merged.Items[0].CreatedBy.Id != grace.ID {
+		t.Fatalf("merged change requests %+v", merged.Items)
+	}
+	if md := w.mainMarkdown(t, w.space.Id, titled(t, w, "Installation")); !strings.Contains(md, "great care") {
+		t.Fatalf("the commit did not come in:\n%s", md)
+	}
+
+	// Both move: the push of quire's merge imports the branch's commit first, into an open change
+	// request, and goes on top of it.
+	faq := ""
+	for _, f := range gittest.Tree(t, w.bare, "main") {
+		if strings.HasSuffix(f, "/faq.md") {
+			faq = f
+		}
+	}
+	gittest.Seed(t, w.bare, "main", map[string]string{faq: "# FAQ\n\nAsked in git.\n"}, "Answer in git")
+	remote := gittest.Git(t, w.bare, "rev-parse", "main")
+	cr = w.create(t, w.editor, w.space.Id, "Answer in quire")
+	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(titled(t, w, "FAQ"), "Asked in quire."))
+	w.merged(t, w.space.Id, cr.Id)
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	open := w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=open")
+	if len(open.Items) != 1 || open.Items[0].Subject != "Answer in git" {
+		t.Fatalf("open change requests %+v", open.Items)
+	}
+	if md := w.crMarkdown(t, w.space.Id, open.Items[0].Id, titledIn(t, w.crPages(t, w.space.Id, open.Items[0].Id), "FAQ")); !strings.Contains(md, "Asked in git.") {
+		t.Fatalf("the open change request:\n%s", md)
+	}
+	if got := gittest.Show(t, w.bare, "%P|%s", "main"); got != remote+"|Answer in quire" {
+		t.Fatalf("the push: %q", got)
+	}
+
+	// The poller finds a commit without a webhook.
+	gittest.Seed(t, w.bare, "main", map[string]string{"ci.yml": "on: [push]\n"}, "Only CI")
+	before := w.mainRevision(t, w.space.Id)
+	if err := w.Runner.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.run(t) // the poll queues a pull
+	g = w.run(t)
+	if g.Operation.Direction != gen.GitSyncOperationDirectionImport || g.Operation.State != gen.GitSyncOperationStateSuccess {
+		t.Fatalf("the poll's pull: %+v", g.Operation)
+	}
+	if after := w.mainRevision(t, w.space.Id); after.Id == before.Id || after.Git == nil || after.Git.Oid != gittest.Git(t, w.bare, "rev-parse", "main") {
+		t.Fatalf("the polled commit: %+v", after.Git)
+	}
+}
+
+func titled(t *testing.T, w *gitWorld, title string) string {
+	t.Helper()
+	return titledIn(t, w.mainPages(t, w.space.Id), title)
+}
+
+func titledIn(t *testing.T, pages []gen.RevisionPage, title string) string {
+	t.Helper()
+	for id, p := range flatten(pages) {
+		if p.Title == title {
+			return id
+		}
+	}
+	t.Fatalf("no page %q", title)
+	return ""
 }

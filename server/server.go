@@ -54,8 +54,10 @@ type Server struct {
 	samlKeys spKeys
 	// embeds resolves and caches the embeds of URLs (see embeds.go).
 	embeds embedder
-	// gitMaxBytes caps what a git run may download and hold (Options.GitMaxBytes).
+	// gitMaxBytes caps what a git run may download and hold (Options.GitMaxBytes); gitSyncPoll is
+	// how often the poller runs (Options.GitSyncPoll).
 	gitMaxBytes int64
+	gitSyncPoll time.Duration
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

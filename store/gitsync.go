@@ -24,8 +24,14 @@ type SpaceGit struct {
 	CommitURL        string
 	// SealedCredentials are the repository's credentials, encrypted by the server; "" for none.
 	SealedCredentials string
-	// LastCommit is the commit the space was last in step with (imported or pushed).
-	LastCommit string
+	// LastCommit is the commit the space was last in step with (imported or pushed), and
+	// SyncedRevision the space's revision then.
+	LastCommit, SyncedRevision string
+	// SealedWebhookSecret signs the webhook's requests (sealed by the server); kept from the
+	// link's first run on.
+	SealedWebhookSecret string
+	// CreatedBy set the link up (its first run's caller).
+	CreatedBy string
 	Operation  *GitOperation
 	// Timestamp is the latest timestamp a request gave (its event's time): an older one is refused.
 	Timestamp *time.Time
@@ -48,6 +54,15 @@ type GitOperation struct {
 	EndedAt   *time.Time
 	Error     string
 }
+
+// Directions of a GitJob: an import or export asked for, a pull of the branch's new commits (a
+// webhook or the poller found them) and a push of a merge.
+const (
+	GitImport = "import"
+	GitExport = "export"
+	GitPull   = "pull"
+	GitPush   = "push"
+)
 
 // GitJob is what a git run does; it carries its own remote (credentials sealed), so that a
 // standalone run leaves the space's link alone.
@@ -91,9 +106,14 @@ type GitSync interface {
 	// ECONFLICT when a run of the space is running (and not past GitOperationTimeout), or when
 	// job.Timestamp is older than the latest one given.
 	StartGitOperation(ctx context.Context, g *SpaceGit, job GitJob) error
+	// QueueGitRun records a run of the space's link as running and queues its job, whatever runs
+	// (runs of a link follow one another: merges, webhooks, polls); ENOTFOUND without a link.
+	QueueGitRun(ctx context.Context, job GitJob) error
+	// FindGitLinks returns every space's git link (the poller's list).
+	FindGitLinks(ctx context.Context) ([]*SpaceGit, error)
 	// FinishGitOperation ends the space's run: failure "" is a success; lastCommit, when set, is
-	// the commit the space is now in step with.
-	FinishGitOperation(ctx context.Context, spaceID, failure, lastCommit string) error
+	// the commit the space is now in step with, at its revision syncedRevision.
+	FinishGitOperation(ctx context.Context, spaceID, failure, lastCommit, syncedRevision string) error
 	// SetRevisionGit records the commit a revision came from or went to, and its pages' files
 	// (page id → blob).
 	SetRevisionGit(ctx context.Context, revisionID string, c GitCommit, pages map[string]GitBlob) error

@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--git-sync-poll 5m]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -50,7 +50,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--git-sync-poll 5m]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -104,6 +104,7 @@ type serveConfig struct {
 	translatorKey     string
 	translator        string
 	openAPIRefresh    time.Duration
+	gitSyncPoll       time.Duration
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -121,6 +122,8 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.translatorKey, "translator-key", "", "API key sent to the translator (api_key)")
 	fs.DurationVar(&c.openAPIRefresh, "openapi-refresh", openapispec.DefaultRefresh,
 		"how often OpenAPI specifications given by URL are fetched again")
+	fs.DurationVar(&c.gitSyncPoll, "git-sync-poll", 5*time.Minute,
+		"how often the branches of spaces' git links are looked at for new commits (0: never, webhooks only)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -133,6 +136,9 @@ func parseServe(args []string) (serveConfig, error) {
 	case "auto", translate.ProtocolLibreTranslate, translate.ProtocolApertium:
 	default:
 		return c, fmt.Errorf("--translator: %q is not a protocol quire speaks (libretranslate, apertium or auto)", c.translator)
+	}
+	if c.gitSyncPoll < 0 {
+		return c, errors.New("--git-sync-poll: give a duration, e.g. 5m, or 0 for none")
 	}
 	if c.openAPIRefresh <= 0 {
 		return c, errors.New("--openapi-refresh: give a positive duration, e.g. 6h")
@@ -180,7 +186,8 @@ func serve(args []string) error {
 	}
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
-		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator}
+		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator,
+		GitSyncPoll: cfg.gitSyncPoll}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

@@ -12,14 +12,16 @@ import (
 )
 
 const spaceGitColumns = `space_id, url, ref, project_directory, provider, tree_url, commit_url, sealed_credentials,
-	last_commit, op_state, op_direction, op_started_at, op_ended_at, op_error, request_timestamp, updated_at`
+	last_commit, op_state, op_direction, op_started_at, op_ended_at, op_error, request_timestamp, updated_at,
+	synced_revision, sealed_webhook_secret, created_by`
 
 func scanSpaceGit(sc scanner) (*store.SpaceGit, error) {
 	var g store.SpaceGit
 	var state, direction, started, ended, stamp sql.NullString
 	var opError, updated string
 	if err := sc.Scan(&g.SpaceID, &g.URL, &g.Ref, &g.ProjectDirectory, &g.Provider, &g.TreeURL, &g.CommitURL,
-		&g.SealedCredentials, &g.LastCommit, &state, &direction, &started, &ended, &opError, &stamp, &updated); err != nil {
+		&g.SealedCredentials, &g.LastCommit, &state, &direction, &started, &ended, &opError, &stamp, &updated,
+		&g.SyncedRevision, &g.SealedWebhookSecret, &g.CreatedBy); err != nil {
 		return nil, err
 	}
 	g.UpdatedAt = parseTime(updated)
@@ -81,8 +83,9 @@ func (s *Store) StartGitOperation(ctx context.Context, g *store.SpaceGit, job st
 		switch {
 		case store.ErrorCode(err) == store.ENOTFOUND:
 			if _, err := tx.ExecContext(ctx, `INSERT INTO space_git (space_id, url, ref, project_directory, provider, tree_url,
-				commit_url, sealed_credentials, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				g.SpaceID, g.URL, g.Ref, g.ProjectDirectory, g.Provider, g.TreeURL, g.CommitURL, g.SealedCredentials, now); err != nil {
+				commit_url, sealed_credentials, sealed_webhook_secret, created_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				g.SpaceID, g.URL, g.Ref, g.ProjectDirectory, g.Provider, g.TreeURL, g.CommitURL, g.SealedCredentials,
+				g.SealedWebhookSecret, job.User, now); err != nil {
 				return fmt.Errorf("store: unable to record a space's git link: %w", err)
 			}
 		case err != nil:
@@ -102,25 +105,57 @@ func (s *Store) StartGitOperation(ctx context.Context, g *store.SpaceGit, job st
 				}
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE space_git SET op_state = ?, op_direction = ?, op_started_at = ?, op_ended_at = NULL,
-			op_error = '', request_timestamp = COALESCE(?, request_timestamp) WHERE space_id = ?`,
-			store.GitRunning, job.Direction, now, nullTime(job.Timestamp), g.SpaceID); err != nil {
-			return fmt.Errorf("store: unable to start a git run: %w", err)
-		}
-		return enqueueJob(ctx, tx, store.GitSyncJob, payload, tx.now)
+		return startGitRun(ctx, tx, job, payload)
 	})
 }
 
+// startGitRun marks the space's run running and queues its job.
+func startGitRun(ctx context.Context, tx *Tx, job store.GitJob, payload string) error {
+	direction := job.Direction
+	switch direction {
+	case store.GitPull:
+		direction = store.GitImport
+	case store.GitPush:
+		direction = store.GitExport
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE space_git SET op_state = ?, op_direction = ?, op_started_at = ?, op_ended_at = NULL,
+		op_error = '', request_timestamp = COALESCE(?, request_timestamp) WHERE space_id = ?`,
+		store.GitRunning, direction, formatTime(tx.now), nullTime(job.Timestamp), job.Space); err != nil {
+		return fmt.Errorf("store: unable to start a git run: %w", err)
+	}
+	return enqueueJob(ctx, tx, store.GitSyncJob, payload, tx.now)
+}
+
+// QueueGitRun records a run of the space's link as running and queues it.
+func (s *Store) QueueGitRun(ctx context.Context, job store.GitJob) error {
+	raw, err := json.Marshal(job)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := findSpaceGit(ctx, tx, job.Space); err != nil {
+			return err
+		}
+		return startGitRun(ctx, tx, job, string(raw))
+	})
+}
+
+// FindGitLinks returns every space's git link, by space.
+func (s *Store) FindGitLinks(ctx context.Context) ([]*store.SpaceGit, error) {
+	return queryAll(ctx, s.reader, "git links", `SELECT `+spaceGitColumns+` FROM space_git ORDER BY space_id`, nil, scanSpaceGit)
+}
+
 // FinishGitOperation ends the space's run.
-func (s *Store) FinishGitOperation(ctx context.Context, spaceID, failure, lastCommit string) error {
+func (s *Store) FinishGitOperation(ctx context.Context, spaceID, failure, lastCommit, syncedRevision string) error {
 	state := store.GitSuccess
 	if failure != "" {
 		state = store.GitFailure
 	}
 	return s.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE space_git SET op_state = ?, op_ended_at = ?, op_error = ?,
-			last_commit = CASE WHEN ? = '' THEN last_commit ELSE ? END WHERE space_id = ?`,
-			state, formatTime(tx.now), failure, lastCommit, lastCommit, spaceID)
+			last_commit = CASE WHEN ? = '' THEN last_commit ELSE ? END,
+			synced_revision = CASE WHEN ? = '' THEN synced_revision ELSE ? END WHERE space_id = ?`,
+			state, formatTime(tx.now), failure, lastCommit, lastCommit, syncedRevision, syncedRevision, spaceID)
 		if err != nil {
 			return fmt.Errorf("store: unable to finish a git run: %w", err)
 		}

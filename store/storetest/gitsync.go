@@ -23,7 +23,11 @@ func gitSync(t *testing.T, open Opener) {
 	}
 	stamp := now.Add(-time.Minute)
 	link := &store.SpaceGit{SpaceID: sp.ID, URL: "https://git.example.com/docs.git", Ref: "refs/heads/main", ProjectDirectory: "docs",
-		Provider: "gitlab", TreeURL: "https://git.example.com/tree", CommitURL: "https://git.example.com/commit/", SealedCredentials: "sealed"}
+		Provider: "gitlab", TreeURL: "https://git.example.com/tree", CommitURL: "https://git.example.com/commit/", SealedCredentials: "sealed",
+		SealedWebhookSecret: "hook"}
+	if err := w.st.QueueGitRun(ctx, store.GitJob{Space: sp.ID, Direction: store.GitPull}); store.ErrorCode(err) != store.ENOTFOUND {
+		t.Fatalf("a run of no link: %v", err)
+	}
 	job := store.GitJob{Space: sp.ID, Direction: "import", User: w.user, URL: link.URL, Ref: link.Ref, Timestamp: &stamp}
 	if err := w.st.StartGitOperation(ctx, link, job); err != nil {
 		t.Fatal(err)
@@ -31,7 +35,8 @@ func gitSync(t *testing.T, open Opener) {
 	g, err := w.st.FindSpaceGit(ctx, sp.ID)
 	if err != nil || g.URL != link.URL || g.ProjectDirectory != "docs" || g.Provider != "gitlab" || g.SealedCredentials != "sealed" ||
 		g.CommitURL != link.CommitURL || g.TreeURL != link.TreeURL || g.Operation == nil || g.Operation.State != store.GitRunning ||
-		g.Operation.Direction != "import" || !g.Operation.StartedAt.Equal(now) || g.Timestamp == nil || !g.Timestamp.Equal(stamp) {
+		g.Operation.Direction != "import" || !g.Operation.StartedAt.Equal(now) || g.Timestamp == nil || !g.Timestamp.Equal(stamp) ||
+		g.SealedWebhookSecret != "hook" || g.CreatedBy != w.user {
 		t.Fatalf("started: %+v %+v %v", g, g.Operation, err)
 	}
 	due, err := w.st.DueJobs(ctx, 10)
@@ -45,11 +50,11 @@ func gitSync(t *testing.T, open Opener) {
 	if err := w.st.StartGitOperation(ctx, link, job); store.ErrorCode(err) != store.ECONFLICT {
 		t.Fatalf("a second run while one runs: %v", err)
 	}
-	if err := w.st.FinishGitOperation(ctx, sp.ID, "", "abc123"); err != nil {
+	if err := w.st.FinishGitOperation(ctx, sp.ID, "", "abc123", sp.RevisionID); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = w.st.FindSpaceGit(ctx, sp.ID)
-	if g.Operation.State != store.GitSuccess || g.Operation.EndedAt == nil || g.LastCommit != "abc123" {
+	if g.Operation.State != store.GitSuccess || g.Operation.EndedAt == nil || g.LastCommit != "abc123" || g.SyncedRevision != sp.RevisionID {
 		t.Fatalf("finished: %+v", g.Operation)
 	}
 	older := stamp.Add(-time.Second)
@@ -63,11 +68,12 @@ func gitSync(t *testing.T, open Opener) {
 	if err := w.st.StartGitOperation(ctx, &other, store.GitJob{Space: sp.ID, Direction: "export", Standalone: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.st.FinishGitOperation(ctx, sp.ID, "the branch moved on", ""); err != nil {
+	if err := w.st.FinishGitOperation(ctx, sp.ID, "the branch moved on", "", ""); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = w.st.FindSpaceGit(ctx, sp.ID)
 	if g.URL != link.URL || g.Operation.State != store.GitFailure || g.Operation.Error != "the branch moved on" || g.LastCommit != "abc123" ||
+		g.SyncedRevision != sp.RevisionID ||
 		g.Operation.Direction != "export" {
 		t.Fatalf("standalone: %+v %+v", g, g.Operation)
 	}
@@ -81,6 +87,18 @@ func gitSync(t *testing.T, open Opener) {
 	}
 	if err := w.st.StartGitOperation(ctx, link, store.GitJob{Space: sp.ID, Direction: "import"}); err != nil {
 		t.Fatalf("after a timeout: %v", err)
+	}
+
+	// Runs of the link follow one another: a pull queues while an import runs, and reads as one.
+	if err := w.st.QueueGitRun(ctx, store.GitJob{Space: sp.ID, Direction: store.GitPush}); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.Operation.Direction != "export" || g.Operation.State != store.GitRunning {
+		t.Fatalf("a queued push: %+v", g.Operation)
+	}
+	links, err := w.st.FindGitLinks(ctx)
+	if err != nil || len(links) != 1 || links[0].SpaceID != sp.ID {
+		t.Fatalf("links %+v %v", links, err)
 	}
 
 	// Revisions.
