@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,15 +35,8 @@ func newGitWorld(t *testing.T, kind string, opts ...server.Options) *gitWorld {
 		o = opts[0]
 	}
 	w := &gitWorld{world: newWorld(t, o), bare: gittest.Bare(t, "handbook.git")}
-	files := map[string]string{"ci.yml": "on: push\n"}
-	filepath.Walk(handbook, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() {
-			data, _ := os.ReadFile(p)
-			rel, _ := filepath.Rel(handbook, p)
-			files["docs/"+filepath.ToSlash(rel)] = string(data)
-		}
-		return err
-	})
+	files := gittest.Files(t, handbook, "docs/")
+	files["ci.yml"] = "on: push\n"
 	gittest.Seed(t, w.bare, "main", files, "Handbook")
 	switch kind {
 	case "http":

@@ -63,8 +63,8 @@ func Seed(t testing.TB, bare, branch string, files map[string]string, message st
 	return Git(t, w, "rev-parse", "HEAD")
 }
 
-// SeedDir commits every file under dir, as Seed does.
-func SeedDir(t testing.TB, bare, branch, dir, message string) string {
+// Files reads every file under dir into a map for Seed, each path under prefix.
+func Files(t testing.TB, dir, prefix string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
@@ -73,13 +73,13 @@ func SeedDir(t testing.TB, bare, branch, dir, message string) string {
 		}
 		data, err := os.ReadFile(p)
 		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(data)
+		files[prefix+filepath.ToSlash(rel)] = string(data)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Seed(t, bare, branch, files, message)
+	return files
 }
 
 // Server serves the bare repositories under root over smart HTTP with git http-backend; a
