@@ -397,3 +397,22 @@ func titledIn(t *testing.T, pages []gen.RevisionPage, title string) string {
 	t.Fatalf("no page %q", title)
 	return ""
 }
+
+// The app's space view shows the git link, its last sync and its error.
+func TestGitSyncAppView(t *testing.T) {
+	w := newGitWorld(t, "http")
+	web := &webWorld{world: w.world}
+	admin := web.appLogin(t, w.admin)
+	wantNotIn(t, "no link", web.expect(t, http.StatusOK, "/app/s/"+w.space.Id, "Cookie", admin).Body, "Git Sync")
+	w.Expect(t, http.StatusNoContent, w.admin, "POST", w.gitPath("import"), map[string]any{"url": w.url, "ref": "nope", "repoProjectDirectory": "docs"})
+	w.wantRun(t, gen.GitSyncOperationStateFailure, "")
+	page := web.expect(t, http.StatusOK, "/app/s/"+w.space.Id, "Cookie", admin).Body
+	wantIn(t, "failed run", page, "<h2 id=\"git-title\">Git Sync</h2>", "branch <code>nope</code>", "folder <code>docs</code>",
+		"Last sync: import · failure", "has no branch nope")
+	wantNotIn(t, "failed run", page, "s3cret")
+	w.Expect(t, http.StatusNoContent, w.admin, "POST", w.gitPath("import"), map[string]any{"url": w.url, "ref": "main", "repoProjectDirectory": "docs"})
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	head := gittest.Git(t, w.bare, "rev-parse", "main")
+	wantIn(t, "synced", web.expect(t, http.StatusOK, "/app/s/"+w.space.Id, "Cookie", admin).Body, "Last sync: import · success",
+		"in step with <code>"+head[:7]+"</code>")
+}
