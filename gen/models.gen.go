@@ -1551,6 +1551,90 @@ func (e EmbedType) Valid() bool {
 	}
 }
 
+// Defines values for GitSyncInstallationStatus.
+const (
+	GitSyncInstallationStatusActive          GitSyncInstallationStatus = "active"
+	GitSyncInstallationStatusPending         GitSyncInstallationStatus = "pending"
+	GitSyncInstallationStatusUnauthenticated GitSyncInstallationStatus = "unauthenticated"
+)
+
+// Valid indicates whether the value is a known member of the GitSyncInstallationStatus enum.
+func (e GitSyncInstallationStatus) Valid() bool {
+	switch e {
+	case GitSyncInstallationStatusActive:
+		return true
+	case GitSyncInstallationStatusPending:
+		return true
+	case GitSyncInstallationStatusUnauthenticated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GitSyncOperationDirection.
+const (
+	GitSyncOperationDirectionExport GitSyncOperationDirection = "export"
+	GitSyncOperationDirectionImport GitSyncOperationDirection = "import"
+)
+
+// Valid indicates whether the value is a known member of the GitSyncOperationDirection enum.
+func (e GitSyncOperationDirection) Valid() bool {
+	switch e {
+	case GitSyncOperationDirectionExport:
+		return true
+	case GitSyncOperationDirectionImport:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GitSyncOperationState.
+const (
+	GitSyncOperationStateFailure GitSyncOperationState = "failure"
+	GitSyncOperationStateRunning GitSyncOperationState = "running"
+	GitSyncOperationStateSuccess GitSyncOperationState = "success"
+	GitSyncOperationStateTimeout GitSyncOperationState = "timeout"
+)
+
+// Valid indicates whether the value is a known member of the GitSyncOperationState enum.
+func (e GitSyncOperationState) Valid() bool {
+	switch e {
+	case GitSyncOperationStateFailure:
+		return true
+	case GitSyncOperationStateRunning:
+		return true
+	case GitSyncOperationStateSuccess:
+		return true
+	case GitSyncOperationStateTimeout:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GitSyncProvider.
+const (
+	GitSyncProviderGithub       GitSyncProvider = "github"
+	GitSyncProviderGithubLegacy GitSyncProvider = "github-legacy"
+	GitSyncProviderGitlab       GitSyncProvider = "gitlab"
+)
+
+// Valid indicates whether the value is a known member of the GitSyncProvider enum.
+func (e GitSyncProvider) Valid() bool {
+	switch e {
+	case GitSyncProviderGithub:
+		return true
+	case GitSyncProviderGithubLegacy:
+		return true
+	case GitSyncProviderGitlab:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GlossaryBatchOperationType.
 const (
 	GlossaryBatchOperationTypeDelete GlossaryBatchOperationType = "delete"
@@ -2357,19 +2441,19 @@ func (e OnboardingInterest) Valid() bool {
 
 // Defines values for OnboardingSource.
 const (
-	Import        OnboardingSource = "import"
-	MarkdownInGit OnboardingSource = "markdown-in-git"
-	Template      OnboardingSource = "template"
+	OnboardingSourceImport        OnboardingSource = "import"
+	OnboardingSourceMarkdownInGit OnboardingSource = "markdown-in-git"
+	OnboardingSourceTemplate      OnboardingSource = "template"
 )
 
 // Valid indicates whether the value is a known member of the OnboardingSource enum.
 func (e OnboardingSource) Valid() bool {
 	switch e {
-	case Import:
+	case OnboardingSourceImport:
 		return true
-	case MarkdownInGit:
+	case OnboardingSourceMarkdownInGit:
 		return true
-	case Template:
+	case OnboardingSourceTemplate:
 		return true
 	default:
 		return false
@@ -4095,6 +4179,24 @@ func (e UpdateResult) Valid() bool {
 	}
 }
 
+// Defines values for UpdateSpaceGitInfoProvider.
+const (
+	UpdateSpaceGitInfoProviderGithub UpdateSpaceGitInfoProvider = "github"
+	UpdateSpaceGitInfoProviderGitlab UpdateSpaceGitInfoProvider = "gitlab"
+)
+
+// Valid indicates whether the value is a known member of the UpdateSpaceGitInfoProvider enum.
+func (e UpdateSpaceGitInfoProvider) Valid() bool {
+	switch e {
+	case UpdateSpaceGitInfoProviderGithub:
+		return true
+	case UpdateSpaceGitInfoProviderGitlab:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserObject.
 const (
 	UserObjectUser UserObject = "user"
@@ -5711,10 +5813,120 @@ type Error struct {
 	} `json:"error"`
 }
 
+// ExportToGitRepository `force` pushes even when the branch has moved on (otherwise the run fails, saying so); `standalone` pushes a snapshot and keeps the space's git link as it was.
+type ExportToGitRepository struct {
+	CommitMessage string `json:"commitMessage"`
+	Force         *bool  `json:"force,omitempty"`
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	GitInfo *UpdateSpaceGitInfo `json:"gitInfo,omitempty"`
+
+	// Ref The branch: `refs/heads/main` or `main`.
+	Ref string `json:"ref"`
+
+	// RepoCacheID Accepted; quire clones afresh for each run.
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	RepoCacheID *string `json:"repoCacheID,omitempty"`
+
+	// RepoCommitURL Prefix of the commits' URLs: a revision's `git.url` is it followed by the commit id.
+	RepoCommitURL *string `json:"repoCommitURL,omitempty"`
+
+	// RepoProjectDirectory The folder of the repository the layout is in.
+	RepoProjectDirectory *string `json:"repoProjectDirectory,omitempty"`
+
+	// RepoTreeURL Answered as the git state's `url`.
+	RepoTreeURL *string `json:"repoTreeURL,omitempty"`
+	Standalone  *bool   `json:"standalone,omitempty"`
+
+	// Timestamp When the event asking for this run happened; a request older than the space's last one is refused (409).
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+
+	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; ssh is not supported.
+	Url string `json:"url"`
+}
+
 // GitBlob defines model for GitBlob.
 type GitBlob struct {
 	Oid  string `json:"oid"`
 	Path string `json:"path"`
+}
+
+// GitSyncCommit defines model for GitSyncCommit.
+type GitSyncCommit struct {
+	// CreatedByGitBook True for a commit quire pushed.
+	CreatedByGitBook bool    `json:"createdByGitBook"`
+	Message          string  `json:"message"`
+	Oid              string  `json:"oid"`
+	Ref              *string `json:"ref,omitempty"`
+	Url              *string `json:"url,omitempty"`
+}
+
+// GitSyncInstallationStatus defines model for GitSyncInstallationStatus.
+type GitSyncInstallationStatus string
+
+// GitSyncOperationDirection defines model for GitSyncOperationDirection.
+type GitSyncOperationDirection string
+
+// GitSyncOperationState defines model for GitSyncOperationState.
+type GitSyncOperationState string
+
+// GitSyncProvider defines model for GitSyncProvider.
+type GitSyncProvider string
+
+// GitSyncRequestFields defines model for GitSyncRequestFields.
+type GitSyncRequestFields struct {
+	Force *bool `json:"force,omitempty"`
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	GitInfo *UpdateSpaceGitInfo `json:"gitInfo,omitempty"`
+
+	// Ref The branch: `refs/heads/main` or `main`.
+	Ref string `json:"ref"`
+
+	// RepoCacheID Accepted; quire clones afresh for each run.
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	RepoCacheID *string `json:"repoCacheID,omitempty"`
+
+	// RepoCommitURL Prefix of the commits' URLs: a revision's `git.url` is it followed by the commit id.
+	RepoCommitURL *string `json:"repoCommitURL,omitempty"`
+
+	// RepoProjectDirectory The folder of the repository the layout is in.
+	RepoProjectDirectory *string `json:"repoProjectDirectory,omitempty"`
+
+	// RepoTreeURL Answered as the git state's `url`.
+	RepoTreeURL *string `json:"repoTreeURL,omitempty"`
+	Standalone  *bool   `json:"standalone,omitempty"`
+
+	// Timestamp When the event asking for this run happened; a request older than the space's last one is refused (409).
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+
+	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; ssh is not supported.
+	Url string `json:"url"`
+}
+
+// GitSyncState defines model for GitSyncState.
+type GitSyncState struct {
+	// InstallationId quire has no git installations: the space's git link, `git-<spaceId>`.
+	InstallationId       string                    `json:"installationId"`
+	InstallationProvider GitSyncProvider           `json:"installationProvider"`
+	InstallationStatus   GitSyncInstallationStatus `json:"installationStatus"`
+	Operation            *struct {
+		Direction GitSyncOperationDirection `json:"direction"`
+		EndedAt   *Timestamp                `json:"endedAt,omitempty"`
+		Error     *string                   `json:"error,omitempty"`
+		StartedAt Timestamp                 `json:"startedAt"`
+		State     GitSyncOperationState     `json:"state"`
+	} `json:"operation,omitempty"`
+
+	// OperationTimeout How long a run may take, in milliseconds.
+	OperationTimeout *int       `json:"operationTimeout,omitempty"`
+	RepoName         *string    `json:"repoName,omitempty"`
+	UpdatedAt        *Timestamp `json:"updatedAt,omitempty"`
+	Url              *string    `json:"url,omitempty"`
+
+	// WebhookSecret quire's own, answered to the space's admins only: the webhook's secret, for GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the body) or GitLab's X-Gitlab-Token.
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+
+	// WebhookURL quire's own: where the repository's push webhook posts (the branch's new commits then come in as a change request, merged when the space has not moved since the last sync).
+	WebhookURL *string `json:"webhookURL,omitempty"`
 }
 
 // GlossaryBatchOperation `insert` takes translations, `update` an id and translations (which replace the entry's), `delete` an id.
@@ -5758,6 +5970,9 @@ type GlossaryTranslations map[string]string
 
 // Icon Name of an icon; an empty string removes it.
 type Icon = string
+
+// ImportGitRepository `force` imports the commit even when it is the one the space last synced with (otherwise nothing changes then); `standalone` leaves the import in an open change request instead of merging it, and keeps the space's git link as it was.
+type ImportGitRepository = GitSyncRequestFields
 
 // IngestConversationRequest defines model for IngestConversationRequest.
 type IngestConversationRequest struct {
@@ -6914,6 +7129,7 @@ type ReviewCommentInput struct {
 type Revision struct {
 	CreatedAt        Timestamp         `json:"createdAt"`
 	Files            []RevisionFile    `json:"files"`
+	Git              *GitSyncCommit    `json:"git,omitempty"`
 	Id               string            `json:"id"`
 	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty"`
 	Object           RevisionObject    `json:"object"`
@@ -8348,6 +8564,17 @@ type UpdateSiteSpaceRequest struct {
 	Path    *string                   `json:"path,omitempty"`
 	SpaceId *string                   `json:"spaceId,omitempty"`
 }
+
+// UpdateSpaceGitInfo defines model for UpdateSpaceGitInfo.
+//
+// Deprecated: this type has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+type UpdateSpaceGitInfo struct {
+	Provider *UpdateSpaceGitInfoProvider `json:"provider,omitempty"`
+	Url      *string                     `json:"url,omitempty"`
+}
+
+// UpdateSpaceGitInfoProvider defines model for UpdateSpaceGitInfo.Provider.
+type UpdateSpaceGitInfoProvider string
 
 // UpdateSpaceRequest defines model for UpdateSpaceRequest.
 type UpdateSpaceRequest struct {
@@ -10042,6 +10269,12 @@ type GetComputedRevisionJSONRequestBody = ComputeRevisionRequest
 
 // ApplyTemplateToSpaceJSONRequestBody defines body for ApplyTemplateToSpace for application/json ContentType.
 type ApplyTemplateToSpaceJSONRequestBody = ApplySpaceTemplateRequest
+
+// ExportToGitRepositoryJSONRequestBody defines body for ExportToGitRepository for application/json ContentType.
+type ExportToGitRepositoryJSONRequestBody = ExportToGitRepository
+
+// ImportGitRepositoryJSONRequestBody defines body for ImportGitRepository for application/json ContentType.
+type ImportGitRepositoryJSONRequestBody = ImportGitRepository
 
 // MoveSpaceJSONRequestBody defines body for MoveSpace for application/json ContentType.
 type MoveSpaceJSONRequestBody = MoveContentRequest

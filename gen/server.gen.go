@@ -731,6 +731,15 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/embed)
 	GetEmbedByUrlInSpace(ctx echo.Context, spaceId SpaceId, params GetEmbedByUrlInSpaceParams) error
+	// ExportToGitRepository Queue a push of the space's current content, in the layout `quire export` writes, as one commit on a branch of a git repository. The run is a durable job; getSpaceGitInfo answers its state and error.
+	// (POST /spaces/{spaceId}/git/export)
+	ExportToGitRepository(ctx echo.Context, spaceId SpaceId) error
+	// ImportGitRepository Queue an import of a branch of a git repository (GitBook's Git Sync layout) into the space. The run is a durable job; getSpaceGitInfo answers its state and error.
+	// (POST /spaces/{spaceId}/git/import)
+	ImportGitRepository(ctx echo.Context, spaceId SpaceId) error
+	// GetSpaceGitInfo The space's git repository and its last operation; 404 when it has none.
+	// (GET /spaces/{spaceId}/git/info)
+	GetSpaceGitInfo(ctx echo.Context, spaceId SpaceId) error
 	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/links)
 	ListSpaceLinks(ctx echo.Context, spaceId SpaceId, params ListSpaceLinksParams) error
@@ -8242,6 +8251,54 @@ func (w *ServerInterfaceWrapper) GetEmbedByUrlInSpace(ctx echo.Context) error {
 	return err
 }
 
+// ExportToGitRepository converts echo context to params.
+func (w *ServerInterfaceWrapper) ExportToGitRepository(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ExportToGitRepository(ctx, spaceId)
+	return err
+}
+
+// ImportGitRepository converts echo context to params.
+func (w *ServerInterfaceWrapper) ImportGitRepository(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ImportGitRepository(ctx, spaceId)
+	return err
+}
+
+// GetSpaceGitInfo converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSpaceGitInfo(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSpaceGitInfo(ctx, spaceId)
+	return err
+}
+
 // ListSpaceLinks converts echo context to params.
 func (w *ServerInterfaceWrapper) ListSpaceLinks(ctx echo.Context) error {
 	var err error
@@ -9295,6 +9352,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/spaces/:spaceId", wrapper.DeleteSpaceById, options.OperationMiddlewares["deleteSpaceById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId", wrapper.GetSpaceById, options.OperationMiddlewares["getSpaceById"]...)
 	router.PATCH(options.BaseURL+"/spaces/:spaceId", wrapper.UpdateSpaceById, options.OperationMiddlewares["updateSpaceById"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/git/import", wrapper.ImportGitRepository, options.OperationMiddlewares["importGitRepository"]...)
+	router.POST(options.BaseURL+"/spaces/:spaceId/git/export", wrapper.ExportToGitRepository, options.OperationMiddlewares["exportToGitRepository"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/git/info", wrapper.GetSpaceGitInfo, options.OperationMiddlewares["getSpaceGitInfo"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/duplicate", wrapper.DuplicateSpace, options.OperationMiddlewares["duplicateSpace"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/restore", wrapper.RestoreSpace, options.OperationMiddlewares["restoreSpace"]...)
 	router.POST(options.BaseURL+"/spaces/:spaceId/move", wrapper.MoveSpace, options.OperationMiddlewares["moveSpace"]...)
@@ -31660,6 +31720,314 @@ func (response GetEmbedByUrlInSpace429JSONResponse) VisitGetEmbedByUrlInSpaceRes
 	return err
 }
 
+type ExportToGitRepositoryRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Body    *ExportToGitRepositoryJSONRequestBody
+}
+
+type ExportToGitRepositoryResponseObject interface {
+	VisitExportToGitRepositoryResponse(w http.ResponseWriter) error
+}
+
+type ExportToGitRepository204Response struct {
+}
+
+func (response ExportToGitRepository204Response) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ExportToGitRepository400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ExportToGitRepository400JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportToGitRepository401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExportToGitRepository401JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportToGitRepository403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ExportToGitRepository403JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportToGitRepository404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ExportToGitRepository404JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportToGitRepository409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ExportToGitRepository409JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportToGitRepository413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ExportToGitRepository413JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportToGitRepository429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ExportToGitRepository429JSONResponse) VisitExportToGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepositoryRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+	Body    *ImportGitRepositoryJSONRequestBody
+}
+
+type ImportGitRepositoryResponseObject interface {
+	VisitImportGitRepositoryResponse(w http.ResponseWriter) error
+}
+
+type ImportGitRepository204Response struct {
+}
+
+func (response ImportGitRepository204Response) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ImportGitRepository400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ImportGitRepository400JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepository401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ImportGitRepository401JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepository403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ImportGitRepository403JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepository404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ImportGitRepository404JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepository409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ImportGitRepository409JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepository413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ImportGitRepository413JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportGitRepository429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ImportGitRepository429JSONResponse) VisitImportGitRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpaceGitInfoRequestObject struct {
+	SpaceId SpaceId `json:"spaceId"`
+}
+
+type GetSpaceGitInfoResponseObject interface {
+	VisitGetSpaceGitInfoResponse(w http.ResponseWriter) error
+}
+
+type GetSpaceGitInfo200JSONResponse GitSyncState
+
+func (response GetSpaceGitInfo200JSONResponse) VisitGetSpaceGitInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpaceGitInfo401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSpaceGitInfo401JSONResponse) VisitGetSpaceGitInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpaceGitInfo403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSpaceGitInfo403JSONResponse) VisitGetSpaceGitInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpaceGitInfo404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSpaceGitInfo404JSONResponse) VisitGetSpaceGitInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpaceGitInfo429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSpaceGitInfo429JSONResponse) VisitGetSpaceGitInfoResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSpaceLinksRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Params  ListSpaceLinksParams
@@ -35143,6 +35511,15 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/embed)
 	GetEmbedByUrlInSpace(ctx context.Context, request GetEmbedByUrlInSpaceRequestObject) (GetEmbedByUrlInSpaceResponseObject, error)
+	// ExportToGitRepository Queue a push of the space's current content, in the layout `quire export` writes, as one commit on a branch of a git repository. The run is a durable job; getSpaceGitInfo answers its state and error.
+	// (POST /spaces/{spaceId}/git/export)
+	ExportToGitRepository(ctx context.Context, request ExportToGitRepositoryRequestObject) (ExportToGitRepositoryResponseObject, error)
+	// ImportGitRepository Queue an import of a branch of a git repository (GitBook's Git Sync layout) into the space. The run is a durable job; getSpaceGitInfo answers its state and error.
+	// (POST /spaces/{spaceId}/git/import)
+	ImportGitRepository(ctx context.Context, request ImportGitRepositoryRequestObject) (ImportGitRepositoryResponseObject, error)
+	// GetSpaceGitInfo The space's git repository and its last operation; 404 when it has none.
+	// (GET /spaces/{spaceId}/git/info)
+	GetSpaceGitInfo(ctx context.Context, request GetSpaceGitInfoRequestObject) (GetSpaceGitInfoResponseObject, error)
 	// ListSpaceLinks Every link of the space's current revision, one item per target with the pages that link to it.
 	// (GET /spaces/{spaceId}/links)
 	ListSpaceLinks(ctx context.Context, request ListSpaceLinksRequestObject) (ListSpaceLinksResponseObject, error)
@@ -43224,6 +43601,127 @@ func (sh *strictHandler) GetEmbedByUrlInSpace(ctx echo.Context, spaceId SpaceId,
 		return err
 	} else if validResponse, ok := response.(GetEmbedByUrlInSpaceResponseObject); ok {
 		return validResponse.VisitGetEmbedByUrlInSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ExportToGitRepository operation middleware
+func (sh *strictHandler) ExportToGitRepository(ctx echo.Context, spaceId SpaceId) error {
+	var request ExportToGitRepositoryRequestObject
+
+	request.SpaceId = spaceId
+
+	var body ExportToGitRepositoryJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportToGitRepository(ctx.Request().Context(), request.(ExportToGitRepositoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportToGitRepository")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ExportToGitRepositoryResponseObject); ok {
+		return validResponse.VisitExportToGitRepositoryResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ImportGitRepository operation middleware
+func (sh *strictHandler) ImportGitRepository(ctx echo.Context, spaceId SpaceId) error {
+	var request ImportGitRepositoryRequestObject
+
+	request.SpaceId = spaceId
+
+	var body ImportGitRepositoryJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ImportGitRepository(ctx.Request().Context(), request.(ImportGitRepositoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImportGitRepository")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ImportGitRepositoryResponseObject); ok {
+		return validResponse.VisitImportGitRepositoryResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSpaceGitInfo operation middleware
+func (sh *strictHandler) GetSpaceGitInfo(ctx echo.Context, spaceId SpaceId) error {
+	var request GetSpaceGitInfoRequestObject
+
+	request.SpaceId = spaceId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSpaceGitInfo(ctx.Request().Context(), request.(GetSpaceGitInfoRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSpaceGitInfo")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSpaceGitInfoResponseObject); ok {
+		return validResponse.VisitGetSpaceGitInfoResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

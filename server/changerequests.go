@@ -228,6 +228,9 @@ func (s *Server) MergeChangeRequest(ctx context.Context, req gen.MergeChangeRequ
 	result := gen.MergeResultMerge
 	if conflicts {
 		result = gen.MergeResultConflicts
+	} else if err := s.pushMerge(ctx, sp, cr, access.Caller(ctx).ID); err != nil {
+		// The merge stands; the space's git state shows no run for it.
+		s.Log.ErrorContext(ctx, "queueing the push of a merge", "space", sp.ID, "err", err)
 	}
 	return gen.MergeChangeRequest200JSONResponse{Revision: revision, Result: result}, nil
 }

@@ -176,6 +176,9 @@ func (s *Server) toAPIRevision(ctx context.Context, sp *store.Space, rev *store.
 		out.Files = append(out.Files, s.toAPIFile(f))
 	}
 	out.Urls.App = s.appURL("/s/" + sp.ID + "/revisions/" + rev.ID)
+	if err := s.revisionGit(ctx, rev.ID, &out); err != nil {
+		return out, err
+	}
 	out.MergedFrom, err = s.mergedFrom(ctx, sp, rev)
 	return out, err
 }
@@ -202,7 +205,10 @@ func (s *Server) pagesResponse(ctx context.Context, sp *store.Space, revisionID 
 		return gen.PageTree{}, err
 	}
 	pages, err := s.pageTree(sp, rev.Pages)
-	return gen.PageTree{Pages: pages}, err
+	if err != nil {
+		return gen.PageTree{}, err
+	}
+	return gen.PageTree{Pages: pages}, s.pagesGit(ctx, revisionID, pages)
 }
 
 // pageResponse answers one page with its body and its subpages.
@@ -229,8 +235,12 @@ func (s *Server) pageResponse(ctx context.Context, sp *store.Space, revisionID s
 		}
 		children = append(children, &c)
 	}
-	out.Pages, err = s.pageTree(sp, children)
-	return out, err
+	if out.Pages, err = s.pageTree(sp, children); err != nil {
+		return out, err
+	}
+	one := []gen.RevisionPage{out}
+	err = s.pagesGit(ctx, revisionID, one)
+	return one[0], err
 }
 
 // pagePath unescapes a path parameter that may carry its slashes as %2F.

@@ -84,11 +84,11 @@ func (s *Server) GetIntegrationEvent(ctx context.Context, req gen.GetIntegration
 }
 
 // JobHandlers are the server's durable jobs, added to the runner's: the delivery of integration
-// events to development tunnels (through the guarded fetcher).
+// events to development tunnels (through the guarded fetcher), git runs and the git poller.
 func (s *Server) JobHandlers() map[string]jobs.Handler {
-	return map[string]jobs.Handler{
-		store.DeliverIntegrationEventJob: {Run: s.deliverEvent, MaxAttempts: store.DeliveryAttempts},
-	}
+	out := s.gitJobHandlers(s.gitSyncPoll)
+	out[store.DeliverIntegrationEventJob] = jobs.Handler{Run: s.deliverEvent, MaxAttempts: store.DeliveryAttempts}
+	return out
 }
 
 // deliverEvent POSTs an event to its integration's development tunnel: the event payload as the

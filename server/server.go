@@ -63,6 +63,10 @@ type Server struct {
 	embeds embedder
 	// hostnames checks where custom hostnames point (hostnames.go).
 	hostnames hostnameChecks
+	// gitMaxBytes caps what a git run may download and hold (Options.GitMaxBytes); gitSyncPoll is
+	// how often the poller runs (Options.GitSyncPoll).
+	gitMaxBytes int64
+	gitSyncPoll time.Duration
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

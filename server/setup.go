@@ -42,6 +42,11 @@ type Options struct {
 	HostnameTarget string
 	// Resolver looks custom hostnames up (nil: net.DefaultResolver).
 	Resolver HostResolver
+	// GitMaxBytes caps what a git run may download and hold (0: gitsync.DefaultMaxRepoBytes).
+	GitMaxBytes int64
+	// GitSyncPoll is how often the git links' branches are looked at for new commits (0: never;
+	// their webhooks only).
+	GitSyncPoll time.Duration
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -77,6 +82,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		}
 		s.Mailer = m
 	}
+	s.gitMaxBytes, s.gitSyncPoll = opts.GitMaxBytes, opts.GitSyncPoll
 	if opts.TranslatorURL != "" {
 		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default
 		// fetch timeout; and the address rule is lifted for it, since its URL is the operator's
@@ -133,6 +139,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.GET(samlStartRoute, s.serveSAMLStart)
 	e.POST(samlACSRoute, s.serveSAMLACS)
 	e.GET(samlMetadataRoute, s.serveSAMLMetadata)
+	e.POST(gitWebhookRoute, s.serveGitWebhook)
 	e.GET(openAPIDocumentRoute, s.serveOpenAPIDocument)
 	e.GET(integrationAssetRoute, s.serveIntegrationAsset)
 	contract, err := contractFiles()

@@ -33,6 +33,7 @@ type Store interface {
 	Conversations
 	OpenAPISpecs
 	Sessions
+	GitSync
 	Admin
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,22 +59,12 @@ func TestImportRefusesBrokenLayouts(t *testing.T) {
 		{"SummaryMissing", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, "SUMMARY.md"))
 		}, "SUMMARY.md: not found"},
-		{"PageMissing", func(t *testing.T, dir string) {
-			os.Remove(filepath.Join(dir, "getting-started", "installation.md"))
-		}, "SUMMARY.md:5: getting-started/installation.md does not exist"},
-		{"AssetMissing", func(t *testing.T, dir string) {
-			os.Remove(filepath.Join(dir, ".gitbook", "assets", "screen shot.png"))
-		}, `getting-started/installation.md:3: link "../.gitbook/assets/screen shot.png": .gitbook/assets/screen shot.png does not exist`},
-		{"PageNotListed", func(t *testing.T, dir string) {
-			os.WriteFile(filepath.Join(dir, "draft.md"), []byte("# Draft\n"), 0o644)
-			edit(t, filepath.Join(dir, "getting-started", "configuration.md"), "flags, then", "flags, [drafts](../draft.md), then")
-		}, `getting-started/configuration.md:7: link "../draft.md": draft.md is not listed in the table of contents`},
-		{"LinkToNothing", func(t *testing.T, dir string) {
-			edit(t, filepath.Join(dir, "faq.md"), "Go [home]", "See [the old page](old.md). Go [home]")
-		}, `faq.md:3: link "old.md": old.md does not exist`},
-		{"LinkOutside", func(t *testing.T, dir string) {
-			edit(t, filepath.Join(dir, "reference", "api.md"), "[the FAQ](../faq.md)", "[the FAQ](../../../etc/passwd)")
-		}, `reference/api.md:4: link "../../../etc/passwd" points outside the root`},
+		{"SummaryOutside", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, "SUMMARY.md"), "(faq.md)", "(../faq.md)")
+		}, "SUMMARY.md:"},
+		{"NotUTF8", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, "faq.md"), "Go [home]", "Go \xff\xfe [home]")
+		}, "faq.md:3: not UTF-8 text"},
 		{"AssetOutsideBySymlink", func(t *testing.T, dir string) {
 			img := filepath.Join(dir, ".gitbook", "assets", "image (1).png")
 			os.Remove(img)
@@ -106,6 +95,99 @@ func TestImportRefusesBrokenLayouts(t *testing.T) {
 	}
 }
 
+// What GitBook forgives is kept and noted file:line; the import goes ahead.
+func TestImportKeepsWhatItCannotResolve(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		break_ func(t *testing.T, dir string)
+		want   string
+	}{
+		{"PageMissing", func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, "getting-started", "installation.md"))
+		}, "SUMMARY.md:5: getting-started/installation.md does not exist: the page is imported empty"},
+		{"AssetMissing", func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, ".gitbook", "assets", "screen shot.png"))
+		}, `getting-started/installation.md:3: link "../.gitbook/assets/screen shot.png": .gitbook/assets/screen shot.png does not exist: kept as written`},
+		{"PageNotListed", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "draft.md"), []byte("# Draft\n"), 0o644)
+			edit(t, filepath.Join(dir, "getting-started", "configuration.md"), "flags, then", "flags, [drafts](../draft.md), then")
+		}, `getting-started/configuration.md:7: link "../draft.md": draft.md is not listed in the table of contents: kept as written`},
+		{"LinkToNothing", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, "faq.md"), "Go [home]", "See [the old page](old.md). Go [home]")
+		}, `faq.md:3: link "old.md": old.md does not exist: kept as written`},
+		{"LinkOutside", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, "reference", "api.md"), "[the FAQ](../faq.md)", "[the FAQ](../../../etc/passwd)")
+		}, `reference/api.md:4: link "../../../etc/passwd" points outside the root: kept as written`},
+		{"UnknownFile", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644)
+		}, "Makefile: neither linked from a page nor under .gitbook/assets: not imported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "quire.db")
+			orgID := mustOrg(t, db)
+			dir := copyTree(t, fixture)
+			tc.break_(t, dir)
+			_, stderr, err := runCommand(t, importCmd, "--db", db, "--org", orgID, "--from", dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(stderr, "note: "+tc.want) {
+				t.Fatalf("stderr %q, want the note %q", stderr, tc.want)
+			}
+			if n := len(spacesOf(t, db, orgID)); n != 1 {
+				t.Fatalf("%d spaces written", n)
+			}
+		})
+	}
+}
+
+// A space with a broken relative link exports, imports and exports again to the same files: the
+// link is kept as written each way.
+func TestRoundTripKeepsABrokenLink(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "quire.db")
+	orgID := mustOrg(t, db)
+	dir := copyTree(t, fixture)
+	edit(t, filepath.Join(dir, "faq.md"), "Go [home]", "See [beta](./beta). Go [home]")
+	if _, _, err := runCommand(t, importCmd, "--db", db, "--org", orgID, "--from", dir); err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(t.TempDir(), "first")
+	if _, _, err := runCommand(t, exportCmd, "--db", db, "--space", spacesOf(t, db, orgID)[0].ID, "--to", first); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := runCommand(t, importCmd, "--db", db, "--org", orgID, "--from", first)
+	if err != nil {
+		t.Fatalf("the export does not import: %v", err)
+	}
+	if !strings.Contains(stderr, `reference/faq.md:5: link "./beta": reference/beta does not exist: kept as written`) {
+		t.Fatalf("stderr %q", stderr)
+	}
+	var second string
+	for _, sp := range spacesOf(t, db, orgID) {
+		if sp.Title == "first" {
+			second = filepath.Join(t.TempDir(), "second")
+			if _, _, err := runCommand(t, exportCmd, "--db", db, "--space", sp.ID, "--to", second); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if second == "" {
+		t.Fatalf("no space imported from the export: %+v", spacesOf(t, db, orgID))
+	}
+	a, b := readTree(t, first), readTree(t, second)
+	if !strings.Contains(a["reference/faq.md"], "[beta](./beta)") {
+		t.Fatalf("faq.md lost the link:\n%s", a["reference/faq.md"])
+	}
+	for name, data := range a {
+		if b[name] != data {
+			t.Errorf("%s differs:\n%s\n---\n%s", name, data, b[name])
+		}
+	}
+	if len(a) != len(b) {
+		t.Errorf("%d files, then %d", len(a), len(b))
+	}
+}
+
 // failingMerge is a store whose merges fail: the import has written its space and change request.
 type failingMerge struct{ store.Store }
 
@@ -124,7 +206,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 	}
 	ctx := context.Background()
 	withStore(t, db, func(st store.Store) {
-		if _, err := importInto(ctx, failingMerge{st}, im, orgID, "", fixture, io.Discard); err == nil || !strings.Contains(err.Error(), "disk full") {
+		if _, _, err := gitsync.Apply(ctx, failingMerge{st}, im, gitsync.ApplyOptions{OrgID: orgID, Subject: "Import"}, nil); err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Fatalf("error %v", err)
 		}
 		list, err := st.FindSpaces(ctx, orgID, false, nil, store.Page{Limit: 10})
@@ -136,7 +218,7 @@ func TestImportUndoesAFailedWrite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := importInto(ctx, failingMerge{st}, im, orgID, sp.ID, fixture, io.Discard); err == nil {
+		if _, _, err := gitsync.Apply(ctx, failingMerge{st}, im, gitsync.ApplyOptions{OrgID: orgID, SpaceID: sp.ID, Subject: "Import"}, nil); err == nil {
 			t.Fatal("no error")
 		}
 		archived, err := st.FindChangeRequests(ctx, store.ChangeRequestFilter{SpaceID: sp.ID, Status: "archived"}, store.Page{Limit: 10})

@@ -3,12 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/quire-docs/quire/internal/gitsync/gittest"
 	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/sqlite"
 )
@@ -78,20 +77,7 @@ func spacesOf(t *testing.T, db, orgID string) []*store.Space {
 // readTree reads every file under dir, by slash path.
 func readTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return gittest.Files(t, dir, "")
 }
 
 func TestImportExportRoundTrip(t *testing.T) {

@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL] [--git-sync-poll 5m]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -51,7 +51,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL] [--git-sync-poll 5m]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -107,6 +107,7 @@ type serveConfig struct {
 	openAPIRefresh    time.Duration
 	smtpURL           string
 	hostnameTarget    string
+	gitSyncPoll       time.Duration
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -128,6 +129,8 @@ func parseServe(args []string) (serveConfig, error) {
 		"how often OpenAPI specifications given by URL are fetched again")
 	fs.StringVar(&c.hostnameTarget, "hostname-target", "",
 		"the name (or IP addresses, comma-separated) sites' custom hostnames must point at (default the base URL's host)")
+	fs.DurationVar(&c.gitSyncPoll, "git-sync-poll", 5*time.Minute,
+		"how often the branches of spaces' git links are looked at for new commits (0: never, webhooks only)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -145,6 +148,9 @@ func parseServe(args []string) (serveConfig, error) {
 		if _, err := mail.New(c.smtpURL); err != nil {
 			return c, fmt.Errorf("--smtp-url: %w", err)
 		}
+	}
+	if c.gitSyncPoll < 0 {
+		return c, errors.New("--git-sync-poll: give a duration, e.g. 5m, or 0 for none")
 	}
 	if c.openAPIRefresh <= 0 {
 		return c, errors.New("--openapi-refresh: give a positive duration, e.g. 6h")
@@ -193,7 +199,7 @@ func serve(args []string) error {
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
 		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator,
-		SMTPURL: cfg.smtpURL, HostnameTarget: cfg.hostnameTarget}
+		SMTPURL: cfg.smtpURL, HostnameTarget: cfg.hostnameTarget, GitSyncPoll: cfg.gitSyncPoll}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

@@ -56,11 +56,13 @@ type Space struct {
 type Stats struct {
 	Pages, Files, Links int
 	// Unresolved counts the relative links export kept as written because they lead to nothing
-	// in the space: import refuses them until they are mended.
+	// in the space: import keeps them as written too, and notes them.
 	Unresolved int
 	// SkippedLinks counts the link pages export left out: those opening a page of the space that
 	// has no file (a group, another link), or nothing.
 	SkippedLinks int
+	// PageFiles is where export wrote each page that has a file: page id → its path.
+	PageFiles map[string]string
 }
 
 // Progress is told how far a long run is: done of total steps.
@@ -232,7 +234,7 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		return st, err
 	}
 	l := plan(sp)
-	st.SkippedLinks = l.skipped
+	st.SkippedLinks, st.PageFiles = l.skipped, l.pageFile
 	var all []*Page
 	var walk func([]*Page)
 	walk = func(ps []*Page) {

@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,8 +12,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -46,12 +49,31 @@ type ImportFile struct {
 	Data        []byte
 }
 
-// Import is a layout read and checked: every page file, asset and link is there.
+// Import is a layout read: its pages, the files they link to, and what was kept as it was.
 type Import struct {
 	Title string // SUMMARY.md's title, else the folder's name
 	Pages []*ImportPage
 	Files []*ImportFile
 	Links int
+	// Notes are what the import kept as written or left out, file:line: a relative link to
+	// nothing (kept as written), a page SUMMARY.md lists without its file (an empty page), a file
+	// neither listed nor linked (not imported). None of them refuses the import.
+	Notes []*LineError
+	// Layout lists the files the import read (relative to the directory read): what an export
+	// replaces.
+	Layout []string
+}
+
+// maxNotes bounds the notes an import keeps; the last one counts the rest.
+const maxNotes = 200
+
+func (im *Import) note(file string, line int, format string, args ...any) {
+	switch {
+	case len(im.Notes) < maxNotes:
+		im.Notes = append(im.Notes, lineErrorf(file, line, format, args...))
+	case len(im.Notes) == maxNotes:
+		im.Notes = append(im.Notes, lineErrorf(file, line, "and more notes, left out"))
+	}
 }
 
 // relPlaceholder marks, in an imported page's markdown, a link to a page of the import that the
@@ -108,19 +130,22 @@ type reader struct {
 	realDir   string
 	pageRefs  map[string]string      // page file (relative to root) → ref
 	files     map[string]*ImportFile // file (relative to root) → the file
+	used      map[string]bool        // files read (relative to dir), for unused
 	im        *Import
 	progress  Progress
 }
 
-// Read reads and checks a layout in dir: .gitbook.yaml (optional), the summary, every page it
-// lists and every file they link to. Errors name the file and line.
+// Read reads a layout in dir: .gitbook.yaml (optional), the summary, every page it lists and
+// every file they link to. It is forgiving where GitBook is (see Import.Notes); what cannot be read
+// (a malformed SUMMARY.md or frontmatter, a file that is not UTF-8, a path leading out of the
+// tree) is an error naming the file and line.
 func Read(dir string, progress Progress) (*Import, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
 	}
 	r := &reader{dir: dir, realDir: real, root: ".", pageRefs: map[string]string{}, files: map[string]*ImportFile{},
-		im: &Import{}, progress: progress}
+		used: map[string]bool{".gitbook.yaml": true}, im: &Import{}, progress: progress}
 	cfg := gitbookYAML{}
 	if src, err := r.read(".gitbook.yaml"); err == nil {
 		if err := yaml.Unmarshal(src, &cfg); err != nil {
@@ -144,10 +169,14 @@ func Read(dir string, progress Progress) (*Import, error) {
 		summary = path.Clean(cfg.Structure.Summary)
 	}
 	summaryFile := r.rel(summary)
+	r.used[summaryFile] = true
 	src, err := r.read(summaryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, lineErrorf(summaryFile, 0, "not found: the table of contents is required")
 	} else if err != nil {
+		return nil, err
+	}
+	if err := checkUTF8(summaryFile, src); err != nil {
 		return nil, err
 	}
 	sum, err := ParseSummary(summaryFile, src)
@@ -201,12 +230,17 @@ func Read(dir string, progress Progress) (*Import, error) {
 				p.Slug = store.Slugify(e.Title)
 			default:
 				p.Ref, p.File = r.pageRefs[e.Path], r.rel(e.Path)
+				r.used[p.File] = true
 				data, err := r.read(p.File)
+				if errors.Is(err, fs.ErrNotExist) {
+					r.im.note(summaryFile, e.Line, "%s does not exist: the page is imported empty", p.File)
+					data, err = nil, nil
+				}
 				if err != nil {
-					if errors.Is(err, fs.ErrNotExist) {
-						return lineErrorf(summaryFile, e.Line, "%s does not exist", p.File)
-					}
 					return lineErrorf(summaryFile, e.Line, "%s: %v", p.File, err)
+				}
+				if err := checkUTF8(p.File, data); err != nil {
+					return err
 				}
 				pf, err := ParsePage(p.File, data)
 				if err != nil {
@@ -252,7 +286,58 @@ func Read(dir string, progress Progress) (*Import, error) {
 	if err := r.assets(); err != nil {
 		return nil, err
 	}
+	if err := r.unused(); err != nil {
+		return nil, err
+	}
+	for f := range r.used {
+		r.im.Layout = append(r.im.Layout, f)
+	}
+	sort.Strings(r.im.Layout)
 	return r.im, nil
+}
+
+// checkUTF8 refuses a text file that is not UTF-8, naming the line of the first bad byte.
+func checkUTF8(file string, data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return lineErrorf(file, 1+bytes.Count(data[:i], []byte("\n")), "not UTF-8 text (byte 0x%02x at offset %d)", data[i], i)
+		}
+		i += size
+	}
+	return nil
+}
+
+// unused notes the files under the root that the import leaves out: neither a listed page, nor
+// linked, nor an asset, nor the layout's own files. Folders starting with a dot (.git, .github) and
+// the root's files outside it are not looked at.
+func (r *reader) unused() error {
+	top := filepath.Join(r.dir, filepath.FromSlash(r.root))
+	return filepath.WalkDir(top, func(full string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable folders are not ours to report
+		}
+		rel, _ := filepath.Rel(r.dir, full)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if full != top && strings.HasPrefix(d.Name(), ".") && rel != r.rel(".gitbook") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if r.used[rel] || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		if strings.EqualFold(path.Ext(rel), ".md") {
+			r.im.note(rel, 0, "not listed in the table of contents: not imported")
+		} else {
+			r.im.note(rel, 0, "neither linked from a page nor under %s: not imported", AssetsDir)
+		}
+		return nil
+	})
 }
 
 func listed(es []*Entry, file string) bool {
@@ -321,8 +406,8 @@ func (r *reader) read(rel string) ([]byte, error) {
 
 // links rewrites a page's relative links: to a listed page, /pages/<ref> in inline links (the
 // form the store rewrites by ref), a relPlaceholder elsewhere (reference definitions, HTML
-// attributes); to any other file, /files/<ref>. A relative link to
-// nothing, or to a .md file SUMMARY.md does not list, is an error.
+// attributes); to any other file, /files/<ref>. A relative link to nothing, out of the root, or
+// to a .md file SUMMARY.md does not list is kept as written and noted.
 func (r *reader) links(p *ImportPage, pf *PageFile) (string, error) {
 	fromRoot := strings.TrimPrefix(strings.TrimPrefix(p.File, r.root), "/")
 	if r.root == "." {
@@ -339,11 +424,13 @@ func (r *reader) links(p *ImportPage, pf *PageFile) (string, error) {
 		}
 		t, err := url.PathUnescape(target)
 		if err != nil {
-			return "", false, lineErrorf(p.File, line, "link %q: %v", dest, err)
+			r.im.note(p.File, line, "link %q: %v: kept as written", dest, err)
+			return "", true, nil
 		}
 		resolved := path.Clean(path.Join(path.Dir(fromRoot), t))
 		if resolved == ".." || strings.HasPrefix(resolved, "../") {
-			return "", false, lineErrorf(p.File, line, "link %q points outside the root", dest)
+			r.im.note(p.File, line, "link %q points outside the root: kept as written", dest)
+			return "", true, nil
 		}
 		if strings.HasSuffix(t, "/") || !strings.Contains(path.Base(t), ".") {
 			if _, ok := r.pageRefs[path.Join(resolved, "README.md")]; ok {
@@ -359,12 +446,17 @@ func (r *reader) links(p *ImportPage, pf *PageFile) (string, error) {
 		}
 		if strings.EqualFold(path.Ext(resolved), ".md") {
 			if _, err := r.read(r.rel(resolved)); err == nil {
-				return "", false, lineErrorf(p.File, line, "link %q: %s is not listed in the table of contents", dest, r.rel(resolved))
+				r.im.note(p.File, line, "link %q: %s is not listed in the table of contents: kept as written", dest, r.rel(resolved))
+			} else {
+				r.im.note(p.File, line, "link %q: %s does not exist: kept as written", dest, r.rel(resolved))
 			}
-			return "", false, lineErrorf(p.File, line, "link %q: %s does not exist", dest, r.rel(resolved))
+			return "", true, nil
 		}
 		f, err := r.file(resolved)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			r.im.note(p.File, line, "link %q: %s does not exist: kept as written", dest, r.rel(resolved))
+			return "", true, nil
+		} else if err != nil {
 			return "", false, lineErrorf(p.File, line, "link %q: %v", dest, err)
 		}
 		r.im.Links++
@@ -378,11 +470,10 @@ func (r *reader) file(rel string) (*ImportFile, error) {
 		return f, nil
 	}
 	data, err := r.read(r.rel(rel))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s does not exist", r.rel(rel))
-	} else if err != nil {
+	if err != nil {
 		return nil, err
 	}
+	r.used[r.rel(rel)] = true
 	ct := mime.TypeByExtension(path.Ext(rel))
 	if ct == "" {
 		ct = http.DetectContentType(data)

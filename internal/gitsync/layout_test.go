@@ -128,7 +128,7 @@ func TestReadRoot(t *testing.T) {
 	}
 }
 
-// A relative link to nothing is kept as written and counted: import would refuse it.
+// A relative link to nothing is kept as written and counted; import keeps it too, and notes it.
 func TestExportCountsUnresolved(t *testing.T) {
 	sp := &Space{Pages: []*Page{{ID: "a", Title: "A", Slug: "a", Path: "a",
 		Markdown: "[lost](missing.md) [pic](img/x.png) [web](https://example.com) [id](/pages/zz)"}}}
@@ -137,8 +137,10 @@ func TestExportCountsUnresolved(t *testing.T) {
 	if err != nil || stats.Unresolved != 2 || stats.Links != 0 {
 		t.Fatalf("%+v %v", stats, err)
 	}
-	if _, err := Read(dir, nil); err == nil || !strings.Contains(err.Error(), `README.md:3: link "missing.md"`) {
-		t.Fatalf("read back: %v", err)
+	im, err := Read(dir, nil)
+	if err != nil || len(im.Notes) != 2 || im.Notes[0].Error() != `README.md:3: link "missing.md": missing.md does not exist: kept as written` ||
+		!strings.Contains(im.Pages[0].Markdown, "[lost](missing.md) [pic](img/x.png)") {
+		t.Fatalf("read back: %+v %v", im, err)
 	}
 }
 

@@ -24,8 +24,9 @@
 // an item linking to an http(s) or mailto URL a link page.
 // A page's slug comes from its file (<name>.md) or folder (<name>/README.md), the root README's
 // from its title; its title from frontmatter "title", else a leading "# " heading, else the
-// SUMMARY.md link text. Every relative link must lead to a listed page or an existing file inside
-// the root; other frontmatter keys (layout, metaLinks…) are ignored.
+// SUMMARY.md link text. A relative link leads to a listed page or a file inside the root; one
+// leading to nothing is kept as written and noted (Import.Notes), as are pages SUMMARY.md lists
+// without a file and files nothing uses; other frontmatter keys (layout, metaLinks…) are ignored.
 //
 // Export, import, export gives byte-identical files. A first export normalizes: frontmatter keys
 // in the order above, blank lines around the body trimmed, one newline at the end, links

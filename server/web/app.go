@@ -32,6 +32,14 @@ type appView struct {
 	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
 	Org                       string    // the organization whose SSO sign-ins the sign-in page lists
 	SSO                       []webLink // those sign-ins
+	Git                       *appGit   // a space's git link, its last sync and its error
+}
+
+// appGit is what the app shows of a space's git link.
+type appGit struct {
+	URL, Branch, Dir, Commit string
+	State, Direction, When   string
+	Error                    string
 }
 
 func (s *Server) sendApp(c echo.Context, status int, v *appView) error {

@@ -124,7 +124,32 @@ func (s *Server) appSpace(c echo.Context, v *appView) error {
 		v.Items = append(v.Items, webLink{Title: "#" + strconv.Itoa(cr.Number) + " " + cr.Subject,
 			URL: "/app/s/" + sp.ID + "/change-requests/" + strconv.Itoa(cr.Number), Context: cr.Status})
 	}
+	if v.Git, err = s.appGit(ctx, sp.ID); err != nil {
+		return err
+	}
 	return s.sendApp(c, http.StatusOK, v)
+}
+
+func (s *Server) appGit(ctx context.Context, spaceID string) (*appGit, error) {
+	g, err := s.Store.FindSpaceGit(ctx, spaceID)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	out := &appGit{URL: g.URL, Branch: strings.TrimPrefix(g.Ref, "refs/heads/"), Dir: g.ProjectDirectory, Commit: g.LastCommit}
+	if len(out.Commit) > 7 {
+		out.Commit = out.Commit[:7]
+	}
+	if op := g.Operation; op != nil {
+		out.State, out.Direction, out.Error = op.State, op.Direction, op.Error
+		when := op.StartedAt
+		if op.EndedAt != nil {
+			when = *op.EndedAt
+		}
+		out.When = when.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return out, nil
 }
 
 // appLinks resolves a page's links inside the app: pages of the space to their app URL (of

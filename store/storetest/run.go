@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConversationsAnalysis", conversationsAnalysis},
 		{"Translations", translations},
 		{"Glossary", glossary},
+		{"GitSync", gitSync},
 		{"PageAlternates", pageAlternates},
 		{"RevisionReads", revisionReads},
 		{"SiteRedirects", siteRedirects},

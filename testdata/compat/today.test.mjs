@@ -410,6 +410,36 @@ step('change request lists, updateChangeRequest, mergeChangeRequest, space conte
     assert.ok(orgHits.data.items.some((s) => s.id === S.empty), 'the organization search finds the space');
 });
 
+step('git sync: import and export runs, the git state; a loopback repository is refused', async () => {
+    need(S.org);
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Git', empty: true });
+    const space = sp.data.id;
+    await rejectsWith(404, alice.spaces.getSpaceGitInfo(space), 'a space without a repository');
+    await rejectsWith(400, alice.spaces.importGitRepository(space, { url: 'ssh://git@example.com/docs.git', ref: 'refs/heads/main' }), 'an ssh URL');
+    await rejectsWith(400, alice.spaces.exportToGitRepository(space, { url: 'https://example.com/docs.git', ref: 'refs/heads/main',
+        commitMessage: 'x', repoProjectDirectory: '../up' }), 'a folder out of the repository');
+    // quire serves without --allow-private-urls here: a run against loopback fails and says why.
+    const url = 'http://quire:secret-token@127.0.0.1:9/docs.git';
+    const queued = await alice.spaces.importGitRepository(space, { url, ref: 'refs/heads/main', repoProjectDirectory: 'docs',
+        repoCommitURL: 'https://example.com/docs/commit/', timestamp: new Date().toISOString(), gitInfo: { provider: 'gitlab' } });
+    assert.equal(queued.status, 204);
+    const failed = await eventually(async () => {
+        const g = (await alice.spaces.getSpaceGitInfo(space)).data;
+        return g.operation?.state === 'failure' && g;
+    }, 'the import run to end');
+    assert.equal(failed.operation.direction, 'import');
+    assert.match(failed.operation.error, /not allowed \(loopback\)/);
+    assert.equal(failed.installationProvider, 'gitlab');
+    assert.ok(!JSON.stringify(failed).includes('secret-token'), 'the credentials are never answered');
+    assert.equal((await alice.spaces.listPages(space)).data.pages.length, 0, 'the space is unchanged');
+    assert.equal((await alice.spaces.exportToGitRepository(space, { url, ref: 'refs/heads/main', commitMessage: 'Docs', force: true })).status, 204);
+    const exported = await eventually(async () => {
+        const g = (await alice.spaces.getSpaceGitInfo(space)).data;
+        return g.operation?.direction === 'export' && g.operation.state === 'failure' && g;
+    }, 'the export run to end');
+    assert.match(exported.operation.error, /not allowed/);
+});
+
 step('revision-pinned reads, semantic changes, documents and meta-links', async () => {
     need(S.cr, S.notes, S.file);
     const rev = (await alice.spaces.getCurrentRevision(S.empty)).data.id;

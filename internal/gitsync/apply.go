@@ -1,0 +1,225 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// ApplyStore is what Apply reads and writes (a store.Store; tests make a write fail).
+type ApplyStore interface {
+	FindOrganizationByID(ctx context.Context, id string) (*store.Organization, error)
+	FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error)
+	FindSpace(ctx context.Context, id string) (*store.Space, error)
+	FindRevision(ctx context.Context, spaceID, id string) (*store.Revision, error)
+	CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error)
+	DeleteSpace(ctx context.Context, id string) error
+	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error)
+	UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error)
+	UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error)
+	MergeChangeRequest(ctx context.Context, spaceID, crID, userID string) (string, bool, error)
+}
+
+// ApplyOptions say where an import goes and as whom.
+type ApplyOptions struct {
+	OrgID   string
+	SpaceID string // an existing space; "" makes a new one titled as the import
+	UserID  string // who writes; "" for the organization's first admin
+	Subject string // the change request's subject
+	// Replace deletes the space's pages first, so that the space matches the import (a git
+	// import); otherwise the pages are added beside the space's own, top-level slugs stepping aside.
+	Replace bool
+	// Open leaves the change request open instead of merging it: the space's content stays as it
+	// is (a standalone git import).
+	Open bool
+}
+
+// Applied is what Apply wrote.
+type Applied struct {
+	Revision      string // the merged revision, or the open change request's
+	ChangeRequest string
+	PageIDs  map[string]string // page ref (ImportPage.Ref) → the page's id
+}
+
+// Apply writes an import into a space through one change request, merged. A write failing midway
+// removes the space it created (or archives the change request of an existing space): the space
+// is as it was.
+func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progress Progress) (*store.Space, *Applied, error) {
+	orgID, spaceID := o.OrgID, o.SpaceID
+	if _, err := st.FindOrganizationByID(ctx, orgID); err != nil {
+		return nil, nil, fmt.Errorf("organization %s: %w", orgID, err)
+	}
+	userID := o.UserID
+	if userID == "" {
+		admin := string(store.RoleAdmin)
+		admins, err := st.FindMembers(ctx, orgID, store.MemberFilter{Role: &admin, Asc: true}, store.Page{Limit: 1})
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(admins.Items) == 0 {
+			return nil, nil, fmt.Errorf("organization %s has no admin to import as", orgID)
+		}
+		userID = admins.Items[0].User.ID
+	}
+	var err error
+	var sp *store.Space
+	taken := map[string]bool{}
+	var deletes []store.PageChange
+	if spaceID != "" {
+		if sp, err = st.FindSpace(ctx, spaceID); err != nil {
+			return nil, nil, fmt.Errorf("space %s: %w", spaceID, err)
+		}
+		if sp.OrganizationID != orgID || sp.DeletedAt != nil {
+			return nil, nil, fmt.Errorf("space %s is not a space of organization %s", spaceID, orgID)
+		}
+		if sp.EditMode == "locked" {
+			return nil, nil, fmt.Errorf("space %s is locked: its content cannot change", spaceID)
+		}
+		rev, err := st.FindRevision(ctx, sp.ID, sp.RevisionID)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, p := range rev.Pages {
+			if p.ParentID == nil {
+				if o.Replace {
+					deletes = append(deletes, store.PageChange{Type: "delete_page", Page: ptr(p.ID)})
+				} else {
+					taken[p.Slug] = true
+				}
+			}
+		}
+	}
+	changes := pageChanges(im, taken)
+
+	// The writes. From here a failure undoes what was written.
+	created := false
+	if sp == nil {
+		if sp, err = st.CreateSpace(ctx, orgID, userID, store.SpaceCreate{Title: im.Title}); err != nil {
+			return nil, nil, err
+		}
+		created = true
+	}
+	var cr *store.ChangeRequest
+	undo := func(cause error) error {
+		if created {
+			if err := st.DeleteSpace(ctx, sp.ID); err != nil {
+				return fmt.Errorf("%w (and removing space %s failed: %v)", cause, sp.ID, err)
+			}
+		} else if cr != nil {
+			archived := "archived"
+			if _, err := st.UpdateChangeRequest(ctx, sp.ID, cr.ID, store.ChangeRequestUpdate{Status: &archived}); err != nil {
+				return fmt.Errorf("%w (and archiving change request %s failed: %v)", cause, cr.ID, err)
+			}
+		}
+		return cause
+	}
+	if cr, err = st.CreateChangeRequest(ctx, sp.ID, userID, o.Subject); err != nil {
+		return nil, nil, undo(err)
+	}
+	step := func(done, total int) {
+		if progress != nil {
+			progress(done, total)
+		}
+	}
+	total := len(im.Files) + len(changes)
+	// Files first: their ids go into the pages' markdown, HTML attributes included.
+	fileIDs := map[string]string{}
+	if len(im.Files) > 0 {
+		uploads := make([]store.FileUpload, 0, len(im.Files))
+		for _, f := range im.Files {
+			uploads = append(uploads, store.FileUpload{Ref: ptr(f.Ref), Name: f.Name, ContentType: f.ContentType, Data: f.Data})
+		}
+		res, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, []store.PageChange{{Type: "insert_files", Files: uploads}})
+		if err != nil {
+			return nil, nil, undo(err)
+		}
+		fileIDs = res.Refs
+		step(len(im.Files), total)
+	}
+	for i, md := range im.Markdown(fileIDs) {
+		changes[i].Markdown = &md
+	}
+	res, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, append(deletes, changes...))
+	if err != nil {
+		return nil, nil, undo(err)
+	}
+	step(total, total)
+	if o.Open {
+		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+	}
+	revID, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
+	if err == nil && conflicts {
+		err = errors.New("the change request has conflicts with the space")
+	}
+	if err != nil {
+		return nil, nil, undo(err)
+	}
+	sp, err = st.FindSpace(ctx, sp.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+}
+
+// pageChanges makes the insert_page changes of an import (markdown set later); top-level slugs
+// step aside from the taken ones of an existing space (im's pages take the new slugs).
+func pageChanges(im *Import, taken map[string]bool) []store.PageChange {
+	changes := make([]store.PageChange, 0, len(im.Pages))
+	for _, p := range im.Pages {
+		slug := p.Slug
+		if p.Parent < 0 {
+			for n := 2; taken[slug]; n++ {
+				slug = p.Slug + "-" + strconv.Itoa(n)
+			}
+			taken[slug] = true
+			p.Slug = slug
+		}
+		if p.Kind == KindLink { // a link takes a title and its target only
+			c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), SetInto: true,
+				PageType: ptr(store.PageLink), Target: importLinkTarget(p)}
+			if p.Parent >= 0 {
+				c.Into = ptr(im.Pages[p.Parent].Ref)
+			}
+			changes = append(changes, c)
+			continue
+		}
+		c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), Slug: ptr(slug), SetInto: true,
+			Description: ptr(p.Meta.Description), Hidden: ptr(p.Meta.Hidden), NoIndex: ptr(p.Meta.NoIndex),
+			NoRobotsIndex: ptr(p.Meta.NoRobotsIndex)}
+		if p.Parent >= 0 {
+			c.Into = ptr(im.Pages[p.Parent].Ref)
+		}
+		if p.Kind == KindGroup {
+			c.PageType = ptr(store.PageGroup)
+		}
+		if p.Meta.Icon != "" {
+			c.Icon = ptr(p.Meta.Icon)
+		}
+		if p.Meta.Emoji != "" {
+			c.Emoji = ptr(p.Meta.Emoji)
+		}
+		if p.Meta.If != "" {
+			c.Condition = ptr(p.Meta.If)
+		}
+		changes = append(changes, c)
+	}
+	return changes
+}
+
+// linkTarget is what an imported link page opens: its URL, a page (of the import by its ref, or of
+// another space by id) or a space.
+func importLinkTarget(p *ImportPage) *store.PageTarget {
+	switch {
+	case p.URL != "":
+		return &store.PageTarget{Kind: store.TargetURL, URL: p.URL}
+	case p.LinkPage != "":
+		return &store.PageTarget{Kind: store.TargetPage, Page: p.LinkPage, Space: p.LinkSpace}
+	default:
+		return &store.PageTarget{Kind: store.TargetSpace, Space: p.LinkSpace}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,118 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/quire-docs/quire/store"
+)
+
+// gitSync: a space's git link is recorded with its first run, one run at a time (a run past
+// GitOperationTimeout reads as timed out and another may start), each run queues its job, a
+// standalone run keeps the link, an older request timestamp is refused; a revision's commit and
+// its pages' files read back as written.
+func gitSync(t *testing.T, open Opener) {
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	w := newWorld(t, open, func() time.Time { return now })
+	ctx := context.Background()
+	sp := w.space("Docs")
+	if _, err := w.st.FindSpaceGit(ctx, sp.ID); store.ErrorCode(err) != store.ENOTFOUND {
+		t.Fatalf("no link yet: %v", err)
+	}
+	stamp := now.Add(-time.Minute)
+	link := &store.SpaceGit{SpaceID: sp.ID, URL: "https://git.example.com/docs.git", Ref: "refs/heads/main", ProjectDirectory: "docs",
+		Provider: "gitlab", TreeURL: "https://git.example.com/tree", CommitURL: "https://git.example.com/commit/", SealedCredentials: "sealed",
+		SealedWebhookSecret: "hook"}
+	if err := w.st.QueueGitRun(ctx, store.GitJob{Space: sp.ID, Direction: store.GitPull}); store.ErrorCode(err) != store.ENOTFOUND {
+		t.Fatalf("a run of no link: %v", err)
+	}
+	job := store.GitJob{Space: sp.ID, Direction: "import", User: w.user, URL: link.URL, Ref: link.Ref, Timestamp: &stamp}
+	if err := w.st.StartGitOperation(ctx, link, job); err != nil {
+		t.Fatal(err)
+	}
+	g, err := w.st.FindSpaceGit(ctx, sp.ID)
+	if err != nil || g.URL != link.URL || g.ProjectDirectory != "docs" || g.Provider != "gitlab" || g.SealedCredentials != "sealed" ||
+		g.CommitURL != link.CommitURL || g.TreeURL != link.TreeURL || g.Operation == nil || g.Operation.State != store.GitRunning ||
+		g.Operation.Direction != "import" || !g.Operation.StartedAt.Equal(now) || g.Timestamp == nil || !g.Timestamp.Equal(stamp) ||
+		g.SealedWebhookSecret != "hook" || g.CreatedBy != w.user {
+		t.Fatalf("started: %+v %+v %v", g, g.Operation, err)
+	}
+	due, err := w.st.DueJobs(ctx, 10)
+	if err != nil || len(due) != 1 || due[0].Kind != store.GitSyncJob {
+		t.Fatalf("jobs %+v %v", due, err)
+	}
+	var back store.GitJob
+	if err := json.Unmarshal([]byte(due[0].Payload), &back); err != nil || back.Space != sp.ID || back.Ref != job.Ref {
+		t.Fatalf("payload %s %v", due[0].Payload, err)
+	}
+	if err := w.st.StartGitOperation(ctx, link, job); store.ErrorCode(err) != store.ECONFLICT {
+		t.Fatalf("a second run while one runs: %v", err)
+	}
+	if err := w.st.FinishGitOperation(ctx, sp.ID, "", "abc123", sp.RevisionID); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = w.st.FindSpaceGit(ctx, sp.ID)
+	if g.Operation.State != store.GitSuccess || g.Operation.EndedAt == nil || g.LastCommit != "abc123" || g.SyncedRevision != sp.RevisionID {
+		t.Fatalf("finished: %+v", g.Operation)
+	}
+	older := stamp.Add(-time.Second)
+	job.Timestamp = &older
+	if err := w.st.StartGitOperation(ctx, link, job); store.ErrorCode(err) != store.ECONFLICT {
+		t.Fatalf("an older request: %v", err)
+	}
+	// A standalone export leaves the link as it was; its failure is recorded, the last commit kept.
+	other := *link
+	other.URL = "https://elsewhere.example.com/x.git"
+	if err := w.st.StartGitOperation(ctx, &other, store.GitJob{Space: sp.ID, Direction: "export", Standalone: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.FinishGitOperation(ctx, sp.ID, "the branch moved on", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = w.st.FindSpaceGit(ctx, sp.ID)
+	if g.URL != link.URL || g.Operation.State != store.GitFailure || g.Operation.Error != "the branch moved on" || g.LastCommit != "abc123" ||
+		g.SyncedRevision != sp.RevisionID ||
+		g.Operation.Direction != "export" {
+		t.Fatalf("standalone: %+v %+v", g, g.Operation)
+	}
+	// A run past its time reads as timed out, and another may start.
+	if err := w.st.StartGitOperation(ctx, link, store.GitJob{Space: sp.ID, Direction: "import"}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(store.GitOperationTimeout + time.Second)
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.Operation.State != store.GitTimeout {
+		t.Fatalf("stale run: %+v", g.Operation)
+	}
+	if err := w.st.StartGitOperation(ctx, link, store.GitJob{Space: sp.ID, Direction: "import"}); err != nil {
+		t.Fatalf("after a timeout: %v", err)
+	}
+
+	// Runs of the link follow one another: a pull queues while an import runs, and reads as one.
+	if err := w.st.QueueGitRun(ctx, store.GitJob{Space: sp.ID, Direction: store.GitPush}); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.Operation.Direction != "export" || g.Operation.State != store.GitRunning {
+		t.Fatalf("a queued push: %+v", g.Operation)
+	}
+	links, err := w.st.FindGitLinks(ctx)
+	if err != nil || len(links) != 1 || links[0].SpaceID != sp.ID {
+		t.Fatalf("links %+v %v", links, err)
+	}
+
+	// Revisions.
+	ids := w.commit(sp.ID, store.PageChange{Type: "insert_page", Ref: ptr("a"), Title: ptr("A")})
+	after, _ := w.st.FindSpace(ctx, sp.ID)
+	if c, pages, err := w.st.FindRevisionGit(ctx, after.RevisionID); err != nil || c != nil || len(pages) != 0 {
+		t.Fatalf("no commit yet: %+v %v %v", c, pages, err)
+	}
+	commit := store.GitCommit{OID: "abc123", Message: "Import", CreatedByGitBook: true, URL: "https://x/commit/abc123", Ref: "refs/heads/main"}
+	if err := w.st.SetRevisionGit(ctx, after.RevisionID, commit, map[string]store.GitBlob{ids["a"]: {OID: "b1", Path: "a.md"}}); err != nil {
+		t.Fatal(err)
+	}
+	c, pages, err := w.st.FindRevisionGit(ctx, after.RevisionID)
+	if err != nil || c == nil || *c != commit || pages[ids["a"]] != (store.GitBlob{OID: "b1", Path: "a.md"}) || len(pages) != 1 {
+		t.Fatalf("read back %+v %v %v", c, pages, err)
+	}
+}
