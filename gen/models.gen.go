@@ -7105,7 +7105,7 @@ type RequestReviewersResult struct {
 
 // ResolvePublishedContentRequest defines model for ResolvePublishedContentRequest.
 type ResolvePublishedContentRequest struct {
-	// RedirectOnError Accepted for compatibility; quire answers a 403 for a visitor token that is not valid.
+	// RedirectOnError true: a visitor-auth site the visitor cannot open (no visitor token, or one that is not valid) answers a redirect to its sign-in (`target: application`, the fallback URL of its visitor-auth settings with the address as `location`) instead of a 403, when its settings name one.
 	RedirectOnError *bool               `json:"redirectOnError,omitempty"`
 	Url             string              `json:"url"`
 	Visitor         *SiteVisitorPayload `json:"visitor,omitempty"`
@@ -10036,7 +10036,7 @@ type GetPublishedContentByUrlParams struct {
 	// VisitorAuthToken A visitor token, as `visitor.jwtToken`.
 	VisitorAuthToken *string `form:"visitorAuthToken,omitempty" json:"visitorAuthToken,omitempty"`
 
-	// RedirectOnError Accepted for compatibility; quire answers a 403 for a visitor token that is not valid.
+	// RedirectOnError true: a visitor-auth site the visitor cannot open (no visitor token, or one that is not valid) answers a redirect to its sign-in (`target: application`, the fallback URL of its visitor-auth settings with the address as `location`) instead of a 403, when its settings name one.
 	RedirectOnError *bool `form:"redirectOnError,omitempty" json:"redirectOnError,omitempty"`
 }
 

@@ -83,6 +83,9 @@ type siteVisitor struct {
 	token    *string
 	unsigned map[string]any
 	kind     string
+	// redirectOnError: a visitor-auth site the visitor cannot open answers its sign-in (the
+	// fallback URL of its visitor-auth settings) as a redirect instead of a 403.
+	redirectOnError bool
 }
 
 // claims checks the visitor's token and returns the claims conditions read (nil: no claims).
@@ -109,6 +112,7 @@ func (s *Server) visitorClaimsFor(ctx context.Context, site *store.Site, v siteV
 type publishedPlace struct {
 	site      *store.Site
 	redirect  string // set: the address lives elsewhere (every other field is empty)
+	signIn    bool   // the redirect is the site's sign-in, not content
 	section   *store.SiteSection
 	siteSpace *store.SiteSpace
 	spaces    []string // the spaces of the site the visitor sees
@@ -159,6 +163,16 @@ func (s *Server) locatePublished(ctx context.Context, raw string, v siteVisitor)
 		at.shareKey = &given
 	}
 	if at.claims, err = s.visitorClaimsFor(ctx, site, v); err != nil {
+		if v.redirectOnError && site.Visibility == "visitor-auth" {
+			auth, aerr := s.Store.SitePublishingAuth(ctx, site.ID)
+			if aerr != nil {
+				return nil, aerr
+			}
+			if auth.FallbackURL != nil {
+				at.redirect, at.signIn = signInURL(*auth.FallbackURL, raw), true
+				return at, nil
+			}
+		}
 		return nil, err
 	}
 	all, err := s.Store.FindSiteStructure(ctx, site.ID)
@@ -211,6 +225,9 @@ func (s *Server) resolvePublished(ctx context.Context, raw string, v siteVisitor
 	}
 	if at.redirect != "" {
 		target := gen.Content
+		if at.signIn {
+			target = gen.Application
+		}
 		out.Target, out.Redirect = &target, &at.redirect
 		return out, nil
 	}
@@ -229,6 +246,19 @@ func (s *Server) resolvePublished(ctx context.Context, raw string, v siteVisitor
 	out.Pathname, out.BasePath, out.SiteBasePath, out.ApiToken = &at.pathname, &at.basePath, &at.siteBasePath, &token
 	out.Complete, out.CanonicalUrl, out.ShareKey = &at.complete, &at.canonical, at.shareKey
 	return out, nil
+}
+
+// signInURL is a site's sign-in address with the address the visitor asked for as its location
+// parameter (where the sign-in sends them back), as quire's own pages send visitors there.
+func signInURL(fallback, location string) string {
+	u, err := url.Parse(fallback)
+	if err != nil {
+		return fallback
+	}
+	q := u.Query()
+	q.Set("location", location)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // pickByPath picks the item the first segment names (nil when it names none) and the segments
@@ -274,7 +304,7 @@ func visibleSpaceIDs(seen *store.SiteStructure) []string {
 }
 
 func (s *Server) ResolvePublishedContentByUrl(ctx context.Context, req gen.ResolvePublishedContentByUrlRequestObject) (gen.ResolvePublishedContentByUrlResponseObject, error) {
-	v := siteVisitor{kind: string(gen.Human)}
+	v := siteVisitor{kind: string(gen.Human), redirectOnError: req.Body.RedirectOnError != nil && *req.Body.RedirectOnError}
 	if p := req.Body.Visitor; p != nil {
 		v.token = p.JwtToken
 		if p.Type != nil {
@@ -292,7 +322,8 @@ func (s *Server) ResolvePublishedContentByUrl(ctx context.Context, req gen.Resol
 }
 
 func (s *Server) GetPublishedContentByUrl(ctx context.Context, req gen.GetPublishedContentByUrlRequestObject) (gen.GetPublishedContentByUrlResponseObject, error) {
-	out, err := s.resolvePublished(ctx, req.Params.Url, siteVisitor{token: req.Params.VisitorAuthToken, kind: string(gen.Human)})
+	out, err := s.resolvePublished(ctx, req.Params.Url, siteVisitor{token: req.Params.VisitorAuthToken, kind: string(gen.Human),
+		redirectOnError: req.Params.RedirectOnError != nil && *req.Params.RedirectOnError})
 	if err != nil {
 		return nil, err
 	}

@@ -159,6 +159,24 @@ func TestResolveShareLinkAndVisitorAuthSites(t *testing.T) {
 	if claims["kind"] != "site" || claims["site"] != r.site.Id || claims["visitorType"] != "agent" || inner["plan"] != "pro" || unsigned["lang"] != "fr" {
 		t.Fatalf("the site token's claims: %v", claims)
 	}
+	// redirectOnError: without a sign-in address it is still the 403; with one, the visitor is
+	// sent there (target application), the address asked for as its location.
+	r.Expect(t, http.StatusForbidden, r.reader, "POST", "/urls/published", map[string]any{"url": "https://docs.acme.test/guide", "redirectOnError": true})
+	r.Expect(t, http.StatusOK, r.admin, "PATCH", r.base+"/publishing/auth", map[string]any{"backend": "custom", "fallbackURL": "https://login.acme.test/start?app=docs"})
+	for _, body := range []map[string]any{
+		{"url": "https://docs.acme.test/guide", "redirectOnError": true},
+		{"url": "https://docs.acme.test/guide", "redirectOnError": true, "visitor": map[string]any{"jwtToken": "not-a-token"}},
+	} {
+		got := r.Expect(t, http.StatusOK, r.reader, "POST", "/urls/published", body)
+		wantPublic(t, "0.202.0", "resolvePublishedContentByUrl", got)
+		var lookup gen.PublishedSiteContentLookup
+		got.Decode(t, &lookup)
+		if lookup.Target == nil || *lookup.Target != gen.Application || str(lookup.Redirect) != "https://login.acme.test/start?app=docs&location=https%3A%2F%2Fdocs.acme.test%2Fguide" || lookup.ApiToken != nil {
+			t.Fatalf("redirectOnError: %+v", lookup)
+		}
+	}
+	r.Expect(t, http.StatusForbidden, r.reader, "POST", "/urls/published", map[string]any{"url": "https://docs.acme.test/guide", "redirectOnError": false})
+	r.Expect(t, http.StatusOK, r.reader, "GET", "/urls/published?url="+url.QueryEscape("https://docs.acme.test/guide")+"&redirectOnError=true", nil)
 	// Its site token reads the published site as that visitor; a member without one cannot.
 	r.Expect(t, http.StatusOK, &testUser{Token: str(ok.ApiToken)}, "GET", r.base+"/published", nil)
 	r.Expect(t, http.StatusForbidden, r.reader, "GET", r.base+"/published", nil)
