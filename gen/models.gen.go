@@ -5199,6 +5199,18 @@ type CreateCollectionRequest struct {
 	Title  *CollectionTitle `json:"title,omitempty"`
 }
 
+// CreateInviteRequest `role` (a link to the organization), or `level` with `space` or `collection` (a link to that content).
+type CreateInviteRequest struct {
+	Collection *string `json:"collection,omitempty"`
+
+	// Level A member role, or null for a guest.
+	Level nullable.Nullable[MemberRoleOrGuest] `json:"level,omitempty"`
+
+	// Role A member role, or null for a guest.
+	Role  nullable.Nullable[MemberRoleOrGuest] `json:"role,omitempty"`
+	Space *string                              `json:"space,omitempty"`
+}
+
 // CreateOpenAPISpecRequest defines model for CreateOpenAPISpecRequest.
 type CreateOpenAPISpecRequest struct {
 	Slug   OpenAPISpecSlug   `json:"slug"`
@@ -6375,16 +6387,24 @@ type InviteEmailWithRole struct {
 	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
 }
 
-// InviteLink defines model for InviteLink.
+// InviteLink A link to the organization (`role`) or to a space or collection in it (`level` with `space` or `collection`).
 type InviteLink struct {
-	Id     string       `json:"id"`
-	Object InviteObject `json:"object"`
+	// Collection The collection a link invites to (its permissions are the link's level).
+	Collection *Collection `json:"collection,omitempty"`
+	Id         string      `json:"id"`
 
-	// Redundant The caller's role in the organization already reaches the one the link gives.
+	// Level A member role, or null for a guest.
+	Level  nullable.Nullable[MemberRoleOrGuest] `json:"level,omitempty"`
+	Object InviteObject                         `json:"object"`
+
+	// Redundant The caller's role (in the organization, or on the content) already reaches the one the link gives.
 	Redundant bool `json:"redundant"`
 
 	// Role A member role, or null for a guest.
-	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role,omitempty"`
+
+	// Space The space a link invites to (its permissions are the link's level).
+	Space *Space `json:"space,omitempty"`
 }
 
 // InviteLinkList defines model for InviteLinkList.
@@ -6396,12 +6416,6 @@ type InviteLinkList struct {
 
 // InviteObject defines model for InviteObject.
 type InviteObject string
-
-// InviteRoleRequest defines model for InviteRoleRequest.
-type InviteRoleRequest struct {
-	// Role A member role, or null for a guest.
-	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
-}
 
 // InviteToContentRequest Whom to grant the role to; at least one user or team.
 type InviteToContentRequest struct {
@@ -8416,6 +8430,15 @@ type UpdateIntegrationInstallationRequest struct {
 	SpaceSelection *IntegrationInstallationSelection `json:"space_selection,omitempty"`
 }
 
+// UpdateInviteRequest `role` for a link to the organization, `level` for a link to a space or collection.
+type UpdateInviteRequest struct {
+	// Level A member role, or null for a guest.
+	Level nullable.Nullable[MemberRoleOrGuest] `json:"level,omitempty"`
+
+	// Role A member role, or null for a guest.
+	Role nullable.Nullable[MemberRoleOrGuest] `json:"role,omitempty"`
+}
+
 // UpdateMemberRequest defines model for UpdateMemberRequest.
 type UpdateMemberRequest struct {
 	// Role A member role, or null for a guest.
@@ -10101,10 +10124,10 @@ type IngestConversationJSONRequestBody = IngestConversationRequest
 type InviteUsersToOrganizationJSONRequestBody = InviteUsersRequest
 
 // CreateOrganizationInviteJSONRequestBody defines body for CreateOrganizationInvite for application/json ContentType.
-type CreateOrganizationInviteJSONRequestBody = InviteRoleRequest
+type CreateOrganizationInviteJSONRequestBody = CreateInviteRequest
 
 // UpdateOrganizationInviteByIdJSONRequestBody defines body for UpdateOrganizationInviteById for application/json ContentType.
-type UpdateOrganizationInviteByIdJSONRequestBody = InviteRoleRequest
+type UpdateOrganizationInviteByIdJSONRequestBody = UpdateInviteRequest
 
 // UpdateMemberInOrganizationByIdJSONRequestBody defines body for UpdateMemberInOrganizationById for application/json ContentType.
 type UpdateMemberInOrganizationByIdJSONRequestBody = UpdateMemberRequest

@@ -21,8 +21,54 @@ import (
 // inviteTTL is how long an invitation sent by email can be used.
 const inviteTTL = 7 * 24 * time.Hour
 
-func toAPIInviteLink(in *store.Invite, redundant bool) gen.InviteLink {
-	return gen.InviteLink{Object: gen.Invite, Id: in.ID, Role: apiRole(in.Role), Redundant: redundant}
+// toAPIInviteLink answers an invite link; a link to content carries the space or collection, as
+// the invited will see it (permissions of the link's level).
+func (s *Server) toAPIInviteLink(ctx context.Context, in *store.Invite, redundant bool) (gen.InviteLink, error) {
+	out := gen.InviteLink{Object: gen.Invite, Id: in.ID, Redundant: redundant}
+	switch in.Target.Kind {
+	case store.GrantSpace:
+		sp, err := s.Store.FindSpace(ctx, in.Target.ID)
+		if err != nil {
+			return out, err
+		}
+		api := s.toAPISpace(sp, in.Role)
+		out.Level, out.Space = apiRole(in.Role), &api
+	case store.GrantCollection:
+		c, err := s.Store.FindCollection(ctx, in.Target.ID)
+		if err != nil {
+			return out, err
+		}
+		api := s.toAPICollection(c, in.Role)
+		out.Level, out.Collection = apiRole(in.Role), &api
+	default:
+		out.Role = apiRole(in.Role)
+	}
+	return out, nil
+}
+
+// inviteTarget reads what a new invite link is to: the organization with a role, or a space or
+// a collection with a level (a role there, not a guest's none).
+func inviteTarget(b *gen.CreateInviteRequest) (store.Role, store.GrantTarget, error) {
+	content := b.Space != nil || b.Collection != nil
+	switch {
+	case b.Role.IsSpecified() && (content || b.Level.IsSpecified()):
+		return "", store.GrantTarget{}, store.FieldErrorf("role", "a link is to the organization (role) or to a space or collection (level with space or collection), not both")
+	case b.Role.IsSpecified():
+		return storeRole(b.Role), store.GrantTarget{}, nil
+	case !content:
+		return "", store.GrantTarget{}, store.FieldErrorf("role", "is required: the role the link gives in the organization (or level with space or collection)")
+	case b.Space != nil && b.Collection != nil:
+		return "", store.GrantTarget{}, store.FieldErrorf("collection", "a link is to one space or one collection, not both")
+	case !b.Level.IsSpecified() || b.Level.IsNull():
+		return "", store.GrantTarget{}, store.FieldErrorf("level", "is required with space or collection: the role the link gives there")
+	}
+	t := store.GrantTarget{Kind: store.GrantSpace}
+	if b.Space != nil {
+		t.ID = *b.Space
+	} else {
+		t.Kind, t.ID = store.GrantCollection, *b.Collection
+	}
+	return storeRole(b.Level), t, nil
 }
 
 // joinURL is where an invitation is used: joinOrganizationWithInvite.
@@ -34,11 +80,19 @@ func (s *Server) CreateOrganizationInvite(ctx context.Context, req gen.CreateOrg
 	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
-	in, err := s.Store.CreateInvite(ctx, req.OrganizationId, access.Caller(ctx).ID, storeRole(req.Body.Role))
+	role, target, err := inviteTarget(req.Body)
 	if err != nil {
 		return nil, err
 	}
-	return gen.CreateOrganizationInvite201JSONResponse(toAPIInviteLink(in, true)), nil
+	in, err := s.Store.CreateInvite(ctx, req.OrganizationId, access.Caller(ctx).ID, role, target)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.toAPIInviteLink(ctx, in, true)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateOrganizationInvite201JSONResponse(out), nil
 }
 
 func (s *Server) ListOrganizationInviteLinks(ctx context.Context, req gen.ListOrganizationInviteLinksRequestObject) (gen.ListOrganizationInviteLinksResponseObject, error) {
@@ -49,7 +103,11 @@ func (s *Server) ListOrganizationInviteLinks(ctx context.Context, req gen.ListOr
 	if err != nil {
 		return nil, err
 	}
-	items, _ := convertItems(list.Items, func(in *store.Invite) (gen.InviteLink, error) { return toAPIInviteLink(in, true), nil })
+	// A link to content reads its space or collection: links are few, made by hand.
+	items, err := convertItems(list.Items, func(in *store.Invite) (gen.InviteLink, error) { return s.toAPIInviteLink(ctx, in, true) })
+	if err != nil {
+		return nil, err
+	}
 	return gen.ListOrganizationInviteLinks200JSONResponse{Items: items, Count: list.Count, Next: listNext(list.Next)}, nil
 }
 
@@ -61,23 +119,52 @@ func (s *Server) GetOrganizationInviteLink(ctx context.Context, req gen.GetOrgan
 		return nil, err
 	}
 	redundant := false
-	if m, err := s.Store.FindMember(ctx, req.OrganizationId, access.Caller(ctx).ID); err == nil {
+	if in.Target.Kind != "" {
+		// A link to content is redundant for who already holds its level there.
+		var role store.Role
+		if in.Target.Kind == store.GrantSpace {
+			_, role, err = s.Access.FindSpace(ctx, in.Target.ID, store.RoleGuest)
+		} else {
+			_, role, err = s.Access.FindCollection(ctx, in.Target.ID, store.RoleGuest)
+		}
+		redundant = err == nil && role.AtLeast(in.Role)
+	} else if m, err := s.Store.FindMember(ctx, req.OrganizationId, access.Caller(ctx).ID); err == nil {
 		redundant = in.Role == store.RoleGuest || m.Role.AtLeast(in.Role)
 	} else if store.ErrorCode(err) != store.ENOTFOUND {
 		return nil, err
 	}
-	return gen.GetOrganizationInviteLink200JSONResponse(toAPIInviteLink(in, redundant)), nil
+	out, err := s.toAPIInviteLink(ctx, in, redundant)
+	if err != nil {
+		return nil, err
+	}
+	return gen.GetOrganizationInviteLink200JSONResponse(out), nil
 }
 
 func (s *Server) UpdateOrganizationInviteById(ctx context.Context, req gen.UpdateOrganizationInviteByIdRequestObject) (gen.UpdateOrganizationInviteByIdResponseObject, error) {
 	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleAdmin); err != nil {
 		return nil, err
 	}
-	in, err := s.Store.UpdateInvite(ctx, req.OrganizationId, req.InviteId, storeRole(req.Body.Role))
+	in, err := s.Store.FindInvite(ctx, req.OrganizationId, req.InviteId)
 	if err != nil {
 		return nil, err
 	}
-	return gen.UpdateOrganizationInviteById200JSONResponse(toAPIInviteLink(in, true)), nil
+	role := req.Body.Role
+	switch {
+	case in.Target.Kind == "" && (req.Body.Level.IsSpecified() || !role.IsSpecified()):
+		return nil, store.FieldErrorf("role", "is required, and level is not taken: the link is to the organization")
+	case in.Target.Kind != "" && (role.IsSpecified() || !req.Body.Level.IsSpecified() || req.Body.Level.IsNull()):
+		return nil, store.FieldErrorf("level", "is required (a role), and role is not taken: the link is to a %s", in.Target.Kind)
+	case in.Target.Kind != "":
+		role = req.Body.Level
+	}
+	if in, err = s.Store.UpdateInvite(ctx, req.OrganizationId, req.InviteId, storeRole(role)); err != nil {
+		return nil, err
+	}
+	out, err := s.toAPIInviteLink(ctx, in, true)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateOrganizationInviteById200JSONResponse(out), nil
 }
 
 func (s *Server) DeleteOrganizationInviteById(ctx context.Context, req gen.DeleteOrganizationInviteByIdRequestObject) (gen.DeleteOrganizationInviteByIdResponseObject, error) {

@@ -143,3 +143,69 @@ func TestInviteLinks(t *testing.T) {
 	w.Expect(t, http.StatusNotFound, w.outsider, "GET", links+"/"+link.Id, nil)
 	w.Expect(t, http.StatusNotFound, w.reader, "POST", invitePath(w.org.Id, "/"+link.Id), nil)
 }
+
+// TestInviteLinksToContent: a link to a space (or collection) with a level makes who joins a
+// guest of the organization granted that level there, and nothing else: the space opens to
+// them, another does not. Bad input (both kinds, no level, content of another organization,
+// role on a content link) is refused and changes nothing.
+func TestInviteLinksToContent(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	links := "/orgs/" + w.org.Id + "/link-invites"
+	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Shared", "")
+	closed := w.MustCreateSpace(t, w.admin, w.org.Id, "Closed", "")
+	col := w.MustCreateCollection(t, w.admin, w.org.Id, "Handbook", "")
+	r := w.Expect(t, http.StatusCreated, w.admin, "POST", links, map[string]any{"level": "comment", "space": sp.Id})
+	wantPublic(t, "0.202.0", "createOrganizationInvite", r)
+	var link gen.InviteLink
+	r.Decode(t, &link)
+	if apiRoleOf(link.Level) != "comment" || link.Space == nil || link.Space.Id != sp.Id || link.Role.IsSpecified() {
+		t.Fatalf("space link %+v", link)
+	}
+	seen := w.Expect(t, http.StatusOK, w.outsider, "GET", links+"/"+link.Id, nil)
+	wantPublic(t, "0.202.0", "getOrganizationInviteLink", seen)
+	w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+sp.Id, nil)
+	w.Expect(t, http.StatusOK, w.outsider, "POST", invitePath(w.org.Id, "/"+link.Id), nil)
+	m := getJSON[gen.Member](t, w.testServer, w.admin, "/orgs/"+w.org.Id+"/members/"+w.outsider.ID)
+	if m.Role.IsSpecified() && !m.Role.IsNull() {
+		t.Fatalf("joined through a space link as %v, want a guest", apiRoleOf(m.Role))
+	}
+	got := getJSON[gen.Space](t, w.testServer, w.outsider, "/spaces/"+sp.Id)
+	if got.Id != sp.Id {
+		t.Fatalf("the invited space: %+v", got)
+	}
+	w.Expect(t, http.StatusNotFound, w.outsider, "GET", "/spaces/"+closed.Id, nil)
+	if getJSON[gen.InviteLink](t, w.testServer, w.outsider, links+"/"+link.Id).Redundant != true {
+		t.Fatal("a space link is not redundant for who holds its level there")
+	}
+
+	// A collection link; its level changes with level, not role.
+	colLink := sendJSON[gen.InviteLink](t, w.testServer, http.StatusCreated, w.admin, "POST", links, map[string]any{"level": "read", "collection": col.Id})
+	if colLink.Collection == nil || colLink.Collection.Id != col.Id {
+		t.Fatalf("collection link %+v", colLink)
+	}
+	up := w.Expect(t, http.StatusOK, w.admin, "PATCH", links+"/"+colLink.Id, map[string]any{"level": "edit"})
+	wantPublic(t, "0.202.0", "updateOrganizationInviteById", up)
+	wantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", links+"/"+colLink.Id, map[string]any{"role": "edit"}), "level")
+	orgLink := sendJSON[gen.InviteLink](t, w.testServer, http.StatusCreated, w.admin, "POST", links, map[string]any{"role": "read"})
+	wantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "PATCH", links+"/"+orgLink.Id, map[string]any{"level": "edit"}), "role")
+
+	theirs := w.MustCreateSpace(t, w.outsider, w.other.Id, "Theirs", "")
+	for _, c := range []struct {
+		body map[string]any
+		code int
+		want string
+	}{
+		{map[string]any{"level": "read", "space": sp.Id, "collection": col.Id}, 400, "not both"},
+		{map[string]any{"space": sp.Id}, 400, "level"},
+		{map[string]any{"level": nil, "space": sp.Id}, 400, "level"},
+		{map[string]any{"role": "read", "space": sp.Id}, 400, "not both"},
+		{map[string]any{}, 400, "role"},
+		{map[string]any{"level": "read", "space": theirs.Id}, 404, "Space"},
+	} {
+		wantMessage(t, w.Expect(t, c.code, w.admin, "POST", links, c.body), c.want)
+	}
+	if l := getJSON[gen.InviteLinkList](t, w.testServer, w.admin, links); l.Count != 3 {
+		t.Fatalf("links after refusals: %d, want 3", l.Count)
+	}
+}

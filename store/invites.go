@@ -11,7 +11,10 @@ import (
 type Invite struct {
 	ID             string
 	OrganizationID string
-	Role           Role // RoleGuest ("") invites a guest
+	Role           Role // RoleGuest ("") invites a guest; with a Target, the level granted on it
+	// Target is the space or collection a link invites to (Kind GrantSpace or GrantCollection);
+	// its zero value invites to the organization.
+	Target GrantTarget
 	Email          *string
 	SSO            bool // who joins with it becomes an SSO user of the organization
 	CreatedBy      string
@@ -36,8 +39,9 @@ type EmailInvites struct {
 
 // Invites are the invitations to organizations.
 type Invites interface {
-	// CreateInvite makes an invite link.
-	CreateInvite(ctx context.Context, orgID, byUserID string, role Role) (*Invite, error)
+	// CreateInvite makes an invite link, to the organization (target's zero value) or to one of
+	// its spaces or collections (ENOTFOUND when the organization has no such content).
+	CreateInvite(ctx context.Context, orgID, byUserID string, role Role, target GrantTarget) (*Invite, error)
 	// FindInvites lists an organization's invite links, oldest first.
 	FindInvites(ctx context.Context, orgID string, p Page) (List[*Invite], error)
 	// FindInvite returns an invite link of an organization.
@@ -50,7 +54,9 @@ type Invites interface {
 	// and makes an invitation valid for ttl for each other address (replacing an unused one made
 	// before for it), in one transaction.
 	InviteByEmail(ctx context.Context, orgID, byUserID string, invites []EmailInvite, ttl time.Duration) (*EmailInvites, error)
-	// JoinWithInvite makes u a member with the invitation's role (a member already keeps theirs).
+	// JoinWithInvite makes u a member with the invitation's role (a member already keeps theirs);
+	// a link to content makes u a guest (a member stays one) granted its level there, keeping a
+	// stronger grant u holds (ENOTFOUND when the content is gone).
 	// Refused, changing nothing: a link while the organization has turned invite links off
 	// (EFORBIDDEN), an invitation for another address or an unverified one (EFORBIDDEN), used
 	// (ECONFLICT) or expired (ECONFLICT).

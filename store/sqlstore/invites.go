@@ -11,13 +11,17 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-const inviteColumns = `i.id, i.organization_id, i.role, i.email, i.sso, i.created_by, i.expires_at, i.used_at, i.created_at`
+const inviteColumns = `i.id, i.organization_id, i.role, i.email, i.sso, i.created_by, i.expires_at, i.used_at, i.created_at,
+	i.target_kind, i.target_id`
 
 func scanInvite(sc scanner, in *store.Invite) error {
-	var role, email, by, expires, used sql.NullString
+	var role, email, by, expires, used, targetKind, targetID sql.NullString
 	var created string
-	if err := sc.Scan(&in.ID, &in.OrganizationID, &role, &email, &in.SSO, &by, &expires, &used, &created); err != nil {
+	if err := sc.Scan(&in.ID, &in.OrganizationID, &role, &email, &in.SSO, &by, &expires, &used, &created, &targetKind, &targetID); err != nil {
 		return err
+	}
+	if targetKind.Valid {
+		in.Target = store.GrantTarget{Kind: targetKind.String, ID: targetID.String, OrganizationID: in.OrganizationID}
 	}
 	in.Role, in.Email, in.CreatedBy = store.Role(role.String), stringPtr(email), by.String
 	in.ExpiresAt, in.UsedAt, in.CreatedAt = parseNullTime(expires), parseNullTime(used), parseTime(created)
@@ -46,18 +50,33 @@ func insertInvite(ctx context.Context, tx *Tx, in *store.Invite) error {
 	if in.ExpiresAt != nil {
 		expires = formatTime(*in.ExpiresAt)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO organization_invites (id, organization_id, role, email, sso, created_by, expires_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, in.ID, in.OrganizationID, nullRole(in.Role), nullString(in.Email), in.SSO, in.CreatedBy, expires,
-		formatTime(tx.now)); err != nil {
+	var targetKind, targetID any
+	if in.Target.Kind != "" {
+		targetKind, targetID = in.Target.Kind, in.Target.ID
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO organization_invites (id, organization_id, role, email, sso, created_by, expires_at, created_at,
+		target_kind, target_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.ID, in.OrganizationID, nullRole(in.Role), nullString(in.Email), in.SSO, in.CreatedBy, expires,
+		formatTime(tx.now), targetKind, targetID); err != nil {
 		return fmt.Errorf("store: unable to create invite: %w", err)
 	}
 	return nil
 }
 
-// CreateInvite makes an invite link.
-func (s *Store) CreateInvite(ctx context.Context, orgID, byUserID string, role store.Role) (*store.Invite, error) {
+// CreateInvite makes an invite link, to the organization or to one of its spaces or collections.
+func (s *Store) CreateInvite(ctx context.Context, orgID, byUserID string, role store.Role, target store.GrantTarget) (*store.Invite, error) {
 	in := &store.Invite{OrganizationID: orgID, Role: role, CreatedBy: byUserID}
-	err := s.write(ctx, func(tx *Tx) error { return insertInvite(ctx, tx, in) })
+	if target.Kind != "" {
+		in.Target = store.GrantTarget{Kind: target.Kind, ID: target.ID, OrganizationID: orgID}
+	}
+	err := s.write(ctx, func(tx *Tx) error {
+		if in.Target.Kind != "" {
+			if err := contentExists(ctx, tx, in.Target); err != nil {
+				return err
+			}
+		}
+		return insertInvite(ctx, tx, in)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +208,56 @@ func (s *Store) JoinWithInvite(ctx context.Context, orgID, inviteID string, u *s
 				return fmt.Errorf("store: unable to use invite: %w", err)
 			}
 		}
-		_, err = addMember(ctx, tx, orgID, u.ID, in.Role, in.SSO)
-		return err
+		if in.Target.Kind == "" {
+			_, err = addMember(ctx, tx, orgID, u.ID, in.Role, in.SSO)
+			return err
+		}
+		if err := contentExists(ctx, tx, in.Target); err != nil {
+			return err
+		}
+		if _, err := addMember(ctx, tx, orgID, u.ID, store.RoleGuest, in.SSO); err != nil {
+			return err
+		}
+		return grantAtLeast(ctx, tx, in.Target, u.ID, in.Role)
 	})
+}
+
+// contentExists answers ENOTFOUND unless the organization has the space (not deleted) or
+// collection a target names.
+func contentExists(ctx context.Context, tx *Tx, t store.GrantTarget) error {
+	query := `SELECT count(*) FROM spaces WHERE id = ? AND organization_id = ? AND deleted_at IS NULL`
+	what := "Space"
+	if t.Kind == store.GrantCollection {
+		query, what = `SELECT count(*) FROM collections WHERE id = ? AND organization_id = ?`, "Collection"
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, query, t.ID, t.OrganizationID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to find %s: %w", strings.ToLower(what), err)
+	}
+	if n == 0 {
+		return store.NotFound(what)
+	}
+	return nil
+}
+
+// grantAtLeast grants a user role on a target unless they hold a stronger grant there.
+func grantAtLeast(ctx context.Context, tx *Tx, t store.GrantTarget, userID string, role store.Role) error {
+	if role == store.RoleGuest {
+		return nil
+	}
+	var held sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT role FROM content_grants WHERE target_id = ? AND user_id = ?`, t.ID, userID).Scan(&held)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("store: unable to read grant: %w", err)
+	}
+	if held.Valid && store.Role(held.String).AtLeast(role) {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO content_grants (id, organization_id, target_kind, target_id, user_id, role, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (target_id, user_id) DO UPDATE SET role = excluded.role`,
+		store.NewID(), t.OrganizationID, t.Kind, t.ID, userID, string(role), formatTime(tx.now)); err != nil {
+		return fmt.Errorf("store: unable to grant access: %w", err)
+	}
+	return nil
 }

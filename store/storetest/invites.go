@@ -29,7 +29,7 @@ func invites(t *testing.T, open Opener) {
 		return m.Role, true
 	}
 
-	link, err := w.st.CreateInvite(ctx, w.org, w.user, store.RoleRead)
+	link, err := w.st.CreateInvite(ctx, w.org, w.user, store.RoleRead, store.GrantTarget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +108,63 @@ func invites(t *testing.T, open Opener) {
 	}
 	if deleted, err := w.st.DeleteInvite(ctx, w.org, link.ID); err != nil || deleted {
 		t.Fatalf("delete again: %v %v", deleted, err)
+	}
+}
+
+// contentInvites: a link to a space grants its level there to who joins, as a guest of the
+// organization when they were not a member (a member keeps their role); a stronger grant is
+// kept; a link to content the organization lacks, or to a space deleted since, changes nothing.
+func contentInvites(t *testing.T, open Opener) {
+	w := newWorld(t, open, time.Now)
+	ctx := context.Background()
+	sp := w.space("Invited")
+	stranger := MustOwner(t, w.st, "guest@elsewhere.test").User
+	target := store.GrantTarget{Kind: store.GrantSpace, ID: sp.ID}
+	link, err := w.st.CreateInvite(ctx, w.org, w.user, store.RoleEdit, target)
+	if err != nil || link.Target.Kind != store.GrantSpace || link.Target.ID != sp.ID || link.Role != store.RoleEdit {
+		t.Fatalf("content link %+v, %v", link, err)
+	}
+	if got, err := w.st.FindInvite(ctx, w.org, link.ID); err != nil || got.Target.ID != sp.ID {
+		t.Fatalf("found link %+v, %v", got, err)
+	}
+	if err := w.st.JoinWithInvite(ctx, w.org, link.ID, stranger); err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.st.FindMember(ctx, w.org, stranger.ID)
+	if err != nil || m.Role != store.RoleGuest {
+		t.Fatalf("the invited is a guest: %+v, %v", m, err)
+	}
+	grants, err := w.st.GrantsForUser(ctx, w.org, stranger.ID)
+	if err != nil || grants[sp.ID] != store.RoleEdit {
+		t.Fatalf("grants %v, %v", grants, err)
+	}
+	// A weaker link keeps the stronger grant.
+	weaker, err := w.st.CreateInvite(ctx, w.org, w.user, store.RoleRead, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.JoinWithInvite(ctx, w.org, weaker.ID, stranger); err != nil {
+		t.Fatal(err)
+	}
+	if grants, _ := w.st.GrantsForUser(ctx, w.org, stranger.ID); grants[sp.ID] != store.RoleEdit {
+		t.Fatalf("a weaker link lowered the grant: %v", grants)
+	}
+	other := MustOwner(t, w.st, "other@elsewhere.test")
+	theirs := other.MustSpace(t, w.st, "Theirs")
+	_, err = w.st.CreateInvite(ctx, w.org, w.user, store.RoleRead, store.GrantTarget{Kind: store.GrantSpace, ID: theirs.ID})
+	wantCode(t, err, store.ENOTFOUND)
+	_, err = w.st.CreateInvite(ctx, w.org, w.user, store.RoleRead, store.GrantTarget{Kind: store.GrantCollection, ID: "nope"})
+	wantCode(t, err, store.ENOTFOUND)
+	gone, err := w.st.CreateInvite(ctx, w.org, w.user, store.RoleRead, store.GrantTarget{Kind: store.GrantSpace, ID: w.space("Gone").ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.DeleteSpace(ctx, gone.Target.ID); err != nil {
+		t.Fatal(err)
+	}
+	late := MustOwner(t, w.st, "late@elsewhere.test").User
+	wantCode(t, w.st.JoinWithInvite(ctx, w.org, gone.ID, late), store.ENOTFOUND)
+	if _, err := w.st.FindMember(ctx, w.org, late.ID); store.ErrorCode(err) != store.ENOTFOUND {
+		t.Fatalf("a refused join made a member: %v", err)
 	}
 }

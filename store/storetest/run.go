@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"UpdateFromMain", updateFromMain},
 		{"Reviews", reviews},
 		{"Invites", invites},
+		{"ContentInvites", contentInvites},
 		{"TeamMembers", teamMembers},
 		{"Comments", comments},
 		{"Sites", sites},

@@ -204,6 +204,15 @@ step('invitations: links and by email, joining with them; updateUserById', async
     assert.equal((await alice.orgs.getMemberInOrganizationById(S.org, BOB_ID)).data.role, 'edit');
     assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, link.data.id)).status, 205);
     assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, link.data.id)).status, 204);
+    // A link to a space: a level there, not a role in the organization.
+    const shared = await alice.orgs.createSpace(S.org, { title: 'Invited to', empty: true });
+    const toSpace = await alice.orgs.createOrganizationInvite(S.org, { level: 'comment', space: shared.data.id });
+    assert.equal(toSpace.data.level, 'comment');
+    assert.equal(toSpace.data.space.id, shared.data.id);
+    const lifted = await alice.orgs.updateOrganizationInviteById(S.org, toSpace.data.id, { level: 'edit' });
+    assert.equal(lifted.data.level, 'edit');
+    await rejectsWith(400, alice.orgs.createOrganizationInvite(S.org, { level: 'read', space: shared.data.id, role: 'read' }), 'a link to both');
+    assert.equal((await alice.orgs.deleteOrganizationInviteById(S.org, toSpace.data.id)).status, 205);
 
     const email = `someone-${RUN}@example.org`;
     const inv = await alice.orgs.inviteUsersToOrganization(S.org, { emails: [email, { email: `other-${RUN}@example.org`, role: null }], role: 'read' });
@@ -1019,6 +1028,24 @@ step('reviews: ask, review, list; merge rules on reviews; contributors', async (
     await bob.spaces.requestReviewersForChangeRequest(space, other, { users: [S.aliceId] });
     assert.equal((await bob.spaces.removeRequestedReviewerFromChangeRequest(space, other, S.aliceId)).status, 205);
     assert.equal((await bob.spaces.removeRequestedReviewerFromChangeRequest(space, other, S.aliceId)).status, 204);
+});
+
+step('computed content: pages and a document computed from an OpenAPI specification', async () => {
+    need(S.org);
+    const text = 'openapi: 3.0.3\ninfo: { title: Today, version: "1" }\npaths:\n  /things:\n    get:\n      tags: [things]\n      responses: { "200": { description: ok } }\n';
+    await alice.orgs.createOpenApiSpec(S.org, { slug: `today-${RUN}`.toLowerCase(), source: { text } });
+    let spec;
+    for (let i = 0; i < 600 && spec?.processingState !== 'complete'; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        spec = (await alice.orgs.getOpenApiSpecBySlug(S.org, `today-${RUN}`.toLowerCase())).data;
+    }
+    assert.equal(spec.processingState, 'complete');
+    const sp = await alice.orgs.createSpace(S.org, { title: 'Computed', empty: true });
+    const source = (props) => ({ type: 'builtin:openapi', props, dependencies: { spec: { ref: { kind: 'openapi', spec: spec.slug } } } });
+    const rev = await alice.spaces.getComputedRevision(sp.data.id, { source: source({ models: false }), seed: 'today' });
+    assert.deepEqual(rev.data.pages.map((p) => p.title), ['things']);
+    const doc = await alice.spaces.getComputedDocument(sp.data.id, { source: source({ doc: 'tag', page: 'things' }), seed: 'today' });
+    assert.equal(doc.data.nodes.at(-1).type, 'openapi-operation');
 });
 
 step('removeMemberFromOrganizationById and deleteCollectionById', async () => {
