@@ -89,7 +89,8 @@ type StorageUpload struct {
 // ImportRuns keeps import runs and the files uploaded for them.
 type ImportRuns interface {
 	// CreateImportRun records a pending run (its ID, status and times set) and queues its job, in
-	// one transaction.
+	// one transaction. Without a Site, the run is listed under the space's site when it belongs
+	// to exactly one.
 	CreateImportRun(ctx context.Context, r *ImportRun) (*ImportRun, error)
 	// FindImportRun returns an organization's run; ENOTFOUND when it has none by that id. A run
 	// left behind (see ImportRunTimeout) reads as failed.

@@ -47,7 +47,9 @@ func scanImportRun(now func() string) func(sc scanner) (*store.ImportRun, error)
 	}
 }
 
-func active(status string) bool { return status == store.ImportPending || status == store.ImportInProgress }
+func active(status string) bool {
+	return status == store.ImportPending || status == store.ImportInProgress
+}
 
 // CreateImportRun records a pending run and queues its job.
 func (s *Store) CreateImportRun(ctx context.Context, r *store.ImportRun) (*store.ImportRun, error) {
@@ -58,9 +60,24 @@ func (s *Store) CreateImportRun(ctx context.Context, r *store.ImportRun) (*store
 	var out *store.ImportRun
 	err = s.write(ctx, func(tx *Tx) error {
 		id, now := store.NewID(), formatTime(tx.now)
+		site := r.Site
+		if site == "" { // the space's site, when it belongs to exactly one
+			var sites []string
+			if err := queryEach(ctx, tx, "a space's sites", `SELECT DISTINCT site_id FROM site_spaces WHERE space_id = ? ORDER BY site_id`,
+				[]any{r.SpaceID}, func(sc scanner) error {
+					var id string
+					sites = append(sites, id)
+					return sc.Scan(&sites[len(sites)-1])
+				}); err != nil {
+				return err
+			}
+			if len(sites) == 1 {
+				site = sites[0]
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO import_runs (id, organization_id, space_id, change_request, page_id,
 			site_id, source, url, files, enhance, status, created_by, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, r.OrganizationID, r.SpaceID, r.ChangeRequest, r.Page, r.Site,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, r.OrganizationID, r.SpaceID, r.ChangeRequest, r.Page, site,
 			r.Source, r.URL, string(files), boolInt(r.Enhance), store.ImportPending, r.CreatedBy, now, now); err != nil {
 			return fmt.Errorf("store: unable to record an import run: %w", err)
 		}
