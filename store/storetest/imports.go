@@ -112,6 +112,21 @@ func importRuns(t *testing.T, open Opener) {
 	same(ids(store.ImportRunFilter{Status: "active"}))
 	same(ids(store.ImportRunFilter{Status: store.ImportFailed}), r3.ID, r.ID)
 
+	// Without a site, a run is listed under the space's one site.
+	site, err := w.st.CreateSite(ctx, w.org, store.SiteCreate{Title: "Site", Type: "basic", Visibility: "public"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onSite := w.space("On a site")
+	if _, err := w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SpaceID: onSite.ID}); err != nil {
+		t.Fatal(err)
+	}
+	r4, err := w.st.CreateImportRun(ctx, &store.ImportRun{OrganizationID: w.org, SpaceID: onSite.ID, Source: store.ImportFromWebsite,
+		URL: "https://example.org/", CreatedBy: w.user})
+	if err != nil || r4.Site != site.ID {
+		t.Fatalf("the space's site: %+v %v", r4, err)
+	}
+
 	u := &store.StorageUpload{Key: "key1", OrganizationID: w.org, Kind: "import_file", Name: "a.md", ContentType: "text/markdown",
 		Size: 5, CreatedBy: w.user}
 	if err := w.st.CreateStorageUpload(ctx, u); err != nil {
