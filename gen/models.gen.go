@@ -570,6 +570,102 @@ func (e ComputedSourceRevisionPropsGrouping) Valid() bool {
 	}
 }
 
+// Defines values for ContentImportRunObject.
+const (
+	ImportRun ContentImportRunObject = "import-run"
+)
+
+// Valid indicates whether the value is a known member of the ContentImportRunObject enum.
+func (e ContentImportRunObject) Valid() bool {
+	switch e {
+	case ImportRun:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentImportRunPagesStatus.
+const (
+	ContentImportRunPagesStatusComplete ContentImportRunPagesStatus = "complete"
+	ContentImportRunPagesStatusPending  ContentImportRunPagesStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ContentImportRunPagesStatus enum.
+func (e ContentImportRunPagesStatus) Valid() bool {
+	switch e {
+	case ContentImportRunPagesStatusComplete:
+		return true
+	case ContentImportRunPagesStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentImportRunPagesType.
+const (
+	ContentImportRunPagesTypeFolder ContentImportRunPagesType = "folder"
+	ContentImportRunPagesTypePage   ContentImportRunPagesType = "page"
+)
+
+// Valid indicates whether the value is a known member of the ContentImportRunPagesType enum.
+func (e ContentImportRunPagesType) Valid() bool {
+	switch e {
+	case ContentImportRunPagesTypeFolder:
+		return true
+	case ContentImportRunPagesTypePage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentImportRunStatus.
+const (
+	ContentImportRunStatusCancelled  ContentImportRunStatus = "cancelled"
+	ContentImportRunStatusCompleted  ContentImportRunStatus = "completed"
+	ContentImportRunStatusFailed     ContentImportRunStatus = "failed"
+	ContentImportRunStatusInProgress ContentImportRunStatus = "in-progress"
+	ContentImportRunStatusPending    ContentImportRunStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ContentImportRunStatus enum.
+func (e ContentImportRunStatus) Valid() bool {
+	switch e {
+	case ContentImportRunStatusCancelled:
+		return true
+	case ContentImportRunStatusCompleted:
+		return true
+	case ContentImportRunStatusFailed:
+		return true
+	case ContentImportRunStatusInProgress:
+		return true
+	case ContentImportRunStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentImportSourceType.
+const (
+	ContentImportSourceTypeFile    ContentImportSourceType = "file"
+	ContentImportSourceTypeWebsite ContentImportSourceType = "website"
+)
+
+// Valid indicates whether the value is a known member of the ContentImportSourceType enum.
+func (e ContentImportSourceType) Valid() bool {
+	switch e {
+	case ContentImportSourceTypeFile:
+		return true
+	case ContentImportSourceTypeWebsite:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ContentLocationKind.
 const (
 	ContentLocationKindFile    ContentLocationKind = "file"
@@ -1545,6 +1641,27 @@ func (e EmbedType) Valid() bool {
 	case EmbedTypeLink:
 		return true
 	case EmbedTypeRich:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GenerateStorageUploadURLRequestKind.
+const (
+	CustomizationFont GenerateStorageUploadURLRequestKind = "customization_font"
+	ImportFile        GenerateStorageUploadURLRequestKind = "import_file"
+	OrganizationFile  GenerateStorageUploadURLRequestKind = "organization_file"
+)
+
+// Valid indicates whether the value is a known member of the GenerateStorageUploadURLRequestKind enum.
+func (e GenerateStorageUploadURLRequestKind) Valid() bool {
+	switch e {
+	case CustomizationFont:
+		return true
+	case ImportFile:
+		return true
+	case OrganizationFile:
 		return true
 	default:
 		return false
@@ -4035,6 +4152,21 @@ func (e SpaceVisibility) Valid() bool {
 	}
 }
 
+// Defines values for StorageUploadURLObject.
+const (
+	StorageSignedUrl StorageUploadURLObject = "storage-signed-url"
+)
+
+// Valid indicates whether the value is a known member of the StorageUploadURLObject enum.
+func (e StorageUploadURLObject) Valid() bool {
+	switch e {
+	case StorageSignedUrl:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SubdomainObject.
 const (
 	SubdomainObjectSubdomain SubdomainObject = "subdomain"
@@ -4242,6 +4374,36 @@ func (e VisitorAuthBackend) Valid() bool {
 	case VisitorAuthBackendCustom:
 		return true
 	case VisitorAuthBackendIntegration:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListImportRunsParamsStatus.
+const (
+	ListImportRunsParamsStatusActive     ListImportRunsParamsStatus = "active"
+	ListImportRunsParamsStatusCancelled  ListImportRunsParamsStatus = "cancelled"
+	ListImportRunsParamsStatusCompleted  ListImportRunsParamsStatus = "completed"
+	ListImportRunsParamsStatusFailed     ListImportRunsParamsStatus = "failed"
+	ListImportRunsParamsStatusInProgress ListImportRunsParamsStatus = "in-progress"
+	ListImportRunsParamsStatusPending    ListImportRunsParamsStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ListImportRunsParamsStatus enum.
+func (e ListImportRunsParamsStatus) Valid() bool {
+	switch e {
+	case ListImportRunsParamsStatusActive:
+		return true
+	case ListImportRunsParamsStatusCancelled:
+		return true
+	case ListImportRunsParamsStatusCompleted:
+		return true
+	case ListImportRunsParamsStatusFailed:
+		return true
+	case ListImportRunsParamsStatusInProgress:
+		return true
+	case ListImportRunsParamsStatusPending:
 		return true
 	default:
 		return false
@@ -4951,6 +5113,77 @@ type ContentByUrl struct {
 	// Page A page of a revision, by `type`. A document is written as markdown; `markdown` is answered with `format=markdown`, `document` (the rich-text form derived from it) otherwise, and it always carries `urls`, `layout` and `tags`; `linkTitle` and `cover` when it has them. A group (top level only) heads the pages in `pages` and has no content. A link has no page of its own: it opens `target` (at `href`), and its `pages` is always empty.
 	Page  *RevisionPage `json:"page,omitempty"`
 	Space *Space        `json:"space,omitempty"`
+}
+
+// ContentImportRun defines model for ContentImportRun.
+type ContentImportRun struct {
+	CompletedAt *Timestamp `json:"completedAt,omitempty"`
+	CreatedAt   Timestamp  `json:"createdAt"`
+	CreatedBy   string     `json:"createdBy"`
+
+	// Enhance What the request asked for; quire imports without AI whatever it says.
+	Enhance *bool                  `json:"enhance,omitempty"`
+	Id      string                 `json:"id"`
+	Object  ContentImportRunObject `json:"object"`
+	Pages   []struct {
+		Id        string                      `json:"id"`
+		SourceURL *string                     `json:"sourceURL,omitempty"`
+		Status    ContentImportRunPagesStatus `json:"status"`
+		Type      ContentImportRunPagesType   `json:"type"`
+	} `json:"pages"`
+
+	// Reason Why the run failed.
+	Reason *string `json:"reason,omitempty"`
+	Site   *string `json:"site,omitempty"`
+
+	// Source A website (`url`) or uploaded files (`files`, keys from generateStorageUploadURL).
+	Source    ContentImportSource    `json:"source"`
+	StartedAt *Timestamp             `json:"startedAt,omitempty"`
+	Status    ContentImportRunStatus `json:"status"`
+	Target    ContentImportTarget    `json:"target"`
+	UpdatedAt Timestamp              `json:"updatedAt"`
+	Urls      struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// ContentImportRunObject defines model for ContentImportRun.Object.
+type ContentImportRunObject string
+
+// ContentImportRunPagesStatus defines model for ContentImportRun.Pages.Status.
+type ContentImportRunPagesStatus string
+
+// ContentImportRunPagesType defines model for ContentImportRun.Pages.Type.
+type ContentImportRunPagesType string
+
+// ContentImportRunStatus defines model for ContentImportRun.Status.
+type ContentImportRunStatus string
+
+// ContentImportRunList defines model for ContentImportRunList.
+type ContentImportRunList struct {
+	Count int                `json:"count"`
+	Items []ContentImportRun `json:"items"`
+	Next  *ListNext          `json:"next,omitempty"`
+}
+
+// ContentImportSource A website (`url`) or uploaded files (`files`, keys from generateStorageUploadURL).
+type ContentImportSource struct {
+	Files *[]string               `json:"files,omitempty"`
+	Type  ContentImportSourceType `json:"type"`
+	Url   *string                 `json:"url,omitempty"`
+}
+
+// ContentImportSourceType defines model for ContentImportSource.Type.
+type ContentImportSourceType string
+
+// ContentImportTarget defines model for ContentImportTarget.
+type ContentImportTarget struct {
+	// ChangeRequest An open change request of the space to write into (left open).
+	ChangeRequest *string `json:"changeRequest,omitempty"`
+
+	// Page A page of the space to import under.
+	Page  *string `json:"page,omitempty"`
+	Space string  `json:"space"`
 }
 
 // ContentLocation Where content is: a page (`kind: page` with organization, space, page and versionContext) or a file (`kind: file` with organization, space, file and versionContext) of a space's revision, an OpenAPI specification of the organization (`kind: openapi` with organization and openAPISpec), or a URL (`kind: url` with url; also a link to a page, file or specification that is not there, as written).
@@ -5855,6 +6088,19 @@ type ExportToGitRepository struct {
 	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; ssh is not supported.
 	Url string `json:"url"`
 }
+
+// GenerateStorageUploadURLRequest defines model for GenerateStorageUploadURLRequest.
+type GenerateStorageUploadURLRequest struct {
+	File struct {
+		Name string  `json:"name"`
+		Size float32 `json:"size"`
+		Type string  `json:"type"`
+	} `json:"file"`
+	Kind GenerateStorageUploadURLRequestKind `json:"kind"`
+}
+
+// GenerateStorageUploadURLRequestKind defines model for GenerateStorageUploadURLRequest.Kind.
+type GenerateStorageUploadURLRequestKind string
 
 // GitBlob defines model for GitBlob.
 type GitBlob struct {
@@ -8150,6 +8396,29 @@ type SpaceTitle = string
 // SpaceVisibility defines model for SpaceVisibility.
 type SpaceVisibility string
 
+// StartImportRunRequest defines model for StartImportRunRequest.
+type StartImportRunRequest struct {
+	// Enhance Recorded and answered; quire imports without AI.
+	Enhance *bool `json:"enhance,omitempty"`
+
+	// Site The site to list the run under (else the target space's one site).
+	Site *string `json:"site,omitempty"`
+
+	// Source A website (`url`) or uploaded files (`files`, keys from generateStorageUploadURL).
+	Source ContentImportSource `json:"source"`
+	Target ContentImportTarget `json:"target"`
+}
+
+// StorageUploadURL defines model for StorageUploadURL.
+type StorageUploadURL struct {
+	Key    string                 `json:"key"`
+	Object StorageUploadURLObject `json:"object"`
+	Url    string                 `json:"url"`
+}
+
+// StorageUploadURLObject defines model for StorageUploadURL.Object.
+type StorageUploadURLObject string
+
 // Subdomain defines model for Subdomain.
 type Subdomain struct {
 	IsActive  bool            `json:"isActive"`
@@ -8796,6 +9065,9 @@ type Format = PageFormat
 // Hostname defines model for hostname.
 type Hostname = string
 
+// ImportRunId defines model for importRunId.
+type ImportRunId = string
+
 // Limit defines model for limit.
 type Limit = int
 
@@ -9044,6 +9316,23 @@ type ListIntegrationSpaceInstallationsParams struct {
 	ExternalId *string `form:"externalId,omitempty" json:"externalId,omitempty"`
 	Extended   *bool   `form:"extended,omitempty" json:"extended,omitempty"`
 }
+
+// ListImportRunsParams defines parameters for ListImportRuns.
+type ListImportRunsParams struct {
+	Space         *string                     `form:"space,omitempty" json:"space,omitempty"`
+	ChangeRequest *string                     `form:"changeRequest,omitempty" json:"changeRequest,omitempty"`
+	Site          *string                     `form:"site,omitempty" json:"site,omitempty"`
+	Status        *ListImportRunsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Items per page (default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListImportRunsParamsStatus defines parameters for ListImportRuns.
+type ListImportRunsParamsStatus string
 
 // ListOrganizationsForAuthenticatedUserParams defines parameters for ListOrganizationsForAuthenticatedUser.
 type ListOrganizationsForAuthenticatedUserParams struct {
@@ -10105,6 +10394,9 @@ type InstallIntegrationOnSpaceJSONRequestBody = InstallIntegrationOnSpaceRequest
 // UpdateIntegrationSpaceInstallationJSONRequestBody defines body for UpdateIntegrationSpaceInstallation for application/json ContentType.
 type UpdateIntegrationSpaceInstallationJSONRequestBody = UpdateIntegrationContentInstallationRequest
 
+// StartImportRunJSONRequestBody defines body for StartImportRun for application/json ContentType.
+type StartImportRunJSONRequestBody = StartImportRunRequest
+
 // CreateOrganizationJSONRequestBody defines body for CreateOrganization for application/json ContentType.
 type CreateOrganizationJSONRequestBody = CreateOrganizationRequest
 
@@ -10220,6 +10512,9 @@ type MoveSiteSpaceJSONRequestBody = MoveSiteSpaceRequest
 
 // CreateSpaceJSONRequestBody defines body for CreateSpace for application/json ContentType.
 type CreateSpaceJSONRequestBody = CreateSpaceRequest
+
+// GenerateStorageUploadURLJSONRequestBody defines body for GenerateStorageUploadURL for application/json ContentType.
+type GenerateStorageUploadURLJSONRequestBody = GenerateStorageUploadURLRequest
 
 // CreateOrganizationTeamJSONRequestBody defines body for CreateOrganizationTeam for application/json ContentType.
 type CreateOrganizationTeamJSONRequestBody = CreateTeamRequest

@@ -153,6 +153,18 @@ type ServerInterface interface {
 
 	// (GET /integrations/{integrationName}/spaces)
 	ListIntegrationSpaceInstallations(ctx echo.Context, integrationName string, params ListIntegrationSpaceInstallationsParams) error
+
+	// (GET /org/{organizationId}/imports)
+	ListImportRuns(ctx echo.Context, organizationId OrganizationId, params ListImportRunsParams) error
+	// StartImportRun Queue an import of a website (crawled, same-site pages in link order) or of uploaded files (markdown, HTML, a zip in the Git Sync layout) into a space. The run is a durable job. quire imports without AI: `enhance` is recorded and answered, never acted on.
+	// (POST /org/{organizationId}/imports)
+	StartImportRun(ctx echo.Context, organizationId OrganizationId) error
+
+	// (GET /org/{organizationId}/imports/{importRunId})
+	GetImportRun(ctx echo.Context, organizationId OrganizationId, importRunId ImportRunId) error
+
+	// (POST /org/{organizationId}/imports/{importRunId}/cancel)
+	CancelImportRun(ctx echo.Context, organizationId OrganizationId, importRunId ImportRunId) error
 	// ListOrganizationsForAuthenticatedUser Organizations the caller is a member of.
 	// (GET /orgs)
 	ListOrganizationsForAuthenticatedUser(ctx echo.Context, params ListOrganizationsForAuthenticatedUserParams) error
@@ -473,6 +485,9 @@ type ServerInterface interface {
 	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
 	// (GET /orgs/{organizationId}/sso)
 	ListSSOProviderLoginsInOrganization(ctx echo.Context, organizationId OrganizationId) error
+	// GenerateStorageUploadURL Make a signed URL to PUT one file to (for an import run, by its key); the body PUT must have the size announced.
+	// (POST /orgs/{organizationId}/storage/upload)
+	GenerateStorageUploadURL(ctx echo.Context, organizationId OrganizationId) error
 
 	// (GET /orgs/{organizationId}/teams)
 	ListTeamsInOrganizationById(ctx echo.Context, organizationId OrganizationId, params ListTeamsInOrganizationByIdParams) error
@@ -2084,6 +2099,130 @@ func (w *ServerInterfaceWrapper) ListIntegrationSpaceInstallations(ctx echo.Cont
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListIntegrationSpaceInstallations(ctx, integrationName, params)
+	return err
+}
+
+// ListImportRuns converts echo context to params.
+func (w *ServerInterfaceWrapper) ListImportRuns(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListImportRunsParams
+	// ------------- Optional query parameter "space" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "space", ctx.QueryParams(), &params.Space, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter space: %s", err))
+	}
+
+	// ------------- Optional query parameter "changeRequest" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "changeRequest", ctx.QueryParams(), &params.ChangeRequest, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequest: %s", err))
+	}
+
+	// ------------- Optional query parameter "site" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "site", ctx.QueryParams(), &params.Site, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter site: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListImportRuns(ctx, organizationId, params)
+	return err
+}
+
+// StartImportRun converts echo context to params.
+func (w *ServerInterfaceWrapper) StartImportRun(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StartImportRun(ctx, organizationId)
+	return err
+}
+
+// GetImportRun converts echo context to params.
+func (w *ServerInterfaceWrapper) GetImportRun(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "importRunId" -------------
+	var importRunId ImportRunId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "importRunId", ctx.Param("importRunId"), &importRunId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter importRunId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetImportRun(ctx, organizationId, importRunId)
+	return err
+}
+
+// CancelImportRun converts echo context to params.
+func (w *ServerInterfaceWrapper) CancelImportRun(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "importRunId" -------------
+	var importRunId ImportRunId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "importRunId", ctx.Param("importRunId"), &importRunId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter importRunId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CancelImportRun(ctx, organizationId, importRunId)
 	return err
 }
 
@@ -5274,6 +5413,22 @@ func (w *ServerInterfaceWrapper) ListSSOProviderLoginsInOrganization(ctx echo.Co
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListSSOProviderLoginsInOrganization(ctx, organizationId)
+	return err
+}
+
+// GenerateStorageUploadURL converts echo context to params.
+func (w *ServerInterfaceWrapper) GenerateStorageUploadURL(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GenerateStorageUploadURL(ctx, organizationId)
 	return err
 }
 
@@ -9479,6 +9634,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-issues", wrapper.ListConversationsIssues, options.OperationMiddlewares["listConversationsIssues"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations-issues/:issueId", wrapper.GetConversationIssueById, options.OperationMiddlewares["getConversationIssueById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/conversations/:conversationId", wrapper.GetConversationById, options.OperationMiddlewares["getConversationById"]...)
+	router.GET(options.BaseURL+"/org/:organizationId/imports", wrapper.ListImportRuns, options.OperationMiddlewares["listImportRuns"]...)
+	router.POST(options.BaseURL+"/org/:organizationId/imports", wrapper.StartImportRun, options.OperationMiddlewares["startImportRun"]...)
+	router.GET(options.BaseURL+"/org/:organizationId/imports/:importRunId", wrapper.GetImportRun, options.OperationMiddlewares["getImportRun"]...)
+	router.POST(options.BaseURL+"/org/:organizationId/imports/:importRunId/cancel", wrapper.CancelImportRun, options.OperationMiddlewares["cancelImportRun"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/storage/upload", wrapper.GenerateStorageUploadURL, options.OperationMiddlewares["generateStorageUploadURL"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations", wrapper.ListTranslations, options.OperationMiddlewares["listTranslations"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/translations", wrapper.CreateTranslation, options.OperationMiddlewares["createTranslation"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations-glossary", wrapper.ListGlossaryEntries, options.OperationMiddlewares["listGlossaryEntries"]...)
@@ -13649,6 +13809,364 @@ func (response ListIntegrationSpaceInstallations404JSONResponse) VisitListIntegr
 type ListIntegrationSpaceInstallations429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ListIntegrationSpaceInstallations429JSONResponse) VisitListIntegrationSpaceInstallationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListImportRunsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListImportRunsParams
+}
+
+type ListImportRunsResponseObject interface {
+	VisitListImportRunsResponse(w http.ResponseWriter) error
+}
+
+type ListImportRuns200JSONResponse ContentImportRunList
+
+func (response ListImportRuns200JSONResponse) VisitListImportRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListImportRuns400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListImportRuns400JSONResponse) VisitListImportRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListImportRuns401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListImportRuns401JSONResponse) VisitListImportRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListImportRuns404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListImportRuns404JSONResponse) VisitListImportRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListImportRuns429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListImportRuns429JSONResponse) VisitListImportRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRunRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *StartImportRunJSONRequestBody
+}
+
+type StartImportRunResponseObject interface {
+	VisitStartImportRunResponse(w http.ResponseWriter) error
+}
+
+type StartImportRun201JSONResponse ContentImportRun
+
+func (response StartImportRun201JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRun400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response StartImportRun400JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRun401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StartImportRun401JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRun403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response StartImportRun403JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRun404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response StartImportRun404JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRun409JSONResponse struct{ ConflictJSONResponse }
+
+func (response StartImportRun409JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartImportRun429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response StartImportRun429JSONResponse) VisitStartImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImportRunRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	ImportRunId    ImportRunId    `json:"importRunId"`
+}
+
+type GetImportRunResponseObject interface {
+	VisitGetImportRunResponse(w http.ResponseWriter) error
+}
+
+type GetImportRun200JSONResponse ContentImportRun
+
+func (response GetImportRun200JSONResponse) VisitGetImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImportRun401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetImportRun401JSONResponse) VisitGetImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImportRun404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetImportRun404JSONResponse) VisitGetImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetImportRun429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetImportRun429JSONResponse) VisitGetImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRunRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	ImportRunId    ImportRunId    `json:"importRunId"`
+}
+
+type CancelImportRunResponseObject interface {
+	VisitCancelImportRunResponse(w http.ResponseWriter) error
+}
+
+type CancelImportRun200JSONResponse ContentImportRun
+
+func (response CancelImportRun200JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRun400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CancelImportRun400JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRun401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CancelImportRun401JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRun403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CancelImportRun403JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRun404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CancelImportRun404JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRun409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CancelImportRun409JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelImportRun429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CancelImportRun429JSONResponse) VisitCancelImportRunResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -23676,6 +24194,99 @@ func (response ListSSOProviderLoginsInOrganization200JSONResponse) VisitListSSOP
 type ListSSOProviderLoginsInOrganization429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ListSSOProviderLoginsInOrganization429JSONResponse) VisitListSSOProviderLoginsInOrganizationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GenerateStorageUploadURLRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *GenerateStorageUploadURLJSONRequestBody
+}
+
+type GenerateStorageUploadURLResponseObject interface {
+	VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error
+}
+
+type GenerateStorageUploadURL201JSONResponse StorageUploadURL
+
+func (response GenerateStorageUploadURL201JSONResponse) VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GenerateStorageUploadURL400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GenerateStorageUploadURL400JSONResponse) VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GenerateStorageUploadURL401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GenerateStorageUploadURL401JSONResponse) VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GenerateStorageUploadURL403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GenerateStorageUploadURL403JSONResponse) VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GenerateStorageUploadURL404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GenerateStorageUploadURL404JSONResponse) VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GenerateStorageUploadURL429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GenerateStorageUploadURL429JSONResponse) VisitGenerateStorageUploadURLResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -34933,6 +35544,18 @@ type StrictServerInterface interface {
 
 	// (GET /integrations/{integrationName}/spaces)
 	ListIntegrationSpaceInstallations(ctx context.Context, request ListIntegrationSpaceInstallationsRequestObject) (ListIntegrationSpaceInstallationsResponseObject, error)
+
+	// (GET /org/{organizationId}/imports)
+	ListImportRuns(ctx context.Context, request ListImportRunsRequestObject) (ListImportRunsResponseObject, error)
+	// StartImportRun Queue an import of a website (crawled, same-site pages in link order) or of uploaded files (markdown, HTML, a zip in the Git Sync layout) into a space. The run is a durable job. quire imports without AI: `enhance` is recorded and answered, never acted on.
+	// (POST /org/{organizationId}/imports)
+	StartImportRun(ctx context.Context, request StartImportRunRequestObject) (StartImportRunResponseObject, error)
+
+	// (GET /org/{organizationId}/imports/{importRunId})
+	GetImportRun(ctx context.Context, request GetImportRunRequestObject) (GetImportRunResponseObject, error)
+
+	// (POST /org/{organizationId}/imports/{importRunId}/cancel)
+	CancelImportRun(ctx context.Context, request CancelImportRunRequestObject) (CancelImportRunResponseObject, error)
 	// ListOrganizationsForAuthenticatedUser Organizations the caller is a member of.
 	// (GET /orgs)
 	ListOrganizationsForAuthenticatedUser(ctx context.Context, request ListOrganizationsForAuthenticatedUserRequestObject) (ListOrganizationsForAuthenticatedUserResponseObject, error)
@@ -35253,6 +35876,9 @@ type StrictServerInterface interface {
 	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
 	// (GET /orgs/{organizationId}/sso)
 	ListSSOProviderLoginsInOrganization(ctx context.Context, request ListSSOProviderLoginsInOrganizationRequestObject) (ListSSOProviderLoginsInOrganizationResponseObject, error)
+	// GenerateStorageUploadURL Make a signed URL to PUT one file to (for an import run, by its key); the body PUT must have the size announced.
+	// (POST /orgs/{organizationId}/storage/upload)
+	GenerateStorageUploadURL(ctx context.Context, request GenerateStorageUploadURLRequestObject) (GenerateStorageUploadURLResponseObject, error)
 
 	// (GET /orgs/{organizationId}/teams)
 	ListTeamsInOrganizationById(ctx context.Context, request ListTeamsInOrganizationByIdRequestObject) (ListTeamsInOrganizationByIdResponseObject, error)
@@ -37106,6 +37732,132 @@ func (sh *strictHandler) ListIntegrationSpaceInstallations(ctx echo.Context, int
 		return err
 	} else if validResponse, ok := response.(ListIntegrationSpaceInstallationsResponseObject); ok {
 		return validResponse.VisitListIntegrationSpaceInstallationsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListImportRuns operation middleware
+func (sh *strictHandler) ListImportRuns(ctx echo.Context, organizationId OrganizationId, params ListImportRunsParams) error {
+	var request ListImportRunsRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListImportRuns(ctx.Request().Context(), request.(ListImportRunsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListImportRuns")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListImportRunsResponseObject); ok {
+		return validResponse.VisitListImportRunsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// StartImportRun operation middleware
+func (sh *strictHandler) StartImportRun(ctx echo.Context, organizationId OrganizationId) error {
+	var request StartImportRunRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body StartImportRunJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.StartImportRun(ctx.Request().Context(), request.(StartImportRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StartImportRun")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(StartImportRunResponseObject); ok {
+		return validResponse.VisitStartImportRunResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetImportRun operation middleware
+func (sh *strictHandler) GetImportRun(ctx echo.Context, organizationId OrganizationId, importRunId ImportRunId) error {
+	var request GetImportRunRequestObject
+
+	request.OrganizationId = organizationId
+	request.ImportRunId = importRunId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetImportRun(ctx.Request().Context(), request.(GetImportRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetImportRun")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetImportRunResponseObject); ok {
+		return validResponse.VisitGetImportRunResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CancelImportRun operation middleware
+func (sh *strictHandler) CancelImportRun(ctx echo.Context, organizationId OrganizationId, importRunId ImportRunId) error {
+	var request CancelImportRunRequestObject
+
+	request.OrganizationId = organizationId
+	request.ImportRunId = importRunId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CancelImportRun(ctx.Request().Context(), request.(CancelImportRunRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CancelImportRun")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CancelImportRunResponseObject); ok {
+		return validResponse.VisitCancelImportRunResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -40760,6 +41512,54 @@ func (sh *strictHandler) ListSSOProviderLoginsInOrganization(ctx echo.Context, o
 		return err
 	} else if validResponse, ok := response.(ListSSOProviderLoginsInOrganizationResponseObject); ok {
 		return validResponse.VisitListSSOProviderLoginsInOrganizationResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GenerateStorageUploadURL operation middleware
+func (sh *strictHandler) GenerateStorageUploadURL(ctx echo.Context, organizationId OrganizationId) error {
+	var request GenerateStorageUploadURLRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body GenerateStorageUploadURLJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GenerateStorageUploadURL(ctx.Request().Context(), request.(GenerateStorageUploadURLRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GenerateStorageUploadURL")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GenerateStorageUploadURLResponseObject); ok {
+		return validResponse.VisitGenerateStorageUploadURLResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -84,10 +84,11 @@ func (s *Server) GetIntegrationEvent(ctx context.Context, req gen.GetIntegration
 }
 
 // JobHandlers are the server's durable jobs, added to the runner's: the delivery of integration
-// events to development tunnels (through the guarded fetcher), git runs and the git poller.
+// events to development tunnels (through the guarded fetcher), git runs, the git poller and import runs.
 func (s *Server) JobHandlers() map[string]jobs.Handler {
 	out := s.gitJobHandlers(s.gitSyncPoll)
 	out[store.DeliverIntegrationEventJob] = jobs.Handler{Run: s.deliverEvent, MaxAttempts: store.DeliveryAttempts}
+	out[store.ImportRunJob] = jobs.Handler{Run: s.runImportRun, MaxAttempts: 1}
 	return out
 }
 

@@ -140,6 +140,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.POST(samlACSRoute, s.serveSAMLACS)
 	e.GET(samlMetadataRoute, s.serveSAMLMetadata)
 	e.POST(gitWebhookRoute, s.serveGitWebhook)
+	e.PUT(uploadRoute, s.serveUpload)
 	e.GET(openAPIDocumentRoute, s.serveOpenAPIDocument)
 	e.GET(integrationAssetRoute, s.serveIntegrationAsset)
 	contract, err := contractFiles()

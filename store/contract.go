@@ -34,6 +34,7 @@ type Store interface {
 	OpenAPISpecs
 	Sessions
 	GitSync
+	ImportRuns
 	Admin
 }
 

@@ -18,6 +18,7 @@ type ApplyStore interface {
 	CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error)
 	DeleteSpace(ctx context.Context, id string) error
 	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error)
+	FindChangeRequest(ctx context.Context, spaceID string, idOrNumber string) (*store.ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error)
 	UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error)
 	MergeChangeRequest(ctx context.Context, spaceID, crID, userID string) (string, bool, error)
@@ -35,13 +36,19 @@ type ApplyOptions struct {
 	// Open leaves the change request open instead of merging it: the space's content stays as it
 	// is (a standalone git import).
 	Open bool
+	// ChangeRequest, when set, is an open change request of the space to write into (and leave
+	// open) instead of a new one.
+	ChangeRequest string
+	// Parent, when set, is a page (of the space, or of the change request) the import's top-level
+	// pages go under; the slugs of its children step aside.
+	Parent string
 }
 
 // Applied is what Apply wrote.
 type Applied struct {
 	Revision      string // the merged revision, or the open change request's
 	ChangeRequest string
-	PageIDs  map[string]string // page ref (ImportPage.Ref) → the page's id
+	PageIDs       map[string]string // page ref (ImportPage.Ref) → the page's id
 }
 
 // Apply writes an import into a space through one change request, merged. A write failing midway
@@ -66,6 +73,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	}
 	var err error
 	var sp *store.Space
+	var cr *store.ChangeRequest
 	taken := map[string]bool{}
 	var deletes []store.PageChange
 	if spaceID != "" {
@@ -78,11 +86,31 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		if sp.EditMode == "locked" {
 			return nil, nil, fmt.Errorf("space %s is locked: its content cannot change", spaceID)
 		}
-		rev, err := st.FindRevision(ctx, sp.ID, sp.RevisionID)
+		revID := sp.RevisionID
+		if o.ChangeRequest != "" {
+			if cr, err = st.FindChangeRequest(ctx, sp.ID, o.ChangeRequest); err != nil {
+				return nil, nil, fmt.Errorf("change request %s: %w", o.ChangeRequest, err)
+			}
+			if cr.Status != "open" && cr.Status != "draft" {
+				return nil, nil, fmt.Errorf("change request %s is %s: only an open one can be written into", o.ChangeRequest, cr.Status)
+			}
+			revID = cr.RevisionID
+		}
+		rev, err := st.FindRevision(ctx, sp.ID, revID)
 		if err != nil {
 			return nil, nil, err
 		}
+		parentFound := o.Parent == ""
 		for _, p := range rev.Pages {
+			if p.ID == o.Parent {
+				parentFound = true
+			}
+			if o.Parent != "" {
+				if p.ParentID != nil && *p.ParentID == o.Parent {
+					taken[p.Slug] = true
+				}
+				continue
+			}
 			if p.ParentID == nil {
 				if o.Replace {
 					deletes = append(deletes, store.PageChange{Type: "delete_page", Page: ptr(p.ID)})
@@ -91,8 +119,18 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 				}
 			}
 		}
+		if !parentFound {
+			return nil, nil, fmt.Errorf("page %s is not a page of the space", o.Parent)
+		}
 	}
 	changes := pageChanges(im, taken)
+	if o.Parent != "" {
+		for i, p := range im.Pages {
+			if p.Parent < 0 {
+				changes[i].Into = ptr(o.Parent)
+			}
+		}
+	}
 
 	// The writes. From here a failure undoes what was written.
 	created := false
@@ -102,13 +140,13 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		}
 		created = true
 	}
-	var cr *store.ChangeRequest
+	existing := cr != nil
 	undo := func(cause error) error {
 		if created {
 			if err := st.DeleteSpace(ctx, sp.ID); err != nil {
 				return fmt.Errorf("%w (and removing space %s failed: %v)", cause, sp.ID, err)
 			}
-		} else if cr != nil {
+		} else if cr != nil && !existing {
 			archived := "archived"
 			if _, err := st.UpdateChangeRequest(ctx, sp.ID, cr.ID, store.ChangeRequestUpdate{Status: &archived}); err != nil {
 				return fmt.Errorf("%w (and archiving change request %s failed: %v)", cause, cr.ID, err)
@@ -116,8 +154,10 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		}
 		return cause
 	}
-	if cr, err = st.CreateChangeRequest(ctx, sp.ID, userID, o.Subject); err != nil {
-		return nil, nil, undo(err)
+	if !existing {
+		if cr, err = st.CreateChangeRequest(ctx, sp.ID, userID, o.Subject); err != nil {
+			return nil, nil, undo(err)
+		}
 	}
 	step := func(done, total int) {
 		if progress != nil {
@@ -147,7 +187,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		return nil, nil, undo(err)
 	}
 	step(total, total)
-	if o.Open {
+	if o.Open || existing {
 		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
 	}
 	revID, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)

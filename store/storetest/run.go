@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"Translations", translations},
 		{"Glossary", glossary},
 		{"GitSync", gitSync},
+		{"ImportRuns", importRuns},
 		{"PageAlternates", pageAlternates},
 		{"RevisionReads", revisionReads},
 		{"SiteRedirects", siteRedirects},

@@ -33,7 +33,7 @@ export const BOB_TOKEN = requiredEnv('BOB_TOKEN');
 export const BOB_ID = requiredEnv('BOB_ID');
 export const API = `${QUIRE_URL}/v1`;
 
-const CLIENT_GROUPS = new Set(['user', 'users', 'urls', 'orgs', 'spaces', 'collections', 'emailDomains', 'integrations', 'subdomains', 'customHostnames']);
+const CLIENT_GROUPS = new Set(['user', 'users', 'urls', 'orgs', 'spaces', 'collections', 'emailDomains', 'integrations', 'subdomains', 'customHostnames', 'org']);
 
 class Missing extends Error {}
 

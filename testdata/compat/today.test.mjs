@@ -449,6 +449,50 @@ step('git sync: import and export runs, the git state; a loopback repository is 
     assert.match(exported.operation.error, /not allowed/);
 });
 
+step('import runs: uploaded files imported, a run cancelled, a loopback website refused', async () => {
+    need(S.org);
+    const space = (await alice.orgs.createSpace(S.org, { title: 'Imported', empty: true })).data.id;
+    const body = Buffer.from('# Release notes\n\nWhat *shipped*.\n');
+    const up = await alice.orgs.generateStorageUploadUrl(S.org, { kind: 'import_file',
+        file: { name: 'release-notes.md', type: 'text/markdown', size: body.length } });
+    assert.equal(up.data.object, 'storage-signed-url');
+    const put = await fetch(up.data.url, { method: 'PUT', body });
+    assert.equal(put.status, 200);
+    await rejectsWith(400, alice.org.startImportRun(S.org, { source: { type: 'file', files: ['import/nope'] }, target: { space } }),
+        'an unknown file');
+    const started = await alice.org.startImportRun(S.org, { source: { type: 'file', files: [up.data.key] }, target: { space } });
+    assert.equal(started.status, 201);
+    assert.equal(started.data.object, 'import-run');
+    const done = await eventually(async () => {
+        const r = (await alice.org.getImportRun(S.org, started.data.id)).data;
+        return (r.status === 'completed' || r.status === 'failed') && r;
+    }, 'the import run to end');
+    assert.equal(done.status, 'completed', done.reason);
+    assert.equal(done.pages.length, 1);
+    const pages = (await alice.spaces.listPages(space)).data.pages;
+    assert.deepEqual(pages.map((p) => p.title), ['Release notes']);
+    assert.equal(pages[0].id, done.pages[0].id);
+    const listed = await alice.org.listImportRuns(S.org, { space });
+    assert.deepEqual(ids(listed.data.items), [started.data.id]);
+
+    // quire serves without --allow-private-urls here: a loopback website fails and says why; a
+    // run cancelled before its turn never runs.
+    const site = await alice.org.startImportRun(S.org, { source: { type: 'website', url: 'http://127.0.0.1:9/' }, target: { space },
+        enhance: false });
+    const failed = await eventually(async () => {
+        const r = (await alice.org.getImportRun(S.org, site.data.id)).data;
+        return r.status === 'failed' && r;
+    }, 'the website run to fail');
+    assert.match(failed.reason, /not allowed/);
+    await rejectsWith(409, alice.org.cancelImportRun(S.org, site.data.id), 'an ended run');
+    const again = await alice.org.startImportRun(S.org, { source: { type: 'file', files: [up.data.key] }, target: { space } });
+    try {
+        assert.equal((await alice.org.cancelImportRun(S.org, again.data.id)).data.status, 'cancelled');
+    } catch (e) {
+        assert.equal(e.code, 409, `a run that ended before its cancel: ${e}`);
+    }
+});
+
 step('revision-pinned reads, semantic changes, documents and meta-links', async () => {
     need(S.cr, S.notes, S.file);
     const rev = (await alice.spaces.getCurrentRevision(S.empty)).data.id;

@@ -1,0 +1,97 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/labstack/echo/v4"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
+	"github.com/quire-docs/quire/store"
+)
+
+// Uploads for import runs: generateStorageUploadURL records a file to come and answers a signed
+// link, {BaseURL}/storage/uploads/{token}, valid for an hour, to PUT its bytes to once; the run
+// then names the file by its key. quire keeps uploads for imports only (kind import_file).
+
+// uploadRoute receives the bytes of an upload.
+const uploadRoute = "/storage/uploads/:token"
+
+// importMaxUpload caps one uploaded file.
+const importMaxUpload = 50 << 20
+
+var uploadLinks = linkKind{
+	audience: "quire/upload-links",
+	ttl:      time.Hour,
+	notFound: "No such upload link: it is not one quire made.",
+	expired:  "This upload link has expired: links last an hour; ask the API for a new one.",
+}
+
+type uploadClaims struct {
+	Key string `json:"k"`
+	jwt.RegisteredClaims
+}
+
+func (c *uploadClaims) registered() *jwt.RegisteredClaims { return &c.RegisteredClaims }
+
+func (s *Server) GenerateStorageUploadURL(ctx context.Context, req gen.GenerateStorageUploadURLRequestObject) (gen.GenerateStorageUploadURLResponseObject, error) {
+	if _, err := s.Access.RequireOrgRole(ctx, req.OrganizationId, store.RoleEdit); err != nil {
+		return nil, err
+	}
+	b := req.Body
+	if b.Kind != gen.ImportFile {
+		return nil, store.FieldErrorf("kind", "quire keeps uploads for import runs only (import_file), not %s", b.Kind)
+	}
+	size := float64(b.File.Size)
+	if size != math.Trunc(size) || size > importMaxUpload {
+		return nil, store.FieldErrorf("file.size", "must be a whole number of bytes, at most %d", importMaxUpload)
+	}
+	raw := make([]byte, 16)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	key := "import/" + hex.EncodeToString(raw)
+	u := &store.StorageUpload{Key: key, OrganizationID: req.OrganizationId, Kind: string(b.Kind), Name: b.File.Name,
+		ContentType: b.File.Type, Size: int64(size), CreatedBy: access.Caller(ctx).ID}
+	if err := s.Store.CreateStorageUpload(ctx, u); err != nil {
+		return nil, err
+	}
+	token, err := s.signLink(uploadLinks, &uploadClaims{Key: key}, s.Store.Now())
+	if err != nil {
+		return nil, err
+	}
+	return gen.GenerateStorageUploadURL201JSONResponse{Object: gen.StorageSignedUrl, Key: key,
+		Url: s.BaseURL + "/storage/uploads/" + token}, nil
+}
+
+// serveUpload stores the bytes PUT to an upload link: exactly the size announced, once.
+func (s *Server) serveUpload(c echo.Context) error {
+	var claims uploadClaims
+	if err := s.readLink(uploadLinks, c.Param("token"), &claims, s.Store.Now()); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	u, _, err := s.Store.FindStorageUpload(ctx, "", claims.Key)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(c.Request().Body, u.Size+1))
+	if err != nil {
+		return err
+	}
+	if int64(len(data)) != u.Size {
+		return badRequest(fmt.Sprintf("The file has %d bytes; %d were announced.", len(data), u.Size))
+	}
+	if err := s.Store.PutStorageUpload(ctx, u.Key, data); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusOK)
+}
