@@ -11,6 +11,9 @@ import (
 
 const siteEventColumns = `id, site_id, type, session_id, visitor_id, space_id, page_id, occurred_at, payload`
 
+// siteEventKeyColumns are what the insights group by, taken out of the payload.
+const siteEventKeyColumns = `url, url_path, site_section_id, site_space_id, search_query, feedback_rating`
+
 // RecordSiteEvents stores a batch of a site's events in one statement.
 func (s *Store) RecordSiteEvents(ctx context.Context, siteID string, events []*store.SiteEvent) error {
 	if len(events) == 0 {
@@ -18,17 +21,18 @@ func (s *Store) RecordSiteEvents(ctx context.Context, siteID string, events []*s
 	}
 	return s.write(ctx, func(tx *Tx) error {
 		rows := make([]string, 0, len(events))
-		args := make([]any, 0, 9*len(events))
+		args := make([]any, 0, 15*len(events))
 		for _, e := range events {
 			e.ID, e.SiteID = store.NewID(), siteID
 			if e.OccurredAt.IsZero() {
 				e.OccurredAt = tx.now
 			}
-			rows = append(rows, `(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			rows = append(rows, `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 			args = append(args, e.ID, siteID, e.Type, e.SessionID, e.VisitorID, nullString(e.SpaceID), nullString(e.PageID),
-				formatTime(e.OccurredAt), string(e.Payload))
+				formatTime(e.OccurredAt), string(e.Payload), nullString(e.URL), nullString(e.URLPath), nullString(e.SiteSectionID),
+				nullString(e.SiteSpaceID), nullString(e.SearchQuery), nullString(e.FeedbackRating))
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO site_events (`+siteEventColumns+`) VALUES `+strings.Join(rows, ", "), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_events (`+siteEventColumns+`, `+siteEventKeyColumns+`) VALUES `+strings.Join(rows, ", "), args...); err != nil {
 			return fmt.Errorf("store: unable to record site events: %w", err)
 		}
 		return nil
