@@ -20,7 +20,7 @@ func TestAggregateSiteEvents(t *testing.T) {
 		for i, e := range events {
 			page, _ := e["page"].(string)
 			ev := map[string]any{"type": e["type"], "timestamp": now.Format(time.RFC3339Nano),
-				"session": map[string]any{"sessionId": e["session"], "visitorId": e["visitor"]},
+				"session":  map[string]any{"sessionId": e["session"], "visitorId": e["visitor"]},
 				"location": map[string]any{"url": "https://docs.acme.test/guide/" + page + "?x=1", "space": r.guide.Id}}
 			if page != "" {
 				ev["location"].(map[string]any)["page"] = page
