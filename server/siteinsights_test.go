@@ -1,10 +1,15 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // aggregateSiteEvents counts the events recorded by trackEventsInSiteById in groups, in SQL on
@@ -137,4 +142,88 @@ func TestAggregateSiteEvents(t *testing.T) {
 		t.Fatalf("segments: %+v", segments)
 	}
 	r.Expect(t, http.StatusNotFound, r.outsider, "GET", r.base+"/insights/visitor-segments", nil)
+}
+
+// quire's published pages record a page view when a reader's GET serves one (not a HEAD, not a
+// robot), and the page's feedback form records the rating and leads back; no cookie is set.
+func TestPublishedPagesRecordViewsAndFeedback(t *testing.T) {
+	t.Parallel()
+	r := newRendered(t)
+	ctx := context.Background()
+	page := "/s/" + r.site.Id + "/guide/install"
+	visit := func(method, ua string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(method, r.URL+page, nil)
+		req.Header.Set("User-Agent", ua)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || len(res.Cookies()) != 0 {
+			t.Fatalf("%s %s: %d, cookies %v", method, page, res.StatusCode, res.Cookies())
+		}
+		return res
+	}
+	views := func(typ string) []*store.SiteEvent {
+		t.Helper()
+		list, err := r.Store.FindSiteEvents(ctx, r.site.Id, store.SiteEventFilter{Type: &typ}, store.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return list.Items
+	}
+	visit("HEAD", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0")
+	visit("GET", "Googlebot/2.1 (+http://www.google.com/bot.html)")
+	visit("GET", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0")
+	visit("GET", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0")
+	var got []*store.SiteEvent
+	for i := 0; i < 100 && len(got) < 2; i++ { // views are written off the request
+		time.Sleep(20 * time.Millisecond)
+		got = views("page_view")
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got = views("page_view"); len(got) != 2 || str(got[0].PageID) != r.pages["Install"] || got[0].VisitorID != got[1].VisitorID || got[0].VisitorID == "" {
+		t.Fatalf("page views: %+v", got)
+	}
+	body := webGet(t, r.testServer, page)
+	wantIn(t, "the page", body, `<form class="feedback" method="post" action="/s/`+r.site.Id+`/~feedback">`, `name="rating" value="good"`)
+
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	post := func(form url.Values, origin string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", r.URL+"/s/"+r.site.Id+"/~feedback", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	res := post(url.Values{"page": {"guide/install"}, "rating": {"good"}}, "")
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != page+"?feedback=sent" {
+		t.Fatalf("feedback: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	wantIn(t, "the page after feedback", webGet(t, r.testServer, page+"?feedback=sent"), "Thank you for your feedback.")
+	for _, bad := range []struct {
+		form   url.Values
+		origin string
+		want   int
+	}{
+		{url.Values{"page": {"guide/install"}, "rating": {"great"}}, "", http.StatusBadRequest},
+		{url.Values{"page": {"guide/no-such-page"}, "rating": {"bad"}}, "", http.StatusNotFound},
+		{url.Values{"page": {"guide/install"}, "rating": {"bad"}}, "https://elsewhere.test", http.StatusForbidden},
+	} {
+		if res := post(bad.form, bad.origin); res.StatusCode != bad.want {
+			t.Fatalf("%v from %q: %d, want %d", bad.form, bad.origin, res.StatusCode, bad.want)
+		}
+	}
+	fb := views("page_post_feedback")
+	if len(fb) != 1 || str(fb[0].FeedbackRating) != "good" || str(fb[0].PageID) != r.pages["Install"] {
+		t.Fatalf("feedback events: %+v", fb)
+	}
 }

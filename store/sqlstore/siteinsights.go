@@ -41,7 +41,7 @@ func (s *Store) RecordSiteEvents(ctx context.Context, siteID string, events []*s
 
 // FindSiteEvents lists a site's events, newest first.
 func (s *Store) FindSiteEvents(ctx context.Context, siteID string, f store.SiteEventFilter, p store.Page) (store.List[*store.SiteEvent], error) {
-	q := &listQuery{cols: siteEventColumns, from: `site_events`, order: byKeys(`occurred_at`, `id`), desc: true}
+	q := &listQuery{cols: siteEventColumns + `, ` + siteEventKeyColumns, from: `site_events`, order: byKeys(`occurred_at`, `id`), desc: true}
 	q.and(`site_id = ?`, siteID)
 	if f.Type != nil {
 		q.and(`type = ?`, *f.Type)
@@ -51,12 +51,15 @@ func (s *Store) FindSiteEvents(ctx context.Context, siteID string, f store.SiteE
 	}
 	return findList(ctx, s.reader, q, p, "site events", func(sc scanner) (*store.SiteEvent, error) {
 		var e store.SiteEvent
-		var space, page sql.NullString
+		var space, page, u, path, section, siteSpace, query, rating sql.NullString
 		var at, payload string
-		if err := sc.Scan(&e.ID, &e.SiteID, &e.Type, &e.SessionID, &e.VisitorID, &space, &page, &at, &payload); err != nil {
+		if err := sc.Scan(&e.ID, &e.SiteID, &e.Type, &e.SessionID, &e.VisitorID, &space, &page, &at, &payload,
+			&u, &path, &section, &siteSpace, &query, &rating); err != nil {
 			return nil, err
 		}
 		e.SpaceID, e.PageID, e.OccurredAt, e.Payload = stringPtr(space), stringPtr(page), parseTime(at), []byte(payload)
+		e.URL, e.URLPath, e.SiteSectionID, e.SiteSpaceID = stringPtr(u), stringPtr(path), stringPtr(section), stringPtr(siteSpace)
+		e.SearchQuery, e.FeedbackRating = stringPtr(query), stringPtr(rating)
 		return &e, nil
 	})
 }
