@@ -3570,6 +3570,249 @@ func (e SiteInsightsEventType) Valid() bool {
 	}
 }
 
+// Defines values for SiteInsightsQueryColumnName.
+const (
+	SiteInsightsQueryColumnNameAskResponseRating         SiteInsightsQueryColumnName = "askResponseRating"
+	SiteInsightsQueryColumnNameDatetime                  SiteInsightsQueryColumnName = "datetime"
+	SiteInsightsQueryColumnNameDayOfWeek                 SiteInsightsQueryColumnName = "dayOfWeek"
+	SiteInsightsQueryColumnNameDisplayContext            SiteInsightsQueryColumnName = "displayContext"
+	SiteInsightsQueryColumnNameEventAPIOperationMethod   SiteInsightsQueryColumnName = "eventAPIOperationMethod"
+	SiteInsightsQueryColumnNameEventAPIOperationPath     SiteInsightsQueryColumnName = "eventAPIOperationPath"
+	SiteInsightsQueryColumnNameEventAdDomain             SiteInsightsQueryColumnName = "eventAdDomain"
+	SiteInsightsQueryColumnNameEventAdPlacement          SiteInsightsQueryColumnName = "eventAdPlacement"
+	SiteInsightsQueryColumnNameEventAskResponseRating    SiteInsightsQueryColumnName = "eventAskResponseRating"
+	SiteInsightsQueryColumnNameEventLLMSVariant          SiteInsightsQueryColumnName = "eventLLMSVariant"
+	SiteInsightsQueryColumnNameEventLinkPosition         SiteInsightsQueryColumnName = "eventLinkPosition"
+	SiteInsightsQueryColumnNameEventLinkTargetDomain     SiteInsightsQueryColumnName = "eventLinkTargetDomain"
+	SiteInsightsQueryColumnNameEventLinkTargetKind       SiteInsightsQueryColumnName = "eventLinkTargetKind"
+	SiteInsightsQueryColumnNameEventLinkTargetValue      SiteInsightsQueryColumnName = "eventLinkTargetValue"
+	SiteInsightsQueryColumnNameEventMarkdownSource       SiteInsightsQueryColumnName = "eventMarkdownSource"
+	SiteInsightsQueryColumnNameEventPageFeedbackComment  SiteInsightsQueryColumnName = "eventPageFeedbackComment"
+	SiteInsightsQueryColumnNameEventPageFeedbackRating   SiteInsightsQueryColumnName = "eventPageFeedbackRating"
+	SiteInsightsQueryColumnNameEventPageNotFoundType     SiteInsightsQueryColumnName = "eventPageNotFoundType"
+	SiteInsightsQueryColumnNameEventSearchQuery          SiteInsightsQueryColumnName = "eventSearchQuery"
+	SiteInsightsQueryColumnNameEventSearchResultRecordId SiteInsightsQueryColumnName = "eventSearchResultRecordId"
+	SiteInsightsQueryColumnNameEventTrademarkPlacement   SiteInsightsQueryColumnName = "eventTrademarkPlacement"
+	SiteInsightsQueryColumnNameEventType                 SiteInsightsQueryColumnName = "eventType"
+	SiteInsightsQueryColumnNameEventsCount               SiteInsightsQueryColumnName = "eventsCount"
+	SiteInsightsQueryColumnNameHourOfDay                 SiteInsightsQueryColumnName = "hourOfDay"
+	SiteInsightsQueryColumnNamePage                      SiteInsightsQueryColumnName = "page"
+	SiteInsightsQueryColumnNamePageFeedbackRating        SiteInsightsQueryColumnName = "pageFeedbackRating"
+	SiteInsightsQueryColumnNameReferrer                  SiteInsightsQueryColumnName = "referrer"
+	SiteInsightsQueryColumnNameReferrerDomain            SiteInsightsQueryColumnName = "referrerDomain"
+	SiteInsightsQueryColumnNameSessionsCount             SiteInsightsQueryColumnName = "sessionsCount"
+	SiteInsightsQueryColumnNameSiteSection               SiteInsightsQueryColumnName = "siteSection"
+	SiteInsightsQueryColumnNameSiteShareKey              SiteInsightsQueryColumnName = "siteShareKey"
+	SiteInsightsQueryColumnNameSiteSpace                 SiteInsightsQueryColumnName = "siteSpace"
+	SiteInsightsQueryColumnNameUrl                       SiteInsightsQueryColumnName = "url"
+	SiteInsightsQueryColumnNameUrlPath                   SiteInsightsQueryColumnName = "urlPath"
+	SiteInsightsQueryColumnNameUtmCampaign               SiteInsightsQueryColumnName = "utmCampaign"
+	SiteInsightsQueryColumnNameUtmContent                SiteInsightsQueryColumnName = "utmContent"
+	SiteInsightsQueryColumnNameUtmMedium                 SiteInsightsQueryColumnName = "utmMedium"
+	SiteInsightsQueryColumnNameUtmSource                 SiteInsightsQueryColumnName = "utmSource"
+	SiteInsightsQueryColumnNameUtmTerm                   SiteInsightsQueryColumnName = "utmTerm"
+	SiteInsightsQueryColumnNameVisitorAuthenticated      SiteInsightsQueryColumnName = "visitorAuthenticated"
+	SiteInsightsQueryColumnNameVisitorBot                SiteInsightsQueryColumnName = "visitorBot"
+	SiteInsightsQueryColumnNameVisitorBrowser            SiteInsightsQueryColumnName = "visitorBrowser"
+	SiteInsightsQueryColumnNameVisitorClaim              SiteInsightsQueryColumnName = "visitorClaim"
+	SiteInsightsQueryColumnNameVisitorClaimProperty      SiteInsightsQueryColumnName = "visitorClaimProperty"
+	SiteInsightsQueryColumnNameVisitorDevice             SiteInsightsQueryColumnName = "visitorDevice"
+	SiteInsightsQueryColumnNameVisitorGeoCountry         SiteInsightsQueryColumnName = "visitorGeoCountry"
+	SiteInsightsQueryColumnNameVisitorGeoPoint           SiteInsightsQueryColumnName = "visitorGeoPoint"
+	SiteInsightsQueryColumnNameVisitorLanguage           SiteInsightsQueryColumnName = "visitorLanguage"
+	SiteInsightsQueryColumnNameVisitorOS                 SiteInsightsQueryColumnName = "visitorOS"
+	SiteInsightsQueryColumnNameVisitorsCount             SiteInsightsQueryColumnName = "visitorsCount"
+)
+
+// Valid indicates whether the value is a known member of the SiteInsightsQueryColumnName enum.
+func (e SiteInsightsQueryColumnName) Valid() bool {
+	switch e {
+	case SiteInsightsQueryColumnNameAskResponseRating:
+		return true
+	case SiteInsightsQueryColumnNameDatetime:
+		return true
+	case SiteInsightsQueryColumnNameDayOfWeek:
+		return true
+	case SiteInsightsQueryColumnNameDisplayContext:
+		return true
+	case SiteInsightsQueryColumnNameEventAPIOperationMethod:
+		return true
+	case SiteInsightsQueryColumnNameEventAPIOperationPath:
+		return true
+	case SiteInsightsQueryColumnNameEventAdDomain:
+		return true
+	case SiteInsightsQueryColumnNameEventAdPlacement:
+		return true
+	case SiteInsightsQueryColumnNameEventAskResponseRating:
+		return true
+	case SiteInsightsQueryColumnNameEventLLMSVariant:
+		return true
+	case SiteInsightsQueryColumnNameEventLinkPosition:
+		return true
+	case SiteInsightsQueryColumnNameEventLinkTargetDomain:
+		return true
+	case SiteInsightsQueryColumnNameEventLinkTargetKind:
+		return true
+	case SiteInsightsQueryColumnNameEventLinkTargetValue:
+		return true
+	case SiteInsightsQueryColumnNameEventMarkdownSource:
+		return true
+	case SiteInsightsQueryColumnNameEventPageFeedbackComment:
+		return true
+	case SiteInsightsQueryColumnNameEventPageFeedbackRating:
+		return true
+	case SiteInsightsQueryColumnNameEventPageNotFoundType:
+		return true
+	case SiteInsightsQueryColumnNameEventSearchQuery:
+		return true
+	case SiteInsightsQueryColumnNameEventSearchResultRecordId:
+		return true
+	case SiteInsightsQueryColumnNameEventTrademarkPlacement:
+		return true
+	case SiteInsightsQueryColumnNameEventType:
+		return true
+	case SiteInsightsQueryColumnNameEventsCount:
+		return true
+	case SiteInsightsQueryColumnNameHourOfDay:
+		return true
+	case SiteInsightsQueryColumnNamePage:
+		return true
+	case SiteInsightsQueryColumnNamePageFeedbackRating:
+		return true
+	case SiteInsightsQueryColumnNameReferrer:
+		return true
+	case SiteInsightsQueryColumnNameReferrerDomain:
+		return true
+	case SiteInsightsQueryColumnNameSessionsCount:
+		return true
+	case SiteInsightsQueryColumnNameSiteSection:
+		return true
+	case SiteInsightsQueryColumnNameSiteShareKey:
+		return true
+	case SiteInsightsQueryColumnNameSiteSpace:
+		return true
+	case SiteInsightsQueryColumnNameUrl:
+		return true
+	case SiteInsightsQueryColumnNameUrlPath:
+		return true
+	case SiteInsightsQueryColumnNameUtmCampaign:
+		return true
+	case SiteInsightsQueryColumnNameUtmContent:
+		return true
+	case SiteInsightsQueryColumnNameUtmMedium:
+		return true
+	case SiteInsightsQueryColumnNameUtmSource:
+		return true
+	case SiteInsightsQueryColumnNameUtmTerm:
+		return true
+	case SiteInsightsQueryColumnNameVisitorAuthenticated:
+		return true
+	case SiteInsightsQueryColumnNameVisitorBot:
+		return true
+	case SiteInsightsQueryColumnNameVisitorBrowser:
+		return true
+	case SiteInsightsQueryColumnNameVisitorClaim:
+		return true
+	case SiteInsightsQueryColumnNameVisitorClaimProperty:
+		return true
+	case SiteInsightsQueryColumnNameVisitorDevice:
+		return true
+	case SiteInsightsQueryColumnNameVisitorGeoCountry:
+		return true
+	case SiteInsightsQueryColumnNameVisitorGeoPoint:
+		return true
+	case SiteInsightsQueryColumnNameVisitorLanguage:
+		return true
+	case SiteInsightsQueryColumnNameVisitorOS:
+		return true
+	case SiteInsightsQueryColumnNameVisitorsCount:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteInsightsQueryEventsColumnInterval.
+const (
+	Day   SiteInsightsQueryEventsColumnInterval = "day"
+	Hour  SiteInsightsQueryEventsColumnInterval = "hour"
+	Month SiteInsightsQueryEventsColumnInterval = "month"
+	Week  SiteInsightsQueryEventsColumnInterval = "week"
+)
+
+// Valid indicates whether the value is a known member of the SiteInsightsQueryEventsColumnInterval enum.
+func (e SiteInsightsQueryEventsColumnInterval) Valid() bool {
+	switch e {
+	case Day:
+		return true
+	case Hour:
+		return true
+	case Month:
+		return true
+	case Week:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteInsightsQueryEventsFilterOperator.
+const (
+	GreaterThan        SiteInsightsQueryEventsFilterOperator = "greaterThan"
+	GreaterThanOrEqual SiteInsightsQueryEventsFilterOperator = "greaterThanOrEqual"
+	In                 SiteInsightsQueryEventsFilterOperator = "in"
+	LessThan           SiteInsightsQueryEventsFilterOperator = "lessThan"
+	LessThanOrEqual    SiteInsightsQueryEventsFilterOperator = "lessThanOrEqual"
+	NotIn              SiteInsightsQueryEventsFilterOperator = "notIn"
+)
+
+// Valid indicates whether the value is a known member of the SiteInsightsQueryEventsFilterOperator enum.
+func (e SiteInsightsQueryEventsFilterOperator) Valid() bool {
+	switch e {
+	case GreaterThan:
+		return true
+	case GreaterThanOrEqual:
+		return true
+	case In:
+		return true
+	case LessThan:
+		return true
+	case LessThanOrEqual:
+		return true
+	case NotIn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteInsightsQueryRangePreset.
+const (
+	Last24Hours SiteInsightsQueryRangePreset = "last24Hours"
+	Last30Days  SiteInsightsQueryRangePreset = "last30Days"
+	Last3Months SiteInsightsQueryRangePreset = "last3Months"
+	Last7Days   SiteInsightsQueryRangePreset = "last7Days"
+	LastYear    SiteInsightsQueryRangePreset = "lastYear"
+)
+
+// Valid indicates whether the value is a known member of the SiteInsightsQueryRangePreset enum.
+func (e SiteInsightsQueryRangePreset) Valid() bool {
+	switch e {
+	case Last24Hours:
+		return true
+	case Last30Days:
+		return true
+	case Last3Months:
+		return true
+	case Last7Days:
+		return true
+	case LastYear:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteMemberSort.
 const (
 	SiteMemberSortJoinedAt   SiteMemberSort = "joinedAt"
@@ -7928,6 +8171,87 @@ type SiteInsightsEventSession struct {
 // SiteInsightsEventType defines model for SiteInsightsEventType.
 type SiteInsightsEventType string
 
+// SiteInsightsQueryColumnName defines model for SiteInsightsQueryColumnName.
+type SiteInsightsQueryColumnName string
+
+// SiteInsightsQueryEventsAggregation defines model for SiteInsightsQueryEventsAggregation.
+type SiteInsightsQueryEventsAggregation struct {
+	GroupBy *[]SiteInsightsQueryEventsColumn `json:"groupBy,omitempty"`
+	Limit   *int                             `json:"limit,omitempty"`
+	Order   *struct {
+		By        SiteInsightsQueryEventsColumn `json:"by"`
+		Direction ListOrder                     `json:"direction"`
+	} `json:"order,omitempty"`
+
+	// Range A preset (lastYear, last3Months, last30Days, last7Days, last24Hours) or `{from, to}`.
+	Range  SiteInsightsQueryRange           `json:"range"`
+	Select *[]SiteInsightsQueryEventsColumn `json:"select,omitempty"`
+	Where  *[]SiteInsightsQueryEventsFilter `json:"where,omitempty"`
+}
+
+// SiteInsightsQueryEventsAggregationResult defines model for SiteInsightsQueryEventsAggregationResult.
+type SiteInsightsQueryEventsAggregationResult struct {
+	Columns []SiteInsightsQueryEventsValues `json:"columns"`
+}
+
+// SiteInsightsQueryEventsColumn defines model for SiteInsightsQueryEventsColumn.
+type SiteInsightsQueryEventsColumn struct {
+	Claim     *string                                `json:"claim,omitempty"`
+	Column    SiteInsightsQueryColumnName            `json:"column"`
+	Interval  *SiteInsightsQueryEventsColumnInterval `json:"interval,omitempty"`
+	Precision *int                                   `json:"precision,omitempty"`
+}
+
+// SiteInsightsQueryEventsColumnInterval defines model for SiteInsightsQueryEventsColumn.Interval.
+type SiteInsightsQueryEventsColumnInterval string
+
+// SiteInsightsQueryEventsFilter defines model for SiteInsightsQueryEventsFilter.
+type SiteInsightsQueryEventsFilter struct {
+	Claim    *string                                `json:"claim,omitempty"`
+	Column   SiteInsightsQueryColumnName            `json:"column"`
+	Operator *SiteInsightsQueryEventsFilterOperator `json:"operator,omitempty"`
+	Values   []nullable.Nullable[any]               `json:"values"`
+}
+
+// SiteInsightsQueryEventsFilterOperator defines model for SiteInsightsQueryEventsFilter.Operator.
+type SiteInsightsQueryEventsFilterOperator string
+
+// SiteInsightsQueryEventsValues defines model for SiteInsightsQueryEventsValues.
+type SiteInsightsQueryEventsValues struct {
+	Column SiteInsightsQueryColumnName      `json:"column"`
+	Values []nullable.Nullable[interface{}] `json:"values"`
+}
+
+// SiteInsightsQueryRange A preset (lastYear, last3Months, last30Days, last7Days, last24Hours) or `{from, to}`.
+type SiteInsightsQueryRange struct {
+	union json.RawMessage
+}
+
+// SiteInsightsQueryRangeCustom defines model for SiteInsightsQueryRangeCustom.
+type SiteInsightsQueryRangeCustom struct {
+	From Timestamp `json:"from"`
+	To   Timestamp `json:"to"`
+}
+
+// SiteInsightsQueryRangePreset defines model for SiteInsightsQueryRangePreset.
+type SiteInsightsQueryRangePreset string
+
+// SiteInsightsVisitorSegment defines model for SiteInsightsVisitorSegment.
+type SiteInsightsVisitorSegment struct {
+	Claims   map[string]interface{} `json:"claims"`
+	Events   float32                `json:"events"`
+	Sessions float32                `json:"sessions"`
+	Title    string                 `json:"title"`
+	Visitors float32                `json:"visitors"`
+}
+
+// SiteInsightsVisitorSegmentList defines model for SiteInsightsVisitorSegmentList.
+type SiteInsightsVisitorSegmentList struct {
+	Count int                          `json:"count"`
+	Items []SiteInsightsVisitorSegment `json:"items"`
+	Next  *ListNext                    `json:"next,omitempty"`
+}
+
 // SiteIntegrationScript defines model for SiteIntegrationScript.
 type SiteIntegrationScript struct {
 	ContentSecurityPolicy *string `json:"contentSecurityPolicy,omitempty"`
@@ -10451,6 +10775,9 @@ type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
 
+// AggregateSiteEventsJSONRequestBody defines body for AggregateSiteEvents for application/json ContentType.
+type AggregateSiteEventsJSONRequestBody = SiteInsightsQueryEventsAggregation
+
 // InviteToSiteJSONRequestBody defines body for InviteToSite for application/json ContentType.
 type InviteToSiteJSONRequestBody = InviteToContentRequest
 
@@ -12100,6 +12427,68 @@ func (t PageLinkTarget) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PageLinkTarget) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsSiteInsightsQueryRangePreset returns the union data inside the SiteInsightsQueryRange as a SiteInsightsQueryRangePreset
+func (t SiteInsightsQueryRange) AsSiteInsightsQueryRangePreset() (SiteInsightsQueryRangePreset, error) {
+	var body SiteInsightsQueryRangePreset
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteInsightsQueryRangePreset overwrites any union data inside the SiteInsightsQueryRange as the provided SiteInsightsQueryRangePreset
+func (t *SiteInsightsQueryRange) FromSiteInsightsQueryRangePreset(v SiteInsightsQueryRangePreset) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteInsightsQueryRangePreset performs a merge with any union data inside the SiteInsightsQueryRange, using the provided SiteInsightsQueryRangePreset
+func (t *SiteInsightsQueryRange) MergeSiteInsightsQueryRangePreset(v SiteInsightsQueryRangePreset) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSiteInsightsQueryRangeCustom returns the union data inside the SiteInsightsQueryRange as a SiteInsightsQueryRangeCustom
+func (t SiteInsightsQueryRange) AsSiteInsightsQueryRangeCustom() (SiteInsightsQueryRangeCustom, error) {
+	var body SiteInsightsQueryRangeCustom
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteInsightsQueryRangeCustom overwrites any union data inside the SiteInsightsQueryRange as the provided SiteInsightsQueryRangeCustom
+func (t *SiteInsightsQueryRange) FromSiteInsightsQueryRangeCustom(v SiteInsightsQueryRangeCustom) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteInsightsQueryRangeCustom performs a merge with any union data inside the SiteInsightsQueryRange, using the provided SiteInsightsQueryRangeCustom
+func (t *SiteInsightsQueryRange) MergeSiteInsightsQueryRangeCustom(v SiteInsightsQueryRangeCustom) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SiteInsightsQueryRange) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SiteInsightsQueryRange) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -342,6 +342,12 @@ type ServerInterface interface {
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// AggregateSiteEvents Count a site's recorded events over a time range, grouped and filtered by columns. quire answers the columns its events carry: datetime (hour, day, week, month), dayOfWeek, hourOfDay, url, urlPath, eventType, siteSection, siteSpace, page, eventSearchQuery, eventPageFeedbackRating and the metrics eventsCount, sessionsCount, visitorsCount and pageFeedbackRating. Columns about the visitor's device, place, language, bot, claims or referrer, and about links, ads, API calls or ask answers, are answered 400: quire's pages record no cookie, user agent, address or referrer, so no event carries them.
+	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events/aggregate)
+	AggregateSiteEvents(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// ListSiteVisitorSegments The site's visitor segments with their events, visitors and sessions over the last 30 days. quire's events carry no visitor claims, so there is one segment: every visitor.
+	// (GET /orgs/{organizationId}/sites/{siteId}/insights/visitor-segments)
+	ListSiteVisitorSegments(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 
 	// (POST /orgs/{organizationId}/sites/{siteId}/permissions)
 	InviteToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -3842,6 +3848,54 @@ func (w *ServerInterfaceWrapper) TrackEventsInSiteById(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.TrackEventsInSiteById(ctx, organizationId, siteId)
+	return err
+}
+
+// AggregateSiteEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) AggregateSiteEvents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AggregateSiteEvents(ctx, organizationId, siteId)
+	return err
+}
+
+// ListSiteVisitorSegments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSiteVisitorSegments(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSiteVisitorSegments(ctx, organizationId, siteId)
 	return err
 }
 
@@ -9700,6 +9754,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search", wrapper.SearchSiteContent, options.OperationMiddlewares["searchSiteContent"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/search/prewarm", wrapper.PrewarmSiteSearch, options.OperationMiddlewares["prewarmSiteSearch"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events", wrapper.TrackEventsInSiteById, options.OperationMiddlewares["trackEventsInSiteById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/events/aggregate", wrapper.AggregateSiteEvents, options.OperationMiddlewares["aggregateSiteEvents"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/insights/visitor-segments", wrapper.ListSiteVisitorSegments, options.OperationMiddlewares["listSiteVisitorSegments"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirect", wrapper.GetSiteRedirectBySource, options.OperationMiddlewares["getSiteRedirectBySource"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.ListSiteRedirects, options.OperationMiddlewares["listSiteRedirects"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/redirects", wrapper.CreateSiteRedirect, options.OperationMiddlewares["createSiteRedirect"]...)
@@ -19663,6 +19719,179 @@ func (response TrackEventsInSiteById413JSONResponse) VisitTrackEventsInSiteByIdR
 type TrackEventsInSiteById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response TrackEventsInSiteById429JSONResponse) VisitTrackEventsInSiteByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AggregateSiteEventsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *AggregateSiteEventsJSONRequestBody
+}
+
+type AggregateSiteEventsResponseObject interface {
+	VisitAggregateSiteEventsResponse(w http.ResponseWriter) error
+}
+
+type AggregateSiteEvents200JSONResponse SiteInsightsQueryEventsAggregationResult
+
+func (response AggregateSiteEvents200JSONResponse) VisitAggregateSiteEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AggregateSiteEvents400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AggregateSiteEvents400JSONResponse) VisitAggregateSiteEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AggregateSiteEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AggregateSiteEvents401JSONResponse) VisitAggregateSiteEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AggregateSiteEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AggregateSiteEvents403JSONResponse) VisitAggregateSiteEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AggregateSiteEvents404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AggregateSiteEvents404JSONResponse) VisitAggregateSiteEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AggregateSiteEvents429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AggregateSiteEvents429JSONResponse) VisitAggregateSiteEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteVisitorSegmentsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type ListSiteVisitorSegmentsResponseObject interface {
+	VisitListSiteVisitorSegmentsResponse(w http.ResponseWriter) error
+}
+
+type ListSiteVisitorSegments200JSONResponse SiteInsightsVisitorSegmentList
+
+func (response ListSiteVisitorSegments200JSONResponse) VisitListSiteVisitorSegmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteVisitorSegments401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSiteVisitorSegments401JSONResponse) VisitListSiteVisitorSegmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteVisitorSegments403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSiteVisitorSegments403JSONResponse) VisitListSiteVisitorSegmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteVisitorSegments404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSiteVisitorSegments404JSONResponse) VisitListSiteVisitorSegmentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSiteVisitorSegments429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListSiteVisitorSegments429JSONResponse) VisitListSiteVisitorSegmentsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -35733,6 +35962,12 @@ type StrictServerInterface interface {
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx context.Context, request TrackEventsInSiteByIdRequestObject) (TrackEventsInSiteByIdResponseObject, error)
+	// AggregateSiteEvents Count a site's recorded events over a time range, grouped and filtered by columns. quire answers the columns its events carry: datetime (hour, day, week, month), dayOfWeek, hourOfDay, url, urlPath, eventType, siteSection, siteSpace, page, eventSearchQuery, eventPageFeedbackRating and the metrics eventsCount, sessionsCount, visitorsCount and pageFeedbackRating. Columns about the visitor's device, place, language, bot, claims or referrer, and about links, ads, API calls or ask answers, are answered 400: quire's pages record no cookie, user agent, address or referrer, so no event carries them.
+	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events/aggregate)
+	AggregateSiteEvents(ctx context.Context, request AggregateSiteEventsRequestObject) (AggregateSiteEventsResponseObject, error)
+	// ListSiteVisitorSegments The site's visitor segments with their events, visitors and sessions over the last 30 days. quire's events carry no visitor claims, so there is one segment: every visitor.
+	// (GET /orgs/{organizationId}/sites/{siteId}/insights/visitor-segments)
+	ListSiteVisitorSegments(ctx context.Context, request ListSiteVisitorSegmentsRequestObject) (ListSiteVisitorSegmentsResponseObject, error)
 
 	// (POST /orgs/{organizationId}/sites/{siteId}/permissions)
 	InviteToSite(ctx context.Context, request InviteToSiteRequestObject) (InviteToSiteResponseObject, error)
@@ -39797,6 +40032,81 @@ func (sh *strictHandler) TrackEventsInSiteById(ctx echo.Context, organizationId 
 		return err
 	} else if validResponse, ok := response.(TrackEventsInSiteByIdResponseObject); ok {
 		return validResponse.VisitTrackEventsInSiteByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// AggregateSiteEvents operation middleware
+func (sh *strictHandler) AggregateSiteEvents(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request AggregateSiteEventsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body AggregateSiteEventsJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AggregateSiteEvents(ctx.Request().Context(), request.(AggregateSiteEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AggregateSiteEvents")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AggregateSiteEventsResponseObject); ok {
+		return validResponse.VisitAggregateSiteEventsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListSiteVisitorSegments operation middleware
+func (sh *strictHandler) ListSiteVisitorSegments(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request ListSiteVisitorSegmentsRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSiteVisitorSegments(ctx.Request().Context(), request.(ListSiteVisitorSegmentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSiteVisitorSegments")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListSiteVisitorSegmentsResponseObject); ok {
+		return validResponse.VisitListSiteVisitorSegmentsResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

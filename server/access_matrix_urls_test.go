@@ -39,6 +39,12 @@ func matrixURLRows() []matrixRow {
 			return matrixReq("POST", w.sitePath(w.site, "/insights/events"), map[string]any{"events": []any{map[string]any{
 				"type": "page_view", "session": map[string]any{"sessionId": "s", "visitorId": "v"}, "location": map[string]any{"url": "https://docs.test/"}}}})
 		}},
+		{"aggregateSiteEvents", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.sitePath(w.site, "/insights/events/aggregate"), map[string]any{"range": "last7Days"})
+		}},
+		matrixGet("listSiteVisitorSegments", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(w *matrixWorld) string {
+			return w.sitePath(w.site, "/insights/visitor-segments")
+		}),
 		{"getSiteRedirectBySource", matrixWant{401, 401, 404, 200, 200, 200, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			w.n++
 			source := fmt.Sprintf("/old-%d", w.n)

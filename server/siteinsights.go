@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/oapi-codegen/nullable"
@@ -36,8 +37,14 @@ func (s *Server) TrackEventsInSiteById(ctx context.Context, req gen.TrackEventsI
 		if err != nil {
 			return nil, err
 		}
+		rating, err := feedbackRating(e.Feedback)
+		if err != nil {
+			return nil, store.FieldErrorf(fmt.Sprintf("events.%d.feedback.rating", i), "%s", err.Error())
+		}
 		events = append(events, &store.SiteEvent{Type: string(e.Type), SessionID: e.Session.SessionId, VisitorID: e.Session.VisitorId,
-			SpaceID: nullableValue(e.Location.Space), PageID: nullableValue(e.Location.Page), OccurredAt: at, Payload: payload})
+			SpaceID: nullableValue(e.Location.Space), PageID: nullableValue(e.Location.Page), OccurredAt: at, Payload: payload,
+			URL: &e.Location.Url, URLPath: urlPath(e.Location.Url), SiteSectionID: nullableValue(e.Location.SiteSection),
+			SiteSpaceID: nullableValue(e.Location.SiteSpace), SearchQuery: e.Query, FeedbackRating: rating})
 	}
 	if err := s.checkEventPlaces(ctx, site, events); err != nil {
 		return nil, err
@@ -85,6 +92,31 @@ func (s *Server) checkEventPlaces(ctx context.Context, site *store.Site, events 
 		checked[key] = true
 	}
 	return nil
+}
+
+// feedbackRating is a feedback's rating (bad, ok or good), nil without one.
+func feedbackRating(f *map[string]any) (*string, error) {
+	if f == nil || (*f)["rating"] == nil {
+		return nil, nil
+	}
+	r, _ := (*f)["rating"].(string)
+	if r != "bad" && r != "ok" && r != "good" {
+		return nil, fmt.Errorf("must be bad, ok or good")
+	}
+	return &r, nil
+}
+
+// urlPath is a URL's path ("/" when it has none), nil when it is not a URL.
+func urlPath(raw string) *string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	return &p
 }
 
 func str(p *string) string {

@@ -13,6 +13,7 @@ func (s *Server) Register(e *echo.Echo) {
 	e.GET(webSitePathRoute, s.serveWebSite)
 	e.HEAD(webSiteRoute, s.serveWebSite)
 	e.HEAD(webSitePathRoute, s.serveWebSite)
+	e.POST(webSitePathRoute, s.serveWebSite) // only ~feedback takes a POST
 	s.registerApp(e)
 }
 

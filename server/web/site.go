@@ -69,6 +69,8 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 			v.Next = &webLink{Title: tree.docs[i+1].NavTitle(), URL: tree.pageURL(tree.docs[i+1])}
 		}
 	}
+	v.Feedback = &webFeedback{Action: w.base + "/~feedback", Page: rest, Sent: c.QueryParam("feedback") == "sent"}
+	s.recordView(c, w, ss, p.ID, rest)
 	return s.sendView(c, w, http.StatusOK, v)
 }
 
@@ -115,6 +117,12 @@ func (s *Server) serveWebSite(c echo.Context) error {
 	if err := s.loadStructure(ctx, w); err != nil {
 		return s.webFail(c, err)
 	}
+	if c.Request().Method == http.MethodPost {
+		if rest != "~feedback" {
+			return echo.ErrMethodNotAllowed
+		}
+		return s.serveFeedback(c, w)
+	}
 	switch {
 	case rest == "robots.txt":
 		return s.serveRobots(c, w)
@@ -126,4 +134,39 @@ func (s *Server) serveWebSite(c echo.Context) error {
 		return s.serveSiteFile(c, w, strings.TrimPrefix(rest, "~files/"))
 	}
 	return s.servePage(c, w, rest)
+}
+
+// serveFeedback records a page's rating from its form and leads back to the page.
+func (s *Server) serveFeedback(c echo.Context, w *webSite) error {
+	// A form posted from another site's page is not this site's reader's.
+	if o := c.Request().Header.Get("Origin"); o != "" {
+		if u, err := url.Parse(o); err != nil || u.Host != c.Request().Host {
+			return s.message(c, http.StatusForbidden, webMessage{Title: "Feedback not sent", Text: "The form was sent from another site.",
+				StyleURL: w.base + "/~assets/" + webStyle.name})
+		}
+	}
+	rest, rating := c.FormValue("page"), c.FormValue("rating")
+	if rating != "good" && rating != "ok" && rating != "bad" {
+		return s.message(c, http.StatusBadRequest, webMessage{Title: "Feedback not sent", Text: "The rating must be good, ok or bad.",
+			StyleURL: w.base + "/~assets/" + webStyle.name})
+	}
+	ctx := c.Request().Context()
+	if len(w.sections) == 0 {
+		return s.notFound(c, w, nil, nil, nil)
+	}
+	ws, ss, pagePath := w.resolve(rest)
+	tree, err := s.loadTree(ctx, ss, w.claims, ws.variantURL(ss), false)
+	if err != nil {
+		return s.webFail(c, err)
+	}
+	p := tree.find(pagePath)
+	if p == nil {
+		return s.notFound(c, w, ws, ss, tree)
+	}
+	e := s.siteEvent(c, w, "page_post_feedback", ss, p.ID, rest, map[string]any{"feedback": map[string]any{"rating": rating}})
+	e.FeedbackRating = &rating
+	if err := s.Store.RecordSiteEvents(ctx, w.site.ID, []*store.SiteEvent{e}); err != nil {
+		return s.webFail(c, err)
+	}
+	return c.Redirect(http.StatusSeeOther, w.base+"/"+(&url.URL{Path: rest}).EscapedPath()+"?feedback=sent")
 }

@@ -12,7 +12,8 @@ import (
 type webView struct {
 	Lang, Title, SiteTitle, StyleURL, HomeURL, SearchURL, Query string
 	Description                                                 string
-	LogoutURL                                                   string // a signed-in visitor's way out (visitors.go)
+	LogoutURL                                                   string       // a signed-in visitor's way out (visitors.go)
+	Feedback                                                    *webFeedback // the "was this helpful?" form (insights.go)
 	NoIndex, NotFound, Search                                   bool
 	Tabs, Variants                                              []webTab
 	Sidebar                                                     []*webNav
@@ -56,4 +57,10 @@ func (s *Server) sendView(c echo.Context, w *webSite, status int, v *webView) er
 	}
 	return s.send(c, webReply{status: status, contentType: "text/html; charset=utf-8", body: body,
 		public: w.site.Visibility == "public" && w.claims == nil, noindex: v.NoIndex})
+}
+
+// webFeedback is the form under a page.
+type webFeedback struct {
+	Action, Page string
+	Sent         bool
 }

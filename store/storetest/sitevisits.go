@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -95,6 +96,40 @@ func siteEvents(t *testing.T, open Opener) {
 	if err != nil || views.Count != 1 || views.Items[0].SessionID != "s2" {
 		t.Fatalf("filtered: %+v, %v", views, err)
 	}
+	siteEventsAggregated(t, w, site.ID, at)
+}
+
+// siteEventsAggregated: the events above counted per type and hour in one query, the site's only,
+// with a condition on a key (NULL kept by notIn) and one on a count.
+func siteEventsAggregated(t *testing.T, w *world, siteID string, at time.Time) {
+	ctx := context.Background()
+	rating := "good"
+	if err := w.st.RecordSiteEvents(ctx, siteID, []*store.SiteEvent{{Type: "page_post_feedback", SessionID: "s2", VisitorID: "v2", SpaceID: str("sp"), PageID: str("pg"),
+		OccurredAt: at.Add(3 * time.Minute), Payload: []byte(`{}`), FeedbackRating: &rating, URLPath: str("/install")}}); err != nil {
+		t.Fatal(err)
+	}
+	a := store.SiteEventAggregation{From: at, To: at.Add(time.Hour), OrderBy: 2, Desc: true, Limit: 10,
+		Group:   []store.SiteEventColumn{{Name: "eventType"}, {Name: "datetime", Interval: "hour"}},
+		Metrics: []store.SiteEventColumn{{Name: "eventsCount"}, {Name: "visitorsCount"}},
+		Where:   []store.SiteEventCondition{{Column: store.SiteEventColumn{Name: "urlPath"}, Op: "notIn", Values: []any{"/install"}}}}
+	rows, err := w.st.AggregateSiteEvents(ctx, siteID, a)
+	hour := "2026-05-01T12:00:00Z"
+	if err != nil || fmt.Sprint(rows) != fmt.Sprint([][]any{{"page_view", hour, int64(2), int64(2)}, {"search_type_query", hour, int64(1), int64(1)}}) {
+		t.Fatalf("per type and hour: %v, %v", rows, err)
+	}
+	a.Where = append(a.Where, store.SiteEventCondition{Column: store.SiteEventColumn{Name: "eventsCount"}, Op: "greaterThan", Values: []any{1.0}})
+	if rows, err := w.st.AggregateSiteEvents(ctx, siteID, a); err != nil || len(rows) != 1 || rows[0][0] != "page_view" {
+		t.Fatalf("groups of more than one: %v, %v", rows, err)
+	}
+	rows, err = w.st.AggregateSiteEvents(ctx, siteID, store.SiteEventAggregation{From: at, To: at.Add(time.Hour), OrderBy: -1, Limit: 10,
+		Group: []store.SiteEventColumn{{Name: "page"}}, Metrics: []store.SiteEventColumn{{Name: "pageFeedbackRating"}},
+		Where: []store.SiteEventCondition{{Column: store.SiteEventColumn{Name: "page"}, Op: "in", Values: []any{store.SiteEventPage{Space: "sp", Page: str("pg")}}}}})
+	if err != nil || len(rows) != 1 || rows[0][1] != (store.FeedbackCounts{Good: 1}) || *rows[0][0].(store.SiteEventPage).Page != "pg" {
+		t.Fatalf("feedback per page: %v, %v", rows, err)
+	}
+	_, err = w.st.AggregateSiteEvents(ctx, siteID, store.SiteEventAggregation{From: at, To: at.Add(time.Hour), OrderBy: -1, Limit: 10,
+		Group: []store.SiteEventColumn{{Name: "visitorBrowser"}}})
+	wantCode(t, err, store.EINVALID)
 }
 
 // usersSharing: a user is found by a viewer who shares an organization with them, and by

@@ -755,6 +755,16 @@ step('a published site as a renderer reads it: URL resolution, its site token, s
         timestamp: new Date().toISOString() };
     assert.equal((await alice.orgs.trackEventsInSiteById(S.org, site.data.id, { events: [event] })).status, 204);
     await rejectsWith(400, alice.orgs.trackEventsInSiteById(S.org, site.data.id, { events: [{ ...event, timestamp: '2001-01-01T00:00:00Z' }] }), 'an old event');
+    const views = await alice.orgs.aggregateSiteEvents(S.org, site.data.id, { range: 'last24Hours',
+        select: [{ column: 'page' }, { column: 'eventsCount' }], groupBy: [{ column: 'page' }],
+        where: [{ column: 'eventType', values: ['page_view'] }] });
+    assert.deepEqual(views.data.columns.map((c) => c.column), ['page', 'eventsCount']);
+    assert.deepEqual(views.data.columns[0].values, [{ space: S.space, page: page.id }]);
+    assert.deepEqual(views.data.columns[1].values, [1]);
+    await rejectsWith(400, alice.orgs.aggregateSiteEvents(S.org, site.data.id, { range: 'last7Days', groupBy: [{ column: 'visitorBrowser' }] }), 'a column quire does not record');
+    const segments = await alice.orgs.listSiteVisitorSegments(S.org, site.data.id);
+    assert.equal(segments.data.items.length, 1);
+    assert.equal(segments.data.items[0].events, 1);
 });
 
 step('running a site: redirects, share links, visitor authentication, hostnames, subdomain', async () => {
