@@ -51,6 +51,9 @@ func reusableContents(t *testing.T, open Opener) {
 	if r := find(merged, warn); r == nil || r.Markdown != "Mind the gap." {
 		t.Fatalf("merged: %+v", r)
 	}
+	if d, err := w.st.FindDocument(ctx, sp.ID, find(merged, warn).BodyID); err != nil || d.Markdown != "Mind the gap." {
+		t.Fatalf("its document: %+v, %v", d, err)
+	}
 
 	// Edits on main: the older revision keeps what it held.
 	w.commit(sp.ID, store.PageChange{Type: "update_reusable_content", ReusableContent: str(warn), Markdown: str("Mind the step.")},
