@@ -49,8 +49,14 @@ func TestReusableContents(t *testing.T) {
 		t.Fatalf("getDocumentById: %s", byID)
 	}
 
+	// A page includes it by the tag Git Sync writes: a reusable-content block naming it.
 	cr2 := w.create(t, w.admin, sp.Id, "Edit")
-	w.apply(t, w.admin, sp.Id, cr2.Id, map[string]any{"operation": "update_reusable_content", "reusableContent": warn, "title": "Caution"})
+	inc := w.apply(t, w.admin, sp.Id, cr2.Id, map[string]any{"operation": "update_reusable_content", "reusableContent": warn, "title": "Caution"},
+		insertMarkdown("Uses", "Before\n\n{% include \""+warn+"\" %}\n", "uses"))
+	pageDoc := string(w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr2.Id, "/content/page/"+inc.Refs["uses"]), nil).Body)
+	if !strings.Contains(pageDoc, `"type":"reusable-content"`) || !strings.Contains(pageDoc, `"reusableContent":"`+warn+`"`) {
+		t.Fatalf("the page's document has no reusable-content block naming it: %s", pageDoc)
+	}
 	w.merged(t, sp.Id, cr2.Id)
 	if got := getJSON[gen.RevisionReusableContent](t, w.testServer, w.admin, "/spaces/"+sp.Id+"/content/reusable-contents/"+warn); got.Title != "Caution" {
 		t.Fatalf("after the update: %+v", got)
