@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 
@@ -39,12 +38,7 @@ type includeParser struct{}
 func (includeParser) Trigger() []byte { return []byte{'{'} }
 
 func (includeParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	line, _ := reader.PeekLine()
-	w, pos := util.IndentWidth(line, reader.LineOffset())
-	if w > 3 {
-		return nil, parser.NoChildren
-	}
-	m := includeTag.FindSubmatch(bytes.TrimRight(line[pos:], "\r\n"))
+	m := tagLine(reader, includeTag)
 	if m == nil {
 		return nil, parser.NoChildren
 	}
