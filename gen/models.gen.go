@@ -105,6 +105,21 @@ func (e ChangeRequestContentChangeDeletePageOperation) Valid() bool {
 	}
 }
 
+// Defines values for ChangeRequestContentChangeDeleteReusableContentOperation.
+const (
+	DeleteReusableContent ChangeRequestContentChangeDeleteReusableContentOperation = "delete_reusable_content"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeDeleteReusableContentOperation enum.
+func (e ChangeRequestContentChangeDeleteReusableContentOperation) Valid() bool {
+	switch e {
+	case DeleteReusableContent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeRequestContentChangeInsertFilesOperation.
 const (
 	InsertFiles ChangeRequestContentChangeInsertFilesOperation = "insert_files"
@@ -135,6 +150,21 @@ func (e ChangeRequestContentChangeInsertPageOperation) Valid() bool {
 	}
 }
 
+// Defines values for ChangeRequestContentChangeInsertReusableContentOperation.
+const (
+	InsertReusableContent ChangeRequestContentChangeInsertReusableContentOperation = "insert_reusable_content"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeInsertReusableContentOperation enum.
+func (e ChangeRequestContentChangeInsertReusableContentOperation) Valid() bool {
+	switch e {
+	case InsertReusableContent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeRequestContentChangeRevertPageOperation.
 const (
 	RevertPage ChangeRequestContentChangeRevertPageOperation = "revert_page"
@@ -159,6 +189,21 @@ const (
 func (e ChangeRequestContentChangeUpdatePageOperation) Valid() bool {
 	switch e {
 	case UpdatePage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentChangeUpdateReusableContentOperation.
+const (
+	UpdateReusableContent ChangeRequestContentChangeUpdateReusableContentOperation = "update_reusable_content"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentChangeUpdateReusableContentOperation enum.
+func (e ChangeRequestContentChangeUpdateReusableContentOperation) Valid() bool {
+	switch e {
+	case UpdateReusableContent:
 		return true
 	default:
 		return false
@@ -204,6 +249,27 @@ const (
 func (e ChangeRequestContentUpdatePageRefObject) Valid() bool {
 	switch e {
 	case ChangeRequestContentUpdatePageRefObjectPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeRequestContentUpdateReusableContentKind.
+const (
+	ChangeRequestContentUpdateReusableContentKindCreated ChangeRequestContentUpdateReusableContentKind = "created"
+	ChangeRequestContentUpdateReusableContentKindDeleted ChangeRequestContentUpdateReusableContentKind = "deleted"
+	ChangeRequestContentUpdateReusableContentKindUpdated ChangeRequestContentUpdateReusableContentKind = "updated"
+)
+
+// Valid indicates whether the value is a known member of the ChangeRequestContentUpdateReusableContentKind enum.
+func (e ChangeRequestContentUpdateReusableContentKind) Valid() bool {
+	switch e {
+	case ChangeRequestContentUpdateReusableContentKindCreated:
+		return true
+	case ChangeRequestContentUpdateReusableContentKindDeleted:
+		return true
+	case ChangeRequestContentUpdateReusableContentKindUpdated:
 		return true
 	default:
 		return false
@@ -4817,6 +4883,17 @@ type ChangeRequestContentChangeDeletePage struct {
 // ChangeRequestContentChangeDeletePageOperation defines model for ChangeRequestContentChangeDeletePageOperation.
 type ChangeRequestContentChangeDeletePageOperation string
 
+// ChangeRequestContentChangeDeleteReusableContent A reusable content removed (a quire operation).
+type ChangeRequestContentChangeDeleteReusableContent struct {
+	Operation ChangeRequestContentChangeDeleteReusableContentOperation `json:"operation"`
+
+	// ReusableContent Its id or a ref of the batch.
+	ReusableContent string `json:"reusableContent"`
+}
+
+// ChangeRequestContentChangeDeleteReusableContentOperation defines model for ChangeRequestContentChangeDeleteReusableContentOperation.
+type ChangeRequestContentChangeDeleteReusableContentOperation string
+
 // ChangeRequestContentChangeInsertFiles defines model for ChangeRequestContentChangeInsertFiles.
 type ChangeRequestContentChangeInsertFiles struct {
 	Files     []ChangeRequestContentFile                     `json:"files"`
@@ -4862,6 +4939,18 @@ type ChangeRequestContentChangeInsertPage struct {
 
 // ChangeRequestContentChangeInsertPageOperation defines model for ChangeRequestContentChangeInsertPageOperation.
 type ChangeRequestContentChangeInsertPageOperation string
+
+// ChangeRequestContentChangeInsertReusableContent A new reusable content (a quire operation). `ref` names it to the later changes of the batch; the answer (compat=false) gives its id.
+type ChangeRequestContentChangeInsertReusableContent struct {
+	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
+	Document  *PageDocumentInput                                       `json:"document,omitempty"`
+	Operation ChangeRequestContentChangeInsertReusableContentOperation `json:"operation"`
+	Ref       *string                                                  `json:"ref,omitempty"`
+	Title     string                                                   `json:"title"`
+}
+
+// ChangeRequestContentChangeInsertReusableContentOperation defines model for ChangeRequestContentChangeInsertReusableContentOperation.
+type ChangeRequestContentChangeInsertReusableContentOperation string
 
 // ChangeRequestContentChangeRevertPage defines model for ChangeRequestContentChangeRevertPage.
 type ChangeRequestContentChangeRevertPage struct {
@@ -4911,6 +5000,20 @@ type ChangeRequestContentChangeUpdatePage struct {
 // ChangeRequestContentChangeUpdatePageOperation defines model for ChangeRequestContentChangeUpdatePageOperation.
 type ChangeRequestContentChangeUpdatePageOperation string
 
+// ChangeRequestContentChangeUpdateReusableContent A reusable content's title or content changed (a quire operation).
+type ChangeRequestContentChangeUpdateReusableContent struct {
+	// Document A page's content: `markdown` (its frontmatter read as the page's metadata), or a rich-text `document`, stored as the markdown it converts to; at most one of the two, `{}` being an empty page. A document holding a block condition (`if`) is refused: markdown cannot keep it, and its content would show to every visitor.
+	Document  *PageDocumentInput                                       `json:"document,omitempty"`
+	Operation ChangeRequestContentChangeUpdateReusableContentOperation `json:"operation"`
+
+	// ReusableContent Its id or a ref of the batch.
+	ReusableContent string  `json:"reusableContent"`
+	Title           *string `json:"title,omitempty"`
+}
+
+// ChangeRequestContentChangeUpdateReusableContentOperation defines model for ChangeRequestContentChangeUpdateReusableContentOperation.
+type ChangeRequestContentChangeUpdateReusableContentOperation string
+
 // ChangeRequestContentFile A file to upload, from exactly one of `base64` or `url`.
 type ChangeRequestContentFile struct {
 	// Base64 The file's bytes in base64, at most 1 MiB once decoded; needs `contentType`.
@@ -4928,6 +5031,9 @@ type ChangeRequestContentUpdate struct {
 	ChangeRequest ChangeRequest                      `json:"changeRequest"`
 	Changes       []ChangeRequestContentUpdateChange `json:"changes"`
 	InsertedFiles []RevisionFile                     `json:"insertedFiles"`
+
+	// ReusableContents Each reusable content the batch touched, in the order it first touched it.
+	ReusableContents *[]ChangeRequestContentUpdateReusableContent `json:"reusableContents,omitempty"`
 }
 
 // ChangeRequestContentUpdateChange defines model for ChangeRequestContentUpdateChange.
@@ -4968,6 +5074,18 @@ type ChangeRequestContentUpdatePageRef struct {
 
 // ChangeRequestContentUpdatePageRefObject defines model for ChangeRequestContentUpdatePageRefObject.
 type ChangeRequestContentUpdatePageRefObject string
+
+// ChangeRequestContentUpdateReusableContent defines model for ChangeRequestContentUpdateReusableContent.
+type ChangeRequestContentUpdateReusableContent struct {
+	Id   string                                        `json:"id"`
+	Kind ChangeRequestContentUpdateReusableContentKind `json:"kind"`
+
+	// Ref The batch's ref of a created reusable content.
+	Ref *string `json:"ref,omitempty"`
+}
+
+// ChangeRequestContentUpdateReusableContentKind defines model for ChangeRequestContentUpdateReusableContentKind.
+type ChangeRequestContentUpdateReusableContentKind string
 
 // ChangeRequestContentUpdateUpdatedPage defines model for ChangeRequestContentUpdateUpdatedPage.
 type ChangeRequestContentUpdateUpdatedPage struct {
@@ -7754,6 +7872,14 @@ type RevisionPageMetaLinks struct {
 	Canonical *RevisionPageMetaLinkTarget `json:"canonical,omitempty"`
 }
 
+// RevisionReusableContent defines model for RevisionReusableContent.
+type RevisionReusableContent struct {
+	// Document The document of its content, for getDocumentById; it changes when the content does.
+	Document *string `json:"document,omitempty"`
+	Id       string  `json:"id"`
+	Title    string  `json:"title"`
+}
+
 // RevisionSemanticChange One change: a page created, edited (`attributes`), deleted, or moved to another parent (`parent`: before and after, absent for the top level), or a file added. A page both moved and edited is listed as moved.
 type RevisionSemanticChange struct {
 	// Attributes The page's attributes that changed, each with its value before and after (absent when it had none). `document` is the page's `documentId`; a link page's `target` is not listed.
@@ -9416,6 +9542,9 @@ type PageId = string
 // PagePath defines model for pagePath.
 type PagePath = string
 
+// ReusableContentId defines model for reusableContentId.
+type ReusableContentId = string
+
 // RevisionId defines model for revisionId.
 type RevisionId = string
 
@@ -10259,6 +10388,15 @@ type GetPageInChangeRequestByPathParams struct {
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
 }
 
+// GetReusableContentInChangeRequestByIdParams defines parameters for GetReusableContentInChangeRequestById.
+type GetReusableContentInChangeRequestByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
 // ListChangeRequestLinksParams defines parameters for ListChangeRequestLinks.
 type ListChangeRequestLinksParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -10478,6 +10616,15 @@ type GetPageByPathParams struct {
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
 }
 
+// GetReusableContentByIdParams defines parameters for GetReusableContentById.
+type GetReusableContentByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
 // GetDocumentByIdParams defines parameters for GetDocumentById.
 type GetDocumentByIdParams struct {
 	// Schema The document schema version to answer; quire has one (`current` and `next` answer the same).
@@ -10638,6 +10785,24 @@ type GetPageInRevisionByPathParams struct {
 
 	// Computed Include computed content.
 	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetReusableContentInRevisionByIdParams defines parameters for GetReusableContentInRevisionById.
+type GetReusableContentInRevisionByIdParams struct {
+	// Metadata Include git metadata (`git` members).
+	Metadata *Metadata `form:"metadata,omitempty" json:"metadata,omitempty"`
+
+	// Computed Include computed content.
+	Computed *Computed `form:"computed,omitempty" json:"computed,omitempty"`
+}
+
+// GetReusableContentDocumentInRevisionByIdParams defines parameters for GetReusableContentDocumentInRevisionById.
+type GetReusableContentDocumentInRevisionByIdParams struct {
+	// Evaluated `true` evaluates the whole document, `deterministic-only` only deterministic expressions. quire's documents are derived from markdown and hold no expressions (variables are not substituted into them), so every value answers the same document.
+	Evaluated *Evaluated `form:"evaluated,omitempty" json:"evaluated,omitempty"`
+
+	// Dereferenced `true` expands every reference to other content, `reusable-contents` only the reusable content blocks. quire's documents hold references only as links (to pages, files, URLs), which stay links under every value, and no reusable-content blocks, so every value answers the same document.
+	Dereferenced *Dereferenced `form:"dereferenced,omitempty" json:"dereferenced,omitempty"`
 }
 
 // SearchSpaceContentParams defines parameters for SearchSpaceContent.
@@ -11684,6 +11849,108 @@ func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeInsertFiles(
 	return err
 }
 
+// AsChangeRequestContentChangeInsertReusableContent returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeInsertReusableContent
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeInsertReusableContent() (ChangeRequestContentChangeInsertReusableContent, error) {
+	var body ChangeRequestContentChangeInsertReusableContent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeInsertReusableContent overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeInsertReusableContent
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeInsertReusableContent(v ChangeRequestContentChangeInsertReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"insert_reusable_content"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeInsertReusableContent performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeInsertReusableContent
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeInsertReusableContent(v ChangeRequestContentChangeInsertReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"insert_reusable_content"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentChangeUpdateReusableContent returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeUpdateReusableContent
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeUpdateReusableContent() (ChangeRequestContentChangeUpdateReusableContent, error) {
+	var body ChangeRequestContentChangeUpdateReusableContent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeUpdateReusableContent overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeUpdateReusableContent
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeUpdateReusableContent(v ChangeRequestContentChangeUpdateReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"update_reusable_content"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeUpdateReusableContent performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeUpdateReusableContent
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeUpdateReusableContent(v ChangeRequestContentChangeUpdateReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"update_reusable_content"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChangeRequestContentChangeDeleteReusableContent returns the union data inside the ChangeRequestContentChange as a ChangeRequestContentChangeDeleteReusableContent
+func (t ChangeRequestContentChange) AsChangeRequestContentChangeDeleteReusableContent() (ChangeRequestContentChangeDeleteReusableContent, error) {
+	var body ChangeRequestContentChangeDeleteReusableContent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChangeRequestContentChangeDeleteReusableContent overwrites any union data inside the ChangeRequestContentChange as the provided ChangeRequestContentChangeDeleteReusableContent
+func (t *ChangeRequestContentChange) FromChangeRequestContentChangeDeleteReusableContent(v ChangeRequestContentChangeDeleteReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"delete_reusable_content"}`))
+	t.union = b
+	return err
+}
+
+// MergeChangeRequestContentChangeDeleteReusableContent performs a merge with any union data inside the ChangeRequestContentChange, using the provided ChangeRequestContentChangeDeleteReusableContent
+func (t *ChangeRequestContentChange) MergeChangeRequestContentChangeDeleteReusableContent(v ChangeRequestContentChangeDeleteReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"operation":"delete_reusable_content"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t ChangeRequestContentChange) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"operation"`
@@ -11700,14 +11967,20 @@ func (t ChangeRequestContentChange) ValueByDiscriminator() (interface{}, error) 
 	switch discriminator {
 	case "delete_page":
 		return t.AsChangeRequestContentChangeDeletePage()
+	case "delete_reusable_content":
+		return t.AsChangeRequestContentChangeDeleteReusableContent()
 	case "insert_files":
 		return t.AsChangeRequestContentChangeInsertFiles()
 	case "insert_page":
 		return t.AsChangeRequestContentChangeInsertPage()
+	case "insert_reusable_content":
+		return t.AsChangeRequestContentChangeInsertReusableContent()
 	case "revert_page":
 		return t.AsChangeRequestContentChangeRevertPage()
 	case "update_page":
 		return t.AsChangeRequestContentChangeUpdatePage()
+	case "update_reusable_content":
+		return t.AsChangeRequestContentChangeUpdateReusableContent()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}

@@ -638,6 +638,9 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, pagePath PagePath, params GetPageInChangeRequestByPathParams) error
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId})
+	GetReusableContentInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reusableContentId ReusableContentId, params GetReusableContentInChangeRequestByIdParams) error
 	// GetContributorsByChangeRequestId Who edited the change request and who commented on it (one item per user and kind), most recent first.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors)
 	GetContributorsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error
@@ -740,6 +743,9 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/content/path/{pagePath})
 	GetPageByPath(ctx echo.Context, spaceId SpaceId, pagePath PagePath, params GetPageByPathParams) error
+
+	// (GET /spaces/{spaceId}/content/reusable-contents/{reusableContentId})
+	GetReusableContentById(ctx echo.Context, spaceId SpaceId, reusableContentId ReusableContentId, params GetReusableContentByIdParams) error
 	// ApplyTemplateToSpace Add a built-in template's pages to the space's content, as a new revision.
 	// (POST /spaces/{spaceId}/content/template)
 	ApplyTemplateToSpace(ctx echo.Context, spaceId SpaceId) error
@@ -821,6 +827,12 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/revisions/{revisionId}/path/{pagePath})
 	GetPageInRevisionByPath(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, pagePath PagePath, params GetPageInRevisionByPathParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId})
+	GetReusableContentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, reusableContentId ReusableContentId, params GetReusableContentInRevisionByIdParams) error
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document)
+	GetReusableContentDocumentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, reusableContentId ReusableContentId, params GetReusableContentDocumentInRevisionByIdParams) error
 	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
 	// (GET /spaces/{spaceId}/search)
 	SearchSpaceContent(ctx echo.Context, spaceId SpaceId, params SearchSpaceContentParams) error
@@ -7174,6 +7186,54 @@ func (w *ServerInterfaceWrapper) GetPageInChangeRequestByPath(ctx echo.Context) 
 	return err
 }
 
+// GetReusableContentInChangeRequestById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReusableContentInChangeRequestById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "changeRequestId" -------------
+	var changeRequestId ChangeRequestId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "changeRequestId", ctx.Param("changeRequestId"), &changeRequestId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter changeRequestId: %s", err))
+	}
+
+	// ------------- Path parameter "reusableContentId" -------------
+	var reusableContentId ReusableContentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "reusableContentId", ctx.Param("reusableContentId"), &reusableContentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reusableContentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReusableContentInChangeRequestByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReusableContentInChangeRequestById(ctx, spaceId, changeRequestId, reusableContentId, params)
+	return err
+}
+
 // GetContributorsByChangeRequestId converts echo context to params.
 func (w *ServerInterfaceWrapper) GetContributorsByChangeRequestId(ctx echo.Context) error {
 	var err error
@@ -8370,6 +8430,46 @@ func (w *ServerInterfaceWrapper) GetPageByPath(ctx echo.Context) error {
 	return err
 }
 
+// GetReusableContentById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReusableContentById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "reusableContentId" -------------
+	var reusableContentId ReusableContentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "reusableContentId", ctx.Param("reusableContentId"), &reusableContentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reusableContentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReusableContentByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReusableContentById(ctx, spaceId, reusableContentId, params)
+	return err
+}
+
 // ApplyTemplateToSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) ApplyTemplateToSpace(ctx echo.Context) error {
 	var err error
@@ -9262,6 +9362,102 @@ func (w *ServerInterfaceWrapper) GetPageInRevisionByPath(ctx echo.Context) error
 	return err
 }
 
+// GetReusableContentInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReusableContentInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "reusableContentId" -------------
+	var reusableContentId ReusableContentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "reusableContentId", ctx.Param("reusableContentId"), &reusableContentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reusableContentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReusableContentInRevisionByIdParams
+	// ------------- Optional query parameter "metadata" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "metadata", ctx.QueryParams(), &params.Metadata, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter metadata: %s", err))
+	}
+
+	// ------------- Optional query parameter "computed" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "computed", ctx.QueryParams(), &params.Computed, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter computed: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReusableContentInRevisionById(ctx, spaceId, revisionId, reusableContentId, params)
+	return err
+}
+
+// GetReusableContentDocumentInRevisionById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReusableContentDocumentInRevisionById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "spaceId" -------------
+	var spaceId SpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "spaceId", ctx.Param("spaceId"), &spaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter spaceId: %s", err))
+	}
+
+	// ------------- Path parameter "revisionId" -------------
+	var revisionId RevisionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "revisionId", ctx.Param("revisionId"), &revisionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter revisionId: %s", err))
+	}
+
+	// ------------- Path parameter "reusableContentId" -------------
+	var reusableContentId ReusableContentId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "reusableContentId", ctx.Param("reusableContentId"), &reusableContentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter reusableContentId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetReusableContentDocumentInRevisionByIdParams
+	// ------------- Optional query parameter "evaluated" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "evaluated", ctx.QueryParams(), &params.Evaluated, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter evaluated: %s", err))
+	}
+
+	// ------------- Optional query parameter "dereferenced" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "dereferenced", ctx.QueryParams(), &params.Dereferenced, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter dereferenced: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReusableContentDocumentInRevisionById(ctx, spaceId, revisionId, reusableContentId, params)
+	return err
+}
+
 // SearchSpaceContent converts echo context to params.
 func (w *ServerInterfaceWrapper) SearchSpaceContent(ctx echo.Context) error {
 	var err error
@@ -9596,6 +9792,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId", wrapper.GetRevisionById, options.OperationMiddlewares["getRevisionById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/pages", wrapper.ListPagesInRevisionById, options.OperationMiddlewares["listPagesInRevisionById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/page/:pageId", wrapper.GetPageInRevisionById, options.OperationMiddlewares["getPageInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/content/reusable-contents/:reusableContentId", wrapper.GetReusableContentById, options.OperationMiddlewares["getReusableContentById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/change-requests/:changeRequestId/content/reusable-contents/:reusableContentId", wrapper.GetReusableContentInChangeRequestById, options.OperationMiddlewares["getReusableContentInChangeRequestById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId", wrapper.GetReusableContentInRevisionById, options.OperationMiddlewares["getReusableContentInRevisionById"]...)
+	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document", wrapper.GetReusableContentDocumentInRevisionById, options.OperationMiddlewares["getReusableContentDocumentInRevisionById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/page/:pageId/document", wrapper.GetPageDocumentInRevisionById, options.OperationMiddlewares["getPageDocumentInRevisionById"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/path/:pagePath", wrapper.GetPageInRevisionByPath, options.OperationMiddlewares["getPageInRevisionByPath"]...)
 	router.GET(options.BaseURL+"/spaces/:spaceId/revisions/:revisionId/files", wrapper.ListFilesInRevisionById, options.OperationMiddlewares["listFilesInRevisionById"]...)
@@ -28965,6 +29165,101 @@ func (response GetPageInChangeRequestByPath429JSONResponse) VisitGetPageInChange
 	return err
 }
 
+type GetReusableContentInChangeRequestByIdRequestObject struct {
+	SpaceId           SpaceId           `json:"spaceId"`
+	ChangeRequestId   ChangeRequestId   `json:"changeRequestId"`
+	ReusableContentId ReusableContentId `json:"reusableContentId"`
+	Params            GetReusableContentInChangeRequestByIdParams
+}
+
+type GetReusableContentInChangeRequestByIdResponseObject interface {
+	VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error
+}
+
+type GetReusableContentInChangeRequestById200JSONResponse RevisionReusableContent
+
+func (response GetReusableContentInChangeRequestById200JSONResponse) VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInChangeRequestById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetReusableContentInChangeRequestById400JSONResponse) VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInChangeRequestById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReusableContentInChangeRequestById401JSONResponse) VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInChangeRequestById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReusableContentInChangeRequestById403JSONResponse) VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInChangeRequestById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetReusableContentInChangeRequestById404JSONResponse) VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInChangeRequestById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetReusableContentInChangeRequestById429JSONResponse) VisitGetReusableContentInChangeRequestByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetContributorsByChangeRequestIdRequestObject struct {
 	SpaceId         SpaceId         `json:"spaceId"`
 	ChangeRequestId ChangeRequestId `json:"changeRequestId"`
@@ -32180,6 +32475,100 @@ func (response GetPageByPath429JSONResponse) VisitGetPageByPathResponse(w http.R
 	return err
 }
 
+type GetReusableContentByIdRequestObject struct {
+	SpaceId           SpaceId           `json:"spaceId"`
+	ReusableContentId ReusableContentId `json:"reusableContentId"`
+	Params            GetReusableContentByIdParams
+}
+
+type GetReusableContentByIdResponseObject interface {
+	VisitGetReusableContentByIdResponse(w http.ResponseWriter) error
+}
+
+type GetReusableContentById200JSONResponse RevisionReusableContent
+
+func (response GetReusableContentById200JSONResponse) VisitGetReusableContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetReusableContentById400JSONResponse) VisitGetReusableContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReusableContentById401JSONResponse) VisitGetReusableContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReusableContentById403JSONResponse) VisitGetReusableContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetReusableContentById404JSONResponse) VisitGetReusableContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetReusableContentById429JSONResponse) VisitGetReusableContentByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ApplyTemplateToSpaceRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Body    *ApplyTemplateToSpaceJSONRequestBody
@@ -34742,6 +35131,196 @@ func (response GetPageInRevisionByPath429JSONResponse) VisitGetPageInRevisionByP
 	return err
 }
 
+type GetReusableContentInRevisionByIdRequestObject struct {
+	SpaceId           SpaceId           `json:"spaceId"`
+	RevisionId        RevisionId        `json:"revisionId"`
+	ReusableContentId ReusableContentId `json:"reusableContentId"`
+	Params            GetReusableContentInRevisionByIdParams
+}
+
+type GetReusableContentInRevisionByIdResponseObject interface {
+	VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetReusableContentInRevisionById200JSONResponse RevisionReusableContent
+
+func (response GetReusableContentInRevisionById200JSONResponse) VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetReusableContentInRevisionById400JSONResponse) VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReusableContentInRevisionById401JSONResponse) VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReusableContentInRevisionById403JSONResponse) VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetReusableContentInRevisionById404JSONResponse) VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetReusableContentInRevisionById429JSONResponse) VisitGetReusableContentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentDocumentInRevisionByIdRequestObject struct {
+	SpaceId           SpaceId           `json:"spaceId"`
+	RevisionId        RevisionId        `json:"revisionId"`
+	ReusableContentId ReusableContentId `json:"reusableContentId"`
+	Params            GetReusableContentDocumentInRevisionByIdParams
+}
+
+type GetReusableContentDocumentInRevisionByIdResponseObject interface {
+	VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error
+}
+
+type GetReusableContentDocumentInRevisionById200JSONResponse JSONDocument
+
+func (response GetReusableContentDocumentInRevisionById200JSONResponse) VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentDocumentInRevisionById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetReusableContentDocumentInRevisionById400JSONResponse) VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentDocumentInRevisionById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReusableContentDocumentInRevisionById401JSONResponse) VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentDocumentInRevisionById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetReusableContentDocumentInRevisionById403JSONResponse) VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentDocumentInRevisionById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetReusableContentDocumentInRevisionById404JSONResponse) VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReusableContentDocumentInRevisionById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetReusableContentDocumentInRevisionById429JSONResponse) VisitGetReusableContentDocumentInRevisionByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchSpaceContentRequestObject struct {
 	SpaceId SpaceId `json:"spaceId"`
 	Params  SearchSpaceContentParams
@@ -36258,6 +36837,9 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath})
 	GetPageInChangeRequestByPath(ctx context.Context, request GetPageInChangeRequestByPathRequestObject) (GetPageInChangeRequestByPathResponseObject, error)
+
+	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId})
+	GetReusableContentInChangeRequestById(ctx context.Context, request GetReusableContentInChangeRequestByIdRequestObject) (GetReusableContentInChangeRequestByIdResponseObject, error)
 	// GetContributorsByChangeRequestId Who edited the change request and who commented on it (one item per user and kind), most recent first.
 	// (GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors)
 	GetContributorsByChangeRequestId(ctx context.Context, request GetContributorsByChangeRequestIdRequestObject) (GetContributorsByChangeRequestIdResponseObject, error)
@@ -36360,6 +36942,9 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/content/path/{pagePath})
 	GetPageByPath(ctx context.Context, request GetPageByPathRequestObject) (GetPageByPathResponseObject, error)
+
+	// (GET /spaces/{spaceId}/content/reusable-contents/{reusableContentId})
+	GetReusableContentById(ctx context.Context, request GetReusableContentByIdRequestObject) (GetReusableContentByIdResponseObject, error)
 	// ApplyTemplateToSpace Add a built-in template's pages to the space's content, as a new revision.
 	// (POST /spaces/{spaceId}/content/template)
 	ApplyTemplateToSpace(ctx context.Context, request ApplyTemplateToSpaceRequestObject) (ApplyTemplateToSpaceResponseObject, error)
@@ -36441,6 +37026,12 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/revisions/{revisionId}/path/{pagePath})
 	GetPageInRevisionByPath(ctx context.Context, request GetPageInRevisionByPathRequestObject) (GetPageInRevisionByPathResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId})
+	GetReusableContentInRevisionById(ctx context.Context, request GetReusableContentInRevisionByIdRequestObject) (GetReusableContentInRevisionByIdResponseObject, error)
+
+	// (GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document)
+	GetReusableContentDocumentInRevisionById(ctx context.Context, request GetReusableContentDocumentInRevisionByIdRequestObject) (GetReusableContentDocumentInRevisionByIdResponseObject, error)
 	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
 	// (GET /spaces/{spaceId}/search)
 	SearchSpaceContent(ctx context.Context, request SearchSpaceContentRequestObject) (SearchSpaceContentResponseObject, error)
@@ -43506,6 +44097,34 @@ func (sh *strictHandler) GetPageInChangeRequestByPath(ctx echo.Context, spaceId 
 	return nil
 }
 
+// GetReusableContentInChangeRequestById operation middleware
+func (sh *strictHandler) GetReusableContentInChangeRequestById(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId, reusableContentId ReusableContentId, params GetReusableContentInChangeRequestByIdParams) error {
+	var request GetReusableContentInChangeRequestByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ChangeRequestId = changeRequestId
+	request.ReusableContentId = reusableContentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReusableContentInChangeRequestById(ctx.Request().Context(), request.(GetReusableContentInChangeRequestByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReusableContentInChangeRequestById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReusableContentInChangeRequestByIdResponseObject); ok {
+		return validResponse.VisitGetReusableContentInChangeRequestByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetContributorsByChangeRequestId operation middleware
 func (sh *strictHandler) GetContributorsByChangeRequestId(ctx echo.Context, spaceId SpaceId, changeRequestId ChangeRequestId) error {
 	var request GetContributorsByChangeRequestIdRequestObject
@@ -44591,6 +45210,33 @@ func (sh *strictHandler) GetPageByPath(ctx echo.Context, spaceId SpaceId, pagePa
 	return nil
 }
 
+// GetReusableContentById operation middleware
+func (sh *strictHandler) GetReusableContentById(ctx echo.Context, spaceId SpaceId, reusableContentId ReusableContentId, params GetReusableContentByIdParams) error {
+	var request GetReusableContentByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.ReusableContentId = reusableContentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReusableContentById(ctx.Request().Context(), request.(GetReusableContentByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReusableContentById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReusableContentByIdResponseObject); ok {
+		return validResponse.VisitGetReusableContentByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ApplyTemplateToSpace operation middleware
 func (sh *strictHandler) ApplyTemplateToSpace(ctx echo.Context, spaceId SpaceId) error {
 	var request ApplyTemplateToSpaceRequestObject
@@ -45454,6 +46100,62 @@ func (sh *strictHandler) GetPageInRevisionByPath(ctx echo.Context, spaceId Space
 		return err
 	} else if validResponse, ok := response.(GetPageInRevisionByPathResponseObject); ok {
 		return validResponse.VisitGetPageInRevisionByPathResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetReusableContentInRevisionById operation middleware
+func (sh *strictHandler) GetReusableContentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, reusableContentId ReusableContentId, params GetReusableContentInRevisionByIdParams) error {
+	var request GetReusableContentInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.ReusableContentId = reusableContentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReusableContentInRevisionById(ctx.Request().Context(), request.(GetReusableContentInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReusableContentInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReusableContentInRevisionByIdResponseObject); ok {
+		return validResponse.VisitGetReusableContentInRevisionByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetReusableContentDocumentInRevisionById operation middleware
+func (sh *strictHandler) GetReusableContentDocumentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, reusableContentId ReusableContentId, params GetReusableContentDocumentInRevisionByIdParams) error {
+	var request GetReusableContentDocumentInRevisionByIdRequestObject
+
+	request.SpaceId = spaceId
+	request.RevisionId = revisionId
+	request.ReusableContentId = reusableContentId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReusableContentDocumentInRevisionById(ctx.Request().Context(), request.(GetReusableContentDocumentInRevisionByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReusableContentDocumentInRevisionById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetReusableContentDocumentInRevisionByIdResponseObject); ok {
+		return validResponse.VisitGetReusableContentDocumentInRevisionByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

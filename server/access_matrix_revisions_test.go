@@ -25,6 +25,16 @@ func matrixRevisionRows() []matrixRow {
 		revRow("getPageInRevisionById", readers, guide("?format=markdown&format.markdown.refs=stable")),
 		revRow("getPageDocumentInRevisionById", readers, guide("/document?evaluated=deterministic-only&dereferenced=reusable-contents")),
 		revRow("getPageInRevisionByPath", readers, at("/path/guide")),
+		revRow("getReusableContentInRevisionById", readers, func(w *matrixWorld) string { return "/reusable-contents/" + w.pages["warning"] }),
+		revRow("getReusableContentDocumentInRevisionById", readers, func(w *matrixWorld) string {
+			return "/reusable-contents/" + w.pages["warning"] + "/document?evaluated=deterministic-only&dereferenced=reusable-contents"
+		}),
+		matrixGet("getReusableContentById", readers, func(w *matrixWorld) string {
+			return "/spaces/" + w.handbook + "/content/reusable-contents/" + w.pages["warning"]
+		}),
+		matrixGet("getReusableContentInChangeRequestById", readers, func(w *matrixWorld) string {
+			return crPath(w.handbook, w.cr, "/content/reusable-contents/"+w.pages["warning"])
+		}),
 		revRow("listFilesInRevisionById", readers, at("/files")),
 		revRow("getFileInRevisionById", readers, func(w *matrixWorld) string { return "/files/" + w.file }),
 		revRow("getRevisionSemanticChanges", readers, at("/changes")),

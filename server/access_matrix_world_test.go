@@ -45,7 +45,8 @@ func newMatrixWorld(t *testing.T) *matrixWorld {
 	res := w.apply(t, w.admin, w.handbook, seed.Id,
 		insertFiles(fileUpload("logo.png", "image/png", tinyPNG(t), "logo")),
 		insertMarkdown("Welcome", "Read [the guide](/pages/guide).\n\n![Logo](/files/logo)\n", "welcome"),
-		insertMarkdown("Guide", "# Guide\n\nThe steps.\n", "guide"))
+		insertMarkdown("Guide", "# Guide\n\nThe steps.\n", "guide"),
+		insertReusable("Warning", "Mind the gap.\n", "warning"))
 	w.merge(t, w.admin, w.handbook, seed.Id)
 	w.pages, w.file = res.Refs, res.Refs["logo"]
 	w.cr = w.create(t, w.admin, w.handbook, "Open edits").Id

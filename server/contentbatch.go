@@ -87,6 +87,13 @@ func (s *Server) UpdateChangeRequestContent(ctx context.Context, req gen.UpdateC
 	for _, f := range res.Files {
 		update.InsertedFiles = append(update.InsertedFiles, s.toAPIFile(f))
 	}
+	if len(res.Reusable) > 0 {
+		rcs := make([]gen.ChangeRequestContentUpdateReusableContent, len(res.Reusable))
+		for k, o := range res.Reusable {
+			rcs[k] = gen.ChangeRequestContentUpdateReusableContent{Kind: gen.ChangeRequestContentUpdateReusableContentKind(o.Kind), Id: o.ID, Ref: o.Ref}
+		}
+		update.ReusableContents = &rcs
+	}
 	err = (*gen.UpdateChangeRequestContentResult)(&out).FromChangeRequestContentUpdate(update)
 	return out, err
 }
@@ -224,6 +231,30 @@ func toPageChange(i int, c gen.ChangeRequestContentChange, spaceID string) (stor
 			pc.Files = append(pc.Files, up)
 		}
 		return pc, pending, nil
+	case "insert_reusable_content":
+		v, err := c.AsChangeRequestContentChangeInsertReusableContent()
+		if err != nil {
+			return pc, nil, batchError(i, "", "%s", err.Error())
+		}
+		pc.Ref, pc.Title = v.Ref, &v.Title
+		if pc.Markdown, err = reusableDocument(i, v.Document, spaceID, &pc); err != nil {
+			return pc, nil, err
+		}
+	case "update_reusable_content":
+		v, err := c.AsChangeRequestContentChangeUpdateReusableContent()
+		if err != nil {
+			return pc, nil, batchError(i, "", "%s", err.Error())
+		}
+		pc.ReusableContent, pc.Title = &v.ReusableContent, v.Title
+		if pc.Markdown, err = reusableDocument(i, v.Document, spaceID, &pc); err != nil {
+			return pc, nil, err
+		}
+	case "delete_reusable_content":
+		v, err := c.AsChangeRequestContentChangeDeleteReusableContent()
+		if err != nil {
+			return pc, nil, batchError(i, "", "%s", err.Error())
+		}
+		pc.ReusableContent = &v.ReusableContent
 	default:
 		return pc, nil, batchError(i, "operation", "unknown operation %q", op)
 	}
@@ -261,6 +292,21 @@ func batchPageDocument(i int, in *gen.PageDocumentInput, spaceID string, meta *p
 		meta.Title = &untitled
 	}
 	return &md, nil
+}
+
+// reusableDocument is the markdown a change gives a reusable content, read as a page's (nil: none
+// given); a title in its frontmatter is the content's when the change gives none.
+func reusableDocument(i int, in *gen.PageDocumentInput, spaceID string, pc *store.PageChange) (*string, error) {
+	if in == nil {
+		return nil, nil
+	}
+	meta := pageMeta{Title: pc.Title}
+	md, err := batchPageDocument(i, in, spaceID, &meta, false)
+	if err != nil {
+		return nil, err
+	}
+	pc.Title = meta.Title
+	return md, nil
 }
 
 // fetchFiles fetches the batch's files given by URL, a few at a time, through the guarded

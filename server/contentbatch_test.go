@@ -323,7 +323,7 @@ func TestContentBatchRefusals(t *testing.T) {
 		changes []map[string]any
 		parts   []string
 	}{
-		{"UnknownOperation", []map[string]any{ins(), ins(), ins(), {"operation": "move_page", "page": "x"}}, []string{"changes[3].operation", `"move_page" is not one of delete_page, insert_files, insert_page, revert_page, update_page`}},
+		{"UnknownOperation", []map[string]any{ins(), ins(), ins(), {"operation": "move_page", "page": "x"}}, []string{"changes[3].operation", `"move_page" is not one of delete_page, delete_reusable_content, insert_files, insert_page, insert_reusable_content, revert_page, update_page, update_reusable_content`}},
 		{"NoOperation", []map[string]any{{"page": "x"}}, []string{"changes[0].operation", "required: one of"}},
 		{"BothSources", []map[string]any{file(map[string]any{"name": "a", "contentType": "text/plain", "base64": b64([]byte("a")), "url": "https://example.com/a"})},
 			[]string{"changes[0].files[0]", "exactly one of base64 or url"}},

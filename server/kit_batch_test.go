@@ -31,6 +31,13 @@ func postBatch(t testing.TB, ts *testServer, u *testUser, spaceID, crID string, 
 			res.Refs[*created.Ref] = created.Page.Id
 		}
 	}
+	if up.ReusableContents != nil {
+		for _, rc := range *up.ReusableContents {
+			if rc.Ref != nil {
+				res.Refs[*rc.Ref] = rc.Id
+			}
+		}
+	}
 	k := 0
 	for _, c := range changes {
 		if c["operation"] != "insert_files" {

@@ -102,6 +102,7 @@ type BatchResult struct {
 	Refs     map[string]string // page and file refs to the ids they were given
 	Pages    []PageOutcome     // each page the batch touched once, in the order it first touched it
 	Files    []*RevisionFile   // the files inserted, in order
+	Reusable []ReusableOutcome // each reusable content the batch touched, in the order it first touched it
 	// ChangeRequest is the change request as the batch left it (its new revision and update
 	// time): what the API answers, without reading it again.
 	ChangeRequest *ChangeRequest

@@ -37,6 +37,8 @@ type Content interface {
 	FindLinks(ctx context.Context, revisionID string, f LinkFilter, p Page) (List[*LinkTarget], LinkStats, error)
 	// FindPage returns a page of a revision with its body.
 	FindPage(ctx context.Context, revisionID string, pageID string) (*RevisionPage, error)
+	// FindReusableContent returns a reusable content of a revision with its markdown.
+	FindReusableContent(ctx context.Context, revisionID string, id string) (*ReusableContent, error)
 	// FindPageByPath returns the page at a path of a revision, with its body.
 	FindPageByPath(ctx context.Context, revisionID string, path string) (*RevisionPage, error)
 	// FindPagesWithBodies returns pages of a revision with their bodies, in one query, in the order

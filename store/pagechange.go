@@ -10,7 +10,8 @@ import (
 )
 
 // PageChange is one change of a content batch. Type is insert_page, update_page, delete_page,
-// revert_page or insert_files.
+// revert_page, insert_files, or insert_reusable_content, update_reusable_content or
+// delete_reusable_content (reusable.go: Ref, ReusableContent, Title and Markdown).
 type PageChange struct {
 	Type          string
 	Ref           *string
@@ -36,6 +37,8 @@ type PageChange struct {
 	At            *int         // index among the new siblings; nil: the end
 	Revision      *string      // revert_page: the revision to revert to (nil: the batch's base)
 	Blocks        []string     // revert_page: block-level reverts, which are refused
+	// ReusableContent is the reusable content an update or delete names: its id or a ref of the batch.
+	ReusableContent *string
 }
 
 // PageOutcome is what a batch did to one page, compared with the revision it started from:

@@ -19,8 +19,8 @@ type PageTree struct {
 	// tail caches the last page under a parent (in sibling order) once lastSibling found it; put
 	// and unindex keep it true or drop it.
 	tail map[string]*RevisionPage
-	Err  error // the first read that failed
-	Refs     map[string]string // the batch's page refs, to the ids they were given
+	Err  error             // the first read that failed
+	Refs map[string]string // the batch's page refs, to the ids they were given
 	// FileRefs and Files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
 	FileRefs map[string]string
@@ -39,6 +39,9 @@ type PageTree struct {
 	// revert_page; Base is the revision reverted to when a change names none.
 	Older func(revision, pageID string) (*RevisionPage, error)
 	Base  string
+	// Reusable applies the batch's reusable-content changes; its Find reads the revision's
+	// reusable contents (nil Find: the batch may hold none).
+	Reusable ReusableEdit
 }
 
 // PageSource is what a page tree reads of the revision it starts from; a backend implements it

@@ -8,7 +8,16 @@ import "fmt"
 // Apply applies a batch of changes in order; an invalid change fails the whole batch with an
 // EINVALID error naming the change (changes[i], or changes[i].field) and why.
 func (t *PageTree) Apply(changes []PageChange) error {
+	if t.Reusable.Now.IsZero() {
+		t.Reusable.Now = t.now
+	}
 	for i, c := range changes {
+		if IsReusableChange(c.Type) {
+			if t.Reusable.Find == nil {
+				return ChangeError(i, FieldErrorf("operation", "%q is not taken here", c.Type))
+			}
+			continue
+		}
 		err := t.applyOne(i, c)
 		if t.Err != nil {
 			return t.Err
@@ -24,7 +33,10 @@ func (t *PageTree) Apply(changes []PageChange) error {
 	if err != nil {
 		return ChangeError(i, err)
 	}
-	return nil
+	if t.Reusable.Find == nil {
+		return nil
+	}
+	return t.Reusable.Apply(changes)
 }
 
 // checkRef refuses a ref already used in the batch, or one that is the path of a page of the

@@ -93,13 +93,11 @@ func TestEveryKindToMarkdown(t *testing.T) {
 		{"if", "Beta only"},
 		{"columns", "Left\n\nRight"},
 		{"updates", "**2025-01-02**\n\nReleased"},
+		{"reusable-content", "{% include \"rc1\" %}"}, // the tag naming it: its content is not in this document
 	} {
 		if !strings.Contains(md, c.want) {
 			t.Errorf("%s: markdown lacks %q:\n%s", c.kind, c.want, md)
 		}
-	}
-	if strings.Contains(md, "rc1") {
-		t.Errorf("reusable content is written into the markdown (its content is not in this document):\n%s", md)
 	}
 }
 

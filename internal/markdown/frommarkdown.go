@@ -134,6 +134,8 @@ func (c *converter) blocks(n ast.Node) []*Node {
 		return []*Node{c.block("blockquote", nil, c.nonEmpty(c.fit(c.children(n), inQuote)))}
 	case *openAPINode:
 		return []*Node{c.openAPIBlock(n)}
+	case *includeNode:
+		return []*Node{c.includeBlock(n)}
 	case *hintNode:
 		return []*Node{c.block("hint", map[string]any{"style": n.style}, c.nonEmpty(c.fit(c.children(n), inHint)))}
 	case *ast.List:

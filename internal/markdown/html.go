@@ -168,6 +168,7 @@ type webNodes struct{}
 func (webNodes) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(kindHint, renderHint)
 	r.Register(kindOpenAPI, renderOpenAPI)
+	r.Register(kindInclude, renderInclude)
 	r.Register(ast.KindLink, renderLink)
 	r.Register(ast.KindFencedCodeBlock, renderCode)
 	r.Register(ast.KindCodeBlock, renderCode)

@@ -55,12 +55,8 @@ type openAPIParser struct{}
 func (openAPIParser) Trigger() []byte { return []byte{'{'} }
 
 func (openAPIParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	line, seg := reader.PeekLine()
-	w, pos := util.IndentWidth(line, reader.LineOffset())
-	if w > 3 {
-		return nil, parser.NoChildren
-	}
-	m := openAPIOpen.FindSubmatch(bytes.TrimRight(line[pos:], "\r\n"))
+	_, seg := reader.PeekLine()
+	m := tagLine(reader, openAPIOpen)
 	if m == nil {
 		return nil, parser.NoChildren
 	}

@@ -83,4 +83,5 @@ func TextValue(t *ast.Text, src []byte) string {
 // Headings take an explicit anchor as `# Title {#anchor}`.
 // GitBook's {% hint %} blocks are hints.
 var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute(),
-	parser.WithBlockParsers(util.Prioritized(hintParser{}, 750), util.Prioritized(openAPIParser{}, 750))))
+	parser.WithBlockParsers(util.Prioritized(hintParser{}, 750), util.Prioritized(openAPIParser{}, 750),
+	util.Prioritized(includeParser{}, 750))))

@@ -143,8 +143,8 @@ func (w *writer) block(n *Node, alt bool) string {
 	case "code-line":
 		return w.codeText(Text(n.Nodes))
 	case "reusable-content":
-		// Its content lives in the reusable content it names, not in this document.
-		return ""
+		// Its content lives in the reusable content it names, not in this document: the tag names it.
+		return includeTagOf(n)
 	}
 	// Other containers (if, columns, column, list items, stepper steps) give their content.
 	if len(n.Nodes) > 0 {

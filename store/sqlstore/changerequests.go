@@ -124,7 +124,10 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 		if err != nil {
 			return err
 		}
-		res = &store.BatchResult{Revision: revision, Refs: tree.Refs, Pages: tree.Outcomes()}
+		res = &store.BatchResult{Revision: revision, Refs: tree.Refs, Pages: tree.Outcomes(), Reusable: tree.Reusable.Outcomes}
+		for ref, id := range tree.Reusable.Refs {
+			res.Refs[ref] = id
+		}
 		for ref, id := range tree.FileRefs {
 			res.Refs[ref] = id
 		}
@@ -197,13 +200,18 @@ func (s *Store) mergeChangeRequest(ctx context.Context, spaceID, crID, userID st
 		if err != nil {
 			return err
 		}
-		if len(found) > 0 {
+		rchanged, rdeleted, rfound, err := mergeReusable(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID)
+		if err != nil {
+			return err
+		}
+		if len(found)+len(rfound) > 0 {
 			revision, conflicts = sp.RevisionID, true
 			return nil
 		}
 		var changed, deleted []*store.RevisionPage
 		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
-			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID, readFrom: readFrom}, tree, cr.RevisionID)
+			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID, readFrom: readFrom,
+			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID)
 		if err != nil {
 			return err
 		}
@@ -240,13 +248,20 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		if err != nil {
 			return err
 		}
-		if len(found) > 0 {
+		// The change request's line starts again from main: it carries what the change request
+		// changed of its reusable contents, merged with main's.
+		rchanged, rdeleted, rfound, err := mergeReusable(ctx, tx, cr.Base(), sp.RevisionID, cr.RevisionID)
+		if err != nil {
+			return err
+		}
+		if found = append(found, rfound...); len(found) > 0 {
 			return mergeConflictError("Updating from the space's content", found)
 		}
 		// The change request's new line forks from main's head: it holds only what the change
 		// request changed.
 		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
-			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID, readFrom: readFrom}, tree, cr.RevisionID); err != nil {
+			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID, readFrom: readFrom,
+			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?

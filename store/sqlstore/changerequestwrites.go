@@ -40,7 +40,7 @@ func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*
 	return sp, cr, checkWritable(sp, cr)
 }
 
-// applyBatch applies a batch of changes to the pages of revision from and writes the result as
+// applyBatch applies a batch of changes to the pages and reusable contents of revision from and writes the result as
 // a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
 // the new markdown become ids, uploaded files join the revision. It returns the revision, the
 // applied tree and what it changed.
@@ -76,6 +76,7 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		}
 		return p, err
 	}
+	tree.Reusable.Find = func(id string) (*store.ReusableContent, error) { return findReusable(ctx, tx, v.c, id) }
 	if err := tree.Apply(changes); err != nil {
 		return "", nil, nil, nil, err
 	}
@@ -87,7 +88,8 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		p.Cover = p.Cover.WithRefs(tree.FileRefs)
 	}
 	revision, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", parents: []string{from}, from: from,
-		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree, readFrom: rowFinder{src: v, from: reverted}})
+		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree, readFrom: rowFinder{src: v, from: reverted},
+		reusableChanged: tree.Reusable.Changed, reusableDeleted: tree.Reusable.Deleted})
 	if err != nil {
 		return "", nil, nil, nil, err
 	}

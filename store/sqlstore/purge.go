@@ -74,7 +74,8 @@ func dropLines(ctx context.Context, tx *Tx, lines []any) error {
 		err := sc.Scan(&id)
 		return id.Int64, err
 	}
-	bodies, err := queryAll(ctx, tx, "the bodies to purge", `SELECT DISTINCT body_id FROM page_versions WHERE line_id IN `+in, lines, ids)
+	bodies, err := queryAll(ctx, tx, "the bodies to purge", `SELECT DISTINCT body_id FROM page_versions WHERE line_id IN `+in+`
+		UNION SELECT DISTINCT body_id FROM reusable_content_versions WHERE line_id IN `+in, append(lines, lines...), ids)
 	if err != nil {
 		return err
 	}
@@ -86,6 +87,7 @@ func dropLines(ctx context.Context, tx *Tx, lines []any) error {
 		`DELETE FROM page_links WHERE version_id IN (SELECT id FROM page_versions WHERE line_id IN ` + in + `)`,
 		`DELETE FROM page_versions WHERE line_id IN ` + in,
 		`DELETE FROM file_versions WHERE line_id IN ` + in,
+		`DELETE FROM reusable_content_versions WHERE line_id IN ` + in,
 		`DELETE FROM lines WHERE id IN ` + in,
 	} {
 		if _, err := tx.ExecContext(ctx, q, lines...); err != nil {
@@ -95,7 +97,8 @@ func dropLines(ctx context.Context, tx *Tx, lines []any) error {
 	for start := 0; start < len(bodies); start += 500 {
 		chunk := bodies[start:min(start+500, len(bodies))]
 		if _, err := tx.ExecContext(ctx, `DELETE FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)
-			AND NOT EXISTS (SELECT 1 FROM page_versions v WHERE v.body_id = page_bodies.id)`, chunk...); err != nil {
+			AND NOT EXISTS (SELECT 1 FROM page_versions v WHERE v.body_id = page_bodies.id)
+			AND NOT EXISTS (SELECT 1 FROM reusable_content_versions r WHERE r.body_id = page_bodies.id)`, chunk...); err != nil {
 			return fmt.Errorf("store: unable to purge content: %w", err)
 		}
 	}

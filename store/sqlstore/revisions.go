@@ -126,7 +126,7 @@ func (s *Store) FindRevisionHeader(ctx context.Context, spaceID, id string) (*st
 	return r, err
 }
 
-// FindDocument returns a page body that a page version of the space's content holds: in one of
+// FindDocument returns a body that a page or reusable content version of the space's content holds: in one of
 // the space's lines, or in a line one of them forks from (a duplicate reads what it has not
 // changed from its original's line) up to the revision it forks at, so an original's later
 // edits are not the duplicate's.
@@ -139,7 +139,11 @@ func (s *Store) FindDocument(ctx context.Context, spaceID string, bodyID int64) 
 		)
 		SELECT b.markdown, v.path FROM page_versions v JOIN chain c ON c.id = v.line_id AND v.valid_from <= c.upto
 		JOIN page_bodies b ON b.id = v.body_id
-		WHERE v.body_id = ? AND v.deleted = 0 LIMIT 1`, openSeq, spaceID, bodyID).Scan(&d.Markdown, &d.PagePath)
+		WHERE v.body_id = ? AND v.deleted = 0
+		UNION ALL
+		SELECT b.markdown, '' FROM reusable_content_versions r JOIN chain c ON c.id = r.line_id AND r.valid_from <= c.upto
+		JOIN page_bodies b ON b.id = r.body_id
+		WHERE r.body_id = ? AND r.deleted = 0 LIMIT 1`, openSeq, spaceID, bodyID, bodyID).Scan(&d.Markdown, &d.PagePath)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.NotFound("Document")
 	}

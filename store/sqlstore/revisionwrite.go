@@ -29,6 +29,8 @@ type revisionWrite struct {
 	// readFrom knows the rows the changed pages were read from: one with the body and path it
 	// had there keeps that row's links.
 	readFrom rowFinder
+	// reusable holds the reusable contents changed and deleted, by id.
+	reusableChanged, reusableDeleted map[string]*store.ReusableContent
 }
 
 // writeRevision stores a new revision and returns its id.
@@ -53,6 +55,9 @@ func writeRevision(ctx context.Context, tx *Tx, w revisionWrite) (string, error)
 	}
 	written, err := writeVersions(ctx, tx, line, seq, w.changed, w.deleted)
 	if err != nil {
+		return "", err
+	}
+	if err := writeReusable(ctx, tx, line, seq, appending, w.reusableChanged, w.reusableDeleted); err != nil {
 		return "", err
 	}
 	if err := writeLinks(ctx, tx, w.changed, written, w.readFrom, w.links); err != nil {

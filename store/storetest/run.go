@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 		{"BatchMergeConflict", batchMergeConflict},
 		{"PageTree", pageTree},
 		{"PageKinds", pageKinds},
+		{"ReusableContents", reusableContents},
 		{"Links", links},
 		{"UpdateFromMain", updateFromMain},
 		{"Reviews", reviews},

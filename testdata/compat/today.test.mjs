@@ -525,6 +525,27 @@ step('revision-pinned reads, semantic changes, documents and meta-links', async 
     }
 });
 
+step('reusable contents: written by the batch, read in the change request, the space and a revision', async () => {
+    const cr = (await alice.spaces.createChangeRequest(S.empty, { subject: 'Reusable' })).data.id;
+    // insert_reusable_content is quire's own batch operation (0.202.0's batch has none).
+    const up = await alice.spaces.updateChangeRequestContent(S.empty, cr, { changes: [
+        { operation: 'insert_reusable_content', ref: 'warn', title: 'Warning', document: { markdown: 'Mind the gap.\n' } },
+    ] }, { compat: false });
+    const rc = up.data.reusableContents?.[0]?.id;
+    assert.ok(rc, 'the batch answers the new reusable content');
+    const inCR = await alice.spaces.getReusableContentInChangeRequestById(S.empty, cr, rc, { metadata: false, computed: false });
+    assert.equal(inCR.data.title, 'Warning');
+    await rejectsWith(404, alice.spaces.getReusableContentById(S.empty, rc), 'not in main before the merge');
+    await alice.spaces.mergeChangeRequest(S.empty, cr);
+    const cur = await alice.spaces.getReusableContentById(S.empty, rc);
+    assert.deepEqual({ id: cur.data.id, title: cur.data.title }, { id: rc, title: 'Warning' });
+    const rev = (await alice.spaces.getCurrentRevision(S.empty)).data.id;
+    assert.equal((await alice.spaces.getReusableContentInRevisionById(S.empty, rev, rc)).data.document, cur.data.document);
+    const doc = await alice.spaces.getReusableContentDocumentInRevisionById(S.empty, rev, rc, { evaluated: 'deterministic-only', dereferenced: 'reusable-contents' });
+    assert.equal(doc.data.object, 'document');
+    assert.match(JSON.stringify(doc.data), /Mind the gap/);
+});
+
 step('embeds: a URL that cannot be read is a link; a loopback one is refused', async () => {
     need(S.empty);
     // The suite serves quire without --allow-private-urls and has no network: a name under
