@@ -74,3 +74,13 @@ func Layered(ctx context.Context, st store.SiteCustomizations, siteID, siteSpace
 	}
 	return out, updated, nil
 }
+
+// Layer lays documents over each other, the last on top, into a new document (none of them
+// changes).
+func Layer(docs ...map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, d := range docs {
+		Merge(out, d)
+	}
+	return out
+}

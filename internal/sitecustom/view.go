@@ -22,7 +22,7 @@ type FooterGroup struct {
 }
 
 // View is what quire's published pages show of a layered document; fields not set keep the
-// defaults (no logo, no favicon, pagination on, feedback off, light theme).
+// defaults (no logo, no favicon, pagination on, feedback off, the reader's theme).
 type View struct {
 	Title          string
 	LogoLight      string
@@ -34,7 +34,7 @@ type View struct {
 	HeaderLinks    []Link
 	FooterGroups   []FooterGroup
 	Copyright      string
-	Theme          string // light, dark or system
+	Theme          string // light, dark or system; "" (not set): the reader's preference
 	Pagination     bool
 	Feedback       bool
 	ExternalNewTab bool
@@ -108,7 +108,7 @@ func links(ws []wireLink) []Link {
 // ViewOf reads what the pages show from a layered document; a colour that is not #rrggbb is
 // left out (it goes into a stylesheet); #rgb or #rrggbb as the API takes.
 func ViewOf(doc map[string]any) View {
-	v := View{Theme: "light", Pagination: true}
+	v := View{Pagination: true}
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return v

@@ -59,7 +59,7 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	v.Outline = heads
 	v.Cover = links.cover(page.Cover)
 	for i, n := range tree.docs {
-		if n.ID != p.ID {
+		if n.ID != p.ID || !w.customView(ss.ID).Pagination {
 			continue
 		}
 		if i > 0 {
@@ -115,11 +115,16 @@ func (s *Server) serveWebSite(c echo.Context) error {
 	if err := s.loadStructure(ctx, w); err != nil {
 		return s.webFail(c, err)
 	}
+	if err := s.loadCustom(ctx, w); err != nil {
+		return s.webFail(c, err)
+	}
 	switch {
 	case rest == "robots.txt":
 		return s.serveRobots(c, w)
 	case rest == "sitemap.xml":
 		return s.serveSitemap(c, w)
+	case rest == "~theme.css":
+		return s.serveTheme(c, w)
 	case rest == "~search":
 		return s.serveSearch(c, w)
 	case strings.HasPrefix(rest, "~files/"):
