@@ -37,7 +37,6 @@ type View struct {
 	Theme          string // light, dark or system; "" (not set): the reader's preference
 	Pagination     bool
 	Feedback       bool
-	ExternalNewTab bool
 }
 
 type wireTarget struct {
@@ -146,6 +145,5 @@ func ViewOf(doc map[string]any) View {
 	if w.Feedback.Enabled != nil {
 		v.Feedback = *w.Feedback.Enabled
 	}
-	v.ExternalNewTab = w.ExternalLinks.Target == "blank"
 	return v
 }
