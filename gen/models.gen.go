@@ -774,6 +774,36 @@ func (e ContentPointerType) Valid() bool {
 	}
 }
 
+// Defines values for ContentRefAnchorKind.
+const (
+	ContentRefAnchorKindAnchor ContentRefAnchorKind = "anchor"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefAnchorKind enum.
+func (e ContentRefAnchorKind) Valid() bool {
+	switch e {
+	case ContentRefAnchorKindAnchor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefCollectionKind.
+const (
+	ContentRefCollectionKindCollection ContentRefCollectionKind = "collection"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefCollectionKind enum.
+func (e ContentRefCollectionKind) Valid() bool {
+	switch e {
+	case ContentRefCollectionKindCollection:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ContentRefFileKind.
 const (
 	ContentRefFileKindFile ContentRefFileKind = "file"
@@ -783,6 +813,111 @@ const (
 func (e ContentRefFileKind) Valid() bool {
 	switch e {
 	case ContentRefFileKindFile:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefOpenAPIKind.
+const (
+	ContentRefOpenAPIKindOpenapi ContentRefOpenAPIKind = "openapi"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefOpenAPIKind enum.
+func (e ContentRefOpenAPIKind) Valid() bool {
+	switch e {
+	case ContentRefOpenAPIKindOpenapi:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefPageKind.
+const (
+	ContentRefPageKindPage ContentRefPageKind = "page"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefPageKind enum.
+func (e ContentRefPageKind) Valid() bool {
+	switch e {
+	case ContentRefPageKindPage:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefReusableContentKind.
+const (
+	ContentRefReusableContentKindReusableContent ContentRefReusableContentKind = "reusable-content"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefReusableContentKind enum.
+func (e ContentRefReusableContentKind) Valid() bool {
+	switch e {
+	case ContentRefReusableContentKindReusableContent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefSpaceKind.
+const (
+	ContentRefSpaceKindSpace ContentRefSpaceKind = "space"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefSpaceKind enum.
+func (e ContentRefSpaceKind) Valid() bool {
+	switch e {
+	case ContentRefSpaceKindSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefTagKind.
+const (
+	ContentRefTagKindTag ContentRefTagKind = "tag"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefTagKind enum.
+func (e ContentRefTagKind) Valid() bool {
+	switch e {
+	case ContentRefTagKindTag:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefURLKind.
+const (
+	ContentRefURLKindUrl ContentRefURLKind = "url"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefURLKind enum.
+func (e ContentRefURLKind) Valid() bool {
+	switch e {
+	case ContentRefURLKindUrl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContentRefUserKind.
+const (
+	ContentRefUserKindUser ContentRefUserKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the ContentRefUserKind enum.
+func (e ContentRefUserKind) Valid() bool {
+	switch e {
+	case ContentRefUserKindUser:
 		return true
 	default:
 		return false
@@ -984,6 +1119,30 @@ func (e CustomizationAIMode) Valid() bool {
 	case CustomizationAIModeNone:
 		return true
 	case CustomizationAIModeSearch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomizationAnnouncementStyle.
+const (
+	CustomizationAnnouncementStyleDanger  CustomizationAnnouncementStyle = "danger"
+	CustomizationAnnouncementStyleInfo    CustomizationAnnouncementStyle = "info"
+	CustomizationAnnouncementStyleSuccess CustomizationAnnouncementStyle = "success"
+	CustomizationAnnouncementStyleWarning CustomizationAnnouncementStyle = "warning"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationAnnouncementStyle enum.
+func (e CustomizationAnnouncementStyle) Valid() bool {
+	switch e {
+	case CustomizationAnnouncementStyleDanger:
+		return true
+	case CustomizationAnnouncementStyleInfo:
+		return true
+	case CustomizationAnnouncementStyleSuccess:
+		return true
+	case CustomizationAnnouncementStyleWarning:
 		return true
 	default:
 		return false
@@ -1326,6 +1485,27 @@ func (e CustomizationDefaultMonospaceFont) Valid() bool {
 	}
 }
 
+// Defines values for CustomizationDefaultThemeMode.
+const (
+	CustomizationDefaultThemeModeDark   CustomizationDefaultThemeMode = "dark"
+	CustomizationDefaultThemeModeLight  CustomizationDefaultThemeMode = "light"
+	CustomizationDefaultThemeModeSystem CustomizationDefaultThemeMode = "system"
+)
+
+// Valid indicates whether the value is a known member of the CustomizationDefaultThemeMode enum.
+func (e CustomizationDefaultThemeMode) Valid() bool {
+	switch e {
+	case CustomizationDefaultThemeModeDark:
+		return true
+	case CustomizationDefaultThemeModeLight:
+		return true
+	case CustomizationDefaultThemeModeSystem:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CustomizationDepth.
 const (
 	CustomizationDepthFlat   CustomizationDepth = "flat"
@@ -1611,24 +1791,6 @@ func (e CustomizationTheme) Valid() bool {
 	}
 }
 
-// Defines values for CustomizationThemeMode.
-const (
-	CustomizationThemeModeDark  CustomizationThemeMode = "dark"
-	CustomizationThemeModeLight CustomizationThemeMode = "light"
-)
-
-// Valid indicates whether the value is a known member of the CustomizationThemeMode enum.
-func (e CustomizationThemeMode) Valid() bool {
-	switch e {
-	case CustomizationThemeModeDark:
-		return true
-	case CustomizationThemeModeLight:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for DefaultContentType.
 const (
 	DefaultContentTypeSite DefaultContentType = "site"
@@ -1713,21 +1875,39 @@ func (e EmbedType) Valid() bool {
 	}
 }
 
+// Defines values for FontSourceFormat.
+const (
+	FontSourceFormatWoff  FontSourceFormat = "woff"
+	FontSourceFormatWoff2 FontSourceFormat = "woff2"
+)
+
+// Valid indicates whether the value is a known member of the FontSourceFormat enum.
+func (e FontSourceFormat) Valid() bool {
+	switch e {
+	case FontSourceFormatWoff:
+		return true
+	case FontSourceFormatWoff2:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GenerateStorageUploadURLRequestKind.
 const (
-	CustomizationFont GenerateStorageUploadURLRequestKind = "customization_font"
-	ImportFile        GenerateStorageUploadURLRequestKind = "import_file"
-	OrganizationFile  GenerateStorageUploadURLRequestKind = "organization_file"
+	GenerateStorageUploadURLRequestKindCustomizationFont GenerateStorageUploadURLRequestKind = "customization_font"
+	GenerateStorageUploadURLRequestKindImportFile        GenerateStorageUploadURLRequestKind = "import_file"
+	GenerateStorageUploadURLRequestKindOrganizationFile  GenerateStorageUploadURLRequestKind = "organization_file"
 )
 
 // Valid indicates whether the value is a known member of the GenerateStorageUploadURLRequestKind enum.
 func (e GenerateStorageUploadURLRequestKind) Valid() bool {
 	switch e {
-	case CustomizationFont:
+	case GenerateStorageUploadURLRequestKindCustomizationFont:
 		return true
-	case ImportFile:
+	case GenerateStorageUploadURLRequestKindImportFile:
 		return true
-	case OrganizationFile:
+	case GenerateStorageUploadURLRequestKindOrganizationFile:
 		return true
 	default:
 		return false
@@ -5592,6 +5772,31 @@ type ContentPosition struct {
 	Before *ContentPointer `json:"before,omitempty"`
 }
 
+// ContentRef defines model for ContentRef.
+type ContentRef struct {
+	union json.RawMessage
+}
+
+// ContentRefAnchor defines model for ContentRefAnchor.
+type ContentRefAnchor struct {
+	Anchor string               `json:"anchor"`
+	Kind   ContentRefAnchorKind `json:"kind"`
+	Page   *string              `json:"page,omitempty"`
+	Space  *string              `json:"space,omitempty"`
+}
+
+// ContentRefAnchorKind defines model for ContentRefAnchor.Kind.
+type ContentRefAnchorKind string
+
+// ContentRefCollection defines model for ContentRefCollection.
+type ContentRefCollection struct {
+	Collection string                   `json:"collection"`
+	Kind       ContentRefCollectionKind `json:"kind"`
+}
+
+// ContentRefCollectionKind defines model for ContentRefCollection.Kind.
+type ContentRefCollectionKind string
+
 // ContentRefFile defines model for ContentRefFile.
 type ContentRefFile struct {
 	File string             `json:"file"`
@@ -5600,6 +5805,72 @@ type ContentRefFile struct {
 
 // ContentRefFileKind defines model for ContentRefFileKind.
 type ContentRefFileKind string
+
+// ContentRefOpenAPI defines model for ContentRefOpenAPI.
+type ContentRefOpenAPI struct {
+	Kind ContentRefOpenAPIKind `json:"kind"`
+	Spec string                `json:"spec"`
+}
+
+// ContentRefOpenAPIKind defines model for ContentRefOpenAPI.Kind.
+type ContentRefOpenAPIKind string
+
+// ContentRefPage defines model for ContentRefPage.
+type ContentRefPage struct {
+	Kind  ContentRefPageKind `json:"kind"`
+	Page  string             `json:"page"`
+	Space *string            `json:"space,omitempty"`
+}
+
+// ContentRefPageKind defines model for ContentRefPage.Kind.
+type ContentRefPageKind string
+
+// ContentRefReusableContent defines model for ContentRefReusableContent.
+type ContentRefReusableContent struct {
+	Kind            ContentRefReusableContentKind `json:"kind"`
+	ReusableContent string                        `json:"reusableContent"`
+	Space           *string                       `json:"space,omitempty"`
+}
+
+// ContentRefReusableContentKind defines model for ContentRefReusableContent.Kind.
+type ContentRefReusableContentKind string
+
+// ContentRefSpace defines model for ContentRefSpace.
+type ContentRefSpace struct {
+	Kind  ContentRefSpaceKind `json:"kind"`
+	Space string              `json:"space"`
+}
+
+// ContentRefSpaceKind defines model for ContentRefSpace.Kind.
+type ContentRefSpaceKind string
+
+// ContentRefTag defines model for ContentRefTag.
+type ContentRefTag struct {
+	Kind  ContentRefTagKind `json:"kind"`
+	Space *string           `json:"space,omitempty"`
+	Tag   string            `json:"tag"`
+}
+
+// ContentRefTagKind defines model for ContentRefTag.Kind.
+type ContentRefTagKind string
+
+// ContentRefURL defines model for ContentRefURL.
+type ContentRefURL struct {
+	Kind ContentRefURLKind `json:"kind"`
+	Url  string            `json:"url"`
+}
+
+// ContentRefURLKind defines model for ContentRefURL.Kind.
+type ContentRefURLKind string
+
+// ContentRefUser defines model for ContentRefUser.
+type ContentRefUser struct {
+	Kind ContentRefUserKind `json:"kind"`
+	User string             `json:"user"`
+}
+
+// ContentRefUserKind defines model for ContentRefUser.Kind.
+type ContentRefUserKind string
 
 // ContentReferenceList defines model for ContentReferenceList.
 type ContentReferenceList struct {
@@ -5922,8 +6193,31 @@ type CustomHostnameObject string
 // CustomHostnameStatus defines model for CustomHostnameStatus.
 type CustomHostnameStatus string
 
+// CustomizationAIGreeting defines model for CustomizationAIGreeting.
+type CustomizationAIGreeting = string
+
+// CustomizationAIInstructions defines model for CustomizationAIInstructions.
+type CustomizationAIInstructions = string
+
 // CustomizationAIMode defines model for CustomizationAIMode.
 type CustomizationAIMode string
+
+// CustomizationAnnouncement defines model for CustomizationAnnouncement.
+type CustomizationAnnouncement struct {
+	Enabled bool                      `json:"enabled"`
+	Link    *CustomizationContentLink `json:"link,omitempty"`
+
+	// LocalizedMessage A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedMessage *LocalizedString128              `json:"localizedMessage,omitempty"`
+	Message          CustomizationAnnouncementMessage `json:"message"`
+	Style            CustomizationAnnouncementStyle   `json:"style"`
+}
+
+// CustomizationAnnouncementStyle defines model for CustomizationAnnouncement.Style.
+type CustomizationAnnouncementStyle string
+
+// CustomizationAnnouncementMessage defines model for CustomizationAnnouncementMessage.
+type CustomizationAnnouncementMessage = string
 
 // CustomizationBackground defines model for CustomizationBackground.
 type CustomizationBackground string
@@ -5948,8 +6242,43 @@ type CustomizationDefaultFont string
 // CustomizationDefaultMonospaceFont defines model for CustomizationDefaultMonospaceFont.
 type CustomizationDefaultMonospaceFont string
 
+// CustomizationDefaultThemeMode defines model for CustomizationDefaultThemeMode.
+type CustomizationDefaultThemeMode string
+
 // CustomizationDepth defines model for CustomizationDepth.
 type CustomizationDepth string
+
+// CustomizationFavicon defines model for CustomizationFavicon.
+type CustomizationFavicon struct {
+	union json.RawMessage
+}
+
+// CustomizationFavicon0 defines model for CustomizationFavicon.0.
+type CustomizationFavicon0 struct {
+	Icon CustomizationThemedURL `json:"icon"`
+}
+
+// CustomizationFavicon1 defines model for CustomizationFavicon.1.
+type CustomizationFavicon1 struct {
+	// Emoji Unicode code point or character of the emoji.
+	Emoji Emoji `json:"emoji"`
+}
+
+// CustomizationFavicon2 defines model for CustomizationFavicon.2.
+type CustomizationFavicon2 = map[string]interface{}
+
+// CustomizationFont defines model for CustomizationFont.
+type CustomizationFont struct {
+	union json.RawMessage
+}
+
+// CustomizationFontDefinitionInput defines model for CustomizationFontDefinitionInput.
+type CustomizationFontDefinitionInput struct {
+	Custom     bool       `json:"custom"`
+	FontFaces  []FontFace `json:"fontFaces"`
+	FontFamily FontFamily `json:"fontFamily"`
+	Id         string     `json:"id"`
+}
 
 // CustomizationFooterGroup defines model for CustomizationFooterGroup.
 type CustomizationFooterGroup struct {
@@ -5966,6 +6295,11 @@ type CustomizationHeaderItem struct {
 
 // CustomizationHeaderPreset defines model for CustomizationHeaderPreset.
 type CustomizationHeaderPreset string
+
+// CustomizationHeadingFont defines model for CustomizationHeadingFont.
+type CustomizationHeadingFont struct {
+	union json.RawMessage
+}
 
 // CustomizationIconsStyle defines model for CustomizationIconsStyle.
 type CustomizationIconsStyle string
@@ -5989,6 +6323,11 @@ type CustomizationLinksStyle string
 // CustomizationLocale defines model for CustomizationLocale.
 type CustomizationLocale string
 
+// CustomizationMonospaceFont defines model for CustomizationMonospaceFont.
+type CustomizationMonospaceFont struct {
+	union json.RawMessage
+}
+
 // CustomizationPageActionType defines model for CustomizationPageActionType.
 type CustomizationPageActionType string
 
@@ -6008,16 +6347,16 @@ type CustomizationStyling struct {
 		Default CustomizationThemedCodeTheme `json:"default"`
 		Openapi CustomizationThemedCodeTheme `json:"openapi"`
 	} `json:"codeTheme"`
-	Corners       CustomizationCorners              `json:"corners"`
-	DangerColor   CustomizationThemedColor          `json:"dangerColor"`
-	Depth         CustomizationDepth                `json:"depth"`
-	Font          CustomizationDefaultFont          `json:"font"`
-	Icons         CustomizationIconsStyle           `json:"icons"`
-	InfoColor     CustomizationThemedColor          `json:"infoColor"`
-	Links         CustomizationLinksStyle           `json:"links"`
-	MonospaceFont CustomizationDefaultMonospaceFont `json:"monospaceFont"`
-	PrimaryColor  CustomizationThemedColor          `json:"primaryColor"`
-	Search        CustomizationSearchStyle          `json:"search"`
+	Corners       CustomizationCorners       `json:"corners"`
+	DangerColor   CustomizationThemedColor   `json:"dangerColor"`
+	Depth         CustomizationDepth         `json:"depth"`
+	Font          CustomizationFont          `json:"font"`
+	Icons         CustomizationIconsStyle    `json:"icons"`
+	InfoColor     CustomizationThemedColor   `json:"infoColor"`
+	Links         CustomizationLinksStyle    `json:"links"`
+	MonospaceFont CustomizationMonospaceFont `json:"monospaceFont"`
+	PrimaryColor  CustomizationThemedColor   `json:"primaryColor"`
+	Search        CustomizationSearchStyle   `json:"search"`
 	Sidebar       struct {
 		Background CustomizationSidebarBackgroundStyle `json:"background"`
 		List       CustomizationSidebarListStyle       `json:"list"`
@@ -6027,11 +6366,14 @@ type CustomizationStyling struct {
 	WarningColor CustomizationThemedColor `json:"warningColor"`
 }
 
+// CustomizationSuggestedQuestion defines model for CustomizationSuggestedQuestion.
+type CustomizationSuggestedQuestion = string
+
+// CustomizationSuggestedQuestions defines model for CustomizationSuggestedQuestions.
+type CustomizationSuggestedQuestions = []CustomizationSuggestedQuestion
+
 // CustomizationTheme defines model for CustomizationTheme.
 type CustomizationTheme string
-
-// CustomizationThemeMode The theme a site opens in (0.146.0 knows light and dark; 0.202.0 also system, which quire does not answer).
-type CustomizationThemeMode string
 
 // CustomizationThemedCodeTheme defines model for CustomizationThemedCodeTheme.
 type CustomizationThemedCodeTheme struct {
@@ -6043,6 +6385,17 @@ type CustomizationThemedCodeTheme struct {
 type CustomizationThemedColor struct {
 	Dark  Color `json:"dark"`
 	Light Color `json:"light"`
+}
+
+// CustomizationThemedURL defines model for CustomizationThemedURL.
+type CustomizationThemedURL struct {
+	Dark  URL `json:"dark"`
+	Light URL `json:"light"`
+}
+
+// CustomizationTint defines model for CustomizationTint.
+type CustomizationTint struct {
+	Color CustomizationThemedColor `json:"color"`
 }
 
 // DefaultContentType defines model for DefaultContentType.
@@ -6449,6 +6802,27 @@ type ExportToGitRepository struct {
 	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; ssh is not supported.
 	Url string `json:"url"`
 }
+
+// FontFace defines model for FontFace.
+type FontFace struct {
+	Sources []FontSource `json:"sources"`
+	Weight  FontWeight   `json:"weight"`
+}
+
+// FontFamily defines model for FontFamily.
+type FontFamily = string
+
+// FontSource defines model for FontSource.
+type FontSource struct {
+	Format *FontSourceFormat `json:"format,omitempty"`
+	Url    URL               `json:"url"`
+}
+
+// FontSourceFormat defines model for FontSource.Format.
+type FontSourceFormat string
+
+// FontWeight defines model for FontWeight.
+type FontWeight = int
 
 // GenerateStorageUploadURLRequest defines model for GenerateStorageUploadURLRequest.
 type GenerateStorageUploadURLRequest struct {
@@ -8182,9 +8556,7 @@ type SiteCustomizationSettings struct {
 	ExternalLinks struct {
 		Target SiteExternalLinksTarget `json:"target"`
 	} `json:"externalLinks"`
-
-	// Favicon The site's favicon; the empty object is the default one.
-	Favicon  map[string]interface{} `json:"favicon"`
+	Favicon  CustomizationFavicon `json:"favicon"`
 	Feedback struct {
 		Enabled bool `json:"enabled"`
 	} `json:"feedback"`
@@ -8227,14 +8599,115 @@ type SiteCustomizationSettings struct {
 	} `json:"socialPreview"`
 	Styling CustomizationStyling `json:"styling"`
 	Themes  struct {
-		// Default The theme a site opens in (0.146.0 knows light and dark; 0.202.0 also system, which quire does not answer).
-		Default   CustomizationThemeMode `json:"default"`
-		Toggeable bool                   `json:"toggeable"`
+		Default   CustomizationDefaultThemeMode `json:"default"`
+		Toggeable bool                          `json:"toggeable"`
 	} `json:"themes"`
 	Title     *SiteTitle `json:"title,omitempty"`
 	Trademark struct {
 		Enabled bool `json:"enabled"`
 	} `json:"trademark"`
+}
+
+// SiteCustomizationSettingsInput defines model for SiteCustomizationSettingsInput.
+type SiteCustomizationSettingsInput struct {
+	AdvancedCustomization *struct {
+		Enabled *bool `json:"enabled,omitempty"`
+	} `json:"advancedCustomization,omitempty"`
+	Ai *struct {
+		Greeting     *CustomizationAIGreeting     `json:"greeting,omitempty"`
+		Instructions *CustomizationAIInstructions `json:"instructions,omitempty"`
+
+		// LocalizedGreeting A text in other languages than the site's, by language (at most 128 characters each).
+		LocalizedGreeting *LocalizedString128              `json:"localizedGreeting,omitempty"`
+		Mode              *CustomizationAIMode             `json:"mode,omitempty"`
+		Suggestions       *CustomizationSuggestedQuestions `json:"suggestions,omitempty"`
+	} `json:"ai,omitempty"`
+	Announcement  *CustomizationAnnouncement `json:"announcement,omitempty"`
+	ExternalLinks *struct {
+		Target *SiteExternalLinksTarget `json:"target,omitempty"`
+	} `json:"externalLinks,omitempty"`
+	Favicon  *CustomizationFavicon `json:"favicon,omitempty"`
+	Feedback *struct {
+		Enabled *bool `json:"enabled,omitempty"`
+	} `json:"feedback,omitempty"`
+	Footer *struct {
+		Copyright *string                     `json:"copyright,omitempty"`
+		Groups    *[]CustomizationFooterGroup `json:"groups,omitempty"`
+		Logo      *CustomizationThemedURL     `json:"logo,omitempty"`
+	} `json:"footer,omitempty"`
+	Git *struct {
+		ShowEditLink *bool `json:"showEditLink,omitempty"`
+	} `json:"git,omitempty"`
+	Header *struct {
+		BackgroundColor *CustomizationThemedColor  `json:"backgroundColor,omitempty"`
+		LinkColor       *CustomizationThemedColor  `json:"linkColor,omitempty"`
+		Links           *[]CustomizationHeaderItem `json:"links,omitempty"`
+		Logo            *CustomizationThemedURL    `json:"logo,omitempty"`
+		Preset          *CustomizationHeaderPreset `json:"preset,omitempty"`
+		PrimaryLink     *ContentRef                `json:"primaryLink,omitempty"`
+	} `json:"header,omitempty"`
+	Insights *struct {
+		TrackingCookie *bool `json:"trackingCookie,omitempty"`
+	} `json:"insights,omitempty"`
+	Internationalization *struct {
+		Locale *CustomizationLocale `json:"locale,omitempty"`
+	} `json:"internationalization,omitempty"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128 `json:"localizedTitle,omitempty"`
+	PageActions    *struct {
+		ExternalAI *bool                          `json:"externalAI,omitempty"`
+		Items      *[]CustomizationPageActionType `json:"items,omitempty"`
+		Markdown   *bool                          `json:"markdown,omitempty"`
+		Mcp        *bool                          `json:"mcp,omitempty"`
+	} `json:"pageActions,omitempty"`
+	Pagination *struct {
+		Enabled *bool `json:"enabled,omitempty"`
+	} `json:"pagination,omitempty"`
+	Pdf *struct {
+		Enabled *bool `json:"enabled,omitempty"`
+	} `json:"pdf,omitempty"`
+	PrivacyPolicy *struct {
+		Url *URL `json:"url,omitempty"`
+	} `json:"privacyPolicy,omitempty"`
+	SocialAccounts *SiteSocialAccounts `json:"socialAccounts,omitempty"`
+	SocialPreview  *struct {
+		Url *URL `json:"url,omitempty"`
+	} `json:"socialPreview,omitempty"`
+	Styling *struct {
+		Background *CustomizationBackground `json:"background,omitempty"`
+		CodeTheme  *struct {
+			Default *CustomizationThemedCodeTheme `json:"default,omitempty"`
+			Openapi *CustomizationThemedCodeTheme `json:"openapi,omitempty"`
+		} `json:"codeTheme,omitempty"`
+		Corners       *CustomizationCorners                       `json:"corners,omitempty"`
+		DangerColor   *CustomizationThemedColor                   `json:"dangerColor,omitempty"`
+		Depth         *CustomizationDepth                         `json:"depth,omitempty"`
+		Font          *CustomizationFont                          `json:"font,omitempty"`
+		HeadingFont   nullable.Nullable[CustomizationHeadingFont] `json:"headingFont,omitempty"`
+		Icons         *CustomizationIconsStyle                    `json:"icons,omitempty"`
+		InfoColor     *CustomizationThemedColor                   `json:"infoColor,omitempty"`
+		Links         *CustomizationLinksStyle                    `json:"links,omitempty"`
+		MonospaceFont *CustomizationMonospaceFont                 `json:"monospaceFont,omitempty"`
+		PrimaryColor  *CustomizationThemedColor                   `json:"primaryColor,omitempty"`
+		Search        *CustomizationSearchStyle                   `json:"search,omitempty"`
+		Sidebar       *struct {
+			Background *CustomizationSidebarBackgroundStyle `json:"background,omitempty"`
+			List       *CustomizationSidebarListStyle       `json:"list,omitempty"`
+		} `json:"sidebar,omitempty"`
+		SuccessColor *CustomizationThemedColor `json:"successColor,omitempty"`
+		Theme        *CustomizationTheme       `json:"theme,omitempty"`
+		Tint         *CustomizationTint        `json:"tint,omitempty"`
+		WarningColor *CustomizationThemedColor `json:"warningColor,omitempty"`
+	} `json:"styling,omitempty"`
+	Themes *struct {
+		Default   *CustomizationDefaultThemeMode `json:"default,omitempty"`
+		Toggeable *bool                          `json:"toggeable,omitempty"`
+	} `json:"themes,omitempty"`
+	Title     *SiteTitle `json:"title,omitempty"`
+	Trademark *struct {
+		Enabled *bool `json:"enabled,omitempty"`
+	} `json:"trademark,omitempty"`
 }
 
 // SiteExternalLinksTarget defines model for SiteExternalLinksTarget.
@@ -8660,6 +9133,9 @@ type SiteSocialAccount struct {
 // SiteSocialAccountPlatform defines model for SiteSocialAccountPlatform.
 type SiteSocialAccountPlatform string
 
+// SiteSocialAccounts defines model for SiteSocialAccounts.
+type SiteSocialAccounts = []SiteSocialAccount
+
 // SiteSpace defines model for SiteSpace.
 type SiteSpace struct {
 	// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
@@ -8686,6 +9162,81 @@ type SiteSpace struct {
 	Urls  struct {
 		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
+}
+
+// SiteSpaceCustomizationOverride defines model for SiteSpaceCustomizationOverride.
+type SiteSpaceCustomizationOverride struct {
+	Announcement  *CustomizationAnnouncement `json:"announcement,omitempty"`
+	ExternalLinks *struct {
+		Target nullable.Nullable[SiteExternalLinksTarget] `json:"target"`
+	} `json:"externalLinks,omitempty"`
+	Favicon  nullable.Nullable[CustomizationFavicon] `json:"favicon,omitempty"`
+	Feedback *struct {
+		Enabled nullable.Nullable[bool] `json:"enabled"`
+	} `json:"feedback,omitempty"`
+	Footer *struct {
+		Copyright nullable.Nullable[string]                     `json:"copyright,omitempty"`
+		Groups    nullable.Nullable[[]CustomizationFooterGroup] `json:"groups,omitempty"`
+		Logo      nullable.Nullable[CustomizationThemedURL]     `json:"logo,omitempty"`
+	} `json:"footer,omitempty"`
+	Git *struct {
+		ShowEditLink nullable.Nullable[bool] `json:"showEditLink"`
+	} `json:"git,omitempty"`
+	Header *struct {
+		BackgroundColor nullable.Nullable[CustomizationThemedColor]  `json:"backgroundColor,omitempty"`
+		LinkColor       nullable.Nullable[CustomizationThemedColor]  `json:"linkColor,omitempty"`
+		Links           nullable.Nullable[[]CustomizationHeaderItem] `json:"links,omitempty"`
+		Logo            nullable.Nullable[CustomizationThemedURL]    `json:"logo,omitempty"`
+		Preset          nullable.Nullable[CustomizationHeaderPreset] `json:"preset,omitempty"`
+		PrimaryLink     nullable.Nullable[ContentRef]                `json:"primaryLink,omitempty"`
+	} `json:"header,omitempty"`
+	Internationalization *struct {
+		Locale nullable.Nullable[CustomizationLocale] `json:"locale"`
+	} `json:"internationalization,omitempty"`
+	LocalizedTitle nullable.Nullable[LocalizedString128] `json:"localizedTitle,omitempty"`
+	Pagination     *struct {
+		Enabled nullable.Nullable[bool] `json:"enabled"`
+	} `json:"pagination,omitempty"`
+	Pdf *struct {
+		Enabled nullable.Nullable[bool] `json:"enabled"`
+	} `json:"pdf,omitempty"`
+	PrivacyPolicy *struct {
+		Url nullable.Nullable[URL] `json:"url,omitempty"`
+	} `json:"privacyPolicy,omitempty"`
+	SocialPreview *struct {
+		Url nullable.Nullable[URL] `json:"url,omitempty"`
+	} `json:"socialPreview,omitempty"`
+	Styling *struct {
+		Background nullable.Nullable[CustomizationBackground] `json:"background,omitempty"`
+		CodeTheme  *struct {
+			Default nullable.Nullable[CustomizationThemedCodeTheme] `json:"default,omitempty"`
+			Openapi nullable.Nullable[CustomizationThemedCodeTheme] `json:"openapi,omitempty"`
+		} `json:"codeTheme,omitempty"`
+		Corners      nullable.Nullable[CustomizationCorners]     `json:"corners,omitempty"`
+		DangerColor  nullable.Nullable[CustomizationThemedColor] `json:"dangerColor,omitempty"`
+		Depth        nullable.Nullable[CustomizationDepth]       `json:"depth,omitempty"`
+		Icons        nullable.Nullable[CustomizationIconsStyle]  `json:"icons,omitempty"`
+		InfoColor    nullable.Nullable[CustomizationThemedColor] `json:"infoColor,omitempty"`
+		Links        nullable.Nullable[CustomizationLinksStyle]  `json:"links,omitempty"`
+		PrimaryColor nullable.Nullable[CustomizationThemedColor] `json:"primaryColor,omitempty"`
+		Search       nullable.Nullable[CustomizationSearchStyle] `json:"search,omitempty"`
+		Sidebar      *struct {
+			Background nullable.Nullable[CustomizationSidebarBackgroundStyle] `json:"background,omitempty"`
+			List       nullable.Nullable[CustomizationSidebarListStyle]       `json:"list,omitempty"`
+		} `json:"sidebar,omitempty"`
+		SuccessColor nullable.Nullable[CustomizationThemedColor] `json:"successColor,omitempty"`
+		Theme        nullable.Nullable[CustomizationTheme]       `json:"theme,omitempty"`
+		Tint         nullable.Nullable[CustomizationTint]        `json:"tint,omitempty"`
+		WarningColor nullable.Nullable[CustomizationThemedColor] `json:"warningColor,omitempty"`
+	} `json:"styling,omitempty"`
+	Themes *struct {
+		Default   nullable.Nullable[CustomizationDefaultThemeMode] `json:"default,omitempty"`
+		Toggeable nullable.Nullable[bool]                          `json:"toggeable,omitempty"`
+	} `json:"themes,omitempty"`
+	Title     nullable.Nullable[SiteTitle] `json:"title,omitempty"`
+	Trademark *struct {
+		Enabled nullable.Nullable[bool] `json:"enabled"`
+	} `json:"trademark,omitempty"`
 }
 
 // SiteSpaceList defines model for SiteSpaceList.
@@ -9988,6 +10539,12 @@ type ListSitesParams struct {
 	Published *SitePublishedFilter `form:"published,omitempty" json:"published,omitempty"`
 }
 
+// GetSiteCustomizationByIdParams defines parameters for GetSiteCustomizationById.
+type GetSiteCustomizationByIdParams struct {
+	// Unmasked Accepted for older clients; quire masks nothing, so it changes nothing.
+	Unmasked *bool `form:"unmasked,omitempty" json:"unmasked,omitempty"`
+}
+
 // ListPermissionsAggregateInSiteParams defines parameters for ListPermissionsAggregateInSite.
 type ListPermissionsAggregateInSiteParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -10126,6 +10683,12 @@ type ListSiteSpacesParams struct {
 
 	// Default true: only the default site space(s); false: only the others; absent: all.
 	Default *SiteSpaceDefault `form:"default,omitempty" json:"default,omitempty"`
+}
+
+// GetSiteSpaceCustomizationByIdParams defines parameters for GetSiteSpaceCustomizationById.
+type GetSiteSpaceCustomizationByIdParams struct {
+	// Unmasked Accepted for older clients; quire masks nothing, so it changes nothing.
+	Unmasked *bool `form:"unmasked,omitempty" json:"unmasked,omitempty"`
 }
 
 // GetSiteStructureParams defines parameters for GetSiteStructure.
@@ -10937,6 +11500,9 @@ type UpdateSiteByIdJSONRequestBody = UpdateSiteRequest
 // UpdateSiteAdaptiveSchemaJSONRequestBody defines body for UpdateSiteAdaptiveSchema for application/json ContentType.
 type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 
+// UpdateSiteCustomizationByIdJSONRequestBody defines body for UpdateSiteCustomizationById for application/json ContentType.
+type UpdateSiteCustomizationByIdJSONRequestBody = SiteCustomizationSettingsInput
+
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
 
@@ -10996,6 +11562,9 @@ type AddSpaceToSiteJSONRequestBody = AddSiteSpaceRequest
 
 // UpdateSiteSpaceByIdJSONRequestBody defines body for UpdateSiteSpaceById for application/json ContentType.
 type UpdateSiteSpaceByIdJSONRequestBody = UpdateSiteSpaceRequest
+
+// OverrideSiteSpaceCustomizationByIdJSONRequestBody defines body for OverrideSiteSpaceCustomizationById for application/json ContentType.
+type OverrideSiteSpaceCustomizationByIdJSONRequestBody = SiteSpaceCustomizationOverride
 
 // MoveSiteSpaceJSONRequestBody defines body for MoveSiteSpace for application/json ContentType.
 //
@@ -12129,6 +12698,550 @@ func (t ChangeRequestContentUpdateChange) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ChangeRequestContentUpdateChange) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsContentRefFile returns the union data inside the ContentRef as a ContentRefFile
+func (t ContentRef) AsContentRefFile() (ContentRefFile, error) {
+	var body ContentRefFile
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefFile overwrites any union data inside the ContentRef as the provided ContentRefFile
+func (t *ContentRef) FromContentRefFile(v ContentRefFile) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefFile performs a merge with any union data inside the ContentRef, using the provided ContentRefFile
+func (t *ContentRef) MergeContentRefFile(v ContentRefFile) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefURL returns the union data inside the ContentRef as a ContentRefURL
+func (t ContentRef) AsContentRefURL() (ContentRefURL, error) {
+	var body ContentRefURL
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefURL overwrites any union data inside the ContentRef as the provided ContentRefURL
+func (t *ContentRef) FromContentRefURL(v ContentRefURL) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefURL performs a merge with any union data inside the ContentRef, using the provided ContentRefURL
+func (t *ContentRef) MergeContentRefURL(v ContentRefURL) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefPage returns the union data inside the ContentRef as a ContentRefPage
+func (t ContentRef) AsContentRefPage() (ContentRefPage, error) {
+	var body ContentRefPage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefPage overwrites any union data inside the ContentRef as the provided ContentRefPage
+func (t *ContentRef) FromContentRefPage(v ContentRefPage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefPage performs a merge with any union data inside the ContentRef, using the provided ContentRefPage
+func (t *ContentRef) MergeContentRefPage(v ContentRefPage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefAnchor returns the union data inside the ContentRef as a ContentRefAnchor
+func (t ContentRef) AsContentRefAnchor() (ContentRefAnchor, error) {
+	var body ContentRefAnchor
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefAnchor overwrites any union data inside the ContentRef as the provided ContentRefAnchor
+func (t *ContentRef) FromContentRefAnchor(v ContentRefAnchor) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefAnchor performs a merge with any union data inside the ContentRef, using the provided ContentRefAnchor
+func (t *ContentRef) MergeContentRefAnchor(v ContentRefAnchor) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefUser returns the union data inside the ContentRef as a ContentRefUser
+func (t ContentRef) AsContentRefUser() (ContentRefUser, error) {
+	var body ContentRefUser
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefUser overwrites any union data inside the ContentRef as the provided ContentRefUser
+func (t *ContentRef) FromContentRefUser(v ContentRefUser) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefUser performs a merge with any union data inside the ContentRef, using the provided ContentRefUser
+func (t *ContentRef) MergeContentRefUser(v ContentRefUser) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefCollection returns the union data inside the ContentRef as a ContentRefCollection
+func (t ContentRef) AsContentRefCollection() (ContentRefCollection, error) {
+	var body ContentRefCollection
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefCollection overwrites any union data inside the ContentRef as the provided ContentRefCollection
+func (t *ContentRef) FromContentRefCollection(v ContentRefCollection) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefCollection performs a merge with any union data inside the ContentRef, using the provided ContentRefCollection
+func (t *ContentRef) MergeContentRefCollection(v ContentRefCollection) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefSpace returns the union data inside the ContentRef as a ContentRefSpace
+func (t ContentRef) AsContentRefSpace() (ContentRefSpace, error) {
+	var body ContentRefSpace
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefSpace overwrites any union data inside the ContentRef as the provided ContentRefSpace
+func (t *ContentRef) FromContentRefSpace(v ContentRefSpace) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefSpace performs a merge with any union data inside the ContentRef, using the provided ContentRefSpace
+func (t *ContentRef) MergeContentRefSpace(v ContentRefSpace) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefReusableContent returns the union data inside the ContentRef as a ContentRefReusableContent
+func (t ContentRef) AsContentRefReusableContent() (ContentRefReusableContent, error) {
+	var body ContentRefReusableContent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefReusableContent overwrites any union data inside the ContentRef as the provided ContentRefReusableContent
+func (t *ContentRef) FromContentRefReusableContent(v ContentRefReusableContent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefReusableContent performs a merge with any union data inside the ContentRef, using the provided ContentRefReusableContent
+func (t *ContentRef) MergeContentRefReusableContent(v ContentRefReusableContent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefTag returns the union data inside the ContentRef as a ContentRefTag
+func (t ContentRef) AsContentRefTag() (ContentRefTag, error) {
+	var body ContentRefTag
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefTag overwrites any union data inside the ContentRef as the provided ContentRefTag
+func (t *ContentRef) FromContentRefTag(v ContentRefTag) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefTag performs a merge with any union data inside the ContentRef, using the provided ContentRefTag
+func (t *ContentRef) MergeContentRefTag(v ContentRefTag) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsContentRefOpenAPI returns the union data inside the ContentRef as a ContentRefOpenAPI
+func (t ContentRef) AsContentRefOpenAPI() (ContentRefOpenAPI, error) {
+	var body ContentRefOpenAPI
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromContentRefOpenAPI overwrites any union data inside the ContentRef as the provided ContentRefOpenAPI
+func (t *ContentRef) FromContentRefOpenAPI(v ContentRefOpenAPI) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeContentRefOpenAPI performs a merge with any union data inside the ContentRef, using the provided ContentRefOpenAPI
+func (t *ContentRef) MergeContentRefOpenAPI(v ContentRefOpenAPI) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ContentRef) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ContentRef) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCustomizationFavicon0 returns the union data inside the CustomizationFavicon as a CustomizationFavicon0
+func (t CustomizationFavicon) AsCustomizationFavicon0() (CustomizationFavicon0, error) {
+	var body CustomizationFavicon0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationFavicon0 overwrites any union data inside the CustomizationFavicon as the provided CustomizationFavicon0
+func (t *CustomizationFavicon) FromCustomizationFavicon0(v CustomizationFavicon0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationFavicon0 performs a merge with any union data inside the CustomizationFavicon, using the provided CustomizationFavicon0
+func (t *CustomizationFavicon) MergeCustomizationFavicon0(v CustomizationFavicon0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCustomizationFavicon1 returns the union data inside the CustomizationFavicon as a CustomizationFavicon1
+func (t CustomizationFavicon) AsCustomizationFavicon1() (CustomizationFavicon1, error) {
+	var body CustomizationFavicon1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationFavicon1 overwrites any union data inside the CustomizationFavicon as the provided CustomizationFavicon1
+func (t *CustomizationFavicon) FromCustomizationFavicon1(v CustomizationFavicon1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationFavicon1 performs a merge with any union data inside the CustomizationFavicon, using the provided CustomizationFavicon1
+func (t *CustomizationFavicon) MergeCustomizationFavicon1(v CustomizationFavicon1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCustomizationFavicon2 returns the union data inside the CustomizationFavicon as a CustomizationFavicon2
+func (t CustomizationFavicon) AsCustomizationFavicon2() (CustomizationFavicon2, error) {
+	var body CustomizationFavicon2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationFavicon2 overwrites any union data inside the CustomizationFavicon as the provided CustomizationFavicon2
+func (t *CustomizationFavicon) FromCustomizationFavicon2(v CustomizationFavicon2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationFavicon2 performs a merge with any union data inside the CustomizationFavicon, using the provided CustomizationFavicon2
+func (t *CustomizationFavicon) MergeCustomizationFavicon2(v CustomizationFavicon2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CustomizationFavicon) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CustomizationFavicon) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCustomizationDefaultFont returns the union data inside the CustomizationFont as a CustomizationDefaultFont
+func (t CustomizationFont) AsCustomizationDefaultFont() (CustomizationDefaultFont, error) {
+	var body CustomizationDefaultFont
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationDefaultFont overwrites any union data inside the CustomizationFont as the provided CustomizationDefaultFont
+func (t *CustomizationFont) FromCustomizationDefaultFont(v CustomizationDefaultFont) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationDefaultFont performs a merge with any union data inside the CustomizationFont, using the provided CustomizationDefaultFont
+func (t *CustomizationFont) MergeCustomizationDefaultFont(v CustomizationDefaultFont) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCustomizationFontDefinitionInput returns the union data inside the CustomizationFont as a CustomizationFontDefinitionInput
+func (t CustomizationFont) AsCustomizationFontDefinitionInput() (CustomizationFontDefinitionInput, error) {
+	var body CustomizationFontDefinitionInput
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationFontDefinitionInput overwrites any union data inside the CustomizationFont as the provided CustomizationFontDefinitionInput
+func (t *CustomizationFont) FromCustomizationFontDefinitionInput(v CustomizationFontDefinitionInput) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationFontDefinitionInput performs a merge with any union data inside the CustomizationFont, using the provided CustomizationFontDefinitionInput
+func (t *CustomizationFont) MergeCustomizationFontDefinitionInput(v CustomizationFontDefinitionInput) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CustomizationFont) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CustomizationFont) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCustomizationDefaultFont returns the union data inside the CustomizationHeadingFont as a CustomizationDefaultFont
+func (t CustomizationHeadingFont) AsCustomizationDefaultFont() (CustomizationDefaultFont, error) {
+	var body CustomizationDefaultFont
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationDefaultFont overwrites any union data inside the CustomizationHeadingFont as the provided CustomizationDefaultFont
+func (t *CustomizationHeadingFont) FromCustomizationDefaultFont(v CustomizationDefaultFont) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationDefaultFont performs a merge with any union data inside the CustomizationHeadingFont, using the provided CustomizationDefaultFont
+func (t *CustomizationHeadingFont) MergeCustomizationDefaultFont(v CustomizationDefaultFont) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCustomizationFontDefinitionInput returns the union data inside the CustomizationHeadingFont as a CustomizationFontDefinitionInput
+func (t CustomizationHeadingFont) AsCustomizationFontDefinitionInput() (CustomizationFontDefinitionInput, error) {
+	var body CustomizationFontDefinitionInput
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationFontDefinitionInput overwrites any union data inside the CustomizationHeadingFont as the provided CustomizationFontDefinitionInput
+func (t *CustomizationHeadingFont) FromCustomizationFontDefinitionInput(v CustomizationFontDefinitionInput) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationFontDefinitionInput performs a merge with any union data inside the CustomizationHeadingFont, using the provided CustomizationFontDefinitionInput
+func (t *CustomizationHeadingFont) MergeCustomizationFontDefinitionInput(v CustomizationFontDefinitionInput) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CustomizationHeadingFont) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CustomizationHeadingFont) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCustomizationDefaultMonospaceFont returns the union data inside the CustomizationMonospaceFont as a CustomizationDefaultMonospaceFont
+func (t CustomizationMonospaceFont) AsCustomizationDefaultMonospaceFont() (CustomizationDefaultMonospaceFont, error) {
+	var body CustomizationDefaultMonospaceFont
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationDefaultMonospaceFont overwrites any union data inside the CustomizationMonospaceFont as the provided CustomizationDefaultMonospaceFont
+func (t *CustomizationMonospaceFont) FromCustomizationDefaultMonospaceFont(v CustomizationDefaultMonospaceFont) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationDefaultMonospaceFont performs a merge with any union data inside the CustomizationMonospaceFont, using the provided CustomizationDefaultMonospaceFont
+func (t *CustomizationMonospaceFont) MergeCustomizationDefaultMonospaceFont(v CustomizationDefaultMonospaceFont) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCustomizationFontDefinitionInput returns the union data inside the CustomizationMonospaceFont as a CustomizationFontDefinitionInput
+func (t CustomizationMonospaceFont) AsCustomizationFontDefinitionInput() (CustomizationFontDefinitionInput, error) {
+	var body CustomizationFontDefinitionInput
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCustomizationFontDefinitionInput overwrites any union data inside the CustomizationMonospaceFont as the provided CustomizationFontDefinitionInput
+func (t *CustomizationMonospaceFont) FromCustomizationFontDefinitionInput(v CustomizationFontDefinitionInput) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCustomizationFontDefinitionInput performs a merge with any union data inside the CustomizationMonospaceFont, using the provided CustomizationFontDefinitionInput
+func (t *CustomizationMonospaceFont) MergeCustomizationFontDefinitionInput(v CustomizationFontDefinitionInput) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CustomizationMonospaceFont) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CustomizationMonospaceFont) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

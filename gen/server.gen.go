@@ -339,6 +339,12 @@ type ServerInterface interface {
 	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
 	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions)
 	ListSiteAdaptiveTemplateConditions(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// GetSiteCustomizationById The site's customization, every field not set answering its default.
+	// (GET /orgs/{organizationId}/sites/{siteId}/customization)
+	GetSiteCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteCustomizationByIdParams) error
+	// UpdateSiteCustomizationById Replace the site's customization; a field left out goes back to its default.
+	// (PUT /orgs/{organizationId}/sites/{siteId}/customization)
+	UpdateSiteCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -471,6 +477,15 @@ type ServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId})
 	UpdateSiteSpaceById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// DeleteSiteSpaceCustomizationById Drop a site space's overrides; its pages show the site's customization again.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
+	DeleteSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// GetSiteSpaceCustomizationById The customization a site space's pages show, its overrides over the site's.
+	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
+	GetSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, params GetSiteSpaceCustomizationByIdParams) error
+	// OverrideSiteSpaceCustomizationById Override fields of the site's customization for one site space.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
+	OverrideSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
 	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
 	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
 	//
@@ -3839,6 +3854,63 @@ func (w *ServerInterfaceWrapper) ListSiteAdaptiveTemplateConditions(ctx echo.Con
 	return err
 }
 
+// GetSiteCustomizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteCustomizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSiteCustomizationByIdParams
+	// ------------- Optional query parameter "unmasked" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "unmasked", ctx.QueryParams(), &params.Unmasked, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter unmasked: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteCustomizationById(ctx, organizationId, siteId, params)
+	return err
+}
+
+// UpdateSiteCustomizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteCustomizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteCustomizationById(ctx, organizationId, siteId)
+	return err
+}
+
 // TrackEventsInSiteById converts echo context to params.
 func (w *ServerInterfaceWrapper) TrackEventsInSiteById(ctx echo.Context) error {
 	var err error
@@ -5326,6 +5398,111 @@ func (w *ServerInterfaceWrapper) UpdateSiteSpaceById(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateSiteSpaceById(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
+// DeleteSiteSpaceCustomizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteSpaceCustomizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteSpaceCustomizationById(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
+// GetSiteSpaceCustomizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSiteSpaceCustomizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSiteSpaceCustomizationByIdParams
+	// ------------- Optional query parameter "unmasked" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "unmasked", ctx.QueryParams(), &params.Unmasked, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter unmasked: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSiteSpaceCustomizationById(ctx, organizationId, siteId, siteSpaceId, params)
+	return err
+}
+
+// OverrideSiteSpaceCustomizationById converts echo context to params.
+func (w *ServerInterfaceWrapper) OverrideSiteSpaceCustomizationById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.OverrideSiteSpaceCustomizationById(ctx, organizationId, siteId, siteSpaceId)
 	return err
 }
 
@@ -9966,6 +10143,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links", wrapper.CreateSiteShareLink, options.OperationMiddlewares["createSiteShareLink"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId", wrapper.DeleteSiteShareLinkById, options.OperationMiddlewares["deleteSiteShareLinkById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId", wrapper.UpdateSiteShareLinkById, options.OperationMiddlewares["updateSiteShareLinkById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/customization", wrapper.GetSiteCustomizationById, options.OperationMiddlewares["getSiteCustomizationById"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/sites/:siteId/customization", wrapper.UpdateSiteCustomizationById, options.OperationMiddlewares["updateSiteCustomizationById"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization", wrapper.DeleteSiteSpaceCustomizationById, options.OperationMiddlewares["deleteSiteSpaceCustomizationById"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization", wrapper.GetSiteSpaceCustomizationById, options.OperationMiddlewares["getSiteSpaceCustomizationById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization", wrapper.OverrideSiteSpaceCustomizationById, options.OperationMiddlewares["overrideSiteSpaceCustomizationById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.GetSitePublishingAuthById, options.OperationMiddlewares["getSitePublishingAuthById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth", wrapper.UpdateSitePublishingAuthById, options.OperationMiddlewares["updateSitePublishingAuthById"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate", wrapper.RegenerateSitePublishingAuthById, options.OperationMiddlewares["regenerateSitePublishingAuthById"]...)
@@ -19828,6 +20010,208 @@ func (response ListSiteAdaptiveTemplateConditions429JSONResponse) VisitListSiteA
 	return err
 }
 
+type GetSiteCustomizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         GetSiteCustomizationByIdParams
+}
+
+type GetSiteCustomizationByIdResponseObject interface {
+	VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSiteCustomizationById200JSONResponse SiteCustomizationSettings
+
+func (response GetSiteCustomizationById200JSONResponse) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteCustomizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSiteCustomizationById400JSONResponse) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteCustomizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteCustomizationById401JSONResponse) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteCustomizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteCustomizationById403JSONResponse) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteCustomizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteCustomizationById404JSONResponse) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteCustomizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteCustomizationById429JSONResponse) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *UpdateSiteCustomizationByIdJSONRequestBody
+}
+
+type UpdateSiteCustomizationByIdResponseObject interface {
+	VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteCustomizationById200JSONResponse SiteCustomizationSettings
+
+func (response UpdateSiteCustomizationById200JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteCustomizationById400JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteCustomizationById401JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteCustomizationById403JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteCustomizationById404JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteCustomizationById413JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteCustomizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteCustomizationById429JSONResponse) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TrackEventsInSiteByIdRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -24105,6 +24489,292 @@ func (response UpdateSiteSpaceById413JSONResponse) VisitUpdateSiteSpaceByIdRespo
 type UpdateSiteSpaceById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response UpdateSiteSpaceById429JSONResponse) VisitUpdateSiteSpaceByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceCustomizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+}
+
+type DeleteSiteSpaceCustomizationByIdResponseObject interface {
+	VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteSpaceCustomizationById204Response struct {
+}
+
+func (response DeleteSiteSpaceCustomizationById204Response) VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteSpaceCustomizationById205Response struct {
+}
+
+func (response DeleteSiteSpaceCustomizationById205Response) VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteSpaceCustomizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteSpaceCustomizationById401JSONResponse) VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceCustomizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteSpaceCustomizationById403JSONResponse) VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceCustomizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteSpaceCustomizationById404JSONResponse) VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteSpaceCustomizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteSpaceCustomizationById429JSONResponse) VisitDeleteSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteSpaceCustomizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+	Params         GetSiteSpaceCustomizationByIdParams
+}
+
+type GetSiteSpaceCustomizationByIdResponseObject interface {
+	VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error
+}
+
+type GetSiteSpaceCustomizationById200JSONResponse SiteCustomizationSettings
+
+func (response GetSiteSpaceCustomizationById200JSONResponse) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteSpaceCustomizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetSiteSpaceCustomizationById400JSONResponse) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteSpaceCustomizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSiteSpaceCustomizationById401JSONResponse) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteSpaceCustomizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSiteSpaceCustomizationById403JSONResponse) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteSpaceCustomizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetSiteSpaceCustomizationById404JSONResponse) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSiteSpaceCustomizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetSiteSpaceCustomizationById429JSONResponse) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationByIdRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+	Body           *OverrideSiteSpaceCustomizationByIdJSONRequestBody
+}
+
+type OverrideSiteSpaceCustomizationByIdResponseObject interface {
+	VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error
+}
+
+type OverrideSiteSpaceCustomizationById200JSONResponse SiteCustomizationSettings
+
+func (response OverrideSiteSpaceCustomizationById200JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response OverrideSiteSpaceCustomizationById400JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response OverrideSiteSpaceCustomizationById401JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response OverrideSiteSpaceCustomizationById403JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response OverrideSiteSpaceCustomizationById404JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response OverrideSiteSpaceCustomizationById413JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OverrideSiteSpaceCustomizationById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response OverrideSiteSpaceCustomizationById429JSONResponse) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -36538,6 +37208,12 @@ type StrictServerInterface interface {
 	// ListSiteAdaptiveTemplateConditions Conditions suggested by the visitor schema, one per claim.
 	// (GET /orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions)
 	ListSiteAdaptiveTemplateConditions(ctx context.Context, request ListSiteAdaptiveTemplateConditionsRequestObject) (ListSiteAdaptiveTemplateConditionsResponseObject, error)
+	// GetSiteCustomizationById The site's customization, every field not set answering its default.
+	// (GET /orgs/{organizationId}/sites/{siteId}/customization)
+	GetSiteCustomizationById(ctx context.Context, request GetSiteCustomizationByIdRequestObject) (GetSiteCustomizationByIdResponseObject, error)
+	// UpdateSiteCustomizationById Replace the site's customization; a field left out goes back to its default.
+	// (PUT /orgs/{organizationId}/sites/{siteId}/customization)
+	UpdateSiteCustomizationById(ctx context.Context, request UpdateSiteCustomizationByIdRequestObject) (UpdateSiteCustomizationByIdResponseObject, error)
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx context.Context, request TrackEventsInSiteByIdRequestObject) (TrackEventsInSiteByIdResponseObject, error)
@@ -36670,6 +37346,15 @@ type StrictServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId})
 	UpdateSiteSpaceById(ctx context.Context, request UpdateSiteSpaceByIdRequestObject) (UpdateSiteSpaceByIdResponseObject, error)
+	// DeleteSiteSpaceCustomizationById Drop a site space's overrides; its pages show the site's customization again.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
+	DeleteSiteSpaceCustomizationById(ctx context.Context, request DeleteSiteSpaceCustomizationByIdRequestObject) (DeleteSiteSpaceCustomizationByIdResponseObject, error)
+	// GetSiteSpaceCustomizationById The customization a site space's pages show, its overrides over the site's.
+	// (GET /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
+	GetSiteSpaceCustomizationById(ctx context.Context, request GetSiteSpaceCustomizationByIdRequestObject) (GetSiteSpaceCustomizationByIdResponseObject, error)
+	// OverrideSiteSpaceCustomizationById Override fields of the site's customization for one site space.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
+	OverrideSiteSpaceCustomizationById(ctx context.Context, request OverrideSiteSpaceCustomizationByIdRequestObject) (OverrideSiteSpaceCustomizationByIdResponseObject, error)
 	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
 	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
 	//
@@ -40580,6 +41265,82 @@ func (sh *strictHandler) ListSiteAdaptiveTemplateConditions(ctx echo.Context, or
 	return nil
 }
 
+// GetSiteCustomizationById operation middleware
+func (sh *strictHandler) GetSiteCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteCustomizationByIdParams) error {
+	var request GetSiteCustomizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteCustomizationById(ctx.Request().Context(), request.(GetSiteCustomizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteCustomizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteCustomizationByIdResponseObject); ok {
+		return validResponse.VisitGetSiteCustomizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteCustomizationById operation middleware
+func (sh *strictHandler) UpdateSiteCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request UpdateSiteCustomizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body UpdateSiteCustomizationByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteCustomizationById(ctx.Request().Context(), request.(UpdateSiteCustomizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteCustomizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteCustomizationByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteCustomizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // TrackEventsInSiteById operation middleware
 func (sh *strictHandler) TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
 	var request TrackEventsInSiteByIdRequestObject
@@ -42208,6 +42969,111 @@ func (sh *strictHandler) UpdateSiteSpaceById(ctx echo.Context, organizationId Or
 		return err
 	} else if validResponse, ok := response.(UpdateSiteSpaceByIdResponseObject); ok {
 		return validResponse.VisitUpdateSiteSpaceByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteSpaceCustomizationById operation middleware
+func (sh *strictHandler) DeleteSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request DeleteSiteSpaceCustomizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteSpaceCustomizationById(ctx.Request().Context(), request.(DeleteSiteSpaceCustomizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteSpaceCustomizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteSpaceCustomizationByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteSpaceCustomizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSiteSpaceCustomizationById operation middleware
+func (sh *strictHandler) GetSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId, params GetSiteSpaceCustomizationByIdParams) error {
+	var request GetSiteSpaceCustomizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSiteSpaceCustomizationById(ctx.Request().Context(), request.(GetSiteSpaceCustomizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSiteSpaceCustomizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSiteSpaceCustomizationByIdResponseObject); ok {
+		return validResponse.VisitGetSiteSpaceCustomizationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// OverrideSiteSpaceCustomizationById operation middleware
+func (sh *strictHandler) OverrideSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request OverrideSiteSpaceCustomizationByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	var body OverrideSiteSpaceCustomizationByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.OverrideSiteSpaceCustomizationById(ctx.Request().Context(), request.(OverrideSiteSpaceCustomizationByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "OverrideSiteSpaceCustomizationById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(OverrideSiteSpaceCustomizationByIdResponseObject); ok {
+		return validResponse.VisitOverrideSiteSpaceCustomizationByIdResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

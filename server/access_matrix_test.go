@@ -74,6 +74,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixInviteRows()...)
 	rows = append(rows, matrixTeamMemberRows()...)
 	rows = append(rows, matrixSiteOpsRows()...)
+	rows = append(rows, matrixCustomizationRows()...)
 	rows = append(rows, matrixGitRows()...)
 	rows = append(rows, matrixImportRows()...)
 	return rows

@@ -1,23 +1,29 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/sitecustom"
 	"github.com/quire-docs/quire/store"
 )
 
-// defaultCustomizations are the customizations every published site and site space answers:
-// quire stores none yet, so these are the defaults openapi.yaml documents on
-// SiteCustomizationSettings. Every field either public spec requires is there.
+// defaultCustomizations are the customizations a site answers where its owner set nothing:
+// the defaults openapi.yaml documents on SiteCustomizationSettings. Every field either public
+// spec requires is there.
 func defaultCustomizations(title *string) gen.SiteCustomizationSettings {
 	var c gen.SiteCustomizationSettings
 	c.Title = title
 	c.Styling = defaultStyling()
 	c.Internationalization.Locale = gen.CustomizationLocaleEn
-	c.Favicon = map[string]any{}
+	_ = c.Favicon.FromCustomizationFavicon2(gen.CustomizationFavicon2{})
 	c.Header.Preset = gen.CustomizationHeaderPresetDefault
 	c.Header.Links = []gen.CustomizationHeaderItem{}
 	c.Footer.Groups = []gen.CustomizationFooterGroup{}
-	c.Themes.Default = gen.CustomizationThemeModeLight
+	c.Themes.Default = gen.CustomizationDefaultThemeModeLight
 	c.Themes.Toggeable = true
 	c.Pdf.Enabled = true
 	c.Feedback.Enabled = false
@@ -48,8 +54,8 @@ func defaultStyling() gen.CustomizationStyling {
 	s.Corners = gen.CustomizationCornersRounded
 	s.Depth = gen.CustomizationDepthSubtle
 	s.Links = gen.CustomizationLinksStyleDefault
-	s.Font = gen.CustomizationDefaultFontInter
-	s.MonospaceFont = gen.CustomizationDefaultMonospaceFontIBMPlexMono
+	_ = s.Font.FromCustomizationDefaultFont(gen.CustomizationDefaultFontInter)
+	_ = s.MonospaceFont.FromCustomizationDefaultMonospaceFont(gen.CustomizationDefaultMonospaceFontIBMPlexMono)
 	s.Background = gen.CustomizationBackgroundPlain
 	s.Icons = gen.CustomizationIconsStyleRegular
 	code := gen.CustomizationThemedCodeTheme{Light: gen.CustomizationCodeThemeDefaultLight, Dark: gen.CustomizationCodeThemeDefaultDark}
@@ -60,13 +66,81 @@ func defaultStyling() gen.CustomizationStyling {
 	return s
 }
 
+// customization is a layered document answered whole: the defaults, the site's document and a
+// site space's overrides, with updatedAt when either was put. It carries every field the
+// owner set, also those gen.SiteCustomizationSettings does not name.
+type customization map[string]any
+
+// customizationOf layers a site's (and a site space's) documents over the defaults.
+func (s *Server) customizationOf(ctx context.Context, site *store.Site, siteSpaceID string) (customization, error) {
+	title := site.Title
+	raw, err := json.Marshal(defaultCustomizations(&title))
+	if err != nil {
+		return nil, err
+	}
+	out, err := sitecustom.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	layered, updated, err := sitecustom.Layered(ctx, s.Store, site.ID, siteSpaceID)
+	if err != nil {
+		return nil, err
+	}
+	sitecustom.Merge(out, layered)
+	if !updated.IsZero() {
+		out["updatedAt"] = updated
+	}
+	return out, nil
+}
+
+func (c customization) write(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	return json.NewEncoder(w).Encode(map[string]any(c))
+}
+
+func (c customization) VisitGetSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+	return c.write(w)
+}
+
+func (c customization) VisitUpdateSiteCustomizationByIdResponse(w http.ResponseWriter) error {
+	return c.write(w)
+}
+
+func (c customization) VisitGetSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+	return c.write(w)
+}
+
+func (c customization) VisitOverrideSiteSpaceCustomizationByIdResponse(w http.ResponseWriter) error {
+	return c.write(w)
+}
+
 // publishedCustomizations answers the site's customizations and those of each site space the
 // visitor sees (a site space's title is its own).
-func publishedCustomizations(site *store.Site, spaces []*store.SiteSpace) (gen.SiteCustomizationSettings, map[string]gen.SiteCustomizationSettings) {
-	title := site.Title
+func (s *Server) publishedCustomizations(ctx context.Context, site *store.Site, spaces []*store.SiteSpace) (gen.SiteCustomizationSettings, map[string]gen.SiteCustomizationSettings, error) {
+	typed := func(siteSpaceID string) (gen.SiteCustomizationSettings, error) {
+		var out gen.SiteCustomizationSettings
+		c, err := s.customizationOf(ctx, site, siteSpaceID)
+		if err != nil {
+			return out, err
+		}
+		raw, err := json.Marshal(c)
+		if err != nil {
+			return out, err
+		}
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return out, fmt.Errorf("server: a stored customization does not read back: %w", err)
+		}
+		return out, nil
+	}
 	bySpace := make(map[string]gen.SiteCustomizationSettings, len(spaces))
 	for _, ss := range spaces {
-		bySpace[ss.ID] = defaultCustomizations(&title)
+		c, err := typed(ss.ID)
+		if err != nil {
+			return gen.SiteCustomizationSettings{}, nil, err
+		}
+		bySpace[ss.ID] = c
 	}
-	return defaultCustomizations(&title), bySpace
+	c, err := typed("")
+	return c, bySpace, err
 }

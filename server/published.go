@@ -57,7 +57,10 @@ func (s *Server) GetPublishedContentSite(ctx context.Context, req gen.GetPublish
 	if err != nil {
 		return nil, err
 	}
-	out.Customizations.Site, out.Customizations.SiteSpaces = publishedCustomizations(site, all)
+	out.Customizations.Site, out.Customizations.SiteSpaces, err = s.publishedCustomizations(ctx, site, all)
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

@@ -240,11 +240,13 @@ func TestOrganizationDefaultContentIsASite(t *testing.T) {
 func wantDefaultCustomizations(t *testing.T, of string, c gen.SiteCustomizationSettings) {
 	t.Helper()
 	st := c.Styling
-	if st.Theme != gen.CustomizationThemeClean || st.PrimaryColor.Light != "#346DDB" || st.Font != gen.CustomizationDefaultFontInter ||
+	font, _ := st.Font.AsCustomizationDefaultFont()
+	favicon, _ := c.Favicon.MarshalJSON()
+	if st.Theme != gen.CustomizationThemeClean || st.PrimaryColor.Light != "#346DDB" || font != gen.CustomizationDefaultFontInter ||
 		st.CodeTheme.Default.Dark != gen.CustomizationCodeThemeDefaultDark || st.Sidebar.List != gen.CustomizationSidebarListStyleDefault ||
-		c.Internationalization.Locale != gen.CustomizationLocaleEn || c.Favicon == nil || len(c.Favicon) != 0 ||
+		c.Internationalization.Locale != gen.CustomizationLocaleEn || string(favicon) != "{}" ||
 		c.Header.Preset != gen.CustomizationHeaderPresetDefault || c.Header.Links == nil || c.Footer.Groups == nil ||
-		c.Themes.Default != gen.CustomizationThemeModeLight || !c.Themes.Toggeable || !c.Pdf.Enabled || c.Ai.Mode != gen.CustomizationAIModeNone ||
+		c.Themes.Default != gen.CustomizationDefaultThemeModeLight || !c.Themes.Toggeable || !c.Pdf.Enabled || c.Ai.Mode != gen.CustomizationAIModeNone ||
 		len(c.PageActions.Items) != 2 || !c.PageActions.Markdown || c.ExternalLinks.Target != gen.SiteExternalLinksTargetSelf ||
 		c.SocialAccounts == nil || !c.Insights.TrackingCookie || c.Title == nil || *c.Title != "Docs" {
 		t.Fatalf("%s customizations = %+v", of, c)

@@ -186,8 +186,14 @@ func TestPublishedPagesRecordViewsAndFeedback(t *testing.T) {
 	if got = views("page_view"); len(got) != 2 || str(got[0].PageID) != r.pages["Install"] || got[0].VisitorID != got[1].VisitorID || got[0].VisitorID == "" {
 		t.Fatalf("page views: %+v", got)
 	}
+	// The form shows, and is taken, once the site's customization turns feedback on.
+	form := `<form class="feedback" method="post" action="/s/` + r.site.Id + `/~feedback">`
+	if strings.Contains(webGet(t, r.testServer, page), form) {
+		t.Fatal("a site whose customization leaves feedback off shows the form")
+	}
+	r.Expect(t, http.StatusOK, r.admin, "PUT", r.base+"/customization", map[string]any{"feedback": map[string]any{"enabled": true}})
 	body := webGet(t, r.testServer, page)
-	wantIn(t, "the page", body, `<form class="feedback" method="post" action="/s/`+r.site.Id+`/~feedback">`, `name="rating" value="good"`)
+	wantIn(t, "the page", body, form, `name="rating" value="good"`)
 
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	post := func(form url.Values, origin string) *http.Response {
@@ -221,6 +227,10 @@ func TestPublishedPagesRecordViewsAndFeedback(t *testing.T) {
 		if res := post(bad.form, bad.origin); res.StatusCode != bad.want {
 			t.Fatalf("%v from %q: %d, want %d", bad.form, bad.origin, res.StatusCode, bad.want)
 		}
+	}
+	r.Expect(t, http.StatusOK, r.admin, "PUT", r.base+"/customization", map[string]any{"feedback": map[string]any{"enabled": false}})
+	if res := post(url.Values{"page": {"guide/install"}, "rating": {"good"}}, ""); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("feedback sent to a site that turned it off: %d", res.StatusCode)
 	}
 	fb := views("page_post_feedback")
 	if len(fb) != 1 || str(fb[0].FeedbackRating) != "good" || str(fb[0].PageID) != r.pages["Install"] {

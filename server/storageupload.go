@@ -47,7 +47,7 @@ func (s *Server) GenerateStorageUploadURL(ctx context.Context, req gen.GenerateS
 		return nil, err
 	}
 	b := req.Body
-	if b.Kind != gen.ImportFile {
+	if b.Kind != gen.GenerateStorageUploadURLRequestKindImportFile {
 		return nil, store.FieldErrorf("kind", "quire keeps uploads for import runs only (import_file), not %s", b.Kind)
 	}
 	size := float64(b.File.Size)

@@ -23,6 +23,7 @@ type Store interface {
 	Sites
 	SiteRedirects
 	SiteAccess
+	SiteCustomizations
 	SiteInsights
 	Translations
 	Glossary

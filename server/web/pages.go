@@ -34,6 +34,7 @@ var webTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 type webHead struct {
 	Lang, Title, Description, StyleURL string
 	NoIndex                            bool
+	ThemeURL, FaviconURL, Theme        string // a site's customization (customization.go); "" where it has none
 }
 
 func newWebHead(lang, title, description string, noIndex bool, styleURL string) webHead {

@@ -59,7 +59,7 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	v.Outline = heads
 	v.Cover = links.cover(page.Cover)
 	for i, n := range tree.docs {
-		if n.ID != p.ID {
+		if n.ID != p.ID || !w.customView(ss.ID).Pagination {
 			continue
 		}
 		if i > 0 {
@@ -69,7 +69,9 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 			v.Next = &webLink{Title: tree.docs[i+1].NavTitle(), URL: tree.pageURL(tree.docs[i+1])}
 		}
 	}
-	v.Feedback = &webFeedback{Action: w.base + "/~feedback", Page: rest, Sent: c.QueryParam("feedback") == "sent"}
+	if w.customView(ss.ID).Feedback {
+		v.Feedback = &webFeedback{Action: w.base + "/~feedback", Page: rest, Sent: c.QueryParam("feedback") == "sent"}
+	}
 	s.recordView(c, w, ss, p.ID, rest)
 	return s.sendView(c, w, http.StatusOK, v)
 }
@@ -117,6 +119,9 @@ func (s *Server) serveWebSite(c echo.Context) error {
 	if err := s.loadStructure(ctx, w); err != nil {
 		return s.webFail(c, err)
 	}
+	if err := s.loadCustom(ctx, w); err != nil {
+		return s.webFail(c, err)
+	}
 	if c.Request().Method == http.MethodPost {
 		if rest != "~feedback" {
 			return echo.ErrMethodNotAllowed
@@ -128,6 +133,8 @@ func (s *Server) serveWebSite(c echo.Context) error {
 		return s.serveRobots(c, w)
 	case rest == "sitemap.xml":
 		return s.serveSitemap(c, w)
+	case rest == "~theme.css":
+		return s.serveTheme(c, w)
 	case rest == "~search":
 		return s.serveSearch(c, w)
 	case strings.HasPrefix(rest, "~files/"):
@@ -162,6 +169,11 @@ func (s *Server) serveFeedback(c echo.Context, w *webSite) error {
 	p := tree.find(pagePath)
 	if p == nil {
 		return s.notFound(c, w, ws, ss, tree)
+	}
+	// The site's customization decides whether its pages gather feedback (off by default).
+	if !w.customView(ss.ID).Feedback {
+		return s.message(c, http.StatusForbidden, webMessage{Title: "Feedback not sent", Text: "This site does not gather feedback.",
+			StyleURL: w.base + "/~assets/" + webStyle.name})
 	}
 	e := s.siteEvent(c, w, "page_post_feedback", ss, p.ID, rest, map[string]any{"feedback": map[string]any{"rating": rating}})
 	e.FeedbackRating = &rating

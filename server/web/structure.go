@@ -19,6 +19,14 @@ type webSite struct {
 	sections []*webSection // in tab order
 	def      *webSection
 	lang     string
+	custom   webCustom // the site's customization documents (read by customization.go)
+}
+
+// webCustom is a site's customization as its owner put it (issue 30 item 4): the site's
+// document and its site spaces' overrides.
+type webCustom struct {
+	site   map[string]any
+	spaces map[string]map[string]any
 }
 
 // webSection is a section (or, for a site without sections, the site's root) with the site

@@ -22,6 +22,16 @@ type webView struct {
 	Prev, Next                                                  *webLink
 	Cover                                                       *webCover
 	Results                                                     []webLink
+	ThemeURL, FaviconURL, Theme, LogoLight, LogoDark, Copyright string // the site's customization
+	HeaderLinks                                                 []webCustomLink
+	FooterGroups                                                []webFooterGroup
+}
+
+// Head is the page's head: its title, stylesheets, favicon and theme.
+func (v *webView) Head() webHead {
+	h := newWebHead(v.Lang, v.Title+" | "+v.SiteTitle, v.Description, v.NoIndex, v.StyleURL)
+	h.ThemeURL, h.FaviconURL, h.Theme = v.ThemeURL, v.FaviconURL, v.Theme
+	return h
 }
 
 // webCover is a page's cover image as the page shows it: its height in pixels (the pages' CSP
@@ -37,6 +47,24 @@ func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
 		HomeURL: w.base + "/", SearchURL: w.base + "/~search", NoIndex: w.site.Visibility != "public"}
 	if w.site.Visibility == "visitor-auth" && w.claims != nil {
 		v.LogoutURL = w.base + "/~logout"
+	}
+	ssID := ""
+	if ss != nil {
+		ssID = ss.ID
+	}
+	cv := w.customView(ssID)
+	if cv.Title != "" {
+		v.SiteTitle = cv.Title
+	}
+	v.ThemeURL, v.FaviconURL, v.LogoLight, v.LogoDark, v.Copyright = w.themeURL(ssID, cv), cv.FaviconURL, cv.LogoLight, cv.LogoDark, cv.Copyright
+	if cv.Theme == "light" || cv.Theme == "dark" {
+		v.Theme = cv.Theme
+	}
+	v.HeaderLinks = customLinks(cv.HeaderLinks, nil)
+	for _, g := range cv.FooterGroups {
+		if ls := customLinks(g.Links, nil); len(ls) > 0 {
+			v.FooterGroups = append(v.FooterGroups, webFooterGroup{Title: g.Title, Links: ls})
+		}
 	}
 	if ws != nil {
 		// Tabs read in the language of the variant being read.

@@ -58,6 +58,7 @@ func Run(t *testing.T, open Opener) {
 		{"SiteRedirectWrites", siteRedirectWrites},
 		{"PageFormerlyAt", pageFormerlyAt},
 		{"SiteShareLinks", siteShareLinks},
+		{"SiteCustomizations", siteCustomizations},
 		{"SitePublishingAuth", sitePublishingAuth},
 		{"SiteHostnameChecks", siteHostnameChecks},
 		{"UsersSharing", usersSharing},

@@ -788,7 +788,7 @@ step('a published site as a renderer reads it: URL resolution, its site token, s
     assert.equal(segments.data.items[0].events, 1);
 });
 
-step('running a site: redirects, share links, visitor authentication, hostnames, subdomain', async () => {
+step('running a site: redirects, share links, visitor authentication, customization, hostnames, subdomain', async () => {
     need(S.org, S.space);
     const site = await alice.orgs.createSite(S.org, { title: 'Run', spaces: [S.space], visibility: 'share-link' });
     const id = site.data.id;
@@ -832,6 +832,20 @@ step('running a site: redirects, share links, visitor authentication, hostnames,
     await rejectsWith(404, alice.orgs.getPublishedContentSite(S.org, id, { shareKey: key }), 'a disabled share link');
     assert.deepEqual(ids((await alice.orgs.listSiteShareLinks(S.org, id)).data.items), [link.data.id]);
     assert.equal((await alice.orgs.deleteSiteShareLinkById(S.org, id, link.data.id)).status, 205);
+
+    const custom = await alice.orgs.updateSiteCustomizationById(S.org, id, { title: 'Branded docs',
+        styling: { primaryColor: { light: '#112233', dark: '#445566' } }, themes: { default: 'dark', toggeable: true },
+        header: { preset: 'default', links: [{ title: 'Blog', to: { kind: 'url', url: 'https://example.com/blog' }, links: [] }] } });
+    assert.equal(custom.data.title, 'Branded docs');
+    assert.equal(custom.data.styling.corners, 'rounded');
+    assert.equal((await alice.orgs.getSiteCustomizationById(S.org, id)).data.themes.default, 'dark');
+    await rejectsWith(400, alice.orgs.updateSiteCustomizationById(S.org, id, { themes: { default: 'sepia' } }), 'a theme quire does not know');
+    const over = await alice.orgs.overrideSiteSpaceCustomizationById(S.org, id, ss, { title: 'Version docs' });
+    assert.equal(over.data.title, 'Version docs');
+    assert.equal(over.data.styling.primaryColor.light, '#112233');
+    assert.equal((await alice.orgs.getSiteSpaceCustomizationById(S.org, id, ss)).data.title, 'Version docs');
+    assert.equal((await alice.orgs.deleteSiteSpaceCustomizationById(S.org, id, ss)).status, 205);
+    assert.equal((await alice.orgs.getSiteSpaceCustomizationById(S.org, id, ss)).data.title, 'Branded docs');
 
     const auth = await alice.orgs.getSitePublishingAuthById(S.org, id);
     assert.equal(auth.data.object, 'publishing-auth');
