@@ -32,7 +32,7 @@ type SpaceGit struct {
 	SealedWebhookSecret string
 	// CreatedBy set the link up (its first run's caller).
 	CreatedBy string
-	Operation  *GitOperation
+	Operation *GitOperation
 	// Timestamp is the latest timestamp a request gave (its event's time): an older one is refused.
 	Timestamp *time.Time
 	UpdatedAt time.Time

@@ -14,13 +14,13 @@ type Invite struct {
 	Role           Role // RoleGuest ("") invites a guest; with a Target, the level granted on it
 	// Target is the space or collection a link invites to (Kind GrantSpace or GrantCollection);
 	// its zero value invites to the organization.
-	Target GrantTarget
-	Email          *string
-	SSO            bool // who joins with it becomes an SSO user of the organization
-	CreatedBy      string
-	ExpiresAt      *time.Time
-	UsedAt         *time.Time
-	CreatedAt      time.Time
+	Target    GrantTarget
+	Email     *string
+	SSO       bool // who joins with it becomes an SSO user of the organization
+	CreatedBy string
+	ExpiresAt *time.Time
+	UsedAt    *time.Time
+	CreatedAt time.Time
 }
 
 // EmailInvite is one address invited, with its role.

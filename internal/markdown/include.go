@@ -46,7 +46,9 @@ func (includeParser) Open(parent ast.Node, reader text.Reader, pc parser.Context
 	return &includeNode{name: string(m[1])}, parser.NoChildren
 }
 
-func (includeParser) Continue(ast.Node, text.Reader, parser.Context) parser.State { return parser.Close }
+func (includeParser) Continue(ast.Node, text.Reader, parser.Context) parser.State {
+	return parser.Close
+}
 
 func (includeParser) Close(ast.Node, text.Reader, parser.Context) {}
 

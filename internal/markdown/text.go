@@ -84,4 +84,4 @@ func TextValue(t *ast.Text, src []byte) string {
 // GitBook's {% hint %} blocks are hints.
 var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute(),
 	parser.WithBlockParsers(util.Prioritized(hintParser{}, 750), util.Prioritized(openAPIParser{}, 750),
-	util.Prioritized(includeParser{}, 750))))
+		util.Prioritized(includeParser{}, 750))))

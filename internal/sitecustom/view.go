@@ -24,19 +24,19 @@ type FooterGroup struct {
 // View is what quire's published pages show of a layered document; fields not set keep the
 // defaults (no logo, no favicon, pagination on, feedback off, the reader's theme).
 type View struct {
-	Title          string
-	LogoLight      string
-	LogoDark       string
-	FaviconURL     string
-	FaviconEmoji   string
-	PrimaryLight   string // a #rrggbb colour, or ""
-	PrimaryDark    string
-	HeaderLinks    []Link
-	FooterGroups   []FooterGroup
-	Copyright      string
-	Theme          string // light, dark or system; "" (not set): the reader's preference
-	Pagination     bool
-	Feedback       bool
+	Title        string
+	LogoLight    string
+	LogoDark     string
+	FaviconURL   string
+	FaviconEmoji string
+	PrimaryLight string // a #rrggbb colour, or ""
+	PrimaryDark  string
+	HeaderLinks  []Link
+	FooterGroups []FooterGroup
+	Copyright    string
+	Theme        string // light, dark or system; "" (not set): the reader's preference
+	Pagination   bool
+	Feedback     bool
 }
 
 type wireTarget struct {
