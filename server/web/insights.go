@@ -17,7 +17,8 @@ import (
 
 // A published page's insights, kept by quire itself with no cookie and no third party: a page
 // view is recorded when a page is served (GET, not a robot), off the request and bounded, and the
-// page's "was this helpful?" form posts to ~feedback, which records the rating and leads back.
+// page's "was this helpful?" form (shown, and its posts taken, when the site's customization turns
+// feedback on) posts to ~feedback, which records the rating and leads back.
 // The visitor is a keyed hash of the day, the site, the address and the user agent: the same
 // reader counts once a day, and nothing names them or outlives the day.
 
