@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build build-race run test test-in-cluster test-go test-server-postgres test-compat compat-deps bench bench-revisions bench-conversations bench-translate bench-web vet fuzz
+.PHONY: all generate build build-race run test test-in-cluster test-go test-server-postgres test-compat compat-deps bench bench-http bench-revisions bench-conversations bench-translate bench-web vet fuzz
 
 all: build
 
@@ -73,13 +73,20 @@ test-compat: build-race
 
 # The store benchmarks include the content model's figures (issue 9): BenchmarkRevisions5000Pages
 # and BenchmarkRevisions20000Pages ingest a space and print ingest rate, batch, merge, listPages,
-# page read latencies and database size; `make bench-revisions` runs only those.
-# Then the same figures on a throwaway PostgreSQL cluster: the 20,000-page content model
-# (BenchmarkRevisions20000PagesPostgres) and the GET-path ratio; each line names its backend.
+# page read latencies and database size; `make bench-revisions` runs only those, and
+# BenchmarkRevisions20000PagesPostgres the same on a throwaway PostgreSQL cluster.
+# Then the targets of issue 31 as a client sees them (testdata/bench/targets.sh): cmd/contentbench
+# ingests PAGES pages over HTTP into `quire serve` on SQLite and on PostgreSQL, measures merges,
+# the page list and search, load.sh the GET path against a bare Echo server, and the table prints
+# each figure beside its target. `make bench-http` runs only that (PAGES=100000 for the large run,
+# PROFILE=1 OUT=dir for CPU profiles of the servers).
+PAGES ?= 20000
 bench: build
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
-	bash testdata/bench/load.sh
-	bash testdata/postgres/with-cluster.sh bash -c '$(GO) test $(TAGS) -run "^$$" -bench "Revisions20000PagesPostgres" -benchtime 1x -v ./store/sqlstore/ | grep -E "pages:|^Benchmark|^ok" && BENCH_DB=$$(bash testdata/postgres/cluster.sh createdb "$$QUIRE_TEST_POSTGRES_URL" quire_bench) bash testdata/bench/load.sh'
+	bash testdata/postgres/with-cluster.sh bash -c '$(GO) test $(TAGS) -run "^$$" -bench "Revisions20000PagesPostgres" -benchtime 1x -v ./store/sqlstore/ | grep -E "pages:|^Benchmark|^ok" && PAGES=$(PAGES) bash testdata/bench/targets.sh'
+
+bench-http: build
+	PAGES=$(PAGES) bash testdata/postgres/with-cluster.sh bash testdata/bench/targets.sh
 
 # Conversations (issue 16): BenchmarkConversationsAnalyse10000 (internal/jobs) ingests 10,000
 # conversations through the store and runs the one analysis job they queue, reporting the seconds of

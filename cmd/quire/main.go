@@ -1,6 +1,6 @@
 // Command quire serves the quire API and administers its database.
 //
-//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL] [--git-sync-poll 5m]
+//	quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR [--pprof]] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL] [--git-sync-poll 5m]
 //	quire users create --db PATH --email EMAIL --name NAME
 //	quire tokens create|list|revoke …
 //	quire backup --db PATH --to FILE
@@ -14,6 +14,7 @@
 package main
 
 import (
+	"net/http/pprof"
 	"bufio"
 	"context"
 	"crypto/rand"
@@ -51,7 +52,7 @@ func main() {
 }
 
 const usage = `usage:
-  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL] [--git-sync-poll 5m]
+  quire serve [--addr 127.0.0.1:8080] [--db ./quire.db] [--base-url URL] [--rate-limit N] [--trusted-proxies CIDR,…] [--metrics-addr ADDR [--pprof]] [--allow-private-urls] [--translator-url URL] [--translator-key KEY] [--translator auto|libretranslate|apertium] [--openapi-refresh 6h] [--smtp-url URL] [--git-sync-poll 5m]
   quire users create --db PATH --email EMAIL --name NAME
   quire tokens create --db PATH --email EMAIL [--name LABEL]
   quire tokens list --db PATH --email EMAIL
@@ -98,6 +99,7 @@ func run(args []string) error {
 type serveConfig struct {
 	addr, db, baseURL string
 	metricsAddr       string
+	pprof             bool
 	rateLimit         int
 	trustedProxies    []*net.IPNet
 	allowPrivateURLs  bool
@@ -118,6 +120,7 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.baseURL, "base-url", "", "absolute URL quire is reached at (default http://ADDR)")
 	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token; 0 turns limiting off")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
+	fs.BoolVar(&c.pprof, "pprof", false, "also serve Go's profiler at /debug/pprof/ on --metrics-addr (for make bench)")
 	fs.BoolVar(&c.allowPrivateURLs, "allow-private-urls", false,
 		"let server-side fetches (files given by URL…) reach loopback, private and link-local addresses")
 	fs.StringVar(&c.translatorURL, "translator-url", "", "base URL of the machine translator that runs translations (none when empty)")
@@ -148,6 +151,9 @@ func parseServe(args []string) (serveConfig, error) {
 		if _, err := mail.New(c.smtpURL); err != nil {
 			return c, fmt.Errorf("--smtp-url: %w", err)
 		}
+	}
+	if c.pprof && c.metricsAddr == "" {
+		return c, errors.New("--pprof: the profiler is served on --metrics-addr; give one")
 	}
 	if c.gitSyncPoll < 0 {
 		return c, errors.New("--git-sync-poll: give a duration, e.g. 5m, or 0 for none")
@@ -239,6 +245,10 @@ func serve(args []string) error {
 		// Metrics have their own address, so they are never public by accident.
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", opts.Metrics.Handler())
+		if cfg.pprof {
+			mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+			mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		}
 		ms := newHTTPServer(cfg.metricsAddr, mux, defaultTimeouts)
 		go func() { errc <- fmt.Errorf("metrics: %w", ms.ListenAndServe()) }()
 		defer ms.Close()

@@ -106,7 +106,7 @@ DB=${BENCH_DB:-$TMP/quire.db}
 BACKEND=SQLite
 [[ "$DB" == postgres://* || "$DB" == postgresql://* ]] && BACKEND=PostgreSQL
 echo "== setting up quire on $BACKEND"
-TOKEN=$(bin/quire users create --db "$DB" --email bench@example.com --name Bench | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+TOKEN=$(bin/quire users create --db "$DB" --email "load-$$@example.com" --name Bench | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
 [[ -n "$TOKEN" ]] || { echo "load.sh: users create printed no token" >&2; exit 1; }
 
 QPORT=$(free_port)

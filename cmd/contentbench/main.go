@@ -1,0 +1,288 @@
+// Command contentbench measures quire's content model from outside, over HTTP, as a client sees it
+// (issue 31): it ingests -pages pages of about 150 words through content batches of 50 pages in
+// change requests of 1,000 pages, each merged; then merges 20 change requests of 10 edited pages,
+// lists the whole space's pages and searches it with a rare word, a common word and two words.
+//
+//	contentbench -url http://127.0.0.1:8080 -token TOKEN -pages 20000 -label SQLite
+//
+// It prints one line per figure, then a machine-readable block (`FIGURE name value`) that
+// testdata/bench/targets.sh reads to print the targets table. Any answer other than the one
+// expected makes it exit non-zero: a figure measured over errors is no figure.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// words is the vocabulary of the generated pages; "page" is in every page's title and text, and
+// rareWord is written into one page in 500, so the three searches hit many, few and some pages.
+var words = strings.Fields(`the a page guide install configure server client token request response
+	error retry limit cursor list item project member role team space content revision merge branch file
+	image link search index query result section heading table code example note warning tip option value
+	default setting account user admin access key secret deploy build test release version update change`)
+
+const rareWord = "zephyrine"
+
+type client struct {
+	base  string
+	token string
+	http  *http.Client
+}
+
+// call sends one request and decodes a JSON answer into out (when not nil); a status other than
+// want stops the bench.
+func (c *client) call(method, path string, body any, want int, out any) time.Duration {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			fail("encode %s %s: %v", method, path, err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		fail("%s %s: %v", method, path, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	t0 := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		fail("%s %s: %v", method, path, err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	d := time.Since(t0)
+	if err != nil {
+		fail("%s %s: reading the answer: %v", method, path, err)
+	}
+	if resp.StatusCode != want {
+		fail("%s %s: %s (want %d): %.300s", method, path, resp.Status, want, data)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			fail("%s %s: decoding the answer: %v", method, path, err)
+		}
+	}
+	return d
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "contentbench: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func pageMarkdown(r *rand.Rand, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "See [the API](https://example.com/api/%d) for the page's calls.\n\n", r.Intn(100))
+	for i := 0; i < 150; i++ {
+		if i == 70 && n%500 == 7 {
+			b.WriteString(rareWord + " ")
+		}
+		b.WriteString(words[r.Intn(len(words))])
+		if i%25 == 24 {
+			b.WriteString(".\n\n")
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+type idObject struct {
+	ID string `json:"id"`
+}
+
+func main() {
+	base := flag.String("url", "", "quire's base URL (required)")
+	token := flag.String("token", "", "an API token of a user who may create organizations (required)")
+	pages := flag.Int("pages", 20000, "pages to ingest")
+	label := flag.String("label", "", "name printed with the figures (the engine)")
+	seed := flag.Int64("seed", 31, "seed of the generated content")
+	flag.Parse()
+	if *base == "" || *token == "" || *pages < 1000 {
+		fmt.Fprintln(os.Stderr, "usage: contentbench -url URL -token TOKEN [-pages N>=1000] [-label NAME]")
+		os.Exit(2)
+	}
+	c := &client{base: strings.TrimRight(*base, "/") + "/v1", token: *token, http: &http.Client{
+		Timeout: 5 * time.Minute,
+		Transport: &http.Transport{
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+			MaxIdleConnsPerHost: 4,
+			DisableCompression:  true,
+		},
+	}}
+	r := rand.New(rand.NewSource(*seed))
+
+	var org, space idObject
+	c.call("POST", "/orgs", map[string]any{"title": "Bench"}, 201, &org)
+	c.call("POST", "/orgs/"+org.ID+"/spaces", map[string]any{"title": "Docs"}, 201, &space)
+	sp := "/spaces/" + space.ID
+
+	// Ingest: each change request adds 1,000 pages under 5 new sections, 50 pages a batch.
+	var batchTimes, bigMerges []time.Duration
+	start := time.Now()
+	for done := 0; done < *pages; {
+		var cr idObject
+		c.call("POST", sp+"/change-requests", map[string]any{"subject": "Ingest"}, 201, &cr)
+		sectionID := ""
+		for k := 0; k < 1000 && done < *pages; {
+			var changes []map[string]any
+			into, ref := sectionID, ""
+			if k%200 == 0 {
+				ref = fmt.Sprintf("s%d", done)
+				changes = append(changes, map[string]any{"operation": "insert_page", "ref": ref,
+					"title": fmt.Sprintf("Section %d", done/200), "document": map[string]any{"markdown": "Pages of this section."}})
+				into = ref
+				k++
+				done++
+			}
+			for len(changes) < 50 && k < 1000 && done < *pages {
+				ch := map[string]any{"operation": "insert_page", "title": fmt.Sprintf("Page %d", done),
+					"document": map[string]any{"markdown": pageMarkdown(r, done)}}
+				if into != "" {
+					ch["into"] = into
+				}
+				changes = append(changes, ch)
+				k++
+				done++
+			}
+			var res struct {
+				Changes []struct {
+					Ref  string   `json:"ref"`
+					Page idObject `json:"page"`
+				} `json:"changes"`
+			}
+			batchTimes = append(batchTimes, c.call("POST", sp+"/change-requests/"+cr.ID+"/content?compat=false",
+				map[string]any{"changes": changes}, 200, &res))
+			if ref != "" {
+				sectionID = ""
+				for _, ch := range res.Changes {
+					if ch.Ref == ref {
+						sectionID = ch.Page.ID
+					}
+				}
+				if sectionID == "" {
+					fail("the batch answered no page for ref %q", ref)
+				}
+			}
+		}
+		bigMerges = append(bigMerges, c.call("POST", sp+"/change-requests/"+cr.ID+"/merge", map[string]any{}, 200, nil))
+	}
+	ingest := time.Since(start)
+
+	// The page list, read whole; its ids feed the edits.
+	var listTimes []time.Duration
+	var ids []string
+	var size int
+	for i := 0; i < 20; i++ {
+		var list struct {
+			Items []json.RawMessage `json:"items"`
+			Pages []json.RawMessage `json:"pages"`
+		}
+		listTimes = append(listTimes, c.call("GET", sp+"/content/pages", nil, 200, &list))
+		if i == 0 {
+			b, _ := json.Marshal(list)
+			size = len(b)
+			ids = documentIDs(append(list.Pages, list.Items...))
+		}
+	}
+	if len(ids) < *pages/2 {
+		fail("listPages answered %d document pages for %d ingested", len(ids), *pages)
+	}
+
+	// Merges of change requests that update 10 pages each.
+	var smallMerges []time.Duration
+	for i := 0; i < 20; i++ {
+		var cr idObject
+		c.call("POST", sp+"/change-requests", map[string]any{"subject": "Ten edits"}, 201, &cr)
+		var changes []map[string]any
+		for j := 0; j < 10; j++ {
+			changes = append(changes, map[string]any{"operation": "update_page", "page": ids[r.Intn(len(ids))],
+				"document": map[string]any{"markdown": pageMarkdown(r, i*10+j)}})
+		}
+		c.call("POST", sp+"/change-requests/"+cr.ID+"/content", map[string]any{"changes": changes}, 200, nil)
+		smallMerges = append(smallMerges, c.call("POST", sp+"/change-requests/"+cr.ID+"/merge", map[string]any{}, 200, nil))
+	}
+
+	// Searches: each kind 100 times.
+	search := func(q string) []time.Duration {
+		var ts []time.Duration
+		for i := 0; i < 100; i++ {
+			var res struct {
+				Items []json.RawMessage `json:"items"`
+			}
+			ts = append(ts, c.call("GET", sp+"/search?query="+url.QueryEscape(q), nil, 200, &res))
+			if len(res.Items) == 0 {
+				fail("search %q found nothing", q)
+			}
+		}
+		return ts
+	}
+	rare, common, two := search(rareWord), search("page"), search("install token")
+
+	rate := float64(*pages) / ingest.Seconds()
+	name := *label
+	fmt.Printf("%s: ingest %d pages in %.1f s = %.0f pages/s; batch of 50 p50 %.1f ms; merge of 1,000 p50 %.1f ms; merge of 10 p50 %.1f ms\n",
+		name, *pages, ingest.Seconds(), rate, ms(pct(batchTimes, .5)), ms(pct(bigMerges, .5)), ms(pct(smallMerges, .5)))
+	fmt.Printf("%s: listPages (%d pages, %.1f MB) p95 %.1f ms; search p95 rare %.1f / common %.1f / two words %.1f ms\n",
+		name, len(ids), float64(size)/1e6, ms(pct(listTimes, .95)), ms(pct(rare, .95)), ms(pct(common, .95)), ms(pct(two, .95)))
+	figures := []struct {
+		name string
+		v    float64
+	}{
+		{"ingest", rate}, {"batch50_p50", ms(pct(batchTimes, .5))}, {"merge1000_p50", ms(pct(bigMerges, .5))},
+		{"merge10_p50", ms(pct(smallMerges, .5))}, {"listpages_p95", ms(pct(listTimes, .95))},
+		{"search_rare_p95", ms(pct(rare, .95))}, {"search_common_p95", ms(pct(common, .95))},
+		{"search_two_p95", ms(pct(two, .95))},
+	}
+	for _, f := range figures {
+		fmt.Printf("FIGURE %s %.2f\n", f.name, f.v)
+	}
+}
+
+// documentIDs walks a page tree and answers the ids of its document pages.
+func documentIDs(pages []json.RawMessage) []string {
+	var ids []string
+	for _, raw := range pages {
+		var p struct {
+			ID    string            `json:"id"`
+			Type  string            `json:"type"`
+			Pages []json.RawMessage `json:"pages"`
+		}
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		if p.Type == "document" {
+			ids = append(ids, p.ID)
+		}
+		ids = append(ids, documentIDs(p.Pages)...)
+	}
+	return ids
+}
+
+func pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
