@@ -60,4 +60,13 @@
 // of `limit`+1 rows after the cursor, which holds the order's keys of the last item (opaque,
 // base64 JSON; cursors issued by earlier versions still resume). Rows are read through one loop
 // (`queryEach`, and `queryAll`/`queryInto` on it), but for the content model's page versions.
+//
+// # Round trips
+//
+// On PostgreSQL every statement is a round trip, so the paths that touch many rows send sets
+// (issue 31): a revision's bodies, versions and links and the search index's rows go as one
+// INSERT per table over unnest() of array parameters (rowsets.go; SQLite, in process, runs one
+// prepared statement per row); a list of ids is one array parameter (`inList`: `= ANY`, the
+// same statement and plan for any number of ids, where an IN list of n placeholders is planned
+// anew for each n); and a revision's chain of lines is one recursive query.
 package sqlstore

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -23,18 +24,19 @@ import (
 func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, written map[string]int64, readFrom rowFinder, r store.LinkResolver) error {
 	var parse []*store.RevisionPage
 	var need []int64
+	var copyTo, copyFrom []int64
 	for _, p := range changed {
 		if row, ok := readFrom.find(p.ID); ok && p.BodyID == row.body && p.Path == row.path {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
-				SELECT ?, kind, target FROM page_links WHERE version_id = ?`, written[p.ID], row.version); err != nil {
-				return fmt.Errorf("store: unable to copy links: %w", err)
-			}
+			copyTo, copyFrom = append(copyTo, written[p.ID]), append(copyFrom, row.version)
 			continue
 		}
 		parse = append(parse, p)
 		if p.Markdown == "" && p.BodyID != 0 {
 			need = append(need, p.BodyID)
 		}
+	}
+	if err := copyLinks(ctx, tx, copyTo, copyFrom); err != nil {
+		return err
 	}
 	if len(need) > 0 {
 		bodies, err := loadBodies(ctx, tx, need)
@@ -47,14 +49,39 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, writ
 			}
 		}
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO page_links (version_id, kind, target) VALUES (?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("store: unable to write links: %w", err)
-	}
-	defer ins.Close()
+	links := rowSet{table: "page_links", cols: []string{"version_id", "kind", "target"}, types: []colType{colInt, colText, colText}}
 	for _, l := range store.PageLinks(parse, r) {
-		if _, err := ins.ExecContext(ctx, written[l.PageID], l.Kind, l.Target); err != nil {
-			return fmt.Errorf("store: unable to write links: %w", err)
+		links.add(written[l.PageID], l.Kind, l.Target)
+	}
+	return links.write(ctx, tx)
+}
+
+// copyLinks gives the versions to the links of the versions from, pairwise: pages whose body and
+// path are as they were keep their links. On PostgreSQL one statement (the pairs as two JSON
+// arrays joined by position); on SQLite one prepared statement per page.
+func copyLinks(ctx context.Context, tx *Tx, to, from []int64) error {
+	if len(to) == 0 {
+		return nil
+	}
+	if tx.d.postgres {
+		tj, _ := json.Marshal(to)
+		fj, _ := json.Marshal(from)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
+			SELECT CAST(n.value AS BIGINT), l.kind, l.target FROM json_each(?) n JOIN json_each(?) o ON o.key = n.key
+			JOIN page_links l ON l.version_id = CAST(o.value AS BIGINT)`, string(tj), string(fj)); err != nil {
+			return fmt.Errorf("store: unable to copy links: %w", err)
+		}
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO page_links (version_id, kind, target)
+		SELECT ?, kind, target FROM page_links WHERE version_id = ?`)
+	if err != nil {
+		return fmt.Errorf("store: unable to copy links: %w", err)
+	}
+	defer st.Close()
+	for i := range to {
+		if _, err := st.ExecContext(ctx, to[i], from[i]); err != nil {
+			return fmt.Errorf("store: unable to copy links: %w", err)
 		}
 	}
 	return nil

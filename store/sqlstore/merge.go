@@ -14,12 +14,8 @@ import (
 func loadBodies(ctx context.Context, q querier, ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
 	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		if err := queryInto(ctx, q, "bodies", `SELECT id, markdown FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)`, args, out,
+		in, args := inList(q, "id", ids[start:min(start+500, len(ids))])
+		if err := queryInto(ctx, q, "bodies", `SELECT id, markdown FROM page_bodies WHERE `+in, args, out,
 			func(sc scanner) (id int64, md string, err error) {
 				err = sc.Scan(&id, &md)
 				return

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -106,12 +107,8 @@ func lineFor(ctx context.Context, tx *Tx, w revisionWrite) (line, seq int64, app
 // of other lines it read stay as they are: the new rows hide them).
 func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) error {
 	for start := 0; start < len(replaced); start += 500 {
-		chunk := replaced[start:min(start+500, len(replaced))]
-		args := []any{seq}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE page_versions SET valid_to = ? WHERE id IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
+		in, args := inList(tx, "id", replaced[start:min(start+500, len(replaced))])
+		if _, err := tx.ExecContext(ctx, `UPDATE page_versions SET valid_to = ? WHERE `+in, append([]any{seq}, args...)...); err != nil {
 			return fmt.Errorf("store: unable to close page versions: %w", err)
 		}
 	}
@@ -119,51 +116,44 @@ func closeVersions(ctx context.Context, tx *Tx, seq int64, replaced []int64) err
 }
 
 // writeVersions writes the changed pages and the tombstones of the deleted ones at seq of a line,
-// and returns the rows written for the changed pages, by page id.
+// and returns the rows written for the changed pages, by page id: the new bodies as one set,
+// then the versions as one set (rowSet).
 func writeVersions(ctx context.Context, tx *Tx, line, seq int64, changed, deleted []*store.RevisionPage) (map[string]int64, error) {
-	insBody, err := tx.prepareInsert(ctx, `INSERT INTO page_bodies (markdown) VALUES (?)`)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to write pages: %w", err)
-	}
-	defer insBody.Close()
-	insPage, err := tx.prepareInsert(ctx, `INSERT INTO page_versions (line_id, page_id, valid_from, valid_to, deleted,
-		parent_id, position, title, slug, path, emoji, description, hidden, icon, no_index, no_robots_index,
-		visitor_condition, page_type, target_kind, target, target_space, body_id, created_at, updated_at, link_title, cover)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to write pages: %w", err)
-	}
-	defer insPage.Close()
-	written := make(map[string]int64, len(changed))
-	write := func(p *store.RevisionPage, deleted bool) error {
+	bodies := rowSet{table: "page_bodies", cols: []string{"markdown"}, types: []colType{colText}}
+	var unwritten []*store.RevisionPage
+	all := append(slices.Clip(changed), deleted...)
+	for _, p := range all {
 		if p.BodyID == 0 {
-			var err error
-			if p.BodyID, err = insBody.insertID(ctx, p.Markdown); err != nil {
-				return fmt.Errorf("store: unable to write page body: %w", err)
-			}
+			bodies.add(p.Markdown)
+			unwritten = append(unwritten, p)
 		}
+	}
+	bodyIDs, err := bodies.writeIDs(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range unwritten {
+		p.BodyID = bodyIDs[i]
+	}
+	versions := rowSet{table: "page_versions", cols: []string{"line_id", "page_id", "valid_from", "valid_to", "deleted",
+		"parent_id", "position", "title", "slug", "path", "emoji", "description", "hidden", "icon", "no_index", "no_robots_index",
+		"visitor_condition", "page_type", "target_kind", "target", "target_space", "body_id", "created_at", "updated_at", "link_title", "cover"},
+		types: []colType{colInt, colText, colInt, colInt, colInt, colText, colReal, colText, colText, colText, colText, colText, colInt,
+			colText, colInt, colInt, colText, colText, colText, colText, colText, colInt, colText, colText, colText, colText}}
+	for i, p := range all {
 		targetKind, target, targetSpace := targetColumns(p.Target)
-		id, err := insPage.insertID(ctx, line, p.ID, seq, openSeq, deleted, nullString(p.ParentID), p.Position, p.Title,
+		versions.add(line, p.ID, seq, openSeq, i >= len(changed), nullString(p.ParentID), p.Position, p.Title,
 			p.Slug, p.Path, nullString(p.Emoji), p.Description, p.Hidden, nullString(p.Icon), p.NoIndex, p.NoRobotsIndex,
 			nullString(p.Condition), p.Kind(), targetKind, target, targetSpace, p.BodyID, formatTime(p.CreatedAt), formatTime(p.UpdatedAt),
 			nullString(p.LinkTitle), coverColumn(p.Cover))
-		if err != nil {
-			return fmt.Errorf("store: unable to write page: %w", err)
-		}
-		if !deleted {
-			written[p.ID] = id
-		}
-		return nil
 	}
-	for _, p := range changed {
-		if err := write(p, false); err != nil {
-			return nil, err
-		}
+	ids, err := versions.writeIDs(ctx, tx)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range deleted {
-		if err := write(p, true); err != nil {
-			return nil, err
-		}
+	written := make(map[string]int64, len(changed))
+	for i, p := range changed {
+		written[p.ID] = ids[i]
 	}
 	return written, nil
 }

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -261,10 +260,9 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	for _, k := range keys {
 		sectionIDs = append(sectionIDs, sections[k]...)
 	}
-	kj, _ := json.Marshal(keys)
+	in, args := inList(s.reader, "id", keys)
 	pages := map[int64]*store.SearchPage{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages
-		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(kj)}, pages, func(sc scanner) (int64, *store.SearchPage, error) {
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages WHERE `+in, args, pages, func(sc scanner) (int64, *store.SearchPage, error) {
 		var key int64
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
 		err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path)
@@ -272,10 +270,9 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	}); err != nil {
 		return nil, err
 	}
-	sj, _ := json.Marshal(sectionIDs)
+	in, args = inList(s.reader, "id", sectionIDs)
 	secs := map[int64]store.SearchSection{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections
-		WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, []any{string(sj)}, secs, func(sc scanner) (int64, store.SearchSection, error) {
+	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections WHERE `+in, args, secs, func(sc scanner) (int64, store.SearchSection, error) {
 		var id int64
 		var sec store.SearchSection
 		err := sc.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body)

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/quire-docs/quire/store"
@@ -41,13 +40,9 @@ func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted 
 	}
 	indexed := map[string]indexedPage{}
 	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := []any{spaceID}
-		for _, id := range chunk {
-			args = append(args, id)
-		}
+		in, args := inList(tx, "page_id", ids[start:min(start+500, len(ids))])
 		if err := readIndexed(ctx, tx, indexed, `SELECT id, page_id, title, path, body_id FROM search_pages
-			WHERE space_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
+			WHERE space_id = ? AND `+in, append([]any{spaceID}, args...)...); err != nil {
 			return err
 		}
 	}
@@ -94,11 +89,12 @@ func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (sta
 // reindexPages removes stale index rows and indexes fresh pages.
 func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*store.RevisionPage) error {
 	if len(stale) > 0 {
-		sj, _ := json.Marshal(stale)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(sj)); err != nil {
+		sections, args := inList(tx, "page", stale)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE `+sections, args...); err != nil {
 			return fmt.Errorf("store: unable to update the search index: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(sj)); err != nil {
+		pages, _ := inList(tx, "id", stale)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE `+pages, args...); err != nil {
 			return fmt.Errorf("store: unable to update the search index: %w", err)
 		}
 	}
@@ -126,53 +122,38 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	if err != nil {
 		return err
 	}
-	insPage, err := tx.PrepareContext(ctx, `INSERT INTO search_pages (id, space_id, page_id, title, path, body_id) VALUES (?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
-	}
-	defer insPage.Close()
-	insSection, err := tx.PrepareContext(ctx, `INSERT INTO search_sections (id, page, anchor, title, body) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
-	}
-	defer insSection.Close()
-	insertSection, insertTitle := sqliteInsertSectionFTS, sqliteInsertTitleFTS
 	text := func(s string) string { return s }
 	if tx.d.postgres {
-		insertSection, insertTitle, text = pgInsertSectionFTS, pgInsertTitleFTS, ftsText
+		text = ftsText
 	}
-	insFTS, err := tx.PrepareContext(ctx, insertSection)
-	if err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
-	}
-	defer insFTS.Close()
-	insTitle, err := tx.PrepareContext(ctx, insertTitle)
-	if err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
-	}
-	defer insTitle.Close()
 	scope := "o" + orgID
+	pages := rowSet{table: "search_pages", cols: []string{"id", "space_id", "page_id", "title", "path", "body_id"},
+		types: []colType{colInt, colText, colText, colText, colText, colInt}}
+	titles := rowSet{table: "search_titles", cols: []string{"id", "title", "scope"}, types: []colType{colInt, colText, colText},
+		sqlite: sqliteInsertTitleFTS, pgSelect: pgTitleFTS, pgInto: []string{"id", "tsv", "scope"}}
+	sections := rowSet{table: "search_sections", cols: []string{"id", "page", "anchor", "title", "body"},
+		types: []colType{colInt, colInt, colText, colText, colText}}
+	fts := rowSet{table: "search_fts", cols: []string{"id", "title", "body", "scope"}, types: []colType{colInt, colText, colText, colText},
+		sqlite: sqliteInsertSectionFTS, pgSelect: pgSectionFTS, pgInto: []string{"id", "tsv", "scope"}}
 	for _, p := range fresh {
 		key := nextKey
 		nextKey++
-		if _, err := insPage.ExecContext(ctx, key, spaceID, p.ID, p.Title, p.Path, p.BodyID); err != nil {
-			return fmt.Errorf("store: unable to index page: %w", err)
-		}
-		if _, err := insTitle.ExecContext(ctx, key, text(p.Title), scope); err != nil {
-			return fmt.Errorf("store: unable to index page: %w", err)
-		}
+		pages.add(key, spaceID, p.ID, p.Title, p.Path, p.BodyID)
+		titles.add(key, text(p.Title), scope)
 		for i, sec := range store.SplitSections(p.Title, bodies[p.BodyID]) {
 			id := key<<6 | int64(i)
-			if _, err := insSection.ExecContext(ctx, id, key, sec.Anchor, sec.Title, sec.Body); err != nil {
-				return fmt.Errorf("store: unable to index page: %w", err)
-			}
+			sections.add(id, key, sec.Anchor, sec.Title, sec.Body)
 			title := sec.Title
 			if i > 0 {
 				title = p.Title + " " + sec.Title
 			}
-			if _, err := insFTS.ExecContext(ctx, id, text(title), text(sec.Body), scope); err != nil {
-				return fmt.Errorf("store: unable to index page: %w", err)
-			}
+			fts.add(id, text(title), text(sec.Body), scope)
+		}
+	}
+	// search_titles and search_sections reference search_pages; search_fts, search_sections.
+	for _, set := range []*rowSet{&pages, &titles, &sections, &fts} {
+		if err := set.write(ctx, tx); err != nil {
+			return fmt.Errorf("store: unable to index pages: %w", err)
 		}
 	}
 	return nil

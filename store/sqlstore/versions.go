@@ -30,15 +30,11 @@ func revisionChain(ctx context.Context, q querier, revisionID string) (chain, er
 	if revisionID == "" {
 		return nil, nil
 	}
-	var ref lineRef
-	err := q.QueryRowContext(ctx, `SELECT line_id, seq FROM revisions WHERE id = ?`, revisionID).Scan(&ref.line, &ref.upto)
-	if errors.Is(err, sql.ErrNoRows) {
+	c, err := readChain(ctx, q, chainOfRevision, revisionID)
+	if err == nil && len(c) == 0 {
 		return nil, store.NotFound("Revision")
 	}
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to find revision: %w", err)
-	}
-	return lineChain(ctx, q, ref)
+	return c, err
 }
 
 // validAt is the SQL condition that page version p is valid at an element of the chain. At the
@@ -53,17 +49,33 @@ func (v *view) validAt(el lineRef) (string, []any) {
 
 // lineChain returns the chain that starts at a line read up to a seq.
 func lineChain(ctx context.Context, q querier, ref lineRef) (chain, error) {
-	c := chain{ref}
-	for {
-		var parent, seq sql.NullInt64
-		if err := q.QueryRowContext(ctx, `SELECT parent_id, parent_seq, head FROM lines WHERE id = ?`, c[len(c)-1].line).Scan(&parent, &seq, &c[len(c)-1].head); err != nil {
-			return nil, fmt.Errorf("store: unable to read line: %w", err)
-		}
-		if !parent.Valid {
-			return c, nil
-		}
-		c = append(c, lineRef{line: parent.Int64, upto: seq.Int64})
+	c, err := readChain(ctx, q, chainOfLine, ref.line, ref.upto)
+	if err == nil && len(c) == 0 {
+		return nil, fmt.Errorf("store: unable to read line %d: no such line", ref.line)
 	}
+	return c, err
+}
+
+// A chain is read in one statement, a line's ancestors found by recursion (a round trip per
+// line cost PostgreSQL a dozen per merge). The first element is a revision's line and seq, or
+// a line and seq given.
+const (
+	chainSteps = ` UNION ALL SELECT c.depth + 1, l.parent_id, l.parent_seq FROM c JOIN lines l ON l.id = c.line
+		WHERE l.parent_id IS NOT NULL)
+		SELECT c.line, c.upto, l.head FROM c JOIN lines l ON l.id = c.line ORDER BY c.depth`
+	chainOfRevision = `WITH RECURSIVE c(depth, line, upto) AS (SELECT 0, line_id, seq FROM revisions WHERE id = ?` + chainSteps
+	chainOfLine     = `WITH RECURSIVE c(depth, line, upto) AS (SELECT 0, CAST(? AS BIGINT), CAST(? AS BIGINT)` + chainSteps
+)
+
+func readChain(ctx context.Context, q querier, query string, args ...any) (chain, error) {
+	var c chain
+	err := queryEach(ctx, q, "a revision's lines", query, args, func(sc scanner) error {
+		var ref lineRef
+		err := sc.Scan(&ref.line, &ref.upto, &ref.head)
+		c = append(c, ref)
+		return err
+	})
+	return c, err
 }
 
 // view reads the pages of one revision. It keeps the context of the call that made it: a view
@@ -190,13 +202,9 @@ func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage,
 		}
 		touched := map[string]bool{}
 		for start := 0; start < len(rest); start += 500 {
-			chunk := rest[start:min(start+500, len(rest))]
-			args := []any{el.line, el.upto, el.upto}
-			for _, id := range chunk {
-				args = append(args, id)
-			}
+			in, inArgs := inList(v.q, "p.page_id", rest[start:min(start+500, len(rest))])
 			rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?
-				AND p.page_id IN (`+placeholders(len(chunk))+`)`, args...)
+				AND `+in, append([]any{el.line, el.upto, el.upto}, inArgs...)...)
 			if err != nil {
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
@@ -393,13 +401,8 @@ func (v *view) allCached(c *versionCache) ([]*store.RevisionPage, error) {
 func (v *view) versionsByID(ids []int64) (map[int64]*cachedVersion, error) {
 	out := make(map[int64]*cachedVersion, len(ids))
 	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		rows, err := v.q.QueryContext(v.ctx, `SELECT `+pageColumns+`, p.id, p.deleted FROM page_versions p
-			WHERE p.id IN (`+placeholders(len(chunk))+`)`, args...)
+		in, args := inList(v.q, "p.id", ids[start:min(start+500, len(ids))])
+		rows, err := v.q.QueryContext(v.ctx, `SELECT `+pageColumns+`, p.id, p.deleted FROM page_versions p WHERE `+in, args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to load pages: %w", err)
 		}
