@@ -1,0 +1,78 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quire-docs/quire/store/postgres/pgtest"
+	"github.com/quire-docs/quire/store/storetest"
+)
+
+// PostgreSQL may plan a prepared search once for any words (a generic plan). That plan must
+// find the matches through the GIN index, never walk the space's rows by primary key testing
+// each: that read every row for a rare word (search_postgres.go).
+func TestSearchGenericPlansUseTheIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := OpenPostgres(ctx, "pgx", pgtest.Database(t, "this test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := storetest.MustOwner(t, st, "plan@example.com")
+	sp := o.MustSpace(t, st, "Docs")
+	// An index of 20,000 pages of 150 words, written straight into the tables (the store would
+	// take a minute): what the planner weighs is the tables' size.
+	words := strings.Join(benchWords, " ")
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO search_pages (id, space_id, page_id, title, path, body_id)
+			SELECT (1::bigint << 34) + n, $1, 'p' || n, 'Page ' || n, 'page-' || n, 0 FROM generate_series(1, 20000) n`, []any{sp.ID}},
+		{`INSERT INTO search_titles (id, tsv, scope) SELECT id, to_tsvector('simple', title), 'o' FROM search_pages`, nil},
+		{`INSERT INTO search_sections (id, page, anchor, title, body) SELECT id << 6, id, '', title, $1 FROM search_pages`,
+			[]any{strings.Repeat(words+" ", 2)}},
+		{`INSERT INTO search_fts (id, tsv, scope) SELECT id, setweight(to_tsvector('simple', title), 'A') ||
+			setweight(to_tsvector('simple', body), 'B'), 'o' FROM search_sections`, nil},
+	} {
+		if _, err := st.writer.pool.ExecContext(ctx, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := st.reader.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `VACUUM ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]string{"titles": pgSearchTitles, "sections": pgSearchSections} {
+		text, _ := st.d.pg(q, nil)
+		if _, err := conn.ExecContext(ctx, `PREPARE search_`+name+` AS `+text); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE search_`+name+`('zephyrine', 0, 9223372036854775807, 2000, '')`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, line)
+		}
+		rows.Close()
+		all := strings.Join(plan, "\n")
+		if !strings.Contains(all, "_tsv") || strings.Contains(all, "_pkey") {
+			t.Errorf("the generic plan of the %s search does not go through the GIN index:\n%s", name, all)
+		}
+	}
+}
