@@ -284,7 +284,7 @@ func (s *Server) ListPages(ctx context.Context, req gen.ListPagesRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	return gen.ListPages200JSONResponse(out), nil
+	return streamedPages(out), nil
 }
 
 func (s *Server) ListPagesInChangeRequest(ctx context.Context, req gen.ListPagesInChangeRequestRequestObject) (gen.ListPagesInChangeRequestResponseObject, error) {
@@ -296,7 +296,7 @@ func (s *Server) ListPagesInChangeRequest(ctx context.Context, req gen.ListPages
 	if err != nil {
 		return nil, err
 	}
-	return gen.ListPagesInChangeRequest200JSONResponse(out), nil
+	return streamedPages(out), nil
 }
 
 func (s *Server) GetPageById(ctx context.Context, req gen.GetPageByIdRequestObject) (gen.GetPageByIdResponseObject, error) {

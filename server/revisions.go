@@ -48,7 +48,7 @@ func (s *Server) ListPagesInRevisionById(ctx context.Context, req gen.ListPagesI
 	if err != nil {
 		return nil, err
 	}
-	return gen.ListPagesInRevisionById200JSONResponse(out), nil
+	return streamedPages(out), nil
 }
 
 func (s *Server) GetPageInRevisionById(ctx context.Context, req gen.GetPageInRevisionByIdRequestObject) (gen.GetPageInRevisionByIdResponseObject, error) {
