@@ -9,7 +9,7 @@
 #
 # Without QUIRE_TEST_POSTGRES_URL only SQLite is measured. The table says, per figure, whether the
 # target holds; it is a report, not a test (STRICT=1 makes a missed target fail the script).
-# PROFILE=1 also writes a 30 s CPU profile of each server during the ingest to $OUT/<engine>.pprof.
+# PROFILE=1 also writes a CPU profile of each server's first PROFILE_SECONDS (default 20) of the run to $OUT/<engine>.pprof.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -47,7 +47,7 @@ free_port() {
 # measure ENGINE DB: serves DB, runs contentbench against it, and keeps its figures in
 # $TMP/ENGINE.figures (plus "size" in MB).
 measure() {
-	local engine=$1 db=$2 port mport token pid i
+	local engine=$1 db=$2 port mport token pid i prof=
 	token=$(bin/quire users create --db "$db" --email bench@example.com --name Bench | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
 	[[ -n "$token" ]] || { echo "targets.sh: users create printed no token" >&2; exit 1; }
 	port=$(free_port)
@@ -61,12 +61,14 @@ measure() {
 		sleep 0.1
 	done
 	if [[ "${PROFILE:-0}" == 1 ]]; then
-		(sleep 5 && curl -fsS -o "$OUT/$engine.pprof" "http://127.0.0.1:$mport/debug/pprof/profile?seconds=${PROFILE_SECONDS:-20}") &
+		curl -fsS -o "$OUT/$engine.pprof" "http://127.0.0.1:$mport/debug/pprof/profile?seconds=${PROFILE_SECONDS:-20}" &
+		prof=$!
 	fi
 	echo "== $engine: $PAGES pages over HTTP"
 	"$TMP/contentbench" -url "http://127.0.0.1:$port" -token "$token" -pages "$PAGES" -label "$engine" >"$TMP/$engine.out"
 	grep -v '^FIGURE ' "$TMP/$engine.out"
 	sed -n 's/^FIGURE //p' "$TMP/$engine.out" >"$TMP/$engine.figures"
+	[[ -z "$prof" ]] || wait "$prof" || echo "targets.sh: no profile of $engine" >&2
 	kill "$pid" && wait "$pid" 2>/dev/null || true
 	if [[ "$db" == postgres* ]]; then
 		echo "size $(psql "$db" -Atq -c 'SELECT round(pg_database_size(current_database()) / 1e6)')" >>"$TMP/$engine.figures"
