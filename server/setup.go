@@ -116,6 +116,9 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	var limiter *rateLimiter
 	if opts.RateLimit > 0 {
 		limiter = newRateLimiter(opts.RateLimit)
+		if s.Store.Backend() == "postgres" { // several nodes may serve one database
+			limiter.share(s.Store, s.Log)
+		}
 	}
 	s.tokens = &tokenCache{entries: map[string]tokenEntry{}}
 	e.Use(s.authenticate(s.tokens, limiter))

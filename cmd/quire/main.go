@@ -118,7 +118,7 @@ func parseServe(args []string) (serveConfig, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.StringVar(&c.db, "db", "./quire.db", dbUsage)
 	fs.StringVar(&c.baseURL, "base-url", "", "absolute URL quire is reached at (default http://ADDR)")
-	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token; 0 turns limiting off")
+	fs.IntVar(&c.rateLimit, "rate-limit", 600, "requests per minute per token (one budget across the nodes of a PostgreSQL database); 0 turns limiting off")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on at /metrics (off when empty)")
 	fs.BoolVar(&c.pprof, "pprof", false, "also serve Go's profiler at /debug/pprof/ on --metrics-addr (for make bench)")
 	fs.BoolVar(&c.allowPrivateURLs, "allow-private-urls", false,

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -293,5 +294,56 @@ func TestLostConnectionsAnswer503(t *testing.T) {
 	list := mustCall(t, http.StatusOK, "GET", node+"/v1/orgs/"+orgID+"/collections", token, nil)
 	if int(list["count"].(float64)) != ok {
 		t.Fatalf("%d collections stored, %d acknowledged", int(list["count"].(float64)), ok)
+	}
+}
+
+// A token's rate limit is one budget across nodes (issue 31): what one node admitted counts on
+// the other. Node a admits 20 of a 30-a-minute budget; once it has shared its count (within a
+// second), node b admits 10 more and refuses the rest. Counted per node, b would admit all 20.
+func TestRateLimitIsOneBudgetAcrossNodes(t *testing.T) {
+	db := freshPostgres(t)
+	token := mustCreateUser(t, db)
+	_, a := startQuire(t, db, "--rate-limit", "30")
+	_, b := startQuire(t, db, "--rate-limit", "30")
+	// Windows are whole minutes: start where this test fits in one.
+	if s := time.Now().Second(); s > 45 {
+		time.Sleep(time.Duration(61-s) * time.Second)
+	}
+	get := func(node string) (int, string) {
+		req, _ := http.NewRequest("GET", node+"/v1/user", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode, res.Header.Get("X-RateLimit-Remaining")
+	}
+	for i := 0; i < 20; i++ {
+		if status, _ := get(a); status != http.StatusOK {
+			t.Fatalf("request %d on a: %d", i+1, status)
+		}
+	}
+	time.Sleep(2500 * time.Millisecond) // a shares its count within a second
+	admitted := 0
+	for i := 0; i < 20; i++ {
+		status, remaining := get(b)
+		switch {
+		case status == http.StatusOK:
+			admitted++
+			if want := strconv.Itoa(30 - 20 - admitted); remaining != want {
+				t.Errorf("request %d on b: X-RateLimit-Remaining %s, want %s", i+1, remaining, want)
+			}
+		case status != http.StatusTooManyRequests:
+			t.Fatalf("request %d on b: %d", i+1, status)
+		}
+	}
+	if admitted != 10 {
+		t.Fatalf("b admitted %d of 20 requests after a used 20 of 30, want 10", admitted)
+	}
+	// And a learns what b counted: its budget is spent too.
+	time.Sleep(2500 * time.Millisecond)
+	if status, _ := get(a); status != http.StatusTooManyRequests {
+		t.Fatalf("a after b spent the budget: %d, want 429", status)
 	}
 }

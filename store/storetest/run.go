@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 		{"Sites", sites},
 		{"SiteStructureFields", siteStructureFields},
 		{"SiteNewSpaces", siteNewSpaces},
+		{"RateLimits", rateLimits},
 		{"RevisionsAgainstModel", revisionsAgainstModel},
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
