@@ -280,11 +280,7 @@ func (s *Server) ListPages(ctx context.Context, req gen.ListPagesRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.pagesResponse(ctx, sp, rev)
-	if err != nil {
-		return nil, err
-	}
-	return streamedPages(out), nil
+	return s.cachedPageList(ctx, sp, rev)
 }
 
 func (s *Server) ListPagesInChangeRequest(ctx context.Context, req gen.ListPagesInChangeRequestRequestObject) (gen.ListPagesInChangeRequestResponseObject, error) {
@@ -292,11 +288,7 @@ func (s *Server) ListPagesInChangeRequest(ctx context.Context, req gen.ListPages
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.pagesResponse(ctx, sp, rev)
-	if err != nil {
-		return nil, err
-	}
-	return streamedPages(out), nil
+	return s.cachedPageList(ctx, sp, rev)
 }
 
 func (s *Server) GetPageById(ctx context.Context, req gen.GetPageByIdRequestObject) (gen.GetPageByIdResponseObject, error) {

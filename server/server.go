@@ -50,6 +50,8 @@ type Server struct {
 	Mailer mail.Sender
 	// tokens is the authentication's cache of token lookups (set by Handler).
 	tokens *tokenCache
+	// pageLists keeps encoded page lists of revisions (pagelists.go).
+	pageLists *pageListCache
 	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
 	// share (server/access).
 	Access *access.Rules
@@ -74,7 +76,8 @@ var _ gen.StrictServerInterface = (*Server)(nil)
 // New returns a server over a store.
 func New(st store.Store, log *slog.Logger, baseURL string, visitorSecret []byte) *Server {
 	return &Server{Store: st, Log: log, BaseURL: strings.TrimRight(baseURL, "/"), VisitorSecret: visitorSecret,
-		Fetcher: fetch.New(fetch.Options{}), Access: &access.Rules{Store: st, VisitorSecret: visitorSecret}}
+		Fetcher: fetch.New(fetch.Options{}), Access: &access.Rules{Store: st, VisitorSecret: visitorSecret},
+		pageLists: newPageListCache(pageListBytes)}
 }
 
 // apiURL is the absolute API URL of a path under /v1.

@@ -14,7 +14,6 @@
 package main
 
 import (
-	"net/http/pprof"
 	"bufio"
 	"context"
 	"crypto/rand"
@@ -27,6 +26,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
