@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build build-race run test test-in-cluster test-go test-server-postgres test-compat compat-deps bench bench-http bench-revisions bench-conversations bench-translate bench-web vet fuzz
+.PHONY: all generate build build-race run test test-in-cluster test-go test-postgres-then-compat test-server-postgres test-compat compat-deps bench bench-http bench-revisions bench-conversations bench-translate bench-web vet fuzz
 
 all: build
 
@@ -33,15 +33,18 @@ vet:
 # make test runs everything on SQLite and on a throwaway PostgreSQL 15 cluster (Debian's
 # postgresql package), started here and removed at the end whatever the outcome: the Go tests
 # under the race detector with QUIRE_TEST_POSTGRES_URL set (the conformance suite, the two-node
-# and concurrency tests use it) and the server suite on PostgreSQL beside them, then the compat
-# suite against a race build of `quire serve` on each backend, in parallel.
+# and concurrency tests use it) and, beside them, the server suite on PostgreSQL followed by the
+# compat suite against a race build of `quire serve` on each backend (in parallel).
 test: vet compat-deps
 	bash testdata/postgres/with-cluster.sh $(MAKE) --no-print-directory test-in-cluster
 
-# Inside the cluster: every Go test (server's on SQLite) beside the server suite on PostgreSQL,
-# in parallel (each prints its output whole when done), then the compat suite.
+# Inside the cluster, two lanes side by side (each prints its output whole when done): every Go
+# test (server's on SQLite), the longest; and the server suite on PostgreSQL, then the compat suite.
 test-in-cluster:
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-server-postgres
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-postgres-then-compat
+
+test-postgres-then-compat:
+	$(MAKE) --no-print-directory test-server-postgres
 	$(MAKE) --no-print-directory test-compat
 
 # The Go tests read GitBook's published spec from the compat suite's npm packages. Without
