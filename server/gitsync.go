@@ -304,18 +304,32 @@ func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJo
 	}
 	subject := fmt.Sprintf("Import %s from %s (%s)", strings.TrimPrefix(job.Ref, "refs/heads/"), repoName(job.URL), head[:7])
 	opts := gitsync.ApplyOptions{OrgID: sp.OrganizationID, SpaceID: sp.ID, UserID: job.User, Subject: subject, Replace: true,
-		Open: job.Standalone}
+		Open: job.Standalone, Blobs: blobs}
 	if job.Direction == store.GitPull && link != nil {
 		opts.Subject = strings.TrimSpace(strings.SplitN(co.Head.Message, "\n", 2)[0])
 		if opts.Subject == "" {
 			opts.Subject = subject
 		}
 		opts.UserID = s.commitAuthor(ctx, sp.OrganizationID, co.Head.Author.Email, link.CreatedBy)
-		opts.Open = link.SyncedRevision != "" && sp.RevisionID != link.SyncedRevision
+		if link.SyncedRevision != "" && sp.RevisionID != link.SyncedRevision {
+			// The space moved since the last sync: the commit waits in a change request based on
+			// the revision last synced, whose merge keeps what the space changed since.
+			opts.Open, opts.Base = true, link.SyncedRevision
+		}
+	}
+	base := opts.Base
+	if base == "" {
+		base = sp.RevisionID
+	}
+	if opts.Known, err = s.knownFiles(ctx, base, job.ProjectDirectory); err != nil {
+		return "", "", err
 	}
 	_, applied, err := gitsync.Apply(ctx, s.Store, im, opts, nil)
 	if err != nil {
 		return "", "", err
+	}
+	if applied.Unchanged && opts.Open {
+		return head, "", nil // the branch brought nothing new of the layout
 	}
 	pages := map[string]store.GitBlob{}
 	for _, p := range im.Pages {
@@ -336,6 +350,27 @@ func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJo
 		return head, "", nil // the space is where it was; the commit waits in the change request
 	}
 	return head, applied.Revision, nil
+}
+
+// knownFiles are the files the pages of a revision were read from or written to, relative to
+// the project directory: what an import matches its pages by.
+func (s *Server) knownFiles(ctx context.Context, revisionID, dir string) (map[string]gitsync.KnownFile, error) {
+	_, pages, err := s.Store.FindRevisionGit(ctx, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]gitsync.KnownFile, len(pages))
+	for id, b := range pages {
+		file := b.Path
+		if dir != "" {
+			var ok bool
+			if file, ok = strings.CutPrefix(b.Path, dir+"/"); !ok {
+				continue
+			}
+		}
+		out[id] = gitsync.KnownFile{File: file, Blob: b.OID}
+	}
+	return out, nil
 }
 
 // commitAuthor is the member a commit is attributed to: the organization's member with the

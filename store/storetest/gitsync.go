@@ -116,3 +116,66 @@ func gitSync(t *testing.T, open Opener) {
 		t.Fatalf("read back %+v %v %v", c, pages, err)
 	}
 }
+
+// changeRequestAt: a change request opened on an earlier revision of the space (the revision last
+// synced with a branch) merges three-way against it: what the space changed since is kept, the
+// same page changed on both sides is a conflict; a revision outside the space's history is
+// refused.
+func changeRequestAt(t *testing.T, open Opener) {
+	w := newWorld(t, open, time.Now)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	refs := w.commit(sp.ID, insert("a", "A", "A as synced.\n"), insert("b", "B", "B as synced.\n"))
+	synced := w.current(sp.ID).ID
+	a, b := refs["a"], refs["b"]
+	w.commit(sp.ID, store.PageChange{Type: "update_page", Page: &a, Markdown: str("A edited in the space.\n")})
+
+	cr, err := w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "From git", synced)
+	if err != nil || cr.RevisionInitial != synced || cr.Base() != synced {
+		t.Fatalf("change request at %s: %+v %v", synced, cr, err)
+	}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, w.user, []store.PageChange{
+		{Type: "update_page", Page: &b, Markdown: str("B edited in git.\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	rev, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr.ID, w.user)
+	if err != nil || conflicts {
+		t.Fatalf("merge: %v %v", conflicts, err)
+	}
+	if got := w.markdown(rev, a); got != "A edited in the space.\n" {
+		t.Fatalf("the space's edit is lost: %q", got)
+	}
+	if got := w.markdown(rev, b); got != "B edited in git.\n" {
+		t.Fatalf("the change request's edit is lost: %q", got)
+	}
+
+	// The same page on both sides: a conflict, nothing changes.
+	synced = rev
+	w.commit(sp.ID, store.PageChange{Type: "update_page", Page: &a, Markdown: str("A again in the space.\n")})
+	cr, err = w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "From git", synced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, w.user, []store.PageChange{
+		{Type: "update_page", Page: &a, Markdown: str("A again in git.\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	before := w.current(sp.ID).ID
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr.ID, w.user); err != nil || !conflicts {
+		t.Fatalf("a conflict merged: %v %v", conflicts, err)
+	}
+	if w.current(sp.ID).ID != before {
+		t.Fatal("a conflicting merge changed the space")
+	}
+
+	// Not a revision of the space's history: a change request's own, another space's, none.
+	other := w.space("Other")
+	if cr, err = w.st.FindChangeRequest(ctx, sp.ID, cr.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{cr.RevisionID, other.RevisionID, "nope"} {
+		if _, err := w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "x", id); store.ErrorCode(err) != store.EINVALID {
+			t.Fatalf("revision %s (change request %s, other %s): %v", id, cr.RevisionID, other.RevisionID, err)
+		}
+	}
+}

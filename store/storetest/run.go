@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		{"Translations", translations},
 		{"Glossary", glossary},
 		{"GitSync", gitSync},
+		{"ChangeRequestAt", changeRequestAt},
 		{"ImportRuns", importRuns},
 		{"PageAlternates", pageAlternates},
 		{"RevisionReads", revisionReads},

@@ -1,0 +1,135 @@
+package server_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/internal/gitsync/gittest"
+)
+
+// titles maps the titles of a page tree to their ids.
+func titles(pages []gen.RevisionPage) map[string]string {
+	out := map[string]string{}
+	for id, p := range flatten(pages) {
+		out[p.Title] = id
+	}
+	return out
+}
+
+// pull announces the branch's new commit by the webhook and runs the pull.
+func (w *gitWorld) pull(t *testing.T, secret string) {
+	t.Helper()
+	if code := w.webhook(t, secret); code != http.StatusAccepted {
+		t.Fatalf("webhook: %d", code)
+	}
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+}
+
+// linked imports the handbook into the space (linking it to the branch) and answers the
+// webhook's secret.
+func (w *gitWorld) linked(t *testing.T) string {
+	t.Helper()
+	w.Expect(t, http.StatusNoContent, w.admin, "POST", w.gitPath("import"), map[string]any{"url": w.url, "ref": "main", "repoProjectDirectory": "docs"})
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	return *w.info(t).WebhookSecret
+}
+
+// A pull matches pages by their file: a page keeps its id (and its comments) while its file is
+// there, moved with the same content too; a page whose file is gone goes, a new file is a new
+// page; a commit that changes nothing of the layout changes nothing of the space.
+func TestGitSyncPullKeepsPageIdentity(t *testing.T) {
+	for _, kind := range []string{"http", "file"} {
+		t.Run(kind, func(t *testing.T) {
+			w := newGitWorld(t, kind)
+			secret := w.linked(t)
+			before := titles(w.mainPages(t, w.space.Id))
+			install := before["Installation"]
+			files := len(w.mainRevision(t, w.space.Id).Files)
+			w.Expect(t, http.StatusOK, w.admin, "POST", "/spaces/"+w.space.Id+"/comments", map[string]any{
+				"page": install, "body": map[string]any{"markdown": "Keep this."}})
+
+			// A commit outside the layout: nothing changes, no change request is made.
+			rev := w.mainRevision(t, w.space.Id)
+			mergedBefore := len(w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=merged").Items)
+			gittest.Seed(t, w.bare, "main", map[string]string{"ci.yml": "on: [push]\n"}, "Only CI")
+			w.pull(t, secret)
+			if after := w.mainRevision(t, w.space.Id); after.Id != rev.Id || after.Git == nil || after.Git.Oid != gittest.Git(t, w.bare, "rev-parse", "main") {
+				t.Fatalf("a commit outside the layout made revision %s (was %s), git %+v", after.Id, rev.Id, after.Git)
+			}
+			if n := len(w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=merged").Items); n != mergedBefore {
+				t.Fatalf("%d change requests merged", n)
+			}
+
+			// An edit, a new page, a page gone, a file moved with its content.
+			work := t.TempDir()
+			gittest.Git(t, work, "clone", "-q", w.bare, "w")
+			repo := work + "/w"
+			summary := gittest.File(t, w.bare, "main", "docs/SUMMARY.md")
+			summary = strings.Replace(summary, "* [FAQ](faq.md)", "* [Changelog](changelog.md)", 1) + "\n"
+			summary = strings.Replace(summary, "reference/api.md", "reference/http-api.md", 1)
+			edited := strings.Replace(gittest.File(t, w.bare, "main", "docs/getting-started/installation.md"), "\n", "\n\nEdited in git.\n", 1)
+			gittest.Git(t, repo, "mv", "docs/reference/api.md", "docs/reference/http-api.md")
+			gittest.Git(t, repo, "rm", "-q", "docs/faq.md")
+			writeFiles(t, repo, map[string]string{"docs/SUMMARY.md": summary, "docs/changelog.md": "# Changelog\n\nNew.\n",
+				"docs/getting-started/installation.md": edited})
+			gittest.Git(t, repo, "add", "-A")
+			gittest.Git(t, repo, "commit", "-q", "-m", "Reshape the handbook")
+			gittest.Git(t, repo, "push", "-q", "origin", "main")
+			w.pull(t, secret)
+
+			after := titles(w.mainPages(t, w.space.Id))
+			for _, title := range []string{"Introduction", "Getting started", "Installation", "Configuration", "Environment variables", "API reference"} {
+				if after[title] == "" || after[title] != before[title] {
+					t.Errorf("%s: id %q, was %q", title, after[title], before[title])
+				}
+			}
+			if _, ok := after["FAQ"]; ok {
+				t.Error("the page whose file is gone is still there")
+			}
+			if after["Changelog"] == "" || slices.Contains(mapValues(before), after["Changelog"]) {
+				t.Errorf("the new file is not a new page: %v", after)
+			}
+			if md := w.mainMarkdown(t, w.space.Id, install); !strings.Contains(md, "Edited in git.") {
+				t.Fatalf("the edit did not come in:\n%s", md)
+			}
+			comments := w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+w.space.Id+"/comments?targetPage="+install, nil).Body
+			if !strings.Contains(string(comments), "Keep this.") {
+				t.Fatalf("the page's comment is gone: %s", comments)
+			}
+			api := w.page(t, "/spaces/"+w.space.Id, after["API reference"], "")
+			if api.Git == nil || api.Git.Path != "docs/reference/http-api.md" {
+				t.Fatalf("the moved page's file: %+v", api.Git)
+			}
+			if n := len(w.mainRevision(t, w.space.Id).Files); n != files {
+				t.Fatalf("%d files after the pull, %d before: the same files are not kept", n, files)
+			}
+		})
+	}
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// writeFiles writes files (slash paths → contents) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
