@@ -133,3 +133,69 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// commitFile commits one file's new content to the branch, as Grace.
+func (w *gitWorld) commitFile(t *testing.T, file, content, message string) {
+	t.Helper()
+	gittest.Seed(t, w.bare, "main", map[string]string{file: content}, message)
+}
+
+// When both moved, the branch's commit waits in a change request based on the revision last
+// synced: its merge is three-way, so the space's edits made since are kept (and pushed with the
+// branch's), and the same page edited on both sides is a conflict.
+func TestGitSyncPullWhenBothMoved(t *testing.T) {
+	w := newGitWorld(t, "http")
+	w.linked(t)
+	ids := titles(w.mainPages(t, w.space.Id))
+	install, faq := ids["Installation"], ids["FAQ"]
+
+	// Page B (the FAQ) edited in git, page A (Installation) in quire: the push of quire's merge
+	// finds the branch moved and brings its commit in first, as an open change request.
+	w.commitFile(t, "docs/faq.md", "# FAQ\n\nAnswered in git.\n", "Answer in git")
+	cr := w.create(t, w.editor, w.space.Id, "Install with care")
+	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(install, "Installed in quire."))
+	w.merged(t, w.space.Id, cr.Id)
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	open := w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=open").Items
+	if len(open) != 1 || open[0].Subject != "Answer in git" {
+		t.Fatalf("open change requests %+v", open)
+	}
+	w.merged(t, w.space.Id, open[0].Id)
+	if md := w.mainMarkdown(t, w.space.Id, install); !strings.Contains(md, "Installed in quire.") {
+		t.Fatalf("the space's edit is lost:\n%s", md)
+	}
+	if md := w.mainMarkdown(t, w.space.Id, faq); !strings.Contains(md, "Answered in git.") {
+		t.Fatalf("the branch's edit is lost:\n%s", md)
+	}
+	// The merge pushes both.
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	faqFile := w.page(t, "/spaces/"+w.space.Id, faq, "").Git
+	if faqFile == nil {
+		t.Fatal("the FAQ has no file")
+	}
+	if f := gittest.File(t, w.bare, "main", faqFile.Path); !strings.Contains(f, "Answered in git.") {
+		t.Fatalf("faq.md:\n%s", f)
+	}
+	if f := gittest.File(t, w.bare, "main", "docs/getting-started/installation.md"); !strings.Contains(f, "Installed in quire.") {
+		t.Fatalf("installation.md:\n%s", f)
+	}
+
+	// The same page on both sides: the change request conflicts, and says where.
+	file := "docs/getting-started/installation.md"
+	w.commitFile(t, file, strings.Replace(gittest.File(t, w.bare, "main", file), "Installed in quire.", "Installed in git.", 1)+"\n", "Install in git")
+	cr = w.create(t, w.editor, w.space.Id, "Install again")
+	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(install, "Installed in quire again."))
+	w.merged(t, w.space.Id, cr.Id)
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	open = w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=open").Items
+	if len(open) != 1 || open[0].Subject != "Install in git" {
+		t.Fatalf("open change requests %+v", open)
+	}
+	if m := w.merge(t, w.admin, w.space.Id, open[0].Id); m.Result != gen.MergeResultConflicts {
+		t.Fatalf("merge %+v", m)
+	}
+	wantMessage(t, w.Expect(t, http.StatusConflict, w.admin, "POST", crPath(w.space.Id, open[0].Id, "/update"), nil), "Installation")
+	if md := w.mainMarkdown(t, w.space.Id, install); !strings.Contains(md, "Installed in quire again.") {
+		t.Fatalf("the conflict changed the space:\n%s", md)
+	}
+}
