@@ -240,24 +240,22 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 		job.URL, job.SealedCredentials, job.Ref, job.ProjectDirectory, job.CommitURL =
 			link.URL, link.SealedCredentials, link.Ref, link.ProjectDirectory, link.CommitURL
 	}
-	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory}
-	if job.SealedCredentials != "" {
-		raw, err := s.unseal(job.SealedCredentials)
-		if err != nil {
-			return "", "", fmt.Errorf("the repository's credentials cannot be read: %w", err)
+	remote, err := s.gitRemote(job)
+	if err != nil {
+		return "", "", err
+	}
+	guard := gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}
+	if job.Direction == store.GitPull && link.LastCommit != "" {
+		// The branch's head first: a branch that has not moved is not cloned.
+		if head, err := gitsync.Head(ctx, guard, remote); err == nil && head == link.LastCommit {
+			return link.LastCommit, "", nil
 		}
-		var creds [2]string
-		if err := json.Unmarshal(raw, &creds); err != nil {
-			return "", "", err
-		}
-		remote.Username, remote.Password = creds[0], creds[1]
 	}
 	tmp, err := os.MkdirTemp("", "quire-git-*")
 	if err != nil {
 		return "", "", err
 	}
 	defer os.RemoveAll(tmp)
-	guard := gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}
 	export := job.Direction == store.GitExport || job.Direction == store.GitPush
 	co, err := gitsync.Clone(ctx, guard, remote, tmp, export)
 	if err != nil {
@@ -275,6 +273,23 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 		}
 	}
 	return s.gitExport(ctx, sp, job, guard, co, tmp)
+}
+
+// gitRemote is the repository of a run, its credentials unsealed.
+func (s *Server) gitRemote(job store.GitJob) (gitsync.Remote, error) {
+	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory}
+	if job.SealedCredentials != "" {
+		raw, err := s.unseal(job.SealedCredentials)
+		if err != nil {
+			return remote, fmt.Errorf("the repository's credentials cannot be read: %w", err)
+		}
+		var creds [2]string
+		if err := json.Unmarshal(raw, &creds); err != nil {
+			return remote, err
+		}
+		remote.Username, remote.Password = creds[0], creds[1]
+	}
+	return remote, nil
 }
 
 // gitImport imports the checkout's head into the space. An import asked for replaces the space's

@@ -1,15 +1,18 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/gitsync/gittest"
+	"github.com/quire-docs/quire/server"
 )
 
 // titles maps the titles of a page tree to their ids.
@@ -197,5 +200,35 @@ func TestGitSyncPullWhenBothMoved(t *testing.T) {
 	wantMessage(t, w.Expect(t, http.StatusConflict, w.admin, "POST", crPath(w.space.Id, open[0].Id, "/update"), nil), "Installation")
 	if md := w.mainMarkdown(t, w.space.Id, install); !strings.Contains(md, "Installed in quire again.") {
 		t.Fatalf("the conflict changed the space:\n%s", md)
+	}
+}
+
+// The poller reads the branch's head before cloning: a branch still at the commit last synced is
+// not fetched (nor is it on a webhook); a branch that moved is.
+func TestGitSyncPollChecksTheHeadFirst(t *testing.T) {
+	w := newGitWorld(t, "http", server.Options{AllowPrivateURLs: true, GitSyncPoll: time.Minute})
+	secret := w.linked(t)
+	fetched := w.fetches.Load()
+	synced := w.info(t)
+	if err := w.Runner.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if g := w.run(t); g.Operation.EndedAt == nil || !g.Operation.EndedAt.Equal(*synced.Operation.EndedAt) {
+		t.Fatalf("a poll of a branch that has not moved ran %+v", g.Operation)
+	}
+	w.pull(t, secret)
+	if n := w.fetches.Load(); n != fetched {
+		t.Fatalf("%d fetches for a branch that has not moved", n-fetched)
+	}
+
+	w.commitFile(t, "docs/faq.md", "# FAQ\n\nPolled.\n", "Poll me")
+	w.Clock.Advance(2 * time.Minute)
+	w.run(t) // the poll queues a pull
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	if n := w.fetches.Load(); n != fetched+1 {
+		t.Fatalf("%d fetches for a branch that moved, want 1", n-fetched)
+	}
+	if md := w.mainMarkdown(t, w.space.Id, titled(t, w, "FAQ")); !strings.Contains(md, "Polled.") {
+		t.Fatalf("the polled commit:\n%s", md)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/quire-docs/quire/internal/gitsync"
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 )
@@ -92,8 +93,10 @@ func signedWith(h http.Header, body, secret []byte) bool {
 	return false
 }
 
-// pollGitLinks queues a pull of every link whose run is not running: the branch's new commits
-// come in (a pull of a branch that has not moved changes nothing).
+// pollGitLinks queues a pull of every link whose run is not running and whose branch moved: its
+// head is read first (one listing of the remote's refs), and a branch still at the commit last
+// synced is left alone, not cloned. A head that cannot be read queues the pull all the same, so
+// that its failure shows on the link.
 func (s *Server) pollGitLinks(ctx context.Context, _ string) error {
 	links, err := s.Store.FindGitLinks(ctx)
 	if err != nil {
@@ -102,6 +105,15 @@ func (s *Server) pollGitLinks(ctx context.Context, _ string) error {
 	for _, l := range links {
 		if op := l.Operation; op != nil && op.State == store.GitRunning && s.Store.Now().Sub(op.StartedAt) <= store.GitOperationTimeout {
 			continue
+		}
+		if l.LastCommit != "" {
+			remote, err := s.gitRemote(store.GitJob{URL: l.URL, SealedCredentials: l.SealedCredentials, Ref: l.Ref, ProjectDirectory: l.ProjectDirectory})
+			if err == nil {
+				head, err := gitsync.Head(ctx, gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}, remote)
+				if err == nil && head == l.LastCommit {
+					continue
+				}
+			}
 		}
 		if err := s.Store.QueueGitRun(ctx, store.GitJob{Space: l.SpaceID, Direction: store.GitPull}); err != nil &&
 			store.ErrorCode(err) != store.ENOTFOUND {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -87,6 +88,15 @@ func Files(t testing.TB, dir, prefix string) map[string]string {
 // basic credentials.
 func Server(t testing.TB, root, user, password string) *httptest.Server {
 	t.Helper()
+	srv, _ := CountingServer(t, root, user, password)
+	return srv
+}
+
+// CountingServer is Server, counting the fetches it serves (POSTs to git-upload-pack: a clone or
+// a fetch, not a listing of refs).
+func CountingServer(t testing.TB, root, user, password string) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	fetches := &atomic.Int64{}
 	execPath := strings.TrimSpace(mustOutput(t, "git", "--exec-path"))
 	backend := &cgi.Handler{Path: filepath.Join(execPath, "git-http-backend"), Root: "/",
 		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=quire"}, Stderr: io.Discard}
@@ -99,10 +109,13 @@ func Server(t testing.TB, root, user, password string) *httptest.Server {
 				return
 			}
 		}
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
+			fetches.Add(1)
+		}
 		backend.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, fetches
 }
 
 func mustOutput(t testing.TB, name string, args ...string) string {
