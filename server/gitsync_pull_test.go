@@ -232,3 +232,35 @@ func TestGitSyncPollChecksTheHeadFirst(t *testing.T) {
 		t.Fatalf("the polled commit:\n%s", md)
 	}
 }
+
+// Every write to a linked space's content pushes, not only a change request's merge: a template
+// applied to the space, an import run merged into it.
+func TestGitSyncPushesEveryContentWrite(t *testing.T) {
+	w := newGitWorld(t, "file")
+	w.linked(t)
+	w.Expect(t, http.StatusNoContent, w.editor, "POST", "/spaces/"+w.space.Id+"/content/template", map[string]any{"id": "product-guide"})
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	if got := gittest.Show(t, w.bare, "%an|%s", "main"); got != "Eve|Apply the template product-guide" {
+		t.Fatalf("the template's push: %q", got)
+	}
+
+	md := w.upload(t, w.editor, "getting-around.md", "text/markdown", []byte("# Getting around\n\nUse the *map*.\n"))
+	var run gen.ContentImportRun
+	w.Expect(t, http.StatusCreated, w.editor, "POST", importsPath(w.org.Id), map[string]any{
+		"source": map[string]any{"type": "file", "files": []string{md}}, "target": map[string]any{"space": w.space.Id},
+	}).Decode(t, &run)
+	if run = w.runImport(t, run.Id); run.Status != gen.ContentImportRunStatusCompleted {
+		t.Fatalf("run %+v", run)
+	}
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	if got := gittest.Show(t, w.bare, "%an|%s", "main"); got != "Eve|Import of uploaded files" {
+		t.Fatalf("the import run's push: %q", got)
+	}
+	found := false
+	for _, f := range gittest.Tree(t, w.bare, "main") {
+		found = found || strings.HasSuffix(f, "getting-around.md")
+	}
+	if !found {
+		t.Fatalf("the imported page is not pushed: %v", gittest.Tree(t, w.bare, "main"))
+	}
+}

@@ -33,22 +33,22 @@ const GitSyncPollJob = "git_sync_poll"
 
 // pushMerge queues the push of a merge when the space has a git link.
 func (s *Server) pushMerge(ctx context.Context, sp *store.Space, cr *store.ChangeRequest, userID string) error {
-	if _, err := s.Store.FindSpaceGit(ctx, sp.ID); store.ErrorCode(err) == store.ENOTFOUND {
-		return nil
-	} else if err != nil {
-		return err
-	}
 	message := strings.TrimSpace(cr.Subject)
 	if message == "" {
 		message = fmt.Sprintf("Merge change request #%d", cr.Number)
 	}
-	if err := s.Store.QueueGitRun(ctx, store.GitJob{Space: sp.ID, Direction: store.GitPush, User: userID, CommitMessage: message}); err != nil {
-		return err
-	}
-	if s.WakeJobs != nil {
+	return s.pushContent(ctx, sp.ID, userID, message)
+}
+
+// pushContent queues the push of a change to a space's content when the space has a git link:
+// every write to a space's content other than a pull of its branch pushes (merges, templates
+// applied to the space, import runs).
+func (s *Server) pushContent(ctx context.Context, spaceID, userID, message string) error {
+	queued, err := store.QueuePush(ctx, s.Store, spaceID, userID, message)
+	if queued && s.WakeJobs != nil {
 		s.WakeJobs(0)
 	}
-	return nil
+	return err
 }
 
 // serveGitWebhook queues a pull of the link when the request is signed with its secret.

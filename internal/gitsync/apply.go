@@ -62,6 +62,8 @@ type Applied struct {
 	Revision      string // the merged revision, or the open change request's
 	ChangeRequest string
 	PageIDs       map[string]string // page ref (ImportPage.Ref) → the page's id
+	// UserID is who wrote it.
+	UserID string
 	// Unchanged says the import changed nothing: no change request was kept, and Revision is the
 	// space's current one.
 	Unchanged bool
@@ -248,11 +250,11 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		if err := undo(nil); err != nil {
 			return nil, nil, err
 		}
-		return sp, &Applied{Revision: sp.RevisionID, PageIDs: res.Refs, Unchanged: true}, nil
+		return sp, &Applied{Revision: sp.RevisionID, PageIDs: res.Refs, UserID: userID, Unchanged: true}, nil
 	}
 	step(total, total)
 	if o.Open || existing {
-		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs, UserID: userID}, nil
 	}
 	revID, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
 	if err == nil && conflicts {
@@ -265,5 +267,5 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs, UserID: userID}, nil
 }
