@@ -77,7 +77,7 @@ func TestGitSyncPullKeepsPageIdentity(t *testing.T) {
 			summary = strings.Replace(summary, "reference/api.md", "reference/http-api.md", 1)
 			edited := strings.Replace(gittest.File(t, w.bare, "main", "docs/getting-started/installation.md"), "\n", "\n\nEdited in git.\n", 1)
 			gittest.Git(t, repo, "mv", "docs/reference/api.md", "docs/reference/http-api.md")
-			gittest.Git(t, repo, "rm", "-q", "docs/faq.md")
+			gittest.Git(t, repo, "rm", "-q", "docs/faq.md", "docs/.gitbook/assets/unused.txt")
 			writeFiles(t, repo, map[string]string{"docs/SUMMARY.md": summary, "docs/changelog.md": "# Changelog\n\nNew.\n",
 				"docs/getting-started/installation.md": edited})
 			gittest.Git(t, repo, "add", "-A")
@@ -108,8 +108,19 @@ func TestGitSyncPullKeepsPageIdentity(t *testing.T) {
 			if api.Git == nil || api.Git.Path != "docs/reference/http-api.md" {
 				t.Fatalf("the moved page's file: %+v", api.Git)
 			}
-			if n := len(w.mainRevision(t, w.space.Id).Files); n != files {
-				t.Fatalf("%d files after the pull, %d before: the same files are not kept", n, files)
+			// The files kept keep their ids; the one gone from the repository is gone from the
+			// space (still there in the revision before).
+			pulled := w.mainRevision(t, w.space.Id)
+			if len(pulled.Files) != files-1 {
+				t.Fatalf("%d files after the pull, %d before", len(pulled.Files), files)
+			}
+			for _, f := range pulled.Files {
+				if f.Name == "unused.txt" {
+					t.Fatal("the file gone from the repository is still a file of the space")
+				}
+			}
+			if old := getJSON[gen.Revision](t, w.testServer, w.admin, "/spaces/"+w.space.Id+"/revisions/"+rev.Id); len(old.Files) != files {
+				t.Fatalf("the revision before the pull has %d files, had %d", len(old.Files), files)
 			}
 		})
 	}

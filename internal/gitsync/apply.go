@@ -198,12 +198,13 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	// import keeps the files the revision has already.
 	fileIDs := map[string]string{}
 	upload := im.Files
+	var stale []string
 	if plan != nil {
 		have, err := st.FindAllFiles(ctx, rev.ID)
 		if err != nil {
 			return nil, nil, undo(err)
 		}
-		upload = reuseFiles(have, im.Files, fileIDs)
+		upload, stale = reuseFiles(have, im.Files, fileIDs)
 	}
 	if len(upload) > 0 {
 		uploads := make([]store.FileUpload, 0, len(upload))
@@ -234,6 +235,9 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		batch = append(batch, changes[i])
 	}
 	batch = append(batch, deletes...)
+	if len(stale) > 0 { // the files the import no longer has
+		batch = append(batch, store.PageChange{Type: "delete_files", FileIDs: stale})
+	}
 	res := &store.BatchResult{Revision: cr.RevisionID, Refs: map[string]string{}}
 	if len(batch) > 0 {
 		if res, err = st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, batch); err != nil {

@@ -236,9 +236,9 @@ func noop(c store.PageChange) bool {
 }
 
 // reuseFiles gives each file of the import that the revision has already (the same bytes, under
-// the same name when it can) that file's id: fileIDs gets ref → id, and the files to upload are
-// answered.
-func reuseFiles(have []*store.RevisionFile, files []*ImportFile, fileIDs map[string]string) []*ImportFile {
+// the same name when it can) that file's id: fileIDs gets ref → id. It answers the files to
+// upload, and the revision's files the import does not have (to remove: stale).
+func reuseFiles(have []*store.RevisionFile, files []*ImportFile, fileIDs map[string]string) (upload []*ImportFile, stale []string) {
 	type key struct{ sha, name string }
 	exact, bySHA := map[key]string{}, map[string][]string{}
 	for _, f := range have {
@@ -246,7 +246,6 @@ func reuseFiles(have []*store.RevisionFile, files []*ImportFile, fileIDs map[str
 		bySHA[f.SHA256] = append(bySHA[f.SHA256], f.ID)
 	}
 	used := map[string]bool{}
-	var upload []*ImportFile
 	var later []*ImportFile
 	sums := map[*ImportFile]string{}
 	for _, f := range files {
@@ -270,5 +269,10 @@ func reuseFiles(have []*store.RevisionFile, files []*ImportFile, fileIDs map[str
 			upload = append(upload, f)
 		}
 	}
-	return upload
+	for _, f := range have {
+		if !used[f.ID] {
+			stale = append(stale, f.ID)
+		}
+	}
+	return upload, stale
 }

@@ -260,7 +260,7 @@ func (s *Store) mergeChangeRequest(ctx context.Context, spaceID, crID, userID st
 		var changed, deleted []*store.RevisionPage
 		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
 			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID, readFrom: readFrom,
-			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID)
+			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID, cr.Base())
 		if err != nil {
 			return err
 		}
@@ -310,7 +310,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		// request changed.
 		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
 			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID, readFrom: readFrom,
-			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID); err != nil {
+			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID, cr.Base()); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?
@@ -378,8 +378,8 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 
 // writeMerged writes what a three-way merge gave (a change request merged into main, or main
 // pulled into a change request) as the revision w describes, with the change request's files,
-// and answers it with the pages it changed and deleted.
-func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
+// and answers it with the pages it changed and deleted. base is the revision the two sides share.
+func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision, base string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
 	w.changed, w.deleted = tree.Result()
 	w.tree, w.links = tree, tree
 	revision, err := writeRevision(ctx, tx, w)
@@ -387,7 +387,7 @@ func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageT
 		err = tree.Err
 	}
 	if err == nil {
-		err = mergeFiles(ctx, tx, revision, crRevision)
+		err = mergeFiles(ctx, tx, revision, crRevision, base)
 	}
 	if err != nil {
 		return "", nil, nil, err

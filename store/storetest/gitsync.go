@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,5 +179,76 @@ func changeRequestAt(t *testing.T, open Opener) {
 		if _, err := w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "x", id); store.ErrorCode(err) != store.EINVALID {
 			t.Fatalf("revision %s (change request %s, other %s): %v", id, cr.RevisionID, other.RevisionID, err)
 		}
+	}
+}
+
+// fileDeletes: a delete_files change removes files from a change request's content (the revision
+// before keeps them); a merge brings in what each side did to files since their base — a file
+// removed on one side is removed, one added on the other added, a removed one not brought back —
+// and so does updating a change request from the space.
+func fileDeletes(t *testing.T, open Opener) {
+	w := newWorld(t, open, time.Now)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	upload := func(ref string) store.PageChange {
+		return store.PageChange{Type: "insert_files", Files: []store.FileUpload{{Ref: str(ref), Name: ref + ".txt", ContentType: "text/plain", Data: []byte(ref)}}}
+	}
+	names := func(rev string) string {
+		t.Helper()
+		files, err := w.st.FindAllFiles(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range files {
+			out = append(out, strings.TrimSuffix(f.Name, ".txt"))
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	merge := func(cr string) string {
+		t.Helper()
+		rev, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr, w.user)
+		if err != nil || conflicts {
+			t.Fatalf("merge: %v %v", conflicts, err)
+		}
+		return rev
+	}
+	ids := w.commit(sp.ID, upload("a"), upload("b"))
+	before := w.current(sp.ID).ID
+	cr, _ := w.edit(sp.ID, store.PageChange{Type: "delete_files", FileIDs: []string{ids["a"]}})
+	w.commit(sp.ID, upload("c"))
+	if got := names(merge(cr)); got != "b,c" {
+		t.Fatalf("after the merge: %s", got)
+	}
+	if got := names(before); got != "a,b" {
+		t.Fatalf("the revision before: %s", got)
+	}
+
+	cr, _ = w.edit(sp.ID, upload("d"))
+	w.commit(sp.ID, store.PageChange{Type: "delete_files", FileIDs: []string{ids["b"]}})
+	if got := names(merge(cr)); got != "c,d" {
+		t.Fatalf("a file removed by the space came back: %s", got)
+	}
+
+	cur := w.current(sp.ID).ID
+	files, _ := w.st.FindAllFiles(ctx, cur)
+	var c string
+	for _, f := range files {
+		if f.Name == "c.txt" {
+			c = f.ID
+		}
+	}
+	cr, _ = w.edit(sp.ID, store.PageChange{Type: "delete_files", FileIDs: []string{c}})
+	w.commit(sp.ID, upload("e"))
+	rev, err := w.st.UpdateChangeRequestFromMain(ctx, sp.ID, cr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(rev); got != "d,e" {
+		t.Fatalf("the change request updated from the space: %s", got)
+	}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr, w.user, []store.PageChange{{Type: "delete_files", FileIDs: []string{c}}}); store.ErrorCode(err) != store.EINVALID {
+		t.Fatalf("removing a file the content does not have: %v", err)
 	}
 }

@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		{"Glossary", glossary},
 		{"GitSync", gitSync},
 		{"ChangeRequestAt", changeRequestAt},
+		{"FileDeletes", fileDeletes},
 		{"ImportRuns", importRuns},
 		{"PageAlternates", pageAlternates},
 		{"RevisionReads", revisionReads},
