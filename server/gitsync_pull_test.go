@@ -3,8 +3,6 @@ package server_test
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -78,7 +76,7 @@ func TestGitSyncPullKeepsPageIdentity(t *testing.T) {
 			edited := strings.Replace(gittest.File(t, w.bare, "main", "docs/getting-started/installation.md"), "\n", "\n\nEdited in git.\n", 1)
 			gittest.Git(t, repo, "mv", "docs/reference/api.md", "docs/reference/http-api.md")
 			gittest.Git(t, repo, "rm", "-q", "docs/faq.md", "docs/.gitbook/assets/unused.txt")
-			writeFiles(t, repo, map[string]string{"docs/SUMMARY.md": summary, "docs/changelog.md": "# Changelog\n\nNew.\n",
+			gittest.WriteFiles(t, repo, map[string]string{"docs/SUMMARY.md": summary, "docs/changelog.md": "# Changelog\n\nNew.\n",
 				"docs/getting-started/installation.md": edited})
 			gittest.Git(t, repo, "add", "-A")
 			gittest.Git(t, repo, "commit", "-q", "-m", "Reshape the handbook")
@@ -132,20 +130,6 @@ func mapValues(m map[string]string) []string {
 		out = append(out, v)
 	}
 	return out
-}
-
-// writeFiles writes files (slash paths → contents) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // commitFile commits one file's new content to the branch, as Grace.

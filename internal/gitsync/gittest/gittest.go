@@ -49,8 +49,18 @@ func Seed(t testing.TB, bare, branch string, files map[string]string, message st
 	Git(t, work, "clone", "-q", bare, "w")
 	w := filepath.Join(work, "w")
 	Git(t, w, "checkout", "-q", "-B", branch)
+	WriteFiles(t, w, files)
+	Git(t, w, "add", "-A")
+	Git(t, w, "commit", "-q", "--allow-empty", "-m", message)
+	Git(t, w, "push", "-q", "origin", branch)
+	return Git(t, w, "rev-parse", "HEAD")
+}
+
+// WriteFiles writes files (slash paths → contents) under dir.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, data := range files {
-		p := filepath.Join(w, filepath.FromSlash(name))
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -58,10 +68,6 @@ func Seed(t testing.TB, bare, branch string, files map[string]string, message st
 			t.Fatal(err)
 		}
 	}
-	Git(t, w, "add", "-A")
-	Git(t, w, "commit", "-q", "--allow-empty", "-m", message)
-	Git(t, w, "push", "-q", "origin", branch)
-	return Git(t, w, "rev-parse", "HEAD")
 }
 
 // Files reads every file under dir into a map for Seed, each path under prefix.
