@@ -240,24 +240,22 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 		job.URL, job.SealedCredentials, job.Ref, job.ProjectDirectory, job.CommitURL =
 			link.URL, link.SealedCredentials, link.Ref, link.ProjectDirectory, link.CommitURL
 	}
-	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory}
-	if job.SealedCredentials != "" {
-		raw, err := s.unseal(job.SealedCredentials)
-		if err != nil {
-			return "", "", fmt.Errorf("the repository's credentials cannot be read: %w", err)
+	remote, err := s.gitRemote(job)
+	if err != nil {
+		return "", "", err
+	}
+	guard := gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}
+	if job.Direction == store.GitPull && link.LastCommit != "" {
+		// The branch's head first: a branch that has not moved is not cloned.
+		if head, err := gitsync.Head(ctx, guard, remote); err == nil && head == link.LastCommit {
+			return link.LastCommit, "", nil
 		}
-		var creds [2]string
-		if err := json.Unmarshal(raw, &creds); err != nil {
-			return "", "", err
-		}
-		remote.Username, remote.Password = creds[0], creds[1]
 	}
 	tmp, err := os.MkdirTemp("", "quire-git-*")
 	if err != nil {
 		return "", "", err
 	}
 	defer os.RemoveAll(tmp)
-	guard := gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}
 	export := job.Direction == store.GitExport || job.Direction == store.GitPush
 	co, err := gitsync.Clone(ctx, guard, remote, tmp, export)
 	if err != nil {
@@ -275,6 +273,23 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 		}
 	}
 	return s.gitExport(ctx, sp, job, guard, co, tmp)
+}
+
+// gitRemote is the repository of a run, its credentials unsealed.
+func (s *Server) gitRemote(job store.GitJob) (gitsync.Remote, error) {
+	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory}
+	if job.SealedCredentials != "" {
+		raw, err := s.unseal(job.SealedCredentials)
+		if err != nil {
+			return remote, fmt.Errorf("the repository's credentials cannot be read: %w", err)
+		}
+		var creds [2]string
+		if err := json.Unmarshal(raw, &creds); err != nil {
+			return remote, err
+		}
+		remote.Username, remote.Password = creds[0], creds[1]
+	}
+	return remote, nil
 }
 
 // gitImport imports the checkout's head into the space. An import asked for replaces the space's
@@ -304,18 +319,32 @@ func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJo
 	}
 	subject := fmt.Sprintf("Import %s from %s (%s)", strings.TrimPrefix(job.Ref, "refs/heads/"), repoName(job.URL), head[:7])
 	opts := gitsync.ApplyOptions{OrgID: sp.OrganizationID, SpaceID: sp.ID, UserID: job.User, Subject: subject, Replace: true,
-		Open: job.Standalone}
+		Open: job.Standalone, Blobs: blobs}
 	if job.Direction == store.GitPull && link != nil {
 		opts.Subject = strings.TrimSpace(strings.SplitN(co.Head.Message, "\n", 2)[0])
 		if opts.Subject == "" {
 			opts.Subject = subject
 		}
 		opts.UserID = s.commitAuthor(ctx, sp.OrganizationID, co.Head.Author.Email, link.CreatedBy)
-		opts.Open = link.SyncedRevision != "" && sp.RevisionID != link.SyncedRevision
+		if link.SyncedRevision != "" && sp.RevisionID != link.SyncedRevision {
+			// The space moved since the last sync: the commit waits in a change request based on
+			// the revision last synced, whose merge keeps what the space changed since.
+			opts.Open, opts.Base = true, link.SyncedRevision
+		}
+	}
+	base := opts.Base
+	if base == "" {
+		base = sp.RevisionID
+	}
+	if opts.Known, err = s.knownFiles(ctx, base, job.ProjectDirectory); err != nil {
+		return "", "", err
 	}
 	_, applied, err := gitsync.Apply(ctx, s.Store, im, opts, nil)
 	if err != nil {
 		return "", "", err
+	}
+	if applied.Unchanged && opts.Open {
+		return head, "", nil // the branch brought nothing new of the layout
 	}
 	pages := map[string]store.GitBlob{}
 	for _, p := range im.Pages {
@@ -336,6 +365,27 @@ func (s *Server) gitImport(ctx context.Context, sp *store.Space, job store.GitJo
 		return head, "", nil // the space is where it was; the commit waits in the change request
 	}
 	return head, applied.Revision, nil
+}
+
+// knownFiles are the files the pages of a revision were read from or written to, relative to
+// the project directory: what an import matches its pages by.
+func (s *Server) knownFiles(ctx context.Context, revisionID, dir string) (map[string]gitsync.KnownFile, error) {
+	_, pages, err := s.Store.FindRevisionGit(ctx, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]gitsync.KnownFile, len(pages))
+	for id, b := range pages {
+		file := b.Path
+		if dir != "" {
+			var ok bool
+			if file, ok = strings.CutPrefix(b.Path, dir+"/"); !ok {
+				continue
+			}
+		}
+		out[id] = gitsync.KnownFile{File: file, Blob: b.OID}
+	}
+	return out, nil
 }
 
 // commitAuthor is the member a commit is attributed to: the organization's member with the

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +27,7 @@ type gitWorld struct {
 	*world
 	bare, url string // url carries the credentials
 	space     gen.Space
+	fetches   *atomic.Int64 // the clones and fetches the http server served
 }
 
 func newGitWorld(t *testing.T, kind string, opts ...server.Options) *gitWorld {
@@ -40,7 +42,8 @@ func newGitWorld(t *testing.T, kind string, opts ...server.Options) *gitWorld {
 	gittest.Seed(t, w.bare, "main", files, "Handbook")
 	switch kind {
 	case "http":
-		srv := gittest.Server(t, filepath.Dir(w.bare), "ada", "s3cret")
+		srv, fetches := gittest.CountingServer(t, filepath.Dir(w.bare), "ada", "s3cret")
+		w.fetches = fetches
 		w.url = strings.Replace(srv.URL, "http://", "http://ada:s3cret@", 1) + "/handbook.git"
 	case "file":
 		w.url = "file://" + w.bare

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/quire-docs/quire/internal/gitsync"
 	"github.com/quire-docs/quire/internal/jobs"
 	"github.com/quire-docs/quire/store"
 )
@@ -32,22 +33,22 @@ const GitSyncPollJob = "git_sync_poll"
 
 // pushMerge queues the push of a merge when the space has a git link.
 func (s *Server) pushMerge(ctx context.Context, sp *store.Space, cr *store.ChangeRequest, userID string) error {
-	if _, err := s.Store.FindSpaceGit(ctx, sp.ID); store.ErrorCode(err) == store.ENOTFOUND {
-		return nil
-	} else if err != nil {
-		return err
-	}
 	message := strings.TrimSpace(cr.Subject)
 	if message == "" {
 		message = fmt.Sprintf("Merge change request #%d", cr.Number)
 	}
-	if err := s.Store.QueueGitRun(ctx, store.GitJob{Space: sp.ID, Direction: store.GitPush, User: userID, CommitMessage: message}); err != nil {
-		return err
-	}
-	if s.WakeJobs != nil {
+	return s.pushContent(ctx, sp.ID, userID, message)
+}
+
+// pushContent queues the push of a change to a space's content when the space has a git link:
+// every write to a space's content other than a pull of its branch pushes (merges, templates
+// applied to the space, import runs).
+func (s *Server) pushContent(ctx context.Context, spaceID, userID, message string) error {
+	queued, err := store.QueuePush(ctx, s.Store, spaceID, userID, message)
+	if queued && s.WakeJobs != nil {
 		s.WakeJobs(0)
 	}
-	return nil
+	return err
 }
 
 // serveGitWebhook queues a pull of the link when the request is signed with its secret.
@@ -92,8 +93,10 @@ func signedWith(h http.Header, body, secret []byte) bool {
 	return false
 }
 
-// pollGitLinks queues a pull of every link whose run is not running: the branch's new commits
-// come in (a pull of a branch that has not moved changes nothing).
+// pollGitLinks queues a pull of every link whose run is not running and whose branch moved: its
+// head is read first (one listing of the remote's refs), and a branch still at the commit last
+// synced is left alone, not cloned. A head that cannot be read queues the pull all the same, so
+// that its failure shows on the link.
 func (s *Server) pollGitLinks(ctx context.Context, _ string) error {
 	links, err := s.Store.FindGitLinks(ctx)
 	if err != nil {
@@ -102,6 +105,15 @@ func (s *Server) pollGitLinks(ctx context.Context, _ string) error {
 	for _, l := range links {
 		if op := l.Operation; op != nil && op.State == store.GitRunning && s.Store.Now().Sub(op.StartedAt) <= store.GitOperationTimeout {
 			continue
+		}
+		if l.LastCommit != "" {
+			remote, err := s.gitRemote(store.GitJob{URL: l.URL, SealedCredentials: l.SealedCredentials, Ref: l.Ref, ProjectDirectory: l.ProjectDirectory})
+			if err == nil {
+				head, err := gitsync.Head(ctx, gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}, remote)
+				if err == nil && head == l.LastCommit {
+					continue
+				}
+			}
 		}
 		if err := s.Store.QueueGitRun(ctx, store.GitJob{Space: l.SpaceID, Direction: store.GitPull}); err != nil &&
 			store.ErrorCode(err) != store.ENOTFOUND {

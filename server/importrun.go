@@ -112,6 +112,11 @@ func (s *Server) importRun(ctx context.Context, r *store.ImportRun) ([]store.Imp
 		if err != nil {
 			return out, err
 		}
+		if r.ChangeRequest == "" { // merged into the space: a linked space pushes it
+			if err := s.pushContent(ctx, r.SpaceID, r.CreatedBy, subject); err != nil {
+				s.Log.ErrorContext(ctx, "queueing the push of an import run", "run", r.ID, "err", err)
+			}
+		}
 		for _, p := range im.Pages {
 			pg := store.ImportRunPage{ID: applied.PageIDs[p.Ref], Type: "page", Status: "complete"}
 			if p.Kind == gitsync.KindGroup {

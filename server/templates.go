@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/quire-docs/quire/gen"
+	"github.com/quire-docs/quire/server/access"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -61,6 +62,12 @@ func (s *Server) ApplyTemplateToSpace(ctx context.Context, req gen.ApplyTemplate
 	}
 	if _, err := s.Store.ApplyTemplate(ctx, sp.ID, crID, changes, files); err != nil {
 		return nil, err
+	}
+	if crID == "" {
+		// The space's content changed: a linked space pushes it.
+		if err := s.pushContent(ctx, sp.ID, access.Caller(ctx).ID, "Apply the template "+req.Body.Id); err != nil {
+			s.Log.ErrorContext(ctx, "queueing the push of a template", "space", sp.ID, "err", err)
+		}
 	}
 	return gen.ApplyTemplateToSpace204Response{}, nil
 }

@@ -72,6 +72,11 @@ type ChangeRequests interface {
 	// CreateChangeRequest opens a change request on a space's current revision. Numbers are per
 	// space, from 1; the single writer makes max+1 safe under concurrent creation.
 	CreateChangeRequest(ctx context.Context, spaceID string, userID string, subject string) (*ChangeRequest, error)
+	// CreateChangeRequestAt opens a change request on an earlier revision of the space's content
+	// (one its current revision descends from, such as the revision last synced with a git
+	// branch): its merge is three-way against that revision, so what the space changed since is
+	// kept. EINVALID when the revision is not in the space's history.
+	CreateChangeRequestAt(ctx context.Context, spaceID string, userID string, subject string, revisionID string) (*ChangeRequest, error)
 	// CreateChangeRequestFromTemplate opens a change request whose first revision adds a
 	// template's pages (as ApplyTemplate does), in one transaction: a refused template opens
 	// nothing.

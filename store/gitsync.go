@@ -81,6 +81,17 @@ type GitJob struct {
 	Timestamp         *time.Time `json:"timestamp,omitempty"`
 }
 
+// QueuePush queues the push of a change to a space's content (by userID, as one commit with
+// message) when the space has a git link; it answers whether it did (a space without a link has
+// nothing to push to).
+func QueuePush(ctx context.Context, st GitSync, spaceID, userID, message string) (bool, error) {
+	err := st.QueueGitRun(ctx, GitJob{Space: spaceID, Direction: GitPush, User: userID, CommitMessage: message})
+	if ErrorCode(err) == ENOTFOUND {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // GitCommit is the git commit a revision came from or went to.
 type GitCommit struct {
 	OID              string

@@ -34,6 +34,7 @@ type PageChange struct {
 	SetInto       bool         // Into was given: nil is the top level
 	Into          *string      // the parent page's id or a ref of the batch
 	Files         []FileUpload // insert_files
+	FileIDs       []string     // delete_files: the files to remove (a git pull's, not the API's)
 	At            *int         // index among the new siblings; nil: the end
 	Revision      *string      // revert_page: the revision to revert to (nil: the batch's base)
 	Blocks        []string     // revert_page: block-level reverts, which are refused

@@ -25,7 +25,9 @@ type PageTree struct {
 	// and the files (with their ids set) to add to the revision.
 	FileRefs map[string]string
 	Files    []FileUpload
-	now      time.Time
+	// DeletedFiles are the files delete_files changes remove.
+	DeletedFiles []string
+	now          time.Time
 	// fresh holds the pages the batch inserted, moved or gave a new slug: when slugs collide
 	// they give way, so a page the batch left alone keeps its path.
 	fresh map[string]bool

@@ -138,6 +138,12 @@ func (t *PageTree) applyOne(i int, c PageChange) error {
 		return nil
 	case "revert_page":
 		return t.revert(c)
+	case "delete_files":
+		if len(c.FileIDs) == 0 {
+			return FieldErrorf("files", "is required")
+		}
+		t.DeletedFiles = append(t.DeletedFiles, c.FileIDs...)
+		return nil
 	case "insert_files":
 		if len(c.Files) == 0 {
 			return FieldErrorf("files", "is required")

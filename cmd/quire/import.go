@@ -39,11 +39,16 @@ func importSpace(args []string, stdout, stderr io.Writer) error {
 	var sp *store.Space
 	if err := cmd.withStore(func(ctx context.Context, st store.Store) (err error) {
 		bar := newProgress(stderr, "writing")
-		sp, _, err = gitsync.Apply(ctx, st, im, gitsync.ApplyOptions{OrgID: *orgID, SpaceID: *spaceID,
-			Subject: "Import from " + filepath.Base(*from)}, bar.step)
+		subject := "Import from " + filepath.Base(*from)
+		var applied *gitsync.Applied
+		sp, applied, err = gitsync.Apply(ctx, st, im, gitsync.ApplyOptions{OrgID: *orgID, SpaceID: *spaceID, Subject: subject}, bar.step)
 		bar.finish()
 		if err != nil {
 			return fmt.Errorf("nothing imported: %w", err)
+		}
+		// A space linked to a git branch pushes the import (the server's job runner does it).
+		if _, err := store.QueuePush(ctx, st, sp.ID, applied.UserID, subject); err != nil {
+			fmt.Fprintf(stderr, "warning: the push to the space's git branch was not queued: %v\n", err)
 		}
 		return nil
 	}); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -15,9 +14,12 @@ type ApplyStore interface {
 	FindMembers(ctx context.Context, orgID string, f store.MemberFilter, p store.Page) (store.List[*store.Member], error)
 	FindSpace(ctx context.Context, id string) (*store.Space, error)
 	FindRevision(ctx context.Context, spaceID, id string) (*store.Revision, error)
+	FindPagesWithBodies(ctx context.Context, revisionID string, ids []string) ([]*store.RevisionPage, error)
+	FindAllFiles(ctx context.Context, revisionID string) ([]*store.RevisionFile, error)
 	CreateSpace(ctx context.Context, orgID, creatorID string, c store.SpaceCreate) (*store.Space, error)
 	DeleteSpace(ctx context.Context, id string) error
 	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string) (*store.ChangeRequest, error)
+	CreateChangeRequestAt(ctx context.Context, spaceID, userID, subject, revisionID string) (*store.ChangeRequest, error)
 	FindChangeRequest(ctx context.Context, spaceID string, idOrNumber string) (*store.ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error)
 	UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error)
@@ -30,9 +32,20 @@ type ApplyOptions struct {
 	SpaceID string // an existing space; "" makes a new one titled as the import
 	UserID  string // who writes; "" for the organization's first admin
 	Subject string // the change request's subject
-	// Replace deletes the space's pages first, so that the space matches the import (a git
-	// import); otherwise the pages are added beside the space's own, top-level slugs stepping aside.
+	// Replace makes the space match the import (a git import): the space's pages are matched
+	// with the import's (match.go), so that a page whose file is still there keeps its id, and
+	// those whose file is gone are deleted; otherwise the pages are added beside the space's own,
+	// top-level slugs stepping aside.
 	Replace bool
+	// Base, when set, is an earlier revision of the space for the change request to start from
+	// (the revision last synced with a git branch; Replace matches against it): its merge is then
+	// three-way against that revision, keeping what the space changed since.
+	Base string
+	// Known are the files the replaced revision's pages were read from or written to (page id →
+	// file, relative to the directory read, and blob), and Blobs the import's (file → blob): Replace
+	// matches pages by them first.
+	Known map[string]KnownFile
+	Blobs map[string]string
 	// Open leaves the change request open instead of merging it: the space's content stays as it
 	// is (a standalone git import).
 	Open bool
@@ -49,6 +62,11 @@ type Applied struct {
 	Revision      string // the merged revision, or the open change request's
 	ChangeRequest string
 	PageIDs       map[string]string // page ref (ImportPage.Ref) → the page's id
+	// UserID is who wrote it.
+	UserID string
+	// Unchanged says the import changed nothing: no change request was kept, and Revision is the
+	// space's current one.
+	Unchanged bool
 }
 
 // Apply writes an import into a space through one change request, merged. A write failing midway
@@ -74,6 +92,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	var err error
 	var sp *store.Space
 	var cr *store.ChangeRequest
+	var rev *store.Revision
 	taken := map[string]bool{}
 	var deletes []store.PageChange
 	if spaceID != "" {
@@ -87,6 +106,9 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 			return nil, nil, fmt.Errorf("space %s is locked: its content cannot change", spaceID)
 		}
 		revID := sp.RevisionID
+		if o.Base != "" {
+			revID = o.Base
+		}
 		if o.ChangeRequest != "" {
 			if cr, err = st.FindChangeRequest(ctx, sp.ID, o.ChangeRequest); err != nil {
 				return nil, nil, fmt.Errorf("change request %s: %w", o.ChangeRequest, err)
@@ -96,8 +118,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 			}
 			revID = cr.RevisionID
 		}
-		rev, err := st.FindRevision(ctx, sp.ID, revID)
-		if err != nil {
+		if rev, err = st.FindRevision(ctx, sp.ID, revID); err != nil {
 			return nil, nil, err
 		}
 		parentFound := o.Parent == ""
@@ -111,12 +132,8 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 				}
 				continue
 			}
-			if p.ParentID == nil {
-				if o.Replace {
-					deletes = append(deletes, store.PageChange{Type: "delete_page", Page: ptr(p.ID)})
-				} else {
-					taken[p.Slug] = true
-				}
+			if p.ParentID == nil && !o.Replace {
+				taken[p.Slug] = true
 			}
 		}
 		if !parentFound {
@@ -124,6 +141,13 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		}
 	}
 	changes := pageChanges(im, taken)
+	var plan *replacePlan
+	if o.Replace && rev != nil && o.Parent == "" {
+		if plan, err = planReplace(ctx, st, rev, im, o.Known, o.Blobs); err != nil {
+			return nil, nil, err
+		}
+		changes, deletes = plan.changes[:len(im.Pages)], plan.changes[len(im.Pages):]
+	}
 	if o.Parent != "" {
 		for i, p := range im.Pages {
 			if p.Parent < 0 {
@@ -141,7 +165,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		created = true
 	}
 	existing := cr != nil
-	undo := func(cause error) error {
+	undo := func(cause error) error { // cause nil: just undo
 		if created {
 			if err := st.DeleteSpace(ctx, sp.ID); err != nil {
 				return fmt.Errorf("%w (and removing space %s failed: %v)", cause, sp.ID, err)
@@ -155,7 +179,12 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		return cause
 	}
 	if !existing {
-		if cr, err = st.CreateChangeRequest(ctx, sp.ID, userID, o.Subject); err != nil {
+		if o.Base != "" {
+			cr, err = st.CreateChangeRequestAt(ctx, sp.ID, userID, o.Subject, o.Base)
+		} else {
+			cr, err = st.CreateChangeRequest(ctx, sp.ID, userID, o.Subject)
+		}
+		if err != nil {
 			return nil, nil, undo(err)
 		}
 	}
@@ -165,30 +194,71 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		}
 	}
 	total := len(im.Files) + len(changes)
-	// Files first: their ids go into the pages' markdown, HTML attributes included.
+	// Files first: their ids go into the pages' markdown, HTML attributes included. A replacing
+	// import keeps the files the revision has already.
 	fileIDs := map[string]string{}
-	if len(im.Files) > 0 {
-		uploads := make([]store.FileUpload, 0, len(im.Files))
-		for _, f := range im.Files {
+	upload := im.Files
+	var stale []string
+	if plan != nil {
+		have, err := st.FindAllFiles(ctx, rev.ID)
+		if err != nil {
+			return nil, nil, undo(err)
+		}
+		upload, stale = reuseFiles(have, im.Files, fileIDs)
+	}
+	if len(upload) > 0 {
+		uploads := make([]store.FileUpload, 0, len(upload))
+		for _, f := range upload {
 			uploads = append(uploads, store.FileUpload{Ref: ptr(f.Ref), Name: f.Name, ContentType: f.ContentType, Data: f.Data})
 		}
 		res, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, []store.PageChange{{Type: "insert_files", Files: uploads}})
 		if err != nil {
 			return nil, nil, undo(err)
 		}
-		fileIDs = res.Refs
-		step(len(im.Files), total)
+		for ref, id := range res.Refs {
+			fileIDs[ref] = id
+		}
 	}
+	step(len(im.Files), total)
+	batch := make([]store.PageChange, 0, len(changes)+len(deletes))
 	for i, md := range im.Markdown(fileIDs) {
+		if plan != nil {
+			md = store.RewriteRefs(md, plan.matched, nil)
+			if old := plan.old[deref(changes[i].Page)]; changes[i].Type == "update_page" && old != nil && old.Markdown == md {
+				if !noop(changes[i]) {
+					batch = append(batch, changes[i])
+				}
+				continue
+			}
+		}
 		changes[i].Markdown = &md
+		batch = append(batch, changes[i])
 	}
-	res, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, append(deletes, changes...))
-	if err != nil {
-		return nil, nil, undo(err)
+	batch = append(batch, deletes...)
+	if len(stale) > 0 { // the files the import no longer has
+		batch = append(batch, store.PageChange{Type: "delete_files", FileIDs: stale})
+	}
+	res := &store.BatchResult{Revision: cr.RevisionID, Refs: map[string]string{}}
+	if len(batch) > 0 {
+		if res, err = st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, userID, batch); err != nil {
+			return nil, nil, undo(err)
+		}
+	}
+	if plan != nil {
+		for ref, id := range plan.matched {
+			res.Refs[ref] = id
+		}
+	}
+	if plan != nil && len(batch) == 0 && len(upload) == 0 && !existing && !created {
+		// Nothing to change: the change request is not kept.
+		if err := undo(nil); err != nil {
+			return nil, nil, err
+		}
+		return sp, &Applied{Revision: sp.RevisionID, PageIDs: res.Refs, UserID: userID, Unchanged: true}, nil
 	}
 	step(total, total)
 	if o.Open || existing {
-		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+		return sp, &Applied{Revision: res.Revision, ChangeRequest: cr.ID, PageIDs: res.Refs, UserID: userID}, nil
 	}
 	revID, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, userID)
 	if err == nil && conflicts {
@@ -201,65 +271,5 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs}, nil
+	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs, UserID: userID}, nil
 }
-
-// pageChanges makes the insert_page changes of an import (markdown set later); top-level slugs
-// step aside from the taken ones of an existing space (im's pages take the new slugs).
-func pageChanges(im *Import, taken map[string]bool) []store.PageChange {
-	changes := make([]store.PageChange, 0, len(im.Pages))
-	for _, p := range im.Pages {
-		slug := p.Slug
-		if p.Parent < 0 {
-			for n := 2; taken[slug]; n++ {
-				slug = p.Slug + "-" + strconv.Itoa(n)
-			}
-			taken[slug] = true
-			p.Slug = slug
-		}
-		if p.Kind == KindLink { // a link takes a title and its target only
-			c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), SetInto: true,
-				PageType: ptr(store.PageLink), Target: importLinkTarget(p)}
-			if p.Parent >= 0 {
-				c.Into = ptr(im.Pages[p.Parent].Ref)
-			}
-			changes = append(changes, c)
-			continue
-		}
-		c := store.PageChange{Type: "insert_page", Ref: ptr(p.Ref), Title: ptr(p.Title), Slug: ptr(slug), SetInto: true,
-			Description: ptr(p.Meta.Description), Hidden: ptr(p.Meta.Hidden), NoIndex: ptr(p.Meta.NoIndex),
-			NoRobotsIndex: ptr(p.Meta.NoRobotsIndex)}
-		if p.Parent >= 0 {
-			c.Into = ptr(im.Pages[p.Parent].Ref)
-		}
-		if p.Kind == KindGroup {
-			c.PageType = ptr(store.PageGroup)
-		}
-		if p.Meta.Icon != "" {
-			c.Icon = ptr(p.Meta.Icon)
-		}
-		if p.Meta.Emoji != "" {
-			c.Emoji = ptr(p.Meta.Emoji)
-		}
-		if p.Meta.If != "" {
-			c.Condition = ptr(p.Meta.If)
-		}
-		changes = append(changes, c)
-	}
-	return changes
-}
-
-// linkTarget is what an imported link page opens: its URL, a page (of the import by its ref, or of
-// another space by id) or a space.
-func importLinkTarget(p *ImportPage) *store.PageTarget {
-	switch {
-	case p.URL != "":
-		return &store.PageTarget{Kind: store.TargetURL, URL: p.URL}
-	case p.LinkPage != "":
-		return &store.PageTarget{Kind: store.TargetPage, Page: p.LinkPage, Space: p.LinkSpace}
-	default:
-		return &store.PageTarget{Kind: store.TargetSpace, Space: p.LinkSpace}
-	}
-}
-
-func ptr[T any](v T) *T { return &v }

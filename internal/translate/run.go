@@ -171,6 +171,10 @@ func (r *Runner) writeAndMerge(ctx context.Context, spaceID string, cr *store.Ch
 	if conflicts {
 		return "", fmt.Errorf("the result space changed during the run: change request %d conflicts with it", cr.Number)
 	}
+	// A result space linked to a git branch pushes the merge, as a merge in the app does.
+	if _, err := store.QueuePush(ctx, r.Store, spaceID, userID, cr.Subject); err != nil {
+		r.Log.Error("queueing the push of a translation", "space", spaceID, "err", err)
+	}
 	return rev, nil
 }
 

@@ -18,6 +18,7 @@ type Store interface {
 	store.Spaces
 	store.Content
 	store.ChangeRequests
+	store.GitSync
 	store.Clock
 }
 

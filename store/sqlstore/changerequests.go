@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,10 +17,45 @@ func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subjec
 	var cr *store.ChangeRequest
 	err := s.write(ctx, func(tx *Tx) error {
 		var err error
-		cr, err = createChangeRequest(ctx, tx, spaceID, userID, subject)
+		cr, err = createChangeRequest(ctx, tx, spaceID, userID, subject, "")
 		return err
 	})
 	return cr, err
+}
+
+// CreateChangeRequestAt opens a change request on an earlier revision of the space's content.
+func (s *Store) CreateChangeRequestAt(ctx context.Context, spaceID, userID, subject, revisionID string) (*store.ChangeRequest, error) {
+	var cr *store.ChangeRequest
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		cr, err = createChangeRequest(ctx, tx, spaceID, userID, subject, revisionID)
+		return err
+	})
+	return cr, err
+}
+
+// inHistory says whether revision id is the space's current revision or one it descends from
+// along its lines (a change request's own revisions are not).
+func inHistory(ctx context.Context, tx *Tx, sp *store.Space, id string) (bool, error) {
+	var spaceID string
+	var ref lineRef
+	err := tx.QueryRowContext(ctx, `SELECT space_id, line_id, seq FROM revisions WHERE id = ?`, id).Scan(&spaceID, &ref.line, &ref.upto)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && spaceID != sp.ID {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to find revision: %w", err)
+	}
+	c, err := revisionChain(ctx, tx, sp.RevisionID)
+	if err != nil {
+		return false, err
+	}
+	for _, el := range c {
+		if el.line == ref.line {
+			return ref.upto <= el.upto, nil
+		}
+	}
+	return false, nil
 }
 
 // CreateChangeRequestFromTemplate opens a change request whose first revision adds a template's
@@ -26,7 +63,7 @@ func (s *Store) CreateChangeRequest(ctx context.Context, spaceID, userID, subjec
 func (s *Store) CreateChangeRequestFromTemplate(ctx context.Context, spaceID, userID, subject string, changes []store.PageChange, files map[string]string) (*store.ChangeRequest, error) {
 	var cr *store.ChangeRequest
 	err := s.write(ctx, func(tx *Tx) error {
-		created, err := createChangeRequest(ctx, tx, spaceID, userID, subject)
+		created, err := createChangeRequest(ctx, tx, spaceID, userID, subject, "")
 		if err != nil {
 			return err
 		}
@@ -39,17 +76,29 @@ func (s *Store) CreateChangeRequestFromTemplate(ctx context.Context, spaceID, us
 	return cr, err
 }
 
-func createChangeRequest(ctx context.Context, tx *Tx, spaceID, userID, subject string) (*store.ChangeRequest, error) {
+// createChangeRequest opens a change request on revision at of the space ("": its current one).
+func createChangeRequest(ctx context.Context, tx *Tx, spaceID, userID, subject, at string) (*store.ChangeRequest, error) {
 	id := store.NewID()
 	sp, err := findLiveSpace(ctx, tx, spaceID)
 	if err != nil {
 		return nil, err
 	}
+	base := sp.RevisionID
+	if at != "" && at != base {
+		ok, err := inHistory(ctx, tx, sp, at)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, store.ErrorAt(store.EINVALID, "revision", "%s is not a revision of the space's content", at)
+		}
+		base = at
+	}
 	now := formatTime(tx.now)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO change_requests (id, space_id, number, subject, created_by,
 		revision_initial, revision_id, created_at, updated_at)
 		SELECT ?, ?, COALESCE(max(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM change_requests WHERE space_id = ?`,
-		id, spaceID, subject, userID, sp.RevisionID, sp.RevisionID, now, now, spaceID); err != nil {
+		id, spaceID, subject, userID, base, base, now, now, spaceID); err != nil {
 		return nil, fmt.Errorf("store: unable to create change request: %w", err)
 	}
 	if err := countChangeRequests(ctx, tx, spaceID); err != nil {
@@ -211,7 +260,7 @@ func (s *Store) mergeChangeRequest(ctx context.Context, spaceID, crID, userID st
 		var changed, deleted []*store.RevisionPage
 		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
 			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID, readFrom: readFrom,
-			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID)
+			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID, cr.Base())
 		if err != nil {
 			return err
 		}
@@ -261,7 +310,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		// request changed.
 		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
 			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID, readFrom: readFrom,
-			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID); err != nil {
+			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID, cr.Base()); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET revision_id = ?, revision_merged_ancestor = ?, updated_at = ?
@@ -329,8 +378,8 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 
 // writeMerged writes what a three-way merge gave (a change request merged into main, or main
 // pulled into a change request) as the revision w describes, with the change request's files,
-// and answers it with the pages it changed and deleted.
-func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
+// and answers it with the pages it changed and deleted. base is the revision the two sides share.
+func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision, base string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
 	w.changed, w.deleted = tree.Result()
 	w.tree, w.links = tree, tree
 	revision, err := writeRevision(ctx, tx, w)
@@ -338,7 +387,7 @@ func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageT
 		err = tree.Err
 	}
 	if err == nil {
-		err = mergeFiles(ctx, tx, revision, crRevision)
+		err = mergeFiles(ctx, tx, revision, crRevision, base)
 	}
 	if err != nil {
 		return "", nil, nil, err

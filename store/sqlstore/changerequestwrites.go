@@ -99,6 +99,9 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	if err := insertFiles(ctx, tx, revision, tree.Files); err != nil {
 		return "", nil, nil, nil, err
 	}
+	if err := deleteFiles(ctx, tx, revision, tree.DeletedFiles); err != nil {
+		return "", nil, nil, nil, err
+	}
 	return revision, tree, changed, deleted, nil
 }
 

@@ -32,7 +32,8 @@ func scanFile(sc interface{ Scan(...any) error }, f *store.RevisionFile) error {
 }
 
 // revisionFiles returns the files of a revision (cond narrows them, on file row f), by id. A file
-// is in a revision when a line of its chain added it at or before the seq the chain reads it at.
+// is in a revision when a line of its chain added it at or before the seq the chain reads it at,
+// and the first line of the chain that has a row for it had not removed it by then.
 func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args ...any) ([]*store.RevisionFile, error) {
 	c, err := revisionChain(ctx, q, revisionID)
 	if err != nil {
@@ -41,15 +42,18 @@ func revisionFiles(ctx context.Context, q querier, revisionID, cond string, args
 	seen := map[string]bool{}
 	var out []*store.RevisionFile
 	for _, el := range c {
-		if err := queryEach(ctx, q, "files", `SELECT `+fileColumns+` FROM file_versions f JOIN blobs b ON b.id = f.blob_id
+		if err := queryEach(ctx, q, "files", `SELECT `+fileColumns+`, f.deleted_from FROM file_versions f JOIN blobs b ON b.id = f.blob_id
 			WHERE f.line_id = ? AND f.valid_from <= ? AND `+cond, append([]any{el.line, el.upto}, args...), func(sc scanner) error {
 			f := &store.RevisionFile{}
-			if err := scanFile(sc, f); err != nil {
+			var deleted sql.NullInt64
+			if err := scanFile(scanWith{row: sc, extra: []any{&deleted}}, f); err != nil {
 				return err
 			}
 			if !seen[f.ID] {
 				seen[f.ID] = true
-				out = append(out, f)
+				if !deleted.Valid || deleted.Int64 > el.upto {
+					out = append(out, f)
+				}
 			}
 			return nil
 		}); err != nil {
@@ -154,10 +158,46 @@ func insertFiles(ctx context.Context, tx *Tx, revisionID string, files []store.F
 	return nil
 }
 
-// mergeFiles adds to a revision the files of another it lacks: files are only ever added, so a
-// merge holds the files of both sides. Only the files added since the two revisions parted are
-// looked at.
-func mergeFiles(ctx context.Context, tx *Tx, to, other string) error {
+// deleteFiles removes files from a revision (the head of its line, just written): a row of the
+// line that added a file is ended there; a file the line inherited gets a row there that ends it.
+func deleteFiles(ctx context.Context, tx *Tx, revisionID string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	ref, err := revisionLine(ctx, tx, revisionID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		res, err := tx.ExecContext(ctx, `UPDATE file_versions SET deleted_from = ? WHERE line_id = ? AND file_id = ? AND deleted_from IS NULL`,
+			ref.upto, ref.line, id)
+		if err != nil {
+			return fmt.Errorf("store: unable to remove a file: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			continue
+		}
+		files, err := revisionFiles(ctx, tx, revisionID, "f.file_id = ?", id)
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return store.FieldErrorf("files", "no file %q in the content", id)
+		}
+		f := files[0]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO file_versions (line_id, file_id, valid_from, name, content_type, blob_id, width, height, deleted_from)
+			SELECT ?, ?, ?, ?, ?, id, ?, ?, ? FROM blobs WHERE sha256 = ?`, ref.line, f.ID, ref.upto, f.Name, f.ContentType, f.Width, f.Height,
+			ref.upto, f.SHA256); err != nil {
+			return fmt.Errorf("store: unable to remove a file: %w", err)
+		}
+	}
+	return nil
+}
+
+// mergeFiles brings into a revision what another did to files since base, the revision they
+// share: the files it added (that to lacks) and the files it removed (that to still has). Only
+// the files added or removed since the two revisions parted are looked at.
+func mergeFiles(ctx context.Context, tx *Tx, to, other, base string) error {
 	x, err := revisionChain(ctx, tx, to)
 	if err != nil {
 		return err
@@ -166,8 +206,15 @@ func mergeFiles(ctx context.Context, tx *Tx, to, other string) error {
 	if err != nil {
 		return err
 	}
-	ids, err := touchedBetween(ctx, tx, "file_versions", "file_id", x, y)
+	ids, err := touchedBetween(ctx, tx, "file_versions", "file_id", x, y, "deleted_from")
 	if err != nil || len(ids) == 0 {
+		return err
+	}
+	removed, err := filesRemoved(ctx, tx, ids, to, other, base)
+	if err != nil {
+		return err
+	}
+	if err := deleteFiles(ctx, tx, to, removed); err != nil {
 		return err
 	}
 	args := make([]any, len(ids))
@@ -182,6 +229,13 @@ func mergeFiles(ctx context.Context, tx *Tx, to, other string) error {
 	present := map[string]bool{}
 	for _, f := range have {
 		present[f.ID] = true
+	}
+	inBase, err := fileSet(ctx, tx, base, ids)
+	if err != nil {
+		return err
+	}
+	for id := range inBase { // removed by to: not brought back
+		present[id] = true
 	}
 	args = args[:0]
 	for _, id := range ids {
@@ -202,6 +256,42 @@ func mergeFiles(ctx context.Context, tx *Tx, to, other string) error {
 		}
 	}
 	return nil
+}
+
+// fileSet answers which of the files ids a revision has.
+func fileSet(ctx context.Context, tx *Tx, revisionID string, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if revisionID == "" || len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	files, err := revisionFiles(ctx, tx, revisionID, "f.file_id IN ("+placeholders(len(ids))+")", args...)
+	for _, f := range files {
+		out[f.ID] = true
+	}
+	return out, err
+}
+
+// filesRemoved answers the files of ids that base and to have and other does not: other removed
+// them.
+func filesRemoved(ctx context.Context, tx *Tx, ids []string, to, other, base string) ([]string, error) {
+	var sets [3]map[string]bool
+	for i, rev := range []string{to, other, base} {
+		var err error
+		if sets[i], err = fileSet(ctx, tx, rev, ids); err != nil {
+			return nil, err
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		if sets[0][id] && sets[2][id] && !sets[1][id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // FindAllFiles returns every file of a revision, by id.

@@ -259,7 +259,7 @@ func (v *view) ByPath(path string, bodies bool) (*store.RevisionPage, error) {
 // between the revisions of chains x and y: what the elements the two chains do not share
 // touched. Where the chains part inside one line, what that line touched between the two seqs
 // counts; chains with different roots share nothing (every row of both counts).
-func touchedBetween(ctx context.Context, q querier, table, idColumn string, x, y chain) ([]string, error) {
+func touchedBetween(ctx context.Context, q querier, table, idColumn string, x, y chain, ended ...string) ([]string, error) {
 	i, j := len(x)-1, len(y)-1
 	type span struct{ line, lo, hi int64 }
 	var spans []span
@@ -280,8 +280,13 @@ func touchedBetween(ctx context.Context, q querier, table, idColumn string, x, y
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range spans {
+		cond, args := `valid_from > ? AND valid_from <= ?`, []any{s.line, s.lo, s.hi}
+		for _, col := range ended { // a row ended in the span (its file removed) counts too
+			cond += ` OR ` + col + ` > ? AND ` + col + ` <= ?`
+			args = append(args, s.lo, s.hi)
+		}
 		ids, err := queryAll(ctx, q, "the changes between revisions", `SELECT DISTINCT `+idColumn+` FROM `+table+`
-			WHERE line_id = ? AND valid_from > ? AND valid_from <= ?`, []any{s.line, s.lo, s.hi}, scanString)
+			WHERE line_id = ? AND (`+cond+`)`, args, scanString)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +116,139 @@ func gitSync(t *testing.T, open Opener) {
 	c, pages, err := w.st.FindRevisionGit(ctx, after.RevisionID)
 	if err != nil || c == nil || *c != commit || pages[ids["a"]] != (store.GitBlob{OID: "b1", Path: "a.md"}) || len(pages) != 1 {
 		t.Fatalf("read back %+v %v %v", c, pages, err)
+	}
+}
+
+// changeRequestAt: a change request opened on an earlier revision of the space (the revision last
+// synced with a branch) merges three-way against it: what the space changed since is kept, the
+// same page changed on both sides is a conflict; a revision outside the space's history is
+// refused.
+func changeRequestAt(t *testing.T, open Opener) {
+	w := newWorld(t, open, time.Now)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	refs := w.commit(sp.ID, insert("a", "A", "A as synced.\n"), insert("b", "B", "B as synced.\n"))
+	synced := w.current(sp.ID).ID
+	a, b := refs["a"], refs["b"]
+	w.commit(sp.ID, store.PageChange{Type: "update_page", Page: &a, Markdown: str("A edited in the space.\n")})
+
+	cr, err := w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "From git", synced)
+	if err != nil || cr.RevisionInitial != synced || cr.Base() != synced {
+		t.Fatalf("change request at %s: %+v %v", synced, cr, err)
+	}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, w.user, []store.PageChange{
+		{Type: "update_page", Page: &b, Markdown: str("B edited in git.\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	rev, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr.ID, w.user)
+	if err != nil || conflicts {
+		t.Fatalf("merge: %v %v", conflicts, err)
+	}
+	if got := w.markdown(rev, a); got != "A edited in the space.\n" {
+		t.Fatalf("the space's edit is lost: %q", got)
+	}
+	if got := w.markdown(rev, b); got != "B edited in git.\n" {
+		t.Fatalf("the change request's edit is lost: %q", got)
+	}
+
+	// The same page on both sides: a conflict, nothing changes.
+	synced = rev
+	w.commit(sp.ID, store.PageChange{Type: "update_page", Page: &a, Markdown: str("A again in the space.\n")})
+	cr, err = w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "From git", synced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, w.user, []store.PageChange{
+		{Type: "update_page", Page: &a, Markdown: str("A again in git.\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	before := w.current(sp.ID).ID
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr.ID, w.user); err != nil || !conflicts {
+		t.Fatalf("a conflict merged: %v %v", conflicts, err)
+	}
+	if w.current(sp.ID).ID != before {
+		t.Fatal("a conflicting merge changed the space")
+	}
+
+	// Not a revision of the space's history: a change request's own, another space's, none.
+	other := w.space("Other")
+	if cr, err = w.st.FindChangeRequest(ctx, sp.ID, cr.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{cr.RevisionID, other.RevisionID, "nope"} {
+		if _, err := w.st.CreateChangeRequestAt(ctx, sp.ID, w.user, "x", id); store.ErrorCode(err) != store.EINVALID {
+			t.Fatalf("revision %s (change request %s, other %s): %v", id, cr.RevisionID, other.RevisionID, err)
+		}
+	}
+}
+
+// fileDeletes: a delete_files change removes files from a change request's content (the revision
+// before keeps them); a merge brings in what each side did to files since their base — a file
+// removed on one side is removed, one added on the other added, a removed one not brought back —
+// and so does updating a change request from the space.
+func fileDeletes(t *testing.T, open Opener) {
+	w := newWorld(t, open, time.Now)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	upload := func(ref string) store.PageChange {
+		return store.PageChange{Type: "insert_files", Files: []store.FileUpload{{Ref: str(ref), Name: ref + ".txt", ContentType: "text/plain", Data: []byte(ref)}}}
+	}
+	names := func(rev string) string {
+		t.Helper()
+		files, err := w.st.FindAllFiles(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range files {
+			out = append(out, strings.TrimSuffix(f.Name, ".txt"))
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	merge := func(cr string) string {
+		t.Helper()
+		rev, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr, w.user)
+		if err != nil || conflicts {
+			t.Fatalf("merge: %v %v", conflicts, err)
+		}
+		return rev
+	}
+	ids := w.commit(sp.ID, upload("a"), upload("b"))
+	before := w.current(sp.ID).ID
+	cr, _ := w.edit(sp.ID, store.PageChange{Type: "delete_files", FileIDs: []string{ids["a"]}})
+	w.commit(sp.ID, upload("c"))
+	if got := names(merge(cr)); got != "b,c" {
+		t.Fatalf("after the merge: %s", got)
+	}
+	if got := names(before); got != "a,b" {
+		t.Fatalf("the revision before: %s", got)
+	}
+
+	cr, _ = w.edit(sp.ID, upload("d"))
+	w.commit(sp.ID, store.PageChange{Type: "delete_files", FileIDs: []string{ids["b"]}})
+	if got := names(merge(cr)); got != "c,d" {
+		t.Fatalf("a file removed by the space came back: %s", got)
+	}
+
+	cur := w.current(sp.ID).ID
+	files, _ := w.st.FindAllFiles(ctx, cur)
+	var c string
+	for _, f := range files {
+		if f.Name == "c.txt" {
+			c = f.ID
+		}
+	}
+	cr, _ = w.edit(sp.ID, store.PageChange{Type: "delete_files", FileIDs: []string{c}})
+	w.commit(sp.ID, upload("e"))
+	rev, err := w.st.UpdateChangeRequestFromMain(ctx, sp.ID, cr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(rev); got != "d,e" {
+		t.Fatalf("the change request updated from the space: %s", got)
+	}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr, w.user, []store.PageChange{{Type: "delete_files", FileIDs: []string{c}}}); store.ErrorCode(err) != store.EINVALID {
+		t.Fatalf("removing a file the content does not have: %v", err)
 	}
 }

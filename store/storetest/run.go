@@ -51,6 +51,8 @@ func Run(t *testing.T, open Opener) {
 		{"Translations", translations},
 		{"Glossary", glossary},
 		{"GitSync", gitSync},
+		{"ChangeRequestAt", changeRequestAt},
+		{"FileDeletes", fileDeletes},
 		{"ImportRuns", importRuns},
 		{"PageAlternates", pageAlternates},
 		{"RevisionReads", revisionReads},

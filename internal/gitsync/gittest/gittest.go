@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -48,8 +49,18 @@ func Seed(t testing.TB, bare, branch string, files map[string]string, message st
 	Git(t, work, "clone", "-q", bare, "w")
 	w := filepath.Join(work, "w")
 	Git(t, w, "checkout", "-q", "-B", branch)
+	WriteFiles(t, w, files)
+	Git(t, w, "add", "-A")
+	Git(t, w, "commit", "-q", "--allow-empty", "-m", message)
+	Git(t, w, "push", "-q", "origin", branch)
+	return Git(t, w, "rev-parse", "HEAD")
+}
+
+// WriteFiles writes files (slash paths → contents) under dir.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, data := range files {
-		p := filepath.Join(w, filepath.FromSlash(name))
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -57,10 +68,6 @@ func Seed(t testing.TB, bare, branch string, files map[string]string, message st
 			t.Fatal(err)
 		}
 	}
-	Git(t, w, "add", "-A")
-	Git(t, w, "commit", "-q", "--allow-empty", "-m", message)
-	Git(t, w, "push", "-q", "origin", branch)
-	return Git(t, w, "rev-parse", "HEAD")
 }
 
 // Files reads every file under dir into a map for Seed, each path under prefix.
@@ -87,6 +94,15 @@ func Files(t testing.TB, dir, prefix string) map[string]string {
 // basic credentials.
 func Server(t testing.TB, root, user, password string) *httptest.Server {
 	t.Helper()
+	srv, _ := CountingServer(t, root, user, password)
+	return srv
+}
+
+// CountingServer is Server, counting the fetches it serves (POSTs to git-upload-pack: a clone or
+// a fetch, not a listing of refs).
+func CountingServer(t testing.TB, root, user, password string) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	fetches := &atomic.Int64{}
 	execPath := strings.TrimSpace(mustOutput(t, "git", "--exec-path"))
 	backend := &cgi.Handler{Path: filepath.Join(execPath, "git-http-backend"), Root: "/",
 		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=quire"}, Stderr: io.Discard}
@@ -99,10 +115,13 @@ func Server(t testing.TB, root, user, password string) *httptest.Server {
 				return
 			}
 		}
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
+			fetches.Add(1)
+		}
 		backend.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, fetches
 }
 
 func mustOutput(t testing.TB, name string, args ...string) string {
