@@ -68,6 +68,27 @@ func reusableContents(t *testing.T, open Opener) {
 	if r := find(merged, gone); r == nil || find(merged, warn).Markdown != "Mind the gap." {
 		t.Fatal("the older revision changed")
 	}
+	list := func(rev string) map[string]string {
+		t.Helper()
+		all, err := w.st.FindReusableContents(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, r := range all {
+			m[r.ID] = r.Title + ": " + r.Markdown
+		}
+		return m
+	}
+	if l := list(merged); len(l) != 2 || l[warn] != "Warning: Mind the gap." || l[gone] != "Gone soon: Soon deleted." {
+		t.Fatalf("listed in the merged revision: %v", l)
+	}
+	if l := list(now); len(l) != 1 || l[warn] != "Warning: Mind the step." {
+		t.Fatalf("listed after an update and a delete: %v", l)
+	}
+	if l := list(res.Revision); len(l) != 2 {
+		t.Fatalf("listed in the change request's revision: %v", l)
+	}
 
 	// Three-way: a change on one side is taken; on both, a conflict.
 	a, _ := w.edit(sp.ID, store.PageChange{Type: "update_reusable_content", ReusableContent: str(warn), Title: str("Caution")})
