@@ -1,6 +1,10 @@
 package store
 
-import "time"
+import (
+	"path"
+	"strings"
+	"time"
+)
 
 // Reusable contents: a titled body of markdown kept per revision as pages are, which pages
 // include by a reusable-content block. A content batch inserts, updates and deletes them
@@ -14,6 +18,46 @@ type ReusableContent struct {
 	Markdown  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+// IncludesDir is where GitBook's Git Sync layout keeps reusable contents, a file each.
+const IncludesDir = ".gitbook/includes"
+
+// ReusableSlug is the name (without .md) a reusable content's file takes in that layout: its
+// title slugified, "untitled" when nothing of it is left.
+func ReusableSlug(title string) string {
+	if s := Slugify(title); s != "" {
+		return s
+	}
+	return "untitled"
+}
+
+// IncludeSlug reads what an include tag names as a path to a reusable content's file
+// (…/.gitbook/includes/<slug>.md, relative to the page): the slug, ok false when it names an id.
+func IncludeSlug(name string) (string, bool) {
+	if !strings.HasSuffix(name, ".md") && !strings.Contains(name, "/") {
+		return "", false
+	}
+	return strings.TrimSuffix(path.Base(name), ".md"), true
+}
+
+// ResolveInclude finds the reusable content an include tag names among a revision's, by id or
+// by the slug of its path: nil when none is, an EINVALID error when a slug names several.
+func ResolveInclude(name string, all []*ReusableContent) (*ReusableContent, error) {
+	slug, byPath := IncludeSlug(name)
+	var found *ReusableContent
+	for _, r := range all {
+		switch {
+		case !byPath && r.ID == name:
+			return r, nil
+		case byPath && ReusableSlug(r.Title) == slug:
+			if found != nil {
+				return nil, FieldErrorf("document", "the include %q names more than one reusable content (%q and %q are both titled so); include it by id", name, found.ID, r.ID)
+			}
+			found = r
+		}
+	}
+	return found, nil
 }
 
 // ReusableOutcome is what a batch did to one reusable content: created, updated or deleted.
