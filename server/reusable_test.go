@@ -153,3 +153,45 @@ func TestReusableContentsDuplicated(t *testing.T) {
 		t.Fatalf("the original changed with its copy: %+v", got)
 	}
 }
+
+// A batch's include tags that name a reusable content by a ref of the batch, or by its file in Git
+// Sync's layout, are stored with its id; a path that names none refuses the batch.
+func TestReusableContentsIncludedByRefAndPath(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
+	cr := w.create(t, w.admin, sp.Id, "Seed")
+	caution := w.apply(t, w.admin, sp.Id, cr.Id, insertReusable("Caution: hot!", "Hot.\n", "c")).Refs["c"]
+	w.merged(t, sp.Id, cr.Id)
+
+	cr = w.create(t, w.admin, sp.Id, "Includes")
+	res := w.apply(t, w.admin, sp.Id, cr.Id,
+		insertMarkdown("Uses", "{% include \"warn\" %}\n\n{% include \"../.gitbook/includes/caution-hot.md\" %}\n\n{% include \".gitbook/includes/new-one.md\" %}\n", "uses"),
+		insertReusable("Warning", "Mind.\n\n{% include \"../.gitbook/includes/caution-hot.md\" %}\n", "warn"),
+		insertReusable("New one", "New.\n", ""))
+	warn := res.Refs["warn"]
+	md := func(path string) string {
+		t.Helper()
+		p := getJSON[gen.RevisionPage](t, w.testServer, w.admin, path+"?format=markdown")
+		return *p.Markdown
+	}
+	got := md(crPath(sp.Id, cr.Id, "/content/page/"+res.Refs["uses"]))
+	if !strings.Contains(got, `{% include "`+warn+`" %}`) || !strings.Contains(got, `{% include "`+caution+`" %}`) || strings.Contains(got, ".gitbook") {
+		t.Fatalf("the page's includes were not stored by id: %q", got)
+	}
+	doc := string(w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr.Id, "/content/reusable-contents/"+warn), nil).Body)
+	if !strings.Contains(doc, warn) {
+		t.Fatalf("reusable content: %s", doc)
+	}
+	rev := w.merged(t, sp.Id, cr.Id)
+	rdoc := string(w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/revisions/"+rev+"/reusable-contents/"+warn+"/document", nil).Body)
+	if !strings.Contains(rdoc, `"reusableContent":"`+caution+`"`) {
+		t.Fatalf("an include inside a reusable content was not stored by id: %s", rdoc)
+	}
+
+	bad := w.create(t, w.admin, sp.Id, "Bad")
+	w.refuse(t, sp.Id, bad.Id, []map[string]any{insertMarkdown("Ok", "x\n", "ok"),
+		insertMarkdown("Lost", "{% include \"../.gitbook/includes/nothing.md\" %}\n", "lost")}, "changes[1].document", "nothing.md")
+	w.refuse(t, sp.Id, bad.Id, []map[string]any{{"operation": "delete_reusable_content", "reusableContent": caution},
+		insertMarkdown("Late", "{% include \".gitbook/includes/caution-hot.md\" %}\n", "late")}, "changes[1].document")
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -58,6 +59,69 @@ func ResolveInclude(name string, all []*ReusableContent) (*ReusableContent, erro
 		}
 	}
 	return found, nil
+}
+
+// includeTag is an include tag on a line of its own, as the markdown parser reads one.
+var includeTag = regexp.MustCompile(`(?m)^([ \t]{0,3}\{%\s*include\s+")([^"\n]+)("\s*%\}[ \t]*\r?)$`)
+
+// RewriteIncludes rewrites the names of the include tags of markdown by what resolve answers for
+// each (the name itself to keep it), failing on its first error.
+func RewriteIncludes(md string, resolve func(name string) (string, error)) (string, error) {
+	if !strings.Contains(md, "include") {
+		return md, nil
+	}
+	var failed error
+	out := includeTag.ReplaceAllStringFunc(md, func(m string) string {
+		sub := includeTag.FindStringSubmatch(m)
+		id, err := resolve(sub[2])
+		if err != nil {
+			if failed == nil {
+				failed = err
+			}
+			return m
+		}
+		return sub[1] + id + sub[3]
+	})
+	return out, failed
+}
+
+// Includes resolves the include tags of a batch's markdown: a reusable-content ref of the batch,
+// or a path of GitBook's Git Sync layout naming one of the revision's reusable contents as the
+// batch leaves them (All: those the revision started with), becomes its id; a path naming none
+// fails the batch. An id (or any other name) is kept as written.
+func (e *ReusableEdit) Includes(all func() ([]*ReusableContent, error)) func(name string) (string, error) {
+	var after []*ReusableContent
+	return func(name string) (string, error) {
+		if id, ok := e.Refs[name]; ok {
+			return id, nil
+		}
+		if _, byPath := IncludeSlug(name); !byPath {
+			return name, nil
+		}
+		if after == nil {
+			before, err := all()
+			if err != nil {
+				return "", err
+			}
+			after = []*ReusableContent{}
+			for _, r := range before {
+				if e.Deleted[r.ID] == nil && e.Changed[r.ID] == nil {
+					after = append(after, r)
+				}
+			}
+			for _, r := range e.Changed {
+				after = append(after, r)
+			}
+		}
+		r, err := ResolveInclude(name, after)
+		if err != nil {
+			return "", err
+		}
+		if r == nil {
+			return "", FieldErrorf("document", "the include %q names no reusable content of this content (its file would be %s/<slug of its title>.md)", name, IncludesDir)
+		}
+		return r.ID, nil
+	}
 }
 
 // ReusableOutcome is what a batch did to one reusable content: created, updated or deleted.

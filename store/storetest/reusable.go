@@ -114,6 +114,18 @@ func reusableContents(t *testing.T, open Opener) {
 		t.Fatalf("merge b: %v, conflicts %v (want a conflict)", err, conflicts)
 	}
 
+	t.Run("IncludesByRefAndPath", func(t *testing.T) {
+		_, res := w.edit(sp.ID, insertRC("tip", "Tip", "Look."), store.PageChange{Type: "insert_page", Ref: str("p"), Title: str("Uses"),
+			Markdown: str("{% include \"tip\" %}\n\n{% include \"../.gitbook/includes/caution.md\" %}\n")})
+		p, err := w.st.FindPage(ctx, res.Revision, res.Refs["p"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "{% include \"" + res.Refs["tip"] + "\" %}\n\n{% include \"" + warn + "\" %}\n"; p.Markdown != want {
+			t.Fatalf("stored %q, want %q", p.Markdown, want)
+		}
+	})
+
 	t.Run("Refused", func(t *testing.T) {
 		c, err := w.st.CreateChangeRequest(ctx, sp.ID, w.user, "bad")
 		if err != nil {
@@ -128,6 +140,7 @@ func reusableContents(t *testing.T, open Opener) {
 			{"unknown", []store.PageChange{{Type: "update_reusable_content", ReusableContent: str("nope"), Title: str("T")}}, "changes[0].reusableContent"},
 			{"deleted", []store.PageChange{{Type: "delete_reusable_content", ReusableContent: str(gone)}}, "changes[0].reusableContent"},
 			{"ref twice", []store.PageChange{insertRC("r", "A", ""), insertRC("r", "B", "")}, "changes[1].ref"},
+			{"include of no file", []store.PageChange{{Type: "insert_page", Title: str("P"), Markdown: str("{% include \".gitbook/includes/none.md\" %}\n")}}, "changes[0].document"},
 			{"ref on update", []store.PageChange{{Type: "update_reusable_content", Ref: str("r"), ReusableContent: str(warn)}}, "changes[0].ref"},
 		} {
 			_, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, c.ID, w.user, tc.c)
