@@ -106,7 +106,8 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 }
 
 // rewriteIncludes resolves the include tags of the markdown a batch wrote (store.ReusableEdit's
-// Includes), refusing the batch at the first change whose tag names no reusable content.
+// Includes), refusing the batch at the first change whose tag names no reusable content; the
+// reusable contents' links to the batch's refs become ids as the pages' do.
 func rewriteIncludes(ctx context.Context, tx *Tx, c chain, tree *store.PageTree, changes []store.PageChange, changed []*store.RevisionPage) error {
 	resolve := tree.Reusable.Includes(func() ([]*store.ReusableContent, error) { return findAllReusable(ctx, tx, c) })
 	for i, ch := range changes {
@@ -132,6 +133,7 @@ func rewriteIncludes(ctx context.Context, tx *Tx, c chain, tree *store.PageTree,
 			if r.Markdown, err = store.RewriteIncludes(r.Markdown, resolve); err != nil {
 				return err
 			}
+			r.Markdown = store.RewriteRefs(r.Markdown, tree.Refs, tree.FileRefs)
 		}
 	}
 	return nil
