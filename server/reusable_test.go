@@ -112,7 +112,11 @@ func TestReusableContentsListedAndChanged(t *testing.T) {
 	cr2 := w.create(t, w.admin, sp.Id, "Edit")
 	w.apply(t, w.admin, sp.Id, cr2.Id, map[string]any{"operation": "update_reusable_content", "reusableContent": warn, "title": "Caution"},
 		map[string]any{"operation": "delete_reusable_content", "reusableContent": tip})
-	changed := kinds(getJSON[gen.RevisionSemanticChanges](t, w.testServer, w.admin, crPath(sp.Id, cr2.Id, "/changes")))
+	changes := w.Expect(t, http.StatusOK, w.admin, "GET", crPath(sp.Id, cr2.Id, "/changes"), nil)
+	wantPublicEverywhere(t, "getChangeRequestChanges", changes) // the reusable-content changes in 0.202.0's shapes
+	var crChanges gen.RevisionSemanticChanges
+	changes.Decode(t, &crChanges)
+	changed := kinds(crChanges)
 	edit := changed[warn]
 	if edit.Type != "reusable_content_edited" || edit.Attributes == nil || edit.Attributes.Title == nil ||
 		*edit.Attributes.Title.Before != "Warning" || *edit.Attributes.Title.After != "Caution" || edit.Attributes.Document != nil {
@@ -122,6 +126,8 @@ func TestReusableContentsListedAndChanged(t *testing.T) {
 		t.Fatalf("the delete: %+v", changed[tip])
 	}
 	rev2 := w.merged(t, sp.Id, cr2.Id)
+	wantPublicEverywhere(t, "getRevisionSemanticChanges", w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/revisions/"+rev2+"/changes", nil))
+	wantPublicEverywhere(t, "getRevisionById", w.Expect(t, http.StatusOK, w.admin, "GET", "/spaces/"+sp.Id+"/revisions/"+rev2, nil))
 	if got := titles(rev2); len(got) != 1 || got[warn] != "Caution" {
 		t.Fatalf("after the edit and the delete: %v", got)
 	}
