@@ -3365,11 +3365,14 @@ func (e RevisionPageMetaLinkKind) Valid() bool {
 
 // Defines values for RevisionSemanticChangeType.
 const (
-	FileCreated RevisionSemanticChangeType = "file_created"
-	PageCreated RevisionSemanticChangeType = "page_created"
-	PageDeleted RevisionSemanticChangeType = "page_deleted"
-	PageEdited  RevisionSemanticChangeType = "page_edited"
-	PageMoved   RevisionSemanticChangeType = "page_moved"
+	FileCreated            RevisionSemanticChangeType = "file_created"
+	PageCreated            RevisionSemanticChangeType = "page_created"
+	PageDeleted            RevisionSemanticChangeType = "page_deleted"
+	PageEdited             RevisionSemanticChangeType = "page_edited"
+	PageMoved              RevisionSemanticChangeType = "page_moved"
+	ReusableContentCreated RevisionSemanticChangeType = "reusable_content_created"
+	ReusableContentDeleted RevisionSemanticChangeType = "reusable_content_deleted"
+	ReusableContentEdited  RevisionSemanticChangeType = "reusable_content_edited"
 )
 
 // Valid indicates whether the value is a known member of the RevisionSemanticChangeType enum.
@@ -3384,6 +3387,12 @@ func (e RevisionSemanticChangeType) Valid() bool {
 	case PageEdited:
 		return true
 	case PageMoved:
+		return true
+	case ReusableContentCreated:
+		return true
+	case ReusableContentDeleted:
+		return true
+	case ReusableContentEdited:
 		return true
 	default:
 		return false
@@ -5409,6 +5418,14 @@ type ChangedRevisionPage struct {
 	Path  *string  `json:"path,omitempty"`
 	Title string   `json:"title"`
 	Type  PageType `json:"type"`
+}
+
+// ChangedRevisionReusableContent defines model for ChangedRevisionReusableContent.
+type ChangedRevisionReusableContent struct {
+	// Document The id of its markdown's document.
+	Document *string `json:"document,omitempty"`
+	Id       string  `json:"id"`
+	Title    string  `json:"title"`
 }
 
 // Collection defines model for Collection.
@@ -8254,7 +8271,7 @@ type RevisionReusableContent struct {
 	Title    string  `json:"title"`
 }
 
-// RevisionSemanticChange One change: a page created, edited (`attributes`), deleted, or moved to another parent (`parent`: before and after, absent for the top level), or a file added. A page both moved and edited is listed as moved.
+// RevisionSemanticChange One change: a page created, edited (`attributes`), deleted, or moved to another parent (`parent`: before and after, absent for the top level), a file added, or a reusable content created, edited (`attributes`: its title and document) or deleted. A page both moved and edited is listed as moved.
 type RevisionSemanticChange struct {
 	// Attributes The page's attributes that changed, each with its value before and after (absent when it had none). `document` is the page's `documentId`; a link page's `target` is not listed.
 	Attributes *RevisionPageChangeAttributes `json:"attributes,omitempty"`
@@ -8264,7 +8281,8 @@ type RevisionSemanticChange struct {
 		After  *ChangedRevisionPage `json:"after,omitempty"`
 		Before *ChangedRevisionPage `json:"before,omitempty"`
 	} `json:"parent,omitempty"`
-	Type RevisionSemanticChangeType `json:"type"`
+	ReusableContent *ChangedRevisionReusableContent `json:"reusableContent,omitempty"`
+	Type            RevisionSemanticChangeType      `json:"type"`
 }
 
 // RevisionSemanticChangeType defines model for RevisionSemanticChangeType.

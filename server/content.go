@@ -178,6 +178,13 @@ func (s *Server) toAPIRevision(ctx context.Context, sp *store.Space, rev *store.
 	for _, f := range files {
 		out.Files = append(out.Files, s.toAPIFile(f))
 	}
+	reusable, err := s.Store.FindReusableContents(ctx, rev.ID)
+	if err != nil {
+		return out, err
+	}
+	for _, r := range reusable {
+		out.ReusableContents = append(out.ReusableContents, gen.ReusableContent{Id: r.ID, Title: r.Title})
+	}
 	out.Urls.App = s.appURL("/s/" + sp.ID + "/revisions/" + rev.ID)
 	if err := s.revisionGit(ctx, rev.ID, &out); err != nil {
 		return out, err

@@ -77,6 +77,16 @@ func (s *Server) semanticChanges(ctx context.Context, base, head *store.Revision
 		return out, err
 	}
 	changes := store.SemanticChanges(base.Pages, head.Pages, filesBefore, filesAfter)
+	var reusableBefore, reusableAfter []*store.ReusableContent
+	if base.ID != "" {
+		if reusableBefore, err = s.Store.FindReusableContents(ctx, base.ID); err != nil {
+			return out, err
+		}
+	}
+	if reusableAfter, err = s.Store.FindReusableContents(ctx, head.ID); err != nil {
+		return out, err
+	}
+	changes = append(changes, store.ReusableChanges(reusableBefore, reusableAfter)...)
 	n := defaultChangesLimit
 	if limit != nil {
 		n = *limit
@@ -107,6 +117,21 @@ func (s *Server) toAPISemanticChange(c store.SemanticChange, before, after map[s
 		out.File = &gen.ChangedRevisionFile{Id: f.Id, Name: f.Name, ContentType: f.ContentType, DownloadURL: f.DownloadURL}
 		return out
 	}
+	if c.Reusable != nil {
+		out.ReusableContent = changedReusable(c.Reusable)
+		if c.ReusableBefore != nil {
+			b, a := c.ReusableBefore, c.Reusable
+			attrs := &gen.RevisionPageChangeAttributes{}
+			if b.Title != a.Title {
+				attrs.Title = &gen.ChangeAttributeString{Before: &b.Title, After: &a.Title}
+			}
+			if b.BodyID != a.BodyID {
+				attrs.Document = &gen.ChangeAttributeString{Before: changedReusable(b).Document, After: changedReusable(a).Document}
+			}
+			out.Attributes = attrs
+		}
+		return out
+	}
 	out.Page = changedPage(c.Page)
 	switch c.Kind {
 	case store.PageMoved:
@@ -118,6 +143,11 @@ func (s *Server) toAPISemanticChange(c store.SemanticChange, before, after map[s
 		out.Attributes = pageEditAttributes(c.Before, c.Page)
 	}
 	return out
+}
+
+func changedReusable(r *store.ReusableContent) *gen.ChangedRevisionReusableContent {
+	doc := strconv.FormatInt(r.BodyID, 10)
+	return &gen.ChangedRevisionReusableContent{Id: r.ID, Title: r.Title, Document: &doc}
 }
 
 func changedPage(p *store.RevisionPage) *gen.ChangedRevisionPage {

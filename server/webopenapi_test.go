@@ -155,7 +155,8 @@ func TestWebOpenAPIReferencePage(t *testing.T) {
 
 	t.Run("ASitePageShowsTheOperationsItsBlocksName", func(t *testing.T) {
 		space := w.MustCreateSpace(t, w.admin, org, "API docs", "")
-		w.seed(t, space.Id, "Pets", "# Pets\n\nBefore.\n\n{% openapi-operation spec=\"pets\" path=\"/pets\" method=\"post\" %}\n"+
+		w.seed(t, space.Id, "Pets", "# Pets\n\nBefore.\n\n{% openapi-operation spec=\"pets\" path=\"/pets\" method=\"get\" %}\n\nUnclosed kept.\n\n"+
+			"{% openapi-operation spec=\"pets\" path=\"/pets\" method=\"post\" %}\n"+
 			"[OpenAPI pets](https://example.com/pets.yaml)\n{% endopenapi-operation %}\n\nBetween.\n\n"+
 			"{% openapi-operation spec=\"pets\" path=\"/nowhere\" method=\"get\" %}\n{% endopenapi-operation %}\n\n"+
 			"{% openapi-operation spec=\"missing\" path=\"/pets\" method=\"get\" %}\n{% endopenapi-operation %}\n\nAfter.\n")
@@ -166,7 +167,9 @@ func TestWebOpenAPIReferencePage(t *testing.T) {
 			`<div class="openapi-block openapi">`, `<span class="method m-POST">POST</span> <code class="path">/pets</code>`,
 			`<strong>Add a pet</strong>`, `Request body <span class="req">required</span>`, "&#34;name&#34;: &#34;Rex&#34;",
 			`The operation GET /nowhere is not in the OpenAPI specification “pets”.`,
-			`The OpenAPI specification “missing” is not available.`, `<p>Before.</p>`, `<p>After.</p>`)
+			`The OpenAPI specification “missing” is not available.`, `<p>Before.</p>`, `<p>After.</p>`,
+			// an unclosed tag is its own line: the text after it stays the page's
+			`<span class="method m-GET">GET</span> <code class="path">/pets</code>`, `<p>Unclosed kept.</p>`)
 		wantNotIn(t, "site page", r.Body, "{%", "quireopenapi", "<script", "<img src=x")
 		if i, j := strings.Index(r.Body, "Before."), strings.Index(r.Body, "Add a pet"); i < 0 || j < i || strings.Index(r.Body, "Between.") < j {
 			t.Error("the operation is not where its block is")

@@ -39,6 +39,9 @@ type Content interface {
 	FindPage(ctx context.Context, revisionID string, pageID string) (*RevisionPage, error)
 	// FindReusableContent returns a reusable content of a revision with its markdown.
 	FindReusableContent(ctx context.Context, revisionID string, id string) (*ReusableContent, error)
+	// FindReusableContents returns every reusable content of a revision with its markdown, in the
+	// order they were created.
+	FindReusableContents(ctx context.Context, revisionID string) ([]*ReusableContent, error)
 	// FindPageByPath returns the page at a path of a revision, with its body.
 	FindPageByPath(ctx context.Context, revisionID string, path string) (*RevisionPage, error)
 	// FindPagesWithBodies returns pages of a revision with their bodies, in one query, in the order

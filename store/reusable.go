@@ -1,6 +1,11 @@
 package store
 
-import "time"
+import (
+	"path"
+	"regexp"
+	"strings"
+	"time"
+)
 
 // Reusable contents: a titled body of markdown kept per revision as pages are, which pages
 // include by a reusable-content block. A content batch inserts, updates and deletes them
@@ -14,6 +19,109 @@ type ReusableContent struct {
 	Markdown  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+// IncludesDir is where GitBook's Git Sync layout keeps reusable contents, a file each.
+const IncludesDir = ".gitbook/includes"
+
+// ReusableSlug is the name (without .md) a reusable content's file takes in that layout: its
+// title slugified, "untitled" when nothing of it is left.
+func ReusableSlug(title string) string {
+	if s := Slugify(title); s != "" {
+		return s
+	}
+	return "untitled"
+}
+
+// IncludeSlug reads what an include tag names as a path to a reusable content's file
+// (…/.gitbook/includes/<slug>.md, relative to the page): the slug, ok false when it names an id.
+func IncludeSlug(name string) (string, bool) {
+	if !strings.HasSuffix(name, ".md") && !strings.Contains(name, "/") {
+		return "", false
+	}
+	return strings.TrimSuffix(path.Base(name), ".md"), true
+}
+
+// ResolveInclude finds the reusable content an include tag names among a revision's, by id or
+// by the slug of its path: nil when none is, an EINVALID error when a slug names several.
+func ResolveInclude(name string, all []*ReusableContent) (*ReusableContent, error) {
+	slug, byPath := IncludeSlug(name)
+	var found *ReusableContent
+	for _, r := range all {
+		switch {
+		case !byPath && r.ID == name:
+			return r, nil
+		case byPath && ReusableSlug(r.Title) == slug:
+			if found != nil {
+				return nil, FieldErrorf("document", "the include %q names more than one reusable content (%q and %q are both titled so); include it by id", name, found.ID, r.ID)
+			}
+			found = r
+		}
+	}
+	return found, nil
+}
+
+// includeTag is an include tag on a line of its own, as the markdown parser reads one.
+var includeTag = regexp.MustCompile(`(?m)^([ \t]{0,3}\{%\s*include\s+")([^"\n]+)("\s*%\}[ \t]*\r?)$`)
+
+// RewriteIncludes rewrites the names of the include tags of markdown by what resolve answers for
+// each (the name itself to keep it), failing on its first error.
+func RewriteIncludes(md string, resolve func(name string) (string, error)) (string, error) {
+	if !strings.Contains(md, "include") {
+		return md, nil
+	}
+	var failed error
+	out := includeTag.ReplaceAllStringFunc(md, func(m string) string {
+		sub := includeTag.FindStringSubmatch(m)
+		id, err := resolve(sub[2])
+		if err != nil {
+			if failed == nil {
+				failed = err
+			}
+			return m
+		}
+		return sub[1] + id + sub[3]
+	})
+	return out, failed
+}
+
+// Includes resolves the include tags of a batch's markdown: a reusable-content ref of the batch,
+// or a path of GitBook's Git Sync layout naming one of the revision's reusable contents as the
+// batch leaves them (All: those the revision started with), becomes its id; a path naming none
+// fails the batch. An id (or any other name) is kept as written.
+func (e *ReusableEdit) Includes(all func() ([]*ReusableContent, error)) func(name string) (string, error) {
+	var after []*ReusableContent
+	return func(name string) (string, error) {
+		if id, ok := e.Refs[name]; ok {
+			return id, nil
+		}
+		if _, byPath := IncludeSlug(name); !byPath {
+			return name, nil
+		}
+		if after == nil {
+			before, err := all()
+			if err != nil {
+				return "", err
+			}
+			after = []*ReusableContent{}
+			for _, r := range before {
+				if e.Deleted[r.ID] == nil && e.Changed[r.ID] == nil {
+					after = append(after, r)
+				}
+			}
+			for _, r := range e.Changed {
+				after = append(after, r)
+			}
+		}
+		r, err := ResolveInclude(name, after)
+		if err != nil {
+			return "", err
+		}
+		if r == nil {
+			return "", FieldErrorf("document", "the include %q names no reusable content of this content (its file would be %s/<slug of its title>.md)", name, IncludesDir)
+		}
+		return r.ID, nil
+	}
 }
 
 // ReusableOutcome is what a batch did to one reusable content: created, updated or deleted.

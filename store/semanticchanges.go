@@ -7,15 +7,23 @@ const (
 	PageDeleted = "page_deleted"
 	PageMoved   = "page_moved"
 	FileCreated = "file_created"
+
+	ReusableContentCreated = "reusable_content_created"
+	ReusableContentEdited  = "reusable_content_edited"
+	ReusableContentDeleted = "reusable_content_deleted"
 )
 
 // SemanticChange is one thing a revision changed from another: a page created, edited, deleted
-// or moved to another parent, or a file added (files are only ever added).
+// or moved to another parent, a file added (files are only ever added), or a reusable content
+// created, edited or deleted.
 type SemanticChange struct {
 	Kind   string
 	Page   *RevisionPage // the page as it is after (as it was, when deleted)
 	Before *RevisionPage // edited or moved: the page as it was
 	File   *RevisionFile // FileCreated
+	// Reusable is the reusable content as it is after (as it was, when deleted); ReusableBefore,
+	// when edited, as it was.
+	Reusable, ReusableBefore *ReusableContent
 }
 
 // PageEdits reports which of a page's attributes differ between two versions of it (the body by
@@ -69,6 +77,33 @@ func SemanticChanges(before, after []*RevisionPage, filesBefore, filesAfter []*R
 	for _, f := range filesAfter {
 		if !had[f.ID] {
 			out = append(out, SemanticChange{Kind: FileCreated, File: f})
+		}
+	}
+	return out
+}
+
+// ReusableChanges compares two revisions' reusable contents: those created and edited (title or
+// body) in after's order, then those deleted in before's order.
+func ReusableChanges(before, after []*ReusableContent) []SemanticChange {
+	old := make(map[string]*ReusableContent, len(before))
+	for _, r := range before {
+		old[r.ID] = r
+	}
+	var out []SemanticChange
+	kept := make(map[string]bool, len(after))
+	for _, r := range after {
+		o := old[r.ID]
+		kept[r.ID] = true
+		switch {
+		case o == nil:
+			out = append(out, SemanticChange{Kind: ReusableContentCreated, Reusable: r})
+		case o.Title != r.Title || o.BodyID != r.BodyID:
+			out = append(out, SemanticChange{Kind: ReusableContentEdited, Reusable: r, ReusableBefore: o})
+		}
+	}
+	for _, r := range before {
+		if !kept[r.ID] {
+			out = append(out, SemanticChange{Kind: ReusableContentDeleted, Reusable: r})
 		}
 	}
 	return out

@@ -32,8 +32,8 @@ func exportSpace(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "exported %d pages, %d files, %d links to %s in %s\n",
-		stats.Pages, stats.Files, stats.Links, *to, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "exported %d pages, %d files, %d reusable contents, %d links to %s in %s\n",
+		stats.Pages, stats.Files, stats.Reusable, stats.Links, *to, time.Since(start).Round(time.Millisecond))
 	if stats.Unresolved > 0 {
 		fmt.Fprintf(stderr, "warning: %d relative links lead to nothing in the space and were kept as written (import keeps them too, and notes them)\n",
 			stats.Unresolved)

@@ -24,6 +24,7 @@ type ApplyStore interface {
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, upd store.ChangeRequestUpdate) (*store.ChangeRequest, error)
 	UpdateChangeRequestContent(ctx context.Context, spaceID, crID, userID string, changes []store.PageChange) (*store.BatchResult, error)
 	MergeChangeRequest(ctx context.Context, spaceID, crID, userID string) (string, bool, error)
+	FindReusableContents(ctx context.Context, revisionID string) ([]*store.ReusableContent, error)
 }
 
 // ApplyOptions say where an import goes and as whom.
@@ -95,6 +96,7 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 	var rev *store.Revision
 	taken := map[string]bool{}
 	var deletes []store.PageChange
+	var had []*store.ReusableContent // the reusable contents a replaced space held
 	if spaceID != "" {
 		if sp, err = st.FindSpace(ctx, spaceID); err != nil {
 			return nil, nil, fmt.Errorf("space %s: %w", spaceID, err)
@@ -120,6 +122,11 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		}
 		if rev, err = st.FindRevision(ctx, sp.ID, revID); err != nil {
 			return nil, nil, err
+		}
+		if o.Replace {
+			if had, err = st.FindReusableContents(ctx, rev.ID); err != nil {
+				return nil, nil, err
+			}
 		}
 		parentFound := o.Parent == ""
 		for _, p := range rev.Pages {
@@ -220,8 +227,12 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		}
 	}
 	step(len(im.Files), total)
-	batch := make([]store.PageChange, 0, len(changes)+len(deletes))
+	// Reusable contents first: the pages include them by their refs (or ids, kept by a replace).
+	reusable, ids := reusableChanges(im, had, im.ReusableMarkdown(fileIDs))
+	batch := make([]store.PageChange, 0, len(reusable)+len(changes)+len(deletes))
+	batch = append(batch, reusable...)
 	for i, md := range im.Markdown(fileIDs) {
+		md = byID(md, ids)
 		if plan != nil {
 			md = store.RewriteRefs(md, plan.matched, nil)
 			if old := plan.old[deref(changes[i].Page)]; changes[i].Type == "update_page" && old != nil && old.Markdown == md {
@@ -272,4 +283,51 @@ func Apply(ctx context.Context, st ApplyStore, im *Import, o ApplyOptions, progr
 		return nil, nil, err
 	}
 	return sp, &Applied{Revision: revID, ChangeRequest: cr.ID, PageIDs: res.Refs, UserID: userID}, nil
+}
+
+// reusableChanges makes the changes of an import's reusable contents (markdown: theirs to write):
+// one a replaced space held in the file of the same name (had, as export names them) is updated
+// and keeps its id, which the import's includes of it take (ids: ref → id); the others are
+// inserted; those of had the import has no file for are deleted.
+func reusableChanges(im *Import, had []*store.ReusableContent, markdown []string) ([]store.PageChange, map[string]string) {
+	slugs := IncludeSlugs(had)
+	bySlug := map[string]string{}
+	for id, slug := range slugs {
+		bySlug[slug] = id
+	}
+	ids := map[string]string{}
+	var out []store.PageChange
+	for i, r := range im.Reusable {
+		md := markdown[i]
+		if id, ok := bySlug[r.Slug]; ok {
+			ids[r.Ref] = id
+			delete(bySlug, r.Slug)
+			out = append(out, store.PageChange{Type: "update_reusable_content", ReusableContent: ptr(id), Title: ptr(r.Title), Markdown: &md})
+			continue
+		}
+		out = append(out, store.PageChange{Type: "insert_reusable_content", Ref: ptr(r.Ref), Title: ptr(r.Title), Markdown: &md})
+	}
+	for _, r := range had {
+		if bySlug[slugs[r.ID]] == r.ID { // no file of the import took it
+			out = append(out, store.PageChange{Type: "delete_reusable_content", ReusableContent: ptr(r.ID)})
+		}
+	}
+	for i := range out {
+		if out[i].Markdown != nil {
+			md := byID(*out[i].Markdown, ids)
+			out[i].Markdown = &md
+		}
+	}
+	return out, ids
+}
+
+// byID rewrites the include tags of markdown naming a ref of ids by the id.
+func byID(md string, ids map[string]string) string {
+	out, _ := store.RewriteIncludes(md, func(name string) (string, error) {
+		if id, ok := ids[name]; ok {
+			return id, nil
+		}
+		return name, nil
+	})
+	return out
 }

@@ -48,13 +48,14 @@ type File struct {
 
 // Space is what Export writes.
 type Space struct {
-	Pages []*Page
-	Files []*File
+	Pages    []*Page
+	Files    []*File
+	Reusable []*store.ReusableContent // in the order they were created (includes.go)
 }
 
 // Stats counts what an export or an import carried.
 type Stats struct {
-	Pages, Files, Links int
+	Pages, Files, Links, Reusable int
 	// Unresolved counts the relative links export kept as written because they lead to nothing
 	// in the space: import keeps them as written too, and notes them.
 	Unresolved int
@@ -252,6 +253,7 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		}
 		return os.WriteFile(full, data, 0o644)
 	}
+	slugs := IncludeSlugs(sp.Reusable)
 	for i, p := range all {
 		file, ok := l.pageFile[p.ID]
 		if !ok { // a group or a link: a line of SUMMARY.md only
@@ -261,6 +263,7 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		if err != nil {
 			return st, err
 		}
+		body = includesOut(body, file, slugs)
 		data, err := FormatPage(p.Meta, p.Title, body)
 		if err != nil {
 			return st, fmt.Errorf("%s: %w", file, err)
@@ -283,6 +286,23 @@ func Export(dir string, sp *Space, progress Progress) (Stats, error) {
 		if progress != nil {
 			progress(len(all)+i+1, total)
 		}
+	}
+	for _, r := range sp.Reusable {
+		file := includeFile(slugs[r.ID])
+		body, links, unresolved, err := l.exportLinks(&Page{Markdown: r.Markdown}, file)
+		if err != nil {
+			return st, err
+		}
+		data, err := FormatInclude(r.Title, includesOut(body, file, slugs))
+		if err != nil {
+			return st, fmt.Errorf("%s: %w", file, err)
+		}
+		if err := write(file, data); err != nil {
+			return st, err
+		}
+		st.Reusable++
+		st.Links += links
+		st.Unresolved += unresolved
 	}
 	if err := write("SUMMARY.md", WriteSummary(l.summary)); err != nil {
 		return st, err

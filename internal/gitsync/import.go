@@ -62,6 +62,9 @@ type Import struct {
 	// Layout lists the files the import read (relative to the directory read): what an export
 	// replaces.
 	Layout []string
+	// Reusable are the reusable contents under IncludesDir; the pages' include tags name them by
+	// their refs (includes.go).
+	Reusable []*ImportReusable
 }
 
 // maxNotes bounds the notes an import keeps; the last one counts the rest.
@@ -87,6 +90,28 @@ var relRef = regexp.MustCompile(relPlaceholder + `(gitsync-page-\d{6})`)
 // were given, links marked relPlaceholder by relative paths between the pages' paths (from their
 // slugs, as they are now: a caller may change top-level slugs first).
 func (im *Import) Markdown(fileIDs map[string]string) []string {
+	rewrite, paths := im.rewriter(fileIDs)
+	out := make([]string, len(im.Pages))
+	for i, p := range im.Pages {
+		out[i] = rewrite(p.Markdown, paths[i])
+	}
+	return out
+}
+
+// ReusableMarkdown is Markdown for the reusable contents, whose relative links are read from the
+// root.
+func (im *Import) ReusableMarkdown(fileIDs map[string]string) []string {
+	rewrite, _ := im.rewriter(fileIDs)
+	out := make([]string, len(im.Reusable))
+	for i, r := range im.Reusable {
+		out[i] = rewrite(r.Markdown, "")
+	}
+	return out
+}
+
+// rewriter rewrites markdown written from a path of the space as Markdown says, and answers the
+// pages' paths.
+func (im *Import) rewriter(fileIDs map[string]string) (func(md, from string) string, []string) {
 	pairs := make([]string, 0, 2*len(im.Files))
 	for _, f := range im.Files {
 		// Refs have one width: none is the prefix of another.
@@ -102,19 +127,16 @@ func (im *Import) Markdown(fileIDs map[string]string) []string {
 		}
 		byRef[p.Ref] = i
 	}
-	out := make([]string, len(im.Pages))
-	for i, p := range im.Pages {
-		md := files.Replace(p.Markdown)
-		out[i] = relRef.ReplaceAllStringFunc(md, func(m string) string {
+	return func(md, from string) string {
+		return relRef.ReplaceAllStringFunc(files.Replace(md), func(m string) string {
 			to := paths[byRef[strings.TrimPrefix(m, relPlaceholder)]]
-			rel := relPath(paths[i], to)
+			rel := relPath(from, to)
 			if strings.EqualFold(path.Base(to), "readme") {
 				return rel + "/README.md" // a page whose slug is readme: as its folder
 			}
 			return rel + ".md"
 		})
-	}
-	return out
+	}, paths
 }
 
 type gitbookYAML struct {
@@ -274,13 +296,34 @@ func Read(dir string, progress Progress) (*Import, error) {
 	if err := walk(sum.Entries, -1, true); err != nil {
 		return nil, err
 	}
+	readText := func(rel string) ([]byte, error) {
+		data, err := r.read(rel)
+		if err == nil {
+			err = checkUTF8(rel, data)
+		}
+		return data, err
+	}
+	if r.im.Reusable, err = readIncludes(r.realDir, r.root, readText); err != nil {
+		return nil, err
+	}
+	refs := map[string]string{}
+	for _, ir := range r.im.Reusable {
+		r.used[ir.File] = true
+		refs[ir.File] = ir.Ref
+	}
+	for _, ir := range r.im.Reusable {
+		if ir.Markdown, err = r.links(&ImportPage{File: ir.File}, &PageFile{Body: ir.Markdown, BodyLine: 1}); err != nil {
+			return nil, err
+		}
+		ir.Markdown = includesIn(ir.Markdown, ir.File, refs, r.im.note)
+	}
 	for _, p := range r.im.Pages {
 		if pf := bodies[p]; pf != nil {
 			md, err := r.links(p, pf)
 			if err != nil {
 				return nil, err
 			}
-			p.Markdown = md
+			p.Markdown = includesIn(md, p.File, refs, r.im.note)
 		}
 	}
 	if err := r.assets(); err != nil {

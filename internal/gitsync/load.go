@@ -14,10 +14,11 @@ type LoadStore interface {
 	FindPagesWithBodies(ctx context.Context, revisionID string, ids []string) ([]*store.RevisionPage, error)
 	FindAllFiles(ctx context.Context, revisionID string) ([]*store.RevisionFile, error)
 	FindBlob(ctx context.Context, sha256, name string) ([]byte, string, error)
+	FindReusableContents(ctx context.Context, revisionID string) ([]*store.ReusableContent, error)
 }
 
-// Load reads a space's current revision, what Export writes: its page tree with bodies, and its
-// files.
+// Load reads a space's current revision, what Export writes: its page tree with bodies, its
+// files and its reusable contents.
 func Load(ctx context.Context, st LoadStore, id string) (*Space, error) {
 	space, err := st.FindSpace(ctx, id)
 	if err != nil {
@@ -77,6 +78,9 @@ func Load(ctx context.Context, st LoadStore, id string) (*Space, error) {
 		} else if parent := byID[*p.ParentID]; parent != nil {
 			parent.Children = append(parent.Children, gp)
 		}
+	}
+	if out.Reusable, err = st.FindReusableContents(ctx, rev.ID); err != nil {
+		return nil, err
 	}
 	files, err := st.FindAllFiles(ctx, rev.ID)
 	if err != nil {

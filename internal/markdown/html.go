@@ -41,6 +41,9 @@ type HTMLOptions struct {
 	Link func(Ref) (href string, ok bool)
 	// Image turns an image's ref into a src; ok false marks it broken.
 	Image func(Ref) (src string, ok bool)
+	// Block renders an OpenAPI or a reusable-content block as HTML the caller has escaped or
+	// sanitized; ok false leaves the block as the renderer shows it (htmlblocks.go).
+	Block func(Block) (html []byte, ok bool)
 }
 
 // Heading is a heading of a rendered page, for its outline.
@@ -132,12 +135,17 @@ func (o HTMLOptions) ToHTML(src string) ([]byte, []Heading) {
 			im.SetAttributeString("class", []byte("broken-image"))
 		}
 	}
+	place := embeds(root, o.Block)
 	var buf bytes.Buffer
 	if err := htmlMD.Renderer().Render(&buf, source, root); err != nil {
 		// Rendering into a buffer fails only on a renderer bug: show the text rather than nothing.
 		return policy.SanitizeBytes([]byte("<pre>" + string(util.EscapeHTML(source)) + "</pre>")), heads
 	}
-	return policy.SanitizeBytes(buf.Bytes()), heads
+	out := policy.SanitizeBytes(buf.Bytes())
+	if place != nil {
+		out = place(out)
+	}
+	return out, heads
 }
 
 // ref reads a link destination as the document model does.

@@ -96,3 +96,44 @@ func TestCodeCSSHasLightAndDark(t *testing.T) {
 		t.Fatalf("code css:\n%.400s", css)
 	}
 }
+
+// The caller renders OpenAPI and reusable-content blocks as the parser reads them: an unclosed
+// OpenAPI tag is its line alone (the text after it stays the page's), and a block's HTML is put
+// where the block was, past the sanitizer, while the page cannot forge a placeholder.
+func TestToHTMLHandsBlocksToTheCaller(t *testing.T) {
+	src := "Before.\n\n{% openapi-operation spec=\"pets\" path=\"/a\" method=\"get\" %}\n\nKept **between**.\n\n" +
+		"{% openapi-operation spec=\"pets\" path=\"/b\" method=\"post\" %}\n[OpenAPI pets](https://x)\n{% endopenapi-operation %}\n\n" +
+		"{% include \"rc1\" %}\n\n{% include \"gone\" %}\n\n<p>quireblock0000000000000000x0</p>\n\nAfter.\n"
+	var seen []Block
+	o := HTMLOptions{Block: func(b Block) ([]byte, bool) {
+		seen = append(seen, b)
+		switch {
+		case b.Type == "openapi-operation":
+			return []byte(`<div class="op" data-x="` + b.Attrs["method"] + b.Attrs["path"] + `"></div>`), true
+		case b.Include == "rc1":
+			return []byte(`<section class="reusable">Included</section>`), true
+		}
+		return nil, false
+	}}
+	html, _ := o.ToHTML(src)
+	got := string(html)
+	for _, want := range []string{`<div class="op" data-x="get/a"></div>`, `<p>Kept <strong>between</strong>.</p>`,
+		`<div class="op" data-x="post/b"></div>`, `<section class="reusable">Included</section>`, `<p>Before.</p>`, `<p>After.</p>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "OpenAPI pets") || strings.Contains(got, "{%") {
+		t.Errorf("a block's tag or its closed content shows:\n%s", got)
+	}
+	if strings.Index(got, "get/a") > strings.Index(got, "between") || strings.Index(got, "between") > strings.Index(got, "post/b") ||
+		strings.Index(got, "post/b") > strings.Index(got, "Included") {
+		t.Errorf("blocks out of place:\n%s", got)
+	}
+	if len(seen) != 4 || seen[3].Include != "gone" || seen[0].Attrs["spec"] != "pets" {
+		t.Errorf("blocks handed over: %+v", seen)
+	}
+	if !strings.Contains(got, "<p>quireblock0000000000000000x0</p>") {
+		t.Errorf("the page's own text was taken for a placeholder:\n%s", got)
+	}
+}

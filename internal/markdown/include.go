@@ -62,8 +62,11 @@ func (c *converter) includeBlock(n *includeNode) *Node {
 	return &Node{Object: "block", Type: "reusable-content", Key: c.key(), IsVoid: yes, Data: map[string]any{"ref": ref}}
 }
 
-// renderInclude renders nothing: the published pages put the reusable content there first.
-func renderInclude(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
+// renderInclude renders nothing where the caller does not render the reusable content itself.
+func renderInclude(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		renderEmbed(w, n)
+	}
 	return ast.WalkSkipChildren, nil
 }
 

@@ -129,7 +129,7 @@ func (c *converter) openAPIBlock(n *openAPINode) *Node {
 // renderOpenAPI renders a block, where no reader of the specification replaced it first (the
 // published pages do, with the operation itself), as its label.
 func renderOpenAPI(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if entering {
+	if entering && !renderEmbed(w, n) {
 		o := n.(*openAPINode)
 		label := o.attrs["schemas"]
 		if o.typ != "openapi-schemas" {

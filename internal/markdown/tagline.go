@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -17,4 +18,20 @@ func tagLine(reader text.Reader, re *regexp.Regexp) [][]byte {
 		return nil
 	}
 	return re.FindSubmatch(bytes.TrimRight(line[pos:], "\r\n"))
+}
+
+// attrEmbed marks a block whose HTML the caller gives (htmlblocks.go) with its placeholder.
+var attrEmbed = []byte("data-embed")
+
+// renderEmbed writes the placeholder of a block the caller renders, answering false for the
+// others.
+func renderEmbed(w util.BufWriter, n ast.Node) bool {
+	v, ok := n.Attribute(attrEmbed)
+	if !ok {
+		return false
+	}
+	_, _ = w.WriteString("<p>")
+	_, _ = w.Write(v.([]byte))
+	_, _ = w.WriteString("</p>\n")
+	return true
 }

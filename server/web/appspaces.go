@@ -62,8 +62,10 @@ func (s *Server) appRevision(c echo.Context, v *appView) error {
 	if err != nil {
 		return err
 	}
-	body, _ := appLinks(&at, p, tree, files).ToHTML(page.Markdown)
-	v.Body = template.HTML(body) // sanitized by ToHTML's policy
+	opts := appLinks(&at, p, tree, files)
+	opts.Block = s.pageBlocks(ctx, sp.OrganizationID, rev.ID, opts)
+	body, _ := opts.ToHTML(page.Markdown)
+	v.Body = template.HTML(body) // sanitized by ToHTML's policy; its blocks escaped or sanitized by pageBlocks
 	return s.sendApp(c, http.StatusOK, v)
 }
 
@@ -95,12 +97,10 @@ func (s *Server) appSpace(c echo.Context, v *appView) error {
 		if err != nil {
 			return err
 		}
-		src, place := s.openAPIBlocks(ctx, sp.OrganizationID, page.Markdown)
-		body, _ := appLinks(sp, p, tree, files).ToHTML(src)
-		if place != nil {
-			body = place(body)
-		}
-		v.Body = template.HTML(body) // sanitized by ToHTML's policy; the operations escaped by their template
+		opts := appLinks(sp, p, tree, files)
+		opts.Block = s.pageBlocks(ctx, sp.OrganizationID, sp.RevisionID, opts)
+		body, _ := opts.ToHTML(page.Markdown)
+		v.Body = template.HTML(body) // sanitized by ToHTML's policy; its blocks escaped or sanitized by pageBlocks
 		if v.Threads, err = s.threads(ctx, store.CommentScope{SpaceID: sp.ID}, &p.ID); err != nil {
 			return err
 		}

@@ -3,24 +3,22 @@ package web
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"html/template"
 	"net/http"
 	"net/url"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
+	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/quire-docs/quire/internal/openapispec"
 	"github.com/quire-docs/quire/store"
 )
 
 // OpenAPI specifications on the web: a version's document address answers a browser (one that
 // asks for text/html) with a reference page rendered from the document, and a page of a
-// published site shows the operations its {% openapi-operation spec="slug" … %} blocks name.
+// published site shows the operations its {% openapi-operation spec="slug" … %} blocks name
+// (pageblocks.go hands them over from the markdown renderer).
 // Everything comes from the document as data and is escaped by html/template; no script.
 
 // refCache keeps the references of versions already read: versions never change.
@@ -83,53 +81,20 @@ func (s *Server) ServeOpenAPIReference(c echo.Context, sp *store.OpenAPISpec, do
 		public: sp.Visibility == "public", noindex: page.NoIndex})
 }
 
-// openAPIBlock is an operation block of a page: {% openapi-operation spec="…" path="…"
-// method="…" %} … {% endopenapi-operation %} (the closing tag optional), or the older
-// {% openapi … %} form with a spec attribute.
-var openAPIBlock = regexp.MustCompile(`(?s)\{%\s*openapi(?:-operation)?\s([^%]*?)%\}(?:.*?\{%\s*endopenapi(?:-operation)?\s*%\})?`)
-
-var blockAttr = regexp.MustCompile(`([a-zA-Z]+)\s*=\s*"([^"]*)"`)
-
-// openAPIBlocks replaces a page's operation blocks by placeholders that render as paragraphs of
-// their own, and answers a function putting each operation's HTML in place of its placeholder.
-func (s *Server) openAPIBlocks(ctx context.Context, orgID, markdownText string) (string, func([]byte) []byte) {
-	if !strings.Contains(markdownText, "{%") {
-		return markdownText, nil
+// openAPIBlockHTML renders an operation block of a page ({% openapi-operation spec="…" path="…"
+// method="…" %}, as the markdown parser reads it) as the operation itself; the other OpenAPI
+// blocks keep the renderer's label.
+func (s *Server) openAPIBlockHTML(ctx context.Context, orgID string, b markdown.Block) ([]byte, bool) {
+	if b.Type != "openapi-operation" {
+		return nil, false
 	}
-	var nonce [8]byte
-	_, _ = rand.Read(nonce[:])
-	mark := "quireopenapi" + hex.EncodeToString(nonce[:]) + "x"
-	var blocks [][]byte
-	out := openAPIBlock.ReplaceAllStringFunc(markdownText, func(m string) string {
-		attrs := map[string]string{}
-		for _, a := range blockAttr.FindAllStringSubmatch(openAPIBlock.FindStringSubmatch(m)[1], -1) {
-			attrs[strings.ToLower(a[1])] = a[2]
-		}
-		if attrs["spec"] == "" {
-			return m
-		}
-		blocks = append(blocks, s.openAPIOperationHTML(ctx, orgID, attrs["spec"], attrs["path"], attrs["method"]))
-		return "\n\n" + mark + strconv.Itoa(len(blocks)-1) + "\n\n"
-	})
-	if len(blocks) == 0 {
-		return markdownText, nil
-	}
-	return out, func(html []byte) []byte {
-		for i, b := range blocks {
-			html = bytes.Replace(html, []byte("<p>"+mark+strconv.Itoa(i)+"</p>"), b, 1)
-		}
-		return html
-	}
+	return s.openAPIOperationHTML(ctx, orgID, b.Attrs["spec"], b.Attrs["path"], b.Attrs["method"]), true
 }
 
 // openAPIOperationHTML renders one operation of an organization's specification, or a notice
 // marked broken when the specification, its version or the operation is not there.
 func (s *Server) openAPIOperationHTML(ctx context.Context, orgID, slug, path, method string) []byte {
-	broken := func(why string) []byte {
-		var b bytes.Buffer
-		_ = template.Must(template.New("").Parse(`<p class="broken" data-broken>{{.}}</p>`)).Execute(&b, why)
-		return b.Bytes()
-	}
+	broken := brokenNote
 	sp, err := s.Store.FindOpenAPISpec(ctx, orgID, slug)
 	if err != nil || sp.LastVersionID == "" {
 		return broken("The OpenAPI specification “" + slug + "” is not available.")
@@ -152,5 +117,14 @@ func (s *Server) openAPIOperationHTML(ctx context.Context, orgID, slug, path, me
 		return broken("The operation cannot be shown.")
 	}
 	b.WriteString(`</div>`)
+	return b.Bytes()
+}
+
+var brokenTemplate = template.Must(template.New("").Parse(`<p class="broken" data-broken>{{.}}</p>`))
+
+// brokenNote is a notice, marked broken, where a block cannot be shown.
+func brokenNote(why string) []byte {
+	var b bytes.Buffer
+	_ = brokenTemplate.Execute(&b, why)
 	return b.Bytes()
 }

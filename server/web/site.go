@@ -50,12 +50,9 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	links := &webLinks{s: s, ctx: ctx, w: w, ws: ws, ss: ss, tree: tree}
 	opts := markdown.HTMLOptions{Options: markdown.Options{SpaceID: ss.Space.ID, PagePath: p.Path, ResolvePage: links.resolvePage},
 		Link: links.link, Image: links.image}
-	src, place := s.openAPIBlocks(ctx, w.site.OrganizationID, page.Markdown)
-	body, heads := opts.ToHTML(src)
-	if place != nil {
-		body = place(body)
-	}
-	v.Body = template.HTML(body) // sanitized by ToHTML's policy
+	opts.Block = s.pageBlocks(ctx, w.site.OrganizationID, ss.Space.RevisionID, opts)
+	body, heads := opts.ToHTML(page.Markdown)
+	v.Body = template.HTML(body) // sanitized by ToHTML's policy; its blocks escaped or sanitized by pageBlocks
 	v.Outline = heads
 	v.Cover = links.cover(page.Cover)
 	for i, n := range tree.docs {

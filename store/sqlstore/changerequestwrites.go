@@ -81,6 +81,9 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		return "", nil, nil, nil, err
 	}
 	changed, deleted := tree.Result()
+	if err := rewriteIncludes(ctx, tx, v.c, tree, changes, changed); err != nil {
+		return "", nil, nil, nil, err
+	}
 	for _, p := range changed {
 		if p.BodyID == 0 {
 			p.Markdown = store.RewriteRefs(p.Markdown, tree.Refs, tree.FileRefs)
@@ -103,6 +106,40 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		return "", nil, nil, nil, err
 	}
 	return revision, tree, changed, deleted, nil
+}
+
+// rewriteIncludes resolves the include tags of the markdown a batch wrote (store.ReusableEdit's
+// Includes), refusing the batch at the first change whose tag names no reusable content; the
+// reusable contents' links to the batch's refs become ids as the pages' do.
+func rewriteIncludes(ctx context.Context, tx *Tx, c chain, tree *store.PageTree, changes []store.PageChange, changed []*store.RevisionPage) error {
+	resolve := tree.Reusable.Includes(func() ([]*store.ReusableContent, error) { return findAllReusable(ctx, tx, c) })
+	for i, ch := range changes {
+		if ch.Markdown == nil {
+			continue
+		}
+		if _, err := store.RewriteIncludes(*ch.Markdown, resolve); store.ErrorCode(err) == store.EINVALID {
+			return store.ChangeError(i, err)
+		} else if err != nil {
+			return err
+		}
+	}
+	var err error
+	for _, p := range changed {
+		if p.BodyID == 0 {
+			if p.Markdown, err = store.RewriteIncludes(p.Markdown, resolve); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range tree.Reusable.Changed {
+		if r.BodyID == 0 {
+			if r.Markdown, err = store.RewriteIncludes(r.Markdown, resolve); err != nil {
+				return err
+			}
+			r.Markdown = store.RewriteRefs(r.Markdown, tree.Refs, tree.FileRefs)
+		}
+	}
+	return nil
 }
 
 func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber string) (*store.ChangeRequest, error) {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -60,6 +62,49 @@ func (s *Store) FindReusableContent(ctx context.Context, revisionID, id string) 
 		return nil, store.NotFound("Reusable content")
 	}
 	return r, nil
+}
+
+// findAllReusable returns every reusable content of the revision a chain reads, in the order they
+// were created: each content's version is the one the first element of the chain that touched it holds.
+func findAllReusable(ctx context.Context, q querier, c chain) ([]*store.ReusableContent, error) {
+	seen := map[string]bool{}
+	out := []*store.ReusableContent{}
+	for _, el := range c {
+		err := queryEach(ctx, q, "reusable contents", `SELECT `+reusableColumns+` FROM reusable_content_versions r
+			JOIN page_bodies b ON b.id = r.body_id
+			WHERE r.line_id = ? AND r.valid_from <= ? AND r.valid_to > ?`, []any{el.line, el.upto, el.upto}, func(sc scanner) error {
+			r, deleted, err := scanReusable(sc)
+			if err != nil || seen[r.ID] {
+				return err
+			}
+			seen[r.ID] = true
+			if !deleted {
+				out = append(out, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b *store.ReusableContent) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// FindReusableContents returns every reusable content of a revision with its markdown, in the
+// order they were created.
+func (s *Store) FindReusableContents(ctx context.Context, revisionID string) ([]*store.ReusableContent, error) {
+	ctx = pointRead(ctx)
+	c, err := revisionChain(ctx, s.reader, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	return findAllReusable(ctx, s.reader, c)
 }
 
 // writeReusable writes the reusable contents a revision changed and the tombstones of those it

@@ -68,6 +68,27 @@ func reusableContents(t *testing.T, open Opener) {
 	if r := find(merged, gone); r == nil || find(merged, warn).Markdown != "Mind the gap." {
 		t.Fatal("the older revision changed")
 	}
+	list := func(rev string) map[string]string {
+		t.Helper()
+		all, err := w.st.FindReusableContents(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, r := range all {
+			m[r.ID] = r.Title + ": " + r.Markdown
+		}
+		return m
+	}
+	if l := list(merged); len(l) != 2 || l[warn] != "Warning: Mind the gap." || l[gone] != "Gone soon: Soon deleted." {
+		t.Fatalf("listed in the merged revision: %v", l)
+	}
+	if l := list(now); len(l) != 1 || l[warn] != "Warning: Mind the step." {
+		t.Fatalf("listed after an update and a delete: %v", l)
+	}
+	if l := list(res.Revision); len(l) != 2 {
+		t.Fatalf("listed in the change request's revision: %v", l)
+	}
 
 	// Three-way: a change on one side is taken; on both, a conflict.
 	a, _ := w.edit(sp.ID, store.PageChange{Type: "update_reusable_content", ReusableContent: str(warn), Title: str("Caution")})
@@ -93,6 +114,18 @@ func reusableContents(t *testing.T, open Opener) {
 		t.Fatalf("merge b: %v, conflicts %v (want a conflict)", err, conflicts)
 	}
 
+	t.Run("IncludesByRefAndPath", func(t *testing.T) {
+		_, res := w.edit(sp.ID, insertRC("tip", "Tip", "Look."), store.PageChange{Type: "insert_page", Ref: str("p"), Title: str("Uses"),
+			Markdown: str("{% include \"tip\" %}\n\n{% include \"../.gitbook/includes/caution.md\" %}\n")})
+		p, err := w.st.FindPage(ctx, res.Revision, res.Refs["p"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "{% include \"" + res.Refs["tip"] + "\" %}\n\n{% include \"" + warn + "\" %}\n"; p.Markdown != want {
+			t.Fatalf("stored %q, want %q", p.Markdown, want)
+		}
+	})
+
 	t.Run("Refused", func(t *testing.T) {
 		c, err := w.st.CreateChangeRequest(ctx, sp.ID, w.user, "bad")
 		if err != nil {
@@ -107,6 +140,7 @@ func reusableContents(t *testing.T, open Opener) {
 			{"unknown", []store.PageChange{{Type: "update_reusable_content", ReusableContent: str("nope"), Title: str("T")}}, "changes[0].reusableContent"},
 			{"deleted", []store.PageChange{{Type: "delete_reusable_content", ReusableContent: str(gone)}}, "changes[0].reusableContent"},
 			{"ref twice", []store.PageChange{insertRC("r", "A", ""), insertRC("r", "B", "")}, "changes[1].ref"},
+			{"include of no file", []store.PageChange{{Type: "insert_page", Title: str("P"), Markdown: str("{% include \".gitbook/includes/none.md\" %}\n")}}, "changes[0].document"},
 			{"ref on update", []store.PageChange{{Type: "update_reusable_content", Ref: str("r"), ReusableContent: str(warn)}}, "changes[0].ref"},
 		} {
 			_, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, c.ID, w.user, tc.c)
