@@ -36,6 +36,7 @@ type Store interface {
 	Sessions
 	GitSync
 	ImportRuns
+	Audit
 	Admin
 }
 
