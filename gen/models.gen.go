@@ -6898,7 +6898,7 @@ type EmailInvitation struct {
 	ExpiresAt Timestamp `json:"expiresAt"`
 	Id        string    `json:"id"`
 
-	// Sent The invitation was emailed (false without an SMTP server, or when sending failed).
+	// Sent The invitation will be emailed: it is queued for sending, retried while the SMTP server refuses (false without an SMTP server).
 	Sent bool `json:"sent"`
 
 	// Url Where the invited user joins (joinOrganizationWithInvite).
