@@ -56,7 +56,7 @@ func TestInvitationEmailRetried(t *testing.T) {
 	w.Clock.Advance(61 * time.Second)
 	runJobs(t, w.testServer)
 	sent := ms.Sent()
-	if len(sent) != 1 || sent[0].To[0] != "retry@example.test" || !strings.Contains(sent[0].Data, "/app/orgs/"+w.org.Id+"/invites/") {
+	if len(sent) != 1 || sent[0].To[0] != "retry@example.test" || !strings.Contains(sent[0].Data, "/app/o/"+w.org.Id+"/invites/") {
 		t.Fatalf("after the server took mail again: %+v", sent)
 	}
 	if pendingMail(t, w.testServer) != 0 {

@@ -78,7 +78,7 @@ func (s *Server) joinURL(in *store.Invite) string {
 
 // inviteAppURL is the web page where a signed-in person accepts an invitation.
 func (s *Server) inviteAppURL(in *store.Invite) string {
-	return s.appURL("/orgs/" + in.OrganizationID + "/invites/" + in.ID)
+	return s.appURL("/o/" + in.OrganizationID + "/invites/" + in.ID)
 }
 
 func (s *Server) CreateOrganizationInvite(ctx context.Context, req gen.CreateOrganizationInviteRequestObject) (gen.CreateOrganizationInviteResponseObject, error) {
