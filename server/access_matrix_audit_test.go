@@ -50,6 +50,8 @@ func matrixAudited(t *testing.T, w *matrixWorld, caller int, op string, method s
 		t.Fatalf("%s answered %d and recorded %d audit events, want 1", op, res.Status, len(events))
 	case events[0].Action != action:
 		t.Fatalf("%s recorded the action %q, want %q", op, events[0].Action, action)
+	case server.AuditCreatedKind(op) != "" && events[0].Target.Type != server.AuditCreatedKind(op):
+		t.Fatalf("%s recorded the target %+v, want the %s it made", op, events[0].Target, server.AuditCreatedKind(op))
 	}
 }
 

@@ -61,6 +61,9 @@ func (s *Server) auditWrites(operations map[string]string) echo.MiddlewareFunc {
 				r.Target = store.AuditParty{Type: "user", ID: u.ID}
 			}
 			c.SetRequest(req.WithContext(store.WithAudit(req.Context(), r)))
+			if kind := auditCreates[op]; kind != "" {
+				return s.auditCreated(c, next, r, kind)
+			}
 			return next(c)
 		}
 	}

@@ -23,6 +23,9 @@ func TestAuditActionsCoverTheSpec(t *testing.T) {
 		if audited == server.AuditSkipped(op.id) {
 			t.Errorf("%s %s (%s): audited=%v, listed as not audited=%v; want exactly one", op.method, op.path, op.id, audited, !audited)
 		}
+		if server.AuditCreatedKind(op.id) != "" && !audited {
+			t.Errorf("%s is listed as a creation but records no action", op.id)
+		}
 	}
 }
 
@@ -55,16 +58,23 @@ func TestAuditLog(t *testing.T) {
 		t.Fatalf("%d events after two writes, want %d: %+v", all.Count, before+2, all.Items)
 	}
 	upd, created := all.Items[0], all.Items[1]
+	var cr gen.ChangeRequest
+	patched.Decode(t, &cr)
+	// A creation's target is what it made.
 	if upd.Action != "change-request.created" || upd.Actor.Type != "user" || upd.Actor.Id != w.editor.ID || upd.Actor.Label == nil || *upd.Actor.Label != "Eve" ||
-		upd.Target.Type != "space" || upd.Target.Id != sp.Id || upd.Source != "api" {
-		t.Fatalf("newest event %+v, want the editor's change-request.created on the space", upd)
+		upd.Target.Type != "change-request" || upd.Target.Id != cr.Id || upd.Source != "api" {
+		t.Fatalf("newest event %+v, want the editor's change-request.created of %s", upd, cr.Id)
 	}
-	if created.Action != "space.created" || created.Actor.Id != w.admin.ID || !created.OccurredAt.Before(upd.OccurredAt) {
-		t.Fatalf("second event %+v, want the admin's space.created before it", created)
+	if created.Action != "space.created" || created.Actor.Id != w.admin.ID || created.Target.Type != "space" || created.Target.Id != sp.Id ||
+		!created.OccurredAt.Before(upd.OccurredAt) {
+		t.Fatalf("second event %+v, want the admin's space.created of the space before it", created)
 	}
 
 	var d gen.AuditEventDetails
 	w.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/audit-events/"+upd.Id.String(), nil).Decode(t, &d)
+	if params, _ := d.Payload["parameters"].(map[string]any); params["spaceId"] != sp.Id {
+		t.Fatalf("payload %v, want the space the change request was made in", d.Payload)
+	}
 	if d.ExecutionId == nil || *d.ExecutionId != patched.Header.Get("X-Request-Id") || d.Payload["operation"] != "createChangeRequest" ||
 		d.SchemaVersion != 1 || d.Urls.Location != "http://quire.test/v1/orgs/"+w.org.Id+"/audit-events/"+upd.Id.String() {
 		t.Fatalf("details %+v, want the request id, the operation and the location", d)
@@ -78,8 +88,8 @@ func TestAuditLog(t *testing.T) {
 	if l := auditEvents(t, w, "?actor="+w.editor.ID); l.Count != 2 || l.Items[0].Id != upd.Id || l.Items[1].Action != "organization.member.joined" {
 		t.Fatalf("actor filter: %+v", l)
 	}
-	if l := auditEvents(t, w, "?target="+sp.Id+"&action=change-request.created"); l.Count != 1 || l.Items[0].Id != upd.Id {
-		t.Fatalf("target and action filters: %+v", l)
+	if l := auditEvents(t, w, "?target="+sp.Id); l.Count != 1 || l.Items[0].Id != created.Id {
+		t.Fatalf("target filter: %+v", l)
 	}
 	if l := auditEvents(t, w, "?from="+url.QueryEscape(upd.OccurredAt.Format(time.RFC3339Nano))); l.Count != 1 || l.Items[0].Id != upd.Id {
 		t.Fatalf("from filter: %+v", l)

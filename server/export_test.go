@@ -8,3 +8,7 @@ func AuditActionOf(op string) (string, bool) {
 
 // AuditSkipped tells whether an operation is listed as changing nothing anyone audits.
 func AuditSkipped(op string) bool { return notAudited[op] }
+
+// AuditCreatedKind is the kind of what an operation makes, named as its event's target ("": it
+// makes nothing).
+func AuditCreatedKind(op string) string { return auditCreates[op] }

@@ -100,6 +100,9 @@ type Audit interface {
 	// FindAuditEventsOfRequest returns the events a request recorded (none or one), whatever
 	// their organization: what a request id in a log line or an error report did.
 	FindAuditEventsOfRequest(ctx context.Context, requestID string) ([]*AuditEvent, error)
+	// SetAuditTarget names what a recorded write made as its event's target: a creation's request
+	// names only where it creates, the id of what it made is known once it is answered.
+	SetAuditTarget(ctx context.Context, eventID string, target AuditParty) error
 	// PurgeAuditEvents deletes the events that occurred before a time and says how many.
 	PurgeAuditEvents(ctx context.Context, before time.Time) (int, error)
 }

@@ -70,6 +70,17 @@ func (s *Store) FindAuditEventsOfRequest(ctx context.Context, requestID string) 
 		[]any{requestID}, fill(scanAuditEvent))
 }
 
+// SetAuditTarget names what a recorded write made as its event's target.
+func (s *Store) SetAuditTarget(ctx context.Context, eventID string, target store.AuditParty) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE audit_events SET target_type = ?, target_id = ?, target_label = ? WHERE id = ?`,
+			target.Type, target.ID, target.Label, eventID); err != nil {
+			return fmt.Errorf("store: unable to set the audit event's target: %w", err)
+		}
+		return nil
+	})
+}
+
 // PurgeAuditEvents deletes the events that occurred before a time.
 func (s *Store) PurgeAuditEvents(ctx context.Context, before time.Time) (int, error) {
 	var n int64

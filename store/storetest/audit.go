@@ -144,6 +144,17 @@ func audit(t *testing.T, open Opener) {
 		t.Fatalf("another organization's event: %v", err)
 	}
 
+	// A creation's event names what it made once it is known.
+	if err := w.st.SetAuditTarget(ctx, all.Items[0].ID, store.AuditParty{Type: "space", ID: sp.ID, Label: "Audited"}); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := w.st.FindAuditEvent(ctx, w.org, all.Items[0].ID); err != nil || e.Target != (store.AuditParty{Type: "space", ID: sp.ID, Label: "Audited"}) {
+		t.Fatalf("after naming its target: %+v (%v)", e, err)
+	}
+	if got := count(store.AuditFilter{Target: sp.ID}); got != 2 {
+		t.Fatalf("events on the space: %d, want 2", got)
+	}
+
 	// The purge removes what occurred before its time.
 	n, err := w.st.PurgeAuditEvents(ctx, at)
 	if err != nil || n != 1 || count(store.AuditFilter{}) != 2 {
