@@ -30,6 +30,96 @@ func (e AgentInstructionsObject) Valid() bool {
 	}
 }
 
+// Defines values for AuditEventActionObject.
+const (
+	AuditEventActionObjectAuditEventAction AuditEventActionObject = "audit-event-action"
+)
+
+// Valid indicates whether the value is a known member of the AuditEventActionObject enum.
+func (e AuditEventActionObject) Valid() bool {
+	switch e {
+	case AuditEventActionObjectAuditEventAction:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AuditEventActorType.
+const (
+	AuditEventActorTypeInstallation AuditEventActorType = "installation"
+	AuditEventActorTypeIntegration  AuditEventActorType = "integration"
+	AuditEventActorTypeSupport      AuditEventActorType = "support"
+	AuditEventActorTypeSystem       AuditEventActorType = "system"
+	AuditEventActorTypeUser         AuditEventActorType = "user"
+)
+
+// Valid indicates whether the value is a known member of the AuditEventActorType enum.
+func (e AuditEventActorType) Valid() bool {
+	switch e {
+	case AuditEventActorTypeInstallation:
+		return true
+	case AuditEventActorTypeIntegration:
+		return true
+	case AuditEventActorTypeSupport:
+		return true
+	case AuditEventActorTypeSystem:
+		return true
+	case AuditEventActorTypeUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AuditEventObject.
+const (
+	AuditEventObjectAuditEvent AuditEventObject = "audit-event"
+)
+
+// Valid indicates whether the value is a known member of the AuditEventObject enum.
+func (e AuditEventObject) Valid() bool {
+	switch e {
+	case AuditEventObjectAuditEvent:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AuditEventSource.
+const (
+	AuditEventSourceApi         AuditEventSource = "api"
+	AuditEventSourceIntegration AuditEventSource = "integration"
+	AuditEventSourceScript      AuditEventSource = "script"
+	AuditEventSourceSupport     AuditEventSource = "support"
+	AuditEventSourceUi          AuditEventSource = "ui"
+	AuditEventSourceWebhook     AuditEventSource = "webhook"
+	AuditEventSourceWorkflow    AuditEventSource = "workflow"
+)
+
+// Valid indicates whether the value is a known member of the AuditEventSource enum.
+func (e AuditEventSource) Valid() bool {
+	switch e {
+	case AuditEventSourceApi:
+		return true
+	case AuditEventSourceIntegration:
+		return true
+	case AuditEventSourceScript:
+		return true
+	case AuditEventSourceSupport:
+		return true
+	case AuditEventSourceUi:
+		return true
+	case AuditEventSourceWebhook:
+		return true
+	case AuditEventSourceWorkflow:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BillingPlan.
 const (
 	BillingPlanCommunity2024  BillingPlan = "community_2024"
@@ -5011,6 +5101,89 @@ type ApplySpaceTemplateRequest struct {
 	Params *SpaceTemplateParams `json:"params,omitempty"`
 }
 
+// AuditEvent defines model for AuditEvent.
+type AuditEvent struct {
+	Action     string             `json:"action"`
+	Actor      AuditEventActor    `json:"actor"`
+	Id         openapi_types.UUID `json:"id"`
+	Object     AuditEventObject   `json:"object"`
+	OccurredAt Timestamp          `json:"occurredAt"`
+
+	// Source How the write came in.
+	Source AuditEventSource `json:"source"`
+	Target AuditEventTarget `json:"target"`
+	Urls   struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// AuditEventAction defines model for AuditEventAction.
+type AuditEventAction struct {
+	Id     string                 `json:"id"`
+	Label  string                 `json:"label"`
+	Object AuditEventActionObject `json:"object"`
+}
+
+// AuditEventActionObject defines model for AuditEventActionObject.
+type AuditEventActionObject string
+
+// AuditEventActor defines model for AuditEventActor.
+type AuditEventActor struct {
+	Id string `json:"id"`
+
+	// Label What the actor was called when the event was recorded.
+	Label *string             `json:"label,omitempty"`
+	Type  AuditEventActorType `json:"type"`
+}
+
+// AuditEventActorType defines model for AuditEventActorType.
+type AuditEventActorType string
+
+// AuditEventDetails defines model for AuditEventDetails.
+type AuditEventDetails struct {
+	Action string          `json:"action"`
+	Actor  AuditEventActor `json:"actor"`
+
+	// ExecutionId The id of the request that made the write (its X-Request-Id).
+	ExecutionId *string            `json:"executionId,omitempty"`
+	Id          openapi_types.UUID `json:"id"`
+	Object      AuditEventObject   `json:"object"`
+	OccurredAt  Timestamp          `json:"occurredAt"`
+
+	// Payload The operation called, its path parameters and, for an installation, the user it wrote as.
+	Payload       map[string]interface{} `json:"payload"`
+	SchemaVersion int                    `json:"schemaVersion"`
+
+	// Source How the write came in.
+	Source AuditEventSource `json:"source"`
+	Target AuditEventTarget `json:"target"`
+	Urls   struct {
+		Location string `json:"location"`
+	} `json:"urls"`
+}
+
+// AuditEventList defines model for AuditEventList.
+type AuditEventList struct {
+	Count int          `json:"count"`
+	Items []AuditEvent `json:"items"`
+	Next  *ListNext    `json:"next,omitempty"`
+}
+
+// AuditEventObject defines model for AuditEventObject.
+type AuditEventObject string
+
+// AuditEventSource How the write came in.
+type AuditEventSource string
+
+// AuditEventTarget defines model for AuditEventTarget.
+type AuditEventTarget struct {
+	Id    string  `json:"id"`
+	Label *string `json:"label,omitempty"`
+
+	// Type The kind of resource the write changed (space, change-request, …).
+	Type string `json:"type"`
+}
+
 // BillingPlan defines model for BillingPlan.
 type BillingPlan string
 
@@ -6742,7 +6915,7 @@ type EmailInvitation struct {
 	ExpiresAt Timestamp `json:"expiresAt"`
 	Id        string    `json:"id"`
 
-	// Sent The invitation was emailed (false without an SMTP server, or when sending failed).
+	// Sent The invitation will be emailed: it is queued for sending, retried while the SMTP server refuses (false without an SMTP server).
 	Sent bool `json:"sent"`
 
 	// Url Where the invited user joins (joinOrganizationWithInvite).
@@ -10363,6 +10536,30 @@ type ListOrganizationsForAuthenticatedUserParams struct {
 
 	// Limit Items per page (default 50).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListOrganizationAuditEventsParams defines parameters for ListOrganizationAuditEvents.
+type ListOrganizationAuditEventsParams struct {
+	// Page Opaque cursor taken from `next.page` of the previous page.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Events per page (default 20).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// From Only events that occurred at or after this time.
+	From *time.Time `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only events that occurred at or before this time.
+	To *time.Time `form:"to,omitempty" json:"to,omitempty"`
+
+	// Action Only events of this action (see listOrganizationAuditEventActions).
+	Action *string `form:"action,omitempty" json:"action,omitempty"`
+
+	// Actor Only events of this actor (a user's or an installation's id).
+	Actor *string `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Target Only events on this target (the id of what the write changed).
+	Target *string `form:"target,omitempty" json:"target,omitempty"`
 }
 
 // ListChangeRequestsForOrganizationParams defines parameters for ListChangeRequestsForOrganization.

@@ -183,6 +183,15 @@ type ServerInterface interface {
 
 	// (PUT /orgs/{organizationId}/agent-instructions)
 	UpdateOrganizationAgentInstructions(ctx echo.Context, organizationId OrganizationId) error
+	// ListOrganizationAuditEventActions The actions audit events record, with their labels (admins).
+	// (GET /orgs/{organizationId}/audit-event-actions)
+	ListOrganizationAuditEventActions(ctx echo.Context, organizationId OrganizationId) error
+	// ListOrganizationAuditEvents The organization's audit log, newest first (admins).
+	// (GET /orgs/{organizationId}/audit-events)
+	ListOrganizationAuditEvents(ctx echo.Context, organizationId OrganizationId, params ListOrganizationAuditEventsParams) error
+	// GetOrganizationAuditEvent One event of the organization's audit log, with its details (admins).
+	// (GET /orgs/{organizationId}/audit-events/{auditEventId})
+	GetOrganizationAuditEvent(ctx echo.Context, organizationId OrganizationId, auditEventId string) error
 
 	// (GET /orgs/{organizationId}/change-requests)
 	ListChangeRequestsForOrganization(ctx echo.Context, organizationId OrganizationId, params ListChangeRequestsForOrganizationParams) error
@@ -2354,6 +2363,113 @@ func (w *ServerInterfaceWrapper) UpdateOrganizationAgentInstructions(ctx echo.Co
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.UpdateOrganizationAgentInstructions(ctx, organizationId)
+	return err
+}
+
+// ListOrganizationAuditEventActions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOrganizationAuditEventActions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOrganizationAuditEventActions(ctx, organizationId)
+	return err
+}
+
+// ListOrganizationAuditEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) ListOrganizationAuditEvents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOrganizationAuditEventsParams
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "action" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "action", ctx.QueryParams(), &params.Action, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter action: %s", err))
+	}
+
+	// ------------- Optional query parameter "actor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "actor", ctx.QueryParams(), &params.Actor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter actor: %s", err))
+	}
+
+	// ------------- Optional query parameter "target" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target", ctx.QueryParams(), &params.Target, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter target: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListOrganizationAuditEvents(ctx, organizationId, params)
+	return err
+}
+
+// GetOrganizationAuditEvent converts echo context to params.
+func (w *ServerInterfaceWrapper) GetOrganizationAuditEvent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "auditEventId" -------------
+	var auditEventId string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "auditEventId", ctx.Param("auditEventId"), &auditEventId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter auditEventId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetOrganizationAuditEvent(ctx, organizationId, auditEventId)
 	return err
 }
 
@@ -9888,6 +10004,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/orgs/:organizationId/agent-instructions", wrapper.GetOrganizationAgentInstructions, options.OperationMiddlewares["getOrganizationAgentInstructions"]...)
 	router.PUT(options.BaseURL+"/orgs/:organizationId/agent-instructions", wrapper.UpdateOrganizationAgentInstructions, options.OperationMiddlewares["updateOrganizationAgentInstructions"]...)
 	router.GET(options.BaseURL+"/email-domains/:emailDomain/orgs", wrapper.GetOrganizationsForEmailDomain, options.OperationMiddlewares["getOrganizationsForEmailDomain"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/audit-events", wrapper.ListOrganizationAuditEvents, options.OperationMiddlewares["listOrganizationAuditEvents"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/audit-events/:auditEventId", wrapper.GetOrganizationAuditEvent, options.OperationMiddlewares["getOrganizationAuditEvent"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/audit-event-actions", wrapper.ListOrganizationAuditEventActions, options.OperationMiddlewares["listOrganizationAuditEventActions"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/members", wrapper.ListMembersInOrganizationById, options.OperationMiddlewares["listMembersInOrganizationById"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/members/:userId", wrapper.RemoveMemberFromOrganizationById, options.OperationMiddlewares["removeMemberFromOrganizationById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/members/:userId", wrapper.GetMemberInOrganizationById, options.OperationMiddlewares["getMemberInOrganizationById"]...)
@@ -15159,6 +15278,258 @@ func (response UpdateOrganizationAgentInstructions413JSONResponse) VisitUpdateOr
 type UpdateOrganizationAgentInstructions429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response UpdateOrganizationAgentInstructions429JSONResponse) VisitUpdateOrganizationAgentInstructionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEventActionsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+}
+
+type ListOrganizationAuditEventActionsResponseObject interface {
+	VisitListOrganizationAuditEventActionsResponse(w http.ResponseWriter) error
+}
+
+type ListOrganizationAuditEventActions200JSONResponse struct {
+	Items []AuditEventAction `json:"items"`
+}
+
+func (response ListOrganizationAuditEventActions200JSONResponse) VisitListOrganizationAuditEventActionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEventActions401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOrganizationAuditEventActions401JSONResponse) VisitListOrganizationAuditEventActionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEventActions403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOrganizationAuditEventActions403JSONResponse) VisitListOrganizationAuditEventActionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEventActions404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOrganizationAuditEventActions404JSONResponse) VisitListOrganizationAuditEventActionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEventActions429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOrganizationAuditEventActions429JSONResponse) VisitListOrganizationAuditEventActionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEventsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Params         ListOrganizationAuditEventsParams
+}
+
+type ListOrganizationAuditEventsResponseObject interface {
+	VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error
+}
+
+type ListOrganizationAuditEvents200JSONResponse AuditEventList
+
+func (response ListOrganizationAuditEvents200JSONResponse) VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEvents400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListOrganizationAuditEvents400JSONResponse) VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListOrganizationAuditEvents401JSONResponse) VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListOrganizationAuditEvents403JSONResponse) VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEvents404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListOrganizationAuditEvents404JSONResponse) VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOrganizationAuditEvents429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListOrganizationAuditEvents429JSONResponse) VisitListOrganizationAuditEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationAuditEventRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	AuditEventId   string         `json:"auditEventId"`
+}
+
+type GetOrganizationAuditEventResponseObject interface {
+	VisitGetOrganizationAuditEventResponse(w http.ResponseWriter) error
+}
+
+type GetOrganizationAuditEvent200JSONResponse AuditEventDetails
+
+func (response GetOrganizationAuditEvent200JSONResponse) VisitGetOrganizationAuditEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationAuditEvent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetOrganizationAuditEvent401JSONResponse) VisitGetOrganizationAuditEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationAuditEvent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetOrganizationAuditEvent403JSONResponse) VisitGetOrganizationAuditEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationAuditEvent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetOrganizationAuditEvent404JSONResponse) VisitGetOrganizationAuditEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOrganizationAuditEvent429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetOrganizationAuditEvent429JSONResponse) VisitGetOrganizationAuditEventResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -37052,6 +37423,15 @@ type StrictServerInterface interface {
 
 	// (PUT /orgs/{organizationId}/agent-instructions)
 	UpdateOrganizationAgentInstructions(ctx context.Context, request UpdateOrganizationAgentInstructionsRequestObject) (UpdateOrganizationAgentInstructionsResponseObject, error)
+	// ListOrganizationAuditEventActions The actions audit events record, with their labels (admins).
+	// (GET /orgs/{organizationId}/audit-event-actions)
+	ListOrganizationAuditEventActions(ctx context.Context, request ListOrganizationAuditEventActionsRequestObject) (ListOrganizationAuditEventActionsResponseObject, error)
+	// ListOrganizationAuditEvents The organization's audit log, newest first (admins).
+	// (GET /orgs/{organizationId}/audit-events)
+	ListOrganizationAuditEvents(ctx context.Context, request ListOrganizationAuditEventsRequestObject) (ListOrganizationAuditEventsResponseObject, error)
+	// GetOrganizationAuditEvent One event of the organization's audit log, with its details (admins).
+	// (GET /orgs/{organizationId}/audit-events/{auditEventId})
+	GetOrganizationAuditEvent(ctx context.Context, request GetOrganizationAuditEventRequestObject) (GetOrganizationAuditEventResponseObject, error)
 
 	// (GET /orgs/{organizationId}/change-requests)
 	ListChangeRequestsForOrganization(ctx context.Context, request ListChangeRequestsForOrganizationRequestObject) (ListChangeRequestsForOrganizationResponseObject, error)
@@ -39586,6 +39966,83 @@ func (sh *strictHandler) UpdateOrganizationAgentInstructions(ctx echo.Context, o
 		return err
 	} else if validResponse, ok := response.(UpdateOrganizationAgentInstructionsResponseObject); ok {
 		return validResponse.VisitUpdateOrganizationAgentInstructionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOrganizationAuditEventActions operation middleware
+func (sh *strictHandler) ListOrganizationAuditEventActions(ctx echo.Context, organizationId OrganizationId) error {
+	var request ListOrganizationAuditEventActionsRequestObject
+
+	request.OrganizationId = organizationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOrganizationAuditEventActions(ctx.Request().Context(), request.(ListOrganizationAuditEventActionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOrganizationAuditEventActions")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOrganizationAuditEventActionsResponseObject); ok {
+		return validResponse.VisitListOrganizationAuditEventActionsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListOrganizationAuditEvents operation middleware
+func (sh *strictHandler) ListOrganizationAuditEvents(ctx echo.Context, organizationId OrganizationId, params ListOrganizationAuditEventsParams) error {
+	var request ListOrganizationAuditEventsRequestObject
+
+	request.OrganizationId = organizationId
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOrganizationAuditEvents(ctx.Request().Context(), request.(ListOrganizationAuditEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOrganizationAuditEvents")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListOrganizationAuditEventsResponseObject); ok {
+		return validResponse.VisitListOrganizationAuditEventsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetOrganizationAuditEvent operation middleware
+func (sh *strictHandler) GetOrganizationAuditEvent(ctx echo.Context, organizationId OrganizationId, auditEventId string) error {
+	var request GetOrganizationAuditEventRequestObject
+
+	request.OrganizationId = organizationId
+	request.AuditEventId = auditEventId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetOrganizationAuditEvent(ctx.Request().Context(), request.(GetOrganizationAuditEventRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetOrganizationAuditEvent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetOrganizationAuditEventResponseObject); ok {
+		return validResponse.VisitGetOrganizationAuditEventResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

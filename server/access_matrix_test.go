@@ -77,6 +77,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixCustomizationRows()...)
 	rows = append(rows, matrixGitRows()...)
 	rows = append(rows, matrixImportRows()...)
+	rows = append(rows, matrixAuditRows()...)
 	return rows
 }
 
@@ -188,6 +189,7 @@ func TestAccessMatrix(t *testing.T) {
 				if res.Status != want {
 					t.Fatalf("%s %s as %s: status %d, want %d: %s", rq.method, rq.path, name, res.Status, want, res.Body)
 				}
+				matrixAudited(t, w, i, r.op, rq.method, res)
 				if i == matrixOutsider && !rq.capability {
 					matrixSameAsUnknown(t, w, u, rq, res)
 				}

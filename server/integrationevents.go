@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/jobs"
@@ -84,11 +85,14 @@ func (s *Server) GetIntegrationEvent(ctx context.Context, req gen.GetIntegration
 }
 
 // JobHandlers are the server's durable jobs, added to the runner's: the delivery of integration
-// events to development tunnels (through the guarded fetcher), git runs, the git poller and import runs.
+// events to development tunnels (through the guarded fetcher), git runs, the git poller, import
+// runs, invitation email and the hourly purge of audit events past the retention.
 func (s *Server) JobHandlers() map[string]jobs.Handler {
 	out := s.gitJobHandlers(s.gitSyncPoll)
 	out[store.DeliverIntegrationEventJob] = jobs.Handler{Run: s.deliverEvent, MaxAttempts: store.DeliveryAttempts}
 	out[store.ImportRunJob] = jobs.Handler{Run: s.runImportRun, MaxAttempts: 1}
+	out[PurgeAuditEventsJob] = jobs.Handler{Run: s.purgeAuditEvents, Every: time.Hour}
+	out[InvitationEmailJob] = jobs.Handler{Run: s.sendQueuedMail, MaxAttempts: invitationEmailAttempts}
 	return out
 }
 

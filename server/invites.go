@@ -15,8 +15,8 @@ import (
 // Invitations to organizations: invite links (admins make, list, change and delete them; anyone
 // holding one's id reads it and joins with it while the organization allows invite links), and
 // invitations by email (a quire user of the address is added at once; any other address gets an
-// invitation for that address only, usable once for inviteTTL, emailed through s.Mailer when
-// quire has one and answered with its link either way).
+// invitation for that address only, usable once for inviteTTL, emailed through s.Mailer by a
+// durable job (invitemail.go) when quire has one, and answered with its link either way).
 
 // inviteTTL is how long an invitation sent by email can be used.
 const inviteTTL = 7 * 24 * time.Hour
@@ -74,6 +74,11 @@ func inviteTarget(b *gen.CreateInviteRequest) (store.Role, store.GrantTarget, er
 // joinURL is where an invitation is used: joinOrganizationWithInvite.
 func (s *Server) joinURL(in *store.Invite) string {
 	return s.apiURL("/orgs/" + in.OrganizationID + "/invites/" + in.ID)
+}
+
+// inviteAppURL is the web page where a signed-in person accepts an invitation.
+func (s *Server) inviteAppURL(in *store.Invite) string {
+	return s.appURL("/o/" + in.OrganizationID + "/invites/" + in.ID)
 }
 
 func (s *Server) CreateOrganizationInvite(ctx context.Context, req gen.CreateOrganizationInviteRequestObject) (gen.CreateOrganizationInviteResponseObject, error) {
@@ -238,17 +243,22 @@ func (s *Server) InviteUsersToOrganization(ctx context.Context, req gen.InviteUs
 	out := gen.InviteUsersToOrganization200JSONResponse{Users: make([]string, 0, len(done.Added)), Invited: len(invites)}
 	for _, u := range done.Added {
 		out.Users = append(out.Users, u.ID)
-		s.sendMail(ctx, mail.Message{To: u.Email, Subject: fmt.Sprintf("You were added to %s on quire", org.Title),
-			Body: fmt.Sprintf("%s added you to the organization %q on quire (%s).\n", me.DisplayName, org.Title, s.BaseURL)})
+		if _, err := s.queueMail(ctx, mail.Message{To: u.Email, Subject: fmt.Sprintf("You were added to %s on quire", org.Title),
+			Body: fmt.Sprintf("%s added you to the organization %q on quire (%s).\n", me.DisplayName, org.Title, s.BaseURL)}); err != nil {
+			return nil, err
+		}
 	}
 	list := make([]gen.EmailInvitation, 0, len(done.Invites))
 	for _, in := range done.Invites {
 		link := s.joinURL(in)
-		sent := s.sendMail(ctx, mail.Message{To: *in.Email, Subject: fmt.Sprintf("Join %s on quire", org.Title),
+		sent, err := s.queueMail(ctx, mail.Message{To: *in.Email, Subject: fmt.Sprintf("Join %s on quire", org.Title),
 			Body: fmt.Sprintf("%s invites you to join the organization %q on quire (%s) as %s.\n\n"+
-				"To join, sign in to quire with this email address and accept the invitation: send\n\n"+
-				"    POST %s\n\nwith your quire API token before %s. The invitation can be used once.\n",
-				me.DisplayName, org.Title, s.BaseURL, roleName(in.Role), link, in.ExpiresAt.UTC().Format(time.RFC1123))})
+				"To join, open\n\n    %s\n\nand sign in to quire with this email address before %s. "+
+				"(Or send POST %s with your quire API token.) The invitation can be used once.\n",
+				me.DisplayName, org.Title, s.BaseURL, roleName(in.Role), s.inviteAppURL(in), in.ExpiresAt.UTC().Format(time.RFC1123), link)})
+		if err != nil {
+			return nil, err
+		}
 		list = append(list, gen.EmailInvitation{Id: in.ID, Email: *in.Email, Url: link, ExpiresAt: *in.ExpiresAt, Sent: sent})
 	}
 	out.Invitations = &list
@@ -261,17 +271,4 @@ func roleName(r store.Role) string {
 		return "a guest"
 	}
 	return "a member with the " + string(r) + " role"
-}
-
-// sendMail emails a message when quire has an SMTP server and tells whether it was sent; a
-// failure is logged, not answered: what it was about is done, and its link is in the answer.
-func (s *Server) sendMail(ctx context.Context, m mail.Message) bool {
-	if s.Mailer == nil {
-		return false
-	}
-	if err := s.Mailer.Send(ctx, m); err != nil {
-		s.Log.Error("sending email failed", "to", m.To, "err", err)
-		return false
-	}
-	return true
 }

@@ -38,6 +38,11 @@ func TestInvitationsByEmail(t *testing.T) {
 		t.Fatalf("the added user's role is %v, want edit", apiRoleOf(m.Role))
 	}
 
+	// Sent by the job runner, not by the request.
+	if sent := ms.Sent(); len(sent) != 0 {
+		t.Fatalf("the request sent %d messages itself", len(sent))
+	}
+	runJobs(t, w.testServer)
 	sent := ms.Sent()
 	if len(sent) != 3 {
 		t.Fatalf("the SMTP server received %d messages, want 3: %+v", len(sent), sent)

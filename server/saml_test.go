@@ -124,6 +124,12 @@ func TestSAMLLogin(t *testing.T) {
 		if len(teams.Items) != 1 || teams.Items[0].Team.Id != w.team.Id {
 			t.Fatalf("teams %s", mustJSONText(t, teams))
 		}
+		// The sign-in that made the member is in the organization's audit log, as theirs.
+		var log gen.AuditEventList
+		ts.Expect(t, http.StatusOK, w.admin, "GET", "/orgs/"+w.org.Id+"/audit-events?action=organization.member.sso-signed-in", nil).Decode(t, &log)
+		if log.Count != 1 || log.Items[0].Actor.Id != firstUser || log.Items[0].Target.Id != firstUser || log.Items[0].Source != "ui" {
+			t.Fatalf("audit log of the sign-in: %s", mustJSONText(t, log))
+		}
 	})
 	t.Run("SecondLoginReusesIt", func(t *testing.T) {
 		before := w.memberCount(t)

@@ -148,7 +148,11 @@ func (s *Server) acs(c echo.Context, nextOut *string) error {
 	}
 	// Kept until the library would refuse the assertion as too old anyway.
 	expires := assertion.IssueInstant.Add(saml.MaxIssueDelay + saml.MaxClockSkew)
-	login, err := s.Store.LoginWithSAML(r.Context(), p.ID, store.SAMLAssertion{
+	// The sign-in is audited as its user's (whom the store finds or makes).
+	audit := &store.AuditRecord{ID: store.NewAuditID(), RequestID: RequestID(r.Context()), Action: samlSignInAction.ID,
+		Source: "ui", OrganizationID: p.OrganizationID, Target: store.AuditParty{Type: "user"},
+		Payload: map[string]any{"samlProvider": p.ID}}
+	login, err := s.Store.LoginWithSAML(store.WithAudit(r.Context(), audit), p.ID, store.SAMLAssertion{
 		ID: assertion.ID, ExpiresAt: expires, Email: email, DisplayName: assertionName(assertion)})
 	switch store.ErrorCode(err) {
 	case store.ECONFLICT:

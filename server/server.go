@@ -69,6 +69,8 @@ type Server struct {
 	// how often the poller runs (Options.GitSyncPoll).
 	gitMaxBytes int64
 	gitSyncPoll time.Duration
+	// auditRetention is how long audit events are kept (Options.AuditRetention).
+	auditRetention time.Duration
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)

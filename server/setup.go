@@ -14,6 +14,7 @@ import (
 	"github.com/quire-docs/quire/internal/fetch"
 	"github.com/quire-docs/quire/internal/mail"
 	"github.com/quire-docs/quire/internal/translate"
+	"github.com/quire-docs/quire/store"
 )
 
 // Options configure the HTTP handler.
@@ -47,6 +48,8 @@ type Options struct {
 	// GitSyncPoll is how often the git links' branches are looked at for new commits (0: never;
 	// their webhooks only).
 	GitSyncPoll time.Duration
+	// AuditRetention is how long audit events are kept (0: store.DefaultAuditRetention).
+	AuditRetention time.Duration
 }
 
 // translatorTimeout bounds one request to the translator.
@@ -83,6 +86,10 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		s.Mailer = m
 	}
 	s.gitMaxBytes, s.gitSyncPoll = opts.GitMaxBytes, opts.GitSyncPoll
+	s.auditRetention = opts.AuditRetention
+	if s.auditRetention <= 0 {
+		s.auditRetention = store.DefaultAuditRetention
+	}
 	if opts.TranslatorURL != "" {
 		// Its own fetcher: a page of text can take a CPU-bound translator longer than the default
 		// fetch timeout; and the address rule is lifted for it, since its URL is the operator's
@@ -129,8 +136,10 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: opts.BodyLimit, Skipper: isBatch}))
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64M",
 		Skipper: func(c echo.Context) bool { return !isBatch(c) }}))
-	e.Use(s.installationGate(operationsByRoute(doc, "/v1")))
-	e.Use(s.siteTokenGate(operationsByRoute(doc, "/v1")))
+	operations := operationsByRoute(doc, "/v1")
+	e.Use(s.installationGate(operations))
+	e.Use(s.siteTokenGate(operations))
+	e.Use(s.auditWrites(operations))
 	e.Use(cacheHeaders)
 	e.Use(newValidator(doc, "/v1").middleware)
 

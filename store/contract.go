@@ -37,6 +37,7 @@ type Store interface {
 	GitSync
 	ImportRuns
 	RateLimits
+	Audit
 	Admin
 }
 

@@ -46,6 +46,9 @@ type Invites interface {
 	FindInvites(ctx context.Context, orgID string, p Page) (List[*Invite], error)
 	// FindInvite returns an invite link of an organization.
 	FindInvite(ctx context.Context, orgID, id string) (*Invite, error)
+	// FindInvitation returns an invitation of an organization of either kind, a link or one sent
+	// by email: what its holder sees before joining (the app's invitation page).
+	FindInvitation(ctx context.Context, orgID, id string) (*Invite, error)
 	// UpdateInvite changes the role an invite link gives.
 	UpdateInvite(ctx context.Context, orgID, id string, role Role) (*Invite, error)
 	// DeleteInvite deletes an invitation of an organization; deleted is false when there was none.

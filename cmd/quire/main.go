@@ -110,6 +110,7 @@ type serveConfig struct {
 	smtpURL           string
 	hostnameTarget    string
 	gitSyncPoll       time.Duration
+	auditRetention    time.Duration
 }
 
 func parseServe(args []string) (serveConfig, error) {
@@ -134,6 +135,8 @@ func parseServe(args []string) (serveConfig, error) {
 		"the name (or IP addresses, comma-separated) sites' custom hostnames must point at (default the base URL's host)")
 	fs.DurationVar(&c.gitSyncPoll, "git-sync-poll", 5*time.Minute,
 		"how often the branches of spaces' git links are looked at for new commits (0: never, webhooks only)")
+	fs.DurationVar(&c.auditRetention, "audit-retention", store.DefaultAuditRetention,
+		"how long audit events are kept before the hourly purge deletes them (e.g. 2160h, 90 days)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated networks (CIDR) whose X-Forwarded-For names the client")
 	if err := parseWithEnv(fs, args); err != nil {
 		return c, err
@@ -157,6 +160,9 @@ func parseServe(args []string) (serveConfig, error) {
 	}
 	if c.gitSyncPoll < 0 {
 		return c, errors.New("--git-sync-poll: give a duration, e.g. 5m, or 0 for none")
+	}
+	if c.auditRetention <= 0 {
+		return c, errors.New("--audit-retention: give a positive duration, e.g. 2160h (90 days)")
 	}
 	if c.openAPIRefresh <= 0 {
 		return c, errors.New("--openapi-refresh: give a positive duration, e.g. 6h")
@@ -205,7 +211,8 @@ func serve(args []string) error {
 	srv := server.New(st, log, cfg.baseURL, []byte(secret))
 	opts := server.Options{RateLimit: cfg.rateLimit, TrustedProxies: cfg.trustedProxies, AllowPrivateURLs: cfg.allowPrivateURLs,
 		TranslatorURL: cfg.translatorURL, TranslatorKey: cfg.translatorKey, TranslatorProtocol: cfg.translator,
-		SMTPURL: cfg.smtpURL, HostnameTarget: cfg.hostnameTarget, GitSyncPoll: cfg.gitSyncPoll}
+		SMTPURL: cfg.smtpURL, HostnameTarget: cfg.hostnameTarget, GitSyncPoll: cfg.gitSyncPoll,
+		AuditRetention: cfg.auditRetention}
 	if cfg.metricsAddr != "" {
 		opts.Metrics = server.NewMetrics()
 	}

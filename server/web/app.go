@@ -28,11 +28,16 @@ type appView struct {
 	Reviews                   []*store.Review            // of the change request, oldest first
 	Diff                      []pageDiff
 	Threads                   []appThread
-	People                    []webLink // a space's people: name, and their role on it as Context
-	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
-	Org                       string    // the organization whose SSO sign-ins the sign-in page lists
-	SSO                       []webLink // those sign-ins
-	Git                       *appGit   // a space's git link, its last sync and its error
+	People                    []webLink           // a space's people: name, and their role on it as Context
+	CSRF                      string              // the token of the page's form (sign-in, or sign-out)
+	Org                       string              // the organization whose SSO sign-ins the sign-in page lists
+	SSO                       []webLink           // those sign-ins
+	Git                       *appGit             // a space's git link, its last sync and its error
+	Form                      string              // the token of the page's own form (joining with an invitation)
+	Events                    []*store.AuditEvent // an organization's audit log, newest first
+	More                      string              // the next page of a list ("": none)
+
+	session string // the session's id, which the page's form tokens are bound to
 }
 
 // appGit is what the app shows of a space's git link.
@@ -69,7 +74,7 @@ func (s *Server) appPage(view func(echo.Context, *appView) error) echo.HandlerFu
 		u := &sess.User
 		req := c.Request()
 		c.SetRequest(req.WithContext(access.WithCaller(req.Context(), u)))
-		v := &appView{User: u, CSRF: s.formToken("logout", id)}
+		v := &appView{User: u, CSRF: s.formToken("logout", id), session: id}
 		err = view(c, v)
 		switch store.ErrorCode(err) {
 		case "":

@@ -54,6 +54,9 @@ func (s *Server) appOrg(c echo.Context, v *appView) error {
 	for _, sp := range spaces.Items {
 		v.Items = append(v.Items, webLink{Title: sp.Title, URL: "/app/s/" + sp.ID, Context: "space"})
 	}
+	if role, err := s.Access.MemberRole(ctx, orgID); err == nil && role.AtLeast(store.RoleAdmin) {
+		v.Items = append(v.Items, webLink{Title: "Audit log", URL: "/app/o/" + orgID + "/audit", Context: "admins"})
+	}
 	return s.sendApp(c, http.StatusOK, v)
 }
 

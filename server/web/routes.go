@@ -30,4 +30,7 @@ func (s *Server) registerApp(e *echo.Echo) {
 	e.GET("/app/s/:spaceId/revisions/:rev/*", s.appPage(s.appRevision))
 	e.GET("/app/o/:orgId/c/:collectionId", s.appPage(s.appCollection))
 	e.GET("/app/o/:orgId/sites/:siteId", s.appPage(s.appSite))
+	e.GET("/app/o/:orgId/invites/:inviteId", s.appPage(s.appInvite))
+	e.POST("/app/o/:orgId/invites/:inviteId", s.appPage(s.appJoin))
+	e.GET("/app/o/:orgId/audit", s.appPage(s.appAudit))
 }

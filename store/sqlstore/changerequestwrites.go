@@ -29,6 +29,12 @@ func checkWritable(sp *store.Space, cr *store.ChangeRequest) error {
 // writableChangeRequest returns a change request and its space when content may be written to
 // it (see checkWritable).
 func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
+	return liveChangeRequest(ctx, tx, spaceID, crID, checkWritable)
+}
+
+// liveChangeRequest returns a change request of a space that is not deleted, and the space,
+// when check lets it through.
+func liveChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string, check func(*store.Space, *store.ChangeRequest) error) (*store.Space, *store.ChangeRequest, error) {
 	sp, err := findLiveSpace(ctx, tx, spaceID)
 	if err != nil {
 		return nil, nil, err
@@ -37,7 +43,10 @@ func writableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, cr, checkWritable(sp, cr)
+	if err := check(sp, cr); err != nil {
+		return nil, nil, err
+	}
+	return sp, cr, nil
 }
 
 // applyBatch applies a batch of changes to the pages and reusable contents of revision from and writes the result as

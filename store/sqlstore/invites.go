@@ -95,6 +95,11 @@ func (s *Store) FindInvite(ctx context.Context, orgID, id string) (*store.Invite
 	return findInvite(ctx, s.reader, orgID, id, true)
 }
 
+// FindInvitation returns an invitation of an organization of either kind.
+func (s *Store) FindInvitation(ctx context.Context, orgID, id string) (*store.Invite, error) {
+	return findInvite(ctx, s.reader, orgID, id, false)
+}
+
 // UpdateInvite changes the role an invite link gives.
 func (s *Store) UpdateInvite(ctx context.Context, orgID, id string, role store.Role) (*store.Invite, error) {
 	var in *store.Invite

@@ -64,6 +64,7 @@ func (s *Store) CreateOrganization(ctx context.Context, title, creatorID string)
 			VALUES (?, ?, 'admin', ?)`, id, creatorID, now); err != nil {
 			return fmt.Errorf("store: unable to add organization admin: %w", err)
 		}
+		auditCreatedOrganization(ctx, id)
 		return nil
 	})
 	if err != nil {

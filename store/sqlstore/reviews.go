@@ -65,18 +65,12 @@ func scanRequested(sc scanner, rr *store.RequestedReviewer) error {
 // reviewableChangeRequest returns a change request that takes review requests and reviews: an
 // open or a draft one.
 func reviewableChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string) (*store.Space, *store.ChangeRequest, error) {
-	sp, err := findLiveSpace(ctx, tx, spaceID)
-	if err != nil {
-		return nil, nil, err
-	}
-	cr, err := findChangeRequest(ctx, tx, spaceID, crID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cr.Status != "open" && cr.Status != "draft" {
-		return nil, nil, store.Errorf(store.ECONFLICT, "The change request is %s: it takes no more reviews.", cr.Status)
-	}
-	return sp, cr, nil
+	return liveChangeRequest(ctx, tx, spaceID, crID, func(_ *store.Space, cr *store.ChangeRequest) error {
+		if cr.Status != "open" && cr.Status != "draft" {
+			return store.Errorf(store.ECONFLICT, "The change request is %s: it takes no more reviews.", cr.Status)
+		}
+		return nil
+	})
 }
 
 // RequestReviewers asks members of the organization to review a change request.

@@ -94,6 +94,9 @@ func (s *Store) LoginWithSAML(ctx context.Context, providerID string, a store.SA
 			return fmt.Errorf("store: unable to create token: %w", err)
 		}
 		out.Member, err = findMember(ctx, tx, p.OrganizationID, userID)
+		if err == nil {
+			auditSignedIn(ctx, userID, out.Member.User.Email, out.Joined)
+		}
 		return err
 	})
 	if err != nil {

@@ -112,7 +112,7 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 		}
 	}
 	tx := &Tx{txConn: newTxConn(sqlTx, s.d), now: s.Now().UTC()}
-	if err := fn(tx); err != nil {
+	if err := runAudited(ctx, tx, fn); err != nil {
 		sqlTx.Rollback()
 		return err
 	}
@@ -121,6 +121,75 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	s.version.bump()
 	if err != nil {
 		return fmt.Errorf("store: unable to commit: %w", err)
+	}
+	if r := store.AuditFrom(ctx); r != nil {
+		r.MarkRecorded()
+	}
+	return nil
+}
+
+// runAudited runs fn and, when the context carries an audit record its request has not yet
+// committed, inserts it in the same transaction. Its organization is looked for before fn (a
+// delete may remove what leads to it) and, when not found, after (a creation makes it).
+func runAudited(ctx context.Context, tx *Tx, fn func(tx *Tx) error) error {
+	r := store.AuditFrom(ctx)
+	if r == nil || r.Recorded() {
+		return fn(tx)
+	}
+	org, err := auditOrganization(ctx, tx, r)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if org == "" {
+		if org, err = auditOrganization(ctx, tx, r); err != nil || org == "" {
+			return err
+		}
+	}
+	return recordAudit(ctx, tx, r, org)
+}
+
+// auditOrganization finds the organization a record belongs to from its scope ("" for none).
+func auditOrganization(ctx context.Context, tx *Tx, r *store.AuditRecord) (string, error) {
+	blank := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	var org string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM organizations WHERE id = COALESCE(?,
+			(SELECT organization_id FROM spaces WHERE id = ?),
+			(SELECT organization_id FROM collections WHERE id = ?),
+			(SELECT organization_id FROM integration_installations WHERE id = ?),
+			(SELECT organization_id FROM integrations WHERE name = ?),
+			(SELECT organization_id FROM sites WHERE hostname = ?))`,
+		blank(r.OrganizationID), blank(r.SpaceID), blank(r.CollectionID), blank(r.InstallationID),
+		blank(r.IntegrationName), blank(r.Hostname)).Scan(&org)
+	if err == sql.ErrNoRows {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to find the audit event's organization: %w", err)
+	}
+	return org, nil
+}
+
+// recordAudit inserts a request's event into the transaction, once per request: the event's id
+// is the request's, so a second transaction of the request inserts nothing.
+func recordAudit(ctx context.Context, tx *Tx, r *store.AuditRecord, org string) error {
+	payload, err := json.Marshal(r.Payload)
+	if err != nil || r.Payload == nil {
+		payload = []byte("{}")
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (id, organization_id, occurred_at, action, source,
+			actor_type, actor_id, actor_label, target_type, target_id, target_label, request_id, payload)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		r.ID, org, formatTime(tx.now), r.Action, r.Source, r.Actor.Type, r.Actor.ID, r.Actor.Label,
+		r.Target.Type, r.Target.ID, r.Target.Label, r.RequestID, string(payload)); err != nil {
+		return fmt.Errorf("store: unable to record the audit event: %w", err)
 	}
 	return nil
 }

@@ -75,6 +75,15 @@ func invites(t *testing.T, open Opener) {
 	}
 	_, err = w.st.FindInvite(ctx, w.org, emailed.ID)
 	wantCode(t, err, store.ENOTFOUND)
+	// Its holder reads it as an invitation, of either kind, before joining.
+	if in, err := w.st.FindInvitation(ctx, w.org, emailed.ID); err != nil || in.Email == nil || *in.Email != "new@example.com" {
+		t.Fatalf("the emailed invitation read as an invitation: %+v, %v", in, err)
+	}
+	if in, err := w.st.FindInvitation(ctx, w.org, link.ID); err != nil || in.Email != nil {
+		t.Fatalf("the link read as an invitation: %+v, %v", in, err)
+	}
+	_, err = w.st.FindInvitation(ctx, "noSuchOrg", emailed.ID)
+	wantCode(t, err, store.ENOTFOUND)
 
 	// Inviting an address again replaces its unused invitation.
 	again, err := w.st.InviteByEmail(ctx, w.org, w.user, []store.EmailInvite{{Email: "new@example.com", Role: store.RoleRead}}, time.Hour)

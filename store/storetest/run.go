@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"SearchHits", searchHits},
 		{"Jobs", jobs},
 		{"Purge", purge},
+		{"Audit", audit},
 		{"ConversationsIngest", conversationsIngest},
 		{"ConversationsIngestMany", conversationsIngestMany},
 		{"ConversationsAnalysis", conversationsAnalysis},

@@ -233,6 +233,26 @@ step('invitations: links and by email, joining with them; updateUserById', async
     assert.equal((await bob.users.updateUserById(BOB_ID, { displayName: me.displayName })).status, 200);
 });
 
+step('audit log: the writes above, newest first, filtered and paged; admins only', async () => {
+    need(S.org);
+    const first = await alice.orgs.listOrganizationAuditEvents(S.org, { limit: 2 });
+    assert.equal(first.status, 200);
+    assert.equal(first.data.items.length, 2);
+    assert.ok(first.data.next, 'the steps above made more than two writes');
+    assert.ok(first.data.items[0].occurredAt >= first.data.items[1].occurredAt, 'newest first');
+    const older = await alice.orgs.listOrganizationAuditEvents(S.org, { limit: 2, page: first.data.next.page });
+    assert.ok(!ids(older.data.items).includes(first.data.items[0].id), 'the next page goes on after the first');
+    const links = await alice.orgs.listOrganizationAuditEvents(S.org, { action: 'organization.link-invite.created' });
+    assert.ok(links.data.items.length >= 2, 'two invite links were made above');
+    for (const e of links.data.items) assert.equal(e.action, 'organization.link-invite.created');
+    const one = await alice.orgs.getOrganizationAuditEvent(S.org, links.data.items[0].id);
+    assert.equal(one.data.payload.operation, 'createOrganizationInvite');
+    assert.equal(one.data.actor.type, 'user');
+    const actions = await alice.orgs.listOrganizationAuditEventActions(S.org);
+    assert.ok(actions.data.items.some((a) => a.id === 'organization.link-invite.created'));
+    await rejectsWith(403, bob.orgs.listOrganizationAuditEvents(S.org), 'an editor reads the audit log');
+});
+
 // ---------------------------------------------------------------------------------------------
 // Collections and spaces
 

@@ -25,9 +25,18 @@ type Message struct {
 
 // Server is an SMTP server on loopback.
 type Server struct {
-	Addr string
-	mu   sync.Mutex
-	sent []Message
+	Addr   string
+	mu     sync.Mutex
+	sent   []Message
+	refuse int
+}
+
+// Refuse makes the server refuse the next n messages at DATA with a temporary failure (451), as
+// a server short of resources does; the ones after are taken again.
+func (ms *Server) Refuse(n int) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	ms.refuse = n
 }
 
 // Options say how the server listens.
@@ -108,8 +117,12 @@ func (s *session) Data(r io.Reader) error {
 	}
 	s.cur.Data = string(b)
 	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	if s.srv.refuse > 0 {
+		s.srv.refuse--
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Try again later"}
+	}
 	s.srv.sent = append(s.srv.sent, s.cur)
-	s.srv.mu.Unlock()
 	return nil
 }
 
