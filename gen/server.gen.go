@@ -345,6 +345,15 @@ type ServerInterface interface {
 	// UpdateSiteCustomizationById Replace the site's customization; a field left out goes back to its default.
 	// (PUT /orgs/{organizationId}/sites/{siteId}/customization)
 	UpdateSiteCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// AddExternalLinkToSite Add a link to a web address at the end of a section group (or the site root) of a site with sections; the published navigation shows it among the sections.
+	// (POST /orgs/{organizationId}/sites/{siteId}/external-links)
+	AddExternalLinkToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// DeleteSiteExternalLinkById Delete an external link (205), or answer 204 when there was none.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	DeleteSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId) error
+	// UpdateSiteExternalLinkById Change an external link; a new parent moves it to the end of that group (null the site root).
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	UpdateSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId, params UpdateSiteExternalLinkByIdParams) error
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -432,6 +441,11 @@ type ServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
 	UpdateSiteSectionGroupById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
+	// MoveSiteSectionGroup Place a group before or after a section or group (into that one's parent), or at the end of its parent; sortSiteStructure does the same for any item.
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSectionGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
 
 	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections)
 	AddSectionToGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
@@ -494,6 +508,9 @@ type ServerInterface interface {
 	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
 	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
 	GetSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteStructureParams) error
+	// SortSiteStructure Move an item of the site's structure before or after another, or to the end of its parent. Sections, groups and external links share one order in each group (next to an item of another group, the item moves into that group); site spaces are ordered within their section.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort)
+	SortSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SortSiteStructureParams) error
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -3911,6 +3928,114 @@ func (w *ServerInterfaceWrapper) UpdateSiteCustomizationById(ctx echo.Context) e
 	return err
 }
 
+// AddExternalLinkToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) AddExternalLinkToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddExternalLinkToSite(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteExternalLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteExternalLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteExternalLinkId" -------------
+	var siteExternalLinkId SiteExternalLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteExternalLinkId", ctx.Param("siteExternalLinkId"), &siteExternalLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteExternalLinkId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteExternalLinkById(ctx, organizationId, siteId, siteExternalLinkId)
+	return err
+}
+
+// UpdateSiteExternalLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteExternalLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteExternalLinkId" -------------
+	var siteExternalLinkId SiteExternalLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteExternalLinkId", ctx.Param("siteExternalLinkId"), &siteExternalLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteExternalLinkId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateSiteExternalLinkByIdParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "prefer" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("prefer")]; found {
+		var Prefer UpdateSiteExternalLinkByIdParamsPrefer
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for prefer, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "prefer", valueList[0], &Prefer, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter prefer: %s", err))
+		}
+
+		params.Prefer = &Prefer
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteExternalLinkById(ctx, organizationId, siteId, siteExternalLinkId, params)
+	return err
+}
+
 // TrackEventsInSiteById converts echo context to params.
 func (w *ServerInterfaceWrapper) TrackEventsInSiteById(ctx echo.Context) error {
 	var err error
@@ -4885,6 +5010,38 @@ func (w *ServerInterfaceWrapper) UpdateSiteSectionGroupById(ctx echo.Context) er
 	return err
 }
 
+// MoveSiteSectionGroup converts echo context to params.
+func (w *ServerInterfaceWrapper) MoveSiteSectionGroup(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionGroupId" -------------
+	var siteSectionGroupId SiteSectionGroupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionGroupId", ctx.Param("siteSectionGroupId"), &siteSectionGroupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionGroupId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MoveSiteSectionGroup(ctx, organizationId, siteId, siteSectionGroupId)
+	return err
+}
+
 // AddSectionToGroup converts echo context to params.
 func (w *ServerInterfaceWrapper) AddSectionToGroup(ctx echo.Context) error {
 	var err error
@@ -5568,6 +5725,50 @@ func (w *ServerInterfaceWrapper) GetSiteStructure(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetSiteStructure(ctx, organizationId, siteId, params)
+	return err
+}
+
+// SortSiteStructure converts echo context to params.
+func (w *ServerInterfaceWrapper) SortSiteStructure(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SortSiteStructureParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "prefer" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("prefer")]; found {
+		var Prefer SortSiteStructureParamsPrefer
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for prefer, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "prefer", valueList[0], &Prefer, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter prefer: %s", err))
+		}
+
+		params.Prefer = &Prefer
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SortSiteStructure(ctx, organizationId, siteId, params)
 	return err
 }
 
@@ -10156,6 +10357,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/custom-hostnames/:hostname", wrapper.GetCustomHostname, options.OperationMiddlewares["getCustomHostname"]...)
 	router.PATCH(options.BaseURL+"/custom-hostnames/:hostname", wrapper.DnsRevalidateCustomHostname, options.OperationMiddlewares["dnsRevalidateCustomHostname"]...)
 	router.GET(options.BaseURL+"/subdomains/:subdomain", wrapper.GetSubdomain, options.OperationMiddlewares["getSubdomain"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/move", wrapper.MoveSiteSectionGroup, options.OperationMiddlewares["moveSiteSectionGroup"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/structure/sort", wrapper.SortSiteStructure, options.OperationMiddlewares["sortSiteStructure"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/external-links", wrapper.AddExternalLinkToSite, options.OperationMiddlewares["addExternalLinkToSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/external-links/:siteExternalLinkId", wrapper.DeleteSiteExternalLinkById, options.OperationMiddlewares["deleteSiteExternalLinkById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/external-links/:siteExternalLinkId", wrapper.UpdateSiteExternalLinkById, options.OperationMiddlewares["updateSiteExternalLinkById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/structure", wrapper.GetSiteStructure, options.OperationMiddlewares["getSiteStructure"]...)
 
 }
@@ -20212,6 +20418,332 @@ func (response UpdateSiteCustomizationById429JSONResponse) VisitUpdateSiteCustom
 	return err
 }
 
+type AddExternalLinkToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *AddExternalLinkToSiteJSONRequestBody
+}
+
+type AddExternalLinkToSiteResponseObject interface {
+	VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error
+}
+
+type AddExternalLinkToSite201ResponseHeaders struct {
+	Location *string
+}
+
+type AddExternalLinkToSite201JSONResponse struct {
+	Body    SiteExternalLink
+	Headers AddExternalLinkToSite201ResponseHeaders
+}
+
+func (response AddExternalLinkToSite201JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddExternalLinkToSite400JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddExternalLinkToSite401JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddExternalLinkToSite403JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddExternalLinkToSite404JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddExternalLinkToSite413JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddExternalLinkToSite429JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkByIdRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteExternalLinkId SiteExternalLinkId `json:"siteExternalLinkId"`
+}
+
+type DeleteSiteExternalLinkByIdResponseObject interface {
+	VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteExternalLinkById204Response struct {
+}
+
+func (response DeleteSiteExternalLinkById204Response) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteExternalLinkById205Response struct {
+}
+
+func (response DeleteSiteExternalLinkById205Response) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteExternalLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteExternalLinkById401JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteExternalLinkById403JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteExternalLinkById404JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteExternalLinkById429JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkByIdRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteExternalLinkId SiteExternalLinkId `json:"siteExternalLinkId"`
+	Params             UpdateSiteExternalLinkByIdParams
+	Body               *UpdateSiteExternalLinkByIdJSONRequestBody
+}
+
+type UpdateSiteExternalLinkByIdResponseObject interface {
+	VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteExternalLinkById200JSONResponse SiteExternalLink
+
+func (response UpdateSiteExternalLinkById200JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById204ResponseHeaders struct {
+	PreferenceApplied *string
+}
+
+type UpdateSiteExternalLinkById204Response struct {
+	Headers UpdateSiteExternalLinkById204ResponseHeaders
+}
+
+func (response UpdateSiteExternalLinkById204Response) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+	if response.Headers.PreferenceApplied != nil {
+		w.Header().Set("Preference-Applied", fmt.Sprint(*response.Headers.PreferenceApplied))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateSiteExternalLinkById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteExternalLinkById400JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteExternalLinkById401JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteExternalLinkById403JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteExternalLinkById404JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteExternalLinkById413JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteExternalLinkById429JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TrackEventsInSiteByIdRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -22978,6 +23510,115 @@ func (response UpdateSiteSectionGroupById429JSONResponse) VisitUpdateSiteSection
 	return err
 }
 
+type MoveSiteSectionGroupRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteSectionGroupId SiteSectionGroupId `json:"siteSectionGroupId"`
+	Body               *MoveSiteSectionGroupJSONRequestBody
+}
+
+type MoveSiteSectionGroupResponseObject interface {
+	VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error
+}
+
+type MoveSiteSectionGroup200JSONResponse SiteSectionGroup
+
+func (response MoveSiteSectionGroup200JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response MoveSiteSectionGroup400JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response MoveSiteSectionGroup401JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response MoveSiteSectionGroup403JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response MoveSiteSectionGroup404JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response MoveSiteSectionGroup413JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response MoveSiteSectionGroup429JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AddSectionToGroupRequestObject struct {
 	OrganizationId     OrganizationId     `json:"organizationId"`
 	SiteId             SiteId             `json:"siteId"`
@@ -24978,6 +25619,139 @@ func (response GetSiteStructure404JSONResponse) VisitGetSiteStructureResponse(w 
 type GetSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetSiteStructure429JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructureRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         SortSiteStructureParams
+	Body           *SortSiteStructureJSONRequestBody
+}
+
+type SortSiteStructureResponseObject interface {
+	VisitSortSiteStructureResponse(w http.ResponseWriter) error
+}
+
+type SortSiteStructure200JSONResponse SiteStructureItem
+
+func (t SortSiteStructure200JSONResponse) MarshalJSON() ([]byte, error) {
+	return SiteStructureItem(t).MarshalJSON()
+}
+
+func (t *SortSiteStructure200JSONResponse) UnmarshalJSON(b []byte) error {
+	return (*SiteStructureItem)(t).UnmarshalJSON(b)
+}
+
+func (response SortSiteStructure200JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure204ResponseHeaders struct {
+	PreferenceApplied *string
+}
+
+type SortSiteStructure204Response struct {
+	Headers SortSiteStructure204ResponseHeaders
+}
+
+func (response SortSiteStructure204Response) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+	if response.Headers.PreferenceApplied != nil {
+		w.Header().Set("Preference-Applied", fmt.Sprint(*response.Headers.PreferenceApplied))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type SortSiteStructure400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SortSiteStructure400JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SortSiteStructure401JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SortSiteStructure403JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SortSiteStructure404JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SortSiteStructure413JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SortSiteStructure429JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -37214,6 +37988,15 @@ type StrictServerInterface interface {
 	// UpdateSiteCustomizationById Replace the site's customization; a field left out goes back to its default.
 	// (PUT /orgs/{organizationId}/sites/{siteId}/customization)
 	UpdateSiteCustomizationById(ctx context.Context, request UpdateSiteCustomizationByIdRequestObject) (UpdateSiteCustomizationByIdResponseObject, error)
+	// AddExternalLinkToSite Add a link to a web address at the end of a section group (or the site root) of a site with sections; the published navigation shows it among the sections.
+	// (POST /orgs/{organizationId}/sites/{siteId}/external-links)
+	AddExternalLinkToSite(ctx context.Context, request AddExternalLinkToSiteRequestObject) (AddExternalLinkToSiteResponseObject, error)
+	// DeleteSiteExternalLinkById Delete an external link (205), or answer 204 when there was none.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	DeleteSiteExternalLinkById(ctx context.Context, request DeleteSiteExternalLinkByIdRequestObject) (DeleteSiteExternalLinkByIdResponseObject, error)
+	// UpdateSiteExternalLinkById Change an external link; a new parent moves it to the end of that group (null the site root).
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	UpdateSiteExternalLinkById(ctx context.Context, request UpdateSiteExternalLinkByIdRequestObject) (UpdateSiteExternalLinkByIdResponseObject, error)
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx context.Context, request TrackEventsInSiteByIdRequestObject) (TrackEventsInSiteByIdResponseObject, error)
@@ -37301,6 +38084,11 @@ type StrictServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
 	UpdateSiteSectionGroupById(ctx context.Context, request UpdateSiteSectionGroupByIdRequestObject) (UpdateSiteSectionGroupByIdResponseObject, error)
+	// MoveSiteSectionGroup Place a group before or after a section or group (into that one's parent), or at the end of its parent; sortSiteStructure does the same for any item.
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSectionGroup(ctx context.Context, request MoveSiteSectionGroupRequestObject) (MoveSiteSectionGroupResponseObject, error)
 
 	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections)
 	AddSectionToGroup(ctx context.Context, request AddSectionToGroupRequestObject) (AddSectionToGroupResponseObject, error)
@@ -37363,6 +38151,9 @@ type StrictServerInterface interface {
 	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
 	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
 	GetSiteStructure(ctx context.Context, request GetSiteStructureRequestObject) (GetSiteStructureResponseObject, error)
+	// SortSiteStructure Move an item of the site's structure before or after another, or to the end of its parent. Sections, groups and external links share one order in each group (next to an item of another group, the item moves into that group); site spaces are ordered within their section.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort)
+	SortSiteStructure(ctx context.Context, request SortSiteStructureRequestObject) (SortSiteStructureResponseObject, error)
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx context.Context, request UnpublishSiteRequestObject) (UnpublishSiteResponseObject, error)
@@ -41341,6 +42132,133 @@ func (sh *strictHandler) UpdateSiteCustomizationById(ctx echo.Context, organizat
 	return nil
 }
 
+// AddExternalLinkToSite operation middleware
+func (sh *strictHandler) AddExternalLinkToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request AddExternalLinkToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body AddExternalLinkToSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddExternalLinkToSite(ctx.Request().Context(), request.(AddExternalLinkToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddExternalLinkToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddExternalLinkToSiteResponseObject); ok {
+		return validResponse.VisitAddExternalLinkToSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteExternalLinkById operation middleware
+func (sh *strictHandler) DeleteSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId) error {
+	var request DeleteSiteExternalLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteExternalLinkId = siteExternalLinkId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteExternalLinkById(ctx.Request().Context(), request.(DeleteSiteExternalLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteExternalLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteExternalLinkByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteExternalLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteExternalLinkById operation middleware
+func (sh *strictHandler) UpdateSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId, params UpdateSiteExternalLinkByIdParams) error {
+	var request UpdateSiteExternalLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteExternalLinkId = siteExternalLinkId
+	request.Params = params
+
+	var body UpdateSiteExternalLinkByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteExternalLinkById(ctx.Request().Context(), request.(UpdateSiteExternalLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteExternalLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteExternalLinkByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteExternalLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // TrackEventsInSiteById operation middleware
 func (sh *strictHandler) TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
 	var request TrackEventsInSiteByIdRequestObject
@@ -42388,6 +43306,59 @@ func (sh *strictHandler) UpdateSiteSectionGroupById(ctx echo.Context, organizati
 	return nil
 }
 
+// MoveSiteSectionGroup operation middleware
+func (sh *strictHandler) MoveSiteSectionGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
+	var request MoveSiteSectionGroupRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionGroupId = siteSectionGroupId
+
+	var body MoveSiteSectionGroupJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.MoveSiteSectionGroup(ctx.Request().Context(), request.(MoveSiteSectionGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "MoveSiteSectionGroup")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(MoveSiteSectionGroupResponseObject); ok {
+		return validResponse.VisitMoveSiteSectionGroupResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // AddSectionToGroup operation middleware
 func (sh *strictHandler) AddSectionToGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
 	var request AddSectionToGroupRequestObject
@@ -43151,6 +44122,56 @@ func (sh *strictHandler) GetSiteStructure(ctx echo.Context, organizationId Organ
 		return err
 	} else if validResponse, ok := response.(GetSiteStructureResponseObject); ok {
 		return validResponse.VisitGetSiteStructureResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SortSiteStructure operation middleware
+func (sh *strictHandler) SortSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SortSiteStructureParams) error {
+	var request SortSiteStructureRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	var body SortSiteStructureJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SortSiteStructure(ctx.Request().Context(), request.(SortSiteStructureRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SortSiteStructure")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SortSiteStructureResponseObject); ok {
+		return validResponse.VisitSortSiteStructureResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -72,7 +72,7 @@ func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
 		if ss != nil && ss.Space.Language != nil && *ss.Space.Language != "" {
 			lang = *ss.Space.Language
 		}
-		v.Tabs = w.tabs(nil, ws, lang)
+		v.Tabs = w.tabs(ws, lang)
 		v.Variants = ws.variants(ss)
 	}
 	return v

@@ -61,6 +61,7 @@ func Run(t *testing.T, open Opener) {
 		{"SiteCustomizations", siteCustomizations},
 		{"SitePublishingAuth", sitePublishingAuth},
 		{"SiteHostnameChecks", siteHostnameChecks},
+		{"SiteNavigation", siteNavigation},
 		{"UsersSharing", usersSharing},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
