@@ -12,6 +12,7 @@ type Link struct {
 	Kind  string
 	URL   string
 	Page  string
+	Space string // a page's space; "" the space being read
 	Links []Link // a header item's dropdown
 }
 
@@ -40,9 +41,10 @@ type View struct {
 }
 
 type wireTarget struct {
-	Kind string `json:"kind"`
-	URL  string `json:"url"`
-	Page string `json:"page"`
+	Kind  string `json:"kind"`
+	URL   string `json:"url"`
+	Page  string `json:"page"`
+	Space string `json:"space"`
 }
 
 type wireLink struct {
@@ -97,7 +99,7 @@ func links(ws []wireLink) []Link {
 	for _, w := range ws {
 		l := Link{Title: w.Title, Links: links(w.Links)}
 		if w.To != nil {
-			l.Kind, l.URL, l.Page = w.To.Kind, w.To.URL, w.To.Page
+			l.Kind, l.URL, l.Page, l.Space = w.To.Kind, w.To.URL, w.To.Page, w.To.Space
 		}
 		out = append(out, l)
 	}

@@ -92,18 +92,21 @@ type webFooterGroup struct {
 	Links []webCustomLink
 }
 
-// customLinks resolves customization links: web addresses as they are, pages of the space
-// being read through its tree (a page it does not show is left out, as one of another space).
-func customLinks(ls []sitecustom.Link, tree *webTree) []webCustomLink {
+// pageResolver gives the URL of a page of a space ("" the space being read) on the site.
+type pageResolver func(space, page string) (string, bool)
+
+// customLinks resolves customization links: web addresses as they are, pages through resolve (a
+// page it does not find, or any page without one, is left out).
+func customLinks(ls []sitecustom.Link, resolve pageResolver) []webCustomLink {
 	var out []webCustomLink
 	for _, l := range ls {
-		cl := webCustomLink{Title: l.Title, Links: customLinks(l.Links, tree)}
+		cl := webCustomLink{Title: l.Title, Links: customLinks(l.Links, resolve)}
 		switch {
 		case l.Kind == "url" && (strings.HasPrefix(l.URL, "https://") || strings.HasPrefix(l.URL, "http://")):
 			cl.URL, cl.External = l.URL, true
-		case l.Kind == "page" && tree != nil:
-			if n := tree.all[l.Page]; n != nil && tree.seen[n.ID] {
-				cl.URL = tree.pageURL(n)
+		case l.Kind == "page" && resolve != nil && l.Page != "":
+			if u, ok := resolve(l.Space, l.Page); ok {
+				cl.URL = u
 			}
 		}
 		if cl.URL == "" && len(cl.Links) == 0 {

@@ -48,6 +48,7 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	v.NoIndex = v.NoIndex || p.NoRobotsIndex
 	v.Sidebar = tree.sidebar(p)
 	links := &webLinks{s: s, ctx: ctx, w: w, ws: ws, ss: ss, tree: tree}
+	setCustomLinks(v, w.customView(ss.ID), links.page)
 	opts := markdown.HTMLOptions{Options: markdown.Options{SpaceID: ss.Space.ID, PagePath: p.Path, ResolvePage: links.resolvePage},
 		Link: links.link, Image: links.image}
 	src, place := s.openAPIBlocks(ctx, w.site.OrganizationID, page.Markdown)
