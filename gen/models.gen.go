@@ -1068,6 +1068,21 @@ func (e CreateSpaceRequestEmpty) Valid() bool {
 	}
 }
 
+// Defines values for CustomFontCustom.
+const (
+	CustomFontCustomTrue CustomFontCustom = true
+)
+
+// Valid indicates whether the value is a known member of the CustomFontCustom enum.
+func (e CustomFontCustom) Valid() bool {
+	switch e {
+	case CustomFontCustomTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CustomHostnameObject.
 const (
 	CustomHostnameObjectCustomHostname CustomHostnameObject = "custom-hostname"
@@ -6192,6 +6207,15 @@ type CreateCollectionRequest struct {
 	Title  *CollectionTitle `json:"title,omitempty"`
 }
 
+// CreateCustomFontRequest defines model for CreateCustomFontRequest.
+type CreateCustomFontRequest struct {
+	FontFaces []struct {
+		StorageKey string     `json:"storageKey"`
+		Weight     FontWeight `json:"weight"`
+	} `json:"fontFaces"`
+	FontFamily FontFamily `json:"fontFamily"`
+}
+
 // CreateInviteRequest `role` (a link to the organization), or `level` with `space` or `collection` (a link to that content).
 type CreateInviteRequest struct {
 	Collection *string `json:"collection,omitempty"`
@@ -6296,6 +6320,28 @@ type CreateTranslationRequest struct {
 	Instructions *JSONDocument     `json:"instructions,omitempty"`
 	Language     Language          `json:"language"`
 	Source       TranslationSource `json:"source"`
+}
+
+// CustomFont defines model for CustomFont.
+type CustomFont struct {
+	Custom CustomFontCustom `json:"custom"`
+
+	// FontFaces One per weight; its source is the file as quire serves it.
+	FontFaces   []FontFace `json:"fontFaces"`
+	FontFamily  FontFamily `json:"fontFamily"`
+	Id          string     `json:"id"`
+	Permissions struct {
+		Edit bool `json:"edit"`
+	} `json:"permissions"`
+}
+
+// CustomFontCustom defines model for CustomFont.Custom.
+type CustomFontCustom bool
+
+// CustomFontList defines model for CustomFontList.
+type CustomFontList struct {
+	Count int          `json:"count"`
+	Items []CustomFont `json:"items"`
 }
 
 // CustomHostname defines model for CustomHostname.
@@ -9878,6 +9924,15 @@ type UpdateContentPermissionRequest struct {
 	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
 }
 
+// UpdateCustomFontRequest defines model for UpdateCustomFontRequest.
+type UpdateCustomFontRequest struct {
+	FontFaces *[]struct {
+		StorageKey nullable.Nullable[string] `json:"storageKey"`
+		Weight     FontWeight                `json:"weight"`
+	} `json:"fontFaces,omitempty"`
+	FontFamily *FontFamily `json:"fontFamily,omitempty"`
+}
+
 // UpdateGlossaryEntriesRequest defines model for UpdateGlossaryEntriesRequest.
 type UpdateGlossaryEntriesRequest struct {
 	Operations []GlossaryBatchOperation `json:"operations"`
@@ -10271,6 +10326,9 @@ type Evaluated = PageEvaluation
 
 // FileId defines model for fileId.
 type FileId = string
+
+// FontId defines model for fontId.
+type FontId = string
 
 // Format defines model for format.
 type Format = PageFormat
@@ -11699,6 +11757,12 @@ type CreateCollectionJSONRequestBody = CreateCollectionRequest
 
 // IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
 type IngestConversationJSONRequestBody = IngestConversationRequest
+
+// CreateCustomFontJSONRequestBody defines body for CreateCustomFont for application/json ContentType.
+type CreateCustomFontJSONRequestBody = CreateCustomFontRequest
+
+// UpdateCustomFontJSONRequestBody defines body for UpdateCustomFont for application/json ContentType.
+type UpdateCustomFontJSONRequestBody = UpdateCustomFontRequest
 
 // InviteUsersToOrganizationJSONRequestBody defines body for InviteUsersToOrganization for application/json ContentType.
 type InviteUsersToOrganizationJSONRequestBody = InviteUsersRequest

@@ -213,6 +213,21 @@ type ServerInterface interface {
 	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
 	// (GET /orgs/{organizationId}/conversations/{conversationId})
 	GetConversationById(ctx echo.Context, organizationId OrganizationId, conversationId string) error
+	// ListCustomFonts The organization's custom fonts, oldest first (any member reads them).
+	// (GET /orgs/{organizationId}/fonts)
+	ListCustomFonts(ctx echo.Context, organizationId OrganizationId) error
+	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here).
+	// (PUT /orgs/{organizationId}/fonts)
+	CreateCustomFont(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteCustomFont Delete a font (205), or answer 204 when there was none; sites using it fall back to quire's font.
+	// (DELETE /orgs/{organizationId}/fonts/{fontId})
+	DeleteCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
+
+	// (GET /orgs/{organizationId}/fonts/{fontId})
+	GetCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
+	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization.
+	// (POST /orgs/{organizationId}/fonts/{fontId})
+	UpdateCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error
@@ -523,7 +538,7 @@ type ServerInterface interface {
 	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
 	// (GET /orgs/{organizationId}/sso)
 	ListSSOProviderLoginsInOrganization(ctx echo.Context, organizationId OrganizationId) error
-	// GenerateStorageUploadURL Make a signed URL to PUT one file to (for an import run, by its key); the body PUT must have the size announced.
+	// GenerateStorageUploadURL Make a signed URL to PUT one file to, named by its key: a file for an import run (`import_file`) or a font file for createCustomFont (`customization_font`: woff2, woff, TrueType or OpenType, checked by its first bytes when it is PUT and when it is used; at most 5 MiB). The body PUT must have the size announced.
 	// (POST /orgs/{organizationId}/storage/upload)
 	GenerateStorageUploadURL(ctx echo.Context, organizationId OrganizationId) error
 
@@ -2719,6 +2734,110 @@ func (w *ServerInterfaceWrapper) GetConversationById(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetConversationById(ctx, organizationId, conversationId)
+	return err
+}
+
+// ListCustomFonts converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCustomFonts(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCustomFonts(ctx, organizationId)
+	return err
+}
+
+// CreateCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateCustomFont(ctx, organizationId)
+	return err
+}
+
+// DeleteCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "fontId" -------------
+	var fontId FontId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fontId", ctx.Param("fontId"), &fontId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fontId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCustomFont(ctx, organizationId, fontId)
+	return err
+}
+
+// GetCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "fontId" -------------
+	var fontId FontId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fontId", ctx.Param("fontId"), &fontId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fontId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCustomFont(ctx, organizationId, fontId)
+	return err
+}
+
+// UpdateCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "fontId" -------------
+	var fontId FontId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fontId", ctx.Param("fontId"), &fontId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fontId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateCustomFont(ctx, organizationId, fontId)
 	return err
 }
 
@@ -10270,6 +10389,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/org/:organizationId/imports", wrapper.StartImportRun, options.OperationMiddlewares["startImportRun"]...)
 	router.GET(options.BaseURL+"/org/:organizationId/imports/:importRunId", wrapper.GetImportRun, options.OperationMiddlewares["getImportRun"]...)
 	router.POST(options.BaseURL+"/org/:organizationId/imports/:importRunId/cancel", wrapper.CancelImportRun, options.OperationMiddlewares["cancelImportRun"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/fonts", wrapper.ListCustomFonts, options.OperationMiddlewares["listCustomFonts"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/fonts", wrapper.CreateCustomFont, options.OperationMiddlewares["createCustomFont"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/fonts/:fontId", wrapper.DeleteCustomFont, options.OperationMiddlewares["deleteCustomFont"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/fonts/:fontId", wrapper.GetCustomFont, options.OperationMiddlewares["getCustomFont"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/fonts/:fontId", wrapper.UpdateCustomFont, options.OperationMiddlewares["updateCustomFont"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/storage/upload", wrapper.GenerateStorageUploadURL, options.OperationMiddlewares["generateStorageUploadURL"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations", wrapper.ListTranslations, options.OperationMiddlewares["listTranslations"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/translations", wrapper.CreateTranslation, options.OperationMiddlewares["createTranslation"]...)
@@ -16275,6 +16399,459 @@ func (response GetConversationById404JSONResponse) VisitGetConversationByIdRespo
 type GetConversationById429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetConversationById429JSONResponse) VisitGetConversationByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFontsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+}
+
+type ListCustomFontsResponseObject interface {
+	VisitListCustomFontsResponse(w http.ResponseWriter) error
+}
+
+type ListCustomFonts200JSONResponse CustomFontList
+
+func (response ListCustomFonts200JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCustomFonts401JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCustomFonts403JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCustomFonts404JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCustomFonts429JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateCustomFontJSONRequestBody
+}
+
+type CreateCustomFontResponseObject interface {
+	VisitCreateCustomFontResponse(w http.ResponseWriter) error
+}
+
+type CreateCustomFont201JSONResponse CustomFont
+
+func (response CreateCustomFont201JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateCustomFont400JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateCustomFont401JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateCustomFont403JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateCustomFont404JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCustomFont413JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateCustomFont429JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	FontId         FontId         `json:"fontId"`
+}
+
+type DeleteCustomFontResponseObject interface {
+	VisitDeleteCustomFontResponse(w http.ResponseWriter) error
+}
+
+type DeleteCustomFont204Response struct {
+}
+
+func (response DeleteCustomFont204Response) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCustomFont205Response struct {
+}
+
+func (response DeleteCustomFont205Response) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCustomFont401JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteCustomFont403JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCustomFont404JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCustomFont429JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	FontId         FontId         `json:"fontId"`
+}
+
+type GetCustomFontResponseObject interface {
+	VisitGetCustomFontResponse(w http.ResponseWriter) error
+}
+
+type GetCustomFont200JSONResponse CustomFont
+
+func (response GetCustomFont200JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCustomFont401JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCustomFont403JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCustomFont404JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCustomFont429JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	FontId         FontId         `json:"fontId"`
+	Body           *UpdateCustomFontJSONRequestBody
+}
+
+type UpdateCustomFontResponseObject interface {
+	VisitUpdateCustomFontResponse(w http.ResponseWriter) error
+}
+
+type UpdateCustomFont201JSONResponse CustomFont
+
+func (response UpdateCustomFont201JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateCustomFont400JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCustomFont401JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateCustomFont403JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCustomFont404JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCustomFont413JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCustomFont429JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -37856,6 +38433,21 @@ type StrictServerInterface interface {
 	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
 	// (GET /orgs/{organizationId}/conversations/{conversationId})
 	GetConversationById(ctx context.Context, request GetConversationByIdRequestObject) (GetConversationByIdResponseObject, error)
+	// ListCustomFonts The organization's custom fonts, oldest first (any member reads them).
+	// (GET /orgs/{organizationId}/fonts)
+	ListCustomFonts(ctx context.Context, request ListCustomFontsRequestObject) (ListCustomFontsResponseObject, error)
+	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here).
+	// (PUT /orgs/{organizationId}/fonts)
+	CreateCustomFont(ctx context.Context, request CreateCustomFontRequestObject) (CreateCustomFontResponseObject, error)
+	// DeleteCustomFont Delete a font (205), or answer 204 when there was none; sites using it fall back to quire's font.
+	// (DELETE /orgs/{organizationId}/fonts/{fontId})
+	DeleteCustomFont(ctx context.Context, request DeleteCustomFontRequestObject) (DeleteCustomFontResponseObject, error)
+
+	// (GET /orgs/{organizationId}/fonts/{fontId})
+	GetCustomFont(ctx context.Context, request GetCustomFontRequestObject) (GetCustomFontResponseObject, error)
+	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization.
+	// (POST /orgs/{organizationId}/fonts/{fontId})
+	UpdateCustomFont(ctx context.Context, request UpdateCustomFontRequestObject) (UpdateCustomFontResponseObject, error)
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx context.Context, request ListOrganizationInstallationsRequestObject) (ListOrganizationInstallationsResponseObject, error)
@@ -38166,7 +38758,7 @@ type StrictServerInterface interface {
 	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
 	// (GET /orgs/{organizationId}/sso)
 	ListSSOProviderLoginsInOrganization(ctx context.Context, request ListSSOProviderLoginsInOrganizationRequestObject) (ListSSOProviderLoginsInOrganizationResponseObject, error)
-	// GenerateStorageUploadURL Make a signed URL to PUT one file to (for an import run, by its key); the body PUT must have the size announced.
+	// GenerateStorageUploadURL Make a signed URL to PUT one file to, named by its key: a file for an import run (`import_file`) or a font file for createCustomFont (`customization_font`: woff2, woff, TrueType or OpenType, checked by its first bytes when it is PUT and when it is used; at most 5 MiB). The body PUT must have the size announced.
 	// (POST /orgs/{organizationId}/storage/upload)
 	GenerateStorageUploadURL(ctx context.Context, request GenerateStorageUploadURLRequestObject) (GenerateStorageUploadURLResponseObject, error)
 
@@ -40684,6 +41276,180 @@ func (sh *strictHandler) GetConversationById(ctx echo.Context, organizationId Or
 		return err
 	} else if validResponse, ok := response.(GetConversationByIdResponseObject); ok {
 		return validResponse.VisitGetConversationByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCustomFonts operation middleware
+func (sh *strictHandler) ListCustomFonts(ctx echo.Context, organizationId OrganizationId) error {
+	var request ListCustomFontsRequestObject
+
+	request.OrganizationId = organizationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCustomFonts(ctx.Request().Context(), request.(ListCustomFontsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCustomFonts")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCustomFontsResponseObject); ok {
+		return validResponse.VisitListCustomFontsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateCustomFont operation middleware
+func (sh *strictHandler) CreateCustomFont(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateCustomFontJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCustomFont(ctx.Request().Context(), request.(CreateCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateCustomFontResponseObject); ok {
+		return validResponse.VisitCreateCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCustomFont operation middleware
+func (sh *strictHandler) DeleteCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error {
+	var request DeleteCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+	request.FontId = fontId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCustomFont(ctx.Request().Context(), request.(DeleteCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCustomFontResponseObject); ok {
+		return validResponse.VisitDeleteCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCustomFont operation middleware
+func (sh *strictHandler) GetCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error {
+	var request GetCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+	request.FontId = fontId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCustomFont(ctx.Request().Context(), request.(GetCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCustomFontResponseObject); ok {
+		return validResponse.VisitGetCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateCustomFont operation middleware
+func (sh *strictHandler) UpdateCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error {
+	var request UpdateCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+	request.FontId = fontId
+
+	var body UpdateCustomFontJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCustomFont(ctx.Request().Context(), request.(UpdateCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateCustomFontResponseObject); ok {
+		return validResponse.VisitUpdateCustomFontResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -32,6 +32,7 @@ type View struct {
 	FaviconEmoji string
 	PrimaryLight string // a #rrggbb colour, or ""
 	PrimaryDark  string
+	FontID       string // styling.font when it is one of the organization's custom fonts
 	HeaderLinks  []Link
 	FooterGroups []FooterGroup
 	Copyright    string
@@ -61,7 +62,8 @@ type themed struct {
 type wireDoc struct {
 	Title   *string `json:"title"`
 	Styling struct {
-		PrimaryColor *themed `json:"primaryColor"`
+		PrimaryColor *themed         `json:"primaryColor"`
+		Font         json.RawMessage `json:"font"`
 	} `json:"styling"`
 	Favicon struct {
 		Icon  *themed `json:"icon"`
@@ -123,6 +125,13 @@ func ViewOf(doc map[string]any) View {
 	}
 	if c := w.Styling.PrimaryColor; c != nil && hexColor.MatchString(c.Light) && hexColor.MatchString(c.Dark) {
 		v.PrimaryLight, v.PrimaryDark = c.Light, c.Dark
+	}
+	var font struct {
+		ID     string `json:"id"`
+		Custom bool   `json:"custom"`
+	}
+	if json.Unmarshal(w.Styling.Font, &font) == nil && font.Custom {
+		v.FontID = font.ID
 	}
 	if w.Favicon.Icon != nil {
 		v.FaviconURL = w.Favicon.Icon.Light

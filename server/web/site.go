@@ -138,6 +138,8 @@ func (s *Server) serveWebSite(c echo.Context) error {
 		return s.serveTheme(c, w)
 	case rest == "~search":
 		return s.serveSearch(c, w)
+	case strings.HasPrefix(rest, "~fonts/"):
+		return s.serveFont(c, w.site.OrganizationID, strings.TrimPrefix(rest, "~fonts/"))
 	case strings.HasPrefix(rest, "~files/"):
 		return s.serveSiteFile(c, w, strings.TrimPrefix(rest, "~files/"))
 	}

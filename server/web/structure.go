@@ -27,6 +27,7 @@ type webSite struct {
 type webCustom struct {
 	site   map[string]any
 	spaces map[string]map[string]any
+	fonts  map[string]*store.CustomFont // the custom fonts the documents use, of the site's organization
 }
 
 // webSection is a section (or, for a site without sections, the site's root) with the site

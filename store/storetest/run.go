@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"SitePublishingAuth", sitePublishingAuth},
 		{"SiteHostnameChecks", siteHostnameChecks},
 		{"SiteNavigation", siteNavigation},
+		{"CustomFonts", customFonts},
 		{"UsersSharing", usersSharing},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
