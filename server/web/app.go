@@ -28,11 +28,12 @@ type appView struct {
 	Reviews                   []*store.Review            // of the change request, oldest first
 	Diff                      []pageDiff
 	Threads                   []appThread
-	People                    []webLink // a space's people: name, and their role on it as Context
-	CSRF                      string    // the token of the page's form (sign-in, or sign-out)
-	Org                       string    // the organization whose SSO sign-ins the sign-in page lists
-	SSO                       []webLink // those sign-ins
-	Git                       *appGit   // a space's git link, its last sync and its error
+	People                    []webLink  // a space's people: name, and their role on it as Context
+	CSRF                      string     // the token of the page's form (sign-in, or sign-out)
+	Org                       string     // the organization whose SSO sign-ins the sign-in page lists
+	SSO                       []webLink  // those sign-ins
+	Git                       *appGit    // a space's git link, its last sync and its error
+	Charts                    []appChart // a site's views and feedback per page (appinsights.go)
 }
 
 // appGit is what the app shows of a space's git link.
