@@ -6890,6 +6890,12 @@ type DocumentUpdateContent = markdown.Node
 // DocumentVerticalAlignment defines model for DocumentVerticalAlignment.
 type DocumentVerticalAlignment = string
 
+// DuplicateSiteSpaceRequest defines model for DuplicateSiteSpaceRequest.
+type DuplicateSiteSpaceRequest struct {
+	// Draft Add the copy as a draft (not published until made live); default false.
+	Draft *bool `json:"draft,omitempty"`
+}
+
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
 
@@ -11876,6 +11882,9 @@ type UpdateSiteSpaceByIdJSONRequestBody = UpdateSiteSpaceRequest
 
 // OverrideSiteSpaceCustomizationByIdJSONRequestBody defines body for OverrideSiteSpaceCustomizationById for application/json ContentType.
 type OverrideSiteSpaceCustomizationByIdJSONRequestBody = SiteSpaceCustomizationOverride
+
+// DuplicateSiteSpaceJSONRequestBody defines body for DuplicateSiteSpace for application/json ContentType.
+type DuplicateSiteSpaceJSONRequestBody = DuplicateSiteSpaceRequest
 
 // MoveSiteSpaceJSONRequestBody defines body for MoveSiteSpace for application/json ContentType.
 //

@@ -515,6 +515,9 @@ type ServerInterface interface {
 	// OverrideSiteSpaceCustomizationById Override fields of the site's customization for one site space.
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
 	OverrideSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// DuplicateSiteSpace Copy the site space's space (as duplicateSpace does: its content, titled "… (copy)") and publish the copy as a new site space at the end of the same section (or the site root). Takes the create role on the site and in the organization, and reading the space.
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate)
+	DuplicateSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
 	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
 	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
 	//
@@ -526,6 +529,9 @@ type ServerInterface interface {
 	// SortSiteStructure Move an item of the site's structure before or after another, or to the end of its parent. Sections, groups and external links share one order in each group (next to an item of another group, the item moves into that group); site spaces are ordered within their section.
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort)
 	SortSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SortSiteStructureParams) error
+	// ApplyTemplateToSite Apply quire's documentation template: two new sections, each with a new space filled from a built-in space template, a "Product guide" (product-guide) and an "API reference" (api-reference), added at the end of the site (a site whose spaces are at its root first gathers them into a default section). Takes the create role on the site and in the organization.
+	// (POST /orgs/{organizationId}/sites/{siteId}/template)
+	ApplyTemplateToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -5782,6 +5788,38 @@ func (w *ServerInterfaceWrapper) OverrideSiteSpaceCustomizationById(ctx echo.Con
 	return err
 }
 
+// DuplicateSiteSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) DuplicateSiteSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DuplicateSiteSpace(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
 // MoveSiteSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) MoveSiteSpace(ctx echo.Context) error {
 	var err error
@@ -5888,6 +5926,30 @@ func (w *ServerInterfaceWrapper) SortSiteStructure(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.SortSiteStructure(ctx, organizationId, siteId, params)
+	return err
+}
+
+// ApplyTemplateToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) ApplyTemplateToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ApplyTemplateToSite(ctx, organizationId, siteId)
 	return err
 }
 
@@ -10366,6 +10428,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces", wrapper.AddSpaceToSite, options.OperationMiddlewares["addSpaceToSite"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId", wrapper.DeleteSiteSpaceById, options.OperationMiddlewares["deleteSiteSpaceById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId", wrapper.UpdateSiteSpaceById, options.OperationMiddlewares["updateSiteSpaceById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/duplicate", wrapper.DuplicateSiteSpace, options.OperationMiddlewares["duplicateSiteSpace"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/template", wrapper.ApplyTemplateToSite, options.OperationMiddlewares["applyTemplateToSite"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move", wrapper.MoveSiteSpace, options.OperationMiddlewares["moveSiteSpace"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections", wrapper.ListSiteSections, options.OperationMiddlewares["listSiteSections"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections", wrapper.AddSectionToSite, options.OperationMiddlewares["addSectionToSite"]...)
@@ -26004,6 +26068,125 @@ func (response OverrideSiteSpaceCustomizationById429JSONResponse) VisitOverrideS
 	return err
 }
 
+type DuplicateSiteSpaceRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+	Body           *DuplicateSiteSpaceJSONRequestBody
+}
+
+type DuplicateSiteSpaceResponseObject interface {
+	VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error
+}
+
+type DuplicateSiteSpace201ResponseHeaders struct {
+	Location *string
+}
+
+type DuplicateSiteSpace201JSONResponse struct {
+	Body    SiteSpace
+	Headers DuplicateSiteSpace201ResponseHeaders
+}
+
+func (response DuplicateSiteSpace201JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DuplicateSiteSpace400JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DuplicateSiteSpace401JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DuplicateSiteSpace403JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DuplicateSiteSpace404JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DuplicateSiteSpace413JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DuplicateSiteSpace429JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type MoveSiteSpaceRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -26329,6 +26512,79 @@ func (response SortSiteStructure413JSONResponse) VisitSortSiteStructureResponse(
 type SortSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SortSiteStructure429JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type ApplyTemplateToSiteResponseObject interface {
+	VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error
+}
+
+type ApplyTemplateToSite200Response struct {
+}
+
+func (response ApplyTemplateToSite200Response) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(200)
+	return nil
+}
+
+type ApplyTemplateToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApplyTemplateToSite401JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApplyTemplateToSite403JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApplyTemplateToSite404JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ApplyTemplateToSite429JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -38735,6 +38991,9 @@ type StrictServerInterface interface {
 	// OverrideSiteSpaceCustomizationById Override fields of the site's customization for one site space.
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
 	OverrideSiteSpaceCustomizationById(ctx context.Context, request OverrideSiteSpaceCustomizationByIdRequestObject) (OverrideSiteSpaceCustomizationByIdResponseObject, error)
+	// DuplicateSiteSpace Copy the site space's space (as duplicateSpace does: its content, titled "… (copy)") and publish the copy as a new site space at the end of the same section (or the site root). Takes the create role on the site and in the organization, and reading the space.
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate)
+	DuplicateSiteSpace(ctx context.Context, request DuplicateSiteSpaceRequestObject) (DuplicateSiteSpaceResponseObject, error)
 	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
 	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
 	//
@@ -38746,6 +39005,9 @@ type StrictServerInterface interface {
 	// SortSiteStructure Move an item of the site's structure before or after another, or to the end of its parent. Sections, groups and external links share one order in each group (next to an item of another group, the item moves into that group); site spaces are ordered within their section.
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort)
 	SortSiteStructure(ctx context.Context, request SortSiteStructureRequestObject) (SortSiteStructureResponseObject, error)
+	// ApplyTemplateToSite Apply quire's documentation template: two new sections, each with a new space filled from a built-in space template, a "Product guide" (product-guide) and an "API reference" (api-reference), added at the end of the site (a site whose spaces are at its root first gathers them into a default section). Takes the create role on the site and in the organization.
+	// (POST /orgs/{organizationId}/sites/{siteId}/template)
+	ApplyTemplateToSite(ctx context.Context, request ApplyTemplateToSiteRequestObject) (ApplyTemplateToSiteResponseObject, error)
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx context.Context, request UnpublishSiteRequestObject) (UnpublishSiteResponseObject, error)
@@ -44817,6 +45079,59 @@ func (sh *strictHandler) OverrideSiteSpaceCustomizationById(ctx echo.Context, or
 	return nil
 }
 
+// DuplicateSiteSpace operation middleware
+func (sh *strictHandler) DuplicateSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request DuplicateSiteSpaceRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	var body DuplicateSiteSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DuplicateSiteSpace(ctx.Request().Context(), request.(DuplicateSiteSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DuplicateSiteSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DuplicateSiteSpaceResponseObject); ok {
+		return validResponse.VisitDuplicateSiteSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // MoveSiteSpace operation middleware
 func (sh *strictHandler) MoveSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
 	var request MoveSiteSpaceRequestObject
@@ -44938,6 +45253,32 @@ func (sh *strictHandler) SortSiteStructure(ctx echo.Context, organizationId Orga
 		return err
 	} else if validResponse, ok := response.(SortSiteStructureResponseObject); ok {
 		return validResponse.VisitSortSiteStructureResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ApplyTemplateToSite operation middleware
+func (sh *strictHandler) ApplyTemplateToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request ApplyTemplateToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ApplyTemplateToSite(ctx.Request().Context(), request.(ApplyTemplateToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApplyTemplateToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ApplyTemplateToSiteResponseObject); ok {
+		return validResponse.VisitApplyTemplateToSiteResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -42,6 +42,13 @@ func matrixSiteNavRows() []matrixRow {
 		{"deleteCustomFont", matrixWant{401, 401, 404, 403, 403, 403, 205}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("DELETE", w.orgPath("/fonts/"+w.freshFont(t)), nil)
 		}},
+		// Both create spaces: the create role on the site and in the organization.
+		{"duplicateSiteSpace", matrixWant{401, 401, 404, 403, 403, 403, 201}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.sitePath(w.site, "/site-spaces/"+w.siteSpace+"/duplicate"), map[string]any{"draft": true})
+		}},
+		{"applyTemplateToSite", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
+			return matrixReq("POST", w.sitePath(w.sectioned, "/template"), nil)
+		}},
 		{"moveSiteSectionGroup", matrixWant{401, 401, 404, 403, 403, 403, 200}, func(t *testing.T, w *matrixWorld, u *testUser) matrixRequest {
 			return matrixReq("POST", w.sitePath(w.sectioned, "/section-groups/"+w.freshGroup(t)+"/move"), map[string]any{})
 		}},

@@ -872,7 +872,7 @@ step('running a site: redirects, share links, visitor authentication, customizat
     await rejectsWith(404, bob.subdomains.getSubdomain(`nobody-${RUN}`), 'an unknown subdomain');
 });
 
-step('a site\'s navigation and fonts: external links, sorting, a section group moved, custom fonts', async () => {
+step('a site\'s navigation and fonts: external links, sorting, a section group moved, a site space duplicated, the site template, custom fonts', async () => {
     need(S.org, S.space);
     const site = await alice.orgs.createSite(S.org, { title: 'Navigation', visibility: 'public' });
     const id = site.data.id;
@@ -901,6 +901,16 @@ step('a site\'s navigation and fonts: external links, sorting, a section group m
     // (With the link gone: 0.146.0's SiteSectionGroup cannot hold a link among its children.)
     const g = await alice.orgs.moveSiteSectionGroup(S.org, id, group.data.id, { position: { before: { type: 'site-section', id: second.data.id } } });
     assert.equal(g.data.id, group.data.id);
+
+    const variant = first.data.siteSpaces[0].id;
+    const dup = await alice.orgs.duplicateSiteSpace(S.org, id, variant, { draft: true });
+    assert.equal(dup.status, 201);
+    assert.equal(dup.data.draft, true);
+    assert.equal(dup.data.section, first.data.id);
+    assert.notEqual(dup.data.space.id, S.space);
+    assert.equal((await alice.orgs.applyTemplateToSite(S.org, id)).status, 200);
+    const titles = (await alice.orgs.listSiteSections(S.org, id)).data.items.map((x) => x.title);
+    assert.deepEqual(titles.slice(-2), ['Product guide', 'API reference']);
 
     const bytes = Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60)]);
     const up = await alice.orgs.generateStorageUploadUrl(S.org, { kind: 'customization_font',
