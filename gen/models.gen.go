@@ -1158,6 +1158,21 @@ func (e CreateSpaceRequestEmpty) Valid() bool {
 	}
 }
 
+// Defines values for CustomFontCustom.
+const (
+	CustomFontCustomTrue CustomFontCustom = true
+)
+
+// Valid indicates whether the value is a known member of the CustomFontCustom enum.
+func (e CustomFontCustom) Valid() bool {
+	switch e {
+	case CustomFontCustomTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CustomHostnameObject.
 const (
 	CustomHostnameObjectCustomHostname CustomHostnameObject = "custom-hostname"
@@ -3726,6 +3741,21 @@ func (e SiteCustomizationFeature) Valid() bool {
 	}
 }
 
+// Defines values for SiteExternalLinkObject.
+const (
+	SiteExternalLinkObjectSiteExternalLink SiteExternalLinkObject = "site-external-link"
+)
+
+// Valid indicates whether the value is a known member of the SiteExternalLinkObject enum.
+func (e SiteExternalLinkObject) Valid() bool {
+	switch e {
+	case SiteExternalLinkObjectSiteExternalLink:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteExternalLinksTarget.
 const (
 	SiteExternalLinksTargetBlank SiteExternalLinksTarget = "blank"
@@ -4458,6 +4488,24 @@ func (e SiteSectionGroupObject) Valid() bool {
 	}
 }
 
+// Defines values for SiteSectionGroupPointerType.
+const (
+	SiteSectionGroupPointerTypeSiteSection      SiteSectionGroupPointerType = "site-section"
+	SiteSectionGroupPointerTypeSiteSectionGroup SiteSectionGroupPointerType = "site-section-group"
+)
+
+// Valid indicates whether the value is a known member of the SiteSectionGroupPointerType enum.
+func (e SiteSectionGroupPointerType) Valid() bool {
+	switch e {
+	case SiteSectionGroupPointerTypeSiteSection:
+		return true
+	case SiteSectionGroupPointerTypeSiteSectionGroup:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteSectionObject.
 const (
 	SiteSectionObjectSiteSection SiteSectionObject = "site-section"
@@ -4566,6 +4614,30 @@ const (
 func (e SiteSpacePointerType) Valid() bool {
 	switch e {
 	case SiteSpacePointerTypeSiteSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteStructureItemPointerType.
+const (
+	SiteStructureItemPointerTypeSiteExternalLink SiteStructureItemPointerType = "site-external-link"
+	SiteStructureItemPointerTypeSiteSection      SiteStructureItemPointerType = "site-section"
+	SiteStructureItemPointerTypeSiteSectionGroup SiteStructureItemPointerType = "site-section-group"
+	SiteStructureItemPointerTypeSiteSpace        SiteStructureItemPointerType = "site-space"
+)
+
+// Valid indicates whether the value is a known member of the SiteStructureItemPointerType enum.
+func (e SiteStructureItemPointerType) Valid() bool {
+	switch e {
+	case SiteStructureItemPointerTypeSiteExternalLink:
+		return true
+	case SiteStructureItemPointerTypeSiteSection:
+		return true
+	case SiteStructureItemPointerTypeSiteSectionGroup:
+		return true
+	case SiteStructureItemPointerTypeSiteSpace:
 		return true
 	default:
 		return false
@@ -4968,6 +5040,24 @@ func (e VisitorAuthBackend) Valid() bool {
 	}
 }
 
+// Defines values for ReturnPreference.
+const (
+	ReturnPreferenceReturnMinimal        ReturnPreference = "return=minimal"
+	ReturnPreferenceReturnRepresentation ReturnPreference = "return=representation"
+)
+
+// Valid indicates whether the value is a known member of the ReturnPreference enum.
+func (e ReturnPreference) Valid() bool {
+	switch e {
+	case ReturnPreferenceReturnMinimal:
+		return true
+	case ReturnPreferenceReturnRepresentation:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListImportRunsParamsStatus.
 const (
 	ListImportRunsParamsStatusActive     ListImportRunsParamsStatus = "active"
@@ -4992,6 +5082,42 @@ func (e ListImportRunsParamsStatus) Valid() bool {
 	case ListImportRunsParamsStatusInProgress:
 		return true
 	case ListImportRunsParamsStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateSiteExternalLinkByIdParamsPrefer.
+const (
+	UpdateSiteExternalLinkByIdParamsPreferReturnMinimal        UpdateSiteExternalLinkByIdParamsPrefer = "return=minimal"
+	UpdateSiteExternalLinkByIdParamsPreferReturnRepresentation UpdateSiteExternalLinkByIdParamsPrefer = "return=representation"
+)
+
+// Valid indicates whether the value is a known member of the UpdateSiteExternalLinkByIdParamsPrefer enum.
+func (e UpdateSiteExternalLinkByIdParamsPrefer) Valid() bool {
+	switch e {
+	case UpdateSiteExternalLinkByIdParamsPreferReturnMinimal:
+		return true
+	case UpdateSiteExternalLinkByIdParamsPreferReturnRepresentation:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SortSiteStructureParamsPrefer.
+const (
+	SortSiteStructureParamsPreferReturnMinimal        SortSiteStructureParamsPrefer = "return=minimal"
+	SortSiteStructureParamsPreferReturnRepresentation SortSiteStructureParamsPrefer = "return=representation"
+)
+
+// Valid indicates whether the value is a known member of the SortSiteStructureParamsPrefer enum.
+func (e SortSiteStructureParamsPrefer) Valid() bool {
+	switch e {
+	case SortSiteStructureParamsPreferReturnMinimal:
+		return true
+	case SortSiteStructureParamsPreferReturnRepresentation:
 		return true
 	default:
 		return false
@@ -5029,6 +5155,23 @@ type AddSectionGroupRequest struct {
 // AddSectionToGroupRequest defines model for AddSectionToGroupRequest.
 type AddSectionToGroupRequest struct {
 	SectionId string `json:"sectionId"`
+}
+
+// AddSiteExternalLinkRequest defines model for AddSiteExternalLinkRequest.
+type AddSiteExternalLinkRequest struct {
+	Condition            nullable.Nullable[Condition]          `json:"condition,omitempty"`
+	Description          nullable.Nullable[string]             `json:"description,omitempty"`
+	Draft                *bool                                 `json:"draft,omitempty"`
+	Icon                 nullable.Nullable[string]             `json:"icon,omitempty"`
+	LocalizedDescription nullable.Nullable[LocalizedString256] `json:"localizedDescription,omitempty"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128 `json:"localizedTitle,omitempty"`
+
+	// Parent The section group to add the link at the end of (default the site root).
+	Parent *string `json:"parent,omitempty"`
+	Title  string  `json:"title"`
+	Url    URL     `json:"url"`
 }
 
 // AddSiteSectionRequest defines model for AddSiteSectionRequest.
@@ -6254,6 +6397,15 @@ type CreateCollectionRequest struct {
 	Title  *CollectionTitle `json:"title,omitempty"`
 }
 
+// CreateCustomFontRequest defines model for CreateCustomFontRequest.
+type CreateCustomFontRequest struct {
+	FontFaces []struct {
+		StorageKey string     `json:"storageKey"`
+		Weight     FontWeight `json:"weight"`
+	} `json:"fontFaces"`
+	FontFamily FontFamily `json:"fontFamily"`
+}
+
 // CreateInviteRequest `role` (a link to the organization), or `level` with `space` or `collection` (a link to that content).
 type CreateInviteRequest struct {
 	Collection *string `json:"collection,omitempty"`
@@ -6358,6 +6510,28 @@ type CreateTranslationRequest struct {
 	Instructions *JSONDocument     `json:"instructions,omitempty"`
 	Language     Language          `json:"language"`
 	Source       TranslationSource `json:"source"`
+}
+
+// CustomFont defines model for CustomFont.
+type CustomFont struct {
+	Custom CustomFontCustom `json:"custom"`
+
+	// FontFaces One per weight; its source is the file as quire serves it.
+	FontFaces   []FontFace `json:"fontFaces"`
+	FontFamily  FontFamily `json:"fontFamily"`
+	Id          string     `json:"id"`
+	Permissions struct {
+		Edit bool `json:"edit"`
+	} `json:"permissions"`
+}
+
+// CustomFontCustom defines model for CustomFont.Custom.
+type CustomFontCustom bool
+
+// CustomFontList defines model for CustomFontList.
+type CustomFontList struct {
+	Count int          `json:"count"`
+	Items []CustomFont `json:"items"`
 }
 
 // CustomHostname defines model for CustomHostname.
@@ -6905,6 +7079,12 @@ type DocumentUpdateContent = markdown.Node
 
 // DocumentVerticalAlignment defines model for DocumentVerticalAlignment.
 type DocumentVerticalAlignment = string
+
+// DuplicateSiteSpaceRequest defines model for DuplicateSiteSpaceRequest.
+type DuplicateSiteSpaceRequest struct {
+	// Draft Add the copy as a draft (not published until made live); default false.
+	Draft *bool `json:"draft,omitempty"`
+}
 
 // EmailDomain defines model for EmailDomain.
 type EmailDomain = string
@@ -7755,6 +7935,14 @@ type MoveContentRequest struct {
 
 	// Position Place the item just before or just after a sibling; at most one of the two.
 	Position *ContentPosition `json:"position,omitempty"`
+}
+
+// MoveSiteSectionGroupRequest defines model for MoveSiteSectionGroupRequest.
+type MoveSiteSectionGroupRequest struct {
+	Position *struct {
+		After  *SiteSectionGroupPointer `json:"after,omitempty"`
+		Before *SiteSectionGroupPointer `json:"before,omitempty"`
+	} `json:"position,omitempty"`
 }
 
 // MoveSiteSectionRequest defines model for MoveSiteSectionRequest.
@@ -8901,6 +9089,33 @@ type SiteCustomizationSettingsInput struct {
 	} `json:"trademark,omitempty"`
 }
 
+// SiteExternalLink defines model for SiteExternalLink.
+type SiteExternalLink struct {
+	// Condition An expression over `visitor.claims` (===, !==, <, <=, >, >=, &&, ||, !, parentheses, `.includes(value)`, string/number/boolean/null/undefined literals), evaluated as JavaScript would.
+	Condition   *Condition `json:"condition,omitempty"`
+	Description *string    `json:"description,omitempty"`
+
+	// Draft A draft link is not on the published site until it is made live.
+	Draft bool `json:"draft"`
+
+	// Icon Name of an icon; an empty string removes it.
+	Icon *Icon  `json:"icon,omitempty"`
+	Id   string `json:"id"`
+
+	// LocalizedDescription A text in other languages than the site's, by language (at most 256 characters each).
+	LocalizedDescription *LocalizedString256 `json:"localizedDescription,omitempty"`
+
+	// LocalizedTitle A text in other languages than the site's, by language (at most 128 characters each).
+	LocalizedTitle *LocalizedString128    `json:"localizedTitle,omitempty"`
+	Object         SiteExternalLinkObject `json:"object"`
+	SectionGroup   *string                `json:"sectionGroup,omitempty"`
+	Title          string                 `json:"title"`
+	Url            URL                    `json:"url"`
+}
+
+// SiteExternalLinkObject defines model for SiteExternalLinkObject.
+type SiteExternalLinkObject string
+
 // SiteExternalLinksTarget defines model for SiteExternalLinksTarget.
 type SiteExternalLinksTarget string
 
@@ -9292,6 +9507,15 @@ type SiteSectionGroupList struct {
 // SiteSectionGroupObject defines model for SiteSectionGroupObject.
 type SiteSectionGroupObject string
 
+// SiteSectionGroupPointer defines model for SiteSectionGroupPointer.
+type SiteSectionGroupPointer struct {
+	Id   string                      `json:"id"`
+	Type SiteSectionGroupPointerType `json:"type"`
+}
+
+// SiteSectionGroupPointerType defines model for SiteSectionGroupPointer.Type.
+type SiteSectionGroupPointerType string
+
 // SiteSectionList defines model for SiteSectionList.
 type SiteSectionList struct {
 	Count int           `json:"count"`
@@ -9455,10 +9679,24 @@ type SiteStructure struct {
 	Type      SiteStructureType    `json:"type"`
 }
 
-// SiteStructureEntry A section, a section group, or (on a site without sections) a site space.
+// SiteStructureEntry A section, a section group, an external link, or (on a site without sections) a site space.
 type SiteStructureEntry struct {
 	union json.RawMessage
 }
+
+// SiteStructureItem A site space, a section, a section group or an external link.
+type SiteStructureItem struct {
+	union json.RawMessage
+}
+
+// SiteStructureItemPointer defines model for SiteStructureItemPointer.
+type SiteStructureItemPointer struct {
+	Id   string                       `json:"id"`
+	Type SiteStructureItemPointerType `json:"type"`
+}
+
+// SiteStructureItemPointerType defines model for SiteStructureItemPointer.Type.
+type SiteStructureItemPointerType string
 
 // SiteStructureType defines model for SiteStructureType.
 type SiteStructureType string
@@ -9498,6 +9736,17 @@ type SiteVisitorPayload struct {
 
 // SiteVisitorType defines model for SiteVisitorType.
 type SiteVisitorType string
+
+// SortSiteStructureRequest defines model for SortSiteStructureRequest.
+type SortSiteStructureRequest struct {
+	Item SiteStructureItemPointer `json:"item"`
+
+	// Position Before or after an item; neither moves the item to the end of its parent.
+	Position struct {
+		After  *SiteStructureItemPointer `json:"after,omitempty"`
+		Before *SiteStructureItemPointer `json:"before,omitempty"`
+	} `json:"position"`
+}
 
 // Space defines model for Space.
 type Space struct {
@@ -9872,6 +10121,15 @@ type UpdateContentPermissionRequest struct {
 	Role nullable.Nullable[MemberRoleOrGuest] `json:"role"`
 }
 
+// UpdateCustomFontRequest defines model for UpdateCustomFontRequest.
+type UpdateCustomFontRequest struct {
+	FontFaces *[]struct {
+		StorageKey nullable.Nullable[string] `json:"storageKey"`
+		Weight     FontWeight                `json:"weight"`
+	} `json:"fontFaces,omitempty"`
+	FontFamily *FontFamily `json:"fontFamily,omitempty"`
+}
+
 // UpdateGlossaryEntriesRequest defines model for UpdateGlossaryEntriesRequest.
 type UpdateGlossaryEntriesRequest struct {
 	Operations []GlossaryBatchOperation `json:"operations"`
@@ -9971,6 +10229,21 @@ type UpdateShareLinkRequest struct {
 type UpdateSiteAdaptiveSchemaRequest struct {
 	// JsonSchema A JSON Schema draft-07 object (`$schema` optional, `type: object`, `properties`, `additionalProperties: false`) whose properties are claims, plus `unsigned`: an object (`type`, `properties`, `additionalProperties: false`, and the description "Unsigned claims of the site visitor.", filled in when absent) of the claims a visitor sets. A claim has a `description` and is `boolean`; `string`, optionally with `enum` (1 to 100 values on one line); `number`; `array` with `items` (a described boolean, string or number); or `object` with `properties` (claims again) and `additionalProperties: false`, nested at most 4 deep. Claim names match ^[a-zA-Z_][a-zA-Z0-9_]*$; at most 200 claims. A schema outside these rules answers 400 naming the property at fault.
 	JsonSchema SiteAdaptiveJSONSchema `json:"jsonSchema"`
+}
+
+// UpdateSiteExternalLinkRequest defines model for UpdateSiteExternalLinkRequest.
+type UpdateSiteExternalLinkRequest struct {
+	Condition            nullable.Nullable[Condition]          `json:"condition,omitempty"`
+	Description          nullable.Nullable[string]             `json:"description,omitempty"`
+	Draft                *bool                                 `json:"draft,omitempty"`
+	Icon                 nullable.Nullable[string]             `json:"icon,omitempty"`
+	LocalizedDescription nullable.Nullable[LocalizedString256] `json:"localizedDescription,omitempty"`
+	LocalizedTitle       nullable.Nullable[LocalizedString128] `json:"localizedTitle,omitempty"`
+
+	// Parent The section group to move the link to the end of; null moves it to the end of the site root.
+	Parent nullable.Nullable[string] `json:"parent,omitempty"`
+	Title  *string                   `json:"title,omitempty"`
+	Url    *URL                      `json:"url,omitempty"`
 }
 
 // UpdateSitePermissionRequest defines model for UpdateSitePermissionRequest.
@@ -10251,6 +10524,9 @@ type Evaluated = PageEvaluation
 // FileId defines model for fileId.
 type FileId = string
 
+// FontId defines model for fontId.
+type FontId = string
+
 // Format defines model for format.
 type Format = PageFormat
 
@@ -10284,6 +10560,9 @@ type PageId = string
 // PagePath defines model for pagePath.
 type PagePath = string
 
+// ReturnPreference defines model for returnPreference.
+type ReturnPreference string
+
 // ReusableContentId defines model for reusableContentId.
 type ReusableContentId = string
 
@@ -10298,6 +10577,9 @@ type ShareKey = string
 
 // ShareLinkId defines model for shareLinkId.
 type ShareLinkId = string
+
+// SiteExternalLinkId defines model for siteExternalLinkId.
+type SiteExternalLinkId = string
 
 // SiteId defines model for siteId.
 type SiteId = string
@@ -10760,6 +11042,15 @@ type GetSiteCustomizationByIdParams struct {
 	Unmasked *bool `form:"unmasked,omitempty" json:"unmasked,omitempty"`
 }
 
+// UpdateSiteExternalLinkByIdParams defines parameters for UpdateSiteExternalLinkById.
+type UpdateSiteExternalLinkByIdParams struct {
+	// Prefer `return=minimal` answers 204 without the resource.
+	Prefer *UpdateSiteExternalLinkByIdParamsPrefer `json:"prefer,omitempty"`
+}
+
+// UpdateSiteExternalLinkByIdParamsPrefer defines parameters for UpdateSiteExternalLinkById.
+type UpdateSiteExternalLinkByIdParamsPrefer string
+
 // ListPermissionsAggregateInSiteParams defines parameters for ListPermissionsAggregateInSite.
 type ListPermissionsAggregateInSiteParams struct {
 	// Page Opaque cursor taken from `next.page` of the previous page.
@@ -10911,6 +11202,15 @@ type GetSiteStructureParams struct {
 	// ShareKey The share key of a share-link site.
 	ShareKey *ShareKey `form:"shareKey,omitempty" json:"shareKey,omitempty"`
 }
+
+// SortSiteStructureParams defines parameters for SortSiteStructure.
+type SortSiteStructureParams struct {
+	// Prefer `return=minimal` answers 204 without the resource.
+	Prefer *SortSiteStructureParamsPrefer `json:"prefer,omitempty"`
+}
+
+// SortSiteStructureParamsPrefer defines parameters for SortSiteStructure.
+type SortSiteStructureParamsPrefer string
 
 // ListSpacesInOrganizationByIdParams defines parameters for ListSpacesInOrganizationById.
 type ListSpacesInOrganizationByIdParams struct {
@@ -11679,6 +11979,12 @@ type CreateCollectionJSONRequestBody = CreateCollectionRequest
 // IngestConversationJSONRequestBody defines body for IngestConversation for application/json ContentType.
 type IngestConversationJSONRequestBody = IngestConversationRequest
 
+// CreateCustomFontJSONRequestBody defines body for CreateCustomFont for application/json ContentType.
+type CreateCustomFontJSONRequestBody = CreateCustomFontRequest
+
+// UpdateCustomFontJSONRequestBody defines body for UpdateCustomFont for application/json ContentType.
+type UpdateCustomFontJSONRequestBody = UpdateCustomFontRequest
+
 // InviteUsersToOrganizationJSONRequestBody defines body for InviteUsersToOrganization for application/json ContentType.
 type InviteUsersToOrganizationJSONRequestBody = InviteUsersRequest
 
@@ -11718,6 +12024,12 @@ type UpdateSiteAdaptiveSchemaJSONRequestBody = UpdateSiteAdaptiveSchemaRequest
 // UpdateSiteCustomizationByIdJSONRequestBody defines body for UpdateSiteCustomizationById for application/json ContentType.
 type UpdateSiteCustomizationByIdJSONRequestBody = SiteCustomizationSettingsInput
 
+// AddExternalLinkToSiteJSONRequestBody defines body for AddExternalLinkToSite for application/json ContentType.
+type AddExternalLinkToSiteJSONRequestBody = AddSiteExternalLinkRequest
+
+// UpdateSiteExternalLinkByIdJSONRequestBody defines body for UpdateSiteExternalLinkById for application/json ContentType.
+type UpdateSiteExternalLinkByIdJSONRequestBody = UpdateSiteExternalLinkRequest
+
 // TrackEventsInSiteByIdJSONRequestBody defines body for TrackEventsInSiteById for application/json ContentType.
 type TrackEventsInSiteByIdJSONRequestBody = TrackSiteEventsRequest
 
@@ -11754,6 +12066,11 @@ type AddSectionGroupToSiteJSONRequestBody = AddSectionGroupRequest
 // UpdateSiteSectionGroupByIdJSONRequestBody defines body for UpdateSiteSectionGroupById for application/json ContentType.
 type UpdateSiteSectionGroupByIdJSONRequestBody = UpdateSectionGroupRequest
 
+// MoveSiteSectionGroupJSONRequestBody defines body for MoveSiteSectionGroup for application/json ContentType.
+//
+// Deprecated: this type has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+type MoveSiteSectionGroupJSONRequestBody = MoveSiteSectionGroupRequest
+
 // AddSectionToGroupJSONRequestBody defines body for AddSectionToGroup for application/json ContentType.
 type AddSectionToGroupJSONRequestBody = AddSectionToGroupRequest
 
@@ -11781,10 +12098,16 @@ type UpdateSiteSpaceByIdJSONRequestBody = UpdateSiteSpaceRequest
 // OverrideSiteSpaceCustomizationByIdJSONRequestBody defines body for OverrideSiteSpaceCustomizationById for application/json ContentType.
 type OverrideSiteSpaceCustomizationByIdJSONRequestBody = SiteSpaceCustomizationOverride
 
+// DuplicateSiteSpaceJSONRequestBody defines body for DuplicateSiteSpace for application/json ContentType.
+type DuplicateSiteSpaceJSONRequestBody = DuplicateSiteSpaceRequest
+
 // MoveSiteSpaceJSONRequestBody defines body for MoveSiteSpace for application/json ContentType.
 //
 // Deprecated: this type has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 type MoveSiteSpaceJSONRequestBody = MoveSiteSpaceRequest
+
+// SortSiteStructureJSONRequestBody defines body for SortSiteStructure for application/json ContentType.
+type SortSiteStructureJSONRequestBody = SortSiteStructureRequest
 
 // CreateSpaceJSONRequestBody defines body for CreateSpace for application/json ContentType.
 type CreateSpaceJSONRequestBody = CreateSpaceRequest
@@ -14172,12 +14495,152 @@ func (t *SiteStructureEntry) MergeSiteSpace(v SiteSpace) error {
 	return err
 }
 
+// AsSiteExternalLink returns the union data inside the SiteStructureEntry as a SiteExternalLink
+func (t SiteStructureEntry) AsSiteExternalLink() (SiteExternalLink, error) {
+	var body SiteExternalLink
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteExternalLink overwrites any union data inside the SiteStructureEntry as the provided SiteExternalLink
+func (t *SiteStructureEntry) FromSiteExternalLink(v SiteExternalLink) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteExternalLink performs a merge with any union data inside the SiteStructureEntry, using the provided SiteExternalLink
+func (t *SiteStructureEntry) MergeSiteExternalLink(v SiteExternalLink) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t SiteStructureEntry) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
 func (t *SiteStructureEntry) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsSiteSpace returns the union data inside the SiteStructureItem as a SiteSpace
+func (t SiteStructureItem) AsSiteSpace() (SiteSpace, error) {
+	var body SiteSpace
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteSpace overwrites any union data inside the SiteStructureItem as the provided SiteSpace
+func (t *SiteStructureItem) FromSiteSpace(v SiteSpace) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteSpace performs a merge with any union data inside the SiteStructureItem, using the provided SiteSpace
+func (t *SiteStructureItem) MergeSiteSpace(v SiteSpace) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSiteSection returns the union data inside the SiteStructureItem as a SiteSection
+func (t SiteStructureItem) AsSiteSection() (SiteSection, error) {
+	var body SiteSection
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteSection overwrites any union data inside the SiteStructureItem as the provided SiteSection
+func (t *SiteStructureItem) FromSiteSection(v SiteSection) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteSection performs a merge with any union data inside the SiteStructureItem, using the provided SiteSection
+func (t *SiteStructureItem) MergeSiteSection(v SiteSection) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSiteSectionGroup returns the union data inside the SiteStructureItem as a SiteSectionGroup
+func (t SiteStructureItem) AsSiteSectionGroup() (SiteSectionGroup, error) {
+	var body SiteSectionGroup
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteSectionGroup overwrites any union data inside the SiteStructureItem as the provided SiteSectionGroup
+func (t *SiteStructureItem) FromSiteSectionGroup(v SiteSectionGroup) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteSectionGroup performs a merge with any union data inside the SiteStructureItem, using the provided SiteSectionGroup
+func (t *SiteStructureItem) MergeSiteSectionGroup(v SiteSectionGroup) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSiteExternalLink returns the union data inside the SiteStructureItem as a SiteExternalLink
+func (t SiteStructureItem) AsSiteExternalLink() (SiteExternalLink, error) {
+	var body SiteExternalLink
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSiteExternalLink overwrites any union data inside the SiteStructureItem as the provided SiteExternalLink
+func (t *SiteStructureItem) FromSiteExternalLink(v SiteExternalLink) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSiteExternalLink performs a merge with any union data inside the SiteStructureItem, using the provided SiteExternalLink
+func (t *SiteStructureItem) MergeSiteExternalLink(v SiteExternalLink) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SiteStructureItem) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SiteStructureItem) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -222,6 +222,21 @@ type ServerInterface interface {
 	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
 	// (GET /orgs/{organizationId}/conversations/{conversationId})
 	GetConversationById(ctx echo.Context, organizationId OrganizationId, conversationId string) error
+	// ListCustomFonts The organization's custom fonts, oldest first (any member reads them).
+	// (GET /orgs/{organizationId}/fonts)
+	ListCustomFonts(ctx echo.Context, organizationId OrganizationId) error
+	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here).
+	// (PUT /orgs/{organizationId}/fonts)
+	CreateCustomFont(ctx echo.Context, organizationId OrganizationId) error
+	// DeleteCustomFont Delete a font (205), or answer 204 when there was none; sites using it fall back to quire's font.
+	// (DELETE /orgs/{organizationId}/fonts/{fontId})
+	DeleteCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
+
+	// (GET /orgs/{organizationId}/fonts/{fontId})
+	GetCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
+	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization.
+	// (POST /orgs/{organizationId}/fonts/{fontId})
+	UpdateCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error
@@ -354,6 +369,15 @@ type ServerInterface interface {
 	// UpdateSiteCustomizationById Replace the site's customization; a field left out goes back to its default.
 	// (PUT /orgs/{organizationId}/sites/{siteId}/customization)
 	UpdateSiteCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// AddExternalLinkToSite Add a link to a web address at the end of a section group (or the site root) of a site with sections; the published navigation shows it among the sections.
+	// (POST /orgs/{organizationId}/sites/{siteId}/external-links)
+	AddExternalLinkToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
+	// DeleteSiteExternalLinkById Delete an external link (205), or answer 204 when there was none.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	DeleteSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId) error
+	// UpdateSiteExternalLinkById Change an external link; a new parent moves it to the end of that group (null the site root).
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	UpdateSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId, params UpdateSiteExternalLinkByIdParams) error
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -441,6 +465,11 @@ type ServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
 	UpdateSiteSectionGroupById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
+	// MoveSiteSectionGroup Place a group before or after a section or group (into that one's parent), or at the end of its parent; sortSiteStructure does the same for any item.
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSectionGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
 
 	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections)
 	AddSectionToGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error
@@ -495,6 +524,9 @@ type ServerInterface interface {
 	// OverrideSiteSpaceCustomizationById Override fields of the site's customization for one site space.
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
 	OverrideSiteSpaceCustomizationById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
+	// DuplicateSiteSpace Copy the site space's space (as duplicateSpace does: its content, titled "… (copy)") and publish the copy as a new site space at the end of the same section (or the site root). Takes the create role on the site and in the organization, and reading the space.
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate)
+	DuplicateSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error
 	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
 	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
 	//
@@ -503,6 +535,12 @@ type ServerInterface interface {
 	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
 	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
 	GetSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params GetSiteStructureParams) error
+	// SortSiteStructure Move an item of the site's structure before or after another, or to the end of its parent. Sections, groups and external links share one order in each group (next to an item of another group, the item moves into that group); site spaces are ordered within their section.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort)
+	SortSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SortSiteStructureParams) error
+	// ApplyTemplateToSite Apply quire's documentation template: two new sections, each with a new space filled from a built-in space template, a "Product guide" (product-guide) and an "API reference" (api-reference), added at the end of the site (a site whose spaces are at its root first gathers them into a default section). Takes the create role on the site and in the organization.
+	// (POST /orgs/{organizationId}/sites/{siteId}/template)
+	ApplyTemplateToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error
@@ -515,7 +553,7 @@ type ServerInterface interface {
 	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
 	// (GET /orgs/{organizationId}/sso)
 	ListSSOProviderLoginsInOrganization(ctx echo.Context, organizationId OrganizationId) error
-	// GenerateStorageUploadURL Make a signed URL to PUT one file to (for an import run, by its key); the body PUT must have the size announced.
+	// GenerateStorageUploadURL Make a signed URL to PUT one file to, named by its key: a file for an import run (`import_file`) or a font file for createCustomFont (`customization_font`: woff2, woff, TrueType or OpenType, checked by its first bytes when it is PUT and when it is used; at most 5 MiB). The body PUT must have the size announced.
 	// (POST /orgs/{organizationId}/storage/upload)
 	GenerateStorageUploadURL(ctx echo.Context, organizationId OrganizationId) error
 
@@ -2821,6 +2859,110 @@ func (w *ServerInterfaceWrapper) GetConversationById(ctx echo.Context) error {
 	return err
 }
 
+// ListCustomFonts converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCustomFonts(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCustomFonts(ctx, organizationId)
+	return err
+}
+
+// CreateCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateCustomFont(ctx, organizationId)
+	return err
+}
+
+// DeleteCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "fontId" -------------
+	var fontId FontId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fontId", ctx.Param("fontId"), &fontId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fontId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCustomFont(ctx, organizationId, fontId)
+	return err
+}
+
+// GetCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "fontId" -------------
+	var fontId FontId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fontId", ctx.Param("fontId"), &fontId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fontId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCustomFont(ctx, organizationId, fontId)
+	return err
+}
+
+// UpdateCustomFont converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateCustomFont(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "fontId" -------------
+	var fontId FontId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "fontId", ctx.Param("fontId"), &fontId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter fontId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateCustomFont(ctx, organizationId, fontId)
+	return err
+}
+
 // ListOrganizationInstallations converts echo context to params.
 func (w *ServerInterfaceWrapper) ListOrganizationInstallations(ctx echo.Context) error {
 	var err error
@@ -4027,6 +4169,114 @@ func (w *ServerInterfaceWrapper) UpdateSiteCustomizationById(ctx echo.Context) e
 	return err
 }
 
+// AddExternalLinkToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) AddExternalLinkToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AddExternalLinkToSite(ctx, organizationId, siteId)
+	return err
+}
+
+// DeleteSiteExternalLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteSiteExternalLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteExternalLinkId" -------------
+	var siteExternalLinkId SiteExternalLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteExternalLinkId", ctx.Param("siteExternalLinkId"), &siteExternalLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteExternalLinkId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteSiteExternalLinkById(ctx, organizationId, siteId, siteExternalLinkId)
+	return err
+}
+
+// UpdateSiteExternalLinkById converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateSiteExternalLinkById(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteExternalLinkId" -------------
+	var siteExternalLinkId SiteExternalLinkId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteExternalLinkId", ctx.Param("siteExternalLinkId"), &siteExternalLinkId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteExternalLinkId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateSiteExternalLinkByIdParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "prefer" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("prefer")]; found {
+		var Prefer UpdateSiteExternalLinkByIdParamsPrefer
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for prefer, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "prefer", valueList[0], &Prefer, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter prefer: %s", err))
+		}
+
+		params.Prefer = &Prefer
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateSiteExternalLinkById(ctx, organizationId, siteId, siteExternalLinkId, params)
+	return err
+}
+
 // TrackEventsInSiteById converts echo context to params.
 func (w *ServerInterfaceWrapper) TrackEventsInSiteById(ctx echo.Context) error {
 	var err error
@@ -5001,6 +5251,38 @@ func (w *ServerInterfaceWrapper) UpdateSiteSectionGroupById(ctx echo.Context) er
 	return err
 }
 
+// MoveSiteSectionGroup converts echo context to params.
+func (w *ServerInterfaceWrapper) MoveSiteSectionGroup(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSectionGroupId" -------------
+	var siteSectionGroupId SiteSectionGroupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSectionGroupId", ctx.Param("siteSectionGroupId"), &siteSectionGroupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSectionGroupId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MoveSiteSectionGroup(ctx, organizationId, siteId, siteSectionGroupId)
+	return err
+}
+
 // AddSectionToGroup converts echo context to params.
 func (w *ServerInterfaceWrapper) AddSectionToGroup(ctx echo.Context) error {
 	var err error
@@ -5622,6 +5904,38 @@ func (w *ServerInterfaceWrapper) OverrideSiteSpaceCustomizationById(ctx echo.Con
 	return err
 }
 
+// DuplicateSiteSpace converts echo context to params.
+func (w *ServerInterfaceWrapper) DuplicateSiteSpace(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// ------------- Path parameter "siteSpaceId" -------------
+	var siteSpaceId SiteSpaceId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteSpaceId", ctx.Param("siteSpaceId"), &siteSpaceId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteSpaceId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DuplicateSiteSpace(ctx, organizationId, siteId, siteSpaceId)
+	return err
+}
+
 // MoveSiteSpace converts echo context to params.
 func (w *ServerInterfaceWrapper) MoveSiteSpace(ctx echo.Context) error {
 	var err error
@@ -5684,6 +5998,74 @@ func (w *ServerInterfaceWrapper) GetSiteStructure(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetSiteStructure(ctx, organizationId, siteId, params)
+	return err
+}
+
+// SortSiteStructure converts echo context to params.
+func (w *ServerInterfaceWrapper) SortSiteStructure(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SortSiteStructureParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "prefer" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("prefer")]; found {
+		var Prefer SortSiteStructureParamsPrefer
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for prefer, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "prefer", valueList[0], &Prefer, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter prefer: %s", err))
+		}
+
+		params.Prefer = &Prefer
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SortSiteStructure(ctx, organizationId, siteId, params)
+	return err
+}
+
+// ApplyTemplateToSite converts echo context to params.
+func (w *ServerInterfaceWrapper) ApplyTemplateToSite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "organizationId" -------------
+	var organizationId OrganizationId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "organizationId", ctx.Param("organizationId"), &organizationId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter organizationId: %s", err))
+	}
+
+	// ------------- Path parameter "siteId" -------------
+	var siteId SiteId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "siteId", ctx.Param("siteId"), &siteId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter siteId: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ApplyTemplateToSite(ctx, organizationId, siteId)
 	return err
 }
 
@@ -10165,6 +10547,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces", wrapper.AddSpaceToSite, options.OperationMiddlewares["addSpaceToSite"]...)
 	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId", wrapper.DeleteSiteSpaceById, options.OperationMiddlewares["deleteSiteSpaceById"]...)
 	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId", wrapper.UpdateSiteSpaceById, options.OperationMiddlewares["updateSiteSpaceById"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/duplicate", wrapper.DuplicateSiteSpace, options.OperationMiddlewares["duplicateSiteSpace"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/template", wrapper.ApplyTemplateToSite, options.OperationMiddlewares["applyTemplateToSite"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move", wrapper.MoveSiteSpace, options.OperationMiddlewares["moveSiteSpace"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections", wrapper.ListSiteSections, options.OperationMiddlewares["listSiteSections"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/sections", wrapper.AddSectionToSite, options.OperationMiddlewares["addSectionToSite"]...)
@@ -10188,6 +10572,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/org/:organizationId/imports", wrapper.StartImportRun, options.OperationMiddlewares["startImportRun"]...)
 	router.GET(options.BaseURL+"/org/:organizationId/imports/:importRunId", wrapper.GetImportRun, options.OperationMiddlewares["getImportRun"]...)
 	router.POST(options.BaseURL+"/org/:organizationId/imports/:importRunId/cancel", wrapper.CancelImportRun, options.OperationMiddlewares["cancelImportRun"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/fonts", wrapper.ListCustomFonts, options.OperationMiddlewares["listCustomFonts"]...)
+	router.PUT(options.BaseURL+"/orgs/:organizationId/fonts", wrapper.CreateCustomFont, options.OperationMiddlewares["createCustomFont"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/fonts/:fontId", wrapper.DeleteCustomFont, options.OperationMiddlewares["deleteCustomFont"]...)
+	router.GET(options.BaseURL+"/orgs/:organizationId/fonts/:fontId", wrapper.GetCustomFont, options.OperationMiddlewares["getCustomFont"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/fonts/:fontId", wrapper.UpdateCustomFont, options.OperationMiddlewares["updateCustomFont"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/storage/upload", wrapper.GenerateStorageUploadURL, options.OperationMiddlewares["generateStorageUploadURL"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/translations", wrapper.ListTranslations, options.OperationMiddlewares["listTranslations"]...)
 	router.POST(options.BaseURL+"/orgs/:organizationId/translations", wrapper.CreateTranslation, options.OperationMiddlewares["createTranslation"]...)
@@ -10275,6 +10664,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/custom-hostnames/:hostname", wrapper.GetCustomHostname, options.OperationMiddlewares["getCustomHostname"]...)
 	router.PATCH(options.BaseURL+"/custom-hostnames/:hostname", wrapper.DnsRevalidateCustomHostname, options.OperationMiddlewares["dnsRevalidateCustomHostname"]...)
 	router.GET(options.BaseURL+"/subdomains/:subdomain", wrapper.GetSubdomain, options.OperationMiddlewares["getSubdomain"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/move", wrapper.MoveSiteSectionGroup, options.OperationMiddlewares["moveSiteSectionGroup"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/structure/sort", wrapper.SortSiteStructure, options.OperationMiddlewares["sortSiteStructure"]...)
+	router.POST(options.BaseURL+"/orgs/:organizationId/sites/:siteId/external-links", wrapper.AddExternalLinkToSite, options.OperationMiddlewares["addExternalLinkToSite"]...)
+	router.DELETE(options.BaseURL+"/orgs/:organizationId/sites/:siteId/external-links/:siteExternalLinkId", wrapper.DeleteSiteExternalLinkById, options.OperationMiddlewares["deleteSiteExternalLinkById"]...)
+	router.PATCH(options.BaseURL+"/orgs/:organizationId/sites/:siteId/external-links/:siteExternalLinkId", wrapper.UpdateSiteExternalLinkById, options.OperationMiddlewares["updateSiteExternalLinkById"]...)
 	router.GET(options.BaseURL+"/orgs/:organizationId/sites/:siteId/structure", wrapper.GetSiteStructure, options.OperationMiddlewares["getSiteStructure"]...)
 
 }
@@ -16451,6 +16845,459 @@ func (response GetConversationById429JSONResponse) VisitGetConversationByIdRespo
 	return err
 }
 
+type ListCustomFontsRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+}
+
+type ListCustomFontsResponseObject interface {
+	VisitListCustomFontsResponse(w http.ResponseWriter) error
+}
+
+type ListCustomFonts200JSONResponse CustomFontList
+
+func (response ListCustomFonts200JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCustomFonts401JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCustomFonts403JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCustomFonts404JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCustomFonts429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCustomFonts429JSONResponse) VisitListCustomFontsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	Body           *CreateCustomFontJSONRequestBody
+}
+
+type CreateCustomFontResponseObject interface {
+	VisitCreateCustomFontResponse(w http.ResponseWriter) error
+}
+
+type CreateCustomFont201JSONResponse CustomFont
+
+func (response CreateCustomFont201JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateCustomFont400JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateCustomFont401JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateCustomFont403JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateCustomFont404JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCustomFont413JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateCustomFont429JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	FontId         FontId         `json:"fontId"`
+}
+
+type DeleteCustomFontResponseObject interface {
+	VisitDeleteCustomFontResponse(w http.ResponseWriter) error
+}
+
+type DeleteCustomFont204Response struct {
+}
+
+func (response DeleteCustomFont204Response) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCustomFont205Response struct {
+}
+
+func (response DeleteCustomFont205Response) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCustomFont401JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteCustomFont403JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCustomFont404JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCustomFont429JSONResponse) VisitDeleteCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	FontId         FontId         `json:"fontId"`
+}
+
+type GetCustomFontResponseObject interface {
+	VisitGetCustomFontResponse(w http.ResponseWriter) error
+}
+
+type GetCustomFont200JSONResponse CustomFont
+
+func (response GetCustomFont200JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCustomFont401JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCustomFont403JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCustomFont404JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCustomFont429JSONResponse) VisitGetCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFontRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	FontId         FontId         `json:"fontId"`
+	Body           *UpdateCustomFontJSONRequestBody
+}
+
+type UpdateCustomFontResponseObject interface {
+	VisitUpdateCustomFontResponse(w http.ResponseWriter) error
+}
+
+type UpdateCustomFont201JSONResponse CustomFont
+
+func (response UpdateCustomFont201JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateCustomFont400JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCustomFont401JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateCustomFont403JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCustomFont404JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCustomFont413JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCustomFont429JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListOrganizationInstallationsRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	Params         ListOrganizationInstallationsParams
@@ -20583,6 +21430,332 @@ func (response UpdateSiteCustomizationById429JSONResponse) VisitUpdateSiteCustom
 	return err
 }
 
+type AddExternalLinkToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Body           *AddExternalLinkToSiteJSONRequestBody
+}
+
+type AddExternalLinkToSiteResponseObject interface {
+	VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error
+}
+
+type AddExternalLinkToSite201ResponseHeaders struct {
+	Location *string
+}
+
+type AddExternalLinkToSite201JSONResponse struct {
+	Body    SiteExternalLink
+	Headers AddExternalLinkToSite201ResponseHeaders
+}
+
+func (response AddExternalLinkToSite201JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddExternalLinkToSite400JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddExternalLinkToSite401JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddExternalLinkToSite403JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddExternalLinkToSite404JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddExternalLinkToSite413JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddExternalLinkToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response AddExternalLinkToSite429JSONResponse) VisitAddExternalLinkToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkByIdRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteExternalLinkId SiteExternalLinkId `json:"siteExternalLinkId"`
+}
+
+type DeleteSiteExternalLinkByIdResponseObject interface {
+	VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type DeleteSiteExternalLinkById204Response struct {
+}
+
+func (response DeleteSiteExternalLinkById204Response) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteSiteExternalLinkById205Response struct {
+}
+
+func (response DeleteSiteExternalLinkById205Response) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+	w.WriteHeader(205)
+	return nil
+}
+
+type DeleteSiteExternalLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSiteExternalLinkById401JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSiteExternalLinkById403JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSiteExternalLinkById404JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSiteExternalLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteSiteExternalLinkById429JSONResponse) VisitDeleteSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkByIdRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteExternalLinkId SiteExternalLinkId `json:"siteExternalLinkId"`
+	Params             UpdateSiteExternalLinkByIdParams
+	Body               *UpdateSiteExternalLinkByIdJSONRequestBody
+}
+
+type UpdateSiteExternalLinkByIdResponseObject interface {
+	VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error
+}
+
+type UpdateSiteExternalLinkById200JSONResponse SiteExternalLink
+
+func (response UpdateSiteExternalLinkById200JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById204ResponseHeaders struct {
+	PreferenceApplied *string
+}
+
+type UpdateSiteExternalLinkById204Response struct {
+	Headers UpdateSiteExternalLinkById204ResponseHeaders
+}
+
+func (response UpdateSiteExternalLinkById204Response) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+	if response.Headers.PreferenceApplied != nil {
+		w.Header().Set("Preference-Applied", fmt.Sprint(*response.Headers.PreferenceApplied))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type UpdateSiteExternalLinkById400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateSiteExternalLinkById400JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSiteExternalLinkById401JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSiteExternalLinkById403JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateSiteExternalLinkById404JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateSiteExternalLinkById413JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSiteExternalLinkById429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateSiteExternalLinkById429JSONResponse) VisitUpdateSiteExternalLinkByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TrackEventsInSiteByIdRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -23349,6 +24522,115 @@ func (response UpdateSiteSectionGroupById429JSONResponse) VisitUpdateSiteSection
 	return err
 }
 
+type MoveSiteSectionGroupRequestObject struct {
+	OrganizationId     OrganizationId     `json:"organizationId"`
+	SiteId             SiteId             `json:"siteId"`
+	SiteSectionGroupId SiteSectionGroupId `json:"siteSectionGroupId"`
+	Body               *MoveSiteSectionGroupJSONRequestBody
+}
+
+type MoveSiteSectionGroupResponseObject interface {
+	VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error
+}
+
+type MoveSiteSectionGroup200JSONResponse SiteSectionGroup
+
+func (response MoveSiteSectionGroup200JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response MoveSiteSectionGroup400JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response MoveSiteSectionGroup401JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response MoveSiteSectionGroup403JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response MoveSiteSectionGroup404JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response MoveSiteSectionGroup413JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type MoveSiteSectionGroup429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response MoveSiteSectionGroup429JSONResponse) VisitMoveSiteSectionGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AddSectionToGroupRequestObject struct {
 	OrganizationId     OrganizationId     `json:"organizationId"`
 	SiteId             SiteId             `json:"siteId"`
@@ -25157,6 +26439,125 @@ func (response OverrideSiteSpaceCustomizationById429JSONResponse) VisitOverrideS
 	return err
 }
 
+type DuplicateSiteSpaceRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	SiteSpaceId    SiteSpaceId    `json:"siteSpaceId"`
+	Body           *DuplicateSiteSpaceJSONRequestBody
+}
+
+type DuplicateSiteSpaceResponseObject interface {
+	VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error
+}
+
+type DuplicateSiteSpace201ResponseHeaders struct {
+	Location *string
+}
+
+type DuplicateSiteSpace201JSONResponse struct {
+	Body    SiteSpace
+	Headers DuplicateSiteSpace201ResponseHeaders
+}
+
+func (response DuplicateSiteSpace201JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Location != nil {
+		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DuplicateSiteSpace400JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DuplicateSiteSpace401JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DuplicateSiteSpace403JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DuplicateSiteSpace404JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DuplicateSiteSpace413JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DuplicateSiteSpace429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DuplicateSiteSpace429JSONResponse) VisitDuplicateSiteSpaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type MoveSiteSpaceRequestObject struct {
 	OrganizationId OrganizationId `json:"organizationId"`
 	SiteId         SiteId         `json:"siteId"`
@@ -25349,6 +26750,212 @@ func (response GetSiteStructure404JSONResponse) VisitGetSiteStructureResponse(w 
 type GetSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetSiteStructure429JSONResponse) VisitGetSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructureRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+	Params         SortSiteStructureParams
+	Body           *SortSiteStructureJSONRequestBody
+}
+
+type SortSiteStructureResponseObject interface {
+	VisitSortSiteStructureResponse(w http.ResponseWriter) error
+}
+
+type SortSiteStructure200JSONResponse SiteStructureItem
+
+func (t SortSiteStructure200JSONResponse) MarshalJSON() ([]byte, error) {
+	return SiteStructureItem(t).MarshalJSON()
+}
+
+func (t *SortSiteStructure200JSONResponse) UnmarshalJSON(b []byte) error {
+	return (*SiteStructureItem)(t).UnmarshalJSON(b)
+}
+
+func (response SortSiteStructure200JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure204ResponseHeaders struct {
+	PreferenceApplied *string
+}
+
+type SortSiteStructure204Response struct {
+	Headers SortSiteStructure204ResponseHeaders
+}
+
+func (response SortSiteStructure204Response) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+	if response.Headers.PreferenceApplied != nil {
+		w.Header().Set("Preference-Applied", fmt.Sprint(*response.Headers.PreferenceApplied))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type SortSiteStructure400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SortSiteStructure400JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SortSiteStructure401JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SortSiteStructure403JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SortSiteStructure404JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SortSiteStructure413JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SortSiteStructure429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SortSiteStructure429JSONResponse) VisitSortSiteStructureResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSiteRequestObject struct {
+	OrganizationId OrganizationId `json:"organizationId"`
+	SiteId         SiteId         `json:"siteId"`
+}
+
+type ApplyTemplateToSiteResponseObject interface {
+	VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error
+}
+
+type ApplyTemplateToSite200Response struct {
+}
+
+func (response ApplyTemplateToSite200Response) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+	w.WriteHeader(200)
+	return nil
+}
+
+type ApplyTemplateToSite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApplyTemplateToSite401JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApplyTemplateToSite403JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApplyTemplateToSite404JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyTemplateToSite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ApplyTemplateToSite429JSONResponse) VisitApplyTemplateToSiteResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -37462,6 +39069,21 @@ type StrictServerInterface interface {
 	// GetConversationById A conversation with its parts and metadata; when several sources ingested the same id, the one ingested last.
 	// (GET /orgs/{organizationId}/conversations/{conversationId})
 	GetConversationById(ctx context.Context, request GetConversationByIdRequestObject) (GetConversationByIdResponseObject, error)
+	// ListCustomFonts The organization's custom fonts, oldest first (any member reads them).
+	// (GET /orgs/{organizationId}/fonts)
+	ListCustomFonts(ctx context.Context, request ListCustomFontsRequestObject) (ListCustomFontsResponseObject, error)
+	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here).
+	// (PUT /orgs/{organizationId}/fonts)
+	CreateCustomFont(ctx context.Context, request CreateCustomFontRequestObject) (CreateCustomFontResponseObject, error)
+	// DeleteCustomFont Delete a font (205), or answer 204 when there was none; sites using it fall back to quire's font.
+	// (DELETE /orgs/{organizationId}/fonts/{fontId})
+	DeleteCustomFont(ctx context.Context, request DeleteCustomFontRequestObject) (DeleteCustomFontResponseObject, error)
+
+	// (GET /orgs/{organizationId}/fonts/{fontId})
+	GetCustomFont(ctx context.Context, request GetCustomFontRequestObject) (GetCustomFontResponseObject, error)
+	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization.
+	// (POST /orgs/{organizationId}/fonts/{fontId})
+	UpdateCustomFont(ctx context.Context, request UpdateCustomFontRequestObject) (UpdateCustomFontResponseObject, error)
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
 	// (GET /orgs/{organizationId}/installations)
 	ListOrganizationInstallations(ctx context.Context, request ListOrganizationInstallationsRequestObject) (ListOrganizationInstallationsResponseObject, error)
@@ -37594,6 +39216,15 @@ type StrictServerInterface interface {
 	// UpdateSiteCustomizationById Replace the site's customization; a field left out goes back to its default.
 	// (PUT /orgs/{organizationId}/sites/{siteId}/customization)
 	UpdateSiteCustomizationById(ctx context.Context, request UpdateSiteCustomizationByIdRequestObject) (UpdateSiteCustomizationByIdResponseObject, error)
+	// AddExternalLinkToSite Add a link to a web address at the end of a section group (or the site root) of a site with sections; the published navigation shows it among the sections.
+	// (POST /orgs/{organizationId}/sites/{siteId}/external-links)
+	AddExternalLinkToSite(ctx context.Context, request AddExternalLinkToSiteRequestObject) (AddExternalLinkToSiteResponseObject, error)
+	// DeleteSiteExternalLinkById Delete an external link (205), or answer 204 when there was none.
+	// (DELETE /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	DeleteSiteExternalLinkById(ctx context.Context, request DeleteSiteExternalLinkByIdRequestObject) (DeleteSiteExternalLinkByIdResponseObject, error)
+	// UpdateSiteExternalLinkById Change an external link; a new parent moves it to the end of that group (null the site root).
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId})
+	UpdateSiteExternalLinkById(ctx context.Context, request UpdateSiteExternalLinkByIdRequestObject) (UpdateSiteExternalLinkByIdResponseObject, error)
 	// TrackEventsInSiteById Record what visitors did on a published site (page views, searches, feedback…), for the site's insights. Each event is stored whole, with its type, session, location and time (now when not given; a given time must be within 5 minutes of now).
 	// (POST /orgs/{organizationId}/sites/{siteId}/insights/events)
 	TrackEventsInSiteById(ctx context.Context, request TrackEventsInSiteByIdRequestObject) (TrackEventsInSiteByIdResponseObject, error)
@@ -37681,6 +39312,11 @@ type StrictServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId})
 	UpdateSiteSectionGroupById(ctx context.Context, request UpdateSiteSectionGroupByIdRequestObject) (UpdateSiteSectionGroupByIdResponseObject, error)
+	// MoveSiteSectionGroup Place a group before or after a section or group (into that one's parent), or at the end of its parent; sortSiteStructure does the same for any item.
+	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move)
+	//
+	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	MoveSiteSectionGroup(ctx context.Context, request MoveSiteSectionGroupRequestObject) (MoveSiteSectionGroupResponseObject, error)
 
 	// (POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections)
 	AddSectionToGroup(ctx context.Context, request AddSectionToGroupRequestObject) (AddSectionToGroupResponseObject, error)
@@ -37735,6 +39371,9 @@ type StrictServerInterface interface {
 	// OverrideSiteSpaceCustomizationById Override fields of the site's customization for one site space.
 	// (PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization)
 	OverrideSiteSpaceCustomizationById(ctx context.Context, request OverrideSiteSpaceCustomizationByIdRequestObject) (OverrideSiteSpaceCustomizationByIdResponseObject, error)
+	// DuplicateSiteSpace Copy the site space's space (as duplicateSpace does: its content, titled "… (copy)") and publish the copy as a new site space at the end of the same section (or the site root). Takes the create role on the site and in the organization, and reading the space.
+	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate)
+	DuplicateSiteSpace(ctx context.Context, request DuplicateSiteSpaceRequestObject) (DuplicateSiteSpaceResponseObject, error)
 	// MoveSiteSpace Reorder a site space among its siblings (deprecated: superseded by a site-structure sort).
 	// (POST /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move)
 	//
@@ -37743,6 +39382,12 @@ type StrictServerInterface interface {
 	// GetSiteStructure The site's whole structure as its members edit it (drafts and conditional parts included): its sections and groups in order, or its site spaces for a site without sections.
 	// (GET /orgs/{organizationId}/sites/{siteId}/structure)
 	GetSiteStructure(ctx context.Context, request GetSiteStructureRequestObject) (GetSiteStructureResponseObject, error)
+	// SortSiteStructure Move an item of the site's structure before or after another, or to the end of its parent. Sections, groups and external links share one order in each group (next to an item of another group, the item moves into that group); site spaces are ordered within their section.
+	// (PATCH /orgs/{organizationId}/sites/{siteId}/structure/sort)
+	SortSiteStructure(ctx context.Context, request SortSiteStructureRequestObject) (SortSiteStructureResponseObject, error)
+	// ApplyTemplateToSite Apply quire's documentation template: two new sections, each with a new space filled from a built-in space template, a "Product guide" (product-guide) and an "API reference" (api-reference), added at the end of the site (a site whose spaces are at its root first gathers them into a default section). Takes the create role on the site and in the organization.
+	// (POST /orgs/{organizationId}/sites/{siteId}/template)
+	ApplyTemplateToSite(ctx context.Context, request ApplyTemplateToSiteRequestObject) (ApplyTemplateToSiteResponseObject, error)
 	// UnpublishSite Take the site offline.
 	// (POST /orgs/{organizationId}/sites/{siteId}/unpublish)
 	UnpublishSite(ctx context.Context, request UnpublishSiteRequestObject) (UnpublishSiteResponseObject, error)
@@ -37755,7 +39400,7 @@ type StrictServerInterface interface {
 	// ListSSOProviderLoginsInOrganization How to sign in to the organization through its identity providers (no token needed).
 	// (GET /orgs/{organizationId}/sso)
 	ListSSOProviderLoginsInOrganization(ctx context.Context, request ListSSOProviderLoginsInOrganizationRequestObject) (ListSSOProviderLoginsInOrganizationResponseObject, error)
-	// GenerateStorageUploadURL Make a signed URL to PUT one file to (for an import run, by its key); the body PUT must have the size announced.
+	// GenerateStorageUploadURL Make a signed URL to PUT one file to, named by its key: a file for an import run (`import_file`) or a font file for createCustomFont (`customization_font`: woff2, woff, TrueType or OpenType, checked by its first bytes when it is PUT and when it is used; at most 5 MiB). The body PUT must have the size announced.
 	// (POST /orgs/{organizationId}/storage/upload)
 	GenerateStorageUploadURL(ctx context.Context, request GenerateStorageUploadURLRequestObject) (GenerateStorageUploadURLResponseObject, error)
 
@@ -40356,6 +42001,180 @@ func (sh *strictHandler) GetConversationById(ctx echo.Context, organizationId Or
 	return nil
 }
 
+// ListCustomFonts operation middleware
+func (sh *strictHandler) ListCustomFonts(ctx echo.Context, organizationId OrganizationId) error {
+	var request ListCustomFontsRequestObject
+
+	request.OrganizationId = organizationId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCustomFonts(ctx.Request().Context(), request.(ListCustomFontsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCustomFonts")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCustomFontsResponseObject); ok {
+		return validResponse.VisitListCustomFontsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateCustomFont operation middleware
+func (sh *strictHandler) CreateCustomFont(ctx echo.Context, organizationId OrganizationId) error {
+	var request CreateCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+
+	var body CreateCustomFontJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCustomFont(ctx.Request().Context(), request.(CreateCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateCustomFontResponseObject); ok {
+		return validResponse.VisitCreateCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCustomFont operation middleware
+func (sh *strictHandler) DeleteCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error {
+	var request DeleteCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+	request.FontId = fontId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCustomFont(ctx.Request().Context(), request.(DeleteCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCustomFontResponseObject); ok {
+		return validResponse.VisitDeleteCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCustomFont operation middleware
+func (sh *strictHandler) GetCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error {
+	var request GetCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+	request.FontId = fontId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCustomFont(ctx.Request().Context(), request.(GetCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCustomFontResponseObject); ok {
+		return validResponse.VisitGetCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateCustomFont operation middleware
+func (sh *strictHandler) UpdateCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error {
+	var request UpdateCustomFontRequestObject
+
+	request.OrganizationId = organizationId
+	request.FontId = fontId
+
+	var body UpdateCustomFontJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCustomFont(ctx.Request().Context(), request.(UpdateCustomFontRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCustomFont")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateCustomFontResponseObject); ok {
+		return validResponse.VisitUpdateCustomFontResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListOrganizationInstallations operation middleware
 func (sh *strictHandler) ListOrganizationInstallations(ctx echo.Context, organizationId OrganizationId, params ListOrganizationInstallationsParams) error {
 	var request ListOrganizationInstallationsRequestObject
@@ -41798,6 +43617,133 @@ func (sh *strictHandler) UpdateSiteCustomizationById(ctx echo.Context, organizat
 	return nil
 }
 
+// AddExternalLinkToSite operation middleware
+func (sh *strictHandler) AddExternalLinkToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request AddExternalLinkToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	var body AddExternalLinkToSiteJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.AddExternalLinkToSite(ctx.Request().Context(), request.(AddExternalLinkToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddExternalLinkToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(AddExternalLinkToSiteResponseObject); ok {
+		return validResponse.VisitAddExternalLinkToSiteResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteSiteExternalLinkById operation middleware
+func (sh *strictHandler) DeleteSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId) error {
+	var request DeleteSiteExternalLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteExternalLinkId = siteExternalLinkId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSiteExternalLinkById(ctx.Request().Context(), request.(DeleteSiteExternalLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSiteExternalLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteSiteExternalLinkByIdResponseObject); ok {
+		return validResponse.VisitDeleteSiteExternalLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSiteExternalLinkById operation middleware
+func (sh *strictHandler) UpdateSiteExternalLinkById(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteExternalLinkId SiteExternalLinkId, params UpdateSiteExternalLinkByIdParams) error {
+	var request UpdateSiteExternalLinkByIdRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteExternalLinkId = siteExternalLinkId
+	request.Params = params
+
+	var body UpdateSiteExternalLinkByIdJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSiteExternalLinkById(ctx.Request().Context(), request.(UpdateSiteExternalLinkByIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSiteExternalLinkById")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSiteExternalLinkByIdResponseObject); ok {
+		return validResponse.VisitUpdateSiteExternalLinkByIdResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // TrackEventsInSiteById operation middleware
 func (sh *strictHandler) TrackEventsInSiteById(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
 	var request TrackEventsInSiteByIdRequestObject
@@ -42845,6 +44791,59 @@ func (sh *strictHandler) UpdateSiteSectionGroupById(ctx echo.Context, organizati
 	return nil
 }
 
+// MoveSiteSectionGroup operation middleware
+func (sh *strictHandler) MoveSiteSectionGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
+	var request MoveSiteSectionGroupRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSectionGroupId = siteSectionGroupId
+
+	var body MoveSiteSectionGroupJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.MoveSiteSectionGroup(ctx.Request().Context(), request.(MoveSiteSectionGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "MoveSiteSectionGroup")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(MoveSiteSectionGroupResponseObject); ok {
+		return validResponse.VisitMoveSiteSectionGroupResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // AddSectionToGroup operation middleware
 func (sh *strictHandler) AddSectionToGroup(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSectionGroupId SiteSectionGroupId) error {
 	var request AddSectionToGroupRequestObject
@@ -43537,6 +45536,59 @@ func (sh *strictHandler) OverrideSiteSpaceCustomizationById(ctx echo.Context, or
 	return nil
 }
 
+// DuplicateSiteSpace operation middleware
+func (sh *strictHandler) DuplicateSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
+	var request DuplicateSiteSpaceRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.SiteSpaceId = siteSpaceId
+
+	var body DuplicateSiteSpaceJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DuplicateSiteSpace(ctx.Request().Context(), request.(DuplicateSiteSpaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DuplicateSiteSpace")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DuplicateSiteSpaceResponseObject); ok {
+		return validResponse.VisitDuplicateSiteSpaceResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // MoveSiteSpace operation middleware
 func (sh *strictHandler) MoveSiteSpace(ctx echo.Context, organizationId OrganizationId, siteId SiteId, siteSpaceId SiteSpaceId) error {
 	var request MoveSiteSpaceRequestObject
@@ -43608,6 +45660,82 @@ func (sh *strictHandler) GetSiteStructure(ctx echo.Context, organizationId Organ
 		return err
 	} else if validResponse, ok := response.(GetSiteStructureResponseObject); ok {
 		return validResponse.VisitGetSiteStructureResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SortSiteStructure operation middleware
+func (sh *strictHandler) SortSiteStructure(ctx echo.Context, organizationId OrganizationId, siteId SiteId, params SortSiteStructureParams) error {
+	var request SortSiteStructureRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+	request.Params = params
+
+	var body SortSiteStructureJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SortSiteStructure(ctx.Request().Context(), request.(SortSiteStructureRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SortSiteStructure")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SortSiteStructureResponseObject); ok {
+		return validResponse.VisitSortSiteStructureResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ApplyTemplateToSite operation middleware
+func (sh *strictHandler) ApplyTemplateToSite(ctx echo.Context, organizationId OrganizationId, siteId SiteId) error {
+	var request ApplyTemplateToSiteRequestObject
+
+	request.OrganizationId = organizationId
+	request.SiteId = siteId
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ApplyTemplateToSite(ctx.Request().Context(), request.(ApplyTemplateToSiteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApplyTemplateToSite")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ApplyTemplateToSiteResponseObject); ok {
+		return validResponse.VisitApplyTemplateToSiteResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -75,6 +75,7 @@ func accessMatrix() []matrixRow {
 	rows = append(rows, matrixTeamMemberRows()...)
 	rows = append(rows, matrixSiteOpsRows()...)
 	rows = append(rows, matrixCustomizationRows()...)
+	rows = append(rows, matrixSiteNavRows()...)
 	rows = append(rows, matrixGitRows()...)
 	rows = append(rows, matrixImportRows()...)
 	rows = append(rows, matrixAuditRows()...)

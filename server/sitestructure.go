@@ -162,14 +162,15 @@ func (s *Server) siteSectionGroupAPI(site *store.Site, g *store.SiteSectionGroup
 	return out
 }
 
-// structureChild is a section or a group of a site's structure.
+// structureChild is a section, a group or an external link of a site's structure.
 type structureChild struct {
 	position float64
 	sec      *store.SiteSection
 	group    *store.SiteSectionGroup
+	link     *store.SiteExternalLink
 }
 
-// structureChildren returns the sections and groups directly under a group (nil: the top level)
+// structureChildren returns the sections, groups and external links directly under a group (nil: the top level)
 // of a structure, in position order.
 func structureChildren(st *store.SiteStructure, groupID *string) []structureChild {
 	var out []structureChild
@@ -183,6 +184,11 @@ func structureChildren(st *store.SiteStructure, groupID *string) []structureChil
 			out = append(out, structureChild{position: g.Position, group: g})
 		}
 	}
+	for _, l := range st.ExternalLinks {
+		if store.EqualPtr(l.GroupID, groupID) {
+			out = append(out, structureChild{position: l.Position, link: l})
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].position < out[j].position })
 	return out
 }
@@ -192,6 +198,10 @@ func structureChildren(st *store.SiteStructure, groupID *string) []structureChil
 func (s *Server) structureEntry(site *store.Site, c structureChild, st *store.SiteStructure, roleOf roleOfSpace) (gen.SiteStructureEntry, []gen.SiteSection) {
 	// From* only fails when json.Marshal does, which these plain structs cannot make it.
 	var entry gen.SiteStructureEntry
+	if c.link != nil {
+		_ = entry.FromSiteExternalLink(toAPISiteExternalLink(c.link))
+		return entry, nil
+	}
 	if c.sec != nil {
 		sec := s.siteSectionAPI(site, c.sec, roleOf)
 		_ = entry.FromSiteSection(sec)
@@ -200,6 +210,30 @@ func (s *Server) structureEntry(site *store.Site, c structureChild, st *store.Si
 	sub := s.siteSectionGroupAPI(site, c.group, st, roleOf)
 	_ = entry.FromSiteSectionGroup(sub)
 	return entry, sub.Sections
+}
+
+// toAPISiteExternalLink converts an external link.
+func toAPISiteExternalLink(l *store.SiteExternalLink) gen.SiteExternalLink {
+	out := gen.SiteExternalLink{
+		Object:       gen.SiteExternalLinkObjectSiteExternalLink,
+		Id:           l.ID,
+		Title:        l.Title,
+		Description:  l.Description,
+		Icon:         l.Icon,
+		Url:          l.URL,
+		SectionGroup: l.GroupID,
+		Draft:        l.Draft,
+		Condition:    l.Condition,
+	}
+	if len(l.LocalizedTitle) > 0 {
+		t := gen.LocalizedString128(l.LocalizedTitle)
+		out.LocalizedTitle = &t
+	}
+	if len(l.LocalizedDescription) > 0 {
+		d := gen.LocalizedString256(l.LocalizedDescription)
+		out.LocalizedDescription = &d
+	}
+	return out
 }
 
 // siteSpaceResponse converts a site space just read or written, with its section.

@@ -18,15 +18,19 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// Uploads for import runs: generateStorageUploadURL records a file to come and answers a signed
-// link, {BaseURL}/storage/uploads/{token}, valid for an hour, to PUT its bytes to once; the run
-// then names the file by its key. quire keeps uploads for imports only (kind import_file).
+// Uploads for import runs and fonts: generateStorageUploadURL records a file to come and answers
+// a signed link, {BaseURL}/storage/uploads/{token}, valid for an hour, to PUT its bytes to once;
+// the run (or createCustomFont) then names the file by its key. quire keeps uploads of kinds
+// import_file and customization_font (a font file, checked by its first bytes).
 
 // uploadRoute receives the bytes of an upload.
 const uploadRoute = "/storage/uploads/:token"
 
-// importMaxUpload caps one uploaded file.
-const importMaxUpload = 50 << 20
+// importMaxUpload caps one uploaded file for an import, fontMaxUpload one font file.
+const (
+	importMaxUpload = 50 << 20
+	fontMaxUpload   = 5 << 20
+)
 
 var uploadLinks = linkKind{
 	audience: "quire/upload-links",
@@ -47,18 +51,23 @@ func (s *Server) GenerateStorageUploadURL(ctx context.Context, req gen.GenerateS
 		return nil, err
 	}
 	b := req.Body
-	if b.Kind != gen.GenerateStorageUploadURLRequestKindImportFile {
-		return nil, store.FieldErrorf("kind", "quire keeps uploads for import runs only (import_file), not %s", b.Kind)
+	limit, prefix := int64(importMaxUpload), "import/"
+	switch b.Kind {
+	case gen.GenerateStorageUploadURLRequestKindImportFile:
+	case gen.GenerateStorageUploadURLRequestKindCustomizationFont:
+		limit, prefix = fontMaxUpload, "font/"
+	default:
+		return nil, store.FieldErrorf("kind", "quire keeps uploads for import runs (import_file) and fonts (customization_font), not %s", b.Kind)
 	}
 	size := float64(b.File.Size)
-	if size != math.Trunc(size) || size > importMaxUpload {
-		return nil, store.FieldErrorf("file.size", "must be a whole number of bytes, at most %d", importMaxUpload)
+	if size != math.Trunc(size) || size > float64(limit) {
+		return nil, store.FieldErrorf("file.size", "must be a whole number of bytes, at most %d", limit)
 	}
 	raw := make([]byte, 16)
 	if _, err := rand.Read(raw); err != nil {
 		return nil, err
 	}
-	key := "import/" + hex.EncodeToString(raw)
+	key := prefix + hex.EncodeToString(raw)
 	u := &store.StorageUpload{Key: key, OrganizationID: req.OrganizationId, Kind: string(b.Kind), Name: b.File.Name,
 		ContentType: b.File.Type, Size: int64(size), CreatedBy: access.Caller(ctx).ID}
 	if err := s.Store.CreateStorageUpload(ctx, u); err != nil {
@@ -89,6 +98,9 @@ func (s *Server) serveUpload(c echo.Context) error {
 	}
 	if int64(len(data)) != u.Size {
 		return badRequest(fmt.Sprintf("The file has %d bytes; %d were announced.", len(data), u.Size))
+	}
+	if u.Kind == string(gen.GenerateStorageUploadURLRequestKindCustomizationFont) && store.FontFormat(data) == "" {
+		return badRequest("The file is not a font: quire takes woff2, woff, TrueType and OpenType files.")
 	}
 	if err := s.Store.PutStorageUpload(ctx, u.Key, data); err != nil {
 		return err

@@ -24,6 +24,7 @@ type Store interface {
 	SiteRedirects
 	SiteAccess
 	SiteCustomizations
+	CustomFonts
 	SiteInsights
 	Translations
 	Glossary

@@ -141,6 +141,19 @@ type Sites interface {
 	// RemoveSectionFromGroup moves a section of a group to the end of the site root; a section that
 	// is not in the group stays where it is.
 	RemoveSectionFromGroup(ctx context.Context, siteID string, groupID string, sectionID string) error
+	// AddSiteExternalLink adds an external link at the end of a group (nil: the site root) of a
+	// site with sections; a site whose spaces are at its root has no navigation for it (invalid).
+	AddSiteExternalLink(ctx context.Context, siteID string, c SiteExternalLinkCreate) (*SiteExternalLink, error)
+	// UpdateSiteExternalLink applies an update.
+	UpdateSiteExternalLink(ctx context.Context, siteID string, id string, upd SiteExternalLinkUpdate) (*SiteExternalLink, error)
+	// DeleteSiteExternalLink deletes an external link; false when there was none.
+	DeleteSiteExternalLink(ctx context.Context, siteID string, id string) (bool, error)
+	// SortSiteStructure moves an item of the site's structure next to another. Sections, groups
+	// and external links share one order per parent: placed next to one of another parent, the
+	// item moves into that parent (a group never into itself or its subgroups). A site space moves
+	// among the site spaces of its container only. An unknown item is not found; an unknown
+	// reference, or one of a kind the item cannot stand next to, is invalid.
+	SortSiteStructure(ctx context.Context, siteID string, item SiteItemRef, m SiteItemMove) error
 	// UpdateSiteSectionGroup applies an update.
 	UpdateSiteSectionGroup(ctx context.Context, siteID string, id string, upd SiteSectionGroupUpdate) (*SiteSectionGroup, error)
 }

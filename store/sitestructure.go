@@ -95,3 +95,61 @@ type SiteMove struct {
 	Before *string
 	After  *string
 }
+
+// SiteExternalLinkCreate holds what a new external link starts with; it goes at the end of its
+// group (nil: the site root).
+type SiteExternalLinkCreate struct {
+	Title                string
+	LocalizedTitle       Localized
+	Description          *string
+	LocalizedDescription Localized
+	Icon                 *string
+	URL                  string
+	GroupID              *string
+	Condition            *string
+	Draft                bool
+}
+
+// SiteExternalLinkUpdate holds the fields to change; nil leaves a field as it is, and the Set
+// flags say whether a nullable field is given (nil then removes it). A new group moves the link to
+// its end (nil: the site root's).
+type SiteExternalLinkUpdate struct {
+	Title                   *string
+	SetLocalizedTitle       bool
+	LocalizedTitle          Localized
+	SetDescription          bool
+	Description             *string
+	SetLocalizedDescription bool
+	LocalizedDescription    Localized
+	SetIcon                 bool
+	Icon                    *string
+	URL                     *string
+	SetGroup                bool
+	GroupID                 *string
+	SetCondition            bool
+	Condition               *string
+	Draft                   *bool
+}
+
+// SiteItemKind names the kind of an item of a site's structure as the API points at it.
+type SiteItemKind string
+
+const (
+	SiteItemSpace        SiteItemKind = "site-space"
+	SiteItemSection      SiteItemKind = "site-section"
+	SiteItemGroup        SiteItemKind = "site-section-group"
+	SiteItemExternalLink SiteItemKind = "site-external-link"
+)
+
+// SiteItemRef points at an item of a site's structure.
+type SiteItemRef struct {
+	Kind SiteItemKind
+	ID   string
+}
+
+// SiteItemMove places an item just before or just after another (which may be of another kind
+// that shares its order), or at the end of its parent when neither is given.
+type SiteItemMove struct {
+	Before *SiteItemRef
+	After  *SiteItemRef
+}

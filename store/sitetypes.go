@@ -81,6 +81,24 @@ type SiteStructure struct {
 	Groups         []*SiteSectionGroup // in order within each parent
 	Sections       []*SiteSection      // in order within each group (or the root)
 	RootSiteSpaces []*SiteSpace        // a site without sections: its site spaces, in order
+	ExternalLinks  []*SiteExternalLink // in order within each group (or the root)
+}
+
+// SiteExternalLink is a link to a web address in a site's navigation, ordered with the sections
+// and groups of its parent.
+type SiteExternalLink struct {
+	ID                   string
+	SiteID               string
+	GroupID              *string
+	Title                string
+	LocalizedTitle       Localized
+	Description          *string
+	LocalizedDescription Localized
+	Icon                 *string
+	URL                  string
+	Condition            *string
+	Draft                bool
+	Position             float64
 }
 
 // RootURL is the address of a site's root, without a trailing slash: https on its hostname when

@@ -12,6 +12,7 @@ type Link struct {
 	Kind  string
 	URL   string
 	Page  string
+	Space string // a page's space; "" the space being read
 	Links []Link // a header item's dropdown
 }
 
@@ -31,6 +32,7 @@ type View struct {
 	FaviconEmoji string
 	PrimaryLight string // a #rrggbb colour, or ""
 	PrimaryDark  string
+	FontID       string // styling.font when it is one of the organization's custom fonts
 	HeaderLinks  []Link
 	FooterGroups []FooterGroup
 	Copyright    string
@@ -40,9 +42,10 @@ type View struct {
 }
 
 type wireTarget struct {
-	Kind string `json:"kind"`
-	URL  string `json:"url"`
-	Page string `json:"page"`
+	Kind  string `json:"kind"`
+	URL   string `json:"url"`
+	Page  string `json:"page"`
+	Space string `json:"space"`
 }
 
 type wireLink struct {
@@ -59,7 +62,8 @@ type themed struct {
 type wireDoc struct {
 	Title   *string `json:"title"`
 	Styling struct {
-		PrimaryColor *themed `json:"primaryColor"`
+		PrimaryColor *themed         `json:"primaryColor"`
+		Font         json.RawMessage `json:"font"`
 	} `json:"styling"`
 	Favicon struct {
 		Icon  *themed `json:"icon"`
@@ -97,7 +101,7 @@ func links(ws []wireLink) []Link {
 	for _, w := range ws {
 		l := Link{Title: w.Title, Links: links(w.Links)}
 		if w.To != nil {
-			l.Kind, l.URL, l.Page = w.To.Kind, w.To.URL, w.To.Page
+			l.Kind, l.URL, l.Page, l.Space = w.To.Kind, w.To.URL, w.To.Page, w.To.Space
 		}
 		out = append(out, l)
 	}
@@ -121,6 +125,13 @@ func ViewOf(doc map[string]any) View {
 	}
 	if c := w.Styling.PrimaryColor; c != nil && hexColor.MatchString(c.Light) && hexColor.MatchString(c.Dark) {
 		v.PrimaryLight, v.PrimaryDark = c.Light, c.Dark
+	}
+	var font struct {
+		ID     string `json:"id"`
+		Custom bool   `json:"custom"`
+	}
+	if json.Unmarshal(w.Styling.Font, &font) == nil && font.Custom {
+		v.FontID = font.ID
 	}
 	if w.Favicon.Icon != nil {
 		v.FaviconURL = w.Favicon.Icon.Light

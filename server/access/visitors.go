@@ -70,10 +70,20 @@ func ForVisitor(st *store.SiteStructure, claims map[string]any) *store.SiteStruc
 			out.Sections = append(out.Sections, &kept)
 		}
 	}
-	// A group stays when a kept section is in it or in one of its subgroups.
+	for _, l := range st.ExternalLinks {
+		if !l.Draft && !inDraft(l.GroupID) && Visible(l.Condition, claims) {
+			out.ExternalLinks = append(out.ExternalLinks, l)
+		}
+	}
+	// A group stays when a kept section or link is in it or in one of its subgroups.
 	keep := map[string]bool{}
 	for _, sec := range out.Sections {
 		for g := sec.GroupID; g != nil && !keep[*g]; g = parent[*g] {
+			keep[*g] = true
+		}
+	}
+	for _, l := range out.ExternalLinks {
+		for g := l.GroupID; g != nil && !keep[*g]; g = parent[*g] {
 			keep[*g] = true
 		}
 	}

@@ -36,6 +36,7 @@ type appView struct {
 	Form                      string              // the token of the page's own form (joining with an invitation)
 	Events                    []*store.AuditEvent // an organization's audit log, newest first
 	More                      string              // the next page of a list ("": none)
+	Charts                    []appChart          // a site's views and feedback per page (appinsights.go)
 
 	session string // the session's id, which the page's form tokens are bound to
 }

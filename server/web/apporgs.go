@@ -147,5 +147,8 @@ func (s *Server) appSite(c echo.Context, v *appView) error {
 	for _, sec := range st.Sections {
 		add(sec.Title, sec.SiteSpaces)
 	}
+	if v.Charts, err = s.siteCharts(ctx, site, st); err != nil {
+		return err
+	}
 	return s.sendApp(c, http.StatusOK, v)
 }

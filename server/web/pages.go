@@ -60,7 +60,7 @@ var webStyle = func() webAsset {
 
 // webCSP allows the page its own stylesheet and images (and images from https: and data:
 // addresses, as docs embed them), forms to the site itself, and no script at all.
-const webCSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+const webCSP = "default-src 'none'; style-src 'self'; font-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 type webMountKey struct{}
 

@@ -8,6 +8,7 @@ func (s *Server) Register(e *echo.Echo) {
 	docs := &docsPage{}
 	e.GET("/docs", docs.serveHTML)
 	e.GET("/docs/:asset", docs.serveAsset)
+	e.GET("/fonts/:fontId/:weight", s.serveOrgFont)
 	e.Pre(s.mountSiteHosts(&hostCache{entries: map[string]hostEntry{}}))
 	e.GET(webSiteRoute, s.serveWebSite)
 	e.GET(webSitePathRoute, s.serveWebSite)

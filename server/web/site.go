@@ -48,6 +48,7 @@ func (s *Server) servePage(c echo.Context, w *webSite, rest string) error {
 	v.NoIndex = v.NoIndex || p.NoRobotsIndex
 	v.Sidebar = tree.sidebar(p)
 	links := &webLinks{s: s, ctx: ctx, w: w, ws: ws, ss: ss, tree: tree}
+	setCustomLinks(v, w.customView(ss.ID), links.page)
 	opts := markdown.HTMLOptions{Options: markdown.Options{SpaceID: ss.Space.ID, PagePath: p.Path, ResolvePage: links.resolvePage},
 		Link: links.link, Image: links.image}
 	opts.Block = s.pageBlocks(ctx, w.site.OrganizationID, ss.Space.RevisionID, opts)
@@ -134,6 +135,8 @@ func (s *Server) serveWebSite(c echo.Context) error {
 		return s.serveTheme(c, w)
 	case rest == "~search":
 		return s.serveSearch(c, w)
+	case strings.HasPrefix(rest, "~fonts/"):
+		return s.serveFont(c, w.site.OrganizationID, strings.TrimPrefix(rest, "~fonts/"))
 	case strings.HasPrefix(rest, "~files/"):
 		return s.serveSiteFile(c, w, strings.TrimPrefix(rest, "~files/"))
 	}

@@ -27,6 +27,7 @@ type webSite struct {
 type webCustom struct {
 	site   map[string]any
 	spaces map[string]map[string]any
+	fonts  map[string]*store.CustomFont // the custom fonts the documents use, of the site's organization
 }
 
 // webSection is a section (or, for a site without sections, the site's root) with the site
@@ -38,10 +39,12 @@ type webSection struct {
 	def    *store.SiteSpace
 }
 
-// webTab is an entry of a navigation bar: a section, a variant, or a group of sections.
+// webTab is an entry of a navigation bar: a section, a variant, a group of sections, or an
+// external link.
 type webTab struct {
 	Title, URL string
 	Current    bool
+	External   bool
 	Children   []webTab
 }
 
@@ -108,7 +111,7 @@ func (w *webSite) orderedSections(group *string) []*store.SiteSection {
 	for _, e := range w.children(group) {
 		if e.sec != nil {
 			out = append(out, e.sec)
-		} else {
+		} else if e.group != nil {
 			out = append(out, w.orderedSections(&e.group.ID)...)
 		}
 	}
@@ -119,9 +122,11 @@ type structureEntry struct {
 	position float64
 	sec      *store.SiteSection
 	group    *store.SiteSectionGroup
+	link     *store.SiteExternalLink
 }
 
-// children are the sections and groups directly under a group (nil: the root), by position.
+// children are the sections, groups and external links directly under a group (nil: the root),
+// by position.
 func (w *webSite) children(group *string) []structureEntry {
 	var out []structureEntry
 	for _, sec := range w.st.Sections {
@@ -132,6 +137,11 @@ func (w *webSite) children(group *string) []structureEntry {
 	for _, g := range w.st.Groups {
 		if store.EqualPtr(g.ParentID, group) {
 			out = append(out, structureEntry{position: g.Position, group: g})
+		}
+	}
+	for _, l := range w.st.ExternalLinks {
+		if store.EqualPtr(l.GroupID, group) {
+			out = append(out, structureEntry{position: l.Position, link: l})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].position < out[j].position })
@@ -146,24 +156,33 @@ func localized(title string, l store.Localized, lang string) string {
 	return title
 }
 
-// tabs is the tab bar: sections, and groups as menus of their sections, titled in lang.
-func (w *webSite) tabs(group *string, current *webSection, lang string) []webTab {
-	if len(w.sections) < 2 {
+// tabs is the tab bar: sections, external links, and groups as menus of them, titled in lang;
+// none for a site with one section and no external link.
+func (w *webSite) tabs(current *webSection, lang string) []webTab {
+	if len(w.sections) == 0 || w.sections[0].sec == nil || len(w.sections) < 2 && len(w.st.ExternalLinks) == 0 {
 		return nil
 	}
+	return w.groupTabs(nil, current, lang)
+}
+
+func (w *webSite) groupTabs(group *string, current *webSection, lang string) []webTab {
 	byID := map[string]*webSection{}
 	for _, ws := range w.sections {
 		byID[ws.sec.ID] = ws
 	}
 	var out []webTab
 	for _, e := range w.children(group) {
+		if e.link != nil {
+			out = append(out, webTab{Title: localized(e.link.Title, e.link.LocalizedTitle, lang), URL: e.link.URL, External: true})
+			continue
+		}
 		if e.sec != nil {
 			if ws := byID[e.sec.ID]; ws != nil {
 				out = append(out, webTab{Title: localized(e.sec.Title, e.sec.LocalizedTitle, lang), URL: ws.url + "/", Current: ws == current})
 			}
 			continue
 		}
-		if kids := w.tabs(&e.group.ID, current, lang); len(kids) > 0 {
+		if kids := w.groupTabs(&e.group.ID, current, lang); len(kids) > 0 {
 			t := webTab{Title: localized(e.group.Title, e.group.LocalizedTitle, lang), Children: kids}
 			for _, k := range kids {
 				t.Current = t.Current || k.Current

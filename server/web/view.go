@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/quire-docs/quire/internal/markdown"
+	"github.com/quire-docs/quire/internal/sitecustom"
 	"github.com/quire-docs/quire/store"
 )
 
@@ -60,19 +61,14 @@ func (w *webSite) view(ws *webSection, ss *store.SiteSpace) *webView {
 	if cv.Theme == "light" || cv.Theme == "dark" {
 		v.Theme = cv.Theme
 	}
-	v.HeaderLinks = customLinks(cv.HeaderLinks, nil)
-	for _, g := range cv.FooterGroups {
-		if ls := customLinks(g.Links, nil); len(ls) > 0 {
-			v.FooterGroups = append(v.FooterGroups, webFooterGroup{Title: g.Title, Links: ls})
-		}
-	}
+	setCustomLinks(v, cv, nil)
 	if ws != nil {
 		// Tabs read in the language of the variant being read.
 		lang := w.lang
 		if ss != nil && ss.Space.Language != nil && *ss.Space.Language != "" {
 			lang = *ss.Space.Language
 		}
-		v.Tabs = w.tabs(nil, ws, lang)
+		v.Tabs = w.tabs(ws, lang)
 		v.Variants = ws.variants(ss)
 	}
 	return v
@@ -91,4 +87,14 @@ func (s *Server) sendView(c echo.Context, w *webSite, status int, v *webView) er
 type webFeedback struct {
 	Action, Page string
 	Sent         bool
+}
+
+// setCustomLinks puts the header and footer links of a customization on a view.
+func setCustomLinks(v *webView, cv sitecustom.View, resolve pageResolver) {
+	v.HeaderLinks, v.FooterGroups = customLinks(cv.HeaderLinks, resolve), nil
+	for _, g := range cv.FooterGroups {
+		if ls := customLinks(g.Links, resolve); len(ls) > 0 {
+			v.FooterGroups = append(v.FooterGroups, webFooterGroup{Title: g.Title, Links: ls})
+		}
+	}
 }

@@ -87,6 +87,9 @@ func (s *Store) DeleteSiteSectionGroup(ctx context.Context, siteID, id string) e
 		if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET parent_id = ?1 WHERE parent_id = ?2`, nullString(g.ParentID), id); err != nil {
 			return fmt.Errorf("store: unable to ungroup groups: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, `UPDATE site_external_links SET group_id = ?1 WHERE group_id = ?2`, nullString(g.ParentID), id); err != nil {
+			return fmt.Errorf("store: unable to ungroup external links: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM site_section_groups WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("store: unable to delete section group: %w", err)
 		}
@@ -133,18 +136,8 @@ func (s *Store) UpdateSiteSectionGroup(ctx context.Context, siteID, id string, u
 // moveGroup moves a group to the end of another group of the site (nil: the site root), which
 // must not be the group itself nor one of its subgroups.
 func moveGroup(ctx context.Context, tx *Tx, siteID, id string, parent *string) error {
-	for at := parent; at != nil; {
-		if *at == id {
-			return store.FieldErrorf("parentSectionGroupId", "a section group cannot go into itself or one of its own subgroups")
-		}
-		up, err := findSiteGroup(ctx, tx, siteID, *at)
-		if store.ErrorCode(err) == store.ENOTFOUND {
-			return store.FieldErrorf("parentSectionGroupId", "no section group %s in this site", *at)
-		}
-		if err != nil {
-			return err
-		}
-		at = up.ParentID
+	if err := checkGroupParent(ctx, tx, siteID, id, parent, "parentSectionGroupId"); err != nil {
+		return err
 	}
 	pos, err := nextSectionPosition(ctx, tx, siteID, parent)
 	if err != nil {
@@ -152,6 +145,25 @@ func moveGroup(ctx context.Context, tx *Tx, siteID, id string, parent *string) e
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE site_section_groups SET parent_id = ?, position = ? WHERE id = ?`, nullString(parent), pos, id); err != nil {
 		return fmt.Errorf("store: unable to move section group: %w", err)
+	}
+	return nil
+}
+
+// checkGroupParent checks that parent (nil: the site root) is a group of the site that group id
+// may go into: not itself nor one of its own subgroups; field names the request field.
+func checkGroupParent(ctx context.Context, tx *Tx, siteID, id string, parent *string, field string) error {
+	for at := parent; at != nil; {
+		if *at == id {
+			return store.FieldErrorf(field, "a section group cannot go into itself or one of its own subgroups")
+		}
+		up, err := findSiteGroup(ctx, tx, siteID, *at)
+		if store.ErrorCode(err) == store.ENOTFOUND {
+			return store.FieldErrorf(field, "no section group %s in this site", *at)
+		}
+		if err != nil {
+			return err
+		}
+		at = up.ParentID
 	}
 	return nil
 }

@@ -120,7 +120,9 @@ func nextSectionPosition(ctx context.Context, tx *Tx, siteID string, parent *str
 	err := tx.QueryRowContext(ctx, `SELECT coalesce(max(p) + 1, 0) FROM (
 		SELECT max(position) AS p FROM site_sections WHERE site_id = ?1 AND group_id IS ?2
 		UNION ALL
-		SELECT max(position) FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2) AS positions`, siteID, nullString(parent)).Scan(&pos)
+		SELECT max(position) FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2
+		UNION ALL
+		SELECT max(position) FROM site_external_links WHERE site_id = ?1 AND group_id IS ?2) AS positions`, siteID, nullString(parent)).Scan(&pos)
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to place section: %w", err)
 	}

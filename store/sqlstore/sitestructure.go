@@ -62,6 +62,22 @@ func scanSiteGroup(sc scanner, g *store.SiteSectionGroup) error {
 	return nil
 }
 
+const (
+	siteLinkColumns = `l.id, l.site_id, l.group_id, l.title, l.localized_title, l.description, l.localized_description,
+	l.icon, l.url, l.condition, l.draft, l.position`
+	siteLinkSelect = `SELECT ` + siteLinkColumns + ` FROM site_external_links l`
+)
+
+func scanSiteLink(sc scanner, l *store.SiteExternalLink) error {
+	var group, locTitle, desc, locDesc, icon, cond sql.NullString
+	if err := sc.Scan(&l.ID, &l.SiteID, &group, &l.Title, &locTitle, &desc, &locDesc, &icon, &l.URL, &cond, &l.Draft, &l.Position); err != nil {
+		return err
+	}
+	l.GroupID, l.Description, l.Icon, l.Condition = stringPtr(group), stringPtr(desc), stringPtr(icon), stringPtr(cond)
+	l.LocalizedTitle, l.LocalizedDescription = scanLocalized(locTitle), scanLocalized(locDesc)
+	return nil
+}
+
 // scanLocalized reads a localized text's column: a JSON object by language, or NULL for none.
 // A column that does not decode reads as none (the store writes only what it encoded).
 func scanLocalized(col sql.NullString) store.Localized {
@@ -128,7 +144,8 @@ func (s *Store) FindSiteStructure(ctx context.Context, siteID string) (*store.Si
 }
 
 func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.SiteStructure, error) {
-	out := &store.SiteStructure{Groups: []*store.SiteSectionGroup{}, Sections: []*store.SiteSection{}, RootSiteSpaces: []*store.SiteSpace{}}
+	out := &store.SiteStructure{Groups: []*store.SiteSectionGroup{}, Sections: []*store.SiteSection{}, RootSiteSpaces: []*store.SiteSpace{},
+		ExternalLinks: []*store.SiteExternalLink{}}
 	var err error
 	if out.Groups, err = queryAll(ctx, q, "section groups", structureKeys+` `+siteGroupSelect+` JOIN gk ON gk.id = g.id ORDER BY gk.k`,
 		[]any{siteID}, fill(scanSiteGroup)); err != nil {
@@ -146,6 +163,10 @@ func findSiteStructure(ctx context.Context, q querier, siteID string) (*store.Si
 	spaces, err := queryAll(ctx, q, "site spaces", siteSpaceSelect+` WHERE ss.site_id = ? ORDER BY ss.position, ss.id`,
 		[]any{siteID}, fill(scanSiteSpace))
 	if err != nil {
+		return nil, err
+	}
+	if out.ExternalLinks, err = queryAll(ctx, q, "external links", siteLinkSelect+` WHERE l.site_id = ? ORDER BY l.position, l.id`,
+		[]any{siteID}, fill(scanSiteLink)); err != nil {
 		return nil, err
 	}
 	for _, ss := range spaces {
@@ -215,10 +236,12 @@ func scanStructureItem(sc scanner) (structureItem, error) {
 
 const (
 	siteSpaceSiblings = `SELECT 'site_spaces', id, position FROM site_spaces WHERE site_id = ?1 AND section_id IS ?2 ORDER BY 3, 2`
-	// Sections and groups share one order within their parent.
+	// Sections, groups and external links share one order within their parent.
 	sectionSiblings = `SELECT 'site_sections', id, position FROM site_sections WHERE site_id = ?1 AND group_id IS ?2
 		UNION ALL
 		SELECT 'site_section_groups', id, position FROM site_section_groups WHERE site_id = ?1 AND parent_id IS ?2
+		UNION ALL
+		SELECT 'site_external_links', id, position FROM site_external_links WHERE site_id = ?1 AND group_id IS ?2
 		ORDER BY 3, 2`
 )
 

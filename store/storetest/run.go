@@ -65,6 +65,8 @@ func Run(t *testing.T, open Opener) {
 		{"SiteCustomizations", siteCustomizations},
 		{"SitePublishingAuth", sitePublishingAuth},
 		{"SiteHostnameChecks", siteHostnameChecks},
+		{"SiteNavigation", siteNavigation},
+		{"CustomFonts", customFonts},
 		{"UsersSharing", usersSharing},
 		{"SAMLProviders", samlProviders},
 		{"SAMLLogins", samlLogins},
