@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strconv"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/internal/markdown"
 	"github.com/quire-docs/quire/store"
@@ -377,7 +375,7 @@ func (s *Server) findPageByPath(ctx context.Context, revisionID, path string) (*
 // cachedPageList answers the page list of a space's revision from the cache, or builds, keeps
 // and answers it.
 func (s *Server) cachedPageList(ctx context.Context, sp *store.Space, revisionID string) (encodedPages, error) {
-	commit, blobs, err := s.Store.FindRevisionGit(ctx, revisionID)
+	commit, _, err := s.Store.FindRevisionGit(ctx, revisionID)
 	if err != nil {
 		return nil, err
 	}
@@ -388,18 +386,12 @@ func (s *Server) cachedPageList(ctx context.Context, sp *store.Space, revisionID
 	if body, ok := s.pageLists.get(key); ok {
 		return body, nil
 	}
-	rev, err := s.Store.FindRevision(ctx, sp.ID, revisionID)
+	tree, err := s.pagesResponse(ctx, sp, revisionID)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := s.pageTree(sp, rev.Pages)
-	if err != nil {
-		return nil, err
-	}
-	setPageGit(pages, blobs)
 	var buf bytes.Buffer
-	buf.Grow(len(rev.Pages) * 600)
-	if err := jsonv2.MarshalWrite(&buf, gen.PageTree{Pages: pages}, jsonv1.DefaultOptionsV1()); err != nil {
+	if err := encodeJSON(&buf, tree); err != nil {
 		return nil, err
 	}
 	s.pageLists.put(key, buf.Bytes())

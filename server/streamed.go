@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -19,7 +20,12 @@ type streamedPages gen.PageTree
 func (r streamedPages) write(w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	return jsonv2.MarshalWrite(w, gen.PageTree(r), jsonv1.DefaultOptionsV1())
+	return encodeJSON(w, gen.PageTree(r))
+}
+
+// encodeJSON writes v as encoding/json would, streaming (encoding/json/v2 with v1's rules).
+func encodeJSON(w io.Writer, v any) error {
+	return jsonv2.MarshalWrite(w, v, jsonv1.DefaultOptionsV1())
 }
 
 func (r streamedPages) VisitListPagesResponse(w http.ResponseWriter) error { return r.write(w) }
