@@ -71,7 +71,8 @@ type Permissions interface {
 	// in FindTeam).
 	FindTeamGrants(ctx context.Context, t GrantTarget, callerID string, p Page) (List[*TeamGrant], error)
 	// GrantsForUser returns what a user was granted on an organization's content, directly or
-	// through their teams, in one query.
+	// through their teams, in one query. The answer may be shared with other callers: read it,
+	// never change it.
 	GrantsForUser(ctx context.Context, orgID, userID string) (Grants, error)
 	// MembersAccess returns every member of an organization (only those in the team teamID when
 	// set) with what each was granted on the targets (directly or through teams), ordered by user

@@ -59,7 +59,8 @@ type SpaceUpdate struct {
 // Spaces are spaces and collections, with their moves, transfers and restores.
 type Spaces interface {
 	// CollectionLevels returns, for every collection of an organization, its parent and default
-	// level, so content levels can be resolved through `inherit` without a query per item.
+	// level, so content levels can be resolved through `inherit` without a query per item. The
+	// answer may be shared with other callers: read it, never change it.
 	CollectionLevels(ctx context.Context, orgID string) (Levels, error)
 	// CreateCollection creates a collection at the end of its parent (or of the top level).
 	CreateCollection(ctx context.Context, orgID string, title string, parent *string) (*Collection, error)

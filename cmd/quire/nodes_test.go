@@ -71,6 +71,45 @@ func TestTwoNodesOnOneDatabase(t *testing.T) {
 		}
 	})
 
+	t.Run("under concurrent reads and writes, a returned write is read at once on the other node", func(t *testing.T) {
+		other := mustCall(t, http.StatusCreated, "POST", a+"/v1/orgs/"+orgID+"/spaces", token, map[string]any{"title": "Other"})
+		otherID := other["id"].(string)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range 6 { // readers keep both nodes' caches warm; one writer moves other spaces
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				node := []string{a, b}[w%2]
+				for i := 0; ; i++ {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					if w == 0 {
+						call(t, "PATCH", node+"/v1/spaces/"+otherID, token, map[string]any{"title": fmt.Sprintf("Other %d", i)})
+					} else {
+						call(t, "GET", node+"/v1/spaces/"+spaceID, token, nil)
+					}
+				}
+			}()
+		}
+		defer func() { close(done); wg.Wait() }()
+		for i := range 30 {
+			writer, reader := a, b
+			if i%2 == 1 {
+				writer, reader = b, a
+			}
+			title := fmt.Sprintf("Busy %d", i)
+			mustCall(t, http.StatusOK, "PATCH", writer+"/v1/spaces/"+spaceID, token, map[string]any{"title": title})
+			got := mustCall(t, http.StatusOK, "GET", reader+"/v1/spaces/"+spaceID, token, nil)
+			if got["title"] != title {
+				t.Fatalf("after write %d on %s, %s reads title %v, want %q", i, writer, reader, got["title"], title)
+			}
+		}
+	})
+
 	t.Run("change-request numbers stay unique and gapless", func(t *testing.T) {
 		var mu sync.Mutex
 		var numbers []int

@@ -26,17 +26,20 @@
 //     contention slows writes down rather than failing them): change-request numbers stay gapless,
 //     merges of one space are serialized (of two merges touching one page, one merges and the other
 //     answers conflicts), slugs stay unique.
-//   - Nothing a node keeps in memory can go stale through another node's write: the space cache is
-//     off on PostgreSQL (a LISTEN/NOTIFY invalidation would still arrive after the commit, so a read
-//     in between would be stale); the page-version cache holds rows that never change. The one
-//     exception is kept as on a single node: a revoked API token is refused by every node within
-//     10 seconds (each node's token cache).
+//   - Nothing a node keeps in memory can go stale through another node's write: the space cache
+//     serves an entry only while the cluster's count of committed writes (a sequence each write
+//     takes the next value of once committed, before it returns) is the one the entry was read
+//     at, and a read takes that count from a query that began after it did, one query shared by
+//     the reads arriving meanwhile (sqlstore's cache.go); the page-version cache holds rows that
+//     never change. The one exception is kept as on a single node: a revoked API token is refused
+//     by every node within 10 seconds (each node's token cache). Upgrade every node together: a
+//     node of an earlier version writes without counting.
 //   - Durable jobs are claimed with `FOR UPDATE SKIP LOCKED` and a 10-minute lease: each runs once,
 //     a job whose node died is taken up by another after the lease; recurring jobs are scheduled once
 //     whatever the number of nodes. The visitor-token secret and every setting live in the database.
-//   - `--rate-limit` is counted per node: a token may make up to the limit on each node (N nodes:
-//     N × the limit). Counting in the database would put a write on every request, reads included;
-//     set the limit to the share you want per node, or limit at the load balancer.
+//   - `--rate-limit` is one budget for all nodes: each node counts locally and, at most once a
+//     second per token, adds its count to the token's row for the minute and reads back the total
+//     (nodes may together overshoot by what the others admit within that second).
 //   - Search uses PostgreSQL's full-text search (tsvector with the `simple` configuration, GIN
 //     indexes), with the same fallback as SQLite (all the words, then the last one as a prefix, then
 //     any of them); titles still weigh four times the body, but ts_rank scores differ from bm25's,

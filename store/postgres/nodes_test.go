@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quire-docs/quire/internal/jobs"
+	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/postgres/pgtest"
 )
 
@@ -115,5 +116,120 @@ func TestNodesStartingTogetherMigrateOnce(t *testing.T) {
 	}
 	if n == 0 || n != distinct {
 		t.Fatalf("schema_migrations holds %d rows for %d migrations", n, distinct)
+	}
+}
+
+// The space cache of one node never answers what another node's write replaced once that write
+// has returned, with readers keeping the cache warm and writers on other spaces moving the
+// cluster's write count all along; and, with nothing written, the node answers from its cache.
+func TestSpaceCacheAcrossNodes(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Database(t, "this test")
+	var nodes [2]*Store
+	for i := range nodes {
+		st, err := Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		nodes[i] = st
+	}
+	a, b := nodes[0], nodes[1]
+	u := &store.User{Email: "cache@example.com", DisplayName: "Cache"}
+	if _, err := a.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	org, err := a.CreateOrganization(ctx, "Acme", u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := a.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Handbook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := b.CreateSpace(ctx, org.ID, u.ID, store.SpaceCreate{Title: "Other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 8 { // readers on the reading node
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, _, _, err := b.FindSpaceForUser(ctx, sp.ID, u.ID); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() { // a writer elsewhere, on both nodes
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			title := fmt.Sprintf("Other %d", i)
+			if _, err := nodes[i%2].UpdateSpace(ctx, other.ID, store.SpaceUpdate{Title: &title}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := range 60 {
+		writer, reader := a, b
+		if i%3 == 2 {
+			writer, reader = b, a
+		}
+		title := fmt.Sprintf("Handbook %d", i)
+		if _, err := writer.UpdateSpace(ctx, sp.ID, store.SpaceUpdate{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+		got, _, _, err := reader.FindSpaceForUser(ctx, sp.ID, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Title != title {
+			close(done)
+			wg.Wait()
+			t.Fatalf("write %d returned on one node, the other reads title %q, want %q", i, got.Title, title)
+		}
+	}
+	close(done)
+	wg.Wait()
+
+	// The reads are answered from the cache: a change made behind the store's back (raw SQL,
+	// which counts no write) is not seen until a write is counted.
+	raw, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, _, _, err := b.FindSpaceForUser(ctx, sp.ID, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.ExecContext(ctx, `UPDATE spaces SET title = 'Behind' WHERE id = $1`, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _, err := b.FindSpaceForUser(ctx, sp.ID, u.ID); err != nil || got.Title == "Behind" {
+		t.Fatalf("read %v, %v: not served from the cache", got, err)
+	}
+	title := "Counted"
+	if _, err := a.UpdateSpace(ctx, other.ID, store.SpaceUpdate{Title: &title}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _, err := b.FindSpaceForUser(ctx, sp.ID, u.ID); err != nil || got.Title != "Behind" {
+		t.Fatalf("after a counted write, read %v, %v; want the row as it is", got, err)
 	}
 }

@@ -1,8 +1,10 @@
 package sqlstore
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -10,13 +12,23 @@ import (
 // Every committed write bumps the store's version; a cached read is served only while the version
 // it was read at is still the current one. Any write thus invalidates every cached read at once:
 // coarse, but exact, and reads of hot, rarely written rows (a space fetched by its readers) stop
-// touching SQLite. Only this process writes the content tables (the `users create` command writes
-// users and tokens, which no cached read includes).
+// reaching the database.
 //
-// On PostgreSQL several nodes write, and this process does not see their commits: the cache is
-// off there. Invalidating it through LISTEN/NOTIFY was the alternative, but a notification
-// arrives after the commit it announces, so a read on another node in between would still be
-// served stale; the query it saves is one indexed row.
+// On SQLite one process writes, and the version is its count of commits, in memory (the `users
+// create` command writes users and tokens, which no cached read includes).
+//
+// On PostgreSQL several nodes write, so the version is the cluster's: the sequence
+// quire_data_version, which every write takes the next value of once it has committed, before
+// it returns (write). A read takes the version from a query that began after the read did
+// (sharedVersion), so a write that returned before the read began is counted in it, whichever
+// node made it: no stale read after a write returns. The version query is shared: while one is
+// on its way, every read arriving meanwhile waits for the next, one query for all of them, so
+// under load the round trips per read fall with the concurrency (at 32 readers, one per ~16).
+// The bump comes after the commit, not inside the transaction: a reader taking the version
+// between a bump inside the transaction and its commit would cache the old rows under the new
+// count. LISTEN/NOTIFY was considered to drop entries early, but a notification arrives after the
+// commit it announces and the version query is needed anyway; entries are dropped when the
+// version moves on, and the cache is bounded (cacheMaxEntries).
 
 type versionedCache[V any] struct {
 	mu      sync.Mutex
@@ -50,7 +62,7 @@ func (c *versionedCache[V]) put(key string, version uint64, v V) {
 	c.entries[key] = versioned[V]{version: version, value: v}
 }
 
-// dataVersion counts committed writes.
+// dataVersion counts this process's committed writes (the version on SQLite).
 type dataVersion struct{ n atomic.Uint64 }
 
 func (d *dataVersion) current() uint64 { return d.n.Load() }
@@ -61,4 +73,114 @@ type spaceForUser struct {
 	space  store.Space
 	role   store.Role
 	member bool
+}
+
+// cachedRead answers what read returns, from c while the version it was read at is the current
+// one. The version is taken before the read, so a write during it invalidates what it reads.
+// The value is shared by every read that hits it: callers must not change it.
+func cachedRead[V any](ctx context.Context, s *Store, c *versionedCache[V], key string, read func() (V, error)) (V, error) {
+	version, ok := s.cacheVersion(ctx)
+	if ok {
+		if v, hit := c.get(key, version); hit {
+			return v, nil
+		}
+	}
+	v, err := read()
+	if err == nil && ok {
+		c.put(key, version, v)
+	}
+	return v, err
+}
+
+// cacheVersion is the version a cached read is checked against: on SQLite this process's, on
+// PostgreSQL the cluster's. ok is false when it cannot be had; the read then goes to the
+// database and caches nothing.
+func (s *Store) cacheVersion(ctx context.Context) (version uint64, ok bool) {
+	if s.shared == nil {
+		return s.version.current(), true
+	}
+	v, err := s.shared.current(ctx)
+	return v, err == nil
+}
+
+func (s *Store) readSharedVersion(ctx context.Context) (uint64, error) {
+	var v int64
+	err := s.reader.QueryRowContext(ctx, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM quire_data_version`).Scan(&v)
+	return uint64(v), err
+}
+
+// bumpSharedVersion counts a committed write for every node. It is tried a few times: a write
+// that cannot be counted fails.
+func (s *Store) bumpSharedVersion(ctx context.Context) error {
+	ctx = context.WithoutCancel(ctx)
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = s.writer.ExecContext(ctx, `SELECT nextval('quire_data_version')`); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// sharedVersion reads the cluster's write count for reads that began before the query: one query
+// in flight at a time, and the reads arriving while it runs share the next one (a query already
+// running may have begun before a write they must see returned).
+type sharedVersion struct {
+	read func(context.Context) (uint64, error)
+
+	mu       sync.Mutex
+	inflight bool
+	next     *versionRound // the round the reads arriving now wait for
+}
+
+type versionRound struct {
+	done    chan struct{}
+	reads   int // how many reads share it (under the mutex)
+	version uint64
+	err     error
+}
+
+// sharedVersionTimeout bounds one version query; a read whose version cannot be had goes to the
+// database instead.
+const sharedVersionTimeout = 2 * time.Second
+
+// current returns a version read by a query that began after the call did.
+func (v *sharedVersion) current(ctx context.Context) (uint64, error) {
+	v.mu.Lock()
+	if v.next == nil {
+		v.next = &versionRound{done: make(chan struct{})}
+	}
+	r := v.next
+	r.reads++
+	if !v.inflight {
+		v.inflight = true
+		v.next = nil
+		v.mu.Unlock()
+		v.run(r)
+	} else {
+		v.mu.Unlock()
+	}
+	select {
+	case <-r.done:
+		return r.version, r.err
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// run makes round r's query, then starts the round that gathered meanwhile, if any, on its own
+// goroutine: the read that ran r returns now.
+func (v *sharedVersion) run(r *versionRound) {
+	ctx, cancel := context.WithTimeout(context.Background(), sharedVersionTimeout)
+	r.version, r.err = v.read(ctx)
+	cancel()
+	close(r.done)
+	v.mu.Lock()
+	next := v.next
+	v.next = nil
+	v.inflight = next != nil
+	v.mu.Unlock()
+	if next != nil {
+		go v.run(next)
+	}
 }

@@ -78,8 +78,14 @@ func (s *Store) FindCollections(ctx context.Context, orgID string, nested bool, 
 // CollectionLevels returns, for every collection of an organization, its parent and default
 // level, so content levels can be resolved through `inherit` without a query per item.
 func (s *Store) CollectionLevels(ctx context.Context, orgID string) (store.Levels, error) {
+	return cachedRead(ctx, s, &s.levelsCache, orgID, func() (store.Levels, error) {
+		return collectionLevels(ctx, s.reader, orgID)
+	})
+}
+
+func collectionLevels(ctx context.Context, q querier, orgID string) (store.Levels, error) {
 	out := store.Levels{}
-	err := queryInto(ctx, s.reader, "collection levels", `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`,
+	err := queryInto(ctx, q, "collection levels", `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`,
 		[]any{orgID}, out, func(sc scanner) (string, store.LevelNode, error) {
 			var id string
 			var parent, level sql.NullString

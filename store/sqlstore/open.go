@@ -65,7 +65,8 @@ func sqliteDSN(dbPath string, kv ...string) string {
 // driver registered as driverName (store/postgres links pgx's), and applies pending migrations
 // under an advisory lock, so nodes starting together apply them once. Several quire processes may
 // share the database: nothing a process keeps in memory goes stale when another writes (the
-// space cache is off; the page-version cache holds rows that never change).
+// space cache is checked against the cluster's write count, cache.go; the page-version cache
+// holds rows that never change).
 func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 	pool, err := sql.Open(driverName, dsn)
 	if err != nil {
@@ -88,5 +89,6 @@ func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	s.shared = &sharedVersion{read: s.readSharedVersion}
 	return s, nil
 }

@@ -102,8 +102,14 @@ const grantsOfMember = `(g.user_id = m.user_id OR g.team_id IN (SELECT tm.team_i
 
 // GrantsForUser returns what a member was granted on an organization's content.
 func (s *Store) GrantsForUser(ctx context.Context, orgID, userID string) (store.Grants, error) {
+	return cachedRead(ctx, s, &s.grantsCache, orgID+"\x00"+userID, func() (store.Grants, error) {
+		return grantsForUser(ctx, s.reader, orgID, userID)
+	})
+}
+
+func grantsForUser(ctx context.Context, q querier, orgID, userID string) (store.Grants, error) {
 	out := store.Grants{}
-	err := queryEach(ctx, s.reader, "grants", `SELECT g.target_id, g.role FROM members m
+	err := queryEach(ctx, q, "grants", `SELECT g.target_id, g.role FROM members m
 		JOIN content_grants g ON g.organization_id = m.organization_id AND `+grantsOfMember+`
 		WHERE m.organization_id = ? AND m.user_id = ?`, []any{orgID, userID}, func(sc scanner) error {
 		var id, role string

@@ -86,35 +86,32 @@ func (s *Store) FindSpace(ctx context.Context, id string) (*store.Space, error) 
 
 // FindSpaceForUser returns a space with the user's membership of its organization, in one
 // query: the hot path of every space request. member is false when the user is not a member.
-func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (sp *store.Space, role store.Role, member bool, err error) {
-	// The cache is SQLite's: on PostgreSQL another node's write would not invalidate it (see
-	// cache.go).
-	if !s.d.postgres {
-		key := id + "\x00" + userID
-		version := s.version.current() // taken before the read, so a write during it invalidates it
-		if c, ok := s.spaceCache.get(key, version); ok {
-			cp := c.space
-			return &cp, c.role, c.member, nil
-		}
-		defer func() {
-			if err == nil {
-				s.spaceCache.put(key, version, spaceForUser{space: *sp, role: role, member: member})
-			}
-		}()
+func (s *Store) FindSpaceForUser(ctx context.Context, id, userID string) (*store.Space, store.Role, bool, error) {
+	c, err := cachedRead(ctx, s, &s.spaceCache, id+"\x00"+userID, func() (spaceForUser, error) {
+		return findSpaceForUser(ctx, s.reader, id, userID)
+	})
+	if err != nil {
+		return nil, "", false, err
 	}
+	sp := c.space
+	return &sp, c.role, c.member, nil
+}
+
+func findSpaceForUser(ctx context.Context, q querier, id, userID string) (spaceForUser, error) {
+	var c spaceForUser
 	var r sql.NullString
-	sp = &store.Space{}
-	err = scanSpace(scanWith{extra: []any{&member, &r}, row: s.reader.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,
+	err := scanSpace(scanWith{extra: []any{&c.member, &r}, row: q.QueryRowContext(pointRead(ctx), `SELECT `+spaceColumns+`,
 		EXISTS (SELECT 1 FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1),
 		(SELECT m.role FROM members m WHERE m.organization_id = s.organization_id AND m.user_id = ?1)
-		FROM spaces s WHERE s.id = ?2`, userID, id)}, sp)
+		FROM spaces s WHERE s.id = ?2`, userID, id)}, &c.space)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", false, store.NotFound("Space")
+		return c, store.NotFound("Space")
 	}
 	if err != nil {
-		return nil, "", false, fmt.Errorf("store: unable to find space: %w", err)
+		return c, fmt.Errorf("store: unable to find space: %w", err)
 	}
-	return sp, store.Role(r.String), member, nil
+	c.role = store.Role(r.String)
+	return c, nil
 }
 
 // FindSpaces lists an organization's spaces that are not deleted, oldest first (newest first when

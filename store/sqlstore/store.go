@@ -24,8 +24,12 @@ type Store struct {
 	Clock func() time.Time
 
 	version    dataVersion
+	shared     *sharedVersion // PostgreSQL's: the cluster's write count (cache.go)
 	spaceCache versionedCache[spaceForUser]
-	versions   versionCache
+	// The access rules' reads of a request: a member's grants, an organization's collections.
+	grantsCache versionedCache[store.Grants]
+	levelsCache versionedCache[store.Levels]
+	versions    versionCache
 }
 
 // Close closes both pools.
@@ -119,6 +123,13 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	err = sqlTx.Commit()
 	// Bumped even when the commit fails: whether it took effect is not known for sure.
 	s.version.bump()
+	if s.shared != nil {
+		if berr := s.bumpSharedVersion(ctx); berr != nil && err == nil {
+			// Committed, but other nodes' caches may still serve what it replaced: the caller
+			// hears of a failure, as for a commit whose outcome is unknown.
+			return fmt.Errorf("store: committed, but unable to count the write for other nodes: %w", berr)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("store: unable to commit: %w", err)
 	}
