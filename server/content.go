@@ -375,7 +375,7 @@ func (s *Server) findPageByPath(ctx context.Context, revisionID, path string) (*
 // cachedPageList answers the page list of a space's revision from the cache, or builds, keeps
 // and answers it.
 func (s *Server) cachedPageList(ctx context.Context, sp *store.Space, revisionID string) (encodedPages, error) {
-	commit, _, err := s.Store.FindRevisionGit(ctx, revisionID)
+	commit, err := s.Store.FindRevisionCommit(ctx, revisionID)
 	if err != nil {
 		return nil, err
 	}

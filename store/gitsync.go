@@ -130,4 +130,7 @@ type GitSync interface {
 	SetRevisionGit(ctx context.Context, revisionID string, c GitCommit, pages map[string]GitBlob) error
 	// FindRevisionGit returns a revision's commit (nil when it has none) and its pages' files.
 	FindRevisionGit(ctx context.Context, revisionID string) (*GitCommit, map[string]GitBlob, error)
+	// FindRevisionCommit returns a revision's commit alone (nil when it has none): what a cached
+	// page list is checked against. The answer may be shared: never change it.
+	FindRevisionCommit(ctx context.Context, revisionID string) (*GitCommit, error)
 }

@@ -191,17 +191,10 @@ func (s *Store) SetRevisionGit(ctx context.Context, revisionID string, c store.G
 
 // FindRevisionGit returns a revision's commit and its pages' files.
 func (s *Store) FindRevisionGit(ctx context.Context, revisionID string) (*store.GitCommit, map[string]store.GitBlob, error) {
-	var c store.GitCommit
-	var by int
-	err := s.reader.QueryRowContext(pointRead(ctx), `SELECT oid, message, created_by_gitbook, url, ref FROM revision_git WHERE revision_id = ?`,
-		revisionID).Scan(&c.OID, &c.Message, &by, &c.URL, &c.Ref)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, nil
+	c, err := findRevisionCommit(ctx, s.reader, revisionID)
+	if c == nil || err != nil {
+		return nil, nil, err
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: unable to find a revision's git commit: %w", err)
-	}
-	c.CreatedByGitBook = by != 0
 	pages := map[string]store.GitBlob{}
 	rows, err := s.reader.QueryContext(ctx, `SELECT page_id, oid, path FROM revision_page_git WHERE revision_id = ?`, revisionID)
 	if err != nil {
@@ -216,5 +209,27 @@ func (s *Store) FindRevisionGit(ctx context.Context, revisionID string) (*store.
 		}
 		pages[id] = b
 	}
-	return &c, pages, rows.Err()
+	return c, pages, rows.Err()
+}
+
+// FindRevisionCommit returns a revision's commit, from the cache while no write was made since.
+func (s *Store) FindRevisionCommit(ctx context.Context, revisionID string) (*store.GitCommit, error) {
+	return cachedRead(ctx, s, &s.commitCache, revisionID, func() (*store.GitCommit, error) {
+		return findRevisionCommit(ctx, s.reader, revisionID)
+	})
+}
+
+func findRevisionCommit(ctx context.Context, q querier, revisionID string) (*store.GitCommit, error) {
+	var c store.GitCommit
+	var by int
+	err := q.QueryRowContext(pointRead(ctx), `SELECT oid, message, created_by_gitbook, url, ref FROM revision_git WHERE revision_id = ?`,
+		revisionID).Scan(&c.OID, &c.Message, &by, &c.URL, &c.Ref)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find a revision's git commit: %w", err)
+	}
+	c.CreatedByGitBook = by != 0
+	return &c, nil
 }

@@ -29,6 +29,7 @@ type Store struct {
 	// The access rules' reads of a request: a member's grants, an organization's collections.
 	grantsCache versionedCache[store.Grants]
 	levelsCache versionedCache[store.Levels]
+	commitCache versionedCache[*store.GitCommit] // a revision's, which a cached page list is keyed by
 	versions    versionCache
 }
 
