@@ -90,5 +90,6 @@ func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 		return nil, err
 	}
 	s.shared = &sharedVersion{read: s.readSharedVersion}
+	s.upkeep = &searchUpkeep{run: s.upkeepSearch}
 	return s, nil
 }

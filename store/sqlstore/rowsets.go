@@ -144,6 +144,9 @@ func (r *rowSet) insertPostgres(ctx context.Context, tx *Tx, rows [][]any, ids b
 	}
 	q := `INSERT INTO ` + r.table + ` (` + strings.Join(into, ", ") + `) SELECT ` + sel + ` FROM unnest(` +
 		strings.Join(arrays, ", ") + `) WITH ORDINALITY AS u(` + strings.Join(r.cols, ", ") + `, row_number) ORDER BY row_number`
+	if searchUpkeepTables[r.table] {
+		tx.searchRows += len(rows)
+	}
 	if !ids {
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return nil, fmt.Errorf("store: unable to write %s: %w", r.table, err)

@@ -25,6 +25,7 @@ type Store struct {
 
 	version    dataVersion
 	shared     *sharedVersion // PostgreSQL's: the cluster's write count (cache.go)
+	upkeep     *searchUpkeep  // PostgreSQL's (searchupkeep.go)
 	spaceCache versionedCache[spaceForUser]
 	// The access rules' reads of a request: a member's grants, an organization's collections.
 	grantsCache versionedCache[store.Grants]
@@ -35,6 +36,9 @@ type Store struct {
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	if s.upkeep != nil {
+		s.upkeep.wait()
+	}
 	if s.reader.DB == s.writer.DB {
 		return s.writer.Close()
 	}
@@ -52,6 +56,9 @@ func (s *Store) Now() time.Time { return s.Clock() }
 type Tx struct {
 	txConn
 	now time.Time
+	// searchRows counts the rows written into PostgreSQL's GIN-indexed search tables, for the
+	// upkeep after the commit (searchupkeep.go).
+	searchRows int
 }
 
 // maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
@@ -133,6 +140,9 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	}
 	if err != nil {
 		return fmt.Errorf("store: unable to commit: %w", err)
+	}
+	if tx.searchRows > 0 && s.upkeep != nil {
+		s.upkeep.note(tx.searchRows)
 	}
 	if r := store.AuditFrom(ctx); r != nil {
 		r.MarkRecorded()

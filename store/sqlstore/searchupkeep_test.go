@@ -1,0 +1,119 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/quire-docs/quire/store/postgres/pgtest"
+	"github.com/quire-docs/quire/store/storetest"
+)
+
+// Search rows committed on PostgreSQL leave the GIN indexes' pending lists empty once the upkeep
+// after the commit has run, and the tables analyzed; without it, 2,000 sections stay pending and
+// the table has no statistics.
+func TestSearchUpkeepEmptiesThePendingLists(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := OpenPostgres(ctx, "pgx", pgtest.Database(t, "this test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.writer.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pgstattuple`); err != nil {
+		t.Skipf("pgstattuple, which reads a GIN index's pending list, is not available: %v", err)
+	}
+	o := storetest.MustOwner(t, st, "upkeep@example.com")
+	sp := o.MustSpace(t, st, "Docs")
+	words := strings.Join(benchWords, " ")
+	// 4,000 pages and their sections, written straight into the tables; their full-text rows
+	// are what the test writes through the store.
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO search_pages (id, space_id, page_id, title, path, body_id)
+			SELECT (1::bigint << 34) + n, $1, 'p' || n, 'Page ' || n, 'page-' || n, 0 FROM generate_series(0, 3999) n`, []any{sp.ID}},
+		{`INSERT INTO search_sections (id, page, anchor, title, body) SELECT id << 6, id, '', title, '' FROM search_pages`, nil},
+	} {
+		if _, err := st.writer.pool.ExecContext(ctx, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(from int) {
+		t.Helper()
+		if err := st.write(ctx, func(tx *Tx) error {
+			fts := rowSet{table: "search_fts", cols: []string{"id", "title", "body", "scope"}, types: []colType{colInt, colText, colText, colText},
+				pgSelect: pgSectionFTS, pgInto: []string{"id", "tsv", "scope"}}
+			for i := from; i < from+2000; i++ {
+				fts.add(((int64(1)<<34)+int64(i))<<6, "Page", words, "o")
+			}
+			return fts.write(ctx, tx)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pending := func() int {
+		var n int
+		if err := st.reader.QueryRowContext(ctx, `SELECT pending_tuples FROM pgstatginindex('search_fts_tsv')`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	analyzed := func() bool {
+		var rows float64
+		if err := st.reader.QueryRowContext(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'search_fts'::regclass`).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		return rows > 0
+	}
+
+	up := st.upkeep
+	st.upkeep = nil // first without it: what the upkeep is for
+	write(0)
+	if n := pending(); n == 0 {
+		t.Fatal("2,000 rows committed without upkeep left nothing pending: the test shows nothing")
+	}
+	if analyzed() {
+		t.Fatal("the table has statistics already: the test shows nothing")
+	}
+	st.upkeep = up
+	write(2000)
+	st.upkeep.wait()
+	if n := pending(); n != 0 {
+		t.Errorf("after the upkeep, %d rows are still pending in the GIN index", n)
+	}
+	if !analyzed() {
+		t.Error("after 4,000 rows inserted, the upkeep did not analyze the table")
+	}
+}
+
+// Writes committed while an upkeep runs gather into one more run, never a run per write, and
+// the counts of rows decide the ANALYZE.
+func TestSearchUpkeepGathersWrites(t *testing.T) {
+	var mu sync.Mutex
+	var runs []bool
+	release, started := make(chan struct{}), make(chan struct{})
+	u := &searchUpkeep{}
+	u.run = func(ctx context.Context, analyze bool) {
+		mu.Lock()
+		runs = append(runs, analyze)
+		first := len(runs) == 1
+		mu.Unlock()
+		if first {
+			close(started)
+			<-release
+		}
+	}
+	u.note(10) // starts a run, which waits
+	<-started
+	for range 50 {
+		u.note(100) // gathered
+	}
+	close(release)
+	u.wait()
+	if len(runs) != 2 || runs[0] || !runs[1] {
+		t.Fatalf("runs %v, want [false true]: one run for the first write, one analyzing for the 5,000 rows gathered after it", runs)
+	}
+}
