@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/quire-docs/quire/store"
@@ -193,32 +193,42 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 				sections[h.id] = []int64{h.id << 6} // the page's first section, for its text
 			}
 		}
-		keys := make([]int64, 0, len(best))
-		for pg := range best {
-			keys = append(keys, pg)
+		// Sorted on values read once: a comparison that looked them up in the maps cost
+		// four lookups, 90,000 for 2,000 candidates (issue 31).
+		type candidate struct {
+			key         int64
+			titled      bool
+			title, best float64
 		}
-		sort.Slice(keys, func(i, j int) bool {
-			ti, iok := inTitle[keys[i]]
-			tj, jok := inTitle[keys[j]]
+		cands := make([]candidate, 0, len(best))
+		for pg, b := range best {
+			t, ok := inTitle[pg]
+			cands = append(cands, candidate{key: pg, titled: ok, title: t, best: b})
+		}
+		slices.SortFunc(cands, func(a, b candidate) int {
 			switch {
-			case iok != jok:
-				return iok
-			case iok && ti != tj:
-				return ti < tj
-			case best[keys[i]] != best[keys[j]]:
-				return best[keys[i]] < best[keys[j]]
+			case a.titled != b.titled:
+				if a.titled {
+					return -1
+				}
+				return 1
+			case a.titled && a.title != b.title:
+				return cmp.Compare(a.title, b.title)
+			case a.best != b.best:
+				return cmp.Compare(a.best, b.best)
 			}
-			return keys[i] < keys[j]
+			return cmp.Compare(a.key, b.key)
 		})
-		found := &searchFound{keys: keys, sections: sections, sectionScore: sectionScore,
-			inTitle: make(map[int64]bool, len(inTitle)), score: make(map[int64]float64, len(keys)), rank: make(map[int64]int, len(keys))}
-		for i, k := range keys {
-			found.rank[k] = i + 1
-			if t, ok := inTitle[k]; ok {
-				found.inTitle[k] = true
-				found.score[k] = 1 + store.SearchScore(-t)
+		found := &searchFound{keys: make([]int64, len(cands)), sections: sections, sectionScore: sectionScore,
+			inTitle: make(map[int64]bool, len(inTitle)), score: make(map[int64]float64, len(cands)), rank: make(map[int64]int, len(cands))}
+		for i, c := range cands {
+			found.keys[i] = c.key
+			found.rank[c.key] = i + 1
+			if c.titled {
+				found.inTitle[c.key] = true
+				found.score[c.key] = 1 + store.SearchScore(-c.title)
 			} else {
-				found.score[k] = store.SearchScore(-best[k])
+				found.score[c.key] = store.SearchScore(-c.best)
 			}
 		}
 		return found, nil
