@@ -184,7 +184,7 @@ func TestGitSyncBadInput(t *testing.T) {
 		body map[string]any
 		want string
 	}{
-		{"SSH", map[string]any{"url": "ssh://git@example.com/x.git", "ref": "main"}, "ssh remotes are not supported"},
+		{"GitProtocol", map[string]any{"url": "git://example.com/x.git", "ref": "main"}, "git:// remotes are not supported"},
 		{"NotAURL", map[string]any{"url": "nothing", "ref": "main"}, "url"},
 		{"Tag", map[string]any{"url": w.url, "ref": "refs/tags/v1"}, "ref"},
 		{"BadBranch", map[string]any{"url": w.url, "ref": "a..b"}, "ref"},
