@@ -318,13 +318,14 @@ func sizeText(n int64) string {
 
 // explainGit turns go-git's and the transport's errors into what the caller can act on.
 func explainGit(r Remote, err error) error {
+	if errors.Is(err, errTooLarge) || strings.Contains(err.Error(), errTooLarge.Error()) { // SSH's handshake keeps only the text
+		return gitErrorf("%s: the repository is over the size limit", r.URL)
+	}
 	if e := explainSSH(r, err); e != nil {
 		return e
 	}
 	var fe *fetch.Error
 	switch {
-	case errors.Is(err, errTooLarge):
-		return gitErrorf("%s: the repository is over the size limit", r.URL)
 	case errors.As(err, &fe) && IsSSH(r.URL):
 		return gitErrorf("%s: %s", r.URL, fe.Reason)
 	case errors.As(err, &fe):

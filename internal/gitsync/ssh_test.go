@@ -67,7 +67,8 @@ func TestParseHostKey(t *testing.T) {
 
 // Over SSH: an scp-like URL (go-git reads host:port:path as a port) with no host key pinned
 // reports the key it found; a wrong key, another host key than the pinned one, a server on a
-// private address without the exemption and a remote without a key are refused, saying so.
+// private address without the exemption, a remote without a key and a download over the cap are
+// refused, saying so.
 func TestSSHRemote(t *testing.T) {
 	ctx := context.Background()
 	bare := gittest.Bare(t, "docs.git")
@@ -103,6 +104,7 @@ func TestSSHRemote(t *testing.T) {
 			"host key " + gitsync.Fingerprint(srv.HostKey) + " is not the repository's known host key " + gitsync.Fingerprint(other.HostKey)},
 		{"PrivateAddress", func(r *gitsync.Remote) {}, gitsync.Guard{Fetcher: fetch.New(fetch.Options{})}, "is not allowed (loopback)"},
 		{"NoKey", func(r *gitsync.Remote) { r.SSHKey = "" }, private, "needs a private key"},
+		{"SizeCap", func(r *gitsync.Remote) {}, gitsync.Guard{Fetcher: private.Fetcher, MaxBytes: 100}, "over the size limit"},
 		{"NoRepository", func(r *gitsync.Remote) { r.URL = srv.URL("nothing.git") }, private, "not a git repository"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
