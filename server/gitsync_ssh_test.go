@@ -28,6 +28,16 @@ func newSSHGitWorld(t *testing.T, opts ...server.Options) (*gitWorld, *gittest.S
 	return w, srv
 }
 
+// mergeEdit merges a change request (the editor's, merged by the admin) that sets a page's
+// markdown, and runs the push it queues, which must succeed.
+func (w *gitWorld) mergeEdit(t *testing.T, page, subject, markdown string) {
+	t.Helper()
+	cr := w.create(t, w.editor, w.space.Id, subject)
+	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(page, markdown))
+	w.merged(t, w.space.Id, cr.Id)
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+}
+
 // Over SSH: an import (the server's host key recorded on first use and answered), the push of a
 // merge, an export asked for at an scp-like URL of the same server (its key kept), a pull of a
 // new commit; then the server shows another host key and the link's runs are refused, naming both
@@ -56,10 +66,7 @@ func TestGitSyncOverSSH(t *testing.T) {
 	}
 
 	// A merge is pushed over SSH, by who merged, with the change request's subject.
-	cr := w.create(t, w.editor, w.space.Id, "Say more over SSH")
-	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(install, "Install it over **SSH**."))
-	w.merged(t, w.space.Id, cr.Id)
-	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	w.mergeEdit(t, install, "Say more over SSH", "Install it over **SSH**.")
 	if got := gittest.Show(t, w.bare, "%P|%an <%ae>|%cn|%s", "main"); got != head+"|Ada <ada@acme.test>|quire|Say more over SSH" {
 		t.Fatalf("pushed %q", got)
 	}
