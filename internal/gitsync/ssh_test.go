@@ -66,7 +66,7 @@ func TestParseHostKey(t *testing.T) {
 }
 
 // Over SSH: an scp-like URL (go-git reads host:port:path as a port) with no host key pinned
-// reports the key it found; a wrong key, another host key than the pinned one, a server on a
+// reports the key it found; a password in an ssh:// URL lets in too; a wrong key, another host key than the pinned one, a server on a
 // private address without the exemption, a remote without a key and a download over the cap are
 // refused, saying so.
 func TestSSHRemote(t *testing.T) {
@@ -89,6 +89,20 @@ func TestSSHRemote(t *testing.T) {
 	}
 	if got, err := gitsync.Head(ctx, private, r); err != nil || got != head {
 		t.Fatalf("head %q %v", got, err)
+	}
+
+	// A password in an ssh:// URL, no key.
+	pw, err := gitsync.SplitURL(strings.Replace(srv.URL("docs.git"), "git@", "ada:"+gittest.SSHPassword+"@", 1))
+	if err != nil || pw.Password != gittest.SSHPassword || strings.Contains(pw.URL, gittest.SSHPassword) {
+		t.Fatalf("split %+v %v", pw, err)
+	}
+	pw.Ref = "main"
+	if got, err := gitsync.Head(ctx, private, pw); err != nil || got != head {
+		t.Fatalf("head with a password: %q %v", got, err)
+	}
+	pw.Password = "wrong"
+	if _, err := gitsync.Head(ctx, private, pw); err == nil || !strings.Contains(err.Error(), "the server refused the credentials") {
+		t.Fatalf("a wrong password: %v", err)
 	}
 
 	other := gittest.SSHServer(t, t.TempDir())

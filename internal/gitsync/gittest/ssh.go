@@ -18,7 +18,7 @@ import (
 )
 
 // SSH is a loopback SSH server that runs git's own git-upload-pack and git-receive-pack on the
-// bare repositories under a folder, for one client key.
+// bare repositories under a folder, for one client key (any user) or user ada's password.
 type SSH struct {
 	Addr    string // 127.0.0.1:port
 	HostKey string // its ed25519 host key, an authorized_keys line
@@ -59,6 +59,9 @@ func NewKey(t testing.TB) (private string, public ssh.PublicKey, signer ssh.Sign
 	return string(pem.EncodeToMemory(block)), public, signer
 }
 
+// SSHPassword is the password an SSHServer lets user ada in with.
+const SSHPassword = "s3cret"
+
 // SSHServer serves the bare repositories under root: a repository at root/name.git is at
 // ssh://git@Addr/name.git (and git@Addr:…/name.git). It stops with the test.
 func SSHServer(t testing.TB, root string) *SSH {
@@ -70,6 +73,11 @@ func SSHServer(t testing.TB, root string) *SSH {
 			return nil, nil
 		}
 		return nil, errors.New("unknown key")
+	}, PasswordCallback: func(c ssh.ConnMetadata, password []byte) (*ssh.Permissions, error) {
+		if c.User() == "ada" && string(password) == SSHPassword {
+			return nil, nil
+		}
+		return nil, errors.New("wrong password")
 	}}
 	cfg.AddHostKey(hostSigner)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
