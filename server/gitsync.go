@@ -22,7 +22,9 @@ import (
 // Git Sync: importGitRepository and exportToGitRepository record the space's git link and queue
 // a durable run (store.GitSyncJob), which clones the branch through the guarded fetcher and
 // reads or writes the layout `quire import` and `quire export` read and write (internal/gitsync).
-// The repository's credentials travel sealed (like integration secrets) and are never answered.
+// The repository's credentials (a token, a user and password, an SSH private key) travel sealed
+// (like integration secrets) and are never answered; an SSH server's host key is pinned by the
+// request or recorded on the link's first connection (gitSSH, gitRun).
 
 // gitRequest is what both requests carry.
 type gitRequest struct {
