@@ -7164,12 +7164,18 @@ type ExportToGitRepository struct {
 
 	// RepoTreeURL Answered as the git state's `url`.
 	RepoTreeURL *string `json:"repoTreeURL,omitempty"`
-	Standalone  *bool   `json:"standalone,omitempty"`
+
+	// SshHostKey quire's own, for an SSH `url`: the server's public host key, a line of authorized_keys (`ssh-ed25519 AAAA…`) or known_hosts (`host ssh-ed25519 AAAA…`). Connections to a server showing another key are refused, the run failing with both SHA256 fingerprints. Without it the key the server shows on the first connection is recorded with the link (answered as the git state's `sshHostKey`) and required from then on; a later request to the same host keeps it.
+	SshHostKey *string `json:"sshHostKey,omitempty"`
+
+	// SshPrivateKey quire's own, for an SSH `url`: the private key quire authenticates with, OpenSSH or PEM, without a passphrase. Stored encrypted with the link, never answered; a run whose key the server refuses fails, saying so.
+	SshPrivateKey *string `json:"sshPrivateKey,omitempty"`
+	Standalone    *bool   `json:"standalone,omitempty"`
 
 	// Timestamp When the event asking for this run happened; a request older than the space's last one is refused (409).
 	Timestamp *time.Time `json:"timestamp,omitempty"`
 
-	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; ssh is not supported.
+	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`), or an SSH one, `ssh://user@host[:port]/owner/repo.git` or scp-like `user@host:owner/repo.git` (the user defaults to `git`), with `sshPrivateKey` (or a password in an ssh:// URL). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; git:// is not supported.
 	Url string `json:"url"`
 }
 
@@ -7256,12 +7262,18 @@ type GitSyncRequestFields struct {
 
 	// RepoTreeURL Answered as the git state's `url`.
 	RepoTreeURL *string `json:"repoTreeURL,omitempty"`
-	Standalone  *bool   `json:"standalone,omitempty"`
+
+	// SshHostKey quire's own, for an SSH `url`: the server's public host key, a line of authorized_keys (`ssh-ed25519 AAAA…`) or known_hosts (`host ssh-ed25519 AAAA…`). Connections to a server showing another key are refused, the run failing with both SHA256 fingerprints. Without it the key the server shows on the first connection is recorded with the link (answered as the git state's `sshHostKey`) and required from then on; a later request to the same host keeps it.
+	SshHostKey *string `json:"sshHostKey,omitempty"`
+
+	// SshPrivateKey quire's own, for an SSH `url`: the private key quire authenticates with, OpenSSH or PEM, without a passphrase. Stored encrypted with the link, never answered; a run whose key the server refuses fails, saying so.
+	SshPrivateKey *string `json:"sshPrivateKey,omitempty"`
+	Standalone    *bool   `json:"standalone,omitempty"`
 
 	// Timestamp When the event asking for this run happened; a request older than the space's last one is refused (409).
 	Timestamp *time.Time `json:"timestamp,omitempty"`
 
-	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; ssh is not supported.
+	// Url The repository: an http(s) URL, its credentials in it when it needs them (`https://user:token@host/owner/repo.git`, or `https://token@host/…`), or an SSH one, `ssh://user@host[:port]/owner/repo.git` or scp-like `user@host:owner/repo.git` (the user defaults to `git`), with `sshPrivateKey` (or a password in an ssh:// URL). The credentials are stored encrypted and never answered. file:// URLs and private addresses only with `--allow-private-urls`; git:// is not supported.
 	Url string `json:"url"`
 }
 
@@ -7280,10 +7292,13 @@ type GitSyncState struct {
 	} `json:"operation,omitempty"`
 
 	// OperationTimeout How long a run may take, in milliseconds.
-	OperationTimeout *int       `json:"operationTimeout,omitempty"`
-	RepoName         *string    `json:"repoName,omitempty"`
-	UpdatedAt        *Timestamp `json:"updatedAt,omitempty"`
-	Url              *string    `json:"url,omitempty"`
+	OperationTimeout *int    `json:"operationTimeout,omitempty"`
+	RepoName         *string `json:"repoName,omitempty"`
+
+	// SshHostKey quire's own, for an SSH repository: the server's host key the link requires (pinned by a request's `sshHostKey`, or recorded on the first connection), authorized_keys form.
+	SshHostKey *string    `json:"sshHostKey,omitempty"`
+	UpdatedAt  *Timestamp `json:"updatedAt,omitempty"`
+	Url        *string    `json:"url,omitempty"`
 
 	// WebhookSecret quire's own, answered to the space's admins only: the webhook's secret, for GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the body) or GitLab's X-Gitlab-Token.
 	WebhookSecret *string `json:"webhookSecret,omitempty"`

@@ -22,7 +22,9 @@ import (
 // Git Sync: importGitRepository and exportToGitRepository record the space's git link and queue
 // a durable run (store.GitSyncJob), which clones the branch through the guarded fetcher and
 // reads or writes the layout `quire import` and `quire export` read and write (internal/gitsync).
-// The repository's credentials travel sealed (like integration secrets) and are never answered.
+// The repository's credentials (a token, a user and password, an SSH private key) travel sealed
+// (like integration secrets) and are never answered; an SSH server's host key is pinned by the
+// request or recorded on the link's first connection (gitSSH, gitRun).
 
 // gitRequest is what both requests carry.
 type gitRequest struct {
@@ -31,13 +33,14 @@ type gitRequest struct {
 	force, standalone       *bool
 	timestamp               *time.Time
 	gitInfo                 *gen.UpdateSpaceGitInfo
+	sshKey, sshHostKey      *string
 }
 
 func (s *Server) ImportGitRepository(ctx context.Context, req gen.ImportGitRepositoryRequestObject) (gen.ImportGitRepositoryResponseObject, error) {
 	b := req.Body
 	if err := s.startGit(ctx, req.SpaceId, "import", gitRequest{url: b.Url, ref: b.Ref, dir: b.RepoProjectDirectory,
 		treeURL: b.RepoTreeURL, commitURL: b.RepoCommitURL, force: b.Force, standalone: b.Standalone, timestamp: b.Timestamp,
-		gitInfo: b.GitInfo}); err != nil {
+		gitInfo: b.GitInfo, sshKey: b.SshPrivateKey, sshHostKey: b.SshHostKey}); err != nil {
 		return nil, err
 	}
 	return gen.ImportGitRepository204Response{}, nil
@@ -50,7 +53,7 @@ func (s *Server) ExportToGitRepository(ctx context.Context, req gen.ExportToGitR
 	}
 	if err := s.startGit(ctx, req.SpaceId, "export", gitRequest{url: b.Url, ref: b.Ref, commitMessage: b.CommitMessage,
 		dir: b.RepoProjectDirectory, treeURL: b.RepoTreeURL, commitURL: b.RepoCommitURL, force: b.Force, standalone: b.Standalone,
-		timestamp: b.Timestamp, gitInfo: b.GitInfo}); err != nil {
+		timestamp: b.Timestamp, gitInfo: b.GitInfo, sshKey: b.SshPrivateKey, sshHostKey: b.SshHostKey}); err != nil {
 		return nil, err
 	}
 	return gen.ExportToGitRepository204Response{}, nil
@@ -69,6 +72,9 @@ func (s *Server) startGit(ctx context.Context, spaceID, direction string, r gitR
 	if err != nil {
 		return store.FieldErrorf("url", "%s", err.Error())
 	}
+	if err := s.gitSSH(ctx, sp.ID, &remote, deref(r.sshKey), deref(r.sshHostKey)); err != nil {
+		return err
+	}
 	ref, err := gitBranch(r.ref)
 	if err != nil {
 		return err
@@ -85,22 +91,16 @@ func (s *Server) startGit(ctx context.Context, spaceID, direction string, r gitR
 	provider := "github"
 	if r.gitInfo != nil && r.gitInfo.Provider != nil {
 		provider = string(*r.gitInfo.Provider)
-	} else if u, err := url.Parse(remote.URL); err == nil && strings.Contains(strings.ToLower(u.Host), "gitlab") {
+	} else if host, _ := gitsync.RepoPath(remote.URL); strings.Contains(strings.ToLower(host), "gitlab") {
 		provider = "gitlab"
 	}
 	treeURL := deref(r.treeURL)
 	if treeURL == "" && r.gitInfo != nil && r.gitInfo.Url != nil {
 		treeURL = *r.gitInfo.Url
 	}
-	sealed := ""
-	if remote.Username != "" || remote.Password != "" {
-		raw, err := json.Marshal([2]string{remote.Username, remote.Password})
-		if err != nil {
-			return err
-		}
-		if sealed, err = s.seal(raw); err != nil {
-			return err
-		}
+	sealed, err := s.sealGitCredentials(remote)
+	if err != nil {
+		return err
 	}
 	hook := make([]byte, 24)
 	if _, err := rand.Read(hook); err != nil {
@@ -111,8 +111,9 @@ func (s *Server) startGit(ctx context.Context, spaceID, direction string, r gitR
 		return err
 	}
 	link := &store.SpaceGit{SpaceID: sp.ID, URL: remote.URL, Ref: ref, ProjectDirectory: dir, Provider: provider,
-		TreeURL: treeURL, CommitURL: deref(r.commitURL), SealedCredentials: sealed, SealedWebhookSecret: sealedHook}
+		TreeURL: treeURL, CommitURL: deref(r.commitURL), SealedCredentials: sealed, SealedWebhookSecret: sealedHook, SSHHostKey: remote.HostKey}
 	job := store.GitJob{Space: sp.ID, Direction: direction, User: access.Caller(ctx).ID, URL: remote.URL, SealedCredentials: sealed,
+		SSHHostKey: remote.HostKey,
 		Ref: ref, ProjectDirectory: dir, CommitURL: link.CommitURL, CommitMessage: r.commitMessage,
 		Force: r.force != nil && *r.force, Standalone: r.standalone != nil && *r.standalone, Timestamp: r.timestamp}
 	if err := s.Store.StartGitOperation(ctx, link, job); err != nil {
@@ -122,6 +123,59 @@ func (s *Server) startGit(ctx context.Context, spaceID, direction string, r gitR
 		s.WakeJobs(0)
 	}
 	return nil
+}
+
+// gitSSH checks the SSH fields of a request and sets them on its remote: a private key that
+// parses (required for an SSH URL without a password), a host key to pin; without one, the host
+// key the space's link recorded for the same server is kept.
+func (s *Server) gitSSH(ctx context.Context, spaceID string, remote *gitsync.Remote, key, hostKey string) error {
+	if !gitsync.IsSSH(remote.URL) {
+		if key != "" {
+			return store.FieldErrorf("sshPrivateKey", "is for an SSH url (ssh://… or user@host:path)")
+		}
+		if hostKey != "" {
+			return store.FieldErrorf("sshHostKey", "is for an SSH url (ssh://… or user@host:path)")
+		}
+		return nil
+	}
+	switch {
+	case key != "":
+		if _, err := gitsync.ParseSSHKey(key); err != nil {
+			return store.FieldErrorf("sshPrivateKey", "%s", err.Error())
+		}
+		remote.SSHKey = key
+	case remote.Password == "":
+		return store.FieldErrorf("sshPrivateKey", "an SSH url needs a private key (or a password in an ssh:// URL)")
+	}
+	if hostKey != "" {
+		line, err := gitsync.ParseHostKey(hostKey)
+		if err != nil {
+			return store.FieldErrorf("sshHostKey", "%s", err.Error())
+		}
+		remote.HostKey = line
+		return nil
+	}
+	link, err := s.Store.FindSpaceGit(ctx, spaceID)
+	if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+		return err
+	}
+	if link != nil && link.SSHHostKey != "" && gitsync.SSHServer(link.URL) == gitsync.SSHServer(remote.URL) {
+		remote.HostKey = link.SSHHostKey
+	}
+	return nil
+}
+
+// sealGitCredentials seals a remote's credentials, "" when it has none: JSON [user, password,
+// SSH private key] (links made before SSH sealed the first two).
+func (s *Server) sealGitCredentials(r gitsync.Remote) (string, error) {
+	if r.Username == "" && r.Password == "" && r.SSHKey == "" {
+		return "", nil
+	}
+	raw, err := json.Marshal([3]string{r.Username, r.Password, r.SSHKey})
+	if err != nil {
+		return "", err
+	}
+	return s.seal(raw)
 }
 
 // gitBranch checks a ref: a branch, as refs/heads/<name>.
@@ -163,6 +217,9 @@ func (s *Server) GetSpaceGitInfo(ctx context.Context, req gen.GetSpaceGitInfoReq
 	out.Url = &u
 	hook := s.gitWebhookURL(sp.ID)
 	out.WebhookURL = &hook
+	if g.SSHHostKey != "" {
+		out.SshHostKey = &g.SSHHostKey
+	}
 	if role == store.RoleAdmin {
 		if secret, err := s.unseal(g.SealedWebhookSecret); err == nil && len(secret) > 0 {
 			str := string(secret)
@@ -190,11 +247,8 @@ func (s *Server) gitWebhookURL(spaceID string) string { return s.BaseURL + "/hoo
 
 // repoName is owner/name of a repository's URL.
 func repoName(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	p := strings.TrimSuffix(strings.Trim(u.Path, "/"), ".git")
+	_, p := gitsync.RepoPath(raw)
+	p = strings.TrimSuffix(strings.Trim(p, "/"), ".git")
 	if parts := strings.Split(p, "/"); len(parts) >= 2 {
 		return strings.Join(parts[len(parts)-2:], "/")
 	}
@@ -237,8 +291,8 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 		if link, err = s.Store.FindSpaceGit(ctx, sp.ID); err != nil {
 			return "", "", err
 		}
-		job.URL, job.SealedCredentials, job.Ref, job.ProjectDirectory, job.CommitURL =
-			link.URL, link.SealedCredentials, link.Ref, link.ProjectDirectory, link.CommitURL
+		job.URL, job.SealedCredentials, job.SSHHostKey, job.Ref, job.ProjectDirectory, job.CommitURL =
+			link.URL, link.SealedCredentials, link.SSHHostKey, link.Ref, link.ProjectDirectory, link.CommitURL
 	}
 	remote, err := s.gitRemote(job)
 	if err != nil {
@@ -261,6 +315,12 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 	if err != nil {
 		return "", "", err
 	}
+	if remote.HostKey == "" && co.HostKey != "" {
+		// The first connection to an SSH server: its host key is the link's from now on.
+		if err := s.Store.SetGitHostKey(ctx, sp.ID, job.URL, co.HostKey); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+			return "", "", err
+		}
+	}
 	if !export {
 		return s.gitImport(ctx, sp, job, link, co)
 	}
@@ -277,17 +337,17 @@ func (s *Server) gitRun(ctx context.Context, job store.GitJob) (string, string, 
 
 // gitRemote is the repository of a run, its credentials unsealed.
 func (s *Server) gitRemote(job store.GitJob) (gitsync.Remote, error) {
-	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory}
+	remote := gitsync.Remote{URL: job.URL, Ref: job.Ref, Dir: job.ProjectDirectory, HostKey: job.SSHHostKey}
 	if job.SealedCredentials != "" {
 		raw, err := s.unseal(job.SealedCredentials)
 		if err != nil {
 			return remote, fmt.Errorf("the repository's credentials cannot be read: %w", err)
 		}
-		var creds [2]string
+		var creds [3]string // see sealGitCredentials
 		if err := json.Unmarshal(raw, &creds); err != nil {
 			return remote, err
 		}
-		remote.Username, remote.Password = creds[0], creds[1]
+		remote.Username, remote.Password, remote.SSHKey = creds[0], creds[1], creds[2]
 	}
 	return remote, nil
 }

@@ -184,7 +184,7 @@ func TestGitSyncBadInput(t *testing.T) {
 		body map[string]any
 		want string
 	}{
-		{"SSH", map[string]any{"url": "ssh://git@example.com/x.git", "ref": "main"}, "ssh remotes are not supported"},
+		{"GitProtocol", map[string]any{"url": "git://example.com/x.git", "ref": "main"}, "git:// remotes are not supported"},
 		{"NotAURL", map[string]any{"url": "nothing", "ref": "main"}, "url"},
 		{"Tag", map[string]any{"url": w.url, "ref": "refs/tags/v1"}, "ref"},
 		{"BadBranch", map[string]any{"url": w.url, "ref": "a..b"}, "ref"},
@@ -315,10 +315,7 @@ func TestGitSyncLink(t *testing.T) {
 
 	// A merge pushes.
 	head := gittest.Git(t, w.bare, "rev-parse", "main")
-	cr := w.create(t, w.editor, w.space.Id, "Polish the installation")
-	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(install, "Install it with care."))
-	w.merged(t, w.space.Id, cr.Id)
-	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	w.mergeEdit(t, install, "Polish the installation", "Install it with care.")
 	if got := gittest.Show(t, w.bare, "%P|%an <%ae>|%s", "main"); got != head+"|Ada <ada@acme.test>|Polish the installation" {
 		t.Fatalf("the merge's commit: %q", got)
 	}
@@ -354,10 +351,7 @@ func TestGitSyncLink(t *testing.T) {
 	}
 	gittest.Seed(t, w.bare, "main", map[string]string{faq: "# FAQ\n\nAsked in git.\n"}, "Answer in git")
 	remote := gittest.Git(t, w.bare, "rev-parse", "main")
-	cr = w.create(t, w.editor, w.space.Id, "Answer in quire")
-	w.apply(t, w.editor, w.space.Id, cr.Id, editPage(titled(t, w, "FAQ"), "Asked in quire."))
-	w.merged(t, w.space.Id, cr.Id)
-	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	w.mergeEdit(t, titled(t, w, "FAQ"), "Answer in quire", "Asked in quire.")
 	open := w.list(t, w.admin, "/spaces/"+w.space.Id+"/change-requests?status=open")
 	if len(open.Items) != 1 || open.Items[0].Subject != "Answer in git" {
 		t.Fatalf("open change requests %+v", open.Items)

@@ -107,7 +107,8 @@ func (s *Server) pollGitLinks(ctx context.Context, _ string) error {
 			continue
 		}
 		if l.LastCommit != "" {
-			remote, err := s.gitRemote(store.GitJob{URL: l.URL, SealedCredentials: l.SealedCredentials, Ref: l.Ref, ProjectDirectory: l.ProjectDirectory})
+			remote, err := s.gitRemote(store.GitJob{URL: l.URL, SealedCredentials: l.SealedCredentials, SSHHostKey: l.SSHHostKey,
+				Ref: l.Ref, ProjectDirectory: l.ProjectDirectory})
 			if err == nil {
 				head, err := gitsync.Head(ctx, gitsync.Guard{Fetcher: s.Fetcher, MaxBytes: s.gitMaxBytes}, remote)
 				if err == nil && head == l.LastCommit {

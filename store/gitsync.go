@@ -24,6 +24,9 @@ type SpaceGit struct {
 	CommitURL        string
 	// SealedCredentials are the repository's credentials, encrypted by the server; "" for none.
 	SealedCredentials string
+	// SSHHostKey is the host key an SSH repository's server must show (authorized_keys form):
+	// pinned by a request, or recorded by SetGitHostKey on the first connection; "" for none yet.
+	SSHHostKey string
 	// LastCommit is the commit the space was last in step with (imported or pushed), and
 	// SyncedRevision the space's revision then.
 	LastCommit, SyncedRevision string
@@ -72,6 +75,7 @@ type GitJob struct {
 	User              string     `json:"user"`
 	URL               string     `json:"url"`
 	SealedCredentials string     `json:"credentials,omitempty"`
+	SSHHostKey        string     `json:"sshHostKey,omitempty"`
 	Ref               string     `json:"ref"`
 	ProjectDirectory  string     `json:"dir,omitempty"`
 	CommitURL         string     `json:"commitURL,omitempty"`
@@ -112,7 +116,7 @@ type GitSync interface {
 	// FindSpaceGit returns a space's git state; ENOTFOUND when it has none.
 	FindSpaceGit(ctx context.Context, spaceID string) (*SpaceGit, error)
 	// StartGitOperation records a run as running and queues its job, in one transaction. The
-	// space's link (URL, ref, folder, provider, URLs, credentials) becomes g's unless job is
+	// space's link (URL, ref, folder, provider, URLs, credentials, host key) becomes g's unless job is
 	// standalone (a space without a link gets one all the same, so that the run is answered).
 	// ECONFLICT when a run of the space is running (and not past GitOperationTimeout), or when
 	// job.Timestamp is older than the latest one given.
@@ -122,6 +126,9 @@ type GitSync interface {
 	QueueGitRun(ctx context.Context, job GitJob) error
 	// FindGitLinks returns every space's git link (the poller's list).
 	FindGitLinks(ctx context.Context) ([]*SpaceGit, error)
+	// SetGitHostKey records the SSH host key first seen for the space's link, when the link is
+	// still at url and has none (trust on first use); a no-op otherwise, ENOTFOUND without a link.
+	SetGitHostKey(ctx context.Context, spaceID, url, hostKey string) error
 	// FinishGitOperation ends the space's run: failure "" is a success; lastCommit, when set, is
 	// the commit the space is now in step with, at its revision syncedRevision.
 	FinishGitOperation(ctx context.Context, spaceID, failure, lastCommit, syncedRevision string) error

@@ -45,6 +45,7 @@ type Options struct {
 type Fetcher struct {
 	opts   Options
 	client *http.Client
+	dialer *net.Dialer
 	// exempt lets this package's tests reach chosen loopback servers with the rule on.
 	exempt map[netip.AddrPort]bool
 }
@@ -64,10 +65,10 @@ func New(opts Options) *Fetcher {
 		opts.UserAgent = "quire"
 	}
 	f := &Fetcher{opts: opts}
-	dialer := &net.Dialer{Timeout: opts.Timeout, Control: f.control}
+	f.dialer = &net.Dialer{Timeout: opts.Timeout, Control: f.control}
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would be dialled instead of the target: no proxies
-		DialContext:           dialer.DialContext,
+		DialContext:           f.dialer.DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          20,
 		IdleConnTimeout:       30 * time.Second,
@@ -82,6 +83,17 @@ func New(opts Options) *Fetcher {
 // requests get the address rule and the redirect checks, but not the deadline or the size cap:
 // give them a context with a deadline, and read bodies through Limit.
 func (f *Fetcher) Client() *http.Client { return f.client }
+
+// DialContext connects to address (host:port) under the address rule, within the fetcher's
+// timeout, for protocols other than HTTP (git over SSH). A refused or failed dial is an *Error
+// naming the address; the caller bounds what it reads and how long the connection lives.
+func (f *Fetcher) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	conn, err := f.dialer.DialContext(ctx, network, address)
+	if err != nil {
+		return nil, f.explain(address, ctx, err)
+	}
+	return conn, nil
+}
 
 // Options returns the limits in force.
 func (f *Fetcher) Options() Options { return f.opts }

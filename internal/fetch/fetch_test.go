@@ -208,3 +208,20 @@ func TestForbidden(t *testing.T) {
 		}
 	}
 }
+
+// DialContext keeps the address rule for other protocols: a loopback listener is refused by the
+// rule, reached when exempt (as a public host would be).
+func TestDialContextKeepsTheRule(t *testing.T) {
+	s := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(s.Close)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	f := New(Options{})
+	_, err := f.DialContext(context.Background(), "tcp", addr)
+	wantCause(t, err, ErrForbidden, "is not allowed (loopback)")
+	f.exempt = map[netip.AddrPort]bool{netip.MustParseAddrPort(addr): true}
+	conn, err := f.DialContext(context.Background(), "tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+}

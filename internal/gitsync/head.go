@@ -15,14 +15,17 @@ import (
 // empty), without cloning: one listing of the remote's refs (git ls-remote), through the guard as
 // a clone goes.
 func Head(ctx context.Context, g Guard, r Remote) (string, error) {
-	ctx, err := g.context(ctx, r)
+	ctx, st, done, err := g.begin(ctx, r, time.Minute)
 	if err != nil {
 		return "", err
 	}
-	timeout, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
+	defer done()
+	auth, via, err := st.transport(r)
+	if err != nil {
+		return "", err
+	}
 	remote := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{r.URL}})
-	refs, err := remote.ListContext(timeout, &git.ListOptions{Auth: r.auth()})
+	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: auth, ProxyOptions: via})
 	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return "", nil
 	}

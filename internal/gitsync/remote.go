@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,45 +28,19 @@ import (
 )
 
 // Git is spoken with go-git: smart HTTP(S) in process, through the guarded fetcher's client (its
-// address rules on every dial and redirect); file:// remotes, which go-git serves by running git's
-// own git-upload-pack and git-receive-pack, only where private addresses are allowed (they read
-// the server's disk). SSH and git:// are refused: their dialers would pass by the address rules.
-
-// DefaultMaxRepoBytes caps what a clone may download and hold on disk.
-const DefaultMaxRepoBytes = 200 << 20
-
-// Remote is a git repository quire reads or writes: a branch of it, and a folder in it.
-type Remote struct {
-	URL                string // without credentials
-	Username, Password string // HTTP basic credentials (a token alone goes in Password)
-	Ref                string // a branch: "main" or "refs/heads/main"
-	Dir                string // the project directory in the repository, "" for its root
-}
-
-// Guard is what a git operation may reach and hold.
-type Guard struct {
-	Fetcher  *fetch.Fetcher // its client carries every HTTP request
-	MaxBytes int64          // 0: DefaultMaxRepoBytes
-}
-
-func (g Guard) maxBytes() int64 {
-	if g.MaxBytes <= 0 {
-		return DefaultMaxRepoBytes
-	}
-	return g.MaxBytes
-}
-
-// GitError is a git operation that failed for a reason its caller can act on; the message says
-// which.
-type GitError struct{ Msg string }
-
-func (e *GitError) Error() string { return e.Msg }
-
-func gitErrorf(format string, args ...any) error { return &GitError{Msg: fmt.Sprintf(format, args...)} }
+// address rules on every dial and redirect); SSH (ssh://user@host[:port]/path and scp-like
+// user@host:owner/repo.git) through go-git's ssh transport on a connection the guarded fetcher
+// dials (ssh.go), authenticated by a private key or a password and pinned to the server's host
+// key; file:// remotes, which go-git serves by running git's own git-upload-pack and
+// git-receive-pack, only where private addresses are allowed (they read the server's disk).
+// git:// is refused: it has no authentication, and its dialer would pass by the address rules.
 
 // SplitURL takes the credentials out of a remote's URL ("https://user:token@host/repo.git"), and
 // checks what it can before any dial: the scheme, and a host.
 func SplitURL(raw string) (Remote, error) {
+	if trimmed := strings.TrimSpace(raw); IsSSH(trimmed) {
+		return splitSSH(trimmed)
+	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Scheme == "" {
 		return Remote{}, gitErrorf("%q is not a repository URL", raw)
@@ -77,10 +52,10 @@ func SplitURL(raw string) (Remote, error) {
 			return Remote{}, gitErrorf("%q has no host", raw)
 		}
 	case "file":
-	case "ssh", "git":
-		return Remote{}, gitErrorf("%s remotes are not supported: use an https URL with a token", u.Scheme)
+	case "git":
+		return Remote{}, gitErrorf("git:// remotes are not supported: use an https URL with a token, or ssh with a key")
 	default:
-		return Remote{}, gitErrorf("%q: only http, https (and file where private addresses are allowed) repositories", raw)
+		return Remote{}, gitErrorf("%q: only http, https, ssh (and file where private addresses are allowed) repositories", raw)
 	}
 	if u.User != nil {
 		r.Username = u.User.Username()
@@ -118,21 +93,26 @@ func (r Remote) Branch() plumbing.ReferenceName {
 	return plumbing.NewBranchReferenceName(r.Ref)
 }
 
-func (r Remote) auth() transport.AuthMethod {
-	if r.Username == "" && r.Password == "" {
-		return nil
+// RepoPath is a remote URL's host and repository path ("", raw when it is none).
+func RepoPath(raw string) (host, repo string) {
+	ep, err := transport.NewEndpoint(raw)
+	if err != nil {
+		return "", raw
 	}
-	return &githttp.BasicAuth{Username: r.Username, Password: r.Password}
+	return ep.Host, ep.Path
 }
 
-// guardKey carries an operation's guard to the HTTP transport go-git was given.
-type guardKey struct{}
-
-type guardState struct {
-	fetcher *fetch.Fetcher
-	budget  int64
-	mu      sync.Mutex
-	read    int64
+// transport is what go-git is given for an operation on r: its authentication, and for SSH the
+// guard's dialer (named as a proxy).
+func (g *guardState) transport(r Remote) (transport.AuthMethod, transport.ProxyOptions, error) {
+	if IsSSH(r.URL) {
+		auth, err := g.sshAuthFor(r)
+		return auth, transport.ProxyOptions{URL: guardProxyScheme + "://" + g.id}, err
+	}
+	if r.Username == "" && r.Password == "" {
+		return nil, transport.ProxyOptions{}, nil
+	}
+	return &githttp.BasicAuth{Username: r.Username, Password: r.Password}, transport.ProxyOptions{}, nil
 }
 
 var installOnce sync.Once
@@ -153,6 +133,7 @@ func install() {
 		}})
 		client.InstallProtocol("http", c)
 		client.InstallProtocol("https", c)
+		installSSH()
 	})
 }
 
@@ -177,30 +158,30 @@ type countedBody struct {
 	g *guardState
 }
 
-var errTooLarge = errors.New("the repository is over the size limit")
-
 func (b *countedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	b.g.mu.Lock()
-	b.g.read += int64(n)
-	over := b.g.read > b.g.budget
-	b.g.mu.Unlock()
-	if over {
+	if b.g.count(n) {
 		return n, errTooLarge
 	}
 	return n, err
 }
 
-func (g Guard) context(ctx context.Context, r Remote) (context.Context, error) {
+// begin starts an operation on r under the guard, within timeout: done ends it.
+func (g Guard) begin(ctx context.Context, r Remote, timeout time.Duration) (context.Context, *guardState, func(), error) {
 	install()
-	u, err := url.Parse(r.URL)
-	if err != nil {
-		return nil, gitErrorf("%q is not a repository URL", r.URL)
+	if !IsSSH(r.URL) {
+		u, err := url.Parse(r.URL)
+		if err != nil {
+			return nil, nil, nil, gitErrorf("%q is not a repository URL", r.URL)
+		}
+		if strings.EqualFold(u.Scheme, "file") && (g.Fetcher == nil || !g.Fetcher.Options().AllowPrivate) {
+			return nil, nil, nil, gitErrorf("file:// repositories are refused: the server's own disk is a private address (--allow-private-urls allows it)")
+		}
 	}
-	if strings.EqualFold(u.Scheme, "file") && (g.Fetcher == nil || !g.Fetcher.Options().AllowPrivate) {
-		return nil, gitErrorf("file:// repositories are refused: the server's own disk is a private address (--allow-private-urls allows it)")
-	}
-	return context.WithValue(ctx, guardKey{}, &guardState{fetcher: g.Fetcher, budget: g.maxBytes()}), nil
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	st := &guardState{id: strconv.FormatInt(guardSeq.Add(1), 10), ctx: ctx, fetcher: g.Fetcher, budget: g.maxBytes()}
+	guards.Store(st.id, st)
+	return context.WithValue(ctx, guardKey{}, st), st, func() { guards.Delete(st.id); cancel() }, nil
 }
 
 // Checkout is a clone of a remote's branch in a folder of the server's disk.
@@ -208,7 +189,9 @@ type Checkout struct {
 	Root   string // the clone
 	Dir    string // the project directory in it: what the layout is read from or written into
 	Remote Remote
-	repo   *git.Repository
+	// HostKey is the host key an SSH remote showed (authorized_keys form), "" for others.
+	HostKey string
+	repo    *git.Repository
 	// Head is the branch's commit, nil when the branch does not exist yet (CloneForPush of a new
 	// branch or an empty repository).
 	Head *object.Commit
@@ -217,19 +200,23 @@ type Checkout struct {
 // Clone clones a remote's branch into a new folder under tmp (the caller removes it). A branch
 // that does not exist is an error unless create: then the checkout starts it.
 func Clone(ctx context.Context, g Guard, r Remote, tmp string, create bool) (*Checkout, error) {
-	ctx, err := g.context(ctx, r)
+	ctx, st, done, err := g.begin(ctx, r, 5*time.Minute)
 	if err != nil {
 		return nil, err
 	}
-	timeout, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
+	defer done()
+	auth, via, err := st.transport(r)
+	if err != nil {
+		return nil, err
+	}
 	root, err := os.MkdirTemp(tmp, "clone-*")
 	if err != nil {
 		return nil, err
 	}
 	co := &Checkout{Root: root, Remote: r}
-	co.repo, err = git.PlainCloneContext(timeout, root, false, &git.CloneOptions{URL: r.URL, Auth: r.auth(),
+	co.repo, err = git.PlainCloneContext(ctx, root, false, &git.CloneOptions{URL: r.URL, Auth: auth, ProxyOptions: via,
 		ReferenceName: r.Branch(), SingleBranch: true, Tags: git.NoTags})
+	co.HostKey = st.seenHostKey()
 	switch {
 	case err == nil:
 	case create && (errors.Is(err, transport.ErrEmptyRemoteRepository) || isMissingRef(err)):
@@ -331,10 +318,16 @@ func sizeText(n int64) string {
 
 // explainGit turns go-git's and the transport's errors into what the caller can act on.
 func explainGit(r Remote, err error) error {
+	if errors.Is(err, errTooLarge) || strings.Contains(err.Error(), errTooLarge.Error()) { // SSH's handshake keeps only the text
+		return gitErrorf("%s: the repository is over the size limit", r.URL)
+	}
+	if e := explainSSH(r, err); e != nil {
+		return e
+	}
 	var fe *fetch.Error
 	switch {
-	case errors.Is(err, errTooLarge):
-		return gitErrorf("%s: the repository is over the size limit", r.URL)
+	case errors.As(err, &fe) && IsSSH(r.URL):
+		return gitErrorf("%s: %s", r.URL, fe.Reason)
 	case errors.As(err, &fe):
 		return gitErrorf("%s", fe.Error())
 	case errors.Is(err, transport.ErrAuthenticationRequired):
@@ -405,17 +398,20 @@ func (c *Checkout) Commit(ctx context.Context, g Guard, message string, author S
 	if err != nil {
 		return "", err
 	}
-	pctx, err := g.context(ctx, c.Remote)
+	pctx, st, done, err := g.begin(ctx, c.Remote, 5*time.Minute)
 	if err != nil {
 		return "", err
 	}
-	timeout, cancel := context.WithTimeout(pctx, 5*time.Minute)
-	defer cancel()
+	defer done()
+	auth, via, err := st.transport(c.Remote)
+	if err != nil {
+		return "", err
+	}
 	spec := config.RefSpec(fmt.Sprintf("%s:%s", c.Remote.Branch(), c.Remote.Branch()))
 	if force {
 		spec = "+" + spec
 	}
-	err = c.repo.PushContext(timeout, &git.PushOptions{RemoteName: "origin", Auth: c.Remote.auth(), RefSpecs: []config.RefSpec{spec}, Force: force})
+	err = c.repo.PushContext(pctx, &git.PushOptions{RemoteName: "origin", Auth: auth, ProxyOptions: via, RefSpecs: []config.RefSpec{spec}, Force: force})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return "", explainGit(c.Remote, err)
 	}

@@ -22,15 +22,29 @@ func sampleSpace() *gitsync.Space {
 	}, Files: []*gitsync.File{{ID: "f1", Name: "logo.png", Data: []byte("\x89PNG fake")}}}
 }
 
-// remotes are the two ways tests reach a bare repository: smart HTTP (git http-backend, with
-// basic credentials) and file://.
-func remotes(t *testing.T) map[string]func(bare string) string {
-	return map[string]func(string) string{
-		"http": func(bare string) string {
+// remotes are the ways tests reach a bare repository: smart HTTP (git http-backend, with basic
+// credentials), SSH (git's upload-pack and receive-pack behind a loopback server, a key, its host
+// key pinned) and file://.
+func remotes(t *testing.T) map[string]func(bare string) gitsync.Remote {
+	split := func(raw string) gitsync.Remote {
+		r, err := gitsync.SplitURL(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	return map[string]func(string) gitsync.Remote{
+		"http": func(bare string) gitsync.Remote {
 			srv := gittest.Server(t, filepath.Dir(bare), "ada", "s3cret")
-			return strings.Replace(srv.URL, "http://", "http://ada:s3cret@", 1) + "/" + filepath.Base(bare)
+			return split(strings.Replace(srv.URL, "http://", "http://ada:s3cret@", 1) + "/" + filepath.Base(bare))
 		},
-		"file": func(bare string) string { return "file://" + bare },
+		"ssh": func(bare string) gitsync.Remote {
+			srv := gittest.SSHServer(t, filepath.Dir(bare))
+			r := split(srv.URL(filepath.Base(bare)))
+			r.SSHKey, r.HostKey = srv.ClientKey, srv.HostKey
+			return r
+		},
+		"file": func(bare string) gitsync.Remote { return split("file://" + bare) },
 	}
 }
 
@@ -39,10 +53,7 @@ func TestPushThenPull(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			bare := gittest.Bare(t, "docs.git")
-			r, err := gitsync.SplitURL(urlOf(bare))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := urlOf(bare)
 			r.Ref, r.Dir = "main", "docs"
 			tmp := t.TempDir()
 			// An empty repository: the branch is started.
@@ -147,7 +158,7 @@ func TestGitBadInput(t *testing.T) {
 			}
 		})
 	}
-	for _, raw := range []string{"ssh://git@example.com/x.git", "not a url", "ftp://example.com/x"} {
+	for _, raw := range []string{"git://example.com/x.git", "not a url", "ftp://example.com/x", "ssh://example.com/", "ssh:///x.git"} {
 		if _, err := gitsync.SplitURL(raw); err == nil {
 			t.Errorf("%s: no error", raw)
 		}

@@ -13,7 +13,7 @@ import (
 
 const spaceGitColumns = `space_id, url, ref, project_directory, provider, tree_url, commit_url, sealed_credentials,
 	last_commit, op_state, op_direction, op_started_at, op_ended_at, op_error, request_timestamp, updated_at,
-	synced_revision, sealed_webhook_secret, created_by`
+	synced_revision, sealed_webhook_secret, created_by, ssh_host_key`
 
 func scanSpaceGit(sc scanner) (*store.SpaceGit, error) {
 	var g store.SpaceGit
@@ -21,7 +21,7 @@ func scanSpaceGit(sc scanner) (*store.SpaceGit, error) {
 	var opError, updated string
 	if err := sc.Scan(&g.SpaceID, &g.URL, &g.Ref, &g.ProjectDirectory, &g.Provider, &g.TreeURL, &g.CommitURL,
 		&g.SealedCredentials, &g.LastCommit, &state, &direction, &started, &ended, &opError, &stamp, &updated,
-		&g.SyncedRevision, &g.SealedWebhookSecret, &g.CreatedBy); err != nil {
+		&g.SyncedRevision, &g.SealedWebhookSecret, &g.CreatedBy, &g.SSHHostKey); err != nil {
 		return nil, err
 	}
 	g.UpdatedAt = parseTime(updated)
@@ -83,9 +83,9 @@ func (s *Store) StartGitOperation(ctx context.Context, g *store.SpaceGit, job st
 		switch {
 		case store.ErrorCode(err) == store.ENOTFOUND:
 			if _, err := tx.ExecContext(ctx, `INSERT INTO space_git (space_id, url, ref, project_directory, provider, tree_url,
-				commit_url, sealed_credentials, sealed_webhook_secret, created_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				commit_url, sealed_credentials, sealed_webhook_secret, created_by, ssh_host_key, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				g.SpaceID, g.URL, g.Ref, g.ProjectDirectory, g.Provider, g.TreeURL, g.CommitURL, g.SealedCredentials,
-				g.SealedWebhookSecret, job.User, now); err != nil {
+				g.SealedWebhookSecret, job.User, g.SSHHostKey, now); err != nil {
 				return fmt.Errorf("store: unable to record a space's git link: %w", err)
 			}
 		case err != nil:
@@ -99,8 +99,8 @@ func (s *Store) StartGitOperation(ctx context.Context, g *store.SpaceGit, job st
 			}
 			if !job.Standalone {
 				if _, err := tx.ExecContext(ctx, `UPDATE space_git SET url = ?, ref = ?, project_directory = ?, provider = ?,
-					tree_url = ?, commit_url = ?, sealed_credentials = ?, updated_at = ? WHERE space_id = ?`,
-					g.URL, g.Ref, g.ProjectDirectory, g.Provider, g.TreeURL, g.CommitURL, g.SealedCredentials, now, g.SpaceID); err != nil {
+					tree_url = ?, commit_url = ?, sealed_credentials = ?, ssh_host_key = ?, updated_at = ? WHERE space_id = ?`,
+					g.URL, g.Ref, g.ProjectDirectory, g.Provider, g.TreeURL, g.CommitURL, g.SealedCredentials, g.SSHHostKey, now, g.SpaceID); err != nil {
 					return fmt.Errorf("store: unable to update a space's git link: %w", err)
 				}
 			}
@@ -143,6 +143,20 @@ func (s *Store) QueueGitRun(ctx context.Context, job store.GitJob) error {
 // FindGitLinks returns every space's git link, by space.
 func (s *Store) FindGitLinks(ctx context.Context) ([]*store.SpaceGit, error) {
 	return queryAll(ctx, s.reader, "git links", `SELECT `+spaceGitColumns+` FROM space_git ORDER BY space_id`, nil, scanSpaceGit)
+}
+
+// SetGitHostKey records the SSH host key first seen for the space's link.
+func (s *Store) SetGitHostKey(ctx context.Context, spaceID, url, hostKey string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		if _, err := findSpaceGit(ctx, tx, spaceID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE space_git SET ssh_host_key = ? WHERE space_id = ? AND url = ? AND ssh_host_key = ''`,
+			hostKey, spaceID, url); err != nil {
+			return fmt.Errorf("store: unable to record a git link's host key: %w", err)
+		}
+		return nil
+	})
 }
 
 // FinishGitOperation ends the space's run.

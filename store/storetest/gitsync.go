@@ -13,7 +13,8 @@ import (
 
 // gitSync: a space's git link is recorded with its first run, one run at a time (a run past
 // GitOperationTimeout reads as timed out and another may start), each run queues its job, a
-// standalone run keeps the link, an older request timestamp is refused; a revision's commit and
+// standalone run keeps the link, an older request timestamp is refused, an SSH link's host key is
+// recorded once (SetGitHostKey) or pinned; a revision's commit and
 // its pages' files read back as written.
 func gitSync(t *testing.T, open Opener) {
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -101,6 +102,51 @@ func gitSync(t *testing.T, open Opener) {
 	links, err := w.st.FindGitLinks(ctx)
 	if err != nil || len(links) != 1 || links[0].SpaceID != sp.ID {
 		t.Fatalf("links %+v %v", links, err)
+	}
+
+	// An SSH link's host key: recorded once while the link is at the URL seen, kept after; a
+	// request's key (pinned) replaces it, a standalone one does not.
+	const seen, pinned = "ssh-ed25519 AAAAseen", "ssh-ed25519 AAAApinned"
+	if err := w.st.SetGitHostKey(ctx, sp.ID, "ssh://git@elsewhere.example.com/x.git", seen); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.SSHHostKey != "" {
+		t.Fatalf("a host key recorded for another URL: %q", g.SSHHostKey)
+	}
+	if err := w.st.SetGitHostKey(ctx, sp.ID, link.URL, seen); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.SetGitHostKey(ctx, sp.ID, link.URL, "ssh-ed25519 AAAAlater"); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.SSHHostKey != seen {
+		t.Fatalf("host key %q, want the first seen", g.SSHHostKey)
+	}
+	if err := w.st.SetGitHostKey(ctx, "nope", link.URL, seen); store.ErrorCode(err) != store.ENOTFOUND {
+		t.Fatalf("no link: %v", err)
+	}
+	if err := w.st.FinishGitOperation(ctx, sp.ID, "", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	keyed := *link
+	keyed.SSHHostKey = pinned
+	if err := w.st.StartGitOperation(ctx, &keyed, store.GitJob{Space: sp.ID, Direction: "export", Standalone: true}); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.SSHHostKey != seen {
+		t.Fatalf("a standalone run changed the host key: %q", g.SSHHostKey)
+	}
+	if err := w.st.FinishGitOperation(ctx, sp.ID, "", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.StartGitOperation(ctx, &keyed, store.GitJob{Space: sp.ID, Direction: "import"}); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = w.st.FindSpaceGit(ctx, sp.ID); g.SSHHostKey != pinned {
+		t.Fatalf("pinned host key %q", g.SSHHostKey)
+	}
+	if links, _ = w.st.FindGitLinks(ctx); links[0].SSHHostKey != pinned {
+		t.Fatalf("the poller's link has host key %q", links[0].SSHHostKey)
 	}
 
 	// Revisions.

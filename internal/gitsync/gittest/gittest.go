@@ -1,6 +1,7 @@
 // Package gittest runs real git repositories for tests: bare repositories made with the git CLI,
-// served over smart HTTP by git's own `git http-backend` behind net/http/cgi, or reached as
-// file:// URLs; and reads what was pushed to them with the git CLI.
+// served over smart HTTP by git's own `git http-backend` behind net/http/cgi, over SSH by a
+// loopback x/crypto/ssh server running git-upload-pack and git-receive-pack (ssh.go), or reached
+// as file:// URLs; and reads what was pushed to them with the git CLI.
 package gittest
 
 import (
