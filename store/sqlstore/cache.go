@@ -75,58 +75,12 @@ type spaceForUser struct {
 	member bool
 }
 
-// cachedRead answers what read returns, from c while the version it was read at is the current
-// one. The version is taken before the read, so a write during it invalidates what it reads.
-// The value is shared by every read that hits it: callers must not change it.
-func cachedRead[V any](ctx context.Context, s *Store, c *versionedCache[V], key string, read func() (V, error)) (V, error) {
-	version, ok := s.cacheVersion(ctx)
-	if ok {
-		if v, hit := c.get(key, version); hit {
-			return v, nil
-		}
-	}
-	v, err := read()
-	if err == nil && ok {
-		c.put(key, version, v)
-	}
-	return v, err
-}
-
-// cacheVersion is the version a cached read is checked against: on SQLite this process's, on
-// PostgreSQL the cluster's. ok is false when it cannot be had; the read then goes to the
-// database and caches nothing.
-func (s *Store) cacheVersion(ctx context.Context) (version uint64, ok bool) {
-	if s.shared == nil {
-		return s.version.current(), true
-	}
-	v, err := s.shared.current(ctx)
-	return v, err == nil
-}
-
-func (s *Store) readSharedVersion(ctx context.Context) (uint64, error) {
-	var v int64
-	err := s.reader.QueryRowContext(ctx, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM quire_data_version`).Scan(&v)
-	return uint64(v), err
-}
-
-// bumpSharedVersion counts a committed write for every node. It is tried a few times: a write
-// that cannot be counted fails.
-func (s *Store) bumpSharedVersion(ctx context.Context) error {
-	ctx = context.WithoutCancel(ctx)
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if _, err = s.writer.ExecContext(ctx, `SELECT nextval('quire_data_version')`); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
 // sharedVersion reads the cluster's write count for reads that began before the query: one query
 // in flight at a time, and the reads arriving while it runs share the next one (a query already
 // running may have begun before a write they must see returned).
 type sharedVersion struct {
-	read func(context.Context) (uint64, error)
+	read func(context.Context) (uint64, error) // the version query
+	db   *db                                   // the pool bump writes through
 
 	mu       sync.Mutex
 	inflight bool
@@ -183,4 +137,27 @@ func (v *sharedVersion) run(r *versionRound) {
 	if next != nil {
 		go v.run(next)
 	}
+}
+
+// newSharedVersion is the cluster's write count in PostgreSQL's sequence, read and bumped
+// through p.
+func newSharedVersion(p *db) *sharedVersion {
+	return &sharedVersion{db: p, read: func(ctx context.Context) (uint64, error) {
+		var n int64
+		err := p.QueryRowContext(ctx, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM quire_data_version`).Scan(&n)
+		return uint64(n), err
+	}}
+}
+
+// bump counts a committed write for every node. It is tried a few times: a write that cannot be
+// counted fails.
+func (v *sharedVersion) bump(ctx context.Context) error {
+	ctx = context.WithoutCancel(ctx)
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = v.db.ExecContext(ctx, `SELECT nextval('quire_data_version')`); err == nil {
+			return nil
+		}
+	}
+	return err
 }

@@ -89,7 +89,7 @@ func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s.shared = &sharedVersion{read: s.readSharedVersion}
-	s.upkeep = &searchUpkeep{run: s.upkeepSearch}
+	s.shared = newSharedVersion(p)
+	s.upkeep = &searchUpkeep{run: p.upkeepSearch}
 	return s, nil
 }

@@ -33,7 +33,8 @@ var (
 )
 
 type searchUpkeep struct {
-	run func(ctx context.Context, analyze bool)
+	// run makes an upkeep, and answers the search tables' rows when it analyzed them.
+	run func(ctx context.Context, analyze bool) (tableRows int, ok bool)
 
 	mu           sync.Mutex
 	running      bool
@@ -72,10 +73,13 @@ func (u *searchUpkeep) loop() {
 		u.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		u.run(ctx, analyze)
+		rows, ok := u.run(ctx, analyze)
 		cancel()
 
 		u.mu.Lock()
+		if ok {
+			u.tableRows = rows
+		}
 		if !u.pending {
 			u.running = false
 			u.mu.Unlock()
@@ -89,21 +93,20 @@ func (u *searchUpkeep) loop() {
 func (u *searchUpkeep) wait() { u.wg.Wait() }
 
 // upkeepSearch moves the search indexes' pending lists into the indexes and, when asked,
-// analyzes the search tables. Failures are left to autovacuum.
-func (s *Store) upkeepSearch(ctx context.Context, analyze bool) {
+// analyzes the search tables and answers their rows. Failures are left to autovacuum.
+func (p *db) upkeepSearch(ctx context.Context, analyze bool) (int, bool) {
 	for _, q := range searchCleanPending {
-		s.writer.ExecContext(ctx, q)
+		p.ExecContext(ctx, q)
 	}
 	if !analyze {
-		return
+		return 0, false
 	}
 	for _, q := range searchAnalyze {
-		s.writer.ExecContext(ctx, q)
+		p.ExecContext(ctx, q)
 	}
 	var rows float64
-	if err := s.reader.QueryRowContext(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'search_fts'::regclass`).Scan(&rows); err == nil {
-		s.upkeep.mu.Lock()
-		s.upkeep.tableRows = int(rows)
-		s.upkeep.mu.Unlock()
+	if err := p.QueryRowContext(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'search_fts'::regclass`).Scan(&rows); err != nil {
+		return 0, false
 	}
+	return int(rows), true
 }

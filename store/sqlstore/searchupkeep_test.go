@@ -96,7 +96,7 @@ func TestSearchUpkeepGathersWrites(t *testing.T) {
 	var runs []bool
 	release, started := make(chan struct{}), make(chan struct{})
 	u := &searchUpkeep{}
-	u.run = func(ctx context.Context, analyze bool) {
+	u.run = func(ctx context.Context, analyze bool) (int, bool) {
 		mu.Lock()
 		runs = append(runs, analyze)
 		first := len(runs) == 1
@@ -105,6 +105,7 @@ func TestSearchUpkeepGathersWrites(t *testing.T) {
 			close(started)
 			<-release
 		}
+		return 0, false
 	}
 	u.note(10) // starts a run, which waits
 	<-started

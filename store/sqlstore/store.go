@@ -132,7 +132,7 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	// Bumped even when the commit fails: whether it took effect is not known for sure.
 	s.version.bump()
 	if s.shared != nil {
-		if berr := s.bumpSharedVersion(ctx); berr != nil && err == nil {
+		if berr := s.shared.bump(ctx); berr != nil && err == nil {
 			// Committed, but other nodes' caches may still serve what it replaced: the caller
 			// hears of a failure, as for a commit whose outcome is unknown.
 			return fmt.Errorf("store: committed, but unable to count the write for other nodes: %w", berr)
