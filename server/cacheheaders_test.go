@@ -11,6 +11,7 @@ import (
 // The renderer's cache headers: tags from the route's resources on a success, a long max-age on
 // a revision-pinned read, nothing on a failure.
 func TestCacheHeaders(t *testing.T) {
+	t.Parallel()
 	e := echo.New()
 	e.Use(cacheHeaders)
 	ok := func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{}) }

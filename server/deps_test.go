@@ -12,6 +12,7 @@ import (
 // both, know nothing of HTTP; and no package of quire's but the store implementations imports
 // database/sql or a driver.
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go list")
 	}

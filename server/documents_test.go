@@ -48,6 +48,7 @@ func sameJSON(t *testing.T, what string, got, want any) {
 // replies, in spaces and change requests, and pages of the content batch) store what the
 // document shows, and answer it again as a document; a page refuses a block condition.
 func TestEveryDocumentKindThroughEveryOperation(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	doc := everyKindDocument(t)
@@ -157,6 +158,7 @@ func TestEveryDocumentKindThroughEveryOperation(t *testing.T) {
 // A document holding a kind the public specs do not define, or a known kind with a property
 // they do not define, is refused naming where, and nothing is stored.
 func TestDocumentsRefuseUnknownKindsAndProperties(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Docs", "")
 	cr := w.create(t, w.admin, sp.Id, "CR")

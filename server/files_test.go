@@ -18,6 +18,7 @@ import (
 // bottom up would find a name defined later. A cycle is reported with the names that make each
 // of its edges.
 func TestFilesLayered(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("type-checks the module")
 	}

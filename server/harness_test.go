@@ -110,6 +110,23 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	st := openTestStore(t)
 	clock := &testClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	st.Clock = clock.Now
+	o := server.Options{}
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	return serveTestServer(t, st, clock, o)
+}
+
+// otherNode is a second quire node over the test server's store (and clock), served at a URL of
+// its own: a server with nothing cached, as another node of a deployment sees the database.
+func (ts *testServer) otherNode(t testing.TB) *testServer {
+	t.Helper()
+	return serveTestServer(t, ts.Store, ts.Clock, server.Options{})
+}
+
+// serveTestServer serves quire (the API and the web) over st on loopback.
+func serveTestServer(t testing.TB, st store.Store, clock *testClock, o server.Options) *testServer {
+	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(server.LogHandler{Handler: slog.NewJSONHandler(logs, nil)})
 	// A request that panicked fails the test that made it, whatever it asserted (issue 24).
@@ -122,10 +139,6 @@ func newTestServer(t testing.TB, opts ...server.Options) *testServer {
 	})
 	secret := []byte("test-visitor-secret")
 	srv := server.New(st, log, testBaseURL, secret)
-	o := server.Options{}
-	if len(opts) > 0 {
-		o = opts[0]
-	}
 	e, err := srv.Handler(o)
 	if err != nil {
 		t.Fatal(err)

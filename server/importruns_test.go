@@ -84,6 +84,7 @@ func zipDir(t *testing.T, dir, prefix string) []byte {
 }
 
 func TestImportRunFromUploadedFiles(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Imported", "")
 	md := w.upload(t, w.editor, "getting-around.md", "text/markdown", []byte("# Getting around\n\nUse the *map*.\n"))
@@ -133,6 +134,7 @@ func TestImportRunFromUploadedFiles(t *testing.T) {
 }
 
 func TestImportRunBadInput(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Imported", "")
 	target := map[string]any{"space": sp.Id}
@@ -228,6 +230,7 @@ func site(t *testing.T) *httptest.Server {
 }
 
 func TestImportRunFromWebsite(t *testing.T) {
+	t.Parallel()
 	srv := site(t)
 	w := newWorld(t, server.Options{AllowPrivateURLs: true})
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Site", "")
@@ -263,6 +266,7 @@ func TestImportRunFromWebsite(t *testing.T) {
 }
 
 func TestImportRunIntoPageAndChangeRequestAndCancel(t *testing.T) {
+	t.Parallel()
 	srv := site(t)
 	w := newWorld(t, server.Options{AllowPrivateURLs: true})
 	sp, pages := w.spaceWithPages(t, "Existing", "Hello.")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestGetIntegrationInstallationById(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.publish(t, "readable", publishBody(w.org.Id, "space:content:read"))
 	mine := w.install(t, w.admin, "readable", w.org.Id)
@@ -44,6 +45,7 @@ func TestGetIntegrationInstallationById(t *testing.T) {
 }
 
 func TestDisableIntegrationDevelopmentMode(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.publish(t, "devoff", publishBody(w.org.Id))
 	dev := "/integrations/devoff/dev"

@@ -35,6 +35,7 @@ func (w *integrationWorld) install(t *testing.T, u *testUser, name, orgID string
 }
 
 func TestInstallIntegration(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.configurable(t, "notify")
 	path := "/integrations/notify/installations"
@@ -111,6 +112,7 @@ func TestInstallIntegration(t *testing.T) {
 }
 
 func TestInstallIntegrationOnSpacesAndSites(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	b := publishBody(w.org.Id)
 	b["target"] = "space"

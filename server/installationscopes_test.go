@@ -22,6 +22,7 @@ type scopedWrite struct {
 // with one write scope calls exactly the writes of that scope on the spaces and sites it is
 // installed on, and gets 403 for every other write and for spaces and sites it is not on.
 func TestInstallationTokenWriteScopes(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	installed := w.MustCreateSpace(t, w.admin, w.org.Id, "Installed", "")
 	other := w.MustCreateSpace(t, w.admin, w.org.Id, "Not installed", "")

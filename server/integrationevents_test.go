@@ -117,6 +117,7 @@ func (w *integrationWorld) runJobs(t *testing.T) {
 }
 
 func TestIntegrationEvents(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.configurable(t, "notify")
 	n := w.install(t, w.admin, "notify", w.org.Id)
@@ -155,6 +156,7 @@ func TestIntegrationEvents(t *testing.T) {
 }
 
 func TestIntegrationDevelopmentMode(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.publish(t, "devtool", publishBody(w.org.Id))
 	dev := "/integrations/devtool/dev"
@@ -190,6 +192,7 @@ func TestIntegrationDevelopmentMode(t *testing.T) {
 // TestEventDelivery: in development mode an event is POSTed to the tunnel, signed; a tunnel that
 // fails twice gets the event on the third try, each try in the trace.
 func TestEventDelivery(t *testing.T) {
+	t.Parallel()
 	w := newDeliveryWorld(t)
 	w.publish(t, "tunnelled", publishBody(w.org.Id))
 	rcv := newReceiver(t, 2)
@@ -246,6 +249,7 @@ func TestEventDelivery(t *testing.T) {
 }
 
 func TestEventDeliveryGivesUp(t *testing.T) {
+	t.Parallel()
 	w := newDeliveryWorld(t)
 	w.publish(t, "flaky", publishBody(w.org.Id))
 	rcv := newReceiver(t, 100)
@@ -268,6 +272,7 @@ func TestEventDeliveryGivesUp(t *testing.T) {
 // TestEventDeliveryGuarded: without --allow-private-urls a tunnel on loopback is refused by the
 // guarded fetcher, and the refusal is in the trace.
 func TestEventDeliveryGuarded(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.publish(t, "guarded", publishBody(w.org.Id))
 	rcv := newReceiver(t, 0)

@@ -42,6 +42,7 @@ func (w *integrationWorld) publish(t *testing.T, name string, body map[string]an
 }
 
 func TestPublishIntegration(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	body := publishBody(w.org.Id, "space:content:read", "space:content:read")
 	body["summary"] = "# Slack\nLong form."
@@ -115,6 +116,7 @@ func TestPublishIntegration(t *testing.T) {
 }
 
 func TestPublishIntegrationRules(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.publish(t, "taken", publishBody(w.org.Id))
 	cases := []struct {
@@ -163,6 +165,7 @@ func TestPublishIntegrationRules(t *testing.T) {
 }
 
 func TestGetAndUnpublishIntegration(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	private := publishBody(w.org.Id)
 	private["visibility"] = "private"
@@ -190,6 +193,7 @@ func TestGetAndUnpublishIntegration(t *testing.T) {
 }
 
 func TestListIntegrations(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	a := publishBody(w.org.Id, "space:content:read")
 	a["title"], a["description"], a["categories"], a["target"] = "Analytics Pro", "Counts visits", []string{"analytics"}, "site"
@@ -264,6 +268,7 @@ func TestListIntegrations(t *testing.T) {
 // security policy may be given by directive (an object) and is answered as given; the scopes take
 // site:visitor:claims.
 func TestPublishIntegrationComponentsAndPolicy(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	body := publishBody(w.org.Id, "space:content:read", "site:visitor:claims")
 	body["configurations"] = map[string]any{

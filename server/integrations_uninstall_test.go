@@ -47,6 +47,7 @@ func (w *integrationWorld) events(t *testing.T, name string) []gen.IntegrationEv
 }
 
 func TestUninstallIntegration(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.everywhere(t, "notify", "space:content:read")
 	w.publish(t, "second", publishBody(w.org.Id))
@@ -112,6 +113,7 @@ func TestUninstallIntegration(t *testing.T) {
 }
 
 func TestIntegrationSpaceInstallation(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.everywhere(t, "notify")
 	w.publish(t, "second", publishBody(w.org.Id))
@@ -219,6 +221,7 @@ func TestIntegrationSpaceInstallation(t *testing.T) {
 }
 
 func TestIntegrationSiteInstallation(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.everywhere(t, "notify")
 	n, _, site := w.installEverywhere(t, "notify")
@@ -274,6 +277,7 @@ func TestIntegrationSiteInstallation(t *testing.T) {
 // TestInstallationTokenContentInstallations: an installation token reads and configures its own
 // space installations, loses a space the moment it is removed from it, and uninstalls nothing.
 func TestInstallationTokenContentInstallations(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.everywhere(t, "notify", "space:content:read")
 	n, sp, site := w.installEverywhere(t, "notify")
@@ -305,6 +309,7 @@ func TestInstallationTokenContentInstallations(t *testing.T) {
 }
 
 func TestListOrganizationInstallations(t *testing.T) {
+	t.Parallel()
 	w := newIntegrationWorld(t)
 	w.publish(t, "alpha-sync", publishBody(w.org.Id))
 	b := publishBody(w.org.Id)
@@ -359,6 +364,7 @@ func TestListOrganizationInstallations(t *testing.T) {
 // TestUninstallEventDelivery: in development mode the *_installation_deleted events are queued
 // and POSTed to the tunnel, signed, as the setup events are.
 func TestUninstallEventDelivery(t *testing.T) {
+	t.Parallel()
 	w := newDeliveryWorld(t)
 	w.everywhere(t, "tunnelled")
 	n, sp, _ := w.installEverywhere(t, "tunnelled")

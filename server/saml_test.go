@@ -90,6 +90,7 @@ func httpGet(u string) *http.Request {
 }
 
 func TestSAMLLogin(t *testing.T) {
+	t.Parallel()
 	w := newSSOWorld(t)
 	ts := w.ts
 	var firstUser string
@@ -221,6 +222,7 @@ func TestSAMLLogin(t *testing.T) {
 }
 
 func TestSAMLLoginRefusals(t *testing.T) {
+	t.Parallel()
 	w := newSSOWorld(t)
 	ts := w.ts
 	impostor := newTestIdP(t, w.idp.entityID) // same entity id, another key
@@ -306,6 +308,7 @@ func TestSAMLLoginRefusals(t *testing.T) {
 }
 
 func TestSAMLProviderWithBrokenCertificate(t *testing.T) {
+	t.Parallel()
 	w := newSSOWorld(t)
 	ts := w.ts
 	// A certificate stored before it stopped parsing (not through the API, which refuses it).

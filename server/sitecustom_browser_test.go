@@ -17,6 +17,7 @@ import (
 // link in the tab bar; the feedback buttons record an event the API then counts; and the app's
 // site page shows the insights chart.
 func TestCustomizedSiteInABrowser(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	w := newWebWorld(t)
 	fontFile := fakeFont("wOF2")

@@ -11,6 +11,7 @@ import (
 // TestSiteOpsInABrowser: in a real browser, a redirect of the site is followed to its page, a
 // moved page's old address leads to it, and a share link opens its site until it is turned off.
 func TestSiteOpsInABrowser(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	w := newWebWorld(t)
 	api := "/orgs/" + w.org.Id + "/sites/"

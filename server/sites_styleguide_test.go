@@ -13,6 +13,7 @@ import (
 // organization is "not a style guide", one elsewhere or missing "not found" — and the refused
 // update changes nothing else it carried.
 func TestSiteStyleguide(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	sp := w.MustCreateSpace(t, w.admin, w.org.Id, "Guide", "")
 	foreign := w.MustCreateSpace(t, w.outsider, w.other.Id, "Theirs", "")

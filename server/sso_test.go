@@ -21,6 +21,7 @@ func (ts *testServer) MustCreateSAMLProvider(t testing.TB, admin *testUser, orgI
 }
 
 func TestSAMLProviders(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice := ts.MustCreateUser(t, "alice@acme.test", "Alice")
 	bob := ts.MustCreateUser(t, "bob@acme.test", "Bob")

@@ -239,6 +239,7 @@ func (b *browser) checkContrast(scheme string) {
 }
 
 func TestWebInABrowser(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	w := newWebWorld(t)
 	base := w.URL + "/s/" + w.site.Id

@@ -10,6 +10,7 @@ import (
 )
 
 func TestWebPublishedSiteRendersPages(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 
@@ -74,6 +75,7 @@ func TestWebPublishedSiteRendersPages(t *testing.T) {
 }
 
 func TestWebEscapesWhatPagesHold(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	r := w.expect(t, http.StatusOK, "/s/"+w.site.Id+"/script-alert-title-script-tricky")
 	wantIn(t, "tricky", r.Body, `&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt; Tricky`)
@@ -81,6 +83,7 @@ func TestWebEscapesWhatPagesHold(t *testing.T) {
 }
 
 func TestWebNotFound(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	r := w.expect(t, http.StatusNotFound, base+"/no/such/page")
@@ -94,6 +97,7 @@ func TestWebNotFound(t *testing.T) {
 }
 
 func TestWebAdaptsToVisitorClaims(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	visit := func(claims jwt.MapClaims) webResponse {
@@ -127,6 +131,7 @@ func TestWebAdaptsToVisitorClaims(t *testing.T) {
 }
 
 func TestWebAudiences(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	pub := "/s/" + w.site.Id
 	robots := w.expect(t, http.StatusOK, pub+"/robots.txt")
@@ -174,6 +179,7 @@ func TestWebAudiences(t *testing.T) {
 }
 
 func TestWebSiteAtItsHostname(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id+"/sites/"+w.site.Id, map[string]any{"hostname": "docs.acme.test"})
 	r := w.expect(t, http.StatusOK, "/install/linux", "Host", "docs.acme.test")
@@ -187,6 +193,7 @@ func TestWebSiteAtItsHostname(t *testing.T) {
 }
 
 func TestWebSearch(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	r := w.expect(t, http.StatusOK, base+"/~search?q=frobnicator")
@@ -197,6 +204,7 @@ func TestWebSearch(t *testing.T) {
 }
 
 func TestWebSectionGroupsAreMenus(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/sites/"+w.site.Id+"/section-groups",

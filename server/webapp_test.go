@@ -26,6 +26,7 @@ func (w *webWorld) appLogin(t *testing.T, u *testUser) string {
 }
 
 func TestWebAppViews(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	if r := w.expect(t, http.StatusSeeOther, "/app"); !strings.HasPrefix(r.Header.Get("Location"), "/app/login") {
 		t.Fatalf("no session: redirected to %q", r.Header.Get("Location"))

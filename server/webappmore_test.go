@@ -8,6 +8,7 @@ import (
 )
 
 func TestWebAppCommentsRevisionsCollectionsSites(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	admin := w.appLogin(t, w.admin)
 	otto := w.appLogin(t, w.outsider)

@@ -25,6 +25,7 @@ func joinToken(t *testing.T, body string) string {
 // join with its button and land in the organization; the join is in the audit log as theirs,
 // made in the app. A forged post, a used-up invitation and another address's one join no one.
 func TestWebAppAcceptsInvitations(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	var link gen.InviteLink
 	w.Expect(t, http.StatusCreated, w.admin, "POST", "/orgs/"+w.org.Id+"/link-invites", map[string]any{"role": "comment"}).Decode(t, &link)
@@ -84,6 +85,7 @@ func TestWebAppAcceptsInvitations(t *testing.T) {
 
 // The audit log in the app: admins only, newest first, escaped, paged.
 func TestWebAppAuditLog(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	for i := 0; i < 55; i++ {
 		w.Expect(t, http.StatusOK, w.admin, "PATCH", "/orgs/"+w.org.Id, map[string]any{"title": "Acme <b>" + string(rune('a'+i%26)) + "</b>"})

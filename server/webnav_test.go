@@ -9,6 +9,7 @@ import (
 // Hidden pages are reachable by their address but listed nowhere: not in navigation, not in
 // the search results.
 func TestWebHiddenPagesAreNotSearchResults(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	wantIn(t, "hidden page", w.expect(t, http.StatusOK, base+"/hidden-notes").Body, "Only reachable by its address.")
@@ -22,6 +23,7 @@ func TestWebHiddenPagesAreNotSearchResults(t *testing.T) {
 // Relative links between markdown files resolve as in a Git repository: ../install.md is the
 // page at that path, ../README.md the space's root (its first page).
 func TestWebRelativeLinksResolve(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	r := w.expect(t, http.StatusOK, base+"/install/linux")

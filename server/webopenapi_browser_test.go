@@ -8,6 +8,7 @@ import (
 // An OpenAPI specification's reference page, opened in the browser: accessible, no script, the
 // sidebar's links lead to the operations.
 func TestWebOpenAPIReferenceInABrowser(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	w := newWorld(t)
 	if st := b.open(w.URL + publishedPetstore(t, w)); st != 200 {

@@ -95,6 +95,7 @@ func publishedPetstore(t *testing.T, w *world) string {
 }
 
 func TestWebOpenAPIReferencePage(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	org := w.org.Id
 	ww := &webWorld{world: w}

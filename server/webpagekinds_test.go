@@ -8,6 +8,7 @@ import (
 // On a published site a group is a heading over its pages, a link an entry that opens its
 // target (a URL, a page, a space the site shows); neither is a page of its own.
 func TestWebGroupsAndLinks(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	base := "/s/" + w.site.Id
 	cr := w.create(t, w.admin, w.guide.Id, "Kinds")

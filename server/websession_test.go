@@ -76,6 +76,7 @@ func bodyOf(res *http.Response) string {
 // A cross-site page can post to the sign-in and sign-out forms, but cannot know their tokens:
 // without the right one the post is refused with 403 and nothing changes.
 func TestWebAppFormsNeedTheirToken(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	good := url.Values{"email": {w.admin.Email}, "token": {w.admin.Token}, "next": {"/app"}}
 	with := func(v url.Values, k, val string) url.Values {
@@ -155,6 +156,7 @@ func TestWebAppFormsNeedTheirToken(t *testing.T) {
 // A session is a row in the store: the cookie carries only its random id, and revoking the
 // token it signed in with, its expiry, or signing out end it at once.
 func TestWebAppSessionsEnd(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	ctx := context.Background()
 	admin := w.appLogin(t, w.admin)
@@ -221,6 +223,7 @@ func TestWebAppSessionsEnd(t *testing.T) {
 
 // The next= of the sign-in form only ever leads into the app.
 func TestWebAppLoginStaysInTheApp(t *testing.T) {
+	t.Parallel()
 	w := newWebWorld(t)
 	for next, want := range map[string]string{
 		"/app/o/" + w.org.Id:       "/app/o/" + w.org.Id,

@@ -40,6 +40,7 @@ func (w *ssoWorld) getPage(t *testing.T, path, cookie string) (int, string) {
 // A SAML login started from the app's sign-in page opens an app session and returns to the app;
 // one started by an API client still answers the JSON token (TestSAMLLogin).
 func TestSAMLLoginFromTheApp(t *testing.T) {
+	t.Parallel()
 	w := newSSOWorld(t)
 	ts := w.ts
 	orgPage := "/app/o/" + w.org.Id

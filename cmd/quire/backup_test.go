@@ -17,6 +17,7 @@ import (
 // A backup taken while writers are busy opens, passes the integrity check and holds every write
 // acknowledged before it started; restoring it gives a database quire serves.
 func TestBackupDuringWritesAndRestore(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs real server processes")
 	}

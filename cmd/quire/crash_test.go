@@ -173,6 +173,7 @@ func call(t *testing.T, method, url, token string, body any) (int, map[string]an
 // kill -9 of quire serve during concurrent writes loses no acknowledged write, and the database
 // passes SQLite's integrity check after the restart.
 func TestNoAcknowledgedWriteLostOnKill(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills real server processes")
 	}

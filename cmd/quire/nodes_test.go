@@ -41,6 +41,7 @@ func mustCall(t *testing.T, want int, method, url, token string, body any) map[s
 // reads at once, change-request numbers stay unique and gapless when both create at once, merges
 // of one space are serialized across them, and recurring jobs are scheduled once.
 func TestTwoNodesOnOneDatabase(t *testing.T) {
+	t.Parallel()
 	db := freshPostgres(t)
 	if !postgres.IsURL(db) {
 		t.Fatalf("not a PostgreSQL URL: %s", db)
@@ -240,6 +241,7 @@ func TestTwoNodesOnOneDatabase(t *testing.T) {
 // kill -9 of one node under write load on both loses no acknowledged write, and the other node
 // keeps serving meanwhile.
 func TestNodeKilledUnderWriteLoad(t *testing.T) {
+	t.Parallel()
 	db := freshPostgres(t)
 	token := mustCreateUser(t, db)
 	victim, a := startQuire(t, db)
@@ -293,6 +295,7 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 // Connections lost while serving: requests answer 503 in the error shape (never 500), and the
 // pool reconnects, so service resumes by itself.
 func TestLostConnectionsAnswer503(t *testing.T) {
+	t.Parallel()
 	db := freshPostgres(t)
 	token := mustCreateUser(t, db)
 	_, node := startQuire(t, db)

@@ -30,6 +30,7 @@ func tokenRows(t *testing.T, db string) []map[string]any {
 // A user has several named tokens, each listed with its last use; a revoked one authenticates
 // nothing.
 func TestTokensCreateListRevoke(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "quire.db")
 	first := mustCreateUser(t, db)
 	out, err := quireCommand("tokens", "create", "--db", db, "--email", "ada@example.com", "--name", "ci").Output()

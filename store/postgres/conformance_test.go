@@ -11,11 +11,12 @@ import (
 )
 
 // The PostgreSQL store keeps the contract: the conformance suite, each test on a fresh database
-// of the cluster QUIRE_TEST_POSTGRES_URL names (make test starts one: testdata/postgres/cluster.sh).
+// of the cluster QUIRE_TEST_POSTGRES_URL names (make test starts one: testdata/postgres/cluster.sh),
+// copied from one migrated once (migrating each costs more than the test).
 func TestConformance(t *testing.T) {
 	pgtest.Require(t, "the PostgreSQL conformance suite")
 	storetest.Run(t, func(t *testing.T, clock func() time.Time) store.Store {
-		st, err := Open(context.Background(), pgtest.Database(t, "the PostgreSQL conformance suite"))
+		st, err := Open(context.Background(), pgtest.FromTemplate(t, "the PostgreSQL conformance suite", "migrated", migrated))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,4 +26,14 @@ func TestConformance(t *testing.T) {
 		t.Cleanup(func() { st.Close() })
 		return st
 	})
+}
+
+// migrated applies quire's migrations to the database at url: the template the conformance
+// suite's databases are copied from.
+func migrated(url string) error {
+	st, err := Open(context.Background(), url)
+	if err != nil {
+		return err
+	}
+	return st.Close()
 }

@@ -7,7 +7,8 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// Run runs the contract's tests, each a subtest that logs the backend it ran against.
+// Run runs the contract's tests, each a subtest that logs the backend it ran against; they run in
+// parallel (go test's -parallel at a time), each on the stores it opens.
 func Run(t *testing.T, open Opener) {
 	logged := func(t *testing.T, clock func() time.Time) store.Store {
 		t.Helper()
@@ -77,6 +78,9 @@ func Run(t *testing.T, open Opener) {
 		{"SpaceFields", spaceFields},
 		{"TemplatesElsewhere", templatesElsewhere},
 	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, logged) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case has stores of its own
+			tc.fn(t, logged)
+		})
 	}
 }
