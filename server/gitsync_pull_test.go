@@ -44,6 +44,7 @@ func (w *gitWorld) linked(t *testing.T) string {
 // there, moved with the same content too; a page whose file is gone goes, a new file is a new
 // page; a commit that changes nothing of the layout changes nothing of the space.
 func TestGitSyncPullKeepsPageIdentity(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"http", "file"} {
 		t.Run(kind, func(t *testing.T) {
 			w := newGitWorld(t, kind)
@@ -142,6 +143,7 @@ func (w *gitWorld) commitFile(t *testing.T, file, content, message string) {
 // synced: its merge is three-way, so the space's edits made since are kept (and pushed with the
 // branch's), and the same page edited on both sides is a conflict.
 func TestGitSyncPullWhenBothMoved(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "http")
 	w.linked(t)
 	ids := titles(w.mainPages(t, w.space.Id))
@@ -201,6 +203,7 @@ func TestGitSyncPullWhenBothMoved(t *testing.T) {
 // The poller reads the branch's head before cloning: a branch still at the commit last synced is
 // not fetched (nor is it on a webhook); a branch that moved is.
 func TestGitSyncPollChecksTheHeadFirst(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "http", server.Options{AllowPrivateURLs: true, GitSyncPoll: time.Minute})
 	secret := w.linked(t)
 	fetched := w.fetches.Load()
@@ -231,6 +234,7 @@ func TestGitSyncPollChecksTheHeadFirst(t *testing.T) {
 // Every write to a linked space's content pushes, not only a change request's merge: a template
 // applied to the space, an import run merged into it.
 func TestGitSyncPushesEveryContentWrite(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "file")
 	w.linked(t)
 	w.Expect(t, http.StatusNoContent, w.editor, "POST", "/spaces/"+w.space.Id+"/content/template", map[string]any{"id": "product-guide"})

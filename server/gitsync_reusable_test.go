@@ -14,6 +14,7 @@ import (
 // what includes it still does), a new file is a new reusable content, and one with no file is
 // deleted; pages include them by id.
 func TestGitSyncImportReplacesReusableContents(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "file")
 	sp := w.space.Id
 	cr := w.create(t, w.admin, sp, "Seed")

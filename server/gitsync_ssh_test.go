@@ -43,6 +43,7 @@ func (w *gitWorld) mergeEdit(t *testing.T, page, subject, markdown string) {
 // new commit; then the server shows another host key and the link's runs are refused, naming both
 // fingerprints, the space unchanged.
 func TestGitSyncOverSSH(t *testing.T) {
+	t.Parallel()
 	w, srv := newSSHGitWorld(t)
 	w.Expect(t, http.StatusNoContent, w.editor, "POST", w.gitPath("import"), map[string]any{
 		"url": w.url, "ref": "main", "repoProjectDirectory": "docs", "sshPrivateKey": srv.ClientKey})
@@ -120,6 +121,7 @@ func TestGitSyncOverSSH(t *testing.T) {
 // pinned one and a server on a private address end the run with their reason, the space
 // unchanged, the key in no error.
 func TestGitSyncSSHRefused(t *testing.T) {
+	t.Parallel()
 	w, srv := newSSHGitWorld(t)
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	locked, err := ssh.MarshalPrivateKeyWithPassphrase(priv, "", []byte("secret"))

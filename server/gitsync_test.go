@@ -81,6 +81,7 @@ func (w *gitWorld) wantRun(t *testing.T, state gen.GitSyncOperationState, errPar
 }
 
 func TestGitSyncImportThenExport(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"http", "file"} {
 		t.Run(kind, func(t *testing.T) {
 			w := newGitWorld(t, kind)
@@ -178,6 +179,7 @@ func TestGitSyncImportThenExport(t *testing.T) {
 
 // Bad input is refused by the call (400) or ends the run with its reason; the space is unchanged.
 func TestGitSyncBadInput(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "http")
 	for _, tc := range []struct {
 		name string
@@ -244,6 +246,7 @@ func TestGitSyncBadInput(t *testing.T) {
 // A standalone import leaves the space's content alone: the repository's content waits in an open
 // change request.
 func TestGitSyncStandaloneImport(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "file")
 	before := w.mainRevision(t, w.space.Id)
 	w.Expect(t, http.StatusNoContent, w.admin, "POST", w.gitPath("import"), map[string]any{"url": w.url, "ref": "main", "repoProjectDirectory": "docs", "standalone": true})
@@ -291,6 +294,7 @@ func (w *gitWorld) webhook(t *testing.T, secret string) int {
 // change request by its author; when both moved, the branch's commit waits in an open change
 // request and the push goes on top of it.
 func TestGitSyncLink(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "http", server.Options{AllowPrivateURLs: true, GitSyncPoll: time.Minute})
 	ctx := context.Background()
 	grace := w.MustCreateUser(t, "grace@example.com", "Grace")
@@ -397,6 +401,7 @@ func titledIn(t *testing.T, pages []gen.RevisionPage, title string) string {
 
 // The app's space view shows the git link, its last sync and its error.
 func TestGitSyncAppView(t *testing.T) {
+	t.Parallel()
 	w := newGitWorld(t, "http")
 	web := &webWorld{world: w.world}
 	admin := web.appLogin(t, w.admin)
