@@ -204,6 +204,28 @@ func (t *PageTree) load(ids []string) {
 	}
 }
 
+// loadAncestors loads the ancestors of pages of the tree a generation at a time: one read of
+// the source per level of the tree, not one per page and level.
+func (t *PageTree) loadAncestors(ids []string) {
+	for level := ids; len(level) > 0 && t.Err == nil; {
+		var parents []string
+		seen := map[string]bool{}
+		for _, id := range level {
+			p := t.pages[id]
+			if p == nil || p.ParentID == nil || seen[*p.ParentID] {
+				continue
+			}
+			if _, loaded := t.pages[*p.ParentID]; loaded {
+				continue
+			}
+			seen[*p.ParentID] = true
+			parents = append(parents, *p.ParentID)
+		}
+		t.load(parents)
+		level = parents
+	}
+}
+
 // get returns a page of the tree, nil when there is none.
 func (t *PageTree) get(id string) *RevisionPage {
 	if p, ok := t.pages[id]; ok {

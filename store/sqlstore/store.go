@@ -47,7 +47,13 @@ func (s *Store) Now() time.Time { return s.Clock() }
 type Tx struct {
 	txConn
 	now time.Time
+	// chains holds the chains of the revisions the transaction read, by revision id: a merge
+	// reads those of its three revisions many times. A write to lines drops them (dropChains).
+	chains map[string]chain
 }
+
+// dropChains forgets the chains read: a line's head moved, or lines went.
+func (tx *Tx) dropChains() { tx.chains = nil }
 
 // maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
 const maxWriteAttempts = 12

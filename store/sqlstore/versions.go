@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quire-docs/quire/store"
@@ -13,26 +14,27 @@ import (
 // openSeq is valid_to of a page version still valid at its line's head.
 const openSeq = int64(1) << 62
 
-// lineRef is a line read up to a seq.
-type lineRef struct {
-	line int64
-	upto int64
-	head int64 // the line's head when the chain was read
-}
-
-// chain is where a revision's content lives: its own line at its seq, then the line that one
-// forked from at the fork's seq, and so on up to a line with no parent. A page's version in the
-// revision is the one valid in the first element that touched it.
-type chain []lineRef
-
 // revisionChain returns the chain of a revision ("" : the empty chain).
 func revisionChain(ctx context.Context, q querier, revisionID string) (chain, error) {
 	if revisionID == "" {
 		return nil, nil
 	}
+	tx, _ := q.(*Tx)
+	if tx != nil {
+		if c, ok := tx.chains[revisionID]; ok {
+			return c, nil
+		}
+	}
 	c, err := readChain(ctx, q, chainOfRevision, revisionID)
 	if err == nil && len(c) == 0 {
 		return nil, store.NotFound("Revision")
+	}
+	if err == nil && tx != nil {
+		if tx.chains == nil {
+			tx.chains = map[string]chain{}
+		}
+		c = slices.Clip(c)
+		tx.chains[revisionID] = c
 	}
 	return c, err
 }
@@ -202,9 +204,9 @@ func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage,
 		}
 		touched := map[string]bool{}
 		for start := 0; start < len(rest); start += 500 {
-			in, inArgs := inList(v.q, "p.page_id", rest[start:min(start+500, len(rest))])
-			rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?
-				AND `+in, append([]any{el.line, el.upto, el.upto}, inArgs...)...)
+			from, args := probeList(v.q, "page_versions", "p", "page_id", rest[start:min(start+500, len(rest))],
+				`p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?`, el.line, el.upto, el.upto)
+			rows, err := v.q.QueryContext(v.ctx, versionSelectFrom(bodies, from), args...)
 			if err != nil {
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
@@ -316,11 +318,14 @@ func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, erro
 
 // versionSelect selects page version rows (as p) with their row id and tombstone flag, and their
 // body when asked: what scanVersions reads.
-func versionSelect(bodies bool) string {
+func versionSelect(bodies bool) string { return versionSelectFrom(bodies, `page_versions p`) }
+
+// versionSelectFrom is versionSelect of the rows of a FROM item named p.
+func versionSelectFrom(bodies bool, from string) string {
 	if bodies {
-		return `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
+		return `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM ` + from + ` JOIN page_bodies b ON b.id = p.body_id`
 	}
-	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
+	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM ` + from
 }
 
 // scanVersions reads the rows of a versionSelect on one line, handing each page to fn with the
