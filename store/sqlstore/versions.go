@@ -257,6 +257,33 @@ func (v *view) ByPath(path string, bodies bool) (*store.RevisionPage, error) {
 	return pages[0], nil
 }
 
+// ByPaths returns the pages of the revision at the given paths, by path: what ByPath answers
+// for each, a read per element of the chain for them all.
+func (v *view) ByPaths(paths []string) (map[string]*store.RevisionPage, error) {
+	out := make(map[string]*store.RevisionPage, len(paths))
+	for start := 0; start < len(paths); start += 500 {
+		chunk := paths[start:min(start+500, len(paths))]
+		for i, el := range v.c {
+			shadow, sargs := v.shadowed(i)
+			valid, vargs := v.validAt(el)
+			from, args := probeList(v.q, "page_versions", "p", "path", chunk, valid+` AND p.deleted = 0`+shadow, append(vargs, sargs...)...)
+			rows, err := v.q.QueryContext(v.ctx, versionSelectFrom(false, from), args...)
+			if err != nil {
+				return nil, fmt.Errorf("store: unable to load pages: %w", err)
+			}
+			if err := scanVersions(rows, false, el.line, func(p *store.RevisionPage, row pageRow, _ bool) {
+				v.record(p, row, false)
+				if _, ok := out[p.Path]; !ok {
+					out[p.Path] = p
+				}
+			}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
 // touchedBetween returns the ids (idColumn of table: page or file versions) that may differ
 // between the revisions of chains x and y: what the elements the two chains do not share
 // touched. Where the chains part inside one line, what that line touched between the two seqs
