@@ -204,9 +204,9 @@ func (v *view) Pages(ids []string, bodies bool) (map[string]*store.RevisionPage,
 		}
 		touched := map[string]bool{}
 		for start := 0; start < len(rest); start += 500 {
-			from, args := probeList(v.q, "page_versions", "p", "page_id", rest[start:min(start+500, len(rest))],
-				`p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?`, el.line, el.upto, el.upto)
-			rows, err := v.q.QueryContext(v.ctx, versionSelectFrom(bodies, from), args...)
+			in, inArgs := inList(v.q, "p.page_id", rest[start:min(start+500, len(rest))])
+			rows, err := v.q.QueryContext(v.ctx, versionSelect(bodies)+` WHERE p.line_id = ? AND p.valid_from <= ? AND p.valid_to > ?
+				AND `+in, append([]any{el.line, el.upto, el.upto}, inArgs...)...)
 			if err != nil {
 				return nil, fmt.Errorf("store: unable to load pages: %w", err)
 			}
@@ -262,22 +262,14 @@ func (v *view) ByPath(path string, bodies bool) (*store.RevisionPage, error) {
 func (v *view) ByPaths(paths []string) (map[string]*store.RevisionPage, error) {
 	out := make(map[string]*store.RevisionPage, len(paths))
 	for start := 0; start < len(paths); start += 500 {
-		chunk := paths[start:min(start+500, len(paths))]
-		for i, el := range v.c {
-			shadow, sargs := v.shadowed(i)
-			valid, vargs := v.validAt(el)
-			from, args := probeList(v.q, "page_versions", "p", "path", chunk, valid+` AND p.deleted = 0`+shadow, append(vargs, sargs...)...)
-			rows, err := v.q.QueryContext(v.ctx, versionSelectFrom(false, from), args...)
-			if err != nil {
-				return nil, fmt.Errorf("store: unable to load pages: %w", err)
-			}
-			if err := scanVersions(rows, false, el.line, func(p *store.RevisionPage, row pageRow, _ bool) {
-				v.record(p, row, false)
-				if _, ok := out[p.Path]; !ok {
-					out[p.Path] = p
-				}
-			}); err != nil {
-				return nil, err
+		in, args := inList(v.q, "p.path", paths[start:min(start+500, len(paths))])
+		pages, err := v.query(in, args, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pages { // the closer elements' first, as ByPath takes them
+			if _, ok := out[p.Path]; !ok {
+				out[p.Path] = p
 			}
 		}
 	}
@@ -345,14 +337,11 @@ func changedPageIDs(ctx context.Context, q querier, a, b string) ([]string, erro
 
 // versionSelect selects page version rows (as p) with their row id and tombstone flag, and their
 // body when asked: what scanVersions reads.
-func versionSelect(bodies bool) string { return versionSelectFrom(bodies, `page_versions p`) }
-
-// versionSelectFrom is versionSelect of the rows of a FROM item named p.
-func versionSelectFrom(bodies bool, from string) string {
+func versionSelect(bodies bool) string {
 	if bodies {
-		return `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM ` + from + ` JOIN page_bodies b ON b.id = p.body_id`
+		return `SELECT ` + pageColumns + `, p.id, p.deleted, b.markdown FROM page_versions p JOIN page_bodies b ON b.id = p.body_id`
 	}
-	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM ` + from
+	return `SELECT ` + pageColumns + `, p.id, p.deleted FROM page_versions p`
 }
 
 // scanVersions reads the rows of a versionSelect on one line, handing each page to fn with the
