@@ -91,10 +91,27 @@ func ResolveLink(dest, pagePath string, r LinkResolver) (kind, target string, ok
 
 // PageLinks extracts and resolves the links of pages (their Markdown set).
 func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
+	dests := make([][]string, len(pages))
+	for i, p := range pages {
+		dests[i] = markdown.Links(p.Markdown)
+	}
+	if pre, ok := r.(linkPreloader); ok {
+		// What resolution will ask is read first, at once: a read per link cost a merge of 10
+		// edited pages ten round trips.
+		var asked askedResolver
+		for i, p := range pages {
+			for _, d := range dests[i] {
+				ResolveLink(d, p.Path, &asked)
+			}
+		}
+		if len(asked.ids)+len(asked.paths) > 0 {
+			pre.PreloadLinks(asked.ids, asked.paths)
+		}
+	}
 	var out []Link
-	for _, p := range pages {
+	for i, p := range pages {
 		seen := map[[2]string]bool{}
-		for _, d := range markdown.Links(p.Markdown) {
+		for _, d := range dests[i] {
 			kind, target, ok := ResolveLink(d, p.Path, r)
 			if !ok || seen[[2]string{kind, target}] {
 				continue
@@ -110,6 +127,25 @@ func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
 		}
 	}
 	return out
+}
+
+// linkPreloader is a LinkResolver that reads at once the pages by id and by path that resolving
+// links will ask it for.
+type linkPreloader interface {
+	PreloadLinks(ids, paths []string)
+}
+
+// askedResolver records what ResolveLink asks, and finds nothing.
+type askedResolver struct{ ids, paths []string }
+
+func (a *askedResolver) HasPage(id string) bool {
+	a.ids = append(a.ids, id)
+	return false
+}
+
+func (a *askedResolver) PathID(path string) (string, bool) {
+	a.paths = append(a.paths, path)
+	return "", false
 }
 
 // openAPIBlock is a GitBook block that shows part of one of the organization's OpenAPI

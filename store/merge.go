@@ -199,6 +199,7 @@ func ApplyMerge(tree *PageTree, merged map[string]*RevisionPage) []MergeConflict
 			conflicts = append(conflicts, MergeConflict{PageID: c.ID, Title: c.Title, Reason: "its parent page was deleted on the other side"})
 		}
 	}
+	tree.loadAncestors(ids)
 	for _, id := range ids {
 		p := tree.pages[id]
 		if p == nil {

@@ -19,8 +19,10 @@ type PageTree struct {
 	// tail caches the last page under a parent (in sibling order) once lastSibling found it; put
 	// and unindex keep it true or drop it.
 	tail map[string]*RevisionPage
-	Err  error             // the first read that failed
-	Refs map[string]string // the batch's page refs, to the ids they were given
+	// srcPaths holds what Src answered for paths PreloadLinks asked at once (nil: no page).
+	srcPaths map[string]*RevisionPage
+	Err      error             // the first read that failed
+	Refs     map[string]string // the batch's page refs, to the ids they were given
 	// FileRefs and Files are what insert_files changes bring: the ids of the batch's file refs,
 	// and the files (with their ids set) to add to the revision.
 	FileRefs map[string]string
@@ -204,6 +206,28 @@ func (t *PageTree) load(ids []string) {
 	}
 }
 
+// loadAncestors loads the ancestors of pages of the tree a generation at a time: one read of
+// the source per level of the tree, not one per page and level.
+func (t *PageTree) loadAncestors(ids []string) {
+	for level := ids; len(level) > 0 && t.Err == nil; {
+		var parents []string
+		seen := map[string]bool{}
+		for _, id := range level {
+			p := t.pages[id]
+			if p == nil || p.ParentID == nil || seen[*p.ParentID] {
+				continue
+			}
+			if _, loaded := t.pages[*p.ParentID]; loaded {
+				continue
+			}
+			seen[*p.ParentID] = true
+			parents = append(parents, *p.ParentID)
+		}
+		t.load(parents)
+		level = parents
+	}
+}
+
 // get returns a page of the tree, nil when there is none.
 func (t *PageTree) get(id string) *RevisionPage {
 	if p, ok := t.pages[id]; ok {
@@ -305,10 +329,13 @@ func (t *PageTree) PathID(path string) (string, bool) {
 	if t.Src == nil || t.Err != nil {
 		return "", false
 	}
-	p, err := t.Src.ByPath(path, false)
-	if err != nil {
-		t.Err = err
-		return "", false
+	p, known := t.srcPaths[path]
+	if !known {
+		var err error
+		if p, err = t.Src.ByPath(path, false); err != nil {
+			t.Err = err
+			return "", false
+		}
 	}
 	if p == nil || t.gone[p.ID] {
 		return "", false
@@ -317,6 +344,45 @@ func (t *PageTree) PathID(path string) (string, bool) {
 		return "", false // moved away in this batch
 	}
 	return p.ID, true
+}
+
+// PathSource is a PageSource that also finds the pages at many paths in one read.
+type PathSource interface {
+	// ByPaths returns the pages at the given paths, by path (none for a path no page has).
+	ByPaths(paths []string) (map[string]*RevisionPage, error)
+}
+
+// PreloadLinks reads at once what resolving links will ask the tree: the pages of ids and,
+// when Src finds many paths in one read, the pages at paths. Resolution then reads nothing
+// per link.
+func (t *PageTree) PreloadLinks(ids, paths []string) {
+	t.load(ids)
+	src, ok := t.Src.(PathSource)
+	if !ok || t.Err != nil {
+		return
+	}
+	var need []string
+	asked := map[string]bool{}
+	for _, p := range paths {
+		if _, known := t.srcPaths[p]; !known && !asked[p] {
+			asked[p] = true
+			need = append(need, p)
+		}
+	}
+	if len(need) == 0 {
+		return
+	}
+	found, err := src.ByPaths(need)
+	if err != nil {
+		t.Err = err
+		return
+	}
+	if t.srcPaths == nil {
+		t.srcPaths = make(map[string]*RevisionPage, len(need))
+	}
+	for _, p := range need {
+		t.srcPaths[p] = found[p]
+	}
 }
 
 // Result returns what the tree changed against src: pages added or changed, and pages deleted

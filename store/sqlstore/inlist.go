@@ -35,3 +35,25 @@ func inList[T int64 | string](q querier, col string, vals []T) (string, []any) {
 	}
 	return col + " IN (" + placeholders(len(vals)) + ")", args
 }
+
+// probeList is a FROM item: the rows of table (named alias) whose key (equalities written on
+// alias, args keyArgs) holds and whose col is one of vals, found one value at a time through the
+// index that leads with key's columns and then col. On PostgreSQL each value of one array
+// parameter probes the table on its own (a LATERAL subquery that OFFSET 0 keeps from being
+// flattened); = ANY as a filter compared every row key allows with every value. Use it only
+// where that index is the one index leading with key's columns: with statistics stale after bulk
+// writes PostgreSQL estimates a row for key alone, and any index leading with key looks as cheap
+// (page_versions, whose indexes all lead with line_id, got a scan of the whole line per value).
+// On SQLite, whose planner takes an IN list to the index, it is the rows of key and inList.
+func probeList[T int64 | string](q querier, table, alias, col string, vals []T, key string, keyArgs ...any) (string, []any) {
+	if onPostgres(q) {
+		typ := "TEXT[]"
+		if _, ints := any(vals).([]int64); ints {
+			typ = "BIGINT[]"
+		}
+		return `(SELECT DISTINCT unnest(CAST(? AS ` + typ + `))) AS probe(v) CROSS JOIN LATERAL (SELECT * FROM ` + table + ` ` + alias +
+			` WHERE ` + key + ` AND ` + alias + `.` + col + ` = probe.v OFFSET 0) ` + alias, append([]any{vals}, keyArgs...)
+	}
+	in, inArgs := inList(q, alias+"."+col, vals)
+	return `(SELECT * FROM ` + table + ` ` + alias + ` WHERE ` + key + ` AND ` + in + `) ` + alias, append(keyArgs, inArgs...)
+}

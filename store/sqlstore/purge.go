@@ -94,6 +94,7 @@ func dropLines(ctx context.Context, tx *Tx, lines []any) error {
 			return fmt.Errorf("store: unable to purge content: %w", err)
 		}
 	}
+	tx.dropChains()
 	for start := 0; start < len(bodies); start += 500 {
 		chunk := bodies[start:min(start+500, len(bodies))]
 		if _, err := tx.ExecContext(ctx, `DELETE FROM page_bodies WHERE id IN (`+placeholders(len(chunk))+`)

@@ -42,9 +42,8 @@ func indexChanges(ctx context.Context, tx *Tx, spaceID string, changed, deleted 
 	}
 	indexed := map[string]indexedPage{}
 	for start := 0; start < len(ids); start += 500 {
-		in, args := inList(tx, "page_id", ids[start:min(start+500, len(ids))])
-		if err := readIndexed(ctx, tx, indexed, `SELECT id, page_id, title, path, body_id FROM search_pages
-			WHERE space_id = ? AND `+in, append([]any{spaceID}, args...)...); err != nil {
+		from, args := probeList(tx, "search_pages", "s", "page_id", ids[start:min(start+500, len(ids))], `s.space_id = ?`, spaceID)
+		if err := readIndexed(ctx, tx, indexed, `SELECT s.id, s.page_id, s.title, s.path, s.body_id FROM `+from, args...); err != nil {
 			return err
 		}
 	}

@@ -59,7 +59,13 @@ type Tx struct {
 	// searchRows counts the rows written into PostgreSQL's GIN-indexed search tables, for the
 	// upkeep after the commit (searchupkeep.go).
 	searchRows int
+	// chains holds the chains of the revisions the transaction read, by revision id: a merge
+	// reads those of its three revisions many times. A write to lines drops them (dropChains).
+	chains map[string]chain
 }
+
+// dropChains forgets the chains read: a line's head moved, or lines went.
+func (tx *Tx) dropChains() { tx.chains = nil }
 
 // maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
 const maxWriteAttempts = 12

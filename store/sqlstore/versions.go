@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quire-docs/quire/store"
@@ -13,26 +14,27 @@ import (
 // openSeq is valid_to of a page version still valid at its line's head.
 const openSeq = int64(1) << 62
 
-// lineRef is a line read up to a seq.
-type lineRef struct {
-	line int64
-	upto int64
-	head int64 // the line's head when the chain was read
-}
-
-// chain is where a revision's content lives: its own line at its seq, then the line that one
-// forked from at the fork's seq, and so on up to a line with no parent. A page's version in the
-// revision is the one valid in the first element that touched it.
-type chain []lineRef
-
 // revisionChain returns the chain of a revision ("" : the empty chain).
 func revisionChain(ctx context.Context, q querier, revisionID string) (chain, error) {
 	if revisionID == "" {
 		return nil, nil
 	}
+	tx, _ := q.(*Tx)
+	if tx != nil {
+		if c, ok := tx.chains[revisionID]; ok {
+			return c, nil
+		}
+	}
 	c, err := readChain(ctx, q, chainOfRevision, revisionID)
 	if err == nil && len(c) == 0 {
 		return nil, store.NotFound("Revision")
+	}
+	if err == nil && tx != nil {
+		if tx.chains == nil {
+			tx.chains = map[string]chain{}
+		}
+		c = slices.Clip(c)
+		tx.chains[revisionID] = c
 	}
 	return c, err
 }
@@ -253,6 +255,25 @@ func (v *view) ByPath(path string, bodies bool) (*store.RevisionPage, error) {
 		return nil, err
 	}
 	return pages[0], nil
+}
+
+// ByPaths returns the pages of the revision at the given paths, by path: what ByPath answers
+// for each, a read per element of the chain for them all.
+func (v *view) ByPaths(paths []string) (map[string]*store.RevisionPage, error) {
+	out := make(map[string]*store.RevisionPage, len(paths))
+	for start := 0; start < len(paths); start += 500 {
+		in, args := inList(v.q, "p.path", paths[start:min(start+500, len(paths))])
+		pages, err := v.query(in, args, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pages { // the closer elements' first, as ByPath takes them
+			if _, ok := out[p.Path]; !ok {
+				out[p.Path] = p
+			}
+		}
+	}
+	return out, nil
 }
 
 // touchedBetween returns the ids (idColumn of table: page or file versions) that may differ

@@ -49,3 +49,46 @@ func links(t *testing.T, open Opener) {
 		t.Fatalf("links the change broke: %d, %v; want 1", n, err)
 	}
 }
+
+// linksByPath: relative links resolve against the paths of the content being written, all of a
+// batch's at once: a page renamed earlier in the change request is found at its new path, and
+// not at the old one its space still holds, on the change request and once it is merged.
+func linksByPath(t *testing.T, open Opener) {
+	w := newWorld(t, open, nil)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	refs := w.commit(sp.ID, insert("guide", "Guide", "Start."), insert("old", "Old", "Old page."), insert("other", "Other", "Other page."))
+	cr, _ := w.edit(sp.ID, store.PageChange{Type: "update_page", Page: str(refs["old"]), Slug: str("renamed")})
+	res, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr, w.user, []store.PageChange{
+		update(refs["guide"], "See [new](renamed.md), [gone](old.md) and [other](./other.md)."),
+		update(refs["other"], "Back to [the guide](guide.md)."),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what, revisionID string) {
+		t.Helper()
+		l, stats, err := w.st.FindLinks(ctx, revisionID, store.LinkFilter{}, store.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, it := range l.Items {
+			got[it.Kind+" "+it.Target] = it.Status
+		}
+		want := map[string]string{"page " + refs["old"]: "ok", "page old.md": "broken", "page " + refs["other"]: "ok", "page " + refs["guide"]: "ok"}
+		if stats.Total != 4 || stats.Broken != 1 || len(got) != len(want) {
+			t.Fatalf("%s: links %v, stats %+v; want %v", what, got, stats, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Fatalf("%s: links %v; want %v", what, got, want)
+			}
+		}
+	}
+	check("change request", res.Revision)
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr, w.user); err != nil || conflicts {
+		t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
+	}
+	check("merged", w.current(sp.ID).ID)
+}

@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 		{"PageKinds", pageKinds},
 		{"ReusableContents", reusableContents},
 		{"Links", links},
+		{"LinksByPath", linksByPath},
 		{"UpdateFromMain", updateFromMain},
 		{"Reviews", reviews},
 		{"Invites", invites},
