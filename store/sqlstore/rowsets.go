@@ -144,8 +144,11 @@ func (r *rowSet) insertPostgres(ctx context.Context, tx *Tx, rows [][]any, ids b
 	}
 	q := `INSERT INTO ` + r.table + ` (` + strings.Join(into, ", ") + `) SELECT ` + sel + ` FROM unnest(` +
 		strings.Join(arrays, ", ") + `) WITH ORDINALITY AS u(` + strings.Join(r.cols, ", ") + `, row_number) ORDER BY row_number`
-	if searchUpkeepTables[r.table] {
-		tx.searchRows += len(rows)
+	if _, ok := upkeepAnalyze[r.table]; ok {
+		if tx.inserted == nil {
+			tx.inserted = map[string]int{}
+		}
+		tx.inserted[r.table] += len(rows)
 	}
 	if !ids {
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {

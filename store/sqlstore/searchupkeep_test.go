@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -90,31 +91,36 @@ func TestSearchUpkeepEmptiesThePendingLists(t *testing.T) {
 }
 
 // Writes committed while an upkeep runs gather into one more run, never a run per write, and
-// the counts of rows decide the ANALYZE.
+// the counts of rows decide the ANALYZE of each table.
 func TestSearchUpkeepGathersWrites(t *testing.T) {
+	type run struct {
+		clean   bool
+		analyze string
+	}
 	var mu sync.Mutex
-	var runs []bool
+	var runs []run
 	release, started := make(chan struct{}), make(chan struct{})
 	u := &searchUpkeep{}
-	u.run = func(ctx context.Context, analyze bool) (int, bool) {
+	u.run = func(ctx context.Context, clean bool, analyze []string) map[string]int {
 		mu.Lock()
-		runs = append(runs, analyze)
+		runs = append(runs, run{clean, strings.Join(analyze, " ")})
 		first := len(runs) == 1
 		mu.Unlock()
 		if first {
 			close(started)
 			<-release
 		}
-		return 0, false
+		return nil
 	}
-	u.note(10) // starts a run, which waits
+	u.note(map[string]int{"page_versions": 10}) // starts a run, which waits
 	<-started
-	for range 50 {
-		u.note(100) // gathered
+	for range 50 { // gathered
+		u.note(map[string]int{"search_fts": 100, "page_versions": 10})
 	}
 	close(release)
 	u.wait()
-	if len(runs) != 2 || runs[0] || !runs[1] {
-		t.Fatalf("runs %v, want [false true]: one run for the first write, one analyzing for the 5,000 rows gathered after it", runs)
+	want := []run{{false, ""}, {true, "search_fts"}}
+	if !slices.Equal(runs, want) {
+		t.Fatalf("runs %v, want %v: one run for the first write, one for the 50 gathered after it, analyzing the table that got 5,000 rows (not the one that got 510)", runs, want)
 	}
 }

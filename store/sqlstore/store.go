@@ -56,9 +56,9 @@ func (s *Store) Now() time.Time { return s.Clock() }
 type Tx struct {
 	txConn
 	now time.Time
-	// searchRows counts the rows written into PostgreSQL's GIN-indexed search tables, for the
-	// upkeep after the commit (searchupkeep.go).
-	searchRows int
+	// inserted counts the rows written into the PostgreSQL tables the upkeep after the commit
+	// looks after, by table (searchupkeep.go).
+	inserted map[string]int
 	// chains holds the chains of the revisions the transaction read, by revision id: a merge
 	// reads those of its three revisions many times. A write to lines drops them (dropChains).
 	chains map[string]chain
@@ -147,8 +147,8 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	if err != nil {
 		return fmt.Errorf("store: unable to commit: %w", err)
 	}
-	if tx.searchRows > 0 && s.upkeep != nil {
-		s.upkeep.note(tx.searchRows)
+	if len(tx.inserted) > 0 && s.upkeep != nil {
+		s.upkeep.note(tx.inserted)
 	}
 	if r := store.AuditFrom(ctx); r != nil {
 		r.MarkRecorded()
