@@ -113,8 +113,7 @@ func (s *Server) startGit(ctx context.Context, spaceID, direction string, r gitR
 	link := &store.SpaceGit{SpaceID: sp.ID, URL: remote.URL, Ref: ref, ProjectDirectory: dir, Provider: provider,
 		TreeURL: treeURL, CommitURL: deref(r.commitURL), SealedCredentials: sealed, SealedWebhookSecret: sealedHook, SSHHostKey: remote.HostKey}
 	job := store.GitJob{Space: sp.ID, Direction: direction, User: access.Caller(ctx).ID, URL: remote.URL, SealedCredentials: sealed,
-		SSHHostKey: remote.HostKey,
-		Ref: ref, ProjectDirectory: dir, CommitURL: link.CommitURL, CommitMessage: r.commitMessage,
+		SSHHostKey: remote.HostKey, Ref: ref, ProjectDirectory: dir, CommitURL: link.CommitURL, CommitMessage: r.commitMessage,
 		Force: r.force != nil && *r.force, Standalone: r.standalone != nil && *r.standalone, Timestamp: r.timestamp}
 	if err := s.Store.StartGitOperation(ctx, link, job); err != nil {
 		return err

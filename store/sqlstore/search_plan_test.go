@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quire-docs/quire/store"
 	"github.com/quire-docs/quire/store/postgres/pgtest"
 	"github.com/quire-docs/quire/store/storetest"
 )
@@ -15,13 +16,7 @@ import (
 func TestSearchGenericPlansUseTheIndex(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := OpenPostgres(ctx, "pgx", pgtest.Database(t, "this test"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	o := storetest.MustOwner(t, st, "plan@example.com")
-	sp := o.MustSpace(t, st, "Docs")
+	st, sp := postgresSpace(t, "plan@example.com")
 	// An index of 20,000 pages of 150 words, written straight into the tables (the store would
 	// take a minute): what the planner weighs is the tables' size.
 	words := strings.Join(benchWords, " ")
@@ -37,9 +32,7 @@ func TestSearchGenericPlansUseTheIndex(t *testing.T) {
 		{`INSERT INTO search_fts (id, tsv, scope) SELECT id, setweight(to_tsvector('simple', title), 'A') ||
 			setweight(to_tsvector('simple', body), 'B'), 'o' FROM search_sections`, nil},
 	} {
-		if _, err := st.writer.pool.ExecContext(ctx, q.sql, q.args...); err != nil {
-			t.Fatal(err)
-		}
+		mustExec(t, st, q.sql, q.args...)
 	}
 	conn, err := st.reader.Conn(ctx)
 	if err != nil {
@@ -74,5 +67,26 @@ func TestSearchGenericPlansUseTheIndex(t *testing.T) {
 		if !strings.Contains(all, "_tsv") || strings.Contains(all, "_pkey") {
 			t.Errorf("the generic plan of the %s search does not go through the GIN index:\n%s", name, all)
 		}
+	}
+}
+
+// postgresSpace opens a store on a fresh PostgreSQL database (closed when the test ends) with one
+// user's space in it.
+func postgresSpace(t *testing.T, email string) (*Store, *store.Space) {
+	t.Helper()
+	st, err := OpenPostgres(context.Background(), "pgx", pgtest.Database(t, "this test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	o := storetest.MustOwner(t, st, email)
+	return st, o.MustSpace(t, st, "Docs")
+}
+
+// mustExec runs a statement straight on the store's writer pool, past the store.
+func mustExec(t *testing.T, st *Store, query string, args ...any) {
+	t.Helper()
+	if _, err := st.writer.pool.ExecContext(context.Background(), query, args...); err != nil {
+		t.Fatal(err)
 	}
 }

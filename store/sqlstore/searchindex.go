@@ -134,8 +134,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 		sqlite: sqliteInsertTitleFTS, pgSelect: pgTitleFTS, pgInto: []string{"id", "tsv", "scope"}}
 	sections := rowSet{table: "search_sections", cols: []string{"id", "page", "anchor", "title", "body"},
 		types: []colType{colInt, colInt, colText, colText, colText}}
-	fts := rowSet{table: "search_fts", cols: []string{"id", "title", "body", "scope"}, types: []colType{colInt, colText, colText, colText},
-		sqlite: sqliteInsertSectionFTS, pgSelect: pgSectionFTS, pgInto: []string{"id", "tsv", "scope"}}
+	fts := sectionFTSRows()
 	split := splitSections(fresh, bodies)
 	for n, p := range fresh {
 		key := nextKey
@@ -218,4 +217,11 @@ func unindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
 		return fmt.Errorf("store: unable to unindex space: %w", err)
 	}
 	return nil
+}
+
+// sectionFTSRows is the rows of search_fts: a section's id, title, body and scope, made a
+// tsvector on PostgreSQL.
+func sectionFTSRows() rowSet {
+	return rowSet{table: "search_fts", cols: []string{"id", "title", "body", "scope"}, types: []colType{colInt, colText, colText, colText},
+		sqlite: sqliteInsertSectionFTS, pgSelect: pgSectionFTS, pgInto: []string{"id", "tsv", "scope"}}
 }

@@ -6,9 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/quire-docs/quire/store/postgres/pgtest"
-	"github.com/quire-docs/quire/store/storetest"
 )
 
 // Search rows committed on PostgreSQL leave the GIN indexes' pending lists empty once the upkeep
@@ -17,36 +14,20 @@ import (
 func TestSearchUpkeepEmptiesThePendingLists(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := OpenPostgres(ctx, "pgx", pgtest.Database(t, "this test"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, sp := postgresSpace(t, "upkeep@example.com")
 	if _, err := st.writer.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pgstattuple`); err != nil {
 		t.Skipf("pgstattuple, which reads a GIN index's pending list, is not available: %v", err)
 	}
-	o := storetest.MustOwner(t, st, "upkeep@example.com")
-	sp := o.MustSpace(t, st, "Docs")
 	words := strings.Join(benchWords, " ")
 	// 4,000 pages and their sections, written straight into the tables; their full-text rows
 	// are what the test writes through the store.
-	for _, q := range []struct {
-		sql  string
-		args []any
-	}{
-		{`INSERT INTO search_pages (id, space_id, page_id, title, path, body_id)
-			SELECT (1::bigint << 34) + n, $1, 'p' || n, 'Page ' || n, 'page-' || n, 0 FROM generate_series(0, 3999) n`, []any{sp.ID}},
-		{`INSERT INTO search_sections (id, page, anchor, title, body) SELECT id << 6, id, '', title, '' FROM search_pages`, nil},
-	} {
-		if _, err := st.writer.pool.ExecContext(ctx, q.sql, q.args...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustExec(t, st, `INSERT INTO search_pages (id, space_id, page_id, title, path, body_id)
+		SELECT (1::bigint << 34) + n, $1, 'p' || n, 'Page ' || n, 'page-' || n, 0 FROM generate_series(0, 3999) n`, sp.ID)
+	mustExec(t, st, `INSERT INTO search_sections (id, page, anchor, title, body) SELECT id << 6, id, '', title, '' FROM search_pages`)
 	write := func(from int) {
 		t.Helper()
 		if err := st.write(ctx, func(tx *Tx) error {
-			fts := rowSet{table: "search_fts", cols: []string{"id", "title", "body", "scope"}, types: []colType{colInt, colText, colText, colText},
-				pgSelect: pgSectionFTS, pgInto: []string{"id", "tsv", "scope"}}
+			fts := sectionFTSRows()
 			for i := from; i < from+2000; i++ {
 				fts.add(((int64(1)<<34)+int64(i))<<6, "Page", words, "o")
 			}
