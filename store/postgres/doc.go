@@ -29,11 +29,14 @@
 //   - Nothing a node keeps in memory can go stale through another node's write: the space cache
 //     serves an entry only while the cluster's count of committed writes (a sequence each write
 //     takes the next value of once committed, before it returns) is the one the entry was read
-//     at, and a read takes that count from a query that began after it did, one query shared by
-//     the reads arriving meanwhile (sqlstore's cache.go); the page-version cache holds rows that
+//     at. A node serving reads holds a lease, renewed every 5 ms with the count it has seen, and
+//     checks cached reads against that count without a query; a write returns only once every
+//     node holding a lease has seen its count or that lease has ended (at most 500 ms after its
+//     node stopped renewing). A node without a lease takes the count from a query begun after the
+//     read did (sqlstore's cache.go and lease.go). The page-version cache holds rows that
 //     never change. The one exception is kept as on a single node: a revoked API token is refused
 //     by every node within 10 seconds (each node's token cache). Upgrade every node together: a
-//     node of an earlier version writes without counting.
+//     node of an earlier version writes without counting, or without waiting for leases.
 //   - Durable jobs are claimed with `FOR UPDATE SKIP LOCKED` and a 10-minute lease: each runs once,
 //     a job whose node died is taken up by another after the lease; recurring jobs are scheduled once
 //     whatever the number of nodes. The visitor-token secret and every setting live in the database.

@@ -118,6 +118,7 @@ var schemaDifferences = []struct{ diff, why string }{
 	{"foreign key (id) references search_sections (id) on delete cascade on search_fts: only on PostgreSQL", "an FTS5 row goes with its section by a trigger (search_sections_ad); a tsvector row by its foreign key"},
 	{"primary key (id) on search_titles: only on PostgreSQL", "FTS5 rows are keyed by their rowid; PostgreSQL keys a page's tsvector by the page's id"},
 	{"foreign key (id) references search_pages (id) on delete cascade on search_titles: only on PostgreSQL", "an FTS5 row goes with its page by a trigger (search_pages_ad); a tsvector row by its foreign key"},
+	{"table quire_node_leases: only on PostgreSQL", "the nodes' leases on the cluster's write count (store/sqlstore/lease.go); SQLite has one process"},
 	{"column search_pages.id: integer not null default identity on SQLite, integer not null on PostgreSQL", "the store always sets these packed keys (space key << 34 | page key); on SQLite an INTEGER PRIMARY KEY is the rowid all the same"},
 	{"column search_sections.id: integer not null default identity on SQLite, integer not null on PostgreSQL", "the store always sets these packed keys (page << 6 | section index); on SQLite an INTEGER PRIMARY KEY is the rowid all the same"},
 }

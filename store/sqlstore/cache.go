@@ -24,9 +24,11 @@ import (
 // node made it: no stale read after a write returns. The version query is shared: while one is
 // on its way, every read arriving meanwhile waits for the next, one query for all of them. How
 // many share one depends on how many arrive during a round trip: at 32 clients on 2 cores, with
-// the database on the same machine, about two (measured: one query per two GETs). So a cache hit
-// still costs about half a round trip, and a round trip is most of what a GET of a space costs
-// on PostgreSQL; fewer would take leases (a node trusted for a while, writers waiting them out).
+// the database on the same machine, about two (measured: one query per two GETs), and a round
+// trip is most of what a GET of a space costs on PostgreSQL. So a node serving reads holds a
+// lease instead (lease.go): it renews it every few milliseconds with the count it has seen,
+// checks reads against that count without asking, and writers wait until every node holding a
+// lease has seen their count. The query is what a read asks when its node holds no lease.
 // The bump comes after the commit, not inside the transaction: a reader taking the version
 // between a bump inside the transaction and its commit would cache the old rows under the new
 // count. LISTEN/NOTIFY was considered to drop entries early, but a notification arrives after the
@@ -83,7 +85,6 @@ type spaceForUser struct {
 // running may have begun before a write they must see returned).
 type sharedVersion struct {
 	read func(context.Context) (uint64, error) // the version query
-	db   *db                                   // the pool bump writes through
 
 	mu       sync.Mutex
 	inflight bool
@@ -142,25 +143,11 @@ func (v *sharedVersion) run(r *versionRound) {
 	}
 }
 
-// newSharedVersion is the cluster's write count in PostgreSQL's sequence, read and bumped
-// through p.
+// newSharedVersion is the cluster's write count in PostgreSQL's sequence, read through p.
 func newSharedVersion(p *db) *sharedVersion {
-	return &sharedVersion{db: p, read: func(ctx context.Context) (uint64, error) {
+	return &sharedVersion{read: func(ctx context.Context) (uint64, error) {
 		var n int64
 		err := p.QueryRowContext(ctx, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM quire_data_version`).Scan(&n)
 		return uint64(n), err
 	}}
-}
-
-// bump counts a committed write for every node. It is tried a few times: a write that cannot be
-// counted fails.
-func (v *sharedVersion) bump(ctx context.Context) error {
-	ctx = context.WithoutCancel(ctx)
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if _, err = v.db.ExecContext(ctx, `SELECT nextval('quire_data_version')`); err == nil {
-			return nil
-		}
-	}
-	return err
 }

@@ -20,11 +20,14 @@ func cachedRead[V any](ctx context.Context, s *Store, c *versionedCache[V], key 
 }
 
 // cacheVersion is the version a cached read is checked against: on SQLite this process's, on
-// PostgreSQL the cluster's. ok is false when it cannot be had; the read then goes to the
+// PostgreSQL the cluster's, as the node's lease last saw it (lease.go) or else asked. ok is false when it cannot be had; the read then goes to the
 // database and caches nothing.
 func (s *Store) cacheVersion(ctx context.Context) (version uint64, ok bool) {
 	if s.shared == nil {
 		return s.version.current(), true
+	}
+	if v, ok := s.leases.version(ctx); ok {
+		return v, true
 	}
 	v, err := s.shared.current(ctx)
 	return v, err == nil

@@ -90,6 +90,7 @@ func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 		return nil, err
 	}
 	s.shared = newSharedVersion(p)
+	s.leases = newLeases(p)
 	s.upkeep = &searchUpkeep{run: p.upkeepSearch}
 	return s, nil
 }

@@ -25,6 +25,7 @@ type Store struct {
 
 	version    dataVersion
 	shared     *sharedVersion // PostgreSQL's: the cluster's write count (cache.go)
+	leases     *leases        // PostgreSQL's: reads checked without asking it (lease.go)
 	upkeep     *searchUpkeep  // PostgreSQL's (searchupkeep.go)
 	spaceCache versionedCache[spaceForUser]
 	// The access rules' reads of a request: a member's grants, an organization's collections.
@@ -38,6 +39,9 @@ type Store struct {
 func (s *Store) Close() error {
 	if s.upkeep != nil {
 		s.upkeep.wait()
+	}
+	if s.leases != nil {
+		s.leases.close()
 	}
 	if s.reader.DB == s.writer.DB {
 		return s.writer.Close()
@@ -137,8 +141,8 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	err = sqlTx.Commit()
 	// Bumped even when the commit fails: whether it took effect is not known for sure.
 	s.version.bump()
-	if s.shared != nil {
-		if berr := s.shared.bump(ctx); berr != nil && err == nil {
+	if s.leases != nil {
+		if berr := s.leases.counted(ctx); berr != nil && err == nil {
 			// Committed, but other nodes' caches may still serve what it replaced: the caller
 			// hears of a failure, as for a commit whose outcome is unknown.
 			return fmt.Errorf("store: committed, but unable to count the write for other nodes: %w", berr)
