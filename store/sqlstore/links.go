@@ -50,8 +50,12 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, writ
 		}
 	}
 	links := rowSet{table: "page_links", cols: []string{"version_id", "kind", "target"}, types: []colType{colInt, colText, colText}}
-	for _, l := range store.PageLinks(parse, r) {
+	found, sections := store.PageLinksAndSections(parse, r)
+	for _, l := range found {
 		links.add(written[l.PageID], l.Kind, l.Target)
+	}
+	for i, p := range parse {
+		tx.sections.put(p.BodyID, p.Title, p.Markdown, sections[i])
 	}
 	return links.write(ctx, tx)
 }

@@ -135,7 +135,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	sections := rowSet{table: "search_sections", cols: []string{"id", "page", "anchor", "title", "body"},
 		types: []colType{colInt, colInt, colText, colText, colText}}
 	fts := sectionFTSRows()
-	split := splitSections(fresh, bodies)
+	split := splitSections(tx.sections, fresh, bodies)
 	for n, p := range fresh {
 		key := nextKey
 		nextKey++
@@ -160,18 +160,28 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	return nil
 }
 
-// splitSections parses the pages' markdown into their search sections, the pages shared among
-// the machine's cores when there are many (a merge of 1,000 pages parses 1,000 documents).
-func splitSections(pages []*store.RevisionPage, bodies map[int64]string) [][]store.SearchSection {
+// splitSections answers the pages' search sections: those the revision that wrote a body found
+// (cache), else parsed from the markdown, the pages shared among the machine's cores when there
+// are many.
+func splitSections(cache *sectionCache, pages []*store.RevisionPage, bodies map[int64]string) [][]store.SearchSection {
 	out := make([][]store.SearchSection, len(pages))
-	workers := min(runtime.GOMAXPROCS(0), len(pages)/32+1)
+	var parse []int
+	for i, p := range pages {
+		if secs, ok := cache.take(p.BodyID, p.Title, bodies[p.BodyID]); ok {
+			out[i] = secs
+		} else {
+			parse = append(parse, i)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(parse)/32+1)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(pages); i += workers {
-				out[i] = store.SplitSections(pages[i].Title, bodies[pages[i].BodyID])
+			for k := w; k < len(parse); k += workers {
+				p := pages[parse[k]]
+				out[parse[k]] = store.SplitSections(p.Title, bodies[p.BodyID])
 			}
 		}()
 	}

@@ -32,6 +32,7 @@ type Store struct {
 	levelsCache versionedCache[store.Levels]
 	commitCache versionedCache[*store.GitCommit] // a revision's, which a cached page list is keyed by
 	versions    versionCache
+	sections    sectionCache
 }
 
 // Close closes both pools.
@@ -62,6 +63,8 @@ type Tx struct {
 	// chains holds the chains of the revisions the transaction read, by revision id: a merge
 	// reads those of its three revisions many times. A write to lines drops them (dropChains).
 	chains map[string]chain
+	// sections is the store's cache of the search sections of bodies written (sectioncache.go).
+	sections *sectionCache
 }
 
 // dropChains forgets the chains read: a line's head moved, or lines went.
@@ -129,7 +132,7 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 			return fmt.Errorf("store: unable to begin: %w", err)
 		}
 	}
-	tx := &Tx{txConn: newTxConn(sqlTx, s.d), now: s.Now().UTC()}
+	tx := &Tx{txConn: newTxConn(sqlTx, s.d), now: s.Now().UTC(), sections: &s.sections}
 	if err := runAudited(ctx, tx, fn); err != nil {
 		sqlTx.Rollback()
 		return err
