@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -102,18 +104,9 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	if len(fresh) == 0 {
 		return nil
 	}
-	var orgID string
-	if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM spaces WHERE id = ?`, spaceID).Scan(&orgID); err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
-	}
-	spaceKey, err := searchSpaceKey(ctx, tx, spaceID)
+	orgID, nextKey, err := searchKeys(ctx, tx, spaceID)
 	if err != nil {
 		return err
-	}
-	var nextKey int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(id) + 1, ?1) FROM search_pages WHERE id BETWEEN ?1 AND ?2`,
-		spaceKey<<34, (spaceKey+1)<<34-1).Scan(&nextKey); err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
 	}
 	var need []int64
 	for _, p := range fresh {
@@ -189,16 +182,25 @@ func splitSections(cache *sectionCache, pages []*store.RevisionPage, bodies map[
 	return out
 }
 
-// searchSpaceKey returns a space's key in the index, giving it one the first time.
-func searchSpaceKey(ctx context.Context, tx *Tx, spaceID string) (int64, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search_spaces (space_id) VALUES (?) ON CONFLICT DO NOTHING`, spaceID); err != nil {
-		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
+// searchKeys answers a space's organization and the key its next indexed page takes, giving the
+// space its key in the index the first time. One read when the space has its key.
+func searchKeys(ctx context.Context, tx *Tx, spaceID string) (orgID string, nextKey int64, err error) {
+	read := func() error {
+		return tx.QueryRowContext(ctx, `SELECT sp.organization_id,
+				(SELECT COALESCE(max(p.id) + 1, k.key << 34) FROM search_pages p WHERE p.id BETWEEN k.key << 34 AND ((k.key + 1) << 34) - 1)
+			FROM spaces sp JOIN search_spaces k ON k.space_id = sp.id WHERE sp.id = ?`, spaceID).Scan(&orgID, &nextKey)
 	}
-	var key int64
-	if err := tx.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key); err != nil {
-		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
+	err = read()
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO search_spaces (space_id) VALUES (?) ON CONFLICT DO NOTHING`, spaceID); err != nil {
+			return "", 0, fmt.Errorf("store: unable to update the search index: %w", err)
+		}
+		err = read()
 	}
-	return key, nil
+	if err != nil {
+		return "", 0, fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	return orgID, nextKey, nil
 }
 
 // reindexSpace rebuilds a space's index from its current revision (after a transfer changed its

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,8 +68,21 @@ type Tx struct {
 	sections *sectionCache
 }
 
-// dropChains forgets the chains read: a line's head moved, or lines went.
+// dropChains forgets the chains read: lines went.
 func (tx *Tx) dropChains() { tx.chains = nil }
+
+// movedHead keeps the chains read as reading them again would answer after a line's head moved
+// (a merge reads the chains of its revisions again once it wrote one). The chains views hold are
+// left as they were read.
+func (tx *Tx) movedHead(line, head int64) {
+	for rev, c := range tx.chains {
+		if i := slices.IndexFunc(c, func(el lineRef) bool { return el.line == line }); i >= 0 {
+			c = slices.Clone(c)
+			c[i].head = head
+			tx.chains[rev] = c
+		}
+	}
+}
 
 // maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
 const maxWriteAttempts = 12
