@@ -89,6 +89,11 @@ type GitJob struct {
 // message) when the space has a git link; it answers whether it did (a space without a link has
 // nothing to push to).
 func QueuePush(ctx context.Context, st GitSync, spaceID, userID, message string) (bool, error) {
+	// Most spaces have no link: a read says so without a write transaction (which on PostgreSQL
+	// cost every merge four round trips). The write checks again.
+	if _, err := st.FindSpaceGit(ctx, spaceID); ErrorCode(err) == ENOTFOUND {
+		return false, nil
+	}
 	err := st.QueueGitRun(ctx, GitJob{Space: spaceID, Direction: GitPush, User: userID, CommitMessage: message})
 	if ErrorCode(err) == ENOTFOUND {
 		return false, nil

@@ -95,6 +95,24 @@ func PageLinks(pages []*RevisionPage, r LinkResolver) []Link {
 	for i, p := range pages {
 		dests[i] = markdown.Links(p.Markdown)
 	}
+	return resolvePageLinks(pages, dests, r)
+}
+
+// PageLinksAndSections is PageLinks, with each page's search sections (SplitSections, by page in
+// the order of pages) from the same parse of its markdown.
+func PageLinksAndSections(pages []*RevisionPage, r LinkResolver) ([]Link, [][]SearchSection) {
+	dests := make([][]string, len(pages))
+	sections := make([][]SearchSection, len(pages))
+	for i, p := range pages {
+		var parts []markdown.Section
+		dests[i], parts = markdown.LinksAndSections(p.Title, p.Markdown, maxSections)
+		sections[i] = searchSections(parts)
+	}
+	return resolvePageLinks(pages, dests, r), sections
+}
+
+// resolvePageLinks resolves the link destinations of pages (dests, by page).
+func resolvePageLinks(pages []*RevisionPage, dests [][]string, r LinkResolver) []Link {
 	if pre, ok := r.(linkPreloader); ok {
 		// What resolution will ask is read first, at once: a read per link cost a merge of 10
 		// edited pages ten round trips.

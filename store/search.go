@@ -86,7 +86,10 @@ const maxSections = 64
 // SplitSections cuts a page into the sections search indexes: markdown.Sections (at its top-level
 // headings, as plain text, each anchored by the id its heading has in the page's document).
 func SplitSections(pageTitle, md string) []SearchSection {
-	parts := markdown.Sections(pageTitle, md, maxSections)
+	return searchSections(markdown.Sections(pageTitle, md, maxSections))
+}
+
+func searchSections(parts []markdown.Section) []SearchSection {
 	out := make([]SearchSection, len(parts))
 	for i, p := range parts {
 		out[i] = SearchSection{Anchor: p.Anchor, Title: p.Title, Body: p.Body}

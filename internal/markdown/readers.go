@@ -13,8 +13,20 @@ import (
 // Links returns the destinations of a markdown's links, images and autolinks, in order.
 func Links(markdown string) []string {
 	src := []byte(markdown)
+	return links(Parse(src), src)
+}
+
+// LinksAndSections is Links and Sections of one markdown from one parse: a revision's write
+// needs a page's links, and the merge that indexes it later its sections.
+func LinksAndSections(pageTitle, markdown string, max int) ([]string, []Section) {
+	src := []byte(markdown)
+	root := Parse(src)
+	return links(root, src), sections(root, src, pageTitle, max)
+}
+
+func links(root ast.Node, src []byte) []string {
 	var out []string
-	_ = ast.Walk(Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -45,7 +57,10 @@ type Section struct {
 // code kept as text.
 func Sections(pageTitle, markdown string, max int) []Section {
 	src := []byte(markdown)
-	root := Parse(src)
+	return sections(Parse(src), src, pageTitle, max)
+}
+
+func sections(root ast.Node, src []byte, pageTitle string, max int) []Section {
 	ids := headingIDs(root, src)
 	secs := []Section{{Title: pageTitle}}
 	var body strings.Builder

@@ -361,10 +361,13 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 		return nil, rowFinder{}, nil, err
 	}
 	// A merged page is ours as read, with what it takes from theirs; theirs when only they have it.
-	readFrom := rowFinder{src: v, from: map[string]pageRow{}}
+	readFrom := rowFinder{src: v, from: map[string]pageRow{}, other: map[string]pageRow{}}
 	for _, id := range changed {
 		if op[id] != nil {
 			readFrom.from[id] = ov.rows[id]
+			if tp[id] != nil {
+				readFrom.other[id] = tv.rows[id]
+			}
 		} else if tp[id] != nil {
 			readFrom.from[id] = tv.rows[id]
 		}

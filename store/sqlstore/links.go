@@ -18,7 +18,7 @@ import (
 // file target is there is decided when links are read, against that revision.
 
 // writeLinks stores the links of newly written page versions (written: the row written for each
-// page, by page id). A page whose body and path are those of the row it was read from (readFrom)
+// page, by page id). A page whose body and path are those of a row it was read from (readFrom)
 // keeps that row's links; the others' are extracted from their markdown and resolved against the
 // new content.
 func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, written map[string]int64, readFrom rowFinder, r store.LinkResolver) error {
@@ -26,7 +26,7 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, writ
 	var need []int64
 	var copyTo, copyFrom []int64
 	for _, p := range changed {
-		if row, ok := readFrom.find(p.ID); ok && p.BodyID == row.body && p.Path == row.path {
+		if row, ok := readFrom.linksOf(p); ok {
 			copyTo, copyFrom = append(copyTo, written[p.ID]), append(copyFrom, row.version)
 			continue
 		}
@@ -50,8 +50,12 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, writ
 		}
 	}
 	links := rowSet{table: "page_links", cols: []string{"version_id", "kind", "target"}, types: []colType{colInt, colText, colText}}
-	for _, l := range store.PageLinks(parse, r) {
+	found, sections := store.PageLinksAndSections(parse, r)
+	for _, l := range found {
 		links.add(written[l.PageID], l.Kind, l.Target)
+	}
+	for i, p := range parse {
+		tx.sections.put(p.BodyID, p.Title, p.Markdown, sections[i])
 	}
 	return links.write(ctx, tx)
 }

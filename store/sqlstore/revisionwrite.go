@@ -84,10 +84,10 @@ func lineFor(ctx context.Context, tx *Tx, w revisionWrite) (line, seq int64, app
 			return 0, 0, false, fmt.Errorf("store: unable to read revision: %w", err)
 		}
 		if space == w.spaceID && owner.String == w.owner && head == fromSeq {
-			tx.dropChains()
 			if _, err := tx.ExecContext(ctx, `UPDATE lines SET head = ? WHERE id = ?`, head+1, fromLine); err != nil {
 				return 0, 0, false, fmt.Errorf("store: unable to write revision: %w", err)
 			}
+			tx.movedHead(fromLine, head+1)
 			return fromLine, head + 1, true, nil
 		}
 		parent, parentSeq = fromLine, fromSeq

@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -102,18 +104,9 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	if len(fresh) == 0 {
 		return nil
 	}
-	var orgID string
-	if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM spaces WHERE id = ?`, spaceID).Scan(&orgID); err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
-	}
-	spaceKey, err := searchSpaceKey(ctx, tx, spaceID)
+	orgID, nextKey, err := searchKeys(ctx, tx, spaceID)
 	if err != nil {
 		return err
-	}
-	var nextKey int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(id) + 1, ?1) FROM search_pages WHERE id BETWEEN ?1 AND ?2`,
-		spaceKey<<34, (spaceKey+1)<<34-1).Scan(&nextKey); err != nil {
-		return fmt.Errorf("store: unable to update the search index: %w", err)
 	}
 	var need []int64
 	for _, p := range fresh {
@@ -135,7 +128,7 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	sections := rowSet{table: "search_sections", cols: []string{"id", "page", "anchor", "title", "body"},
 		types: []colType{colInt, colInt, colText, colText, colText}}
 	fts := sectionFTSRows()
-	split := splitSections(fresh, bodies)
+	split := splitSections(tx.sections, fresh, bodies)
 	for n, p := range fresh {
 		key := nextKey
 		nextKey++
@@ -160,18 +153,28 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 	return nil
 }
 
-// splitSections parses the pages' markdown into their search sections, the pages shared among
-// the machine's cores when there are many (a merge of 1,000 pages parses 1,000 documents).
-func splitSections(pages []*store.RevisionPage, bodies map[int64]string) [][]store.SearchSection {
+// splitSections answers the pages' search sections: those the revision that wrote a body found
+// (cache), else parsed from the markdown, the pages shared among the machine's cores when there
+// are many.
+func splitSections(cache *sectionCache, pages []*store.RevisionPage, bodies map[int64]string) [][]store.SearchSection {
 	out := make([][]store.SearchSection, len(pages))
-	workers := min(runtime.GOMAXPROCS(0), len(pages)/32+1)
+	var parse []int
+	for i, p := range pages {
+		if secs, ok := cache.take(p.BodyID, p.Title, bodies[p.BodyID]); ok {
+			out[i] = secs
+		} else {
+			parse = append(parse, i)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(parse)/32+1)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(pages); i += workers {
-				out[i] = store.SplitSections(pages[i].Title, bodies[pages[i].BodyID])
+			for k := w; k < len(parse); k += workers {
+				p := pages[parse[k]]
+				out[parse[k]] = store.SplitSections(p.Title, bodies[p.BodyID])
 			}
 		}()
 	}
@@ -179,16 +182,25 @@ func splitSections(pages []*store.RevisionPage, bodies map[int64]string) [][]sto
 	return out
 }
 
-// searchSpaceKey returns a space's key in the index, giving it one the first time.
-func searchSpaceKey(ctx context.Context, tx *Tx, spaceID string) (int64, error) {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search_spaces (space_id) VALUES (?) ON CONFLICT DO NOTHING`, spaceID); err != nil {
-		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
+// searchKeys answers a space's organization and the key its next indexed page takes, giving the
+// space its key in the index the first time. One read when the space has its key.
+func searchKeys(ctx context.Context, tx *Tx, spaceID string) (orgID string, nextKey int64, err error) {
+	read := func() error {
+		return tx.QueryRowContext(ctx, `SELECT sp.organization_id,
+				(SELECT COALESCE(max(p.id) + 1, k.key << 34) FROM search_pages p WHERE p.id BETWEEN k.key << 34 AND ((k.key + 1) << 34) - 1)
+			FROM spaces sp JOIN search_spaces k ON k.space_id = sp.id WHERE sp.id = ?`, spaceID).Scan(&orgID, &nextKey)
 	}
-	var key int64
-	if err := tx.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key); err != nil {
-		return 0, fmt.Errorf("store: unable to update the search index: %w", err)
+	err = read()
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO search_spaces (space_id) VALUES (?) ON CONFLICT DO NOTHING`, spaceID); err != nil {
+			return "", 0, fmt.Errorf("store: unable to update the search index: %w", err)
+		}
+		err = read()
 	}
-	return key, nil
+	if err != nil {
+		return "", 0, fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	return orgID, nextKey, nil
 }
 
 // reindexSpace rebuilds a space's index from its current revision (after a transfer changed its

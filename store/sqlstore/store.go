@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +34,7 @@ type Store struct {
 	levelsCache versionedCache[store.Levels]
 	commitCache versionedCache[*store.GitCommit] // a revision's, which a cached page list is keyed by
 	versions    versionCache
+	sections    sectionCache
 }
 
 // Close closes both pools.
@@ -66,10 +68,25 @@ type Tx struct {
 	// chains holds the chains of the revisions the transaction read, by revision id: a merge
 	// reads those of its three revisions many times. A write to lines drops them (dropChains).
 	chains map[string]chain
+	// sections is the store's cache of the search sections of bodies written (sectioncache.go).
+	sections *sectionCache
 }
 
-// dropChains forgets the chains read: a line's head moved, or lines went.
+// dropChains forgets the chains read: lines went.
 func (tx *Tx) dropChains() { tx.chains = nil }
+
+// movedHead keeps the chains read as reading them again would answer after a line's head moved
+// (a merge reads the chains of its revisions again once it wrote one). The chains views hold are
+// left as they were read.
+func (tx *Tx) movedHead(line, head int64) {
+	for rev, c := range tx.chains {
+		if i := slices.IndexFunc(c, func(el lineRef) bool { return el.line == line }); i >= 0 {
+			c = slices.Clone(c)
+			c[i].head = head
+			tx.chains[rev] = c
+		}
+	}
+}
 
 // maxWriteAttempts bounds how often a PostgreSQL write that lost to a concurrent one is run again.
 const maxWriteAttempts = 12
@@ -133,7 +150,7 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 			return fmt.Errorf("store: unable to begin: %w", err)
 		}
 	}
-	tx := &Tx{txConn: newTxConn(sqlTx, s.d), now: s.Now().UTC()}
+	tx := &Tx{txConn: newTxConn(sqlTx, s.d), now: s.Now().UTC(), sections: &s.sections}
 	if err := runAudited(ctx, tx, fn); err != nil {
 		sqlTx.Rollback()
 		return err

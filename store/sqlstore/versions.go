@@ -454,6 +454,21 @@ func (v *view) versionsByID(ids []int64) (map[int64]*cachedVersion, error) {
 type rowFinder struct {
 	src  *view
 	from map[string]pageRow
+	// other is, for a page a merge took from one side, the other side's row: the page may have
+	// merged to its body and path (an edit of a change request merged into main).
+	other map[string]pageRow
+}
+
+// linksOf finds the row a page's links can be copied from: one it was read from with its body
+// and path.
+func (f rowFinder) linksOf(p *store.RevisionPage) (pageRow, bool) {
+	if row, ok := f.find(p.ID); ok && p.BodyID == row.body && p.Path == row.path {
+		return row, true
+	}
+	if row, ok := f.other[p.ID]; ok && p.BodyID == row.body && p.Path == row.path {
+		return row, true
+	}
+	return pageRow{}, false
 }
 
 func (f rowFinder) find(id string) (pageRow, bool) {

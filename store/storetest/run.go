@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
 		{"SearchHits", searchHits},
+		{"SearchSectionsOfBatches", searchSectionsOfBatches},
 		{"Jobs", jobs},
 		{"Purge", purge},
 		{"Audit", audit},

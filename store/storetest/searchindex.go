@@ -88,3 +88,58 @@ func SearchIndexRepair(t *testing.T, st store.Store, corrupt func(t *testing.T, 
 		t.Fatal("the rebuilt index does not find the page")
 	}
 }
+
+// searchSectionsOfBatches: the sections a merge indexes are those of the pages as merged, though
+// the batches that wrote them already read their markdown: a body replaced by a later batch, a
+// title changed after its body was written, the same body under two titles, a page written by
+// one batch and merged by a later change request.
+func searchSectionsOfBatches(t *testing.T, open Opener) {
+	w := newWorld(t, open, nil)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	cr, res := w.edit(sp.ID, insert("a", "Alpha", "Intro words.\n\n## Bravo heading\n\nBravo text."),
+		insert("c", "Old name", "Zulu text.\n\n## Yankee\n\nYankee text."),
+		insert("d", "Delta", "Zulu text.\n\n## Yankee\n\nYankee text."))
+	a, c := res.Refs["a"], res.Refs["c"]
+	rename := store.PageChange{Type: "update_page", Page: str(c), Title: str("New name"), Slug: str("old-name")}
+	if _, err := w.st.UpdateChangeRequestContent(ctx, sp.ID, cr, w.user, []store.PageChange{
+		update(a, "Intro words.\n\n## Charlie {#see-charlie}\n\nCharlie text."), rename}); err != nil {
+		t.Fatal(err)
+	}
+	if _, conflicts, err := w.st.MergeChangeRequest(ctx, sp.ID, cr, w.user); err != nil || conflicts {
+		t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
+	}
+	sections := func(q string) map[string]store.SearchSection {
+		t.Helper()
+		l, err := w.st.SearchSpace(ctx, sp.ID, q, store.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]store.SearchSection{}
+		for _, p := range l.Items {
+			for _, s := range p.Sections {
+				if s.Matched {
+					out[p.Title+"/"+s.Title] = s
+				}
+			}
+		}
+		return out
+	}
+	if got := sections("bravo"); len(got) != 0 {
+		t.Fatalf("the replaced body is indexed: %+v", got)
+	}
+	if got := sections("charlie"); len(got) != 1 || got["Alpha/Charlie"].Anchor != "see-charlie" {
+		t.Fatalf("search charlie: %+v; want Alpha's section Charlie anchored see-charlie", got)
+	}
+	if got := sections("zulu"); len(got) != 2 || got["New name/New name"].Body == "" || got["Delta/Delta"].Body == "" {
+		t.Fatalf("search zulu: %+v; want the first sections of New name and Delta", got)
+	}
+	// A page written and merged by a later change request.
+	w.commit(sp.ID, insert("e", "Echo", "Intro.\n\n## Foxtrot\n\nFoxtrot text."))
+	if got := sections("foxtrot"); len(got) != 1 || got["Echo/Foxtrot"].Anchor != "foxtrot" {
+		t.Fatalf("search foxtrot: %+v", got)
+	}
+	if r, err := w.st.CheckSearchIndex(ctx); err != nil || r.NeedsRebuild() || r.Pages != 4 {
+		t.Fatalf("check: %+v, %v", r, err)
+	}
+}
