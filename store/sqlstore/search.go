@@ -24,10 +24,17 @@ type indexedPage struct {
 	bodyID int64
 }
 
-// searchCandidates bounds ranking: bm25 needs every match scored, so a query matching more
-// sections (or titles) than this ranks the first this many of each. count and paging then cover
-// the pages of those candidates.
+// searchCandidates bounds what a query reads: the first this many matching sections (and titles)
+// of the range, in index order, are its candidates; count and paging cover their pages.
 const searchCandidates = 2000
+
+// searchRanked bounds ranking. A query matching more than this many sections (titles) of the
+// range is too common for relevance to tell its matches apart (a word in most rows has almost
+// no weight in bm25), and ranking it cost what grew with the corpus: bm25 first counts the
+// word's rows over the whole table, then reads every candidate's positions. Its candidates are
+// then not ranked: they follow any ranked ones in index order (the order their pages were first
+// indexed), titles still before sections.
+const searchRanked = 500
 
 // SearchSpace searches the current content of a space, best pages first. When all the words
 // together find nothing, the last one also matches as a prefix; then any of them is enough.
@@ -155,27 +162,12 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 		return &searchFound{}, nil
 	}
 	run := func(either, prefix bool) (*searchFound, error) {
-		titleQuery, sectionQuery := sqliteSearchTitles, sqliteSearchSections
-		var expr any = ftsQuery(org, words, either, prefix)
-		var scope []any
-		if s.d.postgres {
-			titleQuery, sectionQuery = pgSearchTitles, pgSearchSections
-			expr = tsQuery(words, either, prefix)
-			scope = []any{""}
-			if org != "" {
-				scope[0] = "o" + org
-			}
-		}
-		titleRank, err := s.searchRows(ctx, titleQuery, append([]any{expr, lo >> 6, hi >> 6, searchCandidates}, scope...)...)
+		titleRank, sectionRank, err := s.searchMatches(ctx, org, lo, hi, words, either, prefix)
 		if err != nil {
 			return nil, err
 		}
-		sectionRank, err := s.searchRows(ctx, sectionQuery, append([]any{expr, lo, hi, searchCandidates}, scope...)...)
-		if err != nil {
-			return nil, err
-		}
-		best := map[int64]float64{}
-		sections := map[int64][]int64{}
+		best := make(map[int64]float64, len(sectionRank)+len(titleRank))
+		sections := make(map[int64][]int64, len(sectionRank)+len(titleRank))
 		sectionScore := make(map[int64]float64, len(sectionRank))
 		for _, h := range sectionRank {
 			pg := h.id >> 6
@@ -185,7 +177,7 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 			sections[pg] = append(sections[pg], h.id)
 			sectionScore[h.id] = store.SearchScore(-h.rank)
 		}
-		inTitle := map[int64]float64{}
+		inTitle := make(map[int64]float64, len(titleRank))
 		for _, h := range titleRank {
 			inTitle[h.id] = h.rank
 			if _, ok := best[h.id]; !ok {
@@ -244,23 +236,66 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 	return found, err
 }
 
+// searchHit is a matching title (by page key) or section (by section key) and its engine rank,
+// lower is better; 0, below every ranked match, when the query was too common to rank
+// (searchRanked).
 type searchHit struct {
 	id   int64
 	rank float64
 }
 
-// searchRows runs a ranked FTS query of rowid and rank.
-func (s *Store) searchRows(ctx context.Context, query string, args ...any) ([]searchHit, error) {
-	return queryAll(ctx, s.reader, "search hits", query, args, func(sc scanner) (searchHit, error) {
+// searchMatches finds the titles and the sections matching the words within a rowid range (and
+// an organization's scope when org is set): two statements on SQLite, one round trip on
+// PostgreSQL.
+func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, words []string, either, prefix bool) (titles, sections []searchHit, err error) {
+	ranked := searchRanked
+	if s.searchRanked != 0 {
+		ranked = s.searchRanked
+	}
+	scan := func(sc scanner) (searchHit, error) {
 		var h searchHit
-		err := sc.Scan(&h.id, &h.rank)
+		var rank sql.NullFloat64
+		err := sc.Scan(&h.id, &rank)
+		h.rank = rank.Float64
 		return h, err
+	}
+	if !s.d.postgres {
+		expr := ftsQuery(org, words, either, prefix)
+		titles, err = queryAll(ctx, s.reader, "search hits", sqliteSearchTitles, []any{expr, lo >> 6, hi >> 6, searchCandidates, ranked}, scan)
+		if err != nil {
+			return nil, nil, err
+		}
+		sections, err = queryAll(ctx, s.reader, "search hits", sqliteSearchSections, []any{expr, lo, hi, searchCandidates, ranked}, scan)
+		return titles, sections, err
+	}
+	scope := ""
+	if org != "" {
+		scope = "o" + org
+	}
+	titles, sections = []searchHit{}, []searchHit{}
+	err = queryEach(ctx, s.reader, "search hits", pgSearch, []any{tsQuery(words, either, prefix), lo >> 6, hi >> 6, lo, hi,
+		searchCandidates, ranked, scope}, func(sc scanner) error {
+		var table int
+		var h searchHit
+		var rank sql.NullFloat64
+		if err := sc.Scan(&table, &h.id, &rank); err != nil {
+			return err
+		}
+		h.rank = rank.Float64
+		if table == 0 {
+			titles = append(titles, h)
+		} else {
+			sections = append(sections, h)
+		}
+		return nil
 	})
+	return titles, sections, err
 }
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
-// sections (in the order found) and its scores: two queries whatever the number of hits; then
-// their descriptions and ancestors (searchAncestry).
+// sections (in the order found) and its scores: one query whatever the number of hits, which
+// reads no more of a section's body than its snippet needs; then their descriptions and
+// ancestors (searchAncestry).
 func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
@@ -270,25 +305,29 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	for _, k := range keys {
 		sectionIDs = append(sectionIDs, sections[k]...)
 	}
-	in, args := inList(s.reader, "id", keys)
-	pages := map[int64]*store.SearchPage{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages WHERE `+in, args, pages, func(sc scanner) (int64, *store.SearchPage, error) {
+	inSections, args := inList(s.reader, "s.id", sectionIDs)
+	inPages, pageArgs := inList(s.reader, "p.id", keys)
+	pages := make(map[int64]*store.SearchPage, len(keys))
+	secs := make(map[int64]store.SearchSection, len(sectionIDs))
+	err := queryEach(ctx, s.reader, "search hits", `SELECT p.id, p.space_id, p.page_id, p.title, p.path, s.id, s.anchor, s.title,
+		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`)
+		FROM search_pages p LEFT JOIN search_sections s ON s.page = p.id AND `+inSections+` WHERE `+inPages, append(args, pageArgs...), func(sc scanner) error {
 		var key int64
+		var id sql.NullInt64
+		var anchor, title, body sql.NullString
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
-		err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path)
-		return key, sp, err
-	}); err != nil {
-		return nil, err
-	}
-	in, args = inList(s.reader, "id", sectionIDs)
-	secs := map[int64]store.SearchSection{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections WHERE `+in, args, secs, func(sc scanner) (int64, store.SearchSection, error) {
-		var id int64
-		var sec store.SearchSection
-		err := sc.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body)
-		sec.Body = store.Shorten(sec.Body, 300)
-		return id, sec, err
-	}); err != nil {
+		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body); err != nil {
+			return err
+		}
+		if _, ok := pages[key]; !ok {
+			pages[key] = sp
+		}
+		if id.Valid {
+			secs[id.Int64] = store.SearchSection{Anchor: anchor.String, Title: title.String, Body: store.Shorten(body.String, snippetRunes)}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	out := make([]*store.SearchPage, 0, len(keys))
@@ -308,6 +347,10 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	}
 	return out, s.searchAncestry(ctx, out)
 }
+
+// snippetRunes is the length of a section's text in a hit (store.Shorten): the query reads one
+// character more, so that Shorten still sees that the text goes on.
+const snippetRunes = 300
 
 // searchAncestry fills in the description and the ancestors of search hits from their spaces'
 // current revisions (the revisions the index holds): the hits' pages, then their parents a level
