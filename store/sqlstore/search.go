@@ -24,17 +24,16 @@ type indexedPage struct {
 	bodyID int64
 }
 
-// searchCandidates bounds what a query reads: the first this many matching sections (and titles)
-// of the range, in index order, are its candidates; count and paging cover their pages.
-const searchCandidates = 2000
-
-// searchRanked bounds ranking. A query matching more than this many sections (titles) of the
-// range is too common for relevance to tell its matches apart (a word in most rows has almost
-// no weight in bm25), and ranking it cost what grew with the corpus: bm25 first counts the
-// word's rows over the whole table, then reads every candidate's positions. Its candidates are
-// then not ranked: they follow any ranked ones in index order (the order their pages were first
-// indexed), titles still before sections.
-const searchRanked = 500
+// searchCandidates bounds what a query reads and ranks: the first this many matching sections
+// (and titles) of the range, in index order, are its candidates; count and paging cover their
+// pages. A query with this many candidates in a table is too common for relevance to tell them
+// apart (a word in most rows has almost no weight in bm25), and ranking it cost what grew with
+// the corpus: bm25 first counts the word's rows over the whole table, PostgreSQL's ts_rank reads
+// every candidate's tsvector again. Such candidates are not ranked: they follow any ranked ones
+// in index order (the order their pages were first indexed), titles still before sections.
+// (Until issue 31 a query read and ranked 2,000 of each: 4 ms of bm25 on SQLite and 20 ms on
+// PostgreSQL for a word in every page of 20,000.)
+const searchCandidates = 500
 
 // SearchSpace searches the current content of a space, best pages first. When all the words
 // together find nothing, the last one also matches as a prefix; then any of them is enough.
@@ -238,7 +237,7 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 
 // searchHit is a matching title (by page key) or section (by section key) and its engine rank,
 // lower is better; 0, below every ranked match, when the query was too common to rank
-// (searchRanked).
+// (searchCandidates).
 type searchHit struct {
 	id   int64
 	rank float64
@@ -248,9 +247,9 @@ type searchHit struct {
 // an organization's scope when org is set): two statements on SQLite, one round trip on
 // PostgreSQL.
 func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, words []string, either, prefix bool) (titles, sections []searchHit, err error) {
-	ranked := searchRanked
-	if s.searchRanked != 0 {
-		ranked = s.searchRanked
+	limit := searchCandidates
+	if s.candidateBound != 0 {
+		limit = s.candidateBound
 	}
 	scan := func(sc scanner) (searchHit, error) {
 		var h searchHit
@@ -261,11 +260,11 @@ func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, wor
 	}
 	if !s.d.postgres {
 		expr := ftsQuery(org, words, either, prefix)
-		titles, err = queryAll(ctx, s.reader, "search hits", sqliteSearchTitles, []any{expr, lo >> 6, hi >> 6, searchCandidates, ranked}, scan)
+		titles, err = queryAll(ctx, s.reader, "search hits", sqliteSearchTitles, []any{expr, lo >> 6, hi >> 6, limit}, scan)
 		if err != nil {
 			return nil, nil, err
 		}
-		sections, err = queryAll(ctx, s.reader, "search hits", sqliteSearchSections, []any{expr, lo, hi, searchCandidates, ranked}, scan)
+		sections, err = queryAll(ctx, s.reader, "search hits", sqliteSearchSections, []any{expr, lo, hi, limit}, scan)
 		return titles, sections, err
 	}
 	scope := ""
@@ -274,7 +273,7 @@ func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, wor
 	}
 	titles, sections = []searchHit{}, []searchHit{}
 	err = queryEach(ctx, s.reader, "search hits", pgSearch, []any{tsQuery(words, either, prefix), lo >> 6, hi >> 6, lo, hi,
-		searchCandidates, ranked, scope}, func(sc scanner) error {
+		limit, scope}, func(sc scanner) error {
 		var table int
 		var h searchHit
 		var rank sql.NullFloat64

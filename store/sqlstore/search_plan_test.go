@@ -49,7 +49,7 @@ func TestSearchGenericPlansUseTheIndex(t *testing.T) {
 	if _, err := conn.ExecContext(ctx, `PREPARE search AS `+text); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE search('zephyrine', 0, 9223372036854775807, 0, 9223372036854775807, 2000, 500, '')`)
+	rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE search('zephyrine', 0, 9223372036854775807, 0, 9223372036854775807, 500, '')`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,13 @@ func TestSearchGenericPlansUseTheIndex(t *testing.T) {
 	}
 	rows.Close()
 	all := strings.Join(plan, "\n")
-	if !strings.Contains(all, "search_titles_tsv") || !strings.Contains(all, "search_fts_tsv") || strings.Contains(all, "_pkey") {
+	// The primary keys only find again, one key at a time, the rows a ranked query ranks (f).
+	walks := false
+	for _, line := range plan {
+		walks = walks || strings.Contains(line, "_pkey") && !strings.Contains(line, "_pkey on search_titles f") &&
+			!strings.Contains(line, "_pkey on search_fts f")
+	}
+	if !strings.Contains(all, "search_titles_tsv") || !strings.Contains(all, "search_fts_tsv") || walks {
 		t.Errorf("the generic plan of the search does not go through the GIN indexes:\n%s", all)
 	}
 }

@@ -28,18 +28,20 @@ const (
 	// its title (A) above its body (B).
 	pgSectionFTS = `id, setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B'), scope`
 	pgTitleFTS   = `id, to_tsvector('simple', title), scope`
-	// pgSearch finds a query's titles (0) and sections (1) in one round trip; as on SQLite
-	// (sqliteSearchSections) a row's rank is answered only when the query matches no more than
-	// ?7 rows of the table (searchRanked): ts_rank reads each row's tsvector, and a word in
-	// every page would have it read for every candidate.
-	pgSearch = `WITH t AS (SELECT id, tsv FROM search_titles WHERE tsv @@ to_tsquery('simple', ?1)
-			AND id + 0 BETWEEN ?2 AND ?3 AND (?8 = '' OR scope = ?8) LIMIT ?6),
-		s AS (SELECT id, tsv FROM search_fts WHERE tsv @@ to_tsquery('simple', ?1)
-			AND id + 0 BETWEEN ?4 AND ?5 AND (?8 = '' OR scope = ?8) LIMIT ?6)
-		SELECT 0, id, CASE WHEN (SELECT count(*) FROM t) <= ?7 THEN -ts_rank(tsv, to_tsquery('simple', ?1)) END FROM t
+	// pgSearch finds a query's titles (0) and sections (1) in one round trip: the first ?6
+	// matches of each (searchCandidates), by id only. As on SQLite (sqliteSearchSections) a
+	// table's matches are ranked only when they are fewer than ?6, each then read again by its
+	// key for ts_rank: checking a row costs reading its tsvector, so a query too common to rank
+	// reads each candidate once.
+	pgSearch = `WITH t AS MATERIALIZED (SELECT id FROM search_titles WHERE tsv @@ to_tsquery('simple', ?1)
+			AND id + 0 BETWEEN ?2 AND ?3 AND (?7 = '' OR scope = ?7) LIMIT ?6),
+		s AS MATERIALIZED (SELECT id FROM search_fts WHERE tsv @@ to_tsquery('simple', ?1)
+			AND id + 0 BETWEEN ?4 AND ?5 AND (?7 = '' OR scope = ?7) LIMIT ?6)
+		SELECT 0, id, CASE WHEN (SELECT count(*) FROM t) < ?6
+			THEN (SELECT -ts_rank(f.tsv, to_tsquery('simple', ?1)) FROM search_titles f WHERE f.id = t.id) END FROM t
 		UNION ALL
-		SELECT 1, id, CASE WHEN (SELECT count(*) FROM s) <= ?7
-			THEN -ts_rank('{0, 0, 0.25, 1}', tsv, to_tsquery('simple', ?1)) END FROM s`
+		SELECT 1, id, CASE WHEN (SELECT count(*) FROM s) < ?6
+			THEN (SELECT -ts_rank('{0, 0, 0.25, 1}', f.tsv, to_tsquery('simple', ?1)) FROM search_fts f WHERE f.id = s.id) END FROM s`
 )
 
 // ftsText is text as the PostgreSQL index holds it: lower-cased, without diacritics (decomposed,

@@ -11,9 +11,10 @@ import (
 	"github.com/quire-docs/quire/store/storetest"
 )
 
-// A query matching more sections than searchRanked is not ranked: its pages come in index order
-// (the order they were indexed in), after any page whose title matched, with a score of 0; one
-// matching no more is ranked by the engine, the page that says the word most often first.
+// A query matching searchCandidates sections or more reads that many and does not rank them: its
+// pages come in index order (the order they were indexed in), after any page whose title matched,
+// with a score of 0; one matching fewer is ranked by the engine, the page that says the word most
+// often first.
 func TestSearchRanksOnlyUncommonQueries(t *testing.T) {
 	t.Parallel()
 	engines := map[string]func(t *testing.T) (*Store, string){
@@ -48,28 +49,27 @@ func TestSearchRanksOnlyUncommonQueries(t *testing.T) {
 					CreatedAt: now, UpdatedAt: now})
 			}
 			indexPages(t, st, spaceID, pages)
-			order := func(bound int) []string {
+			order := func(bound int, want ...string) {
 				t.Helper()
-				st.searchRanked = bound
+				st.candidateBound = bound
 				l, err := st.SearchSpace(context.Background(), spaceID, "zebra", store.Page{})
-				if err != nil || l.Count != 4 {
+				if err != nil || l.Count != len(want) {
 					t.Fatalf("bound %d: %+v, %v", bound, l, err)
 				}
 				var got []string
 				for i, h := range l.Items {
 					got = append(got, h.Title)
-					if h.Rank != i+1 || !h.MatchedTitle && bound < 4 && h.Score != 0 || !h.MatchedTitle && bound >= 4 && h.Score <= 0 {
+					if h.Rank != i+1 || !h.MatchedTitle && bound <= 4 && h.Score != 0 || !h.MatchedTitle && bound > 4 && h.Score <= 0 {
 						t.Errorf("bound %d: hit %d %+v", bound, i, h)
 					}
 				}
-				return got
+				if strings.Join(got, ", ") != strings.Join(want, ", ") {
+					t.Errorf("at most %d candidates: %s, want %s", bound, strings.Join(got, ", "), strings.Join(want, ", "))
+				}
 			}
-			if got, want := strings.Join(order(10), ", "), "Zebra page, Page 2, Page 1, Page 0"; got != want {
-				t.Errorf("ranked: %s, want %s", got, want)
-			}
-			if got, want := strings.Join(order(3), ", "), "Zebra page, Page 0, Page 1, Page 2"; got != want {
-				t.Errorf("too common to rank: %s, want %s", got, want)
-			}
+			order(10, "Zebra page", "Page 2", "Page 1", "Page 0") // ranked
+			order(4, "Zebra page", "Page 0", "Page 1", "Page 2")  // too common to rank
+			order(2, "Zebra page", "Page 0", "Page 1")            // and bounded
 		})
 	}
 }

@@ -32,8 +32,8 @@ type Store struct {
 	levelsCache versionedCache[store.Levels]
 	commitCache versionedCache[*store.GitCommit] // a revision's, which a cached page list is keyed by
 	versions    versionCache
-	// searchRanked, when not 0, replaces the bound of the same name (tests lower it).
-	searchRanked int
+	// candidateBound, when not 0, replaces searchCandidates (tests lower it).
+	candidateBound int
 }
 
 // Close closes both pools.
