@@ -43,15 +43,19 @@ func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.
 		return store.List[*store.SearchPage]{}, err
 	}
 	empty := store.List[*store.SearchPage]{Items: []*store.SearchPage{}}
-	var key int64
-	err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return empty, nil
+	scope := searchScope{space: spaceID, hi: math.MaxInt64}
+	if !s.d.postgres { // PostgreSQL reads the space's key in the search itself: a round trip less
+		var key int64
+		err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
+		if errors.Is(err, sql.ErrNoRows) {
+			return empty, nil
+		}
+		if err != nil {
+			return empty, fmt.Errorf("store: unable to search: %w", err)
+		}
+		scope.lo, scope.hi = key<<40, (key+1)<<40-1
 	}
-	if err != nil {
-		return empty, fmt.Errorf("store: unable to search: %w", err)
-	}
-	found, err := s.searchCandidates(ctx, "", key<<40, (key+1)<<40-1, query)
+	found, err := s.searchCandidates(ctx, scope, query)
 	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
@@ -79,7 +83,7 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, vis
 		return store.List[*store.SearchSpaceHits]{}, err
 	}
 	empty := store.List[*store.SearchSpaceHits]{Items: []*store.SearchSpaceHits{}}
-	found, err := s.searchCandidates(ctx, orgID, 0, math.MaxInt64, query)
+	found, err := s.searchCandidates(ctx, searchScope{org: orgID, hi: math.MaxInt64}, query)
 	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
@@ -151,17 +155,23 @@ type searchFound struct {
 	rank         map[int64]int // one-based position in keys
 }
 
-// searchCandidates finds the pages matching a query within a rowid range (and an organization's
-// scope when org is set). Pages whose title matches rank first; the rest by the best bm25 rank
+// searchScope is where a search looks: one space (on SQLite its range of section keys, read
+// first; PostgreSQL reads it in the search), or every space of an organization (org).
+type searchScope struct {
+	org, space string
+	lo, hi     int64
+}
+
+// searchCandidates finds the pages matching a query within a scope. Pages whose title matches rank first; the rest by the best bm25 rank
 // of their sections. Engine ranks are lower-is-better (bm25, or ts_rank negated): the scores
 // negate them back.
-func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, query string) (*searchFound, error) {
+func (s *Store) searchCandidates(ctx context.Context, scope searchScope, query string) (*searchFound, error) {
 	words := store.SearchTokens(query)
 	if len(words) == 0 {
 		return &searchFound{}, nil
 	}
 	run := func(either, prefix bool) (*searchFound, error) {
-		titleRank, sectionRank, err := s.searchMatches(ctx, org, lo, hi, words, either, prefix)
+		titleRank, sectionRank, err := s.searchMatches(ctx, scope, words, either, prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -243,10 +253,9 @@ type searchHit struct {
 	rank float64
 }
 
-// searchMatches finds the titles and the sections matching the words within a rowid range (and
-// an organization's scope when org is set): two statements on SQLite, one round trip on
-// PostgreSQL.
-func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, words []string, either, prefix bool) (titles, sections []searchHit, err error) {
+// searchMatches finds the titles and the sections matching the words within a scope: two
+// statements on SQLite, one round trip on PostgreSQL.
+func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []string, either, prefix bool) (titles, sections []searchHit, err error) {
 	limit := searchCandidates
 	if s.candidateBound != 0 {
 		limit = s.candidateBound
@@ -259,7 +268,7 @@ func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, wor
 		return h, err
 	}
 	if !s.d.postgres {
-		expr := ftsQuery(org, words, either, prefix)
+		expr, lo, hi := ftsQuery(scope.org, words, either, prefix), scope.lo, scope.hi
 		titles, err = queryAll(ctx, s.reader, "search hits", sqliteSearchTitles, []any{expr, lo >> 6, hi >> 6, limit}, scan)
 		if err != nil {
 			return nil, nil, err
@@ -267,13 +276,12 @@ func (s *Store) searchMatches(ctx context.Context, org string, lo, hi int64, wor
 		sections, err = queryAll(ctx, s.reader, "search hits", sqliteSearchSections, []any{expr, lo, hi, limit}, scan)
 		return titles, sections, err
 	}
-	scope := ""
-	if org != "" {
-		scope = "o" + org
+	org := ""
+	if scope.org != "" {
+		org = "o" + scope.org
 	}
 	titles, sections = []searchHit{}, []searchHit{}
-	err = queryEach(ctx, s.reader, "search hits", pgSearch, []any{tsQuery(words, either, prefix), lo >> 6, hi >> 6, lo, hi,
-		limit, scope}, func(sc scanner) error {
+	err = queryEach(ctx, s.reader, "search hits", pgSearch, []any{tsQuery(words, either, prefix), scope.space, limit, org}, func(sc scanner) error {
 		var table int
 		var h searchHit
 		var rank sql.NullFloat64

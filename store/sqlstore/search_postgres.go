@@ -28,19 +28,24 @@ const (
 	// its title (A) above its body (B).
 	pgSectionFTS = `id, setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B'), scope`
 	pgTitleFTS   = `id, to_tsvector('simple', title), scope`
-	// pgSearch finds a query's titles (0) and sections (1) in one round trip: the first ?6
+	// pgSearch finds a query's titles (0) and sections (1) in one round trip: the first ?3
 	// matches of each (searchCandidates), by id only. As on SQLite (sqliteSearchSections) a
-	// table's matches are ranked only when they are fewer than ?6, each then read again by its
+	// table's matches are ranked only when they are fewer than ?3, each then read again by its
 	// key for ts_rank: checking a row costs reading its tsvector, so a query too common to rank
 	// reads each candidate once.
-	pgSearch = `WITH t AS MATERIALIZED (SELECT id FROM search_titles WHERE tsv @@ to_tsquery('simple', ?1)
-			AND id + 0 BETWEEN ?2 AND ?3 AND (?7 = '' OR scope = ?7) LIMIT ?6),
+	// The range of ids is the space's (?2), read from search_spaces in the statement, or any
+	// with ?2 empty (an organization's search, scoped by ?4).
+	pgSearch = `WITH b AS (SELECT key << 34 AS tlo, ((key + 1) << 34) - 1 AS thi, key << 40 AS slo, ((key + 1) << 40) - 1 AS shi
+			FROM search_spaces WHERE space_id = ?2
+			UNION ALL SELECT 0, 9223372036854775807, 0, 9223372036854775807 WHERE ?2 = ''),
+		t AS MATERIALIZED (SELECT id FROM search_titles WHERE tsv @@ to_tsquery('simple', ?1)
+			AND id + 0 BETWEEN (SELECT tlo FROM b) AND (SELECT thi FROM b) AND (?4 = '' OR scope = ?4) LIMIT ?3),
 		s AS MATERIALIZED (SELECT id FROM search_fts WHERE tsv @@ to_tsquery('simple', ?1)
-			AND id + 0 BETWEEN ?4 AND ?5 AND (?7 = '' OR scope = ?7) LIMIT ?6)
-		SELECT 0, id, CASE WHEN (SELECT count(*) FROM t) < ?6
+			AND id + 0 BETWEEN (SELECT slo FROM b) AND (SELECT shi FROM b) AND (?4 = '' OR scope = ?4) LIMIT ?3)
+		SELECT 0, id, CASE WHEN (SELECT count(*) FROM t) < ?3
 			THEN (SELECT -ts_rank(f.tsv, to_tsquery('simple', ?1)) FROM search_titles f WHERE f.id = t.id) END FROM t
 		UNION ALL
-		SELECT 1, id, CASE WHEN (SELECT count(*) FROM s) < ?6
+		SELECT 1, id, CASE WHEN (SELECT count(*) FROM s) < ?3
 			THEN (SELECT -ts_rank('{0, 0, 0.25, 1}', f.tsv, to_tsquery('simple', ?1)) FROM search_fts f WHERE f.id = s.id) END FROM s`
 )
 
