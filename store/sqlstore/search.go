@@ -301,8 +301,8 @@ func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []st
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
 // sections (in the order found) and its scores: one query whatever the number of hits, which
-// reads no more of a section's body than its snippet needs; then their descriptions and
-// ancestors (searchAncestry).
+// reads no more of a section's body than its snippet needs, and the current revision of each
+// hit's space; then their descriptions and ancestors (searchAncestry).
 func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
@@ -316,16 +316,20 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	inPages, pageArgs := inList(s.reader, "p.id", keys)
 	pages := make(map[int64]*store.SearchPage, len(keys))
 	secs := make(map[int64]store.SearchSection, len(sectionIDs))
+	revisions := map[string]string{} // the current revision of each hit's space
 	err := queryEach(ctx, s.reader, "search hits", `SELECT p.id, p.space_id, p.page_id, p.title, p.path, s.id, s.anchor, s.title,
-		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`)
-		FROM search_pages p LEFT JOIN search_sections s ON s.page = p.id AND `+inSections+` WHERE `+inPages, append(args, pageArgs...), func(sc scanner) error {
+		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`), sp.revision_id
+		FROM search_pages p JOIN spaces sp ON sp.id = p.space_id
+		LEFT JOIN search_sections s ON s.page = p.id AND `+inSections+` WHERE `+inPages, append(args, pageArgs...), func(sc scanner) error {
 		var key int64
 		var id sql.NullInt64
 		var anchor, title, body sql.NullString
+		var rev string
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
-		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body); err != nil {
+		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body, &rev); err != nil {
 			return err
 		}
+		revisions[sp.SpaceID] = rev
 		if _, ok := pages[key]; !ok {
 			pages[key] = sp
 		}
@@ -352,7 +356,7 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		out = append(out, pg)
 	}
-	return out, s.searchAncestry(ctx, out)
+	return out, s.searchAncestry(ctx, out, revisions)
 }
 
 // snippetRunes is the length of a section's text in a hit (store.Shorten): the query reads one
@@ -360,25 +364,13 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 const snippetRunes = 300
 
 // searchAncestry fills in the description and the ancestors of search hits from their spaces'
-// current revisions (the revisions the index holds): the hits' pages, then their parents a level
+// current revisions (revisions, by space: the revisions the index holds): the hits' pages, then their parents a level
 // at a time, one batch per space and level.
-func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage) error {
+func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, revisions map[string]string) error {
 	bySpace := map[string][]*store.SearchPage{}
-	var spaceIDs []any
 	for _, h := range hits {
 		h.Ancestors = []store.SearchAncestor{}
-		if _, ok := bySpace[h.SpaceID]; !ok {
-			spaceIDs = append(spaceIDs, h.SpaceID)
-		}
 		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
-	}
-	revisions := map[string]string{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, revision_id FROM spaces WHERE id IN (`+placeholders(len(spaceIDs))+`)`,
-		spaceIDs, revisions, func(sc scanner) (id string, rev string, err error) {
-			err = sc.Scan(&id, &rev)
-			return
-		}); err != nil {
-		return err
 	}
 	for spaceID, pages := range bySpace {
 		rev, ok := revisions[spaceID]
