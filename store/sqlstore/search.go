@@ -281,7 +281,11 @@ func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []st
 		org = "o" + scope.org
 	}
 	titles, sections = []searchHit{}, []searchHit{}
-	err = queryEach(ctx, s.reader, "search hits", pgSearch, []any{tsQuery(words, either, prefix), scope.space, limit, org}, func(sc scanner) error {
+	q, args := s.d.pg(pgSearch, []any{tsQuery(words, either, prefix), scope.space, limit, org})
+	if s.replan != nil { // planned with its words each time (PlanEachTime)
+		args = append([]any{s.replan}, args...)
+	}
+	err = queryEach(ctx, s.reader.pool, "search hits", q, args, func(sc scanner) error {
 		var table int
 		var h searchHit
 		var rank sql.NullFloat64

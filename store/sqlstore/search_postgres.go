@@ -54,6 +54,13 @@ const (
 			THEN (SELECT -ts_rank('{0, 0, 0.25, 1}', f.tsv, to_tsquery('simple', ?1)) FROM search_fts f WHERE f.id = s.id) END FROM s`
 )
 
+// PlanEachTime gives the driver's argument (store/postgres: pgx's QueryExecModeCacheDescribe)
+// that makes it send a statement unnamed, so that PostgreSQL plans it with its values each time.
+// The search needs it: prepared, PostgreSQL switches after five runs to one plan for any words,
+// through the GIN index, which for a word in every page reads every match of the table (25 ms
+// at 100,000 pages where the scan the LIMIT stops takes 4).
+func (s *Store) PlanEachTime(arg any) { s.replan = arg }
+
 // ftsText is text as the PostgreSQL index holds it: lower-cased, without diacritics (decomposed,
 // combining marks dropped, composed again). It keeps no state between calls: searches and merges
 // call it on many goroutines at once. (A package-level transform.Chain did this until issue 24:
