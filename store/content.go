@@ -66,6 +66,8 @@ type Content interface {
 	SearchOrganization(ctx context.Context, orgID string, query string, vis *Visible, p Page) (List[*SearchSpaceHits], error)
 	// SearchSpace searches the current content of a space, best pages first. When all the words
 	// together find nothing, the last one also matches as a prefix; then any of them is enough.
+	// The search reads a bounded number of matches (Count counts their pages), and a query
+	// matching that many is not ranked: its pages come in the order they were indexed.
 	SearchSpace(ctx context.Context, spaceID string, query string, p Page) (List[*SearchPage], error)
 }
 

@@ -31,7 +31,8 @@ type SearchPage struct {
 	Ancestors []SearchAncestor
 	// Score is the page's relevance, higher is better: the engine's rank r (bm25 on SQLite,
 	// ts_rank on PostgreSQL, made positive) as r/(1+r), plus 1 when the title matched (title
-	// matches rank first). Rank is the page's one-based position among all the pages found.
+	// matches rank first); r is 0 for a query too common to rank, whose pages come in the order
+	// they were indexed. Rank is the page's one-based position among all the pages found.
 	Score        float64
 	Rank         int
 	MatchedTitle bool

@@ -5,6 +5,7 @@
 // searches the space with a rare word, a common word and two words, 100 times each.
 //
 //	contentbench -url http://127.0.0.1:8080 -token TOKEN -pages 20000 -label SQLite
+//	contentbench -url http://127.0.0.1:8080 -token TOKEN -space SPACE_ID   # the searches only, again
 //
 // It prints one line per figure, then a machine-readable block (`FIGURE name value`) that
 // testdata/bench/targets.sh reads to print the targets table. Any answer other than the one
@@ -122,6 +123,7 @@ func main() {
 	pages := flag.Int("pages", 20000, "pages to ingest")
 	label := flag.String("label", "", "name printed with the figures (the engine)")
 	seed := flag.Int64("seed", 31, "seed of the generated content")
+	only := flag.String("space", "", "only search this space (one this bench ingested before), to measure search again")
 	flag.Parse()
 	if *base == "" || *token == "" || *pages < 1000 {
 		fmt.Fprintln(os.Stderr, "usage: contentbench -url URL -token TOKEN [-pages N>=1000] [-label NAME]")
@@ -136,6 +138,11 @@ func main() {
 		},
 	}}
 	r := rand.New(rand.NewSource(*seed))
+	if *only != "" {
+		rare, common, two := searches(c, "/spaces/"+*only)
+		fmt.Printf("%s: search p95 rare %.1f / common %.1f / two words %.1f ms\n", *label, ms(pct(rare, .95)), ms(pct(common, .95)), ms(pct(two, .95)))
+		return
+	}
 
 	var org, space idObject
 	c.call("POST", "/orgs", map[string]any{"title": "Bench"}, 201, &org)
@@ -237,21 +244,7 @@ func main() {
 		smallMerges = append(smallMerges, c.call("POST", sp+"/change-requests/"+cr.ID+"/merge", map[string]any{}, 200, nil))
 	}
 
-	// Searches: each kind 100 times.
-	search := func(q string) []time.Duration {
-		var ts []time.Duration
-		for i := 0; i < 100; i++ {
-			var res struct {
-				Items []json.RawMessage `json:"items"`
-			}
-			ts = append(ts, c.call("GET", sp+"/search?query="+url.QueryEscape(q), nil, 200, &res))
-			if len(res.Items) == 0 {
-				fail("search %q found nothing", q)
-			}
-		}
-		return ts
-	}
-	rare, common, two := search(rareWord), search("page"), search("install token")
+	rare, common, two := searches(c, sp)
 
 	rate := float64(*pages) / ingest.Seconds()
 	name := *label
@@ -271,6 +264,25 @@ func main() {
 	for _, f := range figures {
 		fmt.Printf("FIGURE %s %.2f\n", f.name, f.v)
 	}
+}
+
+// searches searches a space (its path) with a rare word, a common word and two words, each kind
+// 100 times, and answers the times of each kind.
+func searches(c *client, sp string) (rare, common, two []time.Duration) {
+	search := func(q string) []time.Duration {
+		var ts []time.Duration
+		for i := 0; i < 100; i++ {
+			var res struct {
+				Items []json.RawMessage `json:"items"`
+			}
+			ts = append(ts, c.call("GET", sp+"/search?query="+url.QueryEscape(q), nil, 200, &res))
+			if len(res.Items) == 0 {
+				fail("search %q found nothing", q)
+			}
+		}
+		return ts
+	}
+	return search(rareWord), search("page"), search("install token")
 }
 
 // documentIDs walks a page tree and answers the ids of its document pages.

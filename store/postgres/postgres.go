@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
 	"github.com/quire-docs/quire/store/sqlstore"
@@ -15,7 +16,12 @@ type Store = sqlstore.Store
 // Open connects to the database at url (postgres://user:pass@host:5432/db?sslmode=…) and
 // applies pending migrations under an advisory lock.
 func Open(ctx context.Context, url string) (*Store, error) {
-	return sqlstore.OpenPostgres(ctx, "pgx", url)
+	st, err := sqlstore.OpenPostgres(ctx, "pgx", url)
+	if err == nil {
+		// Statements run with this first are sent unnamed: planned with their values each time.
+		st.PlanEachTime(pgx.QueryExecModeCacheDescribe)
+	}
+	return st, err
 }
 
 // IsURL reports whether db names a PostgreSQL database (a postgres:// or postgresql:// URL)

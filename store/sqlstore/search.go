@@ -24,10 +24,16 @@ type indexedPage struct {
 	bodyID int64
 }
 
-// searchCandidates bounds ranking: bm25 needs every match scored, so a query matching more
-// sections (or titles) than this ranks the first this many of each. count and paging then cover
-// the pages of those candidates.
-const searchCandidates = 2000
+// searchCandidates bounds what a query reads and ranks: the first this many matching sections
+// (and titles) of the range, in index order, are its candidates; count and paging cover their
+// pages. A query with this many candidates in a table is too common for relevance to tell them
+// apart (a word in most rows has almost no weight in bm25), and ranking it cost what grew with
+// the corpus: bm25 first counts the word's rows over the whole table, PostgreSQL's ts_rank reads
+// every candidate's tsvector again. Such candidates are not ranked: they follow any ranked ones
+// in index order (the order their pages were first indexed), titles still before sections.
+// (Until issue 31 a query read and ranked 2,000 of each: 4 ms of bm25 on SQLite and 20 ms on
+// PostgreSQL for a word in every page of 20,000.)
+const searchCandidates = 500
 
 // SearchSpace searches the current content of a space, best pages first. When all the words
 // together find nothing, the last one also matches as a prefix; then any of them is enough.
@@ -37,15 +43,19 @@ func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.
 		return store.List[*store.SearchPage]{}, err
 	}
 	empty := store.List[*store.SearchPage]{Items: []*store.SearchPage{}}
-	var key int64
-	err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return empty, nil
+	scope := searchScope{space: spaceID, hi: math.MaxInt64}
+	if !s.d.postgres { // PostgreSQL reads the space's key in the search itself: a round trip less
+		var key int64
+		err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
+		if errors.Is(err, sql.ErrNoRows) {
+			return empty, nil
+		}
+		if err != nil {
+			return empty, fmt.Errorf("store: unable to search: %w", err)
+		}
+		scope.lo, scope.hi = key<<40, (key+1)<<40-1
 	}
-	if err != nil {
-		return empty, fmt.Errorf("store: unable to search: %w", err)
-	}
-	found, err := s.searchCandidates(ctx, "", key<<40, (key+1)<<40-1, query)
+	found, err := s.searchCandidates(ctx, scope, query)
 	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
@@ -73,7 +83,7 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, vis
 		return store.List[*store.SearchSpaceHits]{}, err
 	}
 	empty := store.List[*store.SearchSpaceHits]{Items: []*store.SearchSpaceHits{}}
-	found, err := s.searchCandidates(ctx, orgID, 0, math.MaxInt64, query)
+	found, err := s.searchCandidates(ctx, searchScope{org: orgID, hi: math.MaxInt64}, query)
 	if err != nil || len(found.keys) == 0 {
 		return empty, err
 	}
@@ -145,37 +155,28 @@ type searchFound struct {
 	rank         map[int64]int // one-based position in keys
 }
 
-// searchCandidates finds the pages matching a query within a rowid range (and an organization's
-// scope when org is set). Pages whose title matches rank first; the rest by the best bm25 rank
+// searchScope is where a search looks: one space (on SQLite its range of section keys, read
+// first; PostgreSQL reads it in the search), or every space of an organization (org).
+type searchScope struct {
+	org, space string
+	lo, hi     int64
+}
+
+// searchCandidates finds the pages matching a query within a scope. Pages whose title matches rank first; the rest by the best bm25 rank
 // of their sections. Engine ranks are lower-is-better (bm25, or ts_rank negated): the scores
 // negate them back.
-func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, query string) (*searchFound, error) {
+func (s *Store) searchCandidates(ctx context.Context, scope searchScope, query string) (*searchFound, error) {
 	words := store.SearchTokens(query)
 	if len(words) == 0 {
 		return &searchFound{}, nil
 	}
 	run := func(either, prefix bool) (*searchFound, error) {
-		titleQuery, sectionQuery := sqliteSearchTitles, sqliteSearchSections
-		var expr any = ftsQuery(org, words, either, prefix)
-		var scope []any
-		if s.d.postgres {
-			titleQuery, sectionQuery = pgSearchTitles, pgSearchSections
-			expr = tsQuery(words, either, prefix)
-			scope = []any{""}
-			if org != "" {
-				scope[0] = "o" + org
-			}
-		}
-		titleRank, err := s.searchRows(ctx, titleQuery, append([]any{expr, lo >> 6, hi >> 6, searchCandidates}, scope...)...)
+		titleRank, sectionRank, err := s.searchMatches(ctx, scope, words, either, prefix)
 		if err != nil {
 			return nil, err
 		}
-		sectionRank, err := s.searchRows(ctx, sectionQuery, append([]any{expr, lo, hi, searchCandidates}, scope...)...)
-		if err != nil {
-			return nil, err
-		}
-		best := map[int64]float64{}
-		sections := map[int64][]int64{}
+		best := make(map[int64]float64, len(sectionRank)+len(titleRank))
+		sections := make(map[int64][]int64, len(sectionRank)+len(titleRank))
 		sectionScore := make(map[int64]float64, len(sectionRank))
 		for _, h := range sectionRank {
 			pg := h.id >> 6
@@ -185,7 +186,7 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 			sections[pg] = append(sections[pg], h.id)
 			sectionScore[h.id] = store.SearchScore(-h.rank)
 		}
-		inTitle := map[int64]float64{}
+		inTitle := make(map[int64]float64, len(titleRank))
 		for _, h := range titleRank {
 			inTitle[h.id] = h.rank
 			if _, ok := best[h.id]; !ok {
@@ -244,23 +245,68 @@ func (s *Store) searchCandidates(ctx context.Context, org string, lo, hi int64, 
 	return found, err
 }
 
+// searchHit is a matching title (by page key) or section (by section key) and its engine rank,
+// lower is better; 0, below every ranked match, when the query was too common to rank
+// (searchCandidates).
 type searchHit struct {
 	id   int64
 	rank float64
 }
 
-// searchRows runs a ranked FTS query of rowid and rank.
-func (s *Store) searchRows(ctx context.Context, query string, args ...any) ([]searchHit, error) {
-	return queryAll(ctx, s.reader, "search hits", query, args, func(sc scanner) (searchHit, error) {
+// searchMatches finds the titles and the sections matching the words within a scope: two
+// statements on SQLite, one round trip on PostgreSQL.
+func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []string, either, prefix bool) (titles, sections []searchHit, err error) {
+	limit := searchCandidates
+	if s.candidateBound != 0 {
+		limit = s.candidateBound
+	}
+	scan := func(sc scanner) (searchHit, error) {
 		var h searchHit
-		err := sc.Scan(&h.id, &h.rank)
+		var rank sql.NullFloat64
+		err := sc.Scan(&h.id, &rank)
+		h.rank = rank.Float64
 		return h, err
+	}
+	if !s.d.postgres {
+		expr, lo, hi := ftsQuery(scope.org, words, either, prefix), scope.lo, scope.hi
+		titles, err = queryAll(ctx, s.reader, "search hits", sqliteSearchTitles, []any{expr, lo >> 6, hi >> 6, limit}, scan)
+		if err != nil {
+			return nil, nil, err
+		}
+		sections, err = queryAll(ctx, s.reader, "search hits", sqliteSearchSections, []any{expr, lo, hi, limit}, scan)
+		return titles, sections, err
+	}
+	org := ""
+	if scope.org != "" {
+		org = "o" + scope.org
+	}
+	titles, sections = []searchHit{}, []searchHit{}
+	q, args := s.d.pg(pgSearch, []any{tsQuery(words, either, prefix), scope.space, limit, org})
+	if s.replan != nil { // planned with its words each time (PlanEachTime)
+		args = append([]any{s.replan}, args...)
+	}
+	err = queryEach(ctx, s.reader.pool, "search hits", q, args, func(sc scanner) error {
+		var table int
+		var h searchHit
+		var rank sql.NullFloat64
+		if err := sc.Scan(&table, &h.id, &rank); err != nil {
+			return err
+		}
+		h.rank = rank.Float64
+		if table == 0 {
+			titles = append(titles, h)
+		} else {
+			sections = append(sections, h)
+		}
+		return nil
 	})
+	return titles, sections, err
 }
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
-// sections (in the order found) and its scores: two queries whatever the number of hits; then
-// their descriptions and ancestors (searchAncestry).
+// sections (in the order found) and its scores: one query whatever the number of hits, which
+// reads no more of a section's body than its snippet needs, and the current revision of each
+// hit's space; then their descriptions and ancestors (searchAncestry).
 func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
@@ -270,25 +316,33 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	for _, k := range keys {
 		sectionIDs = append(sectionIDs, sections[k]...)
 	}
-	in, args := inList(s.reader, "id", keys)
-	pages := map[int64]*store.SearchPage{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, space_id, page_id, title, path FROM search_pages WHERE `+in, args, pages, func(sc scanner) (int64, *store.SearchPage, error) {
+	inSections, args := inList(s.reader, "s.id", sectionIDs)
+	inPages, pageArgs := inList(s.reader, "p.id", keys)
+	pages := make(map[int64]*store.SearchPage, len(keys))
+	secs := make(map[int64]store.SearchSection, len(sectionIDs))
+	revisions := map[string]string{} // the current revision of each hit's space
+	err := queryEach(ctx, s.reader, "search hits", `SELECT p.id, p.space_id, p.page_id, p.title, p.path, s.id, s.anchor, s.title,
+		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`), sp.revision_id
+		FROM search_pages p JOIN spaces sp ON sp.id = p.space_id
+		LEFT JOIN search_sections s ON s.page = p.id AND `+inSections+` WHERE `+inPages, append(args, pageArgs...), func(sc scanner) error {
 		var key int64
+		var id sql.NullInt64
+		var anchor, title, body sql.NullString
+		var rev string
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
-		err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path)
-		return key, sp, err
-	}); err != nil {
-		return nil, err
-	}
-	in, args = inList(s.reader, "id", sectionIDs)
-	secs := map[int64]store.SearchSection{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, anchor, title, body FROM search_sections WHERE `+in, args, secs, func(sc scanner) (int64, store.SearchSection, error) {
-		var id int64
-		var sec store.SearchSection
-		err := sc.Scan(&id, &sec.Anchor, &sec.Title, &sec.Body)
-		sec.Body = store.Shorten(sec.Body, 300)
-		return id, sec, err
-	}); err != nil {
+		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body, &rev); err != nil {
+			return err
+		}
+		revisions[sp.SpaceID] = rev
+		if _, ok := pages[key]; !ok {
+			pages[key] = sp
+		}
+		if id.Valid {
+			secs[id.Int64] = store.SearchSection{Anchor: anchor.String, Title: title.String, Body: store.Shorten(body.String, snippetRunes)}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	out := make([]*store.SearchPage, 0, len(keys))
@@ -306,29 +360,21 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		out = append(out, pg)
 	}
-	return out, s.searchAncestry(ctx, out)
+	return out, s.searchAncestry(ctx, out, revisions)
 }
 
+// snippetRunes is the length of a section's text in a hit (store.Shorten): the query reads one
+// character more, so that Shorten still sees that the text goes on.
+const snippetRunes = 300
+
 // searchAncestry fills in the description and the ancestors of search hits from their spaces'
-// current revisions (the revisions the index holds): the hits' pages, then their parents a level
+// current revisions (revisions, by space: the revisions the index holds): the hits' pages, then their parents a level
 // at a time, one batch per space and level.
-func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage) error {
+func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, revisions map[string]string) error {
 	bySpace := map[string][]*store.SearchPage{}
-	var spaceIDs []any
 	for _, h := range hits {
 		h.Ancestors = []store.SearchAncestor{}
-		if _, ok := bySpace[h.SpaceID]; !ok {
-			spaceIDs = append(spaceIDs, h.SpaceID)
-		}
 		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
-	}
-	revisions := map[string]string{}
-	if err := queryInto(ctx, s.reader, "search hits", `SELECT id, revision_id FROM spaces WHERE id IN (`+placeholders(len(spaceIDs))+`)`,
-		spaceIDs, revisions, func(sc scanner) (id string, rev string, err error) {
-			err = sc.Scan(&id, &rev)
-			return
-		}); err != nil {
-		return err
 	}
 	for spaceID, pages := range bySpace {
 		rev, ok := revisions[spaceID]

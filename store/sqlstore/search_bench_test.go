@@ -33,7 +33,6 @@ func benchMarkdown(r *rand.Rand, i int) string {
 // benchSearchSpace is a space whose current revision holds n generated pages, indexed.
 func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 	b.Helper()
-	ctx := context.Background()
 	st, _, spaceID := benchStore(b)
 	r := rand.New(rand.NewSource(1))
 	pages := make([]*store.RevisionPage, n)
@@ -43,6 +42,14 @@ func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 			Slug: fmt.Sprintf("page-%d", i), Path: fmt.Sprintf("page-%d", i), Markdown: benchMarkdown(r, i),
 			CreatedAt: now, UpdatedAt: now}
 	}
+	indexPages(b, st, spaceID, pages)
+	return st, spaceID
+}
+
+// indexPages makes pages the current revision of a space, indexed for search.
+func indexPages(tb testing.TB, st *Store, spaceID string, pages []*store.RevisionPage) {
+	tb.Helper()
+	ctx := context.Background()
 	err := st.write(ctx, func(tx *Tx) error {
 		tree := store.NewPageTree(nil, tx.now)
 		rev, err := writeRevision(ctx, tx, revisionWrite{spaceID: spaceID, typ: "edits", changed: pages, links: tree})
@@ -55,9 +62,8 @@ func benchSearchSpace(b *testing.B, n int) (*Store, string) {
 		return indexSpace(ctx, tx, spaceID, pages)
 	})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return st, spaceID
 }
 
 // BenchmarkSearch100kPages ranks searches over 100,000 generated pages (300,000 sections) and

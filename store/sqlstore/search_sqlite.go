@@ -9,10 +9,16 @@ import "strings"
 const (
 	sqliteInsertSectionFTS = `INSERT INTO search_fts (rowid, title, body, scope) VALUES (?, ?, ?, ?)`
 	sqliteInsertTitleFTS   = `INSERT INTO search_titles (rowid, title, scope) VALUES (?, ?, ?)`
-	sqliteSearchTitles     = `SELECT rowid, rank FROM search_titles WHERE search_titles MATCH ?
-		AND rowid BETWEEN ? AND ? LIMIT ?`
-	sqliteSearchSections = `SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ?
-		AND rowid BETWEEN ? AND ? LIMIT ?`
+	// The searches read the first ?4 matches of the range (searchCandidates) and answer their
+	// ranks only when they are fewer: the CASE leaves bm25 uncalled otherwise, and with it
+	// bm25's first call, which counts the word's rows over the whole table (the cost that grew
+	// with the corpus). The scalar subquery runs once and walks at most ?4 rowids.
+	sqliteSearchTitles = `SELECT rowid, CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM search_titles
+		WHERE search_titles MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)) < ?4 THEN rank END
+		FROM search_titles WHERE search_titles MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4`
+	sqliteSearchSections = `SELECT rowid, CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM search_fts
+		WHERE search_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)) < ?4 THEN rank END
+		FROM search_fts WHERE search_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4`
 )
 
 // ftsQuery is an FTS5 expression matching all (or, with either, any) of the words, within an

@@ -35,6 +35,11 @@ type Store struct {
 	commitCache versionedCache[*store.GitCommit] // a revision's, which a cached page list is keyed by
 	versions    versionCache
 	sections    sectionCache
+	// replan, on PostgreSQL, is the driver's argument that has a statement planned with its
+	// values each time (PlanEachTime).
+	replan any
+	// candidateBound, when not 0, replaces searchCandidates (tests lower it).
+	candidateBound int
 }
 
 // Close closes both pools.
