@@ -13,7 +13,9 @@ import (
 // pair was checked when the entry was made), the server's base URL, and the git commit the
 // revision was synced with (read on every request, since an export can record one later). Every
 // other read is the same for any reader of the space. Entries are evicted least recently used
-// past pageListBytes; a list larger than a quarter of that is encoded each time instead.
+// past pageListBytes; a list larger than half of that is encoded each time instead. At 100,000
+// pages a list is 58 MB, which took seconds to build each time when lists over 16 MB were not
+// kept: one such space fits, or several of 20,000 pages.
 type pageListCache struct {
 	mu    sync.Mutex
 	max   int
@@ -29,8 +31,8 @@ type pageListEntry struct {
 	body []byte
 }
 
-// pageListBytes bounds the cache: a few spaces of 20,000 pages.
-const pageListBytes = 64 << 20
+// pageListBytes bounds the cache.
+const pageListBytes = 128 << 20
 
 func newPageListCache(max int) *pageListCache {
 	return &pageListCache{max: max, order: list.New(), items: map[pageListKey]*list.Element{}}
@@ -48,7 +50,7 @@ func (c *pageListCache) get(k pageListKey) ([]byte, bool) {
 }
 
 func (c *pageListCache) put(k pageListKey, body []byte) {
-	if len(body) > c.max/4 {
+	if len(body) > c.max/2 {
 		return
 	}
 	c.mu.Lock()
