@@ -33,7 +33,8 @@ import (
 	"github.com/quire-docs/quire/store/sqlstore"
 )
 
-// The spec every response is checked against, and the operations tests have called.
+// The spec every response is checked against (loaded once: the tests that read the spec read
+// this one, never changing it), and the operations tests have called.
 var (
 	spec       *openapi3.T
 	specRoutes = map[string]*routers.Route{} // "METHOD /v1/echo/:path" -> route
