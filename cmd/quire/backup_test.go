@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/quire-docs/quire/store/sqlite"
 )
@@ -54,7 +53,7 @@ func TestBackupDuringWritesAndRestore(t *testing.T) {
 			}
 		}(w)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitUntil(func() bool { mu.Lock(); defer mu.Unlock(); return len(acked) >= 50 })
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()
@@ -62,7 +61,7 @@ func TestBackupDuringWritesAndRestore(t *testing.T) {
 	if out, err := quireCommand("backup", "--db", db, "--to", backupFile).CombinedOutput(); err != nil {
 		t.Fatalf("backup: %v\n%s", err, out)
 	}
-	time.Sleep(100 * time.Millisecond)
+	waitUntil(func() bool { mu.Lock(); defer mu.Unlock(); return len(acked) >= len(before)+10 }) // writes go on after it
 	close(stop)
 	wg.Wait()
 	if len(before) == 0 {

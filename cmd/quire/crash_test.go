@@ -205,7 +205,7 @@ func TestNoAcknowledgedWriteLostOnKill(t *testing.T) {
 			}
 		}(w)
 	}
-	time.Sleep(700 * time.Millisecond)
+	waitUntil(func() bool { mu.Lock(); defer mu.Unlock(); return len(acked) >= 50 })
 	server.Process.Kill() // SIGKILL, in the middle of the writers' requests
 	server.Wait()
 	cancel()
@@ -230,6 +230,18 @@ func TestNoAcknowledgedWriteLostOnKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d acknowledged writes all read back after kill -9", len(acked))
+}
+
+// waitUntil polls cond until it holds, or for a minute at most, and answers whether it held. The
+// write-load tests wait so for a number of acknowledged writes rather than for a fixed time: on an
+// idle machine that ends sooner (and costs less CPU), on a loaded one the load is still there.
+func waitUntil(cond func() bool) bool {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
 }
 
 // mustCreateUser runs `quire users create` and returns the new user's token.
