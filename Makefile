@@ -71,7 +71,8 @@ testdata/compat/node_modules/.package-lock.json: testdata/compat/package-lock.js
 # 2 cores the two race runs side by side outlast go test's 10-minute limit; this run is for what
 # the engine changes. Eight tests at a time rather than one per core: a test on PostgreSQL
 # mostly waits for its queries' round trips and its database's copy, and eight overlap those
-# waits (about a third of the wall time of two at a time).
+# waits (about a third of the wall time of two at a time). The suite's static checks (of the
+# source: TestFilesLayered) skip under the race detector and so run here only.
 test-server-postgres: compat-deps
 	QUIRE_TEST_SERVER_BACKEND=postgres $(GO) test $(TAGS) -count=1 -parallel 8 -timeout 20m ./server/
 

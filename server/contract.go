@@ -21,35 +21,46 @@ type contractFile struct {
 	contentType string
 }
 
-// contractFiles renders the embedded spec once, as JSON and as YAML (JSON read as YAML keeps
-// the key order; only the style changes from flow to block): the spec never changes while the
-// binary runs, and every Handler shares the files.
-var contractFiles = sync.OnceValues(loadContractFiles)
+// contractFiles are the two renderings of the embedded spec by path, each made on its first
+// request and kept (the spec never changes while the binary runs, and every Handler shares them):
+// the JSON as it is embedded, and YAML (JSON read as YAML keeps the key order; only the style
+// changes from flow to block). Rendering the YAML costs more than the rest of a server's start, so
+// a quire that is never asked for it never pays.
+var contractFiles = map[string]func() (contractFile, error){
+	"/openapi.json": sync.OnceValues(contractJSON),
+	"/openapi.yaml": sync.OnceValues(contractYAML),
+}
 
-func loadContractFiles() (map[string]contractFile, error) {
+func contractJSON() (contractFile, error) {
 	js, err := gen.GetSpecJSON()
 	if err != nil {
-		return nil, fmt.Errorf("server: unable to load the embedded spec: %w", err)
+		return contractFile{}, fmt.Errorf("server: unable to load the embedded spec: %w", err)
+	}
+	return newContractFile(js, "application/json"), nil
+}
+
+func contractYAML() (contractFile, error) {
+	js, err := gen.GetSpecJSON()
+	if err != nil {
+		return contractFile{}, fmt.Errorf("server: unable to load the embedded spec: %w", err)
 	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(js, &node); err != nil {
-		return nil, fmt.Errorf("server: unable to read the embedded spec: %w", err)
+		return contractFile{}, fmt.Errorf("server: unable to read the embedded spec: %w", err)
 	}
 	blockStyle(&node)
 	var y bytes.Buffer
 	enc := yaml.NewEncoder(&y)
 	enc.SetIndent(2)
 	if err := enc.Encode(&node); err != nil {
-		return nil, fmt.Errorf("server: unable to write the spec as YAML: %w", err)
+		return contractFile{}, fmt.Errorf("server: unable to write the spec as YAML: %w", err)
 	}
-	file := func(body []byte, contentType string) contractFile {
-		sum := sha256.Sum256(body)
-		return contractFile{body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, contentType: contentType}
-	}
-	return map[string]contractFile{
-		"/openapi.json": file(js, "application/json"),
-		"/openapi.yaml": file(y.Bytes(), "application/yaml"),
-	}, nil
+	return newContractFile(y.Bytes(), "application/yaml"), nil
+}
+
+func newContractFile(body []byte, contentType string) contractFile {
+	sum := sha256.Sum256(body)
+	return contractFile{body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, contentType: contentType}
 }
 
 func blockStyle(n *yaml.Node) {
@@ -61,6 +72,17 @@ func blockStyle(n *yaml.Node) {
 	}
 	for _, c := range n.Content {
 		blockStyle(c)
+	}
+}
+
+// serveContract answers the file render makes.
+func serveContract(render func() (contractFile, error)) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		f, err := render()
+		if err != nil {
+			return err
+		}
+		return f.serve(c)
 	}
 }
 

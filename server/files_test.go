@@ -22,6 +22,9 @@ func TestFilesLayered(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the module")
 	}
+	if raceDetector {
+		t.Skip("type-checks the module: a static check, run without the race detector")
+	}
 	const mod = "github.com/quire-docs/quire/"
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
 		BuildFlags: []string{"-tags", "sqlite_fts5"}}

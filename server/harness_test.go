@@ -33,7 +33,8 @@ import (
 	"github.com/quire-docs/quire/store/sqlstore"
 )
 
-// The spec every response is checked against, and the operations tests have called.
+// The spec every response is checked against (loaded once: the tests that read the spec read
+// this one, never changing it), and the operations tests have called.
 var (
 	spec       *openapi3.T
 	specRoutes = map[string]*routers.Route{} // "METHOD /v1/echo/:path" -> route
@@ -57,6 +58,9 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	if migratedSQLiteDir != "" {
+		os.RemoveAll(migratedSQLiteDir)
+	}
 	// With the whole suite run, every operation of the spec must have been called by some test.
 	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
 		var missing []string
@@ -166,7 +170,11 @@ func openTestStore(t testing.TB) *sqlstore.Store {
 	var err error
 	switch backend := os.Getenv("QUIRE_TEST_SERVER_BACKEND"); backend {
 	case "", "sqlite":
-		st, err = sqlite.Open(context.Background(), t.TempDir()+"/quire.db")
+		db := t.TempDir() + "/quire.db"
+		if err := copyMigratedSQLite(db); err != nil {
+			t.Fatal(err)
+		}
+		st, err = sqlite.Open(context.Background(), db)
 	case "postgres":
 		st, err = postgres.Open(context.Background(), pgtest.FromTemplate(t, "the server suite on PostgreSQL", "migrated", migratePostgres))
 	default:
@@ -177,6 +185,49 @@ func openTestStore(t testing.TB) *sqlstore.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// migratedSQLite is the file of a SQLite database quire's migrations were applied to, made once
+// per test binary in migratedSQLiteDir (removed after the run): each test server's SQLite store
+// opens a copy of it, as each one on PostgreSQL is copied from a migrated template, rather than
+// applying every migration again (a quarter of a CPU second a store under the race detector).
+var (
+	migratedSQLiteDir string
+	migratedSQLite    = sync.OnceValues(func() (string, error) {
+		dir, err := os.MkdirTemp("", "quire-server-tests-")
+		if err != nil {
+			return "", err
+		}
+		migratedSQLiteDir = dir
+		db := dir + "/quire.db"
+		st, err := sqlite.Open(context.Background(), db)
+		if err != nil {
+			return "", err
+		}
+		return db, st.Close()
+	})
+)
+
+// copyMigratedSQLite writes a copy of migratedSQLite at db (with its write-ahead log, should
+// closing it have left one).
+func copyMigratedSQLite(db string) error {
+	src, err := migratedSQLite()
+	if err != nil {
+		return err
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		body, err := os.ReadFile(src + suffix)
+		if suffix != "" && os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(db+suffix, body, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // migratePostgres applies quire's migrations to the database at url (the template every server

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/quire-docs/quire/gen"
@@ -57,7 +59,27 @@ const translatorTimeout = 2 * time.Minute
 
 // embeddedSpec is the spec compiled into the binary, loaded once: every Handler (one per test
 // server) shares it, read-only.
-var embeddedSpec = sync.OnceValues(gen.GetSwagger)
+var embeddedSpec = sync.OnceValues(loadEmbeddedSpec)
+
+// loadEmbeddedSpec is gen.GetSpec's document read with encoding/json. The embedded spec is JSON,
+// and kin-openapi's loader reads every document with its YAML parser (to record where each part
+// came from, which nothing here uses): twice the CPU, paid at every start of quire serve, and
+// about a second of it under the race detector (the test servers of cmd/quire and the compat
+// suite). TestEmbeddedSpecLoadsAsGenerated checks both give the same document.
+func loadEmbeddedSpec() (*openapi3.T, error) {
+	js, err := gen.GetSpecJSON()
+	if err != nil {
+		return nil, err
+	}
+	doc := &openapi3.T{}
+	if err := json.Unmarshal(js, doc); err != nil {
+		return nil, err
+	}
+	if err := openapi3.NewLoader().ResolveRefsIn(doc, nil); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
 
 // contentBatchRoute is the Echo route of updateChangeRequestContent.
 const contentBatchRoute = "/v1/spaces/:spaceId/change-requests/:changeRequestId/content"
@@ -155,12 +177,8 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	e.PUT(uploadRoute, s.serveUpload)
 	e.GET(openAPIDocumentRoute, s.serveOpenAPIDocument)
 	e.GET(integrationAssetRoute, s.serveIntegrationAsset)
-	contract, err := contractFiles()
-	if err != nil {
-		return nil, err
-	}
-	for path, f := range contract {
-		e.GET(path, f.serve)
+	for path, render := range contractFiles {
+		e.GET(path, serveContract(render))
 	}
 	gen.RegisterHandlersWithBaseURL(e, gen.NewStrictHandler(s, nil), "/v1")
 	return e, nil

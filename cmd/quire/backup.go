@@ -29,7 +29,7 @@ func fileCommand(name, dbHelp, file, fileHelp string, args []string) (db, path *
 }
 
 // backup takes a consistent copy of a database, also while quire serves it.
-func backup(args []string) error {
+func backup(args []string, stderr io.Writer) error {
 	dbPath, to, err := fileCommand("backup", "SQLite database file to back up", "to", "the backup file to write (must not exist)", args)
 	if err != nil {
 		return err
@@ -53,13 +53,13 @@ func backup(args []string) error {
 	if err := checkDatabase(ctx, *to); err != nil {
 		return fmt.Errorf("the backup at %s does not check out: %w", *to, err)
 	}
-	fmt.Fprintf(os.Stderr, "quire: backed up %s to %s\n", *dbPath, *to)
+	fmt.Fprintf(stderr, "quire: backed up %s to %s\n", *dbPath, *to)
 	return nil
 }
 
 // restore puts a backup in place as the database a stopped quire will serve: the backup is
 // checked first, and an existing database is never overwritten (move it aside yourself).
-func restore(args []string) error {
+func restore(args []string, stderr io.Writer) error {
 	dbPath, from, err := fileCommand("restore", "where the database is to be (must not exist)", "from", "the backup file", args)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func restore(args []string) error {
 	if err := os.Rename(tmp.Name(), *dbPath); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "quire: restored %s from %s\n", *dbPath, *from)
+	fmt.Fprintf(stderr, "quire: restored %s from %s\n", *dbPath, *from)
 	return nil
 }
 

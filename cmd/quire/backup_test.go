@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/quire-docs/quire/store/sqlite"
 )
@@ -54,15 +53,15 @@ func TestBackupDuringWritesAndRestore(t *testing.T) {
 			}
 		}(w)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitUntil(func() bool { mu.Lock(); defer mu.Unlock(); return len(acked) >= 50 })
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()
 	backupFile := filepath.Join(dir, "backup.db")
-	if out, err := quireCommand("backup", "--db", db, "--to", backupFile).CombinedOutput(); err != nil {
+	if out, err := combinedQuire("backup", "--db", db, "--to", backupFile); err != nil {
 		t.Fatalf("backup: %v\n%s", err, out)
 	}
-	time.Sleep(100 * time.Millisecond)
+	waitUntil(func() bool { mu.Lock(); defer mu.Unlock(); return len(acked) >= len(before)+10 }) // writes go on after it
 	close(stop)
 	wg.Wait()
 	if len(before) == 0 {
@@ -70,15 +69,15 @@ func TestBackupDuringWritesAndRestore(t *testing.T) {
 	}
 
 	// A second backup to the same file is refused: backups never overwrite.
-	if out, err := quireCommand("backup", "--db", db, "--to", backupFile).CombinedOutput(); err == nil || !strings.Contains(string(out), "exists") {
+	if out, err := combinedQuire("backup", "--db", db, "--to", backupFile); err == nil || !strings.Contains(string(out), "exists") {
 		t.Fatalf("a backup over an existing file: %v %s", err, out)
 	}
 
 	restored := filepath.Join(dir, "restored.db")
-	if out, err := quireCommand("restore", "--from", backupFile, "--db", restored).CombinedOutput(); err != nil {
+	if out, err := combinedQuire("restore", "--from", backupFile, "--db", restored); err != nil {
 		t.Fatalf("restore: %v\n%s", err, out)
 	}
-	if out, err := quireCommand("restore", "--from", backupFile, "--db", restored).CombinedOutput(); err == nil || !strings.Contains(string(out), "exists") {
+	if out, err := combinedQuire("restore", "--from", backupFile, "--db", restored); err == nil || !strings.Contains(string(out), "exists") {
 		t.Fatalf("a restore over an existing database: %v %s", err, out)
 	}
 	st, err := sqlite.Open(context.Background(), restored)
@@ -99,7 +98,7 @@ func TestBackupDuringWritesAndRestore(t *testing.T) {
 
 	garbage := filepath.Join(dir, "garbage.db")
 	os.WriteFile(garbage, []byte("not a database"), 0o644)
-	if out, err := quireCommand("restore", "--from", garbage, "--db", filepath.Join(dir, "x.db")).CombinedOutput(); err == nil {
+	if out, err := combinedQuire("restore", "--from", garbage, "--db", filepath.Join(dir, "x.db")); err == nil {
 		t.Fatalf("restoring garbage succeeded: %s", out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {

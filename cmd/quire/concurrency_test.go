@@ -170,7 +170,7 @@ func searchWhileMerging(t *testing.T, db string, nodes int) {
 			}
 		}
 	}
-	out, err := quireCommand("search-index", "check", "--db", db).CombinedOutput()
+	out, err := combinedQuire("search-index", "check", "--db", db)
 	if err != nil {
 		t.Errorf("quire search-index check after the merges: %v\n%s", err, out)
 	}

@@ -28,7 +28,7 @@ func TestIntegrationSigningSecret(t *testing.T) {
 
 	var first string
 	for i := 0; i < 2; i++ {
-		out, err := quireCommand("integrations", "signing-secret", "--db", db, "notify").Output()
+		out, _, err := runQuire("integrations", "signing-secret", "--db", db, "notify")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func TestIntegrationSigningSecret(t *testing.T) {
 		}
 		first = got.SigningSecret
 	}
-	if err := quireCommand("integrations", "signing-secret", "--db", db, "nope").Run(); err == nil {
+	if _, _, err := runQuire("integrations", "signing-secret", "--db", db, "nope"); err == nil {
 		t.Fatal("an unknown integration has a signing secret")
 	}
 }

@@ -45,7 +45,7 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil && !errors.Is(err, errHelpShown) {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil && !errors.Is(err, errHelpShown) {
 		fmt.Fprintln(os.Stderr, "quire:", err)
 		os.Exit(1)
 	}
@@ -66,31 +66,33 @@ const usage = `usage:
   quire integrations signing-secret --db PATH NAME          the secret an integration's events are signed with
   quire search-index check|rebuild --db PATH                whether the search index needs a rebuild; rebuild it`
 
-func run(args []string) error {
+// run runs the command args name, printing its output to stdout and its notes to stderr (quire
+// serve logs to the process's stderr).
+func run(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(args) >= 1 && args[0] == "serve":
 		return serve(args[1:])
 	case len(args) >= 2 && args[0] == "users" && args[1] == "create":
-		return createUser(args[2:])
+		return createUser(args[2:], stdout)
 	case len(args) >= 2 && args[0] == "tokens":
-		return tokens(args[1], args[2:])
+		return tokens(args[1], args[2:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "backup":
-		return backup(args[1:])
+		return backup(args[1:], stderr)
 	case len(args) >= 1 && args[0] == "restore":
-		return restore(args[1:])
+		return restore(args[1:], stderr)
 	case len(args) == 1 && args[0] == "version":
-		fmt.Printf("quire %s (%s)\n", server.Version, server.Build)
+		fmt.Fprintf(stdout, "quire %s (%s)\n", server.Version, server.Build)
 		return nil
 	case len(args) >= 1 && args[0] == "demo":
-		return demo(args[1:], os.Stdout)
+		return demo(args[1:], stdout)
 	case len(args) >= 1 && args[0] == "export":
-		return exportSpace(args[1:], os.Stdout, os.Stderr)
+		return exportSpace(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "import":
-		return importSpace(args[1:], os.Stdout, os.Stderr)
+		return importSpace(args[1:], stdout, stderr)
 	case len(args) >= 2 && args[0] == "integrations" && args[1] == "signing-secret":
-		return integrationSigningSecret(args[2:], os.Stdout)
+		return integrationSigningSecret(args[2:], stdout)
 	case len(args) >= 2 && args[0] == "search-index":
-		return searchIndex(args[1], args[2:], os.Stdout)
+		return searchIndex(args[1], args[2:], stdout)
 	}
 	return errors.New(usage)
 }
@@ -325,7 +327,7 @@ func parseNetworks(list string) ([]*net.IPNet, error) {
 	return out, nil
 }
 
-func createUser(args []string) error {
+func createUser(args []string, stdout io.Writer) error {
 	cmd := newDBCommand("users create", dbUsage)
 	email := cmd.String("email", "", "the user's email (counts as verified)")
 	name := cmd.String("name", "", "the user's display name")
@@ -338,7 +340,7 @@ func createUser(args []string) error {
 		if err != nil {
 			return err
 		}
-		return json.NewEncoder(os.Stdout).Encode(map[string]string{"id": u.ID, "email": u.Email, "token": token})
+		return json.NewEncoder(stdout).Encode(map[string]string{"id": u.ID, "email": u.Email, "token": token})
 	})
 }
 

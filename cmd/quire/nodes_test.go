@@ -250,6 +250,7 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 
 	var mu sync.Mutex
 	acked := map[string]string{} // collection id -> title
+	ackedOn := map[string]int{}  // node -> writes it acknowledged
 	var survivorFailures []string
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -264,6 +265,7 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 				mu.Lock()
 				if status == http.StatusCreated {
 					acked[c["id"].(string)] = title
+					ackedOn[node]++
 				} else if node == b {
 					survivorFailures = append(survivorFailures, fmt.Sprintf("%d %v", status, c))
 				}
@@ -271,10 +273,14 @@ func TestNodeKilledUnderWriteLoad(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(700 * time.Millisecond)
+	acks := func(node string) int { mu.Lock(); defer mu.Unlock(); return ackedOn[node] }
+	waitUntil(func() bool { return acks(a) >= 25 && acks(b) >= 25 })
 	victim.Process.Kill() // SIGKILL, in the middle of its writers' requests
 	victim.Wait()
-	time.Sleep(500 * time.Millisecond) // the survivor goes on taking writes
+	survivorBefore := acks(b)
+	if !waitUntil(func() bool { return acks(b) >= survivorBefore+25 }) { // the survivor goes on taking writes
+		t.Errorf("the surviving node acknowledged %d writes after the kill, want 25", acks(b)-survivorBefore)
+	}
 	cancel()
 	wg.Wait()
 	if len(acked) < 8 {

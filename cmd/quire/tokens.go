@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	"github.com/quire-docs/quire/store"
@@ -13,7 +13,7 @@ import (
 
 // tokens administers API tokens: several named tokens per user, listed with their last use,
 // revocable. A revoked token stops working within 10 seconds in a running quire (its token cache).
-func tokens(verb string, args []string) error {
+func tokens(verb string, args []string, stdout, stderr io.Writer) error {
 	cmd := newDBCommand("tokens "+verb, dbUsage)
 	var email, name *string
 	var required []string
@@ -36,7 +36,7 @@ func tokens(verb string, args []string) error {
 		return errors.New("usage: quire tokens revoke --db PATH ID")
 	}
 	return cmd.withStore(func(ctx context.Context, st store.Store) error {
-		out := json.NewEncoder(os.Stdout)
+		out := json.NewEncoder(stdout)
 		switch verb {
 		case "create":
 			token, t, err := st.CreateToken(ctx, *email, *name)
@@ -63,7 +63,7 @@ func tokens(verb string, args []string) error {
 		if err := st.RevokeToken(ctx, cmd.Arg(0)); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "quire: revoked token %s\n", cmd.Arg(0))
+		fmt.Fprintf(stderr, "quire: revoked token %s\n", cmd.Arg(0))
 		return nil
 	})
 }

@@ -11,7 +11,7 @@ import (
 
 func tokenRows(t *testing.T, db string) []map[string]any {
 	t.Helper()
-	out, err := quireCommand("tokens", "list", "--db", db, "--email", "ada@example.com").Output()
+	out, _, err := runQuire("tokens", "list", "--db", db, "--email", "ada@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestTokensCreateListRevoke(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "quire.db")
 	first := mustCreateUser(t, db)
-	out, err := quireCommand("tokens", "create", "--db", db, "--email", "ada@example.com", "--name", "ci").Output()
+	out, _, err := runQuire("tokens", "create", "--db", db, "--email", "ada@example.com", "--name", "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +60,13 @@ func TestTokensCreateListRevoke(t *testing.T) {
 		}
 	}
 
-	if out, err := quireCommand("tokens", "revoke", "--db", db, ci.ID).CombinedOutput(); err != nil {
+	if out, err := combinedQuire("tokens", "revoke", "--db", db, ci.ID); err != nil {
 		t.Fatalf("revoke: %v %s", err, out)
 	}
-	if out, err := quireCommand("tokens", "revoke", "--db", db, ci.ID).CombinedOutput(); err == nil {
+	if out, err := combinedQuire("tokens", "revoke", "--db", db, ci.ID); err == nil {
 		t.Fatalf("revoking twice succeeded: %s", out)
 	}
-	if out, err := quireCommand("tokens", "revoke", "--db", db, "zz").CombinedOutput(); err == nil {
+	if out, err := combinedQuire("tokens", "revoke", "--db", db, "zz"); err == nil {
 		t.Fatalf("revoking a malformed id succeeded: %s", out)
 	}
 	if rows := tokenRows(t, db); len(rows) != 1 || rows[0]["name"] != "default" {

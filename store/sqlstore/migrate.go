@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -34,8 +35,20 @@ type migration struct {
 // under migrations/ is refused: it is the old two-file format (migrations/sqlite/,
 // migrations/postgres/), which must be converted before it runs (doc.go says how), never skipped.
 func migrations(postgres bool) ([]migration, error) {
-	return migrationsIn(migrationFS, postgres)
+	if postgres {
+		return postgresMigrations()
+	}
+	return sqliteMigrations()
 }
+
+// The embedded history expanded for each engine once per process, shared read-only: every Open
+// reads it, and expanding it (regular expressions over every file) cost more than the rest of
+// opening a migrated database (a fifth of a CPU second under the race detector, paid by every
+// test's store).
+var (
+	sqliteMigrations   = sync.OnceValues(func() ([]migration, error) { return migrationsIn(migrationFS, false) })
+	postgresMigrations = sync.OnceValues(func() ([]migration, error) { return migrationsIn(migrationFS, true) })
+)
 
 // migrationsIn is migrations read from the folder migrations of fsys.
 func migrationsIn(fsys fs.FS, postgres bool) ([]migration, error) {
