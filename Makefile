@@ -5,7 +5,7 @@ TAGS    := -tags sqlite_fts5
 ADDR    ?= 127.0.0.1:8080
 DB      ?= ./quire.db
 
-.PHONY: all generate build build-race run test test-in-cluster test-go test-postgres-then-compat test-server-postgres test-compat compat-deps bench bench-http bench-revisions bench-conversations bench-translate bench-web vet fuzz
+.PHONY: all generate build build-race run test test-in-cluster test-go test-postgres-and-processes test-cmd test-server-postgres test-compat compat-deps bench bench-http bench-revisions bench-conversations bench-translate bench-web vet fuzz
 
 all: build
 
@@ -33,20 +33,24 @@ vet:
 # make test runs everything on SQLite and on a throwaway PostgreSQL 15 cluster (Debian's
 # postgresql package), started here and removed at the end whatever the outcome: the Go tests
 # under the race detector with QUIRE_TEST_POSTGRES_URL set (the conformance suite, the two-node
-# and concurrency tests use it) and, beside them, the server suite on PostgreSQL followed by the
-# compat suite against a race build of `quire serve` on each backend (in parallel). The cluster
+# and concurrency tests use it) and, beside them, the server suite on PostgreSQL followed by
+# cmd/quire's tests and the compat suite against a race build of `quire serve` on each backend
+# (in parallel). The cluster
 # runs without fsync (QUIRE_PG_DURABLE=off: nothing of it outlives the run, and no test crashes
 # the machine), so the database each test copies and drops costs no disk flushes.
 test: vet compat-deps
 	QUIRE_PG_DURABLE=off bash testdata/postgres/with-cluster.sh $(MAKE) --no-print-directory test-in-cluster
 
-# Inside the cluster, two lanes side by side (each prints its output whole when done): every Go
-# test (server's on SQLite), the longest; and the server suite on PostgreSQL, then the compat suite.
+# Inside the cluster, two lanes side by side (each prints its output whole when done): the Go
+# tests of every package but cmd/quire (server's on SQLite); and the server suite on PostgreSQL,
+# cmd/quire's tests (which start quire processes) and the compat suite. cmd/quire moved to the
+# second lane when the first was the longer by about as much as cmd/quire takes (839 s in all).
 test-in-cluster:
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-postgres-then-compat
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-postgres-and-processes
 
-test-postgres-then-compat:
+test-postgres-and-processes:
 	$(MAKE) --no-print-directory test-server-postgres
+	$(MAKE) --no-print-directory test-cmd
 	$(MAKE) --no-print-directory test-compat
 
 # The Go tests read GitBook's published spec from the compat suite's npm packages. Without
@@ -57,9 +61,14 @@ test-postgres-then-compat:
 # so all of them do rather than a list that new code could fall out of. The 20-minute bound per
 # package is a backstop for a loaded machine, not the budget (make test's is 15 minutes in all).
 # ./server/ is named first so that go test starts the longest package first (the others share
-# the second of its two slots beside it) rather than after cmd/ and internal/.
+# the second of its two slots beside it) rather than after cmd/ and internal/. Every package is
+# listed by go list, cmd/quire left to test-cmd. GOGC=200 halves the collections: the garbage
+# collector was a ninth of the server suite's CPU under the race detector, and memory is not short.
 test-go: compat-deps
-	$(GO) test $(TAGS) -race -count=1 -timeout 20m ./server/ ./...
+	GOGC=200 $(GO) test $(TAGS) -race -count=1 -timeout 20m ./server/ $$($(GO) list ./... | grep -v '/cmd/quire$$')
+
+test-cmd: compat-deps
+	GOGC=200 $(GO) test $(TAGS) -race -count=1 -timeout 20m ./cmd/quire/
 
 compat-deps: testdata/compat/node_modules/.package-lock.json
 
@@ -74,7 +83,7 @@ testdata/compat/node_modules/.package-lock.json: testdata/compat/package-lock.js
 # waits (about a third of the wall time of two at a time). The suite's static checks (of the
 # source: TestFilesLayered) skip under the race detector and so run here only.
 test-server-postgres: compat-deps
-	QUIRE_TEST_SERVER_BACKEND=postgres $(GO) test $(TAGS) -count=1 -parallel 8 -timeout 20m ./server/
+	QUIRE_TEST_SERVER_BACKEND=postgres GOGC=200 $(GO) test $(TAGS) -count=1 -parallel 8 -timeout 20m ./server/
 
 # The compat suite serves the race build: a race report or a recovered panic in the server's log
 # fails the suite (testdata/compat/run.sh).
