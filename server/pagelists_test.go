@@ -1,32 +1,32 @@
-package server
+package server_test
 
-import "testing"
+import (
+	"net/http"
+	"testing"
 
-// The page-list cache keeps a list up to half its budget (a space of 100,000 pages is 58 MB of
-// a 128 MB budget), evicts the least recently used past the budget, and keeps nothing larger.
-func TestPageListCacheBounds(t *testing.T) {
-	c := newPageListCache(100)
-	key := func(s string) pageListKey { return pageListKey{space: s, revision: "r"} }
-	c.put(key("big"), make([]byte, 50))
-	if _, ok := c.get(key("big")); !ok {
-		t.Fatal("a list of half the budget is not kept")
+	"github.com/quire-docs/quire/gen"
+)
+
+// A space's page list is kept encoded per revision (server/pagelists.go), but an export records a
+// git commit for the revision it pushed after the list was read: the next list answers each page's
+// file in that commit.
+func TestPageListFollowsAGitExportOfItsRevision(t *testing.T) {
+	t.Parallel()
+	w := newGitWorld(t, "file")
+	cr := w.create(t, w.admin, w.space.Id, "Pages")
+	w.apply(t, w.admin, w.space.Id, cr.Id, insertMarkdown("Intro", "Hello.\n", "intro"))
+	w.merged(t, w.space.Id, cr.Id)
+	list := func() gen.PageTree {
+		return getJSON[gen.PageTree](t, w.testServer, w.admin, "/spaces/"+w.space.Id+"/content/pages")
 	}
-	c.put(key("huge"), make([]byte, 51))
-	if _, ok := c.get(key("huge")); ok {
-		t.Fatal("a list over half the budget is kept")
+	if before := list(); len(before.Pages) != 1 || before.Pages[0].Git != nil {
+		t.Fatalf("before the export: %+v", before.Pages)
 	}
-	c.put(key("a"), make([]byte, 30))
-	c.get(key("big")) // used more recently than a
-	c.put(key("b"), make([]byte, 30))
-	if _, ok := c.get(key("a")); ok {
-		t.Error("the least recently used list stayed past the budget")
-	}
-	for _, k := range []string{"big", "b"} {
-		if _, ok := c.get(key(k)); !ok {
-			t.Errorf("list %s went; only the least recently used should", k)
-		}
-	}
-	if c.size > c.max {
-		t.Errorf("the cache holds %d bytes of a budget of %d", c.size, c.max)
+	w.Expect(t, http.StatusNoContent, w.admin, "POST", w.gitPath("export"), map[string]any{
+		"url": w.url, "ref": "refs/heads/main", "repoProjectDirectory": "handbook", "commitMessage": "Export"})
+	w.wantRun(t, gen.GitSyncOperationStateSuccess, "")
+	after := list()
+	if len(after.Pages) != 1 || after.Pages[0].Git == nil || after.Pages[0].Git.Path != "handbook/README.md" {
+		t.Fatalf("after the export: %+v", after.Pages[0].Git)
 	}
 }
