@@ -109,29 +109,18 @@ func (r *rowSet) insertSQLite(ctx context.Context, tx *Tx, ids bool) ([]int64, e
 			}
 			continue
 		}
-		// Rowids are drawn in the order the rows are inserted, each above those before it;
-		// RETURNING's order is not promised, so the ids are sorted back into it.
-		got := make([]int64, 0, n)
-		if err := queryEach(ctx, tx, r.table, stmt+` RETURNING id`, args, func(sc scanner) error {
-			var id int64
-			err := sc.Scan(&id)
-			got = append(got, id)
-			return err
-		}); err != nil {
+		// Rowids are drawn in the order the rows are inserted, each above those before it.
+		got, err := r.insertReturning(ctx, tx, stmt, args, n)
+		if err != nil {
 			return nil, err
 		}
-		if len(got) != n {
-			return nil, fmt.Errorf("store: unable to write %s: %d ids for %d rows", r.table, len(got), n)
-		}
-		slices.Sort(got)
 		out = append(out, got...)
 	}
 	return out, nil
 }
 
 // insertPostgres writes rows as one statement. The ids of an identity column are drawn in the
-// order the rows are inserted, which ORDER BY fixes; RETURNING's own order is not promised, so
-// the ids are sorted back into it.
+// order the rows are inserted, which ORDER BY fixes.
 func (r *rowSet) insertPostgres(ctx context.Context, tx *Tx, rows [][]any, ids bool) ([]int64, error) {
 	args := make([]any, len(r.cols))
 	arrays := make([]string, len(r.cols))
@@ -180,8 +169,15 @@ func (r *rowSet) insertPostgres(ctx context.Context, tx *Tx, rows [][]any, ids b
 		}
 		return nil, nil
 	}
-	out := make([]int64, 0, len(rows))
-	if err := queryEach(ctx, tx, r.table, q+` RETURNING id`, args, func(sc scanner) error {
+	return r.insertReturning(ctx, tx, q, args, len(rows))
+}
+
+// insertReturning runs an INSERT of n rows and answers their ids in the order the rows were
+// inserted: both engines draw ids in that order, each above those before it, but RETURNING's
+// own order is not promised, so the ids are sorted back into it.
+func (r *rowSet) insertReturning(ctx context.Context, tx *Tx, stmt string, args []any, n int) ([]int64, error) {
+	out := make([]int64, 0, n)
+	if err := queryEach(ctx, tx, r.table, stmt+` RETURNING id`, args, func(sc scanner) error {
 		var id int64
 		err := sc.Scan(&id)
 		out = append(out, id)
@@ -189,8 +185,8 @@ func (r *rowSet) insertPostgres(ctx context.Context, tx *Tx, rows [][]any, ids b
 	}); err != nil {
 		return nil, err
 	}
-	if len(out) != len(rows) {
-		return nil, fmt.Errorf("store: unable to write %s: %d ids for %d rows", r.table, len(out), len(rows))
+	if len(out) != n {
+		return nil, fmt.Errorf("store: unable to write %s: %d ids for %d rows", r.table, len(out), n)
 	}
 	slices.Sort(out)
 	return out, nil
