@@ -60,19 +60,7 @@ go build -tags sqlite_fts5 -o bin/quire ./cmd/quire
 go build -tags sqlite_fts5 -o "$TMP/loadgen" ./cmd/loadgen
 go build -tags sqlite_fts5 -o "$TMP/bareecho" ./cmd/bareecho
 
-# free_port prints a loopback port nothing listens on.
-free_port() {
-	local p i
-	for i in $(seq 1 50); do
-		p=$(( 20000 + RANDOM % 40000 ))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	echo "load.sh: no free port found" >&2
-	return 1
-}
+source testdata/bench/ports.sh
 
 # wait_up URL PID waits (at most 10 s) until URL answers 200, failing early if PID died.
 wait_up() {

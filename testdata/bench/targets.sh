@@ -31,18 +31,7 @@ echo "== building bin/quire and contentbench"
 go build -tags sqlite_fts5 -o bin/quire ./cmd/quire
 go build -o "$TMP/contentbench" ./cmd/contentbench
 
-free_port() {
-	local p i
-	for i in $(seq 1 50); do
-		p=$((20000 + RANDOM % 40000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	echo "targets.sh: no free port found" >&2
-	return 1
-}
+source testdata/bench/ports.sh
 
 # measure ENGINE DB: serves DB, runs contentbench against it, and keeps its figures in
 # $TMP/ENGINE.figures (plus "size" in MB).
