@@ -124,6 +124,7 @@ func main() {
 	label := flag.String("label", "", "name printed with the figures (the engine)")
 	seed := flag.Int64("seed", 31, "seed of the generated content")
 	only := flag.String("space", "", "only search this space (one this bench ingested before), to measure search again")
+	merges := flag.Int("merges", 0, "with -space: first merge this many change requests of 10 edited pages, to measure merges again")
 	flag.Parse()
 	if *base == "" || *token == "" || *pages < 1000 {
 		fmt.Fprintln(os.Stderr, "usage: contentbench -url URL -token TOKEN [-pages N>=1000] [-label NAME]")
@@ -139,6 +140,15 @@ func main() {
 	}}
 	r := rand.New(rand.NewSource(*seed))
 	if *only != "" {
+		if *merges > 0 {
+			var list struct {
+				Items []json.RawMessage `json:"items"`
+				Pages []json.RawMessage `json:"pages"`
+			}
+			c.call("GET", "/spaces/"+*only+"/content/pages", nil, 200, &list)
+			d := tenPageMerges(c, "/spaces/"+*only, documentIDs(append(list.Pages, list.Items...)), r, *merges)
+			fmt.Printf("%s: merge of 10 p50 %.1f ms, p90 %.1f ms (%d merges)\n", *label, ms(pct(d, .5)), ms(pct(d, .9)), len(d))
+		}
 		rare, common, two := searches(c, "/spaces/"+*only)
 		fmt.Printf("%s: search p95 rare %.1f / common %.1f / two words %.1f ms\n", *label, ms(pct(rare, .95)), ms(pct(common, .95)), ms(pct(two, .95)))
 		return
@@ -230,19 +240,7 @@ func main() {
 		fail("listPages answered %d document pages for %d ingested", len(ids), *pages)
 	}
 
-	// Merges of change requests that update 10 pages each.
-	var smallMerges []time.Duration
-	for i := 0; i < 20; i++ {
-		var cr idObject
-		c.call("POST", sp+"/change-requests", map[string]any{"subject": "Ten edits"}, 201, &cr)
-		var changes []map[string]any
-		for j := 0; j < 10; j++ {
-			changes = append(changes, map[string]any{"operation": "update_page", "page": ids[r.Intn(len(ids))],
-				"document": map[string]any{"markdown": pageMarkdown(r, i*10+j)}})
-		}
-		c.call("POST", sp+"/change-requests/"+cr.ID+"/content", map[string]any{"changes": changes}, 200, nil)
-		smallMerges = append(smallMerges, c.call("POST", sp+"/change-requests/"+cr.ID+"/merge", map[string]any{}, 200, nil))
-	}
+	smallMerges := tenPageMerges(c, sp, ids, r, 20)
 
 	rare, common, two := searches(c, sp)
 
@@ -268,6 +266,24 @@ func main() {
 
 // searches searches a space (its path) with a rare word, a common word and two words, each kind
 // 100 times, and answers the times of each kind.
+// tenPageMerges merges n change requests that each update 10 of the pages ids names, and answers
+// the merges' times.
+func tenPageMerges(c *client, sp string, ids []string, r *rand.Rand, n int) []time.Duration {
+	var times []time.Duration
+	for i := 0; i < n; i++ {
+		var cr idObject
+		c.call("POST", sp+"/change-requests", map[string]any{"subject": "Ten edits"}, 201, &cr)
+		var changes []map[string]any
+		for j := 0; j < 10; j++ {
+			changes = append(changes, map[string]any{"operation": "update_page", "page": ids[r.Intn(len(ids))],
+				"document": map[string]any{"markdown": pageMarkdown(r, i*10+j)}})
+		}
+		c.call("POST", sp+"/change-requests/"+cr.ID+"/content", map[string]any{"changes": changes}, 200, nil)
+		times = append(times, c.call("POST", sp+"/change-requests/"+cr.ID+"/merge", map[string]any{}, 200, nil))
+	}
+	return times
+}
+
 func searches(c *client, sp string) (rare, common, two []time.Duration) {
 	search := func(q string) []time.Duration {
 		var ts []time.Duration

@@ -26,14 +26,30 @@ func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (
 		writer.Close()
 		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
 	}
+	// The writer checkpoints by itself only past the backstop; a goroutine does it after commits
+	// (checkpoint.go).
+	if _, err := writer.ExecContext(ctx, fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, walBackstopPages)); err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
+	}
 	d := &dialect{isUnique: isUnique}
 	s := &Store{writer: newDB(writer, d), d: d, Clock: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		writer.Close()
 		return nil, err
 	}
+	checkpoints, err := sql.Open("sqlite3", sqliteDSN(dbPath))
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("store: unable to open %s: %w", dbPath, err)
+	}
+	checkpoints.SetMaxOpenConns(1)
+	checkpoints.SetMaxIdleConns(1)
+	checkpoints.SetConnMaxLifetime(0)
+	s.checkpointer = newWALCheckpointer(checkpoints)
 	reader, err := sql.Open("sqlite3", sqliteDSN(dbPath, "mode", "ro", "_query_only", "1"))
 	if err != nil {
+		s.checkpointer.close()
 		writer.Close()
 		return nil, fmt.Errorf("store: unable to open readers on %s: %w", dbPath, err)
 	}

@@ -24,11 +24,13 @@ type Store struct {
 	// Clock is the clock every write and every expiry check reads (through Now); tests replace it.
 	Clock func() time.Time
 
-	version    dataVersion
-	shared     *sharedVersion // PostgreSQL's: the cluster's write count (cache.go)
-	leases     *leases        // PostgreSQL's: reads checked without asking it (lease.go)
-	upkeep     *searchUpkeep  // PostgreSQL's (searchupkeep.go)
-	spaceCache versionedCache[spaceForUser]
+	version dataVersion
+	shared  *sharedVersion // PostgreSQL's: the cluster's write count (cache.go)
+	leases  *leases        // PostgreSQL's: reads checked without asking it (lease.go)
+	upkeep  *searchUpkeep  // PostgreSQL's (searchupkeep.go)
+	// checkpointer is SQLite's: the WAL checkpointed after commits, off the writer (checkpoint.go).
+	checkpointer *walCheckpointer
+	spaceCache   versionedCache[spaceForUser]
 	// The access rules' reads of a request: a member's grants, an organization's collections.
 	grantsCache versionedCache[store.Grants]
 	levelsCache versionedCache[store.Levels]
@@ -49,6 +51,9 @@ func (s *Store) Close() error {
 	}
 	if s.leases != nil {
 		s.leases.close()
+	}
+	if s.checkpointer != nil {
+		s.checkpointer.close()
 	}
 	if s.reader.DB == s.writer.DB {
 		return s.writer.Close()
@@ -175,6 +180,9 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	}
 	if len(tx.inserted) > 0 && s.upkeep != nil {
 		s.upkeep.note(tx.inserted)
+	}
+	if s.checkpointer != nil {
+		s.checkpointer.committed()
 	}
 	if r := store.AuditFrom(ctx); r != nil {
 		r.MarkRecorded()
