@@ -18,12 +18,14 @@ type BodyLoader func(ids []int64) (map[int64]string, error)
 // ThreeWayMerge merges the pages with the given ids, as base, ours and theirs hold them (a
 // missing page is absent on that side). It returns each page's merged version (nil: absent).
 func ThreeWayMerge(ids []string, b, o, t map[string]*RevisionPage, bodies BodyLoader) (map[string]*RevisionPage, []MergeConflict, error) {
-	// Bodies are compared by id first; only ids that differ need their markdown compared.
+	// Bodies are compared by id first; only ids that differ need their markdown compared. A body
+	// only one side changed since the base is that side's, whatever the texts say (the other
+	// side's text is the base's), so its markdown is read only when both sides wrote one.
 	need := map[int64]bool{}
 	for _, id := range ids {
 		bo, oo, to := b[id], o[id], t[id]
 		switch {
-		case oo != nil && to != nil && oo.BodyID != to.BodyID:
+		case oo != nil && to != nil && oo.BodyID != to.BodyID && (bo == nil || (bo.BodyID != oo.BodyID && bo.BodyID != to.BodyID)):
 			need[oo.BodyID], need[to.BodyID] = true, true
 			if bo != nil {
 				need[bo.BodyID] = true
