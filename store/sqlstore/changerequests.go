@@ -268,14 +268,16 @@ func (s *Store) mergeChangeRequest(ctx context.Context, spaceID, crID, userID st
 			return err
 		}
 		now := formatTime(tx.now)
-		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`, revision, now, spaceID); err != nil {
-			return fmt.Errorf("store: unable to merge: %w", err)
-		}
 		if _, err := tx.ExecContext(ctx, `UPDATE change_requests SET status = 'merged', revision_merged = ?, merged_by = ?,
 			merged_at = ?, updated_at = ? WHERE id = ?`, revision, userID, now, now, cr.ID); err != nil {
 			return fmt.Errorf("store: unable to merge: %w", err)
 		}
-		return countChangeRequests(ctx, tx, spaceID)
+		// The space's new revision and its counts (one change request fewer open), in one statement.
+		if _, err := tx.ExecContext(ctx, `UPDATE spaces SET revision_id = ?2, updated_at = ?3, `+changeRequestCounts+` WHERE id = ?1`,
+			spaceID, revision, now); err != nil {
+			return fmt.Errorf("store: unable to merge: %w", err)
+		}
+		return nil
 	})
 	return revision, conflicts, err
 }
