@@ -6,10 +6,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -305,8 +305,8 @@ func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []st
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
 // sections (in the order found) and its scores: one query whatever the number of hits, which
-// reads no more of a section's body than its snippet needs, and the current revision of each
-// hit's space; then their descriptions and ancestors (searchAncestry).
+// reads no more of a section's body than its snippet needs; then their descriptions and
+// ancestors (searchAncestry).
 func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
@@ -320,20 +320,17 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	inPages, pageArgs := inList(s.reader, "p.id", keys)
 	pages := make(map[int64]*store.SearchPage, len(keys))
 	secs := make(map[int64]store.SearchSection, len(sectionIDs))
-	revisions := map[string]string{} // the current revision of each hit's space
 	err := queryEach(ctx, s.reader, "search hits", `SELECT p.id, p.space_id, p.page_id, p.title, p.path, s.id, s.anchor, s.title,
-		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`), sp.revision_id
-		FROM search_pages p JOIN spaces sp ON sp.id = p.space_id
+		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`)
+		FROM search_pages p
 		LEFT JOIN search_sections s ON s.page = p.id AND `+inSections+` WHERE `+inPages, append(args, pageArgs...), func(sc scanner) error {
 		var key int64
 		var id sql.NullInt64
 		var anchor, title, body sql.NullString
-		var rev string
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
-		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body, &rev); err != nil {
+		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body); err != nil {
 			return err
 		}
-		revisions[sp.SpaceID] = rev
 		if _, ok := pages[key]; !ok {
 			pages[key] = sp
 		}
@@ -360,7 +357,7 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		out = append(out, pg)
 	}
-	return out, s.searchAncestry(ctx, out, revisions)
+	return out, s.searchAncestry(ctx, out, keys)
 }
 
 // snippetRunes is the length of a section's text in a hit (store.Shorten): the query reads one
@@ -368,61 +365,80 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 const snippetRunes = 300
 
 // searchAncestry fills in the description and the ancestors of search hits from their spaces'
-// current revisions (revisions, by space: the revisions the index holds): the hits' pages, then their parents a level
-// at a time, one batch per space and level.
-func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, revisions map[string]string) error {
-	bySpace := map[string][]*store.SearchPage{}
-	for _, h := range hits {
-		h.Ancestors = []store.SearchAncestor{}
-		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
+// current revisions: one statement (searchAncestrySQL) whatever the number of hits, spaces,
+// levels of the page tree or elements of the revisions' chains.
+func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, keys []int64) error {
+	type node struct {
+		title, description string
+		parent             *string
 	}
-	for spaceID, pages := range bySpace {
-		rev, ok := revisions[spaceID]
-		if !ok {
-			continue
-		}
-		v, err := newView(ctx, s.reader, rev)
-		if err != nil {
+	known := map[[2]string]node{} // by space and page id
+	in, args := inList(s.reader, "p.id", keys)
+	err := queryEach(ctx, s.reader, "the ancestors of search hits", strings.Replace(searchAncestryQuery, "$hits", in, 1), args, func(sc scanner) error {
+		var space, id string
+		var n node
+		var parent sql.NullString
+		var deleted bool
+		if err := sc.Scan(&space, &id, &parent, &n.title, &n.description, &deleted); err != nil {
 			return err
 		}
-		known := map[string]*store.RevisionPage{}
-		want := make([]string, 0, len(pages))
-		for _, h := range pages {
-			want = append(want, h.PageID)
+		if !deleted { // a tombstone: the page is not in the revision
+			n.parent = stringPtr(parent)
+			known[[2]string{space, id}] = n
 		}
-		for len(want) > 0 {
-			got, err := v.Pages(want, false)
-			if err != nil {
-				return err
-			}
-			for _, p := range got {
-				known[p.ID] = p
-			}
-			next := map[string]bool{}
-			for _, p := range got {
-				if p.ParentID != nil && known[*p.ParentID] == nil {
-					next[*p.ParentID] = true
-				}
-			}
-			want = slices.Collect(maps.Keys(next))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		h.Ancestors = []store.SearchAncestor{}
+		n, ok := known[[2]string{h.SpaceID, h.PageID}]
+		if !ok {
+			continue // changed since the index was read: no more than its title and path
 		}
-		for _, h := range pages {
-			p := known[h.PageID]
-			if p == nil {
-				continue // changed since the index was read: no more than its title and path
+		h.Description = n.description
+		for seen := 0; n.parent != nil && seen < len(known); seen++ {
+			id := *n.parent
+			if n, ok = known[[2]string{h.SpaceID, id}]; !ok {
+				break
 			}
-			h.Description = p.Description
-			for seen := 0; p.ParentID != nil && seen < len(known); seen++ {
-				if p = known[*p.ParentID]; p == nil {
-					break
-				}
-				h.Ancestors = append(h.Ancestors, store.SearchAncestor{PageID: p.ID, Title: p.Title})
-			}
-			slices.Reverse(h.Ancestors)
+			h.Ancestors = append(h.Ancestors, store.SearchAncestor{PageID: id, Title: n.title})
 		}
+		slices.Reverse(h.Ancestors)
 	}
 	return nil
 }
+
+// searchAncestrySQL reads the pages of search hits ($hits: a condition on their search_pages
+// rows p) and all their ancestors in their spaces' current revisions, by recursion on both the
+// revisions' chains (c, as readChain) and the page tree (a). A page's row in a revision is the
+// one valid at the closest element of the chain that has one, as view.Pages reads it ($row: its
+// id); a tombstone means the page is deleted, and the walk stops at it. Each step of a reads the
+// row the step before found (next) and finds its parent's, so the rows' columns come out of the
+// recursion with no join after it (PostgreSQL, which cannot tell how many rows a recursion
+// makes, hashed the whole of page_versions for such a join). The first step's rows read no row
+// yet (deleted is NULL; their text columns are the hit's page id, for PostgreSQL's collation
+// "C"). UNION keeps the walk finite whatever the rows. Each row answers its space, page id,
+// parent, title, description and whether it is a tombstone.
+const searchAncestrySQL = `WITH RECURSIVE
+	h(space_id, rev, page_id) AS (SELECT p.space_id, sp.revision_id, p.page_id FROM search_pages p
+		JOIN spaces sp ON sp.id = p.space_id WHERE $hits),
+	c(rev, depth, line, upto) AS (SELECT id, 0, line_id, seq FROM revisions WHERE id IN (SELECT rev FROM h)
+		UNION ALL SELECT c.rev, c.depth + 1, l.parent_id, l.parent_seq FROM c JOIN lines l ON l.id = c.line
+		WHERE l.parent_id IS NOT NULL),
+	a(space_id, rev, next, page_id, parent_id, title, description, deleted) AS (
+		SELECT h.space_id, h.rev, ($row h.rev AND v.page_id = h.page_id $first), h.page_id, h.page_id, h.page_id, '', CAST(NULL AS INTEGER) FROM h
+		UNION
+		SELECT a.space_id, a.rev, CASE WHEN p.deleted = 0 AND p.parent_id IS NOT NULL
+			THEN ($row a.rev AND v.page_id = p.parent_id $first) END, p.page_id, p.parent_id, p.title, p.description, p.deleted
+		FROM a JOIN page_versions p ON p.id = a.next)
+	SELECT space_id, page_id, parent_id, title, description, deleted FROM a WHERE deleted IS NOT NULL`
+
+// searchAncestryQuery is searchAncestrySQL with the id of a page's row in a revision of c
+// written out.
+var searchAncestryQuery = strings.NewReplacer("$row", `SELECT v.id FROM c JOIN page_versions v ON v.line_id = c.line
+	AND v.valid_from <= c.upto AND v.valid_to > c.upto WHERE c.rev =`, "$first", `ORDER BY c.depth LIMIT 1`).Replace(searchAncestrySQL)
 
 // readableSearchSpaces returns the search keys of the organization's spaces a person reads (nil
 // when vis is: all of them).
