@@ -364,26 +364,31 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 // character more, so that Shorten still sees that the text goes on.
 const snippetRunes = 300
 
-// searchAncestry fills in the description and the ancestors of search hits from their spaces'
-// current revisions: one statement (searchAncestrySQL) whatever the number of hits, spaces,
+// searchAncestry fills in the description, the ancestors and a link page's target of search hits
+// from their spaces' current revisions: one statement (searchAncestrySQL) whatever the number of hits, spaces,
 // levels of the page tree or elements of the revisions' chains.
 func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, keys []int64) error {
 	type node struct {
 		title, description string
 		parent             *string
+		link               *store.PageTarget
 	}
 	known := map[[2]string]node{} // by space and page id
 	in, args := inList(s.reader, "p.id", keys)
 	err := queryEach(ctx, s.reader, "the ancestors of search hits", strings.Replace(searchAncestryQuery, "$hits", in, 1), args, func(sc scanner) error {
 		var space, id string
 		var n node
-		var parent sql.NullString
+		var parent, kind, target, targetSpace sql.NullString
+		var pageType string
 		var deleted bool
-		if err := sc.Scan(&space, &id, &parent, &n.title, &n.description, &deleted); err != nil {
+		if err := sc.Scan(&space, &id, &parent, &n.title, &n.description, &pageType, &kind, &target, &targetSpace, &deleted); err != nil {
 			return err
 		}
 		if !deleted { // a tombstone: the page is not in the revision
 			n.parent = stringPtr(parent)
+			if pageType == store.PageLink {
+				n.link = scanTarget(kind, target, targetSpace)
+			}
 			known[[2]string{space, id}] = n
 		}
 		return nil
@@ -397,7 +402,7 @@ func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, ke
 		if !ok {
 			continue // changed since the index was read: no more than its title and path
 		}
-		h.Description = n.description
+		h.Description, h.Link = n.description, n.link
 		for seen := 0; n.parent != nil && seen < len(known); seen++ {
 			id := *n.parent
 			if n, ok = known[[2]string{h.SpaceID, id}]; !ok {
@@ -420,20 +425,23 @@ func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, ke
 // makes, hashed the whole of page_versions for such a join). The first step's rows read no row
 // yet (deleted is NULL; their text columns are the hit's page id, for PostgreSQL's collation
 // "C"). UNION keeps the walk finite whatever the rows. Each row answers its space, page id,
-// parent, title, description and whether it is a tombstone.
+// parent, title, description, kind and link target, and whether it is a tombstone.
 const searchAncestrySQL = `WITH RECURSIVE
 	h(space_id, rev, page_id) AS (SELECT p.space_id, sp.revision_id, p.page_id FROM search_pages p
 		JOIN spaces sp ON sp.id = p.space_id WHERE $hits),
 	c(rev, depth, line, upto) AS (SELECT id, 0, line_id, seq FROM revisions WHERE id IN (SELECT rev FROM h)
 		UNION ALL SELECT c.rev, c.depth + 1, l.parent_id, l.parent_seq FROM c JOIN lines l ON l.id = c.line
 		WHERE l.parent_id IS NOT NULL),
-	a(space_id, rev, next, page_id, parent_id, title, description, deleted) AS (
-		SELECT h.space_id, h.rev, ($row h.rev AND v.page_id = h.page_id $first), h.page_id, h.page_id, h.page_id, '', CAST(NULL AS INTEGER) FROM h
+	a(space_id, rev, next, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted) AS (
+		SELECT h.space_id, h.rev, ($row h.rev AND v.page_id = h.page_id $first), h.page_id, h.page_id, h.page_id, '', '', '', '', '',
+			CAST(NULL AS INTEGER) FROM h
 		UNION
 		SELECT a.space_id, a.rev, CASE WHEN p.deleted = 0 AND p.parent_id IS NOT NULL
-			THEN ($row a.rev AND v.page_id = p.parent_id $first) END, p.page_id, p.parent_id, p.title, p.description, p.deleted
+			THEN ($row a.rev AND v.page_id = p.parent_id $first) END, p.page_id, p.parent_id, p.title, p.description,
+			p.page_type, p.target_kind, p.target, p.target_space, p.deleted
 		FROM a JOIN page_versions p ON p.id = a.next)
-	SELECT space_id, page_id, parent_id, title, description, deleted FROM a WHERE deleted IS NOT NULL`
+	SELECT space_id, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted
+	FROM a WHERE deleted IS NOT NULL`
 
 // searchAncestryQuery is searchAncestrySQL with the id of a page's row in a revision of c
 // written out.

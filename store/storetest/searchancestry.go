@@ -14,7 +14,8 @@ import (
 // however deep the tree, after pages were moved across parents, renamed or deleted, and through
 // the revisions a duplicate shares with its original (a chain of lines): a duplicate's own
 // changes hide its original's rows, and neither sees what the other changed after the copy. An
-// organization search answers each space's own; hits keep their order and ranks.
+// organization search answers each space's own; hits keep their order and ranks. A link page's
+// hit carries its target.
 func searchAncestry(t *testing.T, open Opener) {
 	w := newWorld(t, open, nil)
 	ctx := context.Background()
@@ -87,6 +88,30 @@ func searchAncestry(t *testing.T, open Opener) {
 	}
 	if byTitle[c.ID+" Birds"] != "Top > Other 2 > Animals" || byTitle[b.ID+" Animals"] != "First > Later in B" || byTitle[a.ID+" Birds"] != "Level 1" {
 		t.Fatalf("organization search ancestors %v", byTitle)
+	}
+
+	// A link page's hit carries where it leads; a document's and a group's nothing.
+	kinds := w.space("Kinds")
+	group, link := store.PageGroup, store.PageLink
+	refs := w.commit(kinds.ID, store.PageChange{Type: "insert_page", Ref: str("g"), Title: str("Zebra guides"), PageType: &group},
+		insertInto("doc", "Zebra care", "Feed them.", "g"),
+		store.PageChange{Type: "insert_page", Ref: str("l"), Title: str("Zebra status"), PageType: &link, SetInto: true, Into: str("g"),
+			Target: &store.PageTarget{Kind: store.TargetPage, Page: "doc"}})
+	l, err := w.st.SearchSpace(ctx, kinds.ID, "zebra", store.Page{})
+	if err != nil || len(l.Items) != 3 {
+		t.Fatalf("search of kinds: %+v, %v", l.Items, err)
+	}
+	for _, h := range l.Items {
+		switch h.PageID {
+		case refs["l"]:
+			if h.Link == nil || *h.Link != (store.PageTarget{Kind: store.TargetPage, Page: refs["doc"]}) || ancestorTitles(h) != "Zebra guides" {
+				t.Fatalf("link hit %+v (target %+v)", h, h.Link)
+			}
+		default:
+			if h.Link != nil {
+				t.Fatalf("hit %q has a target %+v", h.Title, h.Link)
+			}
+		}
 	}
 }
 
