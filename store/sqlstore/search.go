@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/quire-docs/quire/store"
 )
@@ -305,8 +304,8 @@ func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []st
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
 // sections (in the order found) and its scores: one query whatever the number of hits, which
-// reads no more of a section's body than its snippet needs; then their descriptions and
-// ancestors (searchAncestry).
+// reads no more of a section's body than its snippet needs, while another connection reads their
+// descriptions, ancestors and link targets (readSearchTree), which need only their keys.
 func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
@@ -320,6 +319,13 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	inPages, pageArgs := inList(s.reader, "p.id", keys)
 	pages := make(map[int64]*store.SearchPage, len(keys))
 	secs := make(map[int64]store.SearchSection, len(sectionIDs))
+	var tree searchTree
+	var treeErr error
+	treeRead := make(chan struct{})
+	go func() {
+		defer close(treeRead)
+		tree, treeErr = s.readSearchTree(ctx, keys)
+	}()
 	err := queryEach(ctx, s.reader, "search hits", `SELECT p.id, p.space_id, p.page_id, p.title, p.path, s.id, s.anchor, s.title,
 		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`)
 		FROM search_pages p
@@ -339,6 +345,10 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		return nil
 	})
+	<-treeRead
+	if err == nil {
+		err = treeErr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -357,96 +367,13 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		out = append(out, pg)
 	}
-	return out, s.searchAncestry(ctx, out, keys)
+	tree.fill(out)
+	return out, nil
 }
 
 // snippetRunes is the length of a section's text in a hit (store.Shorten): the query reads one
 // character more, so that Shorten still sees that the text goes on.
 const snippetRunes = 300
-
-// searchAncestry fills in the description, the ancestors and a link page's target of search hits
-// from their spaces' current revisions: one statement (searchAncestrySQL) whatever the number of hits, spaces,
-// levels of the page tree or elements of the revisions' chains.
-func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, keys []int64) error {
-	type node struct {
-		title, description string
-		parent             *string
-		link               *store.PageTarget
-	}
-	known := map[[2]string]node{} // by space and page id
-	in, args := inList(s.reader, "p.id", keys)
-	err := queryEach(ctx, s.reader, "the ancestors of search hits", strings.Replace(searchAncestryQuery, "$hits", in, 1), args, func(sc scanner) error {
-		var space, id string
-		var n node
-		var parent, kind, target, targetSpace sql.NullString
-		var pageType string
-		var deleted bool
-		if err := sc.Scan(&space, &id, &parent, &n.title, &n.description, &pageType, &kind, &target, &targetSpace, &deleted); err != nil {
-			return err
-		}
-		if !deleted { // a tombstone: the page is not in the revision
-			n.parent = stringPtr(parent)
-			if pageType == store.PageLink {
-				n.link = scanTarget(kind, target, targetSpace)
-			}
-			known[[2]string{space, id}] = n
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, h := range hits {
-		h.Ancestors = []store.SearchAncestor{}
-		n, ok := known[[2]string{h.SpaceID, h.PageID}]
-		if !ok {
-			continue // changed since the index was read: no more than its title and path
-		}
-		h.Description, h.Link = n.description, n.link
-		for seen := 0; n.parent != nil && seen < len(known); seen++ {
-			id := *n.parent
-			if n, ok = known[[2]string{h.SpaceID, id}]; !ok {
-				break
-			}
-			h.Ancestors = append(h.Ancestors, store.SearchAncestor{PageID: id, Title: n.title})
-		}
-		slices.Reverse(h.Ancestors)
-	}
-	return nil
-}
-
-// searchAncestrySQL reads the pages of search hits ($hits: a condition on their search_pages
-// rows p) and all their ancestors in their spaces' current revisions, by recursion on both the
-// revisions' chains (c, as readChain) and the page tree (a). A page's row in a revision is the
-// one valid at the closest element of the chain that has one, as view.Pages reads it ($row: its
-// id); a tombstone means the page is deleted, and the walk stops at it. Each step of a reads the
-// row the step before found (next) and finds its parent's, so the rows' columns come out of the
-// recursion with no join after it (PostgreSQL, which cannot tell how many rows a recursion
-// makes, hashed the whole of page_versions for such a join). The first step's rows read no row
-// yet (deleted is NULL; their text columns are the hit's page id, for PostgreSQL's collation
-// "C"). UNION keeps the walk finite whatever the rows. Each row answers its space, page id,
-// parent, title, description, kind and link target, and whether it is a tombstone.
-const searchAncestrySQL = `WITH RECURSIVE
-	h(space_id, rev, page_id) AS (SELECT p.space_id, sp.revision_id, p.page_id FROM search_pages p
-		JOIN spaces sp ON sp.id = p.space_id WHERE $hits),
-	c(rev, depth, line, upto) AS (SELECT id, 0, line_id, seq FROM revisions WHERE id IN (SELECT rev FROM h)
-		UNION ALL SELECT c.rev, c.depth + 1, l.parent_id, l.parent_seq FROM c JOIN lines l ON l.id = c.line
-		WHERE l.parent_id IS NOT NULL),
-	a(space_id, rev, next, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted) AS (
-		SELECT h.space_id, h.rev, ($row h.rev AND v.page_id = h.page_id $first), h.page_id, h.page_id, h.page_id, '', '', '', '', '',
-			CAST(NULL AS INTEGER) FROM h
-		UNION
-		SELECT a.space_id, a.rev, CASE WHEN p.deleted = 0 AND p.parent_id IS NOT NULL
-			THEN ($row a.rev AND v.page_id = p.parent_id $first) END, p.page_id, p.parent_id, p.title, p.description,
-			p.page_type, p.target_kind, p.target, p.target_space, p.deleted
-		FROM a JOIN page_versions p ON p.id = a.next)
-	SELECT space_id, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted
-	FROM a WHERE deleted IS NOT NULL`
-
-// searchAncestryQuery is searchAncestrySQL with the id of a page's row in a revision of c
-// written out.
-var searchAncestryQuery = strings.NewReplacer("$row", `SELECT v.id FROM c JOIN page_versions v ON v.line_id = c.line
-	AND v.valid_from <= c.upto AND v.valid_to > c.upto WHERE c.rev =`, "$first", `ORDER BY c.depth LIMIT 1`).Replace(searchAncestrySQL)
 
 // readableSearchSpaces returns the search keys of the organization's spaces a person reads (nil
 // when vis is: all of them).
