@@ -23,10 +23,10 @@ type searchNode struct {
 // readSearchTree reads the tree of the search hits of keys. On PostgreSQL it is one statement
 // (searchAncestrySQL) whatever the number of hits, spaces, levels of the page tree or elements of
 // the revisions' chains: a round trip per level and element cost more than the statement. On
-// SQLite, where a statement costs no round trip, the same statement cost 4 to 10 times the CPU of
-// reading a level at a time (0.8 to 2.5 ms against 0.22 ms for 50 hits two levels deep at 100,000
-// pages, issue 31: its subqueries run once per page), so SQLite reads by level
-// (readSearchTreeByLevel).
+// SQLite, where a statement costs no round trip, such a statement (with correlated subqueries:
+// SQLite has no LATERAL) cost 4 to 10 times the CPU of reading a level at a time (0.8 to 2.5 ms
+// against 0.22 ms for 50 hits two levels deep at 100,000 pages, issue 31), so SQLite reads by
+// level (readSearchTreeByLevel).
 func (s *Store) readSearchTree(ctx context.Context, keys []int64) (searchTree, error) {
 	if !s.d.postgres {
 		return s.readSearchTreeByLevel(ctx, keys)
@@ -122,35 +122,34 @@ func (known searchTree) fill(hits []*store.SearchPage) {
 	}
 }
 
-// searchAncestrySQL reads the pages of search hits ($hits: a condition on their search_pages
-// rows p) and all their ancestors in their spaces' current revisions, by recursion on both the
-// revisions' chains (c, as readChain) and the page tree (a). A page's row in a revision is the
-// one valid at the closest element of the chain that has one, as view.Pages reads it ($row: its
-// id); a tombstone means the page is deleted, and the walk stops at it. Each step of a reads the
-// row the step before found (next) and finds its parent's, so the rows' columns come out of the
-// recursion with no join after it (PostgreSQL, which cannot tell how many rows a recursion
-// makes, hashed the whole of page_versions for such a join). The first step's rows read no row
-// yet (deleted is NULL; their text columns are the hit's page id, for PostgreSQL's collation
-// "C"). UNION keeps the walk finite whatever the rows. Each row answers its space, page id,
-// parent, title, description, kind and link target, and whether it is a tombstone.
+// searchAncestrySQL reads, on PostgreSQL, the pages of search hits ($hits: a condition on their
+// search_pages rows p) and all their ancestors in their spaces' current revisions, by recursion on
+// both the revisions' chains (c, as readChain) and the page tree (a). A page's row in a revision
+// is the one valid at the closest element of the chain that has one, as view.Pages reads it
+// ($closest, a LATERAL subquery per page, which the LIMIT keeps a probe of page_versions_page for
+// each element); a tombstone means the page is deleted, and the walk stops at it. The revisions
+// are probed by id too (a LATERAL that OFFSET 0 keeps from being flattened: a semi-join scanned
+// every revision of the database). UNION keeps the walk finite whatever the rows. Each row
+// answers its space, page id, parent, title, description, kind and link target, and whether it is
+// a tombstone.
 const searchAncestrySQL = `WITH RECURSIVE
 	h(space_id, rev, page_id) AS (SELECT p.space_id, sp.revision_id, p.page_id FROM search_pages p
 		JOIN spaces sp ON sp.id = p.space_id WHERE $hits),
-	c(rev, depth, line, upto) AS (SELECT id, 0, line_id, seq FROM revisions WHERE id IN (SELECT rev FROM h)
+	c(rev, depth, line, upto) AS (SELECT r.id, 0, r.line_id, r.seq FROM (SELECT DISTINCT rev FROM h) x
+		CROSS JOIN LATERAL (SELECT id, line_id, seq FROM revisions WHERE id = x.rev OFFSET 0) r
 		UNION ALL SELECT c.rev, c.depth + 1, l.parent_id, l.parent_seq FROM c JOIN lines l ON l.id = c.line
 		WHERE l.parent_id IS NOT NULL),
-	a(space_id, rev, next, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted) AS (
-		SELECT h.space_id, h.rev, ($row h.rev AND v.page_id = h.page_id $first), h.page_id, h.page_id, h.page_id, '', '', '', '', '',
-			CAST(NULL AS INTEGER) FROM h
+	a(space_id, rev, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted) AS (
+		SELECT h.space_id, h.rev, v.* FROM h
+		CROSS JOIN LATERAL ($closest c.rev = h.rev AND v.page_id = h.page_id ORDER BY c.depth LIMIT 1) v
 		UNION
-		SELECT a.space_id, a.rev, CASE WHEN p.deleted = 0 AND p.parent_id IS NOT NULL
-			THEN ($row a.rev AND v.page_id = p.parent_id $first) END, p.page_id, p.parent_id, p.title, p.description,
-			p.page_type, p.target_kind, p.target, p.target_space, p.deleted
-		FROM a JOIN page_versions p ON p.id = a.next)
-	SELECT space_id, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted
-	FROM a WHERE deleted IS NOT NULL`
+		SELECT a.space_id, a.rev, v.* FROM a
+		CROSS JOIN LATERAL ($closest c.rev = a.rev AND v.page_id = a.parent_id ORDER BY c.depth LIMIT 1) v
+		WHERE a.deleted = 0 AND a.parent_id IS NOT NULL)
+	SELECT space_id, page_id, parent_id, title, description, page_type, target_kind, target, target_space, deleted FROM a`
 
-// searchAncestryQuery is searchAncestrySQL with the id of a page's row in a revision of c
+// searchAncestryQuery is searchAncestrySQL with the rows of a page valid at the elements of c
 // written out.
-var searchAncestryQuery = strings.NewReplacer("$row", `SELECT v.id FROM c JOIN page_versions v ON v.line_id = c.line
-	AND v.valid_from <= c.upto AND v.valid_to > c.upto WHERE c.rev =`, "$first", `ORDER BY c.depth LIMIT 1`).Replace(searchAncestrySQL)
+var searchAncestryQuery = strings.Replace(searchAncestrySQL, "$closest", `SELECT v.page_id, v.parent_id, v.title,
+	v.description, v.page_type, v.target_kind, v.target, v.target_space, v.deleted FROM c JOIN page_versions v
+	ON v.line_id = c.line AND v.valid_from <= c.upto AND v.valid_to > c.upto WHERE`, 2)
