@@ -19,38 +19,28 @@ func searchResultType(matched bool, onPage gen.SearchResultType) *gen.SearchResu
 	return &t
 }
 
-// searchLinks finds the hits of a space that are link pages and what each opens: a link has no
-// page of its own, so its hit leads where the link does. Only hits without text are read (a
-// link's page has none), and those have no body to load; sp is read (by spaceID) only then.
+// searchLinks finds where the hits of a space that are link pages lead: a link has no page of
+// its own, so its hit leads where the link does. The store answers each hit's target (Link); only
+// the paths of the pages links of this space open are read, in one query, and sp (by spaceID)
+// only when some hit is a link.
 func (s *Server) searchLinks(ctx context.Context, sp *store.Space, spaceID string, hits []*store.SearchPage) (map[string]*string, error) {
-	var ids []string
+	var links []*store.SearchPage
+	var targetIDs []string
 	for _, h := range hits {
-		empty := true
-		for _, sec := range h.Sections {
-			empty = empty && sec.Body == ""
-		}
-		if empty {
-			ids = append(ids, h.PageID)
+		if t := h.Link; t != nil {
+			links = append(links, h)
+			if t.Kind == store.TargetPage && t.Space == "" {
+				targetIDs = append(targetIDs, t.Page)
+			}
 		}
 	}
-	if len(ids) == 0 {
+	if len(links) == 0 {
 		return nil, nil
 	}
 	if sp == nil {
 		var err error
 		if sp, err = s.Store.FindSpace(ctx, spaceID); err != nil {
 			return nil, err
-		}
-	}
-	pages, err := s.Store.FindPagesWithBodies(ctx, sp.RevisionID, ids)
-	if err != nil {
-		return nil, err
-	}
-	// The pages links of this space open, read in one query for their paths.
-	var targetIDs []string
-	for _, p := range pages {
-		if p.Kind() == store.PageLink && p.Target != nil && p.Target.Kind == store.TargetPage && p.Target.Space == "" {
-			targetIDs = append(targetIDs, p.Target.Page)
 		}
 	}
 	paths := map[string]string{}
@@ -63,16 +53,13 @@ func (s *Server) searchLinks(ctx context.Context, sp *store.Space, spaceID strin
 			paths[t.ID] = t.Path
 		}
 	}
-	out := map[string]*string{}
-	for _, p := range pages {
-		if p.Kind() != store.PageLink || p.Target == nil {
-			continue
-		}
+	out := make(map[string]*string, len(links))
+	for _, h := range links {
 		path := ""
-		if t := p.Target; t.Kind == store.TargetPage && t.Space == "" {
+		if t := h.Link; t.Kind == store.TargetPage && t.Space == "" {
 			path = paths[t.Page]
 		}
-		out[p.ID] = s.linkHref(sp, p.Target, path)
+		out[h.PageID] = s.linkHref(sp, h.Link, path)
 	}
 	return out, nil
 }

@@ -29,6 +29,9 @@ type SearchPage struct {
 	// Ancestors are the page's ancestor pages in the space's current revision, from the top level
 	// to its parent.
 	Ancestors []SearchAncestor
+	// Link is where the page leads when it is a link page (nil for a document or a group), as
+	// the space's current revision has it.
+	Link *PageTarget
 	// Score is the page's relevance, higher is better: the engine's rank r (bm25 on SQLite,
 	// ts_rank on PostgreSQL, made positive) as r/(1+r), plus 1 when the title matched (title
 	// matches rank first); r is 0 for a query too common to rank, whose pages come in the order

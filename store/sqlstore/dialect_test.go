@@ -53,3 +53,17 @@ func TestPgArgs(t *testing.T) {
 		t.Fatal("pgArgs copied arguments without a bool")
 	}
 }
+
+// TestWithoutJIT: quire's PostgreSQL connections run without JIT unless the URL says otherwise.
+func TestWithoutJIT(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u@h/db?sslmode=disable": "postgres://u@h/db?jit=off&sslmode=disable",
+		"postgres://u@/db?host=/tmp/pg":     "postgres://u@/db?host=%2Ftmp%2Fpg&jit=off",
+		"postgres://u@h/db?jit=on":          "postgres://u@h/db?jit=on",
+		"host=h dbname=db":                  "host=h dbname=db",
+	} {
+		if got := withoutJIT(in); got != want {
+			t.Errorf("withoutJIT(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

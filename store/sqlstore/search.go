@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -305,8 +304,8 @@ func (s *Store) searchMatches(ctx context.Context, scope searchScope, words []st
 
 // searchHits loads the pages of search hits, in the order of keys, each with its matching
 // sections (in the order found) and its scores: one query whatever the number of hits, which
-// reads no more of a section's body than its snippet needs, and the current revision of each
-// hit's space; then their descriptions and ancestors (searchAncestry).
+// reads no more of a section's body than its snippet needs, while another connection reads their
+// descriptions, ancestors and link targets (readSearchTree), which need only their keys.
 func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound) ([]*store.SearchPage, error) {
 	if len(keys) == 0 {
 		return []*store.SearchPage{}, nil
@@ -320,20 +319,24 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 	inPages, pageArgs := inList(s.reader, "p.id", keys)
 	pages := make(map[int64]*store.SearchPage, len(keys))
 	secs := make(map[int64]store.SearchSection, len(sectionIDs))
-	revisions := map[string]string{} // the current revision of each hit's space
+	var tree searchTree
+	var treeErr error
+	treeRead := make(chan struct{})
+	go func() {
+		defer close(treeRead)
+		tree, treeErr = s.readSearchTree(ctx, keys)
+	}()
 	err := queryEach(ctx, s.reader, "search hits", `SELECT p.id, p.space_id, p.page_id, p.title, p.path, s.id, s.anchor, s.title,
-		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`), sp.revision_id
-		FROM search_pages p JOIN spaces sp ON sp.id = p.space_id
+		substr(s.body, 1, `+strconv.Itoa(snippetRunes+1)+`)
+		FROM search_pages p
 		LEFT JOIN search_sections s ON s.page = p.id AND `+inSections+` WHERE `+inPages, append(args, pageArgs...), func(sc scanner) error {
 		var key int64
 		var id sql.NullInt64
 		var anchor, title, body sql.NullString
-		var rev string
 		sp := &store.SearchPage{Sections: []store.SearchSection{}}
-		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body, &rev); err != nil {
+		if err := sc.Scan(&key, &sp.SpaceID, &sp.PageID, &sp.Title, &sp.Path, &id, &anchor, &title, &body); err != nil {
 			return err
 		}
-		revisions[sp.SpaceID] = rev
 		if _, ok := pages[key]; !ok {
 			pages[key] = sp
 		}
@@ -342,6 +345,10 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		return nil
 	})
+	<-treeRead
+	if err == nil {
+		err = treeErr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -360,69 +367,13 @@ func (s *Store) searchHits(ctx context.Context, keys []int64, found *searchFound
 		}
 		out = append(out, pg)
 	}
-	return out, s.searchAncestry(ctx, out, revisions)
+	tree.fill(out)
+	return out, nil
 }
 
 // snippetRunes is the length of a section's text in a hit (store.Shorten): the query reads one
 // character more, so that Shorten still sees that the text goes on.
 const snippetRunes = 300
-
-// searchAncestry fills in the description and the ancestors of search hits from their spaces'
-// current revisions (revisions, by space: the revisions the index holds): the hits' pages, then their parents a level
-// at a time, one batch per space and level.
-func (s *Store) searchAncestry(ctx context.Context, hits []*store.SearchPage, revisions map[string]string) error {
-	bySpace := map[string][]*store.SearchPage{}
-	for _, h := range hits {
-		h.Ancestors = []store.SearchAncestor{}
-		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
-	}
-	for spaceID, pages := range bySpace {
-		rev, ok := revisions[spaceID]
-		if !ok {
-			continue
-		}
-		v, err := newView(ctx, s.reader, rev)
-		if err != nil {
-			return err
-		}
-		known := map[string]*store.RevisionPage{}
-		want := make([]string, 0, len(pages))
-		for _, h := range pages {
-			want = append(want, h.PageID)
-		}
-		for len(want) > 0 {
-			got, err := v.Pages(want, false)
-			if err != nil {
-				return err
-			}
-			for _, p := range got {
-				known[p.ID] = p
-			}
-			next := map[string]bool{}
-			for _, p := range got {
-				if p.ParentID != nil && known[*p.ParentID] == nil {
-					next[*p.ParentID] = true
-				}
-			}
-			want = slices.Collect(maps.Keys(next))
-		}
-		for _, h := range pages {
-			p := known[h.PageID]
-			if p == nil {
-				continue // changed since the index was read: no more than its title and path
-			}
-			h.Description = p.Description
-			for seen := 0; p.ParentID != nil && seen < len(known); seen++ {
-				if p = known[*p.ParentID]; p == nil {
-					break
-				}
-				h.Ancestors = append(h.Ancestors, store.SearchAncestor{PageID: p.ID, Title: p.Title})
-			}
-			slices.Reverse(h.Ancestors)
-		}
-	}
-	return nil
-}
 
 // readableSearchSpaces returns the search keys of the organization's spaces a person reads (nil
 // when vis is: all of them).

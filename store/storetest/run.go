@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"Search", search},
 		{"SearchIndexUpkeep", searchIndexUpkeep},
 		{"SearchHits", searchHits},
+		{"SearchAncestry", searchAncestry},
 		{"SearchSectionsOfBatches", searchSectionsOfBatches},
 		{"Jobs", jobs},
 		{"Purge", purge},
