@@ -125,6 +125,7 @@ func main() {
 	seed := flag.Int64("seed", 31, "seed of the generated content")
 	only := flag.String("space", "", "only search this space (one this bench ingested before), to measure search again")
 	merges := flag.Int("merges", 0, "with -space: first merge this many change requests of 10 edited pages, to measure merges again")
+	searching := flag.Bool("search", true, "with -space: measure search (-search=false with -merges measures merges only)")
 	flag.Parse()
 	if *base == "" || *token == "" || *pages < 1000 {
 		fmt.Fprintln(os.Stderr, "usage: contentbench -url URL -token TOKEN [-pages N>=1000] [-label NAME]")
@@ -148,6 +149,9 @@ func main() {
 			c.call("GET", "/spaces/"+*only+"/content/pages", nil, 200, &list)
 			d := tenPageMerges(c, "/spaces/"+*only, documentIDs(append(list.Pages, list.Items...)), r, *merges)
 			fmt.Printf("%s: merge of 10 p50 %.1f ms, p90 %.1f ms (%d merges)\n", *label, ms(pct(d, .5)), ms(pct(d, .9)), len(d))
+		}
+		if !*searching {
+			return
 		}
 		rare, common, two := searches(c, "/spaces/"+*only)
 		fmt.Printf("%s: search p95 rare %.1f / common %.1f / two words %.1f ms\n", *label, ms(pct(rare, .95)), ms(pct(common, .95)), ms(pct(two, .95)))
