@@ -181,7 +181,9 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 	return e, nil
 }
 
-// logRequests writes one structured line per request.
+// logRequests writes one structured line per request. The record is handed to the handler
+// directly: Logger.LogAttrs would first walk the stack for the line's source, which no handler
+// here shows (none is made with AddSource), at every request.
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -189,11 +191,17 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		s.Log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-			slog.String("method", c.Request().Method),
+		ctx, h := c.Request().Context(), s.Log.Handler()
+		if !h.Enabled(ctx, slog.LevelInfo) {
+			return nil
+		}
+		end := time.Now()
+		r := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+		r.AddAttrs(slog.String("method", c.Request().Method),
 			slog.String("route", c.Path()),
 			slog.Int("status", c.Response().Status),
-			slog.Duration("duration", time.Since(start)))
+			slog.Duration("duration", end.Sub(start)))
+		_ = h.Handle(ctx, r) // as with Logger.LogAttrs, a line that cannot be written is dropped
 		return nil
 	}
 }
