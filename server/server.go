@@ -52,6 +52,8 @@ type Server struct {
 	tokens *tokenCache
 	// pageLists keeps encoded page lists of revisions (pagelists.go).
 	pageLists *pageListCache
+	// spaceBodies keeps encoded answers of GET /v1/spaces/{id} (spacebodies.go).
+	spaceBodies spaceBodies
 	// Access resolves the caller's roles and reads visitor tokens: the access rules the web pages
 	// share (server/access).
 	Access *access.Rules

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 
 	"github.com/quire-docs/quire/gen"
 	"github.com/quire-docs/quire/server/access"
@@ -172,7 +174,15 @@ func (s *Server) GetSpaceById(ctx context.Context, req gen.GetSpaceByIdRequestOb
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetSpaceById200JSONResponse(s.toAPISpace(sp, role)), nil
+	body, err := s.spaceBodies.get(sp, role, s.BaseURL, func() ([]byte, error) {
+		var buf bytes.Buffer // as gen.GetSpaceById200JSONResponse encodes itself
+		err := json.NewEncoder(&buf).Encode(gen.GetSpaceById200JSONResponse(s.toAPISpace(sp, role)))
+		return buf.Bytes(), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return encodedSpace(body), nil
 }
 
 func (s *Server) UpdateSpaceById(ctx context.Context, req gen.UpdateSpaceByIdRequestObject) (gen.UpdateSpaceByIdResponseObject, error) {

@@ -28,17 +28,23 @@ type validator struct {
 	// defaults are the operations whose request body sets a default somewhere: only their
 	// bodies can have a null replaced by a default (refuseNullDefaults).
 	defaults map[*openapi3.Operation]bool
+	// plain are the routes whose validation passes for any request without a query string and
+	// with no path parameter empty (takesAnyPlainRequest): such a request is not validated.
+	plain map[*routers.Route]bool
 }
 
 func newValidator(doc *openapi3.T, prefix string) *validator {
-	v := &validator{routes: map[string]*routers.Route{}, defaults: map[*openapi3.Operation]bool{}, opts: &openapi3filter.Options{
+	v := &validator{routes: map[string]*routers.Route{}, defaults: map[*openapi3.Operation]bool{}, plain: map[*routers.Route]bool{}, opts: &openapi3filter.Options{
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, // auth ran before, in authenticate
 		KeepValidatedValue: true,                                  // the handler binds what was validated
 	}}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
-			v.routes[method+" "+prefix+EchoPath(path)] = &routers.Route{
-				Spec: doc, Path: path, PathItem: item, Method: method, Operation: op,
+			op = withoutMetSecurity(doc, op)
+			route := &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+			v.routes[method+" "+prefix+EchoPath(path)] = route
+			if op.Security != nil && len(*op.Security) == 0 && takesAnyPlainRequest(item, op) {
+				v.plain[route] = true
 			}
 			if op.RequestBody != nil && op.RequestBody.Value != nil {
 				for _, mt := range op.RequestBody.Value.Content {
@@ -99,6 +105,9 @@ func (v *validator) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == nil {
 			return next(c)
 		}
+		if req.URL.RawQuery == "" && v.plain[route] && noneEmpty(c.ParamNames(), c.ParamValues()) {
+			return next(c)
+		}
 		if err := checkQuery(req.URL.RawQuery); err != nil {
 			return err
 		}
@@ -126,6 +135,19 @@ func (v *validator) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// noneEmpty tells whether every path parameter has a value that is not empty.
+func noneEmpty(names, values []string) bool {
+	if len(values) < len(names) {
+		return false
+	}
+	for _, v := range values[:len(names)] {
+		if v == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // validationMessage says in one line which parameter or field is wrong and why; kin-openapi's

@@ -292,8 +292,8 @@ func newHTTPServer(addr string, h http.Handler, t timeouts) *http.Server {
 	return &http.Server{
 		Addr: addr,
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(r.Context(), t.request)
-			defer cancel()
+			ctx := withLazyDeadline(r.Context(), time.Now().Add(t.request))
+			defer ctx.stop()
 			h.ServeHTTP(w, r.WithContext(ctx))
 		}),
 		ReadHeaderTimeout: t.header,
