@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/quire-docs/quire/store"
@@ -27,6 +28,14 @@ func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*store.Revi
 		stale = append(stale, ip.key)
 	}
 	return reindexPages(ctx, tx, spaceID, stale, fresh)
+}
+
+// freshPage is a page to index: under a new key, or under the key its row has (kept) when only
+// its body changed, whose row and title then stay and whose sections are replaced.
+type freshPage struct {
+	page *store.RevisionPage
+	key  int64
+	kept bool
 }
 
 // indexChanges brings a space's search index up to date with the pages a new current revision
@@ -67,8 +76,9 @@ func readIndexed(ctx context.Context, tx *Tx, indexed map[string]indexedPage, qu
 }
 
 // indexDiff returns the index rows of pages that changed (stale) and the pages to index (fresh);
-// it removes the pages it saw from indexed.
-func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (stale []int64, fresh []*store.RevisionPage) {
+// it removes the pages it saw from indexed. A page whose title and path are as indexed and whose
+// body changed (an edit) keeps its row: only its sections are written again.
+func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (stale []int64, fresh []freshPage) {
 	for _, p := range pages {
 		ip, ok := indexed[p.ID]
 		delete(indexed, p.ID)
@@ -78,28 +88,46 @@ func indexDiff(indexed map[string]indexedPage, pages []*store.RevisionPage) (sta
 			}
 			continue
 		}
-		if ok && ip.bodyID == p.BodyID && ip.title == p.Title && ip.path == p.Path {
+		sameRow := ok && ip.title == p.Title && ip.path == p.Path
+		if sameRow && ip.bodyID == p.BodyID {
+			continue
+		}
+		if sameRow {
+			fresh = append(fresh, freshPage{page: p, key: ip.key, kept: true})
 			continue
 		}
 		if ok {
 			stale = append(stale, ip.key)
 		}
-		fresh = append(fresh, p)
+		fresh = append(fresh, freshPage{page: p})
 	}
 	return stale, fresh
 }
 
 // reindexPages removes stale index rows and indexes fresh pages.
-func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []*store.RevisionPage) error {
-	if len(stale) > 0 {
-		sections, args := inList(tx, "page", stale)
+func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fresh []freshPage) error {
+	rewritten := slices.Clone(stale) // the pages whose sections go: the stale, and those kept with a new body
+	var kept []freshPage
+	for _, f := range fresh {
+		if f.kept {
+			rewritten = append(rewritten, f.key)
+			kept = append(kept, f)
+		}
+	}
+	if len(rewritten) > 0 {
+		sections, args := inList(tx, "page", rewritten)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE `+sections, args...); err != nil {
 			return fmt.Errorf("store: unable to update the search index: %w", err)
 		}
-		pages, _ := inList(tx, "id", stale)
+	}
+	if len(stale) > 0 {
+		pages, args := inList(tx, "id", stale)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE `+pages, args...); err != nil {
 			return fmt.Errorf("store: unable to update the search index: %w", err)
 		}
+	}
+	if err := setIndexedBodies(ctx, tx, kept); err != nil {
+		return err
 	}
 	if len(fresh) == 0 {
 		return nil
@@ -109,8 +137,8 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 		return err
 	}
 	var need []int64
-	for _, p := range fresh {
-		need = append(need, p.BodyID)
+	for _, f := range fresh {
+		need = append(need, f.page.BodyID)
 	}
 	bodies, err := loadBodies(ctx, tx, need)
 	if err != nil {
@@ -129,11 +157,14 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 		types: []colType{colInt, colInt, colText, colText, colText}}
 	fts := sectionFTSRows()
 	split := splitSections(tx.sections, fresh, bodies)
-	for n, p := range fresh {
-		key := nextKey
-		nextKey++
-		pages.add(key, spaceID, p.ID, p.Title, p.Path, p.BodyID)
-		titles.add(key, text(p.Title), scope)
+	for n, f := range fresh {
+		p, key := f.page, f.key
+		if !f.kept {
+			key = nextKey
+			nextKey++
+			pages.add(key, spaceID, p.ID, p.Title, p.Path, p.BodyID)
+			titles.add(key, text(p.Title), scope)
+		}
 		for i, sec := range split[n] {
 			id := key<<6 | int64(i)
 			sections.add(id, key, sec.Anchor, sec.Title, sec.Body)
@@ -156,11 +187,11 @@ func reindexPages(ctx context.Context, tx *Tx, spaceID string, stale []int64, fr
 // splitSections answers the pages' search sections: those the revision that wrote a body found
 // (cache), else parsed from the markdown, the pages shared among the machine's cores when there
 // are many.
-func splitSections(cache *sectionCache, pages []*store.RevisionPage, bodies map[int64]string) [][]store.SearchSection {
+func splitSections(cache *sectionCache, pages []freshPage, bodies map[int64]string) [][]store.SearchSection {
 	out := make([][]store.SearchSection, len(pages))
 	var parse []int
-	for i, p := range pages {
-		if secs, ok := cache.take(p.BodyID, p.Title, bodies[p.BodyID]); ok {
+	for i, f := range pages {
+		if secs, ok := cache.take(f.page.BodyID, f.page.Title, bodies[f.page.BodyID]); ok {
 			out[i] = secs
 		} else {
 			parse = append(parse, i)
@@ -173,13 +204,43 @@ func splitSections(cache *sectionCache, pages []*store.RevisionPage, bodies map[
 		go func() {
 			defer wg.Done()
 			for k := w; k < len(parse); k += workers {
-				p := pages[parse[k]]
+				p := pages[parse[k]].page
 				out[parse[k]] = store.SplitSections(p.Title, bodies[p.BodyID])
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// setIndexedBodies records the new bodies of pages indexed again under their keys: on
+// PostgreSQL in one statement, on SQLite (no round trips) one update a page.
+func setIndexedBodies(ctx context.Context, tx *Tx, kept []freshPage) error {
+	if len(kept) == 0 {
+		return nil
+	}
+	keys, bodies := make([]int64, len(kept)), make([]int64, len(kept))
+	for i, f := range kept {
+		keys[i], bodies[i] = f.key, f.page.BodyID
+	}
+	if tx.d.postgres {
+		if _, err := tx.ExecContext(ctx, `UPDATE search_pages SET body_id = u.body
+			FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS u(id, body) WHERE search_pages.id = u.id`, keys, bodies); err != nil {
+			return fmt.Errorf("store: unable to update the search index: %w", err)
+		}
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `UPDATE search_pages SET body_id = ? WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	defer st.Close()
+	for i := range keys {
+		if _, err := st.ExecContext(ctx, bodies[i], keys[i]); err != nil {
+			return fmt.Errorf("store: unable to update the search index: %w", err)
+		}
+	}
+	return nil
 }
 
 // searchKeys answers a space's organization and the key its next indexed page takes, giving the

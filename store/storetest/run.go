@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"SearchHits", searchHits},
 		{"SearchAncestry", searchAncestry},
 		{"SearchSectionsOfBatches", searchSectionsOfBatches},
+		{"SearchEditedPages", searchEditedPages},
 		{"Jobs", jobs},
 		{"Purge", purge},
 		{"Audit", audit},

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -140,6 +141,54 @@ func searchSectionsOfBatches(t *testing.T, open Opener) {
 		t.Fatalf("search foxtrot: %+v", got)
 	}
 	if r, err := w.st.CheckSearchIndex(ctx); err != nil || r.NeedsRebuild() || r.Pages != 4 {
+		t.Fatalf("check: %+v, %v", r, err)
+	}
+}
+
+// searchEditedPages: a page whose body alone changes keeps its place in the index, and its
+// sections are those of its new body only, however many it had before.
+func searchEditedPages(t *testing.T, open Opener) {
+	w := newWorld(t, open, nil)
+	ctx := context.Background()
+	sp := w.space("Docs")
+	refs := w.commit(sp.ID, insert("a", "Alpha", "Intro.\n\n## Bravo\n\nBravo text.\n\n## Delta\n\nDelta text."),
+		insert("b", "Beta", "Beta text."))
+	a := refs["a"]
+	found := func(q string) []string {
+		t.Helper()
+		l, err := w.st.SearchSpace(ctx, sp.ID, q, store.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range l.Items {
+			for _, s := range p.Sections {
+				if s.Matched {
+					out = append(out, p.Title+"/"+s.Title)
+				}
+			}
+			if len(p.Sections) == 0 || p.MatchedTitle {
+				out = append(out, p.Title)
+			}
+		}
+		return out
+	}
+	w.commit(sp.ID, update(a, "Intro.\n\n## Charlie\n\nCharlie text."))
+	for q, want := range map[string]string{"bravo": "[]", "delta": "[]", "charlie": "[Alpha/Charlie]"} {
+		if got := fmt.Sprint(found(q)); got != want {
+			t.Fatalf("after the first edit, search %s: %s, want %s", q, got, want)
+		}
+	}
+	w.commit(sp.ID, update(a, "Echo text only."))
+	for q, want := range map[string]string{"charlie": "[]", "echo": "[Alpha/Alpha]", "beta": "[Beta/Beta Beta]"} {
+		if got := fmt.Sprint(found(q)); got != want {
+			t.Fatalf("after the second edit, search %s: %s, want %s", q, got, want)
+		}
+	}
+	if got := found("alpha"); len(got) == 0 || got[0] != "Alpha" && got[0] != "Alpha/Alpha" {
+		t.Fatalf("search alpha: %v; the edited page's title is no longer found", got)
+	}
+	if r, err := w.st.CheckSearchIndex(ctx); err != nil || r.NeedsRebuild() || r.Pages != 2 {
 		t.Fatalf("check: %+v, %v", r, err)
 	}
 }
