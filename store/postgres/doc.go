@@ -53,8 +53,6 @@
 //     --db URL` indexes every space again while the nodes keep serving. The search tables carry no
 //     foreign keys (each inserted row cost an internal query, 4,000 in a 1,000-page merge): their
 //     rows go with the space, page or section they index by triggers that run once per statement.
-//   - A write transaction runs its prepared statements on their generic plans (plan_cache_mode, set
-//     for the transaction): PostgreSQL otherwise planned many of them again at every execution.
 //   - Backups: `quire backup` and `restore` copy SQLite files and refuse a URL. Back up PostgreSQL with
 //     its own tools while the nodes keep serving: `pg_dump -Fc -f quire.dump URL`, restored with
 //     `pg_restore -d URL quire.dump` into an empty database. `quire export` works on both.
