@@ -107,16 +107,6 @@ const maxWriteAttempts = 12
 // degrades to one write at a time instead of to failures.
 const contendedAttempt = 3
 
-// writePlans, in a PostgreSQL write transaction's first statement, has its statements run on
-// their generic plans (plan_cache_mode, for the transaction only). A write's statements are
-// prepared once per connection, but PostgreSQL planned many of them again at every execution:
-// those whose plan for the values at hand looked cheaper than the generic one (the audit's
-// organization lookup, a change request's read, a view's page read, the chain's recursion). That
-// planning was 0.1 to 0.4 ms a statement, a sixth of the database's time in a cycle of change
-// request, 10-page batch and merge (issue 31). Reads are not concerned: search plans its
-// statement with its words each time (PlanEachTime) and reads run outside write transactions.
-const writePlans = `set_config('plan_cache_mode', 'force_generic_plan', true)`
-
 // writersLock is the advisory lock key of contended writes.
 const writersLock = 0x71756973
 
@@ -164,12 +154,8 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	if err != nil {
 		return fmt.Errorf("store: unable to begin: %w", err)
 	}
-	if s.d.postgres {
-		q, args := `SELECT pg_advisory_xact_lock_shared($1), `+writePlans, []any{writersLock}
-		if contended {
-			q, args = `SELECT `+writePlans, nil
-		}
-		if _, err := sqlTx.ExecContext(ctx, q, args...); err != nil {
+	if s.d.postgres && !contended {
+		if _, err := sqlTx.ExecContext(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, writersLock); err != nil {
 			sqlTx.Rollback()
 			return fmt.Errorf("store: unable to begin: %w", err)
 		}
