@@ -210,12 +210,12 @@ func scanChangeRequest(sc interface{ Scan(...any) error }, c *store.ChangeReques
 // changeRequestUsers joins the change request's creator (u) and merger (mu).
 const changeRequestUsers = ` JOIN users u ON u.id = c.created_by LEFT JOIN users mu ON mu.id = c.merged_by`
 
-// countChangeRequests refreshes a space's change request counters.
 // changeRequestCounts sets a space's (?1) counts of change requests, from its change requests.
 const changeRequestCounts = `change_requests = (SELECT count(*) FROM change_requests WHERE space_id = ?1),
 		change_requests_open = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'open'),
 		change_requests_draft = (SELECT count(*) FROM change_requests WHERE space_id = ?1 AND status = 'draft')`
 
+// countChangeRequests refreshes a space's change request counters.
 func countChangeRequests(ctx context.Context, tx *Tx, spaceID string) error {
 	_, err := tx.ExecContext(ctx, `UPDATE spaces SET `+changeRequestCounts+` WHERE id = ?1`, spaceID)
 	if err != nil {
