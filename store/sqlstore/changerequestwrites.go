@@ -156,10 +156,16 @@ func findChangeRequest(ctx context.Context, q querier, spaceID, idOrNumber strin
 	if n, err := strconv.Atoi(idOrNumber); err == nil && n > 0 && len(idOrNumber) < 12 {
 		number = n
 	}
+	// An id is looked up by its key alone: PostgreSQL plans that statement once, where the
+	// statement that also tries the number was planned again at each run (its plan for the values
+	// at hand, number -1, always looked cheaper than the one for any values), twice a merge.
+	where, args := `c.id = ? AND c.space_id = ?`, []any{idOrNumber, spaceID}
+	if number > 0 {
+		where, args = `c.space_id = ? AND (c.id = ? OR c.number = ?) ORDER BY c.id = ? DESC LIMIT 1`,
+			[]any{spaceID, idOrNumber, number, idOrNumber}
+	}
 	var c store.ChangeRequest
-	err := scanChangeRequest(q.QueryRowContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+`
-		WHERE c.space_id = ? AND (c.id = ? OR c.number = ?) ORDER BY c.id = ? DESC LIMIT 1`,
-		spaceID, idOrNumber, number, idOrNumber), &c)
+	err := scanChangeRequest(q.QueryRowContext(ctx, `SELECT `+changeRequestColumns+changeRequestFrom+` WHERE `+where, args...), &c)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.NotFound("Change request")
 	}
