@@ -72,12 +72,7 @@ func (c *pageListCache) put(k pageListKey, body []byte) {
 // encodedPages is a page list's JSON, answered as it is.
 type encodedPages []byte
 
-func (b encodedPages) write(w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(b)
-	return err
-}
+func (b encodedPages) write(w http.ResponseWriter) error { return writeEncodedJSON(w, b) }
 
 func (b encodedPages) VisitListPagesResponse(w http.ResponseWriter) error { return b.write(w) }
 

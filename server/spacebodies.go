@@ -90,8 +90,5 @@ func sameTimePtr(a, b *time.Time) bool { return a == b || a != nil && b != nil &
 type encodedSpace []byte
 
 func (b encodedSpace) VisitGetSpaceByIdResponse(w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(b)
-	return err
+	return writeEncodedJSON(w, b)
 }
