@@ -61,19 +61,19 @@ func writeLinks(ctx context.Context, tx *Tx, changed []*store.RevisionPage, writ
 }
 
 // copyLinks gives the versions to the links of the versions from, pairwise: pages whose body and
-// path are as they were keep their links. One statement (the pairs as two JSON arrays joined by
-// position on PostgreSQL; one JSON array of pairs on SQLite, where a statement per page cost a
-// merge of 1,000 new pages a third of its time).
+// path are as they were keep their links. One statement (the pairs as two arrays unnested side by
+// side on PostgreSQL; one JSON array of pairs on SQLite, where a statement per page cost a merge of
+// 1,000 new pages a third of its time). On PostgreSQL the pairs must be typed arrays: as JSON
+// text joined by position the planner could not tell how many versions it looks up and scanned
+// every link of the database (28 ms at 20,000 pages) where the key finds ten.
 func copyLinks(ctx context.Context, tx *Tx, to, from []int64) error {
 	if len(to) == 0 {
 		return nil
 	}
 	if tx.d.postgres {
-		tj, _ := json.Marshal(to)
-		fj, _ := json.Marshal(from)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO page_links (version_id, kind, target)
-			SELECT CAST(n.value AS BIGINT), l.kind, l.target FROM json_each(?) n JOIN json_each(?) o ON o.key = n.key
-			JOIN page_links l ON l.version_id = CAST(o.value AS BIGINT)`, string(tj), string(fj)); err != nil {
+			SELECT u.dst, l.kind, l.target FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS u(dst, src)
+			JOIN page_links l ON l.version_id = u.src`, to, from); err != nil {
 			return fmt.Errorf("store: unable to copy links: %w", err)
 		}
 		return nil

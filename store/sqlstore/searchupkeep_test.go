@@ -2,10 +2,13 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // Search rows committed on PostgreSQL leave the GIN indexes' pending lists empty once the upkeep
@@ -103,5 +106,52 @@ func TestSearchUpkeepGathersWrites(t *testing.T) {
 	want := []run{{false, ""}, {true, "search_fts"}}
 	if !slices.Equal(runs, want) {
 		t.Fatalf("runs %v, want %v: one run for the first write, one for the 50 gathered after it, analyzing the table that got 5,000 rows (not the one that got 510)", runs, want)
+	}
+}
+
+// A change request of 1,200 pages, each with a link, merged on PostgreSQL: once the upkeep after
+// the commits has run, every table the writes grew by thousands of rows has statistics. Without
+// them the planner guesses: it hashed all the links of the database to copy ten pages' links.
+func TestUpkeepAnalyzesWhatWritesGrow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, sp := postgresSpace(t, "grow@example.com")
+	// The tables rowSets write (grep 'rowSet{table:') but page_bodies and search_sections, which
+	// are read by key only.
+	tables := []string{"page_links", "page_versions", "search_fts", "search_pages", "search_titles"}
+	for _, table := range tables { // what autovacuum would analyze on its own is not the upkeep's
+		mustExec(t, st, `ALTER TABLE `+table+` SET (autovacuum_enabled = false)`)
+	}
+	var u string
+	if err := st.reader.QueryRowContext(ctx, `SELECT created_by FROM spaces WHERE id = ?`, sp.ID).Scan(&u); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := st.CreateChangeRequest(ctx, sp.ID, u, "grow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := 0; b < 24; b++ {
+		var batch []store.PageChange
+		for i := b * 50; i < (b+1)*50; i++ {
+			title := fmt.Sprintf("Page %d", i)
+			md := fmt.Sprintf("# Page %d\n\nSee [the site](https://example.com/%d).\n", i, i)
+			batch = append(batch, store.PageChange{Type: "insert_page", Title: &title, Markdown: &md})
+		}
+		if _, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, u, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, u); err != nil || conflicts {
+		t.Fatalf("merge: %v %v", err, conflicts)
+	}
+	st.upkeep.wait()
+	for _, table := range tables {
+		var n int
+		if err := st.reader.QueryRowContext(ctx, `SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() AND tablename = ?`, table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Errorf("%s has no statistics after 1,200 pages were written and merged", table)
+		}
 	}
 }
