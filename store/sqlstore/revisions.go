@@ -194,7 +194,7 @@ func (s *Store) FindSubpages(ctx context.Context, revisionID string, page *store
 	if err != nil {
 		return nil, err
 	}
-	out, err := v.query(`p.path > ? AND p.path < ?`, []any{page.Path + "/", page.Path + "0"}, false)
+	out, err := v.queryKeyed(`p.path > ? AND p.path < ?`, []any{page.Path + "/", page.Path + "0"}, false)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load subpages: %w", err)
 	}
