@@ -257,14 +257,13 @@ func (s *Store) mergeChangeRequest(ctx context.Context, spaceID, crID, userID st
 			revision, conflicts = sp.RevisionID, true
 			return nil
 		}
-		var changed, deleted []*store.RevisionPage
-		revision, changed, deleted, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
+		revision, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "merge",
 			parents: []string{sp.RevisionID, cr.RevisionID}, crID: &cr.ID, from: sp.RevisionID, readFrom: readFrom,
 			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID, cr.Base())
 		if err != nil {
 			return err
 		}
-		if err := indexChanges(ctx, tx, spaceID, changed, deleted); err != nil {
+		if err := deferIndex(ctx, tx, spaceID, sp.RevisionID); err != nil {
 			return err
 		}
 		now := formatTime(tx.now)
@@ -310,7 +309,7 @@ func (s *Store) UpdateChangeRequestFromMain(ctx context.Context, spaceID, crID s
 		}
 		// The change request's new line forks from main's head: it holds only what the change
 		// request changed.
-		if revision, _, _, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
+		if revision, err = writeMerged(ctx, tx, revisionWrite{spaceID: spaceID, typ: "update",
 			parents: []string{cr.RevisionID, sp.RevisionID}, from: sp.RevisionID, owner: cr.ID, readFrom: readFrom,
 			reusableChanged: rchanged, reusableDeleted: rdeleted}, tree, cr.RevisionID, cr.Base()); err != nil {
 			return err
@@ -382,9 +381,9 @@ func mergeRevisions(ctx context.Context, tx *Tx, base, ours, theirs string, thei
 }
 
 // writeMerged writes what a three-way merge gave (a change request merged into main, or main
-// pulled into a change request) as the revision w describes, with the change request's files,
-// and answers it with the pages it changed and deleted. base is the revision the two sides share.
-func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision, base string) (string, []*store.RevisionPage, []*store.RevisionPage, error) {
+// pulled into a change request) as the revision w describes, with the change request's files.
+// base is the revision the two sides share.
+func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageTree, crRevision, base string) (string, error) {
 	w.changed, w.deleted = tree.Result()
 	w.tree, w.links = tree, tree
 	revision, err := writeRevision(ctx, tx, w)
@@ -395,7 +394,7 @@ func writeMerged(ctx context.Context, tx *Tx, w revisionWrite, tree *store.PageT
 		err = mergeFiles(ctx, tx, revision, crRevision, base)
 	}
 	if err != nil {
-		return "", nil, nil, err
+		return "", err
 	}
-	return revision, w.changed, w.deleted, nil
+	return revision, nil
 }

@@ -57,6 +57,7 @@ func OpenSQLite(ctx context.Context, dbPath string, isUnique func(error) bool) (
 	reader.SetMaxIdleConns(8)
 	reader.SetConnMaxLifetime(0)
 	s.reader = newDB(reader, d)
+	s.catchUp = &searchCatchUp{run: s.catchUpQuietly}
 	return s, nil
 }
 
@@ -108,5 +109,6 @@ func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
 	s.shared = newSharedVersion(p)
 	s.leases = newLeases(p)
 	s.upkeep = &searchUpkeep{run: p.upkeepSearch}
+	s.catchUp = &searchCatchUp{run: s.catchUpQuietly}
 	return s, nil
 }

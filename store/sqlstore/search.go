@@ -13,15 +13,9 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// Search covers the current revision of every space that is not deleted. The index is brought
-// up to date in the transaction that changes a space's current revision.
-
-type indexedPage struct {
-	key    int64
-	title  string
-	path   string
-	bodyID int64
-}
+// Search covers the current revision of every space that is not deleted. A merge leaves the
+// index behind the space's new revision; it is brought up to date after the commit, or by the
+// search that finds it behind, before that search reads it (searchbehind.go).
 
 // searchCandidates bounds what a query reads and ranks: the first this many matching sections
 // (and titles) of the range, in index order, are its candidates; count and paging cover their
@@ -45,14 +39,22 @@ func (s *Store) SearchSpace(ctx context.Context, spaceID, query string, p store.
 	scope := searchScope{space: spaceID, hi: math.MaxInt64}
 	if !s.d.postgres { // PostgreSQL reads the space's key in the search itself: a round trip less
 		var key int64
-		err = s.reader.QueryRowContext(ctx, `SELECT key FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key)
+		var behind bool
+		err = s.reader.QueryRowContext(ctx, `SELECT key, behind_from IS NOT NULL FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&key, &behind)
 		if errors.Is(err, sql.ErrNoRows) {
 			return empty, nil
 		}
 		if err != nil {
 			return empty, fmt.Errorf("store: unable to search: %w", err)
 		}
+		if behind { // a merge left the index behind: it is brought up to date first (searchbehind.go)
+			if err := s.searchCurrent(ctx, []string{spaceID}); err != nil {
+				return empty, err
+			}
+		}
 		scope.lo, scope.hi = key<<40, (key+1)<<40-1
+	} else if err := s.searchCurrentIn(ctx, spaceID, ""); err != nil {
+		return empty, err
 	}
 	found, err := s.searchCandidates(ctx, scope, query)
 	if err != nil || len(found.keys) == 0 {
@@ -82,6 +84,9 @@ func (s *Store) SearchOrganization(ctx context.Context, orgID, query string, vis
 		return store.List[*store.SearchSpaceHits]{}, err
 	}
 	empty := store.List[*store.SearchSpaceHits]{Items: []*store.SearchSpaceHits{}}
+	if err := s.searchCurrentIn(ctx, "", orgID); err != nil {
+		return empty, err
+	}
 	found, err := s.searchCandidates(ctx, searchScope{org: orgID, hi: math.MaxInt64}, query)
 	if err != nil || len(found.keys) == 0 {
 		return empty, err

@@ -12,9 +12,10 @@ import (
 	"github.com/quire-docs/quire/store"
 )
 
-// The search index is brought up to date in the transaction that changes a space's current
-// revision, from the pages that revision changed (a merge, a template) or from all its pages (a
-// restore, a transfer, a duplicate).
+// The search index follows each space's current revision: from all its pages in the transaction
+// that changes it wholly (a restore, a transfer, a duplicate), and from the pages that changed
+// since the revision the index reflects after a merge or a template, once that transaction has
+// committed (searchbehind.go).
 
 // indexSpace brings a space's search index to the given pages (all those of its new current
 // revision): pages gone or changed are removed, pages new or changed are indexed.
@@ -28,6 +29,14 @@ func indexSpace(ctx context.Context, tx *Tx, spaceID string, pages []*store.Revi
 		stale = append(stale, ip.key)
 	}
 	return reindexPages(ctx, tx, spaceID, stale, fresh)
+}
+
+// indexedPage is a page's row in search_pages: its key, and what it was indexed with.
+type indexedPage struct {
+	key    int64
+	title  string
+	path   string
+	bodyID int64
 }
 
 // freshPage is a page to index: under a new key, or under the key its row has (kept) when only
@@ -281,7 +290,8 @@ func reindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
 	return indexSpace(ctx, tx, spaceID, pages)
 }
 
-// unindexSpace drops a space from the search index.
+// unindexSpace drops a space from the search index, and from the indexes to bring up to date
+// (searchbehind.go): a space unindexed is gone from search, or about to be indexed whole.
 func unindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM search_sections WHERE page IN (SELECT id FROM search_pages WHERE space_id = ?)`, spaceID); err != nil {
 		return fmt.Errorf("store: unable to unindex space: %w", err)
@@ -289,7 +299,7 @@ func unindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM search_pages WHERE space_id = ?`, spaceID); err != nil {
 		return fmt.Errorf("store: unable to unindex space: %w", err)
 	}
-	return nil
+	return markIndexCurrent(ctx, tx, spaceID)
 }
 
 // sectionFTSRows is the rows of search_fts: a section's id, title, body and scope, made a
@@ -297,4 +307,12 @@ func unindexSpace(ctx context.Context, tx *Tx, spaceID string) error {
 func sectionFTSRows() rowSet {
 	return rowSet{table: "search_fts", cols: []string{"id", "title", "body", "scope"}, types: []colType{colInt, colText, colText, colText},
 		sqlite: sqliteInsertSectionFTS, pgSelect: pgSectionFTS, pgInto: []string{"id", "tsv", "scope"}}
+}
+
+// markIndexCurrent records that a space's index reflects its current revision (searchbehind.go).
+func markIndexCurrent(ctx context.Context, tx *Tx, spaceID string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE search_spaces SET behind_from = NULL WHERE space_id = ? AND behind_from IS NOT NULL`, spaceID); err != nil {
+		return fmt.Errorf("store: unable to update the search index: %w", err)
+	}
+	return nil
 }

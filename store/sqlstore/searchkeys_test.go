@@ -28,6 +28,7 @@ func TestEditedPageKeepsItsSearchRow(t *testing.T) {
 		if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, o.User.ID); err != nil || conflicts {
 			t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
 		}
+		st.catchUp.wait() // the index after the merge (searchbehind.go)
 		return res.Refs
 	}
 	str := func(s string) *string { return &s }

@@ -144,6 +144,7 @@ func TestUpkeepAnalyzesWhatWritesGrow(t *testing.T) {
 	if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, u); err != nil || conflicts {
 		t.Fatalf("merge: %v %v", err, conflicts)
 	}
+	st.catchUp.wait() // the index after the merge (searchbehind.go), then the upkeep after it
 	st.upkeep.wait()
 	for _, table := range tables {
 		var n int

@@ -28,6 +28,8 @@ type Store struct {
 	shared  *sharedVersion // PostgreSQL's: the cluster's write count (cache.go)
 	leases  *leases        // PostgreSQL's: reads checked without asking it (lease.go)
 	upkeep  *searchUpkeep  // PostgreSQL's (searchupkeep.go)
+	// catchUp brings search indexes that writes left behind up to date (searchbehind.go).
+	catchUp *searchCatchUp
 	// checkpointer is SQLite's: the WAL checkpointed after commits, off the writer (checkpoint.go).
 	checkpointer *walCheckpointer
 	spaceCache   versionedCache[spaceForUser]
@@ -46,6 +48,9 @@ type Store struct {
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	if s.catchUp != nil {
+		s.catchUp.wait()
+	}
 	if s.upkeep != nil {
 		s.upkeep.wait()
 	}
@@ -80,6 +85,8 @@ type Tx struct {
 	chains map[string]chain
 	// sections is the store's cache of the search sections of bodies written (sectioncache.go).
 	sections *sectionCache
+	// behind names the spaces whose search index the transaction left behind (searchbehind.go).
+	behind []string
 }
 
 // dropChains forgets the chains read: lines went.
@@ -180,6 +187,9 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, contended bo
 	}
 	if len(tx.inserted) > 0 && s.upkeep != nil {
 		s.upkeep.note(tx.inserted)
+	}
+	if len(tx.behind) > 0 && s.catchUp != nil {
+		s.catchUp.note(tx.behind)
 	}
 	if s.checkpointer != nil {
 		s.checkpointer.committed()

@@ -38,13 +38,13 @@ func (s *Store) ApplyTemplate(ctx context.Context, spaceID, crID string, changes
 	return revision, err
 }
 
-// applyTemplateToMain writes a template's pages as a new current revision of a space and brings
-// the search index up to date.
+// applyTemplateToMain writes a template's pages as a new current revision of a space and has the
+// search index brought up to date after the commit (deferIndex).
 func applyTemplateToMain(ctx context.Context, tx *Tx, sp *store.Space, changes []store.PageChange, files map[string]string) (string, error) {
 	if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
 		return "", err
 	}
-	revision, _, changed, deleted, err := applyBatch(ctx, tx, sp.ID, sp.RevisionID, "", changes)
+	revision, _, _, _, err := applyBatch(ctx, tx, sp.ID, sp.RevisionID, "", changes)
 	if err != nil {
 		return "", err
 	}
@@ -52,7 +52,7 @@ func applyTemplateToMain(ctx context.Context, tx *Tx, sp *store.Space, changes [
 		revision, formatTime(tx.now), sp.ID); err != nil {
 		return "", fmt.Errorf("store: unable to apply the template: %w", err)
 	}
-	return revision, indexChanges(ctx, tx, sp.ID, changed, deleted)
+	return revision, deferIndex(ctx, tx, sp.ID, sp.RevisionID)
 }
 
 // applyTemplateToChangeRequest writes a template's pages as a new revision of a change request.
