@@ -169,7 +169,7 @@ func (s *Store) UpdateChangeRequestContent(ctx context.Context, spaceID, crID, u
 				changes[i].Revision = &base
 			}
 		}
-		revision, tree, _, _, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
+		revision, tree, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
 		if err != nil {
 			return err
 		}

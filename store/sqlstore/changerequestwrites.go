@@ -51,12 +51,12 @@ func liveChangeRequest(ctx context.Context, tx *Tx, spaceID, crID string, check 
 
 // applyBatch applies a batch of changes to the pages and reusable contents of revision from and writes the result as
 // a new revision (with from as its parent) on owner's line ("": the space's main line): refs in
-// the new markdown become ids, uploaded files join the revision. It returns the revision, the
-// applied tree and what it changed.
-func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *store.PageTree, []*store.RevisionPage, []*store.RevisionPage, error) {
+// the new markdown become ids, uploaded files join the revision. It returns the revision and the
+// applied tree.
+func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, changes []store.PageChange) (string, *store.PageTree, error) {
 	v, err := newView(ctx, tx, from)
 	if err != nil {
-		return "", nil, nil, nil, err
+		return "", nil, err
 	}
 	tree := store.NewPageTree(v, tx.now)
 	tree.Base = from
@@ -87,11 +87,11 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 	}
 	tree.Reusable.Find = func(id string) (*store.ReusableContent, error) { return findReusable(ctx, tx, v.c, id) }
 	if err := tree.Apply(changes); err != nil {
-		return "", nil, nil, nil, err
+		return "", nil, err
 	}
 	changed, deleted := tree.Result()
 	if err := rewriteIncludes(ctx, tx, v.c, tree, changes, changed); err != nil {
-		return "", nil, nil, nil, err
+		return "", nil, err
 	}
 	for _, p := range changed {
 		if p.BodyID == 0 {
@@ -103,18 +103,18 @@ func applyBatch(ctx context.Context, tx *Tx, spaceID, from, owner string, change
 		owner: owner, changed: changed, deleted: deleted, tree: tree, links: tree, readFrom: rowFinder{src: v, from: reverted},
 		reusableChanged: tree.Reusable.Changed, reusableDeleted: tree.Reusable.Deleted})
 	if err != nil {
-		return "", nil, nil, nil, err
+		return "", nil, err
 	}
 	if tree.Err != nil {
-		return "", nil, nil, nil, tree.Err
+		return "", nil, tree.Err
 	}
 	if err := insertFiles(ctx, tx, revision, tree.Files); err != nil {
-		return "", nil, nil, nil, err
+		return "", nil, err
 	}
 	if err := deleteFiles(ctx, tx, revision, tree.DeletedFiles); err != nil {
-		return "", nil, nil, nil, err
+		return "", nil, err
 	}
-	return revision, tree, changed, deleted, nil
+	return revision, tree, nil
 }
 
 // rewriteIncludes resolves the include tags of the markdown a batch wrote (store.ReusableEdit's

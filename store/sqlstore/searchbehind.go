@@ -102,14 +102,18 @@ func (s *Store) catchUpQuietly(ctx context.Context, spaceIDs []string) {
 }
 
 // searchCurrentIn brings up to date the index of the spaces a search reads (a space, or an
-// organization's spaces) that are behind.
+// organization's spaces) that are behind. Which are is a cached read (cacheread.go): while no
+// write has committed anywhere since a search of the scope found none behind, the next search
+// asks nothing.
 func (s *Store) searchCurrentIn(ctx context.Context, spaceID, orgID string) error {
-	q, arg := `SELECT space_id FROM search_spaces WHERE space_id = ? AND behind_from IS NOT NULL`, spaceID
+	key, q, arg := "s"+spaceID, `SELECT space_id FROM search_spaces WHERE space_id = ? AND behind_from IS NOT NULL`, spaceID
 	if orgID != "" {
-		q, arg = `SELECT k.space_id FROM search_spaces k JOIN spaces s ON s.id = k.space_id
+		key, q, arg = "o"+orgID, `SELECT k.space_id FROM search_spaces k JOIN spaces s ON s.id = k.space_id
 			WHERE k.behind_from IS NOT NULL AND s.organization_id = ?`, orgID
 	}
-	behind, err := queryAll(ctx, s.reader, "the search index", q, []any{arg}, scanString)
+	behind, err := cachedRead(ctx, s, &s.behindCache, key, func() ([]string, error) {
+		return queryAll(ctx, s.reader, "the search index", q, []any{arg}, scanString)
+	})
 	if err != nil || len(behind) == 0 {
 		return err
 	}

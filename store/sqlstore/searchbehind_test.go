@@ -87,6 +87,15 @@ func TestSearchCatchesUpWithMerges(t *testing.T) {
 				t.Fatalf("after the goroutine, behind from %v, %d sections hold heron", from, indexed("heron"))
 			}
 
+			// Both scopes searched on the other node: what it caches (none behind) must not outlive
+			// the merges below.
+			if found(b, "heron") != 1 {
+				t.Fatal("heron not found")
+			}
+			if l, err := b.SearchOrganization(ctx, o.Org.ID, "heron", nil, store.Page{}); err != nil || len(l.Items) != 1 {
+				t.Fatalf("organization search for heron: %v, %d spaces", err, len(l.Items))
+			}
+
 			// Without it: behind from the revision before the first of two merges.
 			a.catchUp = nil
 			before := mustSpace(t, a, sp.ID).RevisionID
@@ -109,6 +118,11 @@ func TestSearchCatchesUpWithMerges(t *testing.T) {
 			}
 			if from := behindFrom(); from.Valid {
 				t.Fatalf("after the searches the index is still behind from %s", from.String)
+			}
+			// And a space's search on its own.
+			merge(store.PageChange{Type: "insert_page", Title: str("Owls"), Markdown: str("A barn owl hunts.")})
+			if found(b, "owl") != 1 {
+				t.Fatal("a search of the space after a merge does not find what it wrote")
 			}
 		})
 	}

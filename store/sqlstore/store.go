@@ -37,6 +37,7 @@ type Store struct {
 	grantsCache versionedCache[store.Grants]
 	levelsCache versionedCache[store.Levels]
 	commitCache versionedCache[*store.GitCommit] // a revision's, which a cached page list is keyed by
+	behindCache versionedCache[[]string]         // the spaces of a search's scope whose index is behind (searchbehind.go)
 	versions    versionCache
 	sections    sectionCache
 	// replan, on PostgreSQL, is the driver's argument that has a statement planned with its

@@ -44,7 +44,7 @@ func applyTemplateToMain(ctx context.Context, tx *Tx, sp *store.Space, changes [
 	if err := checkTemplateFiles(ctx, tx, sp.RevisionID, files); err != nil {
 		return "", err
 	}
-	revision, _, _, _, err := applyBatch(ctx, tx, sp.ID, sp.RevisionID, "", changes)
+	revision, _, err := applyBatch(ctx, tx, sp.ID, sp.RevisionID, "", changes)
 	if err != nil {
 		return "", err
 	}
@@ -60,7 +60,7 @@ func applyTemplateToChangeRequest(ctx context.Context, tx *Tx, spaceID string, c
 	if err := checkTemplateFiles(ctx, tx, cr.RevisionID, files); err != nil {
 		return "", err
 	}
-	revision, _, _, _, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
+	revision, _, err := applyBatch(ctx, tx, spaceID, cr.RevisionID, cr.ID, changes)
 	if err != nil {
 		return "", err
 	}
