@@ -21,8 +21,8 @@ import (
 // indexes them as a merge did.
 //
 // No search reads an index that is behind: before it reads, a search looks for the spaces of
-// its scope that are behind (one indexed read; on SQLite folded into the read of the space's key)
-// and brings each up to date itself, so a search after a merge finds what the merge wrote, on
+// its scope that are behind (an indexed read, cached until the next write commits anywhere; on
+// SQLite a space's is folded into the read of its key) and brings each up to date itself, so a search after a merge finds what the merge wrote, on
 // any node. Two nodes (or the goroutine and a search) bringing one space up to date meet on its
 // search_spaces row: the second waits for the first (SQLite has one writer; PostgreSQL's
 // serializable transactions make the later one start again) and finds nothing left to do.
