@@ -336,7 +336,7 @@ type ServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/saml/{samlProviderId})
 	UpdateOrganizationSAMLProvider(ctx echo.Context, organizationId OrganizationId, samlProviderId string) error
-	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages. As for a space's search, every merge that has answered is searched.
 	// (GET /orgs/{organizationId}/search)
 	SearchOrganizationContent(ctx echo.Context, organizationId OrganizationId, params SearchOrganizationContentParams) error
 
@@ -895,7 +895,7 @@ type ServerInterface interface {
 
 	// (GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document)
 	GetReusableContentDocumentInRevisionById(ctx echo.Context, spaceId SpaceId, revisionId RevisionId, reusableContentId ReusableContentId, params GetReusableContentDocumentInRevisionByIdParams) error
-	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough. Every merge that has answered is searched: a merge answers before its pages are indexed, and a search that comes before the index has caught up indexes them first.
 	// (GET /spaces/{spaceId}/search)
 	SearchSpaceContent(ctx echo.Context, spaceId SpaceId, params SearchSpaceContentParams) error
 
@@ -39183,7 +39183,7 @@ type StrictServerInterface interface {
 
 	// (PATCH /orgs/{organizationId}/saml/{samlProviderId})
 	UpdateOrganizationSAMLProvider(ctx context.Context, request UpdateOrganizationSAMLProviderRequestObject) (UpdateOrganizationSAMLProviderResponseObject, error)
-	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages.
+	// SearchOrganizationContent Search the current content of the organization's spaces the caller can read: spaces ranked by their best page, each with its best pages. As for a space's search, every merge that has answered is searched.
 	// (GET /orgs/{organizationId}/search)
 	SearchOrganizationContent(ctx context.Context, request SearchOrganizationContentRequestObject) (SearchOrganizationContentResponseObject, error)
 
@@ -39742,7 +39742,7 @@ type StrictServerInterface interface {
 
 	// (GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document)
 	GetReusableContentDocumentInRevisionById(ctx context.Context, request GetReusableContentDocumentInRevisionByIdRequestObject) (GetReusableContentDocumentInRevisionByIdResponseObject, error)
-	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough.
+	// SearchSpaceContent Search the space's current content: pages ranked best first (title matches, then bm25 over their sections), each with its matching sections. When all the words together find nothing, any of them is enough. Every merge that has answered is searched: a merge answers before its pages are indexed, and a search that comes before the index has caught up indexes them first.
 	// (GET /spaces/{spaceId}/search)
 	SearchSpaceContent(ctx context.Context, request SearchSpaceContentRequestObject) (SearchSpaceContentResponseObject, error)
 
