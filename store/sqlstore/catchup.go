@@ -7,49 +7,42 @@ import (
 )
 
 // searchCatchUp brings up to date, on a goroutine, the indexes of spaces that writes committed
-// on this node left behind. At most one runs at a time; spaces noted meanwhile gather into its
-// next round. Failures are left to the next search of the space, which does the same.
+// on this node left behind (searchbehind.go). One catch-up runs at a time; spaces noted meanwhile
+// gather into the next (coalescing.go). Failures are left to the next search of the space, which
+// does the same.
 type searchCatchUp struct {
-	run func(ctx context.Context, spaceIDs []string)
+	run  func(ctx context.Context, spaceIDs []string)
+	runs coalescing
 
 	mu      sync.Mutex
-	running bool
 	pending []string
-	wg      sync.WaitGroup
 }
 
 func (c *searchCatchUp) note(spaceIDs []string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.pending = append(c.pending, spaceIDs...)
-	if c.running {
+	c.mu.Unlock()
+	c.runs.ask(c.once)
+}
+
+func (c *searchCatchUp) once() {
+	c.mu.Lock()
+	spaces := uniqueStrings(c.pending)
+	c.pending = nil
+	c.mu.Unlock()
+	if len(spaces) == 0 {
 		return
 	}
-	c.running = true
-	c.wg.Add(1)
-	go c.loop()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c.run(ctx, spaces)
 }
 
-func (c *searchCatchUp) loop() {
-	defer c.wg.Done()
-	for {
-		c.mu.Lock()
-		spaces := uniqueStrings(c.pending)
-		c.pending = nil
-		if len(spaces) == 0 {
-			c.running = false
-			c.mu.Unlock()
-			return
-		}
-		c.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		c.run(ctx, spaces)
-		cancel()
-	}
-}
+// wait returns once no catch-up runs (tests).
+func (c *searchCatchUp) wait() { c.runs.wait() }
 
-// wait returns once no catch-up runs (Close, and tests).
-func (c *searchCatchUp) wait() { c.wg.Wait() }
+// close lets a catch-up under way finish and refuses more (Close).
+func (c *searchCatchUp) close() { c.runs.close() }
 
 func uniqueStrings(in []string) []string {
 	seen := make(map[string]bool, len(in))

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"sync"
 	"time"
 )
 
@@ -31,78 +30,30 @@ const walCheckpointDelay = 20 * time.Millisecond
 
 type walCheckpointer struct {
 	conn *sql.DB // one connection that only checkpoints
-
-	mu      sync.Mutex
-	running bool
-	pending bool // a commit came after the running checkpoint began
-	closed  bool
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	runs coalescing
 }
 
 func newWALCheckpointer(conn *sql.DB) *walCheckpointer {
-	return &walCheckpointer{conn: conn, stop: make(chan struct{})}
+	return &walCheckpointer{conn: conn, runs: coalescing{delay: walCheckpointDelay}}
 }
 
-// committed notes a commit and starts a checkpoint unless one is due.
-func (c *walCheckpointer) committed() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
-	if c.running {
-		c.pending = true
-		return
-	}
-	c.running = true
-	c.wg.Add(1)
-	go c.loop()
-}
+// committed notes a commit and has a checkpoint run soon (coalescing.go).
+func (c *walCheckpointer) committed() { c.runs.ask(c.checkpoint) }
 
-func (c *walCheckpointer) loop() {
-	defer c.wg.Done()
-	t := time.NewTimer(walCheckpointDelay)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.stop:
-			return
-		case <-t.C:
-		}
-		c.mu.Lock()
-		c.pending = false
-		c.mu.Unlock()
-
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		// A failure leaves the pages in the WAL, where reads find them; the next commit, or the
-		// writer's own checkpoint past the backstop, copies them.
-		c.conn.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
-		cancel()
-
-		c.mu.Lock()
-		if !c.pending {
-			c.running = false
-			c.mu.Unlock()
-			return
-		}
-		c.mu.Unlock()
-		t.Reset(walCheckpointDelay)
-	}
+func (c *walCheckpointer) checkpoint() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// A failure leaves the pages in the WAL, where reads find them; the next commit, or the
+	// writer's own checkpoint past the backstop, copies them.
+	c.conn.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
 }
 
 // close stops the checkpointer (a checkpoint under way finishes) and closes its connection. The
 // pools' own close checkpoints what is left.
 func (c *walCheckpointer) close() error {
-	c.mu.Lock()
-	if !c.closed {
-		c.closed = true
-		close(c.stop)
-	}
-	c.mu.Unlock()
-	c.wg.Wait()
+	c.runs.close()
 	return c.conn.Close()
 }
 
 // wait returns once no checkpoint is due or running (tests).
-func (c *walCheckpointer) wait() { c.wg.Wait() }
+func (c *walCheckpointer) wait() { c.runs.wait() }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/quire-docs/quire/store"
 )
 
 // The package's own tests open SQLite files, so their binary links the driver that store/sqlite
@@ -25,4 +27,23 @@ func openTestStore(tb testing.TB) *Store {
 	}
 	tb.Cleanup(func() { st.Close() })
 	return st
+}
+
+// mergeChanges merges into a space a change request of one batch of changes, as userID, and
+// answers the batch's refs.
+func mergeChanges(t *testing.T, st *Store, spaceID, userID string, changes ...store.PageChange) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	cr, err := st.CreateChangeRequest(ctx, spaceID, userID, "edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := st.UpdateChangeRequestContent(ctx, spaceID, cr.ID, userID, changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, conflicts, err := st.MergeChangeRequest(ctx, spaceID, cr.ID, userID); err != nil || conflicts {
+		t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
+	}
+	return res.Refs
 }

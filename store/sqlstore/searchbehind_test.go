@@ -43,18 +43,7 @@ func TestSearchCatchesUpWithMerges(t *testing.T) {
 			str := func(s string) *string { return &s }
 			merge := func(changes ...store.PageChange) map[string]string {
 				t.Helper()
-				cr, err := a.CreateChangeRequest(ctx, sp.ID, o.User.ID, "edit")
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := a.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, o.User.ID, changes)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, conflicts, err := a.MergeChangeRequest(ctx, sp.ID, cr.ID, o.User.ID); err != nil || conflicts {
-					t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
-				}
-				return res.Refs
+				return mergeChanges(t, a, sp.ID, o.User.ID, changes...)
 			}
 			behindFrom := func() (from sql.NullString) {
 				t.Helper()

@@ -17,19 +17,9 @@ func TestEditedPageKeepsItsSearchRow(t *testing.T) {
 	sp := o.MustSpace(t, st, "Docs")
 	commit := func(changes ...store.PageChange) map[string]string {
 		t.Helper()
-		cr, err := st.CreateChangeRequest(ctx, sp.ID, o.User.ID, "edit")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := st.UpdateChangeRequestContent(ctx, sp.ID, cr.ID, o.User.ID, changes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, conflicts, err := st.MergeChangeRequest(ctx, sp.ID, cr.ID, o.User.ID); err != nil || conflicts {
-			t.Fatalf("merge: %v (conflicts %v)", err, conflicts)
-		}
+		refs := mergeChanges(t, st, sp.ID, o.User.ID, changes...)
 		st.catchUp.wait() // the index after the merge (searchbehind.go)
-		return res.Refs
+		return refs
 	}
 	str := func(s string) *string { return &s }
 	page := commit(store.PageChange{Type: "insert_page", Ref: str("a"), Title: str("Alpha"), Markdown: str("One.\n\n## Two\n\nTwo.")},

@@ -52,24 +52,21 @@ var searchCleanPending = []string{`SELECT gin_clean_pending_list('search_fts_tsv
 type searchUpkeep struct {
 	// run makes an upkeep: the pending lists moved when clean, the tables analyze named
 	// analyzed; it answers the rows of each table it analyzed.
-	run func(ctx context.Context, clean bool, analyze []string) map[string]int
+	run  func(ctx context.Context, clean bool, analyze []string) map[string]int
+	runs coalescing
 
 	mu        sync.Mutex
-	running   bool
-	pending   bool           // rows were committed since the running upkeep began
 	clean     bool           // search rows were committed since the last move
 	since     map[string]int // rows this node inserted in each table since its last ANALYZE of it
 	tableRows map[string]int // each table's rows at its last ANALYZE (pg_class.reltuples)
-	wg        sync.WaitGroup
 }
 
 // analyzeAfterRows is the fewest inserted rows that make an ANALYZE worth it.
 const analyzeAfterRows = 1000
 
-// note records rows committed, by table, and starts an upkeep unless one runs.
+// note records rows committed, by table, and has an upkeep run (coalescing.go).
 func (u *searchUpkeep) note(inserted map[string]int) {
 	u.mu.Lock()
-	defer u.mu.Unlock()
 	if u.since == nil {
 		u.since, u.tableRows = map[string]int{}, map[string]int{}
 	}
@@ -79,48 +76,39 @@ func (u *searchUpkeep) note(inserted map[string]int) {
 			u.clean = true
 		}
 	}
-	if u.running {
-		u.pending = true
-		return
-	}
-	u.running = true
-	u.wg.Add(1)
-	go u.loop()
+	u.mu.Unlock()
+	u.runs.ask(u.once)
 }
 
-func (u *searchUpkeep) loop() {
-	defer u.wg.Done()
-	for {
-		u.mu.Lock()
-		var analyze []string
-		for table, n := range u.since {
-			if n >= analyzeAfterRows && n >= u.tableRows[table] {
-				analyze = append(analyze, table)
-				u.since[table] = 0
-			}
+// once makes an upkeep of what the commits noted since the last one call for.
+func (u *searchUpkeep) once() {
+	u.mu.Lock()
+	var analyze []string
+	for table, n := range u.since {
+		if n >= analyzeAfterRows && n >= u.tableRows[table] {
+			analyze = append(analyze, table)
+			u.since[table] = 0
 		}
-		slices.Sort(analyze)
-		clean := u.clean
-		u.clean, u.pending = false, false
-		u.mu.Unlock()
-
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		rows := u.run(ctx, clean, analyze)
-		cancel()
-
-		u.mu.Lock()
-		maps.Copy(u.tableRows, rows)
-		if !u.pending {
-			u.running = false
-			u.mu.Unlock()
-			return
-		}
-		u.mu.Unlock()
 	}
+	slices.Sort(analyze)
+	clean := u.clean
+	u.clean = false
+	u.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	rows := u.run(ctx, clean, analyze)
+	cancel()
+
+	u.mu.Lock()
+	maps.Copy(u.tableRows, rows)
+	u.mu.Unlock()
 }
 
-// wait returns once no upkeep runs (Close, and tests).
-func (u *searchUpkeep) wait() { u.wg.Wait() }
+// wait returns once no upkeep runs (tests).
+func (u *searchUpkeep) wait() { u.runs.wait() }
+
+// close lets an upkeep under way finish and refuses more (Close).
+func (u *searchUpkeep) close() { u.runs.close() }
 
 // upkeepSearch moves the search indexes' pending lists into the indexes when asked, analyzes
 // the tables named, and answers their rows. Failures are left to autovacuum.

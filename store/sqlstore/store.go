@@ -49,11 +49,11 @@ type Store struct {
 
 // Close closes both pools.
 func (s *Store) Close() error {
-	if s.catchUp != nil {
-		s.catchUp.wait()
+	if s.catchUp != nil { // first: a catch-up's commit may ask for an upkeep
+		s.catchUp.close()
 	}
 	if s.upkeep != nil {
-		s.upkeep.wait()
+		s.upkeep.close()
 	}
 	if s.leases != nil {
 		s.leases.close()
