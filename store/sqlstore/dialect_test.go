@@ -54,16 +54,18 @@ func TestPgArgs(t *testing.T) {
 	}
 }
 
-// TestWithoutJIT: quire's PostgreSQL connections run without JIT unless the URL says otherwise.
-func TestWithoutJIT(t *testing.T) {
+// TestSessionSettings: quire's PostgreSQL connections run without JIT and without synchronized
+// scans unless the URL says otherwise.
+func TestSessionSettings(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres://u@h/db?sslmode=disable": "postgres://u@h/db?jit=off&sslmode=disable",
-		"postgres://u@/db?host=/tmp/pg":     "postgres://u@/db?host=%2Ftmp%2Fpg&jit=off",
-		"postgres://u@h/db?jit=on":          "postgres://u@h/db?jit=on",
-		"host=h dbname=db":                  "host=h dbname=db",
+		"postgres://u@h/db?sslmode=disable":         "postgres://u@h/db?jit=off&sslmode=disable&synchronize_seqscans=off",
+		"postgres://u@/db?host=/tmp/pg":             "postgres://u@/db?host=%2Ftmp%2Fpg&jit=off&synchronize_seqscans=off",
+		"postgres://u@h/db?jit=on":                  "postgres://u@h/db?jit=on&synchronize_seqscans=off",
+		"postgres://u@h/db?synchronize_seqscans=on": "postgres://u@h/db?jit=off&synchronize_seqscans=on",
+		"host=h dbname=db":                          "host=h dbname=db",
 	} {
-		if got := withoutJIT(in); got != want {
-			t.Errorf("withoutJIT(%q) = %q, want %q", in, got, want)
+		if got := sessionSettings(in); got != want {
+			t.Errorf("sessionSettings(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -85,7 +85,7 @@ func sqliteDSN(dbPath string, kv ...string) string {
 // space cache is checked against the cluster's write count, cache.go; the page-version cache
 // holds rows that never change).
 func OpenPostgres(ctx context.Context, driverName, dsn string) (*Store, error) {
-	pool, err := sql.Open(driverName, withoutJIT(dsn))
+	pool, err := sql.Open(driverName, sessionSettings(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open PostgreSQL at %s: %w", pgHost(dsn), err)
 	}

@@ -30,21 +30,29 @@ func pgHost(dsn string) string {
 	return host
 }
 
-// withoutJIT sets the connections' jit setting off (unless the URL sets it). PostgreSQL compiles a
-// plan whose estimated cost passes jit_above_cost, which takes 50 to 100 ms, and quire's
-// statements are short: the estimate of a recursive statement grows with its rows squared (the
-// ancestry of 50 search hits, searchAncestrySQL, was estimated at 356,000 and compiled for 68 ms to
-// run for 5, issue 31). A URL that is not one is left as it is.
-func withoutJIT(dsn string) string {
+// sessionSettings sets two of the connections' settings (each unless the URL sets it):
+//   - jit off. PostgreSQL compiles a plan whose estimated cost passes jit_above_cost, which takes
+//     50 to 100 ms, and quire's statements are short: the estimate of a recursive statement grows
+//     with its rows squared (the ancestry of 50 search hits, searchAncestrySQL, was estimated at
+//     356,000 and compiled for 68 ms to run for 5, issue 31).
+//   - synchronize_seqscans off. A sequential scan of a table larger than a quarter of
+//     shared_buffers otherwise starts where the last one of any session reached, and a search for
+//     a common word is such a scan that its LIMIT stops: its candidates (searchCandidates, the
+//     first matches in the table's order) moved on with every search, so the same query answered
+//     other pages each time, read from pages no search had just read (issue 31).
+//
+// A URL that is not one is left as it is.
+func sessionSettings(dsn string) string {
 	u, err := url.Parse(dsn)
 	if err != nil || u.Scheme == "" {
 		return dsn
 	}
 	q := u.Query()
-	if q.Has("jit") {
-		return dsn
+	for _, kv := range [][2]string{{"jit", "off"}, {"synchronize_seqscans", "off"}} {
+		if !q.Has(kv[0]) {
+			q.Set(kv[0], kv[1])
+		}
 	}
-	q.Set("jit", "off")
 	u.RawQuery = q.Encode()
 	return u.String()
 }
