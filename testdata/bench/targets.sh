@@ -110,6 +110,8 @@ row "search two words p95" search_two_p95 "<=" 10 10 " ms"
 row "GET vs bare Echo" get_ratio ">=" 0.6 0.45 ""
 printf '%-28s' "listPages, first read"
 for e in "${ENGINES[@]}"; do printf '%-26s' "$(fig "$e" listpages_first) ms"; done
+printf '\n%-28s' "search, first"
+for e in "${ENGINES[@]}"; do printf '%-26s' "$(fig "$e" search_first) ms"; done
 printf '\n%-28s' "batch of 50, p50"
 for e in "${ENGINES[@]}"; do printf '%-26s' "$(fig "$e" batch50_p50) ms"; done
 printf '\n%-28s' "database size"
