@@ -13,12 +13,15 @@
 //
 // Any `postgres://` or `postgresql://` URL selects PostgreSQL (pgx v5; every libpq URL parameter
 // pgx knows, `sslmode` included); anything else is a SQLite file. Every command that takes `--db`
-// takes a URL. Other URL parameters are settings of the connections: quire adds `jit=off` unless
-// the URL sets jit (its statements are short; compiling one cost more than running it). Migrations (`store/sqlstore/migrations/`, one history for both engines) run at start under an advisory
-// lock, so nodes starting together apply them once. An unreachable database stops `quire serve`
-// at once with one line naming the host and the cause; connections lost while serving answer 503
-// (the JSON error shape) and the pool reconnects. A test cluster: `testdata/postgres/cluster.sh
-// start DIR` (prints its URL) and `stop DIR`; `make test` uses one of its own.
+// takes a URL. Other URL parameters are settings of the connections: quire adds `jit=off` (its
+// statements are short; compiling one cost more than running it) and `synchronize_seqscans=off`
+// (a search for a common word answers the first matches of the table, not those after wherever
+// another scan stopped), each unless the URL sets it. Migrations (`store/sqlstore/migrations/`,
+// one history for both engines) run at start under an advisory lock, so nodes starting together
+// apply them once. An unreachable database stops `quire serve` at once with one line naming the
+// host and the cause; connections lost while serving answer 503 (the JSON error shape) and the
+// pool reconnects. A test cluster: `testdata/postgres/cluster.sh start DIR` (prints its URL)
+// and `stop DIR`; `make test` uses one of its own.
 //
 // What changes with several nodes:
 //
