@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,8 +15,11 @@ import (
 func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	ctx := context.Background()
 	st := openTestStore(t)
+	// The clock is read on the store's goroutines too (the search index's catch-up after a merge).
+	var mu sync.Mutex
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	st.Clock = func() time.Time { return now }
+	st.Clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
 	o := storetest.MustOwner(t, st, "purge@example.com")
 	u, org := o.User, o.Org
 	str := func(s string) *string { return &s }
@@ -111,7 +115,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	if err := st.DeleteSpace(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(store.RestoreWindow + time.Hour)
+	advance(store.RestoreWindow + time.Hour)
 	if n, err := st.PurgeDeletedSpaces(ctx); err != nil || n != 1 {
 		t.Fatalf("purge: %d %v", n, err)
 	}
@@ -125,7 +129,7 @@ func TestPurgeRemovesWhatOnlyThePurgedSpaceUsed(t *testing.T) {
 	if err := st.DeleteSpace(ctx, dup.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(store.RestoreWindow + time.Hour)
+	advance(store.RestoreWindow + time.Hour)
 	if n, err := st.PurgeDeletedSpaces(ctx); err != nil || n != 1 {
 		t.Fatalf("purge: %d %v", n, err)
 	}

@@ -35,7 +35,7 @@ func audit(t *testing.T, open Opener) {
 	if !r1.Recorded() {
 		t.Fatal("the record is not marked recorded after its write committed")
 	}
-	clock.now = clock.now.Add(time.Second)
+	clock.advance(time.Second)
 	if _, err := w.st.UpdateSpace(c1, sp.ID, title("Twice")); err != nil {
 		t.Fatal(err)
 	}
@@ -70,14 +70,14 @@ func audit(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.now = clock.now.Add(time.Second)
+	clock.advance(time.Second)
 	_, c4 := record("collection.updated", "other", func(r *store.AuditRecord) {
 		r.CollectionID, r.Target = col.ID, store.AuditParty{Type: "collection", ID: col.ID}
 	})
 	if _, err := w.st.UpdateSpace(c4, sp.ID, title("By collection")); err != nil {
 		t.Fatal(err)
 	}
-	clock.now = clock.now.Add(time.Second)
+	clock.advance(time.Second)
 	_, c5 := record("organization.settings.updated", w.user, func(r *store.AuditRecord) {
 		r.OrganizationID, r.Target = w.org, store.AuditParty{Type: "organization", ID: w.org}
 	})

@@ -226,19 +226,19 @@ func jobs(t *testing.T, open Opener) {
 	clock := &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	st := open(t, clock.Now)
 	ctx := context.Background()
-	if err := st.EnqueueJob(ctx, "mail", "hello", clock.now.Add(time.Hour)); err != nil {
+	if err := st.EnqueueJob(ctx, "mail", "hello", clock.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	due := func(want int) []store.Job {
 		t.Helper()
 		j, err := st.DueJobs(ctx, 10)
 		if err != nil || len(j) != want {
-			t.Fatalf("at %s: %d due jobs (%v), want %d", clock.now, len(j), err, want)
+			t.Fatalf("at %s: %d due jobs (%v), want %d", clock.Now(), len(j), err, want)
 		}
 		return j
 	}
 	due(0)
-	clock.now = clock.now.Add(2 * time.Hour)
+	clock.advance(2 * time.Hour)
 	j := due(1)[0]
 	if j.Kind != "mail" || j.Payload != "hello" || j.Attempts != 0 {
 		t.Fatalf("due job %+v", j)
@@ -260,26 +260,26 @@ func jobs(t *testing.T, open Opener) {
 	if claims[0]+claims[1]+claims[2]+claims[3] != 0 {
 		t.Fatalf("a claimed job was claimed again: %v", claims)
 	}
-	if err := st.FinishJob(ctx, j, context.DeadlineExceeded, clock.now.Add(time.Minute), 3, nil); err != nil {
+	if err := st.FinishJob(ctx, j, context.DeadlineExceeded, clock.Now().Add(time.Minute), 3, nil); err != nil {
 		t.Fatal(err)
 	}
 	due(0)
-	clock.now = clock.now.Add(2 * time.Minute)
+	clock.advance(2 * time.Minute)
 	if j = due(1)[0]; j.Attempts != 1 {
 		t.Fatalf("retried job has %d attempts, want 1", j.Attempts)
 	}
-	if err := st.FinishJob(ctx, j, nil, clock.now, 3, nil); err != nil {
+	if err := st.FinishJob(ctx, j, nil, clock.Now(), 3, nil); err != nil {
 		t.Fatal(err)
 	}
-	clock.now = clock.now.Add(24 * time.Hour)
+	clock.advance(24 * time.Hour)
 	due(0)
 
 	// A runner that died with a job claimed leaves it to another once the lease runs out.
-	if err := st.EnqueueJob(ctx, "mail", "again", clock.now); err != nil {
+	if err := st.EnqueueJob(ctx, "mail", "again", clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	due(1)
-	clock.now = clock.now.Add(time.Hour)
+	clock.advance(time.Hour)
 	if j = due(1)[0]; j.Payload != "again" {
 		t.Fatalf("reclaimed job %+v", j)
 	}

@@ -85,11 +85,11 @@ func conversationsIngest(t *testing.T, open Opener) {
 		t.Fatalf("the analysis job is due before its delay: %v %v", jobs, err)
 	}
 	// Each ingestion while the job waits moves it later, but not past its bound.
-	queuedAt := clock.now
-	for clock.now.Sub(queuedAt) < store.ConversationAnalysisMaxWait+5*time.Second {
-		clock.now = clock.now.Add(store.ConversationAnalysisDelay * 9 / 10)
-		if jobs, _ = w.st.DueJobs(ctx, 10); len(jobs) != 0 && clock.now.Before(queuedAt.Add(store.ConversationAnalysisMaxWait)) {
-			t.Fatalf("the job ran %s into a burst", clock.now.Sub(queuedAt))
+	queuedAt := clock.Now()
+	for clock.Now().Sub(queuedAt) < store.ConversationAnalysisMaxWait+5*time.Second {
+		clock.advance(store.ConversationAnalysisDelay * 9 / 10)
+		if jobs, _ = w.st.DueJobs(ctx, 10); len(jobs) != 0 && clock.Now().Before(queuedAt.Add(store.ConversationAnalysisMaxWait)) {
+			t.Fatalf("the job ran %s into a burst", clock.Now().Sub(queuedAt))
 		}
 		if len(jobs) != 0 {
 			break
@@ -97,7 +97,7 @@ func conversationsIngest(t *testing.T, open Opener) {
 		ingest(store.ConversationInput{ID: "n00", Source: "integration:intercom:inst1", Parts: []store.ConversationPart{}})
 	}
 	if len(jobs) != 1 {
-		t.Fatalf("the job was not due %s after it was queued", clock.now.Sub(queuedAt))
+		t.Fatalf("the job was not due %s after it was queued", clock.Now().Sub(queuedAt))
 	}
 	pending(1)
 	if len(jobs) != 1 || jobs[0].Kind != store.JobAnalyseConversations || jobs[0].Payload != `{"organization":"`+w.org+`"}` {
@@ -117,17 +117,17 @@ func conversationsIngest(t *testing.T, open Opener) {
 	}
 
 	// Re-ingesting replaces it; without a creation time it keeps the one it had.
-	clock.now = clock.now.Add(time.Minute)
+	clock.advance(time.Minute)
 	ingest(store.ConversationInput{ID: "c1", Source: "email", Parts: []store.ConversationPart{{Type: "message", Role: "user", Body: "Now the PDF export fails."}}})
 	c, _ = w.st.FindConversation(ctx, w.org, "c1")
 	if c.Revision != 2 || c.Subject != nil || c.URL != nil || len(c.Attributes) != 0 || c.MetadataCreatedAt != nil ||
-		!c.CreatedAt.Equal(created) || c.Parts[0].Body != "Now the PDF export fails." || !c.IngestedAt.Equal(clock.now) {
+		!c.CreatedAt.Equal(created) || c.Parts[0].Body != "Now the PDF export fails." || !c.IngestedAt.Equal(clock.Now()) {
 		t.Fatalf("re-ingested conversation %+v", *c)
 	}
 	pending(1)
 
 	// The same id from another source is another conversation; get answers the last ingested.
-	clock.now = clock.now.Add(time.Minute)
+	clock.advance(time.Minute)
 	ingest(store.ConversationInput{ID: "c1", Source: "integration:intercom:inst1", Parts: []store.ConversationPart{}})
 	if c, _ = w.st.FindConversation(ctx, w.org, "c1"); c.Source != "integration:intercom:inst1" {
 		t.Fatalf("get c1 answered the one from %s", c.Source)
@@ -200,7 +200,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 		t.Fatalf("empty organization: %+v %v", an, err)
 	}
 	msg := []store.ConversationPart{{Type: "message", Role: "user", Body: "x"}}
-	weeksAgo := func(n int) *time.Time { t := clock.now.AddDate(0, 0, -7*n); return &t }
+	weeksAgo := func(n int) *time.Time { t := clock.Now().AddDate(0, 0, -7*n); return &t }
 	for i, ago := range []int{0, 0, 1, 12, 13} {
 		if err := w.st.IngestConversations(ctx, w.org, store.ConversationInput{ID: fmt.Sprintf("c%d", i), Source: "email", Parts: msg, CreatedAt: weeksAgo(ago)}); err != nil {
 			t.Fatal(err)
@@ -222,7 +222,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 		for _, c := range a.Pending {
 			if c.ID == conv {
 				return store.ConversationIssue{ID: "iss_" + conv, Title: "T " + conv, Summary: "S " + conv, Source: "email",
-					Conversation: conv, Cluster: cluster, CreatedAt: c.CreatedAt, IngestedAt: clock.now, Text: "text " + conv}
+					Conversation: conv, Cluster: cluster, CreatedAt: c.CreatedAt, IngestedAt: clock.Now(), Text: "text " + conv}
 			}
 		}
 		t.Fatalf("no pending %s", conv)
@@ -231,8 +231,8 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 	res := store.ConversationAnalysisResult{Version: a.Version, NextSeq: 3,
 		Issues: []store.ConversationIssue{issue("c0", "cl_1"), issue("c1", "cl_1"), issue("c2", "cl_1"), issue("c3", "cl_1"), issue("c4", "cl_2")},
 		Clusters: []store.ConversationsCluster{
-			{ID: "cl_1", Label: "Big", Icon: "gear", Summary: "Four", Sources: map[string]int{"email": 4}, Issues: 4, Conversations: 4, CreatedAt: clock.now, UpdatedAt: clock.now},
-			{ID: "cl_2", Label: "Small", Icon: "bug", Summary: "One", Sources: map[string]int{"email": 1}, Issues: 1, Conversations: 1, CreatedAt: clock.now, UpdatedAt: clock.now.Add(time.Second)},
+			{ID: "cl_1", Label: "Big", Icon: "gear", Summary: "Four", Sources: map[string]int{"email": 4}, Issues: 4, Conversations: 4, CreatedAt: clock.Now(), UpdatedAt: clock.Now()},
+			{ID: "cl_2", Label: "Small", Icon: "bug", Summary: "One", Sources: map[string]int{"email": 1}, Issues: 1, Conversations: 1, CreatedAt: clock.Now(), UpdatedAt: clock.Now().Add(time.Second)},
 		}}
 	for _, c := range a.Pending {
 		res.Processed = append(res.Processed, store.ConversationRef{Source: c.Source, ID: c.ID, Revision: c.Revision})
@@ -259,7 +259,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 	if want := [store.PulseWeeks]int{0: 1, 11: 1, 12: 2}; k.WeeklyPulse != want || k.Label != "Big" || k.Issues != 4 || k.Sources["email"] != 4 {
 		t.Fatalf("cluster %+v, pulse want %v", k, want)
 	}
-	clock.now = clock.now.AddDate(0, 0, 7) // the pulse is read from the clock
+	clock.set(clock.Now().AddDate(0, 0, 7)) // the pulse is read from the clock
 	if k, _ = w.st.FindConversationsCluster(ctx, w.org, "cl_1"); k.WeeklyPulse != [store.PulseWeeks]int{10: 1, 11: 2} {
 		t.Fatalf("a week later the pulse is %v", k.WeeklyPulse)
 	}
@@ -366,7 +366,7 @@ func conversationsAnalysis(t *testing.T, open Opener) {
 	moved := issue("c3", "cl_2")
 	if err := w.st.SaveConversationAnalysis(ctx, w.org, store.ConversationAnalysisResult{Version: later.Version, NextSeq: 3,
 		Issues: []store.ConversationIssue{moved}, RemovedIssues: []string{"iss_c4"}, DeletedClusters: []string{"cl_1"},
-		Clusters:  []store.ConversationsCluster{{ID: "cl_2", Label: "Moved", Icon: "bug", Summary: "", Sources: map[string]int{"email": 1}, Issues: 1, Conversations: 1, CreatedAt: clock.now, UpdatedAt: clock.now}},
+		Clusters:  []store.ConversationsCluster{{ID: "cl_2", Label: "Moved", Icon: "bug", Summary: "", Sources: map[string]int{"email": 1}, Issues: 1, Conversations: 1, CreatedAt: clock.Now(), UpdatedAt: clock.Now()}},
 		Processed: []store.ConversationRef{{Source: "email", ID: "c4", Revision: 3}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func integrations(t *testing.T, open Opener) {
 		t.Fatalf("after a delivery: %+v, %v", e, err)
 	}
 
-	clock.now = clock.now.Add(time.Second)
+	clock.advance(time.Second)
 	upd, err := w.st.UpdateInstallation(ctx, in.ID, n.ID, store.InstallationUpdate{Configuration: json.RawMessage(`{"k":"v"}`),
 		ExternalIDs: &[]string{"ext-1", "ext%"}, Status: "active"})
 	if err != nil || upd.Status != "active" || string(upd.Configuration) != `{"k":"v"}` {
@@ -175,7 +175,7 @@ func integrations(t *testing.T, open Opener) {
 	if err != nil || g.OrganizationID != w.org || len(g.SpaceIDs) != 1 || g.SpaceIDs[0] != sp.ID || len(g.Scopes) != 0 || g.InstalledBy != w.user { // the second publish has no scopes
 		t.Fatalf("grant %+v, %v", g, err)
 	}
-	clock.now = clock.now.Add(store.InstallationTokenTTL + time.Second)
+	clock.advance(store.InstallationTokenTTL + time.Second)
 	_, _, err = w.st.FindUserByToken(ctx, token)
 	wantCode(t, err, store.ENOTFOUND)
 

@@ -29,7 +29,7 @@ func installationLifecycle(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.now = clock.now.Add(time.Second)
+	clock.advance(time.Second)
 	_, err = w.st.InstallIntegration(ctx, second.ID, w.org, "active", w.user)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func installationLifecycle(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	// Events list newest first: each change below happens a second after the one before.
-	tick := func() { clock.now = clock.now.Add(time.Second) }
+	tick := func() { clock.advance(time.Second) }
 	latest := func() map[string]any {
 		t.Helper()
 		events, err := w.st.FindIntegrationEvents(ctx, in.ID, store.Page{Limit: 1})

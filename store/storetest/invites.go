@@ -66,7 +66,7 @@ func invites(t *testing.T, open Opener) {
 		t.Fatalf("a known user was added as %q, want edit", r)
 	}
 	emailed := done.Invites[0]
-	if emailed.ExpiresAt == nil || !emailed.ExpiresAt.Equal(clock.now.Add(24*time.Hour)) || !emailed.SSO {
+	if emailed.ExpiresAt == nil || !emailed.ExpiresAt.Equal(clock.Now().Add(24*time.Hour)) || !emailed.SSO {
 		t.Fatalf("invitation %+v", emailed)
 	}
 	list, err := w.st.FindInvites(ctx, w.org, store.Page{})
@@ -106,7 +106,7 @@ func invites(t *testing.T, open Opener) {
 		t.Fatalf("inviting: %+v, %v", late, err)
 	}
 	latecomer := MustOwner(t, w.st, "late@example.com").User
-	clock.now = clock.now.Add(2 * time.Hour)
+	clock.advance(2 * time.Hour)
 	wantCode(t, w.st.JoinWithInvite(ctx, w.org, late.Invites[0].ID, latecomer), store.ECONFLICT)
 	if _, member := role(latecomer); member {
 		t.Fatal("an expired invitation made a member")

@@ -61,21 +61,21 @@ func openAPISpecs(t *testing.T, open Opener) {
 	}
 
 	first := process(sp.ID, ok("v1"))
-	if first.ProcessingState != store.OpenAPIComplete || first.LastVersionID == "" || first.LastProcessedAt == nil || !first.LastProcessedAt.Equal(clock.now) {
+	if first.ProcessingState != store.OpenAPIComplete || first.LastVersionID == "" || first.LastProcessedAt == nil || !first.LastProcessedAt.Equal(clock.Now()) {
 		t.Fatalf("processed: %+v", first)
 	}
-	clock.now = clock.now.Add(time.Minute)
+	clock.advance(time.Minute)
 	if again := process(sp.ID, ok("v1")); again.LastVersionID != first.LastVersionID {
 		t.Fatal("the same document made a version")
 	}
-	clock.now = clock.now.Add(time.Minute)
+	clock.advance(time.Minute)
 	failed := process(sp.ID, store.OpenAPIResult{ErrorCode: store.OpenAPIParseError, ErrorCount: 30,
 		Errors: make([]store.OpenAPIError, 30)})
 	if failed.LastVersionID != first.LastVersionID || failed.LastErrorCode != store.OpenAPIParseError ||
 		len(failed.LastErrors) != store.OpenAPIMaxErrors || failed.LastErrorCount != 30 {
 		t.Fatalf("failed: %+v", failed)
 	}
-	clock.now = clock.now.Add(time.Minute)
+	clock.advance(time.Minute)
 	second := process(sp.ID, ok("v2"))
 	if second.LastVersionID == first.LastVersionID || second.LastErrorCode != "" || len(second.LastErrors) != 0 || second.LastErrorCount != 0 {
 		t.Fatalf("second version: %+v", second)
@@ -115,7 +115,7 @@ func openAPISpecs(t *testing.T, open Opener) {
 
 	t.Run("RefreshQueuesURLSpecsOnce", func(t *testing.T) {
 		for _, j := range mustDue(t, st) {
-			if err := st.FinishJob(ctx, j, nil, clock.now, 1, nil); err != nil {
+			if err := st.FinishJob(ctx, j, nil, clock.Now(), 1, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -125,16 +125,16 @@ func openAPISpecs(t *testing.T, open Opener) {
 		}
 		process(text.ID, ok("t"))
 		for _, j := range mustDue(t, st) {
-			st.FinishJob(ctx, j, nil, clock.now, 1, nil)
+			st.FinishJob(ctx, j, nil, clock.Now(), 1, nil)
 		}
-		if n, err := st.QueueOpenAPIRefresh(ctx, clock.now.Add(-time.Hour)); err != nil || n != 0 {
+		if n, err := st.QueueOpenAPIRefresh(ctx, clock.Now().Add(-time.Hour)); err != nil || n != 0 {
 			t.Fatalf("refresh of fresh specs: %d %v", n, err)
 		}
-		clock.now = clock.now.Add(2 * time.Hour)
-		if n, err := st.QueueOpenAPIRefresh(ctx, clock.now.Add(-time.Hour)); err != nil || n != 1 {
+		clock.advance(2 * time.Hour)
+		if n, err := st.QueueOpenAPIRefresh(ctx, clock.Now().Add(-time.Hour)); err != nil || n != 1 {
 			t.Fatalf("refresh: %d %v", n, err)
 		}
-		if n, err := st.QueueOpenAPIRefresh(ctx, clock.now.Add(-time.Hour)); err != nil || n != 0 || processJobs() != 1 {
+		if n, err := st.QueueOpenAPIRefresh(ctx, clock.Now().Add(-time.Hour)); err != nil || n != 0 || processJobs() != 1 {
 			t.Fatalf("second refresh: %d %v, %d jobs", n, err, processJobs())
 		}
 		if got, _ := st.FindOpenAPISpec(ctx, w.org, "api"); got.ProcessingState != store.OpenAPIPending {

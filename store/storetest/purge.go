@@ -48,7 +48,7 @@ func purge(t *testing.T, open Opener) {
 	if n, err := w.st.PurgeDeletedSpaces(ctx); err != nil || n != 0 {
 		t.Fatalf("purge within the window removed %d spaces (%v)", n, err)
 	}
-	clock.now = clock.now.Add(store.RestoreWindow + time.Hour)
+	clock.advance(store.RestoreWindow + time.Hour)
 	if n, err := w.st.PurgeDeletedSpaces(ctx); err != nil || n != 1 {
 		t.Fatalf("purge after the window: %d, %v; want 1", n, err)
 	}

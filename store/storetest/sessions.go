@@ -56,7 +56,7 @@ func sessions(t *testing.T, open Opener) {
 		}
 		sess := live(id)
 		if sess.User.ID != w.user || sess.User.Email != "owner@example.com" || sess.User.DisplayName != w.owner.User.DisplayName ||
-			sess.TokenID != info.ID || !sess.ExpiresAt.Equal(clock.now.Add(time.Hour)) {
+			sess.TokenID != info.ID || !sess.ExpiresAt.Equal(clock.Now().Add(time.Hour)) {
 			t.Fatalf("found %+v (token %s)", sess, info.ID)
 		}
 		gone(id + "x")
@@ -101,9 +101,9 @@ func sessions(t *testing.T, open Opener) {
 	t.Run("ExpiredSessionsAreGone", func(t *testing.T) {
 		tok, _ := mint("expiring")
 		short, long := open1(tok, time.Minute), open1(tok, 2*time.Hour)
-		clock.now = clock.now.Add(time.Minute - time.Microsecond)
+		clock.advance(time.Minute - time.Microsecond)
 		live(short)
-		clock.now = clock.now.Add(time.Microsecond)
+		clock.advance(time.Microsecond)
 		gone(short)
 		live(long)
 		// A later sign-in deletes the expired rows; live ones stay.
@@ -111,7 +111,7 @@ func sessions(t *testing.T, open Opener) {
 		gone(short)
 		live(long)
 		fresh := open1(tok, 3*time.Hour)
-		clock.now = clock.now.Add(2 * time.Hour)
+		clock.advance(2 * time.Hour)
 		gone(long)
 		// The purge deletes what expired (long, the sign-in's, the earlier subtests' hour-long
 		// ones) and keeps what is live.

@@ -5,6 +5,7 @@ package storetest
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,7 +105,27 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-// fakeClock is a clock tests move by hand.
-type fakeClock struct{ now time.Time }
+// fakeClock is a clock tests move by hand. The store reads it on goroutines of its own too (the
+// search index's catch-up after a merge), so it is read and moved under a lock.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
 
-func (c *fakeClock) Now() time.Time { return c.now }
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
