@@ -40,12 +40,10 @@ func (s *Server) DuplicateSiteSpace(ctx context.Context, req gen.DuplicateSiteSp
 	} else if !r.AtLeast(store.RoleRead) {
 		return nil, forbidden("Duplicating a site space copies its space, which you cannot read.")
 	}
-	copied, err := s.Store.DuplicateSpace(ctx, ss.Space.ID, access.Caller(ctx).ID)
-	if err != nil {
-		return nil, err
-	}
+	// The copy and its site space are one write: a refused addition leaves no copy behind.
 	draft := req.Body != nil && req.Body.Draft != nil && *req.Body.Draft
-	added, err := s.Store.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SpaceID: copied.ID, SectionID: ss.SectionID, Draft: draft})
+	added, err := s.Store.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{CopyOf: &store.SpaceCopy{SpaceID: ss.Space.ID,
+		CreatorID: access.Caller(ctx).ID}, SectionID: ss.SectionID, Draft: draft})
 	if err != nil {
 		return nil, err
 	}

@@ -26,10 +26,14 @@ type NewSiteSpace struct {
 	Changes   []PageChange
 }
 
+// SpaceCopy names a space to copy (as Store.DuplicateSpace copies it) and who copies it.
+type SpaceCopy struct{ SpaceID, CreatorID string }
+
 // SiteSpaceCreate holds what a new site space starts with.
 type SiteSpaceCreate struct {
-	SpaceID   string        // "" with NewSpace
+	SpaceID   string        // "" with NewSpace or CopyOf
 	NewSpace  *NewSiteSpace // a space to create for it instead, in the same write
+	CopyOf    *SpaceCopy    // a copy of a space to publish instead, made in the same write
 	SectionID *string       // nil: the default section, or the root of a site without sections
 	Title     *string       // its own title; nil: its space's
 	PageID    *string       // a page of the space read at its root

@@ -80,7 +80,8 @@ func insertSiteSpace(ctx context.Context, tx *Tx, orgID, siteID string, c store.
 }
 
 // AddSiteSpace adds a live space of the site's organization to a section (nil: the default
-// section, or the root of a site without sections); a page it names must be the space's.
+// section, or the root of a site without sections); a page it names must be the space's. The
+// space may be created (NewSpace) or copied (CopyOf) in the same write: refused, it leaves none.
 func (s *Store) AddSiteSpace(ctx context.Context, siteID string, c store.SiteSpaceCreate) (*store.SiteSpace, error) {
 	sectionID := c.SectionID
 	var ss *store.SiteSpace
@@ -91,6 +92,11 @@ func (s *Store) AddSiteSpace(ctx context.Context, siteID string, c store.SiteSpa
 		}
 		if c.NewSpace != nil {
 			if c.SpaceID, err = createSiteSpaceSpace(ctx, tx, orgID, c.NewSpace); err != nil {
+				return err
+			}
+		}
+		if c.CopyOf != nil { // a copy of another organization's space is refused below, with the copy
+			if c.SpaceID, err = duplicateSpace(ctx, tx, c.CopyOf.SpaceID, c.CopyOf.CreatorID); err != nil {
 				return err
 			}
 		}

@@ -231,38 +231,47 @@ func (s *Store) RestoreSpace(ctx context.Context, id string) (*store.Space, erro
 
 // DuplicateSpace copies a space's settings into a new space placed right after it.
 func (s *Store) DuplicateSpace(ctx context.Context, id, creatorID string) (*store.Space, error) {
-	newID := store.NewID()
 	var sp *store.Space
 	err := s.write(ctx, func(tx *Tx) error {
-		src, err := findLiveSpace(ctx, tx, id)
-		if err != nil {
-			return err
+		newID, err := duplicateSpace(ctx, tx, id, creatorID)
+		if err == nil {
+			sp, err = findSpace(ctx, tx, newID)
 		}
-		title := src.Title + " (copy)"
-		for utf8.RuneCountInString(title) > 50 {
-			r := []rune(title)
-			title = string(r[:50])
-		}
-		now := formatTime(tx.now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, icon, visibility,
-			edit_mode, default_level, language, merge_rules, revision_id, position, created_by, created_at, updated_at)
-			SELECT ?, organization_id, parent_id, ?, emoji, icon, visibility, edit_mode, default_level, language, merge_rules,
-				'', position, ?, ?, ? FROM spaces WHERE id = ?`,
-			newID, title, creatorID, now, now, id); err != nil {
-			return fmt.Errorf("store: unable to duplicate space: %w", err)
-		}
-		// The copy starts with the original's current content, shared rather than copied.
-		if err := setFirstRevision(ctx, tx, newID, src.RevisionID); err != nil {
-			return err
-		}
-		if err := moveItem(ctx, tx, src.OrganizationID, store.Pointer{Kind: "space", ID: newID}, src.ParentID,
-			store.Move{After: &store.Pointer{Kind: "space", ID: id}}); err != nil && store.ErrorCode(err) != store.EINVALID {
-			return err
-		}
-		sp, err = findSpace(ctx, tx, newID)
 		return err
 	})
 	return sp, err
+}
+
+// duplicateSpace copies a live space into a new one placed right after it, with the original's
+// current content, and returns its id.
+func duplicateSpace(ctx context.Context, tx *Tx, id, creatorID string) (string, error) {
+	newID := store.NewID()
+	src, err := findLiveSpace(ctx, tx, id)
+	if err != nil {
+		return "", err
+	}
+	title := src.Title + " (copy)"
+	for utf8.RuneCountInString(title) > 50 {
+		r := []rune(title)
+		title = string(r[:50])
+	}
+	now := formatTime(tx.now)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO spaces (id, organization_id, parent_id, title, emoji, icon, visibility,
+		edit_mode, default_level, language, merge_rules, revision_id, position, created_by, created_at, updated_at)
+		SELECT ?, organization_id, parent_id, ?, emoji, icon, visibility, edit_mode, default_level, language, merge_rules,
+			'', position, ?, ?, ? FROM spaces WHERE id = ?`,
+		newID, title, creatorID, now, now, id); err != nil {
+		return "", fmt.Errorf("store: unable to duplicate space: %w", err)
+	}
+	// The copy starts with the original's current content, shared rather than copied.
+	if err := setFirstRevision(ctx, tx, newID, src.RevisionID); err != nil {
+		return "", err
+	}
+	if err := moveItem(ctx, tx, src.OrganizationID, store.Pointer{Kind: "space", ID: newID}, src.ParentID,
+		store.Move{After: &store.Pointer{Kind: "space", ID: id}}); err != nil && store.ErrorCode(err) != store.EINVALID {
+		return "", err
+	}
+	return newID, nil
 }
 
 // MoveSpace moves a space to another parent or position.

@@ -115,7 +115,8 @@ func siteStructureFields(t *testing.T, open Opener) {
 }
 
 // siteNewSpaces: a section or site space may publish a space created with it, in the same
-// write, filled with a template's pages; when the rest is refused, no space is left behind.
+// write, filled with a template's pages, or a copy of a space; when the rest is refused, no space
+// is left behind.
 func siteNewSpaces(t *testing.T, open Opener) {
 	w := newWorld(t, open, nil)
 	ctx := context.Background()
@@ -153,6 +154,17 @@ func siteNewSpaces(t *testing.T, open Opener) {
 	wantCode(t, err, store.EINVALID)
 	if got := spaces(); got != before+2 {
 		t.Fatalf("%d spaces, want %d: a refused addition left its space", got, before+2)
+	}
+	// A copy (duplicateSiteSpace): the copy of "Product guide", its pages shared, beside it.
+	src := sec.SiteSpaces[0].Space
+	cp, err := w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SectionID: &sec.ID, CopyOf: &store.SpaceCopy{SpaceID: src.ID, CreatorID: w.user}})
+	if err != nil || cp.Space.ID == src.ID || cp.Space.Title != "Product guide (copy)" || len(w.current(cp.Space.ID).Pages) != len(changes) {
+		t.Fatalf("site space with a copy: %+v, %v", cp, err)
+	}
+	_, err = w.st.AddSiteSpace(ctx, site.ID, store.SiteSpaceCreate{SectionID: str("nope"), CopyOf: &store.SpaceCopy{SpaceID: src.ID, CreatorID: w.user}})
+	wantCode(t, err, store.EINVALID)
+	if got := spaces(); got != before+3 {
+		t.Fatalf("%d spaces, want %d: a refused addition left its copy", got, before+3)
 	}
 }
 
