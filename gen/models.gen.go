@@ -10656,6 +10656,9 @@ type NotFound = Error
 // PayloadTooLarge defines model for PayloadTooLarge.
 type PayloadTooLarge = Error
 
+// PreconditionFailed defines model for PreconditionFailed.
+type PreconditionFailed = Error
+
 // TooManyRequests defines model for TooManyRequests.
 type TooManyRequests = Error
 

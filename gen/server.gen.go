@@ -225,7 +225,7 @@ type ServerInterface interface {
 	// ListCustomFonts The organization's custom fonts, oldest first (any member reads them).
 	// (GET /orgs/{organizationId}/fonts)
 	ListCustomFonts(ctx echo.Context, organizationId OrganizationId) error
-	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here).
+	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here). Data it refuses (no regular weight, a weight twice, an upload that is not a font, a body the schema refuses) is answered 412, as GitBook does, not 400.
 	// (PUT /orgs/{organizationId}/fonts)
 	CreateCustomFont(ctx echo.Context, organizationId OrganizationId) error
 	// DeleteCustomFont Delete a font (205), or answer 204 when there was none; sites using it fall back to quire's font.
@@ -234,7 +234,7 @@ type ServerInterface interface {
 
 	// (GET /orgs/{organizationId}/fonts/{fontId})
 	GetCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
-	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization.
+	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization. Data it refuses is answered 412, as GitBook does, not 400.
 	// (POST /orgs/{organizationId}/fonts/{fontId})
 	UpdateCustomFont(ctx echo.Context, organizationId OrganizationId, fontId FontId) error
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).
@@ -10683,6 +10683,8 @@ type NotFoundJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
+type PreconditionFailedJSONResponse Error
+
 type TooManyRequestsJSONResponse Error
 
 type UnauthorizedJSONResponse Error
@@ -16946,20 +16948,6 @@ func (response CreateCustomFont201JSONResponse) VisitCreateCustomFontResponse(w 
 	return err
 }
 
-type CreateCustomFont400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response CreateCustomFont400JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type CreateCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response CreateCustomFont401JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
@@ -16998,6 +16986,20 @@ func (response CreateCustomFont404JSONResponse) VisitCreateCustomFontResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCustomFont412JSONResponse struct{ PreconditionFailedJSONResponse }
+
+func (response CreateCustomFont412JSONResponse) VisitCreateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17214,20 +17216,6 @@ func (response UpdateCustomFont201JSONResponse) VisitUpdateCustomFontResponse(w 
 	return err
 }
 
-type UpdateCustomFont400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response UpdateCustomFont400JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type UpdateCustomFont401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response UpdateCustomFont401JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
@@ -17266,6 +17254,20 @@ func (response UpdateCustomFont404JSONResponse) VisitUpdateCustomFontResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCustomFont412JSONResponse struct{ PreconditionFailedJSONResponse }
+
+func (response UpdateCustomFont412JSONResponse) VisitUpdateCustomFontResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -39072,7 +39074,7 @@ type StrictServerInterface interface {
 	// ListCustomFonts The organization's custom fonts, oldest first (any member reads them).
 	// (GET /orgs/{organizationId}/fonts)
 	ListCustomFonts(ctx context.Context, request ListCustomFontsRequestObject) (ListCustomFontsResponseObject, error)
-	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here).
+	// CreateCustomFont Make a font from files uploaded through generateStorageUploadURL (kind `customization_font`), one per weight, the regular weight (400) among them; a file that is not a font is refused. Takes the create role in the organization. A site's customization uses it as `styling.font` (`{id, custom: true, …}` as answered here). Data it refuses (no regular weight, a weight twice, an upload that is not a font, a body the schema refuses) is answered 412, as GitBook does, not 400.
 	// (PUT /orgs/{organizationId}/fonts)
 	CreateCustomFont(ctx context.Context, request CreateCustomFontRequestObject) (CreateCustomFontResponseObject, error)
 	// DeleteCustomFont Delete a font (205), or answer 204 when there was none; sites using it fall back to quire's font.
@@ -39081,7 +39083,7 @@ type StrictServerInterface interface {
 
 	// (GET /orgs/{organizationId}/fonts/{fontId})
 	GetCustomFont(ctx context.Context, request GetCustomFontRequestObject) (GetCustomFontResponseObject, error)
-	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization.
+	// UpdateCustomFont Rename a font, or set a weight's file (a new upload) or remove it (storageKey null); the regular weight stays. Takes the create role in the organization. Data it refuses is answered 412, as GitBook does, not 400.
 	// (POST /orgs/{organizationId}/fonts/{fontId})
 	UpdateCustomFont(ctx context.Context, request UpdateCustomFontRequestObject) (UpdateCustomFontResponseObject, error)
 	// ListOrganizationInstallations The integrations installed on an organization with their installations, oldest installation first (its admins).

@@ -44,8 +44,12 @@ func TestCustomFonts(t *testing.T) {
 		{[]any{face(700, bold)}, "400"},
 		{[]any{face(400, regular), face(400, bold)}, "twice"},
 	} {
-		wantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "PUT", base, map[string]any{"fontFamily": "Acme Sans", "fontFaces": c.faces}), c.part)
+		wantMessage(t, w.Expect(t, http.StatusPreconditionFailed, w.admin, "PUT", base, map[string]any{"fontFamily": "Acme Sans", "fontFaces": c.faces}), c.part)
 	}
+	// Refused data is 412 on these two operations, as GitBook answers it, the schema's refusals too;
+	// other operations keep 400.
+	wantMessage(t, w.Expect(t, http.StatusPreconditionFailed, w.admin, "PUT", base, map[string]any{"fontFaces": []any{face(400, regular)}}), "fontFamily")
+	w.Expect(t, http.StatusBadRequest, w.admin, "POST", "/orgs", map[string]any{"title": "A"})
 	if list := getJSON[gen.CustomFontList](t, w.testServer, w.admin, base); list.Count != 0 {
 		t.Fatalf("bad input made a font: %+v", list)
 	}
@@ -80,7 +84,7 @@ func TestCustomFonts(t *testing.T) {
 	if upd.FontFamily != "Acme Sans 2" || len(upd.FontFaces) != 1 || upd.FontFaces[0].Weight != 400 {
 		t.Fatalf("updated = %+v", upd)
 	}
-	wantMessage(t, w.Expect(t, http.StatusBadRequest, w.admin, "POST", base+"/"+font.Id, map[string]any{"fontFaces": []any{face(400, nil)}}), "400")
+	wantMessage(t, w.Expect(t, http.StatusPreconditionFailed, w.admin, "POST", base+"/"+font.Id, map[string]any{"fontFaces": []any{face(400, nil)}}), "400")
 	if got := getJSON[gen.CustomFont](t, w.testServer, w.admin, base+"/"+font.Id); len(got.FontFaces) != 1 || got.FontFamily != "Acme Sans 2" {
 		t.Fatalf("a refused update changed the font: %+v", got)
 	}

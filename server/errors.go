@@ -34,12 +34,16 @@ func (e *httpError) Error() string { return e.message }
 func badRequest(msg string) error { return store.Errorf(store.EINVALID, "%s", msg) }
 func forbidden(msg string) error  { return store.Errorf(store.EFORBIDDEN, "%s", msg) }
 
-// handleError writes every error the API answers in the one wire shape, as apiError words it.
+// handleError writes every error the API answers in the one wire shape, as apiError words it
+// (a 400 is a 412 on the routes of refusedDataRoutes).
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
 	status, msg := apiError(c.Request(), err)
+	if status == http.StatusBadRequest && s.refusedData[c.Request().Method+" "+c.Path()] {
+		status = http.StatusPreconditionFailed
+	}
 	if status == http.StatusInternalServerError && s.Store.Unavailable(err) {
 		status, msg = http.StatusServiceUnavailable, "The database is unavailable; try again shortly."
 	}

@@ -50,6 +50,8 @@ type Server struct {
 	Mailer mail.Sender
 	// tokens is the authentication's cache of token lookups (set by Handler).
 	tokens *tokenCache
+	// refusedData are the routes that answer refused data 412, not 400 (set by Handler; errors.go).
+	refusedData map[string]bool
 	// pageLists keeps encoded page lists of revisions (pagelists.go).
 	pageLists *pageListCache
 	// spaceBodies keeps encoded answers of GET /v1/spaces/{id} (spacebodies.go).

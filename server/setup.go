@@ -158,6 +158,7 @@ func (s *Server) Handler(opts Options) (*echo.Echo, error) {
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64M",
 			Skipper: func(c echo.Context) bool { return !isBatch(c) }}))
 	operations := operationsByRoute(doc, "/v1")
+	s.refusedData = refusedDataRoutes(doc, "/v1")
 	mws = append(mws, s.installationGate(operations), s.siteTokenGate(operations), s.auditWrites(operations),
 		cacheHeaders, newValidator(doc, "/v1").middleware)
 	e.Use(chainOnce(mws...)) // the only Use: see chainOnce

@@ -949,7 +949,7 @@ step('a site\'s navigation and fonts: external links, sorting, a section group m
     assert.deepEqual(ids((await alice.orgs.listCustomFonts(S.org)).data.items), [font.data.id]);
     assert.equal((await alice.orgs.getCustomFont(S.org, font.data.id)).data.fontFamily, 'Acme Sans');
     assert.equal((await alice.orgs.updateCustomFont(S.org, font.data.id, { fontFamily: 'Acme Sans 2' })).data.fontFamily, 'Acme Sans 2');
-    await rejectsWith(400, alice.orgs.updateCustomFont(S.org, font.data.id, { fontFaces: [{ weight: 400, storageKey: null }] }), 'a font without its regular weight');
+    await rejectsWith(412, alice.orgs.updateCustomFont(S.org, font.data.id, { fontFaces: [{ weight: 400, storageKey: null }] }), 'a font without its regular weight');
     const styled = await alice.orgs.updateSiteCustomizationById(S.org, id, { styling: { font: {
         id: font.data.id, custom: true, fontFamily: 'Acme Sans 2', fontFaces: font.data.fontFaces } } });
     assert.equal(styled.data.styling.font.id, font.data.id);
