@@ -11,6 +11,9 @@ func (t *PageTree) Apply(changes []PageChange) error {
 	if t.Reusable.Now.IsZero() {
 		t.Reusable.Now = t.now
 	}
+	if t.preloadNamed(changes); t.Err != nil {
+		return t.Err
+	}
 	for i, c := range changes {
 		if IsReusableChange(c.Type) {
 			if t.Reusable.Find == nil {
@@ -37,6 +40,24 @@ func (t *PageTree) Apply(changes []PageChange) error {
 		return nil
 	}
 	return t.Reusable.Apply(changes)
+}
+
+// preloadNamed reads the pages a batch names (the pages it changes and the parents it moves
+// pages into) in one read of the source, before the changes are applied: each change read its
+// own, a statement per element of the revision's chain for every page (issue 31). A name that is
+// a ref of the batch reads as no page of the source, which it is not; refs are resolved first.
+func (t *PageTree) preloadNamed(changes []PageChange) {
+	var names []string
+	seen := map[string]bool{}
+	for _, c := range changes {
+		for _, n := range []*string{c.Page, c.Into} {
+			if n != nil && !seen[*n] {
+				seen[*n] = true
+				names = append(names, *n)
+			}
+		}
+	}
+	t.load(names)
 }
 
 // checkRef refuses a ref already used in the batch, or one that is the path of a page of the
